@@ -98,7 +98,10 @@ enum {
    DROPOUT_ERR_NULL = -2,   /* a required pointer is NULL while n > 0 */
    DROPOUT_ERR_BITS = -3,   /* bits is not 8, 16 or 32 */
    DROPOUT_ERR_RANGE = -4,  /* offset + n runs past the stream's 2^64 positions */
-   DROPOUT_ERR_ARG = -5     /* another argument is out of its domain */
+   DROPOUT_ERR_ARG = -5,    /* another argument is out of its domain */
+   /* dropout_cuda.cuh: a failed CUDA call returns DROPOUT_ERR_CUDA_BASE - cudaError_t,
+      so the CUDA error travels in the code itself (no global state). */
+   DROPOUT_ERR_CUDA_BASE = -1000
 };
 
 /* ------------------------------------------------------------------------------------
@@ -388,7 +391,10 @@ DROPOUTDEF const char *dropout_strerror(int code)
    case DROPOUT_ERR_BITS:  return "bits must be 8, 16 or 32";
    case DROPOUT_ERR_RANGE: return "offset + n runs past the end of the stream (2^64 positions)";
    case DROPOUT_ERR_ARG:   return "an argument is out of its domain";
-   default:                return "unknown dropout error code";
+   default:
+      if (code <= DROPOUT_ERR_CUDA_BASE)
+         return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code)";
+      return "unknown dropout error code";
    }
 }
 
