@@ -1,13 +1,16 @@
 # dropout.h - everything here is optional: the library is the one header.
 #   make demo    the main example (no dependency beyond a C compiler)
+#   make example the one-page API example, examples/basic.c
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo test clean
+.PHONY: demo example test clean
 
-demo: build/basic
+demo: example
+
+example: build/basic
 	./build/basic
 
 build/basic: examples/basic.c dropout.h
