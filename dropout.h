@@ -36,6 +36,14 @@
                               argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
 
+   SIMD
+      The vector path is chosen when the implementation is compiled, from the compiler's
+      own target macros: __AVX512F__ with __AVX512BW__, else __AVX2__, else SSE2
+      (__SSE2__ / x86-64; SSE4.1 blends with __SSE4_1__), else AArch64 __ARM_NEON. So
+      -march=native or -mavx2 picks AVX2. No cpuid, no function pointers, no global state:
+      one binary runs one path, and every path gives the same bits as the reference.
+      Calls shorter than 64 elements (32 words for the fills) take the reference path.
+
    THE CONTRACT (docs/SPEC.md has it to the bit)
       word w of stream s under seed k = philox4x32_10(ctr = {w/4 lo, w/4 hi, s lo, s hi},
       key = {k lo, k hi})[w % 4], which is cuRAND's curand_init(k, s, w) + curand().
@@ -796,6 +804,12 @@ static inline dropout__v dropout__v_lanes64(uint64_t bits)
    static const uint32_t sel[4] = {1, 1, 2, 2};
    return vtstq_u32(vdupq_n_u32((uint32_t)(bits & 3u)), vld1q_u32(sel));
 }
+static inline dropout__v dropout__v_iota(void)
+{
+   static const uint32_t iota[4] = {0, 1, 2, 3};   /* vst4q stores blocks in order */
+   return vld1q_u32(iota);
+}
+#define DROPOUT__V_IOTA dropout__v_iota()
 #define dropout__v_load_u16(p) vmovl_u16(vld1_u16(p))
 #define dropout__v_store_u16(p, a) vst1_u16(p, vmovn_u32(a))
 static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)

@@ -14,6 +14,7 @@
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
+#include "../examples/dropout_parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,14 @@ static uint64_t rnd(void)   /* splitmix64 */
    return z ^ (z >> 31);
 }
 static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
+
+/* case names carry the compiled path, so the suite's builds stay apart in the log */
+static char name_buf[160];
+static const char *NAME(const char *what)
+{
+   snprintf(name_buf, sizeof name_buf, "simd[%s] %s", DROPOUT__SIMD_NAME, what);
+   return name_buf;
+}
 
 enum { T_F32, T_F64, T_F16, T_BF16 };
 static const char *type_name[4] = {"f32", "f64", "f16", "bf16"};
@@ -200,8 +209,8 @@ static void case_forward(int t, int rounds)
          CHECK(err == 0 && memcmp(y, z, n * es) == 0, "backward %s bits=%d n=%zu differs", type_name[t], bits, n);
       }
    }
-   sprintf(name, "simd forward/backward %s == reference", type_name[t]);
-   case_end(name);
+   sprintf(name, "forward/backward %s == reference", type_name[t]);
+   case_end(NAME(name));
 }
 
 static void case_mask_only(void)
@@ -220,7 +229,7 @@ static void case_mask_only(void)
             bits, n, p, (unsigned long long)off);
       CHECK(m1[am + (n + 7) / 8] == 0x5A, "mask wrote past its ceil(n/8) bytes");
    }
-   case_end("simd mask == reference");
+   case_end(NAME("mask == reference"));
 }
 
 static void case_fills(void)
@@ -250,7 +259,7 @@ static void case_fills(void)
                "fill_uniform_f64 i=%zu differs", i);
       }
    }
-   case_end("simd fill_u32/uniform == reference");
+   case_end(NAME("fill_u32/uniform == reference"));
 }
 
 /* Splitting a call at multiples of 64 elements, as the parallel helper does for any
@@ -278,7 +287,37 @@ static void case_chunks(void)
                "%d chunks of n=%zu differ from one call", parts[k], n);
       }
    }
-   case_end("simd chunked calls (1, 2, 3, 7 parts) == one call");
+   case_end(NAME("chunked calls (1, 2, 3, 7 parts) == one call"));
+}
+
+/* The parallel helper on 1, 2, 3 and 7 threads (OpenMP builds; otherwise the same
+   chunks one after the other) equals one call. */
+static void case_threads(void)
+{
+   static const int threads[4] = {1, 2, 3, 7};
+   int it, k;
+   for (it = 0; it < 6; ++it) {
+      int bits = 8 << (it % 3);
+      size_t n = it == 0 ? MAXN : 1 + rnd_below(MAXN - 1);
+      double p = 0.1 + 0.1 * it;
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n);
+      float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
+      fill_data(T_F32, x, n);
+      CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
+      for (k = 0; k < 4; ++k) {
+         memset(m1, 0, sizeof m1);
+         CHECK(dropout_forward_f32_mt(y, m1, x, n, p, bits, seed, stream, off, threads[k]) == 0, "mt error");
+         CHECK(memcmp(y, z, n * 4) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+               "%d threads, n=%zu: differs from one call", threads[k], n);
+         CHECK(dropout_backward_f32_mt(y, x, n, p, bits, seed, stream, off, threads[k]) == 0 &&
+               memcmp(y, z, n * 4) == 0, "backward on %d threads differs", threads[k]);
+      }
+   }
+#ifdef _OPENMP
+   case_end(NAME("parallel helper on 1, 2, 3, 7 OpenMP threads == one call"));
+#else
+   case_end(NAME("parallel helper, 1, 2, 3, 7 chunkings (no OpenMP) == one call"));
+#endif
 }
 
 #ifdef DROPOUT__SIMD
@@ -326,8 +365,8 @@ static void case_conversions(void)
          CHECK(o2[i] == dropout_f32_to_bf16(f), "f32 %08x -> bf16 differs", in[i]);
       }
    }
-   case_end(step == 1 ? "simd f16/bf16 conversions == scalar (all 2^32 f32)"
-                      : "simd f16/bf16 conversions == scalar (all f16, f32 sampled)");
+   case_end(NAME(step == 1 ? "f16/bf16 conversions == scalar (all 2^32 f32)"
+                           : "f16/bf16 conversions == scalar (all f16, f32 sampled)"));
 }
 #endif
 
@@ -339,11 +378,12 @@ int main(void)
    (void)case_skip;
    case_conversions();
 #else
-   case_skip("simd f16/bf16 conversions == scalar", "no SIMD path in this build");
+   case_skip(NAME("f16/bf16 conversions == scalar"), "no SIMD path in this build");
 #endif
    for (t = 0; t < 4; ++t) case_forward(t, 400);
    case_mask_only();
    case_fills();
    case_chunks();
+   case_threads();
    return check_exit();
 }
