@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* Elements per chunk for nthreads: about n / nthreads, rounded up to 64. */
-static size_t dropout_parallel_chunk(size_t n, int nthreads)
+static inline size_t dropout_parallel_chunk(size_t n, int nthreads)
 {
    size_t t = nthreads > 1 ? (size_t)nthreads : 1u;
    size_t per = (n + t - 1) / t;
@@ -23,7 +23,7 @@ static size_t dropout_parallel_chunk(size_t n, int nthreads)
 
 /* dropout_forward_f32 on nthreads threads; mask (optional) as in dropout_forward_f32.
    Arguments are checked once, before any thread writes. */
-static int dropout_forward_f32_mt(float *y, uint8_t *mask, const float *x, size_t n, double p,
+static inline int dropout_forward_f32_mt(float *y, uint8_t *mask, const float *x, size_t n, double p,
                                   int bits, uint64_t seed, uint64_t stream, uint64_t offset,
                                   int nthreads)
 {
@@ -45,7 +45,7 @@ static int dropout_forward_f32_mt(float *y, uint8_t *mask, const float *x, size_
 }
 
 /* The mask-free backward is forward on dy with the same coordinates. */
-static int dropout_backward_f32_mt(float *dx, const float *dy, size_t n, double p, int bits,
+static inline int dropout_backward_f32_mt(float *dx, const float *dy, size_t n, double p, int bits,
                                    uint64_t seed, uint64_t stream, uint64_t offset, int nthreads)
 {
    return dropout_forward_f32_mt(dx, NULL, dy, n, p, bits, seed, stream, offset, nthreads);
