@@ -361,6 +361,361 @@ DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, cons
 /* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */
 DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);
 
+/* ====================================================================================
+   VARIANTS (docs/SPEC.md, "Variants"): broadcast masks (channel / spatial / locked
+   dropout, drop path), alpha dropout (SELU), Gaussian dropout and Gaussian noise.
+   Same conventions as the core: outputs first, validation before any write, y may be x.
+   ==================================================================================== */
+
+#define DROPOUT_MAX_RANK 8
+
+/* A contiguous row-major tensor (the last dimension varies fastest) and the dimensions
+   that share one keep decision: bit d of `broadcast` set = dimension d is broadcast.
+   The mask has the tensor's shape with broadcast dimensions set to 1; its element m
+   (row-major index in that shape) draws stream position offset + m. So a channel mask
+   for (N, C, H, W) is broadcast = 0xC (H, W) and uses N*C positions. A zero dimension
+   makes an empty tensor (nothing is written to y; the mask still has its own shape). */
+typedef struct dropout_shape {
+   int rank;                       /* 1 .. DROPOUT_MAX_RANK */
+   size_t dim[DROPOUT_MAX_RANK];
+   unsigned broadcast;
+} dropout_shape;
+
+/* The shape reduced for indexing: adjacent dimensions with the same broadcast flag are
+   merged (this does not change any mask index); mstride is 0 on broadcast dims. */
+typedef struct dropout_bcast {
+   int rank;
+   uint64_t dim[DROPOUT_MAX_RANK];
+   uint64_t mstride[DROPOUT_MAX_RANK];
+   uint64_t numel;                 /* tensor elements */
+   uint64_t positions;             /* mask elements = stream positions a call uses */
+} dropout_bcast;
+
+/* Mask index of tensor element i (row-major), i < numel. */
+DROPOUT_HD uint64_t dropout_bcast_index(const dropout_bcast *b, uint64_t i)
+{
+   uint64_t m = 0;
+   int d;
+   for (d = b->rank - 1; d > 0; --d) {
+      m += (i % b->dim[d]) * b->mstride[d];
+      i /= b->dim[d];
+   }
+   return m + i * b->mstride[0];
+}
+
+/* The keep decision of one stream position (one Philox block per call). */
+DROPOUT_HD int dropout_keep_at(uint64_t seed, uint64_t stream, uint64_t pos, dropout_rule r)
+{
+   uint32_t w[4];
+   unsigned log2_draws = r.bits == 32 ? 2u : r.bits == 16 ? 3u : 4u;
+   dropout_block(seed, stream, pos >> log2_draws, w);
+   return dropout_keep(dropout_draw(w, r.bits, (unsigned)(pos & ((1u << log2_draws) - 1u))), r);
+}
+
+/* -- Exact-by-construction arithmetic -------------------------------------------------
+   Every product below that feeds an addition is exact (float x float in double, or a
+   product of a <= 32-bit value by a <= 21-bit constant piece), so FMA contraction by any
+   compiler (gcc -ffp-contract=fast, nvcc --fmad=true) cannot change a result. */
+
+/* (float)(a * b + c) with a*b exact in double: two roundings (double, then float). */
+DROPOUT_HD float dropout__madf(float a, float b, double c)
+{
+   return (float)((double)a * (double)b + c);
+}
+
+DROPOUT_HD uint64_t dropout__f64_bits(double x)
+{
+   union { double f; uint64_t u; } v;
+   v.f = x;
+   return v.u;
+}
+
+DROPOUT_HD double dropout__f64_from_bits(uint64_t u)
+{
+   union { uint64_t u; double f; } v;
+   v.u = u;
+   return v.f;
+}
+
+/* x with its low 32 significand bits cleared: at most 21 significant bits. */
+DROPOUT_HD double dropout__trunc21(double x)
+{
+   return dropout__f64_from_bits(dropout__f64_bits(x) & ~(uint64_t)0xFFFFFFFFu);
+}
+
+/* x * k for x with at most 32 significant bits, as (x*k1 + x*k2) + x*k3 with
+   k = k1 + k2 + k3 split into 21-, 21- and 11-bit pieces: every product exact. */
+DROPOUT_HD double dropout__mul_split(double x, double k)
+{
+   double k1 = dropout__trunc21(k);
+   double k2 = dropout__trunc21(k - k1);
+   double k3 = (k - k1) - k2;
+   return (x * k1 + x * k2) + x * k3;
+}
+
+/* sqrt(x) for x >= 0 in double, no libm: a bit-level first guess (relative error < 6.1%)
+   and six Newton steps y = 0.5 * (y + x / y) (a division, an addition and an exact
+   halving: nothing to contract). Within 1 ulp of the true root (tested); 0 for x <= 0
+   or NaN, x for +Inf. */
+DROPOUT_HD double dropout__sqrt_f64(double x)
+{
+   double y, scale = 1.0;
+   int i;
+   if (!(x > 0.0)) return 0.0;
+   if (x > 1.7976931348623157e308) return x;
+   if (x < 2.2250738585072014e-308) { x *= 3.2451855365842673e32; scale = 5.5511151231257827e-17; } /* 2^108, 2^-54 */
+   y = dropout__f64_from_bits((dropout__f64_bits(x) >> 1) + ((uint64_t)0x3FF0000000000000u >> 1));
+   for (i = 0; i < 6; ++i) y = 0.5 * (y + x / y);
+   return y * scale;
+}
+
+/* -- Alpha dropout ------------------------------------------------------------------ */
+
+#define DROPOUT_SELU_ALPHA_PRIME (-1.7580993408473766)   /* -scale * alpha of SELU */
+
+/* Dropped elements take alpha'; then y = (v + c) * a, v = kept ? x : alpha', with the
+   realised P = t / 2^bits: a = ((1-P)(1 + P alpha'^2))^-1/2, c = -alpha' P (so that
+   a*c is the affine shift b = -a alpha' P). Add-then-multiply cannot be contracted. */
+typedef struct dropout_alpha_rule {
+   dropout_rule base;      /* threshold and bits; base.scale_* unused */
+   double a, c, drop;      /* f64: y = (x + c) * a; drop = (alpha' + c) * a */
+   float a_f32, c_f32, drop_f32;
+} dropout_alpha_rule;
+
+/* Call only with a valid p and bits (dropout_check_args). */
+DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
+{
+   dropout_alpha_rule r;
+   double two_b, P, q, a2, s, v;
+   r.base = dropout_rule_make(p, bits);
+   two_b = (double)((uint64_t)1 << bits);
+   P = (double)r.base.threshold / two_b;                    /* exact, <= 32 bits */
+   q = 1.0 - P;                                             /* exact */
+   a2 = DROPOUT_SELU_ALPHA_PRIME * DROPOUT_SELU_ALPHA_PRIME;
+   s = 1.0 + dropout__mul_split(P, a2);
+   v = q * s;
+   r.a = v > 0.0 ? 1.0 / dropout__sqrt_f64(v) : 0.0;       /* v = 0: all dropped */
+   r.c = dropout__mul_split(P, -DROPOUT_SELU_ALPHA_PRIME);
+   r.drop = (DROPOUT_SELU_ALPHA_PRIME + r.c) * r.a;
+   r.a_f32 = (float)r.a;
+   r.c_f32 = (float)r.c;
+   r.drop_f32 = ((float)DROPOUT_SELU_ALPHA_PRIME + r.c_f32) * r.a_f32;
+   return r;
+}
+
+/* One element forward: t = 0 copies x; t = 2^bits gives +0; else (v + c) * a. */
+DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   if (r.base.scale_f64 == 0.0) return 0.0f;
+   return keep ? (x + r.c_f32) * r.a_f32 : r.drop_f32;
+}
+
+DROPOUT_HD double dropout_alpha_apply_f64(double x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   if (r.base.scale_f64 == 0.0) return 0.0;
+   return keep ? (x + r.c) * r.a : r.drop;
+}
+
+DROPOUT_HD uint16_t dropout_alpha_apply_f16(uint16_t x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   return dropout_f32_to_f16(dropout_alpha_apply_f32(dropout_f16_to_f32(x), keep, r));
+}
+
+DROPOUT_HD uint16_t dropout_alpha_apply_bf16(uint16_t x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   return dropout_f32_to_bf16(dropout_alpha_apply_f32(dropout_bf16_to_f32(x), keep, r));
+}
+
+/* One element backward: dx = a * dy kept, +0 dropped; t = 0 copies dy. */
+DROPOUT_HD float dropout_alpha_grad_f32(float dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return keep ? dy * r.a_f32 : 0.0f;
+}
+
+DROPOUT_HD double dropout_alpha_grad_f64(double dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return keep ? dy * r.a : 0.0;
+}
+
+DROPOUT_HD uint16_t dropout_alpha_grad_f16(uint16_t dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return dropout_f32_to_f16(dropout_alpha_grad_f32(dropout_f16_to_f32(dy), keep, r));
+}
+
+DROPOUT_HD uint16_t dropout_alpha_grad_bf16(uint16_t dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return dropout_f32_to_bf16(dropout_alpha_grad_f32(dropout_bf16_to_f32(dy), keep, r));
+}
+
+/* -- Normals (Box-Muller, no libm) ---------------------------------------------------
+   Normal q of a stream uses words w0 = word 2(q & ~1) and w1 = w0's successor, i.e.
+   block q/4, lanes 2((q/2)%2) and +1: four normals per Philox block, like bits = 32.
+   u = (w0 + 1) 2^-32 in (0, 1], angle = 2 pi w1 2^-32; even q gives r cos, odd q r sin,
+   r = sqrt(-2 ln u) <= 6.6604. Float-accurate; docs/SPEC.md has the exact operations. */
+
+#define DROPOUT__LN2 0.6931471805599453
+#define DROPOUT__SQRT2 1.4142135623730951
+#define DROPOUT__PI_2_30 1.4629180792671596e-09    /* (pi / 2) * 2^-30 */
+
+/* ln((w0 + 1) 2^-32) in double, <= 0. */
+DROPOUT_HD double dropout__log_u(uint32_t w0)
+{
+   uint64_t m = (uint64_t)w0 + 1u;              /* 1 .. 2^32 */
+   int e = 0;
+   double f, s, lnf, ln2_hi, ln2_lo, E;
+   float sf, z, h;
+   while ((m >> (e + 1)) != 0) ++e;              /* e = floor(log2 m), 0 .. 32 */
+   f = (double)m * dropout__f64_from_bits((uint64_t)(1023 - e) << 52);   /* [1, 2), exact */
+   if (f > DROPOUT__SQRT2) { f *= 0.5; ++e; }   /* [sqrt(1/2), sqrt 2] */
+   s = (f - 1.0) / (f + 1.0);                    /* f - 1 and f + 1 exact */
+   sf = (float)s;
+   z = dropout__madf(sf, sf, 0.0);
+   h = (float)(1.0 / 11.0);
+   h = dropout__madf(h, z, 1.0 / 9.0);
+   h = dropout__madf(h, z, 1.0 / 7.0);
+   h = dropout__madf(h, z, 1.0 / 5.0);
+   h = dropout__madf(h, z, 1.0 / 3.0);
+   h = dropout__madf(h, z, 1.0);
+   lnf = 2.0 * ((double)sf * (double)h);          /* exact */
+   E = (double)(e - 32);                          /* -32 .. 0 */
+   ln2_hi = dropout__trunc21(DROPOUT__LN2);       /* E * piece: exact */
+   ln2_lo = DROPOUT__LN2 - ln2_hi;                /* 32 bits */
+   return (E * ln2_hi + lnf) + E * ln2_lo;
+}
+
+/* sin and cos of x in [0, pi/4] from its square z, Taylor to x^9 and x^10. */
+DROPOUT_HD float dropout__sin_poly(float x, float z)
+{
+   float h = (float)(1.0 / 362880.0);
+   h = dropout__madf(h, z, -1.0 / 5040.0);
+   h = dropout__madf(h, z, 1.0 / 120.0);
+   h = dropout__madf(h, z, -1.0 / 6.0);
+   h = dropout__madf(h, z, 1.0);
+   return dropout__madf(x, h, 0.0);
+}
+
+DROPOUT_HD float dropout__cos_poly(float z)
+{
+   float h = (float)(-1.0 / 3628800.0);
+   h = dropout__madf(h, z, 1.0 / 40320.0);
+   h = dropout__madf(h, z, -1.0 / 720.0);
+   h = dropout__madf(h, z, 1.0 / 24.0);
+   h = dropout__madf(h, z, -0.5);
+   return dropout__madf(h, z, 1.0);
+}
+
+/* The normal of a word pair: odd = 0 gives r cos(angle), odd = 1 gives r sin(angle). */
+DROPOUT_HD float dropout_normal_from_words(uint32_t w0, uint32_t w1, int odd)
+{
+   unsigned quadrant = w1 >> 30;
+   uint32_t rem = w1 & 0x3FFFFFFFu, g;
+   int swap = rem > 0x20000000u;                  /* past pi/4: use the complement */
+   float x, z, sn, cs, s_t, c_t, trig, r;
+   g = swap ? 0x40000000u - rem : rem;            /* 0 .. 2^29 */
+   x = (float)((double)g * DROPOUT__PI_2_30);
+   z = dropout__madf(x, x, 0.0);
+   sn = dropout__sin_poly(x, z);
+   cs = dropout__cos_poly(z);
+   s_t = swap ? cs : sn;                          /* sin and cos of the angle in the quadrant */
+   c_t = swap ? sn : cs;
+   if (odd) trig = quadrant == 0 ? s_t : quadrant == 1 ? c_t : quadrant == 2 ? -s_t : -c_t;
+   else     trig = quadrant == 0 ? c_t : quadrant == 1 ? -s_t : quadrant == 2 ? -c_t : s_t;
+   r = (float)dropout__sqrt_f64(-2.0 * dropout__log_u(w0));
+   return dropout__madf(r, trig, 0.0);
+}
+
+DROPOUT_HD float dropout_normal_at(uint64_t seed, uint64_t stream, uint64_t q)
+{
+   uint32_t w[4];
+   unsigned lane = (unsigned)(q & 2u);
+   dropout_block(seed, stream, q >> 2, w);
+   return dropout_normal_from_words(w[lane], w[lane + 1u], (int)(q & 1u));
+}
+
+/* -- Gaussian dropout and Gaussian noise -------------------------------------------- */
+
+/* Gaussian dropout: y = x * m, m = (float)(1 + sigma_f z), sigma_f = (float)sqrt(p/(1-p)). */
+DROPOUT_HD float dropout_gaussian_mult(float z, float sigma_f32)
+{
+   return dropout__madf(sigma_f32, z, 1.0);
+}
+
+/* Gaussian noise: y = x + sigma_f z, the product exact, one rounding (two for f32). */
+DROPOUT_HD float dropout_noise_add_f32(float x, float z, float sigma_f32)
+{
+   return dropout__madf(sigma_f32, z, (double)x);
+}
+
+DROPOUT_HD double dropout_noise_add_f64(double x, float z, float sigma_f32)
+{
+   return x + (double)sigma_f32 * (double)z;
+}
+
+/* -- API ------------------------------------------------------------------------------ */
+
+/* Validate a shape: DROPOUT_ERR_NULL, DROPOUT_ERR_ARG (rank outside 1..8, broadcast bits
+   at or past rank, element or mask counts that overflow size_t) or DROPOUT_OK, with the
+   tensor's element count and the positions a call uses (both optional). */
+DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions);
+DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape);
+
+/* Broadcast dropout: the core keep rule on the mask positions, scaled as the core.
+   mask (optional): ceil(positions / 8) bytes, the mask in its own shape (== dropout_mask
+   of `positions` elements). No broadcast bits gives exactly dropout_forward_*. */
+DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* Alpha dropout (broadcast = 0) and feature alpha dropout (broadcast the spatial dims). */
+DROPOUTDEF int dropout_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* out[i] = normal number offset + i (float). A call uses n positions. */
+DROPOUTDEF int dropout_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* Gaussian dropout, p in [0, 1): y = x * m_i (backward: dx = dy * m_i, same noise).
+   p = 0 copies x. f16/bf16 compute in float; f64 multiplies by (double)m_i. */
+DROPOUTDEF int dropout_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* Gaussian noise: y = x + sigma_f * z_i, sigma finite and >= 0 (else DROPOUT_ERR_ARG);
+   sigma = 0 copies x. The gradient is the identity (dx = dy): no backward function. */
+DROPOUTDEF int dropout_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_noise_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* sigma_f of Gaussian dropout: (float)sqrt(p / (1 - p)); valid p only. */
+DROPOUTDEF float dropout_gaussian_sigma(double p);
+
+/* ============================ end of VARIANTS declarations ============================ */
+
+
 #ifdef __cplusplus
 }
 #endif
@@ -1296,6 +1651,243 @@ DROPOUTDEF int dropout_fill_uniform_f64(double *out, size_t n, uint64_t seed, ui
 #undef DROPOUT__NEED
 #undef DROPOUT__FILL
 #undef DROPOUT__DEFINE_TYPE
+
+/* ====================================================================================
+   VARIANTS implementation (declarations and formulas: see the VARIANTS block above).
+   ==================================================================================== */
+
+DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions)
+{
+   size_t ne = 1, np = 1;
+   int d, empty = 0;
+   if (!shape) return DROPOUT_ERR_NULL;
+   if (shape->rank < 1 || shape->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_ARG;
+   if ((shape->broadcast >> shape->rank) != 0) return DROPOUT_ERR_ARG;
+   for (d = 0; d < shape->rank; ++d) {
+      size_t k = shape->dim[d];
+      int b = (int)((shape->broadcast >> d) & 1u);
+      if (k == 0) { empty = 1; continue; }
+      /* overflow is judged on the non-zero dims, so the answer does not depend on order */
+      if (ne > (size_t)-1 / k) return DROPOUT_ERR_ARG;
+      ne *= k;
+      if (!b) np *= k;    /* np divides ne: cannot overflow once ne did not */
+   }
+   for (d = 0; d < shape->rank; ++d)       /* a zero mask dim empties the mask too */
+      if (shape->dim[d] == 0 && !((shape->broadcast >> d) & 1u)) np = 0;
+   if (numel) *numel = empty ? 0 : ne;
+   if (positions) *positions = np;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape)
+{
+   size_t ne, np;
+   int d, r = 0, prev = -1;
+   uint64_t stride = 1;
+   int err;
+   if (!b) return DROPOUT_ERR_NULL;
+   err = dropout_shape_sizes(shape, &ne, &np);
+   if (err) return err;
+   /* merge adjacent dims with the same flag (dims of 1 join either): the row-major mask
+      index is unchanged by merging */
+   for (d = 0; d < shape->rank; ++d) {
+      int flag = (int)((shape->broadcast >> d) & 1u);
+      uint64_t k = shape->dim[d];
+      if (k == 1 && r > 0) continue;
+      if (r > 0 && flag == prev) { b->dim[r - 1] *= k; continue; }
+      b->dim[r] = k;
+      b->mstride[r] = (uint64_t)flag;   /* temporarily: the flag */
+      prev = flag;
+      ++r;
+   }
+   for (d = r - 1; d >= 0; --d) {       /* flags to mask strides */
+      if (b->mstride[d]) { b->mstride[d] = 0; }
+      else { b->mstride[d] = stride; stride *= b->dim[d]; }
+   }
+   for (d = r; d < DROPOUT_MAX_RANK; ++d) { b->dim[d] = 1; b->mstride[d] = 0; }
+   b->rank = r;
+   b->numel = (uint64_t)ne;
+   b->positions = (uint64_t)np;
+   return DROPOUT_OK;
+}
+
+enum { DROPOUT__PLAIN, DROPOUT__ALPHA, DROPOUT__ALPHA_GRAD };
+
+/* One element of the broadcast ops. */
+static void dropout__bcast_elem(int kind, int dtype, void *y, const void *x, size_t i, int keep,
+                                const dropout_rule *r, const dropout_alpha_rule *ar)
+{
+   switch (dtype) {
+   case DROPOUT__F32: {
+      float v = ((const float *)x)[i];
+      ((float *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f32(v, keep, *r)
+                       : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f32(v, keep, *ar)
+                       : dropout_alpha_grad_f32(v, keep, *ar);
+   } break;
+   case DROPOUT__F64: {
+      double v = ((const double *)x)[i];
+      ((double *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f64(v, keep, *r)
+                        : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f64(v, keep, *ar)
+                        : dropout_alpha_grad_f64(v, keep, *ar);
+   } break;
+   case DROPOUT__F16: {
+      uint16_t v = ((const uint16_t *)x)[i];
+      ((uint16_t *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f16(v, keep, *r)
+                          : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f16(v, keep, *ar)
+                          : dropout_alpha_grad_f16(v, keep, *ar);
+   } break;
+   default: {
+      uint16_t v = ((const uint16_t *)x)[i];
+      ((uint16_t *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_bf16(v, keep, *r)
+                          : kind == DROPOUT__ALPHA ? dropout_alpha_apply_bf16(v, keep, *ar)
+                          : dropout_alpha_grad_bf16(v, keep, *ar);
+   } break;
+   }
+}
+
+/* Scalar reference of every broadcast op: walks the tensor in row-major order with an
+   odometer over the merged dims; consecutive mask positions share a cached block. */
+static int dropout__bcast_run(int kind, int dtype, void *y, uint8_t *mask, const void *x,
+                              const dropout_shape *shape, double p, int bits,
+                              uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout_bcast b;
+   dropout_rule r;
+   dropout_alpha_rule ar;
+   dropout__cursor c;
+   uint64_t idx[DROPOUT_MAX_RANK], m = 0, i;
+   unsigned log2_draws;
+   int d, err = dropout_bcast_make(&b, shape);
+   if (err) return err;
+   err = dropout_check_args(p, bits, (size_t)b.positions, offset);
+   if (err) return err;
+   if (b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   if (mask) {
+      err = dropout_mask(mask, (size_t)b.positions, p, bits, seed, stream, offset);
+      if (err) return err;
+   }
+   r = dropout_rule_make(p, bits);
+   ar = dropout_alpha_rule_make(p, bits);
+   log2_draws = bits == 32 ? 2u : bits == 16 ? 3u : 4u;
+   dropout__cursor_init(&c, seed, stream);
+   for (d = 0; d < b.rank; ++d) idx[d] = 0;
+   for (i = 0; i < b.numel; ++i) {
+      uint64_t pos = offset + m;
+      const uint32_t *w = dropout__cursor_words(&c, pos >> log2_draws);
+      int keep = dropout_keep(dropout_draw(w, bits, (unsigned)(pos & ((1u << log2_draws) - 1u))), r);
+      DROPOUT_ASSERT(m == dropout_bcast_index(&b, i));
+      dropout__bcast_elem(kind, dtype, y, x, (size_t)i, keep, &r, &ar);
+      for (d = b.rank - 1; d >= 0; --d) {          /* next index, mask index with it */
+         m += b.mstride[d];
+         if (++idx[d] < b.dim[d]) break;
+         m -= b.mstride[d] * b.dim[d];
+         idx[d] = 0;
+      }
+   }
+   return DROPOUT_OK;
+}
+
+/* The normal noise ops, n elements: kind 0 Gaussian dropout (forward == backward),
+   kind 1 Gaussian noise. */
+static int dropout__normal_run(int kind, int dtype, void *y, const void *x, size_t n,
+                               double param, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__cursor c;
+   float sigma;
+   size_t i;
+   if (kind == 0 && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
+   if (kind == 1 && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
+   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   sigma = kind == 0 ? dropout_gaussian_sigma(param) : (float)param;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = offset + i;
+      const uint32_t *w;
+      float z;
+      if (param == 0.0) {                          /* copy bit for bit */
+         switch (dtype) {
+         case DROPOUT__F32: ((float *)y)[i] = ((const float *)x)[i]; break;
+         case DROPOUT__F64: ((double *)y)[i] = ((const double *)x)[i]; break;
+         default: ((uint16_t *)y)[i] = ((const uint16_t *)x)[i]; break;
+         }
+         continue;
+      }
+      w = dropout__cursor_words(&c, q >> 2);
+      z = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+      switch (dtype) {
+      case DROPOUT__F32: {
+         float v = ((const float *)x)[i];
+         ((float *)y)[i] = kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma);
+      } break;
+      case DROPOUT__F64: {
+         double v = ((const double *)x)[i];
+         ((double *)y)[i] = kind == 0 ? v * (double)dropout_gaussian_mult(z, sigma) : dropout_noise_add_f64(v, z, sigma);
+      } break;
+      case DROPOUT__F16: {
+         float v = dropout_f16_to_f32(((const uint16_t *)x)[i]);
+         ((uint16_t *)y)[i] = dropout_f32_to_f16(kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma));
+      } break;
+      default: {
+         float v = dropout_bf16_to_f32(((const uint16_t *)x)[i]);
+         ((uint16_t *)y)[i] = dropout_f32_to_bf16(kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma));
+      } break;
+      }
+   }
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF float dropout_gaussian_sigma(double p)
+{
+   return (float)dropout__sqrt_f64(p / (1.0 - p));
+}
+
+DROPOUTDEF int dropout_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__cursor c;
+   size_t i;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = offset + i;
+      const uint32_t *w = dropout__cursor_words(&c, q >> 2);
+      out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+   }
+   return DROPOUT_OK;
+}
+
+#define DROPOUT__DEFINE_VARIANTS(suffix, T, dtype)                                                  \
+   DROPOUTDEF int dropout_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x,                    \
+         const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset) \
+   { return dropout__bcast_run(DROPOUT__PLAIN, dtype, y, mask, x, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape,    \
+         double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)                        \
+   { return dropout__bcast_run(DROPOUT__PLAIN, dtype, dx, NULL, dy, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x,                    \
+         const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset) \
+   { return dropout__bcast_run(DROPOUT__ALPHA, dtype, y, mask, x, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape,    \
+         double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)                        \
+   { return dropout__bcast_run(DROPOUT__ALPHA_GRAD, dtype, dx, NULL, dy, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p,            \
+         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
+   { return dropout__normal_run(0, dtype, y, x, n, p, seed, stream, offset); }                       \
+   DROPOUTDEF int dropout_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p,         \
+         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
+   { return dropout__normal_run(0, dtype, dx, dy, n, p, seed, stream, offset); }                     \
+   DROPOUTDEF int dropout_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma,           \
+         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
+   { return dropout__normal_run(1, dtype, y, x, n, sigma, seed, stream, offset); }
+
+DROPOUT__DEFINE_VARIANTS(f32, float, DROPOUT__F32)
+DROPOUT__DEFINE_VARIANTS(f64, double, DROPOUT__F64)
+DROPOUT__DEFINE_VARIANTS(f16, uint16_t, DROPOUT__F16)
+DROPOUT__DEFINE_VARIANTS(bf16, uint16_t, DROPOUT__BF16)
+#undef DROPOUT__DEFINE_VARIANTS
+
+/* ============================ end of VARIANTS implementation ========================== */
+
 
 #ifdef __cplusplus
 }
