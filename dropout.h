@@ -81,7 +81,12 @@
 
 #ifndef DROPOUTDEF
 #ifdef DROPOUT_STATIC
+/* a file that uses only part of the API must not warn about the rest */
+#if defined(__GNUC__) || defined(__clang__)
+#define DROPOUTDEF static __attribute__((unused))
+#else
 #define DROPOUTDEF static
+#endif
 #else
 #define DROPOUTDEF extern
 #endif
