@@ -33,7 +33,6 @@
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "mlp_math.h"
-#include "plot.h"
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -351,6 +350,20 @@ static void evaluate(Run *r, const Dataset *d, double *loss, double *acc, float 
    *acc = (double)correct / d->n;
 }
 
+/* perm (n) = a permutation of 0..n-1 for this epoch: Fisher-Yates driven by the seed's
+   shuffle stream (modulo bias is irrelevant here; determinism is the point). */
+static void shuffle(int *perm, int n, uint64_t seed, int epoch)
+{
+   int i;
+   for (i = 0; i < n; ++i) perm[i] = i;
+   for (i = n - 1; i > 0; --i) {
+      uint32_t u = dropout_stream_u32(seed, STREAM_SHUFFLE, (uint64_t)epoch * (uint64_t)n + (uint64_t)i);
+      int j = (int)(u % (uint32_t)(i + 1)), tmp = perm[i];
+      perm[i] = perm[j];
+      perm[j] = tmp;
+   }
+}
+
 typedef struct Worker { Run *run; int tid; } Worker;
 
 static int slice(int n, int tid, int nt) { return (int)((long long)n * tid / nt); }
@@ -374,15 +387,7 @@ static void *train_worker(void *arg)
    for (epoch = 0; epoch < c->epochs; ++epoch) {
       double epoch_loss = 0.0;
       int at;
-      if (tid == 0) {   /* Fisher-Yates shuffle driven by the seed's shuffle stream */
-         int i;
-         for (i = 0; i < n; ++i) r->perm[i] = i;
-         for (i = n - 1; i > 0; --i) {
-            uint32_t u = dropout_stream_u32(c->seed, STREAM_SHUFFLE, (uint64_t)epoch * (uint64_t)n + (uint64_t)i);
-            int j = (int)(u % (uint32_t)(i + 1)), tmp = r->perm[i];
-            r->perm[i] = r->perm[j]; r->perm[j] = tmp;
-         }
-      }
+      if (tid == 0) shuffle(r->perm, n, c->seed, epoch);
       barrier_wait(&r->bar);
       for (at = 0; at < n; at += c->batch) {
          const int B = n - at < c->batch ? n - at : c->batch;
@@ -558,6 +563,7 @@ static double max_abs_diff(const float *a, const float *b, size_t n)
 /* ====================================================================================
    The demo: main() and the pictures.
    ==================================================================================== */
+#include "plot.h"
 
 typedef struct Options {
    Config cfg;
@@ -829,7 +835,7 @@ int main(int argc, char **argv)
       run_train(&threaded);
       {
          char what[64];
-         snprintf(what, sizeof what, "1 thread vs %d threads:", o.threads);
+         snprintf(what, sizeof what, "1 thread vs %d thread%s:", o.threads, o.threads == 1 ? "" : "s");
          all_ok &= compare(what, &drop, &threaded, 1);
       }
       c.threads = 1;
