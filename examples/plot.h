@@ -135,9 +135,10 @@ static void svg_text(FILE *f, double x, double y, const char *anchor, const char
    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", x, y, anchor, text);
 }
 
-/* Frame, title, and `ticks` evenly spaced labelled ticks on each axis. */
+/* Frame, title, and `ticks` evenly spaced labelled ticks on each axis (x labels only
+   when xticks is set). */
 static void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
-                     const char *ylabel, int ticks)
+                     const char *ylabel, int ticks, int xticks)
 {
    char buf[64];
    int i;
@@ -146,7 +147,7 @@ static void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
    for (i = 0; i <= ticks; ++i) {
       double xv = c->x0 + (c->x1 - c->x0) * i / ticks, yv = c->y0 + (c->y1 - c->y0) * i / ticks;
       snprintf(buf, sizeof buf, "%g", xv);
-      svg_text(c->f, svg_x(c, xv), c->py + c->ph + 16, "middle", buf);
+      if (xticks) svg_text(c->f, svg_x(c, xv), c->py + c->ph + 16, "middle", buf);
       snprintf(buf, sizeof buf, "%.3g", yv);
       svg_text(c->f, c->px - 6, svg_y(c, yv) + 4, "end", buf);
       fprintf(c->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",

@@ -604,7 +604,7 @@ static int picture_loss(const char *path, const Run *plain, const Run *drop)
    c.f = f; c.x0 = 0; c.x1 = plain->cfg.epochs; c.y0 = 0; c.y1 = top < 1.5 ? 1.5 : top;
    c.px = 70; c.py = 40; c.pw = 620; c.ph = 340;
    svg_axes(&c, "Cross-entropy loss: dropout stops the held-out loss from climbing", "epoch",
-            "loss", 5);
+            "loss", 5, 1);
    svg_line(&c, plain->curve.epoch, plain->curve.test_loss, plain->curve.n, "#d62728", 0);
    svg_line(&c, plain->curve.epoch, plain->curve.train_loss, plain->curve.n, "#d62728", 1);
    svg_line(&c, drop->curve.epoch, drop->curve.test_loss, drop->curve.n, "#1f77b4", 0);
@@ -647,6 +647,13 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
             px[0] = (uint8_t)(255.0f - 90.0f * p1);
             px[1] = (uint8_t)(200.0f + 20.0f * p1);
             px[2] = (uint8_t)(165.0f + 90.0f * p1);
+         }
+      for (i = 0; i + 1 < S; ++i)   /* the decision boundary, where the argmax changes */
+         for (j = 0; j + 1 < S; ++j) {
+            const float *z = logits + 2 * (i * S + j);
+            int here = z[1] > z[0], right = z[3] > z[2], below = z[2 * S + 1] > z[2 * S];
+            if (here != right || here != below)
+               memset(img + 3 * (i * W + panel * (S + GAP) + j), 60, 3);
          }
       for (k = 0; k < tr->n; ++k) {
          int cx = (int)((tr->x[2 * k] - lo) / span * S), cy = S - 1 - (int)((tr->x[2 * k + 1] - lo) / span * S);
@@ -717,9 +724,9 @@ static int picture_diffs(const char *path, const float *ref, const float *const 
    c.f = f; c.x0 = 0; c.x1 = 6; c.y0 = 0; c.y1 = top > 0 ? top * 1.15 : 1;
    c.px = 70; c.py = 40; c.pw = 620; c.ph = 300;
    svg_axes(&c, "max |weight difference| against run 1 (seed 1, 1 thread), per tensor",
-            "", "max |difference|", 4);
+            "", "max |difference|", 4, 0);
    for (t = 0; t < 6; ++t) {
-      svg_text(f, svg_x(&c, t + 0.5), c.py + c.ph + 34, "middle", names[t]);
+      svg_text(f, svg_x(&c, t + 0.5), c.py + c.ph + 18, "middle", names[t]);
       for (k = 0; k < 3; ++k) {
          double x = svg_x(&c, t + 0.2 + 0.2 * k), y = svg_y(&c, d[k][t]);
          fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
