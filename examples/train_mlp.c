@@ -834,6 +834,7 @@ int main(int argc, char **argv)
    {
       Config c = o.cfg;
       c.print_every = 0;
+      c.eval_every = c.epochs;   /* these runs are compared, not plotted: skip most evaluations */
       run_init(&again, &c, &train, &test);
       run_train(&again);
       all_ok &= compare("same seed, run again:", &drop, &again, 1);
