@@ -87,7 +87,7 @@ enum {
    Units are handed out by a grid-stride loop, so the result does not depend on the grid. */
 #define DROPOUT_CUDA__UNIT 32u
 
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)   /* the host compiler would warn about an unknown pragma */
 #define DROPOUT_CUDA__UNROLL _Pragma("unroll")
 #else
 #define DROPOUT_CUDA__UNROLL
