@@ -5,7 +5,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo test clean
+.PHONY: demo test clean test-cuda bench-cuda gpu
 
 demo: build/basic
 	./build/basic
@@ -16,6 +16,34 @@ build/basic: examples/basic.c dropout.h
 
 test:
 	@sh tests/run.sh
+
+# --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
+#   make gpu     = make test-cuda bench-cuda: tests, sanitizers, benchmark, markdown report
+#   REPORT=path  where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
+NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+NVARCH ?= -arch=native
+NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVARCH)
+SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local/cuda/bin/compute-sanitizer)
+REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
+
+build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) tests/cuda/test_cuda.cu -o $@
+
+build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) bench/bench_cuda.cu -o $@
+
+test-cuda: build/cuda/test_cuda
+	./build/cuda/test_cuda
+	$(SANITIZER) --tool memcheck --error-exitcode 1 ./build/cuda/test_cuda small
+	$(SANITIZER) --tool racecheck --error-exitcode 1 ./build/cuda/test_cuda small
+
+bench-cuda: build/cuda/bench_cuda
+	./build/cuda/bench_cuda build/cuda/bench_cuda.csv
+	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
+
+gpu: test-cuda bench-cuda
 
 clean:
 	rm -rf build
