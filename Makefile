@@ -8,7 +8,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench clean
+.PHONY: demo example test bench clean test-cuda bench-cuda gpu
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -41,6 +41,34 @@ bench: build/bench_cpu
 build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
 	@mkdir -p build
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c -o $@
+
+# --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
+#   make gpu     = make test-cuda bench-cuda: tests, sanitizers, benchmark, markdown report
+#   REPORT=path  where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
+NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+NVARCH ?= -arch=native
+NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVARCH)
+SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local/cuda/bin/compute-sanitizer)
+REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
+
+build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) tests/cuda/test_cuda.cu -o $@
+
+build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) bench/bench_cuda.cu -o $@
+
+test-cuda: build/cuda/test_cuda
+	./build/cuda/test_cuda
+	$(SANITIZER) --tool memcheck --error-exitcode 1 ./build/cuda/test_cuda small
+	$(SANITIZER) --tool racecheck --error-exitcode 1 ./build/cuda/test_cuda small
+
+bench-cuda: build/cuda/bench_cuda
+	./build/cuda/bench_cuda build/cuda/bench_cuda.csv
+	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
+
+gpu: test-cuda bench-cuda
 
 clean:
 	rm -rf build

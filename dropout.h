@@ -366,6 +366,73 @@ DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, cons
 /* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */
 DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);
 
+/* ---- BEGIN fused bias-dropout-residual (declarations; owner: dropout_cuda.cuh) --------
+   y = residual + dropout(x + bias), the transformer's "bias dropout add", with bias[cols]
+   broadcast over the rows of row-major [rows, cols] tensors. Element (r, c) is element
+   j = r * cols + c of the call: position offset + j, mask bit j. Per element, in float:
+      h = x + bias[c]                      one float add, round to nearest even
+      kept:    y = fma(h, scale_f32, residual)   one fused multiply-add, rounded once
+      dropped: y = residual, bit for bit (no add, so -0 and NaN payloads pass unchanged)
+   f16/bf16: x, bias, residual widen exactly to float, h and the fma are done in float as
+   above, and the kept result rounds once to f16/bf16; a dropped element copies residual.
+   p = 0 keeps everything (y = fma(h, 1, residual) = h + residual, rounded once).
+   Gradient: d residual = dy; d x = dropout backward of dy (same mask / seed, stream,
+   offset); d bias[c] = sum over rows of d x[r][c].
+   The CPU uses dropout_fmaf below (exact, no libm); the GPU uses __fmaf_rn: equal. */
+
+/* fmaf(a, b, c) in software, correctly rounded (nearest even). a * b is exact in double
+   (24 + 24 <= 53 bits); the double sum p + c is rounded to odd with the TwoSum error term;
+   round-to-odd in 53 bits then to nearest in 24 bits is correct because 53 >= 24 + 2. */
+DROPOUT_HD float dropout_fmaf(float a, float b, float c)
+{
+#if defined(__CUDA_ARCH__)
+   return __fmaf_rn(a, b, c);
+#else
+   union { double d; uint64_t u; } v;
+   double p = (double)a * (double)b;            /* exact */
+   double cd = (double)c;
+   double s = p + cd, bb, e;
+   if (!(s - s == 0.0)) return (float)s;         /* Inf or NaN: no rounding to do */
+   bb = s - p;                                   /* TwoSum: s + e == p + c exactly */
+   e = (p - (s - bb)) + (cd - bb);
+   v.d = s;
+   /* s != 0 here whenever e != 0: a sum that rounds to zero is exact */
+   if (e != 0.0 && !(v.u & 1u)) v.u += ((e > 0.0) == (s > 0.0)) ? 1u : (uint64_t)-1;
+   return (float)v.d;
+#endif
+}
+
+/* One element of the fused op (keep: the element's keep decision). */
+DROPOUT_HD float dropout_bias_dropout_add_one_f32(float x, float bias, float residual, int keep, dropout_rule r)
+{
+#if defined(__CUDA_ARCH__)
+   float h = __fadd_rn(x, bias);                 /* __fadd_rn: never contracted into an fma */
+#else
+   float h = x + bias;
+#endif
+   return keep ? dropout_fmaf(h, r.scale_f32, residual) : residual;
+}
+
+DROPOUT_HD uint16_t dropout_bias_dropout_add_one_f16(uint16_t x, uint16_t bias, uint16_t residual, int keep, dropout_rule r)
+{
+   if (!keep) return residual;
+   return dropout_f32_to_f16(dropout_bias_dropout_add_one_f32(dropout_f16_to_f32(x), dropout_f16_to_f32(bias), dropout_f16_to_f32(residual), 1, r));
+}
+
+DROPOUT_HD uint16_t dropout_bias_dropout_add_one_bf16(uint16_t x, uint16_t bias, uint16_t residual, int keep, dropout_rule r)
+{
+   if (!keep) return residual;
+   return dropout_f32_to_bf16(dropout_bias_dropout_add_one_f32(dropout_bf16_to_f32(x), dropout_bf16_to_f32(bias), dropout_bf16_to_f32(residual), 1, r));
+}
+
+/* y, x, residual: rows * cols elements; bias: cols; mask: optional, ceil(rows*cols/8)
+   bytes as forward's. y may equal x or residual. DROPOUT_ERR_ARG if rows * cols
+   overflows size_t. */
+DROPOUTDEF int dropout_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+/* ---- END fused bias-dropout-residual (declarations) ----------------------------------- */
+
 /* ====================================================================================
    VARIANTS (docs/SPEC.md, "Variants"): broadcast masks (channel / spatial / locked
    dropout, drop path), alpha dropout (SELU), Gaussian dropout and Gaussian noise.
@@ -1892,6 +1959,67 @@ DROPOUT__DEFINE_VARIANTS(bf16, uint16_t, DROPOUT__BF16)
 #undef DROPOUT__DEFINE_VARIANTS
 
 /* ============================ end of VARIANTS implementation ========================== */
+
+/* ---- BEGIN fused bias-dropout-residual (implementation; owner: dropout_cuda.cuh) ------
+   Scalar and self-contained (only the public building blocks), so it is the reference
+   the GPU kernels are tested against. */
+static int dropout__bda_run(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
+                            const void *residual, size_t rows, size_t cols, double p, int bits,
+                            uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout_rule r;
+   uint32_t w[4];
+   uint64_t block = 0;
+   unsigned log2_draws;
+   size_t n, j, c = 0;
+   uint8_t byte = 0;
+   int have = 0, err;
+   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
+   n = rows * cols;
+   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
+   err = dropout_check_args(p, bits, n, offset);
+   if (err) return err;
+   r = dropout_rule_make(p, bits);
+   log2_draws = bits == 32 ? 2u : bits == 16 ? 3u : 4u;
+   for (j = 0; j < n; ++j) {
+      uint64_t q = offset + (uint64_t)j;
+      int keep;
+      if (!have || (q >> log2_draws) != block) {
+         block = q >> log2_draws;
+         dropout_block(seed, stream, block, w);
+         have = 1;
+      }
+      keep = dropout_keep(dropout_draw(w, bits, (unsigned)(q & ((1u << log2_draws) - 1u))), r);
+      if (dtype == DROPOUT__F32)
+         ((float *)y)[j] = dropout_bias_dropout_add_one_f32(((const float *)x)[j], ((const float *)bias)[c], ((const float *)residual)[j], keep, r);
+      else if (dtype == DROPOUT__F16)
+         ((uint16_t *)y)[j] = dropout_bias_dropout_add_one_f16(((const uint16_t *)x)[j], ((const uint16_t *)bias)[c], ((const uint16_t *)residual)[j], keep, r);
+      else
+         ((uint16_t *)y)[j] = dropout_bias_dropout_add_one_bf16(((const uint16_t *)x)[j], ((const uint16_t *)bias)[c], ((const uint16_t *)residual)[j], keep, r);
+      if (++c == cols) c = 0;
+      if (mask) {
+         byte = (uint8_t)(byte | (unsigned)keep << (j & 7u));
+         if ((j & 7u) == 7u || j + 1 == n) { mask[j >> 3] = byte; byte = 0; }
+      }
+   }
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__bda_run(DROPOUT__F32, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__bda_run(DROPOUT__F16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__bda_run(DROPOUT__BF16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+/* ---- END fused bias-dropout-residual (implementation) --------------------------------- */
 
 
 #ifdef __cplusplus

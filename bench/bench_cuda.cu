@@ -1,0 +1,117 @@
+/* bench_cuda.cu - dropout_cuda.cuh throughput against the GPU's own copy bandwidth.
+
+   For n = 2^20 .. 2^28 elements (DROPOUT_BENCH_MAX_LOG2 lowers the top), f32 and bf16:
+   forward with and without mask (8/16/32-bit draws), mask-free backward, backward from a
+   stored mask, fused bias-dropout-residual (with and without mask), and a device-to-device
+   cudaMemcpy of the same n elements as the baseline, all timed with cudaEvents, best of
+   DROPOUT_BENCH_REPS (default 20) after warm-up. Bytes are those really moved
+   (reads + writes, mask bytes included). Writes CSV to argv[1] (for bench/torch_cuda.py,
+   which adds PyTorch and writes the markdown report) and a table to stdout. Needs a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DROPOUT_IMPLEMENTATION
+#define DROPOUT_CUDA_IMPLEMENTATION
+#include "dropout_cuda.cuh"
+
+#define CU(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+   fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+static int reps = 20;
+
+struct bufs { void *x, *y, *r, *b; uint8_t *m; size_t n, cols; int bf16; };
+
+/* what = 0 copy, 1 forward, 2 forward+mask, 3 backward, 4 backward from mask, 5 fused, 6 fused+mask */
+static int run_case(const bufs &B, int what, int bits)
+{
+   const double p = 0.1;
+   size_t rows = B.n / B.cols;
+   if (what == 0) return cudaMemcpyAsync(B.y, B.x, B.n * (B.bf16 ? 2 : 4), cudaMemcpyDeviceToDevice, 0) == cudaSuccess ? 0 : -1;
+   if (!B.bf16) {
+      float *x = (float *)B.x, *y = (float *)B.y;
+      switch (what) {
+      case 1: return dropout_cuda_forward_f32(y, NULL, x, B.n, p, bits, 1, 0, 0, 0);
+      case 2: return dropout_cuda_forward_f32(y, B.m, x, B.n, p, bits, 1, 0, 0, 0);
+      case 3: return dropout_cuda_backward_f32(y, x, B.n, p, bits, 1, 0, 0, 0);
+      case 4: return dropout_cuda_backward_mask_f32(y, x, B.m, B.n, p, bits, 0);
+      case 5: return dropout_cuda_bias_dropout_add_f32(y, NULL, x, (float *)B.b, (float *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
+      default: return dropout_cuda_bias_dropout_add_f32(y, B.m, x, (float *)B.b, (float *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
+      }
+   }
+   __nv_bfloat16 *x = (__nv_bfloat16 *)B.x, *y = (__nv_bfloat16 *)B.y;
+   switch (what) {
+   case 1: return dropout_cuda_forward_bf16(y, NULL, x, B.n, p, bits, 1, 0, 0, 0);
+   case 2: return dropout_cuda_forward_bf16(y, B.m, x, B.n, p, bits, 1, 0, 0, 0);
+   case 3: return dropout_cuda_backward_bf16(y, x, B.n, p, bits, 1, 0, 0, 0);
+   case 4: return dropout_cuda_backward_mask_bf16(y, x, B.m, B.n, p, bits, 0);
+   case 5: return dropout_cuda_bias_dropout_add_bf16(y, NULL, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
+   default: return dropout_cuda_bias_dropout_add_bf16(y, B.m, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
+   }
+}
+
+static double bytes_moved(const bufs &B, int what)
+{
+   double e = B.bf16 ? 2.0 : 4.0, n = (double)B.n, mask = n / 8.0;
+   switch (what) {
+   case 0: case 1: case 3: return 2 * n * e;
+   case 2: case 4: return 2 * n * e + mask;
+   case 5: return 3 * n * e + (double)B.cols * e;
+   default: return 3 * n * e + (double)B.cols * e + mask;
+   }
+}
+
+static double best_ms(const bufs &B, int what, int bits)
+{
+   cudaEvent_t a, b;
+   float best = 1e30f;
+   CU(cudaEventCreate(&a)); CU(cudaEventCreate(&b));
+   for (int i = 0; i < reps + 2; ++i) {
+      CU(cudaEventRecord(a));
+      int rc = run_case(B, what, bits);
+      CU(cudaEventRecord(b));
+      CU(cudaEventSynchronize(b));
+      if (rc) { fprintf(stderr, "case %d failed: %s\n", what, dropout_cuda_strerror(rc)); exit(1); }
+      float ms;
+      CU(cudaEventElapsedTime(&ms, a, b));
+      if (i >= 2 && ms < best) best = ms;
+   }
+   cudaEventDestroy(a); cudaEventDestroy(b);
+   return best;
+}
+
+int main(int argc, char **argv)
+{
+   static const char *names[] = { "copy (cudaMemcpy D2D)", "forward", "forward+mask", "backward (mask-free)",
+                                  "backward from mask", "fused bias-dropout-add", "fused bias-dropout-add+mask" };
+   int ndev = 0, maxlog = 28;
+   const char *env;
+   FILE *csv = argc > 1 ? fopen(argv[1], "w") : NULL;
+   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { printf("SKIP bench_cuda: no CUDA device\n"); return 0; }
+   if ((env = getenv("DROPOUT_BENCH_MAX_LOG2"))) maxlog = atoi(env);
+   if ((env = getenv("DROPOUT_BENCH_REPS"))) reps = atoi(env);
+   if (csv) fprintf(csv, "case,dtype,bits,n,ms,GBps,ratio_copy\n");
+   printf("| case | dtype | bits | n | ms | GB/s | / copy |\n|---|---|---|---|---|---|---|\n");
+   size_t nmax = (size_t)1 << maxlog;
+   bufs B;
+   CU(cudaMalloc(&B.x, nmax * 4)); CU(cudaMalloc(&B.y, nmax * 4)); CU(cudaMalloc(&B.r, nmax * 4));
+   CU(cudaMalloc(&B.b, 65536 * 4)); CU(cudaMalloc((void **)&B.m, nmax / 8 + 8));
+   CU(cudaMemset(B.x, 0x3c, nmax * 4)); CU(cudaMemset(B.r, 0x3c, nmax * 4)); CU(cudaMemset(B.b, 0x3c, 65536 * 4));
+   CU(cudaMemset(B.m, 0x55, nmax / 8 + 8));
+   for (int bf = 0; bf < 2; ++bf)
+      for (int lg = 20; lg <= maxlog; lg += 2) {
+         B.n = (size_t)1 << lg; B.cols = 4096; B.bf16 = bf;
+         double copy_ms = best_ms(B, 0, 8), copy_gbs = bytes_moved(B, 0) / copy_ms / 1e6;
+         for (int what = 0; what <= 6; ++what)
+            for (int bits = 8; bits <= 32; bits *= 2) {
+               if (bits != 8 && what != 1 && what != 2) continue;
+               double ms = what == 0 ? copy_ms : best_ms(B, what, bits);
+               double gbs = bytes_moved(B, what) / ms / 1e6;
+               printf("| %s | %s | %d | 2^%d | %.4f | %.1f | %.2f |\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, lg, ms, gbs, gbs / copy_gbs);
+               if (csv) fprintf(csv, "%s,%s,%d,%zu,%.6f,%.2f,%.4f\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, B.n, ms, gbs, gbs / copy_gbs);
+               if (what == 0) break;
+            }
+      }
+   if (csv) fclose(csv);
+   return 0;
+}

@@ -1,0 +1,679 @@
+/* dropout_cuda.cuh - v0.1.0 - dropout.h on CUDA GPUs - public domain or MIT
+
+   The GPU side of dropout.h: the same masks and outputs, bit for bit, as the CPU
+   functions, because every random draw and every per-element operation comes from
+   dropout.h's own __host__ __device__ building blocks (dropout_block, dropout_draw,
+   dropout_rule_make, dropout_keep, dropout_apply_*, the f16/bf16 converters, the fused
+   op's element functions). This file adds only the indexing: which thread computes
+   which elements.
+
+   USAGE
+      In *one* .cu file:
+         #define DROPOUT_IMPLEMENTATION        // dropout.h's CPU functions (validation,
+         #define DROPOUT_CUDA_IMPLEMENTATION   //   dropout_strerror), then the kernels
+         #include "dropout_cuda.cuh"
+      Every other .cu file just does #include "dropout_cuda.cuh".
+
+      int rc = dropout_cuda_forward_f32(d_y, d_mask, d_x, n, 0.1, 8, seed, stream, off, cs);
+      if (rc) fprintf(stderr, "%s\n", dropout_cuda_strerror(rc));
+
+      Launchers take the CPU function's arguments plus a cudaStream_t, return DROPOUT_OK or
+      a code, validate everything (dropout_check_args, NULL pointers) before launching,
+      and return DROPOUT_ERR_CUDA_BASE - (int)cudaError_t when the launch fails
+      (cudaGetLastError right after it). They do not synchronise: data errors cannot
+      happen after validation, so there is nothing to wait for.
+      Pointers are device pointers aligned to their element type. Any other alignment and
+      any offset (also a block start mid-Philox-block) give the same result; 16-byte
+      aligned buffers take the vectorised path.
+
+      f16 and bf16 are __half and __nv_bfloat16 in the interface but are handled as their
+      uint16_t bit patterns and converted by dropout.h's integer code, not by
+      __float2half_rn / __float2bfloat16_rn: those return a canonical NaN where the CPU
+      keeps the payload, so only the header's converters make both sides agree to the bit.
+
+   CUDA GRAPHS
+      A captured graph replays its kernel arguments unchanged, so an offset passed by
+      value would give the same mask on every replay. The *_state launchers read the seed
+      and/or the offset from device memory when the kernel runs (like PyTorch's
+      PhiloxCudaState), and dropout_cuda_philox_advance adds n to that device offset.
+      Order, all in one stream (and so in the graph):
+         dropout_cuda_forward_f32_state(y, m, x, n, p, 8, stream, st, cs);  // st.offset_ptr = d_off
+         dropout_cuda_philox_advance(d_off, d_saved, n, cs);                // *d_saved = old, += n
+         ... backward with st.offset_ptr = d_saved: the forward's offset.
+      Advance after the kernels that use the offset, never before: the kernels read it when
+      they run. One d_saved per dropout layer.
+
+   OPTIONS
+      DROPOUT_CUDA_IMPLEMENTATION  emit kernels and launchers (one .cu file only)
+      DROPOUT_CUDA_STATIC          make the launchers static
+      DROPOUT_CUDA_BLOCK           threads per block of the default launch (256)
+
+   WITHOUT NVCC
+      Compiled by a plain C or C++ compiler this file declares only the kernel bodies
+      (dropout_cuda__body): tests/cuda/test_cuda_logic.c runs them over emulated grids to
+      check the indexing against the CPU library with no GPU.
+
+   LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
+*/
+#ifndef DROPOUT_CUDA_CUH_INCLUDED
+#define DROPOUT_CUDA_CUH_INCLUDED
+
+#include "dropout.h"
+
+#include <string.h>   /* memcpy: the host emulation of 16-byte vector loads */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ====================================================================================
+   Part 1: the kernel bodies, portable (nvcc device code, C99, C++11)
+   ==================================================================================== */
+
+enum { DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
+enum {
+   DROPOUT_CUDA__DROP,        /* forward and mask-free backward; mask_out optional */
+   DROPOUT_CUDA__APPLY_MASK,  /* y = x under a stored mask: backward from a mask */
+   DROPOUT_CUDA__MASK,        /* the mask alone */
+   DROPOUT_CUDA__FUSED,       /* y = residual + dropout(x + bias); mask_out optional */
+   DROPOUT_CUDA__FILL_U32,    /* raw stream words */
+   DROPOUT_CUDA__FILL_UF32,   /* uniform floats in [0, 1) */
+   DROPOUT_CUDA__FILL_UF64    /* uniform doubles in [0, 1) */
+};
+
+/* A thread's unit of work: 32 consecutive elements of the call, so its keep decisions
+   are one uint32_t and its mask bytes (4 of them, byte k = elements 8k..8k+7 of the
+   call) belong to it alone: no two threads write the same byte, whatever the offset.
+   Units are handed out by a grid-stride loop, so the result does not depend on the grid. */
+#define DROPOUT_CUDA__UNIT 32u
+
+#if defined(__CUDA_ARCH__)   /* the host compiler would warn about an unknown pragma */
+#define DROPOUT_CUDA__UNROLL _Pragma("unroll")
+#else
+#define DROPOUT_CUDA__UNROLL
+#endif
+
+/* Everything a kernel needs; passed by value. */
+typedef struct dropout_cuda__args {
+   void *y;
+   uint8_t *mask_out;             /* optional */
+   const void *x;
+   const uint8_t *mask_in;        /* APPLY_MASK */
+   const void *bias;              /* FUSED: cols elements */
+   const void *residual;          /* FUSED */
+   uint64_t cols;                 /* FUSED */
+   uint64_t n;
+   dropout_rule rule;
+   uint64_t seed, stream, offset; /* offset: first position (fills: first word / index) */
+   const uint64_t *seed_ptr;      /* when not NULL, read at run time instead of seed */
+   const uint64_t *offset_ptr;    /* when not NULL, read at run time instead of offset */
+   int *status_ptr;               /* optional: DROPOUT_ERR_RANGE if a run-time offset is bad */
+} dropout_cuda__args;
+
+typedef union dropout_cuda__vec {   /* 16 bytes, as one load/store */
+   uint32_t u[4];
+   float f[4];
+   double d[2];
+   uint16_t h[8];
+} dropout_cuda__vec;
+
+DROPOUT_HD unsigned dropout_cuda__esize(int dtype)
+{
+   return dtype == DROPOUT_CUDA__F64 ? 8u : dtype == DROPOUT_CUDA__F32 ? 4u : 2u;
+}
+
+DROPOUT_HD void dropout_cuda__ld16(dropout_cuda__vec *v, const void *p)
+{
+#if defined(__CUDA_ARCH__)
+   uint4 t = *(const uint4 *)p;
+   v->u[0] = t.x; v->u[1] = t.y; v->u[2] = t.z; v->u[3] = t.w;
+#else
+   memcpy(v, p, 16);
+#endif
+}
+
+DROPOUT_HD void dropout_cuda__st16(void *p, const dropout_cuda__vec *v)
+{
+#if defined(__CUDA_ARCH__)
+   *(uint4 *)p = make_uint4(v->u[0], v->u[1], v->u[2], v->u[3]);
+#else
+   memcpy(p, v, 16);
+#endif
+}
+
+/* element i of a typed array into slot 0 of a vec, and back */
+DROPOUT_HD void dropout_cuda__ld1(dropout_cuda__vec *v, int dtype, const void *p, unsigned i)
+{
+   if (dtype == DROPOUT_CUDA__F32) v->f[0] = ((const float *)p)[i];
+   else if (dtype == DROPOUT_CUDA__F64) v->d[0] = ((const double *)p)[i];
+   else v->h[0] = ((const uint16_t *)p)[i];
+}
+
+DROPOUT_HD void dropout_cuda__st1(void *p, int dtype, unsigned i, const dropout_cuda__vec *v)
+{
+   if (dtype == DROPOUT_CUDA__F32) ((float *)p)[i] = v->f[0];
+   else if (dtype == DROPOUT_CUDA__F64) ((double *)p)[i] = v->d[0];
+   else ((uint16_t *)p)[i] = v->h[0];
+}
+
+/* Keep bits of one Philox block: bit i = draw i kept (4, 8 or 16 bits). */
+DROPOUT_HD uint32_t dropout_cuda__block_keep(const uint32_t w[4], dropout_rule r)
+{
+   uint32_t k = 0;
+   unsigned i;
+   if (r.bits == 32) {
+      DROPOUT_CUDA__UNROLL
+      for (i = 0; i < 4u; ++i) k |= (uint32_t)dropout_keep(dropout_draw(w, 32, i), r) << i;
+   } else if (r.bits == 16) {
+      DROPOUT_CUDA__UNROLL
+      for (i = 0; i < 8u; ++i) k |= (uint32_t)dropout_keep(dropout_draw(w, 16, i), r) << i;
+   } else {
+      DROPOUT_CUDA__UNROLL
+      for (i = 0; i < 16u; ++i) k |= (uint32_t)dropout_keep(dropout_draw(w, 8, i), r) << i;
+   }
+   return k;
+}
+
+/* Keep bits of positions pos .. pos + count - 1 (count <= 32). The first block may
+   start before pos (lane0 > 0): its leading draws belong to the previous unit and are
+   shifted out. Only blocks holding wanted positions are generated, so nothing is read
+   past position 2^64 - 1. */
+DROPOUT_HD uint32_t dropout_cuda__keep_bits(uint64_t seed, uint64_t stream, dropout_rule r,
+                                            uint64_t pos, unsigned count)
+{
+   unsigned log2d = r.bits == 32 ? 2u : r.bits == 16 ? 3u : 4u;
+   unsigned lane0 = (unsigned)(pos & ((1u << log2d) - 1u));
+   unsigned nb = (lane0 + count + (1u << log2d) - 1u) >> log2d;
+   uint64_t b0 = pos >> log2d, acc = 0;
+   unsigned k;
+   for (k = 0; k < nb; ++k) {
+      uint32_t w[4];
+      dropout_block(seed, stream, b0 + k, w);
+      acc |= (uint64_t)dropout_cuda__block_keep(w, r) << (k << log2d);   /* < 48 bits */
+   }
+   acc >>= lane0;
+   return count == 32u ? (uint32_t)acc : (uint32_t)acc & ((1u << count) - 1u);
+}
+
+DROPOUT_HD uint32_t dropout_cuda__load_mask(const uint8_t *m, unsigned count)
+{
+   uint32_t k = 0;
+   unsigned i;
+#if defined(__CUDA_ARCH__)
+   if (count == 32u && ((uintptr_t)m & 3u) == 0) return *(const uint32_t *)m;  /* LSB first */
+#endif
+   for (i = 0; i < (count + 7u) / 8u; ++i) k |= (uint32_t)m[i] << (8u * i);
+   return count == 32u ? k : k & ((1u << count) - 1u);
+}
+
+DROPOUT_HD void dropout_cuda__store_mask(uint8_t *m, uint32_t keep, unsigned count)
+{
+   unsigned i;
+#if defined(__CUDA_ARCH__)
+   if (count == 32u && ((uintptr_t)m & 3u) == 0) { *(uint32_t *)m = keep; return; }
+#endif
+   for (i = 0; i < (count + 7u) / 8u; ++i) m[i] = (uint8_t)(keep >> (8u * i));
+}
+
+/* The element operation on slot e of v (res: the residual's vec, bias: its column). */
+DROPOUT_HD void dropout_cuda__elem(int dtype, int op, dropout_cuda__vec *v, unsigned e,
+                                   const dropout_cuda__vec *res, const void *bias, uint64_t col,
+                                   int keep, dropout_rule r)
+{
+   if (op == DROPOUT_CUDA__FUSED) {
+      if (dtype == DROPOUT_CUDA__F32)
+         v->f[e] = dropout_bias_dropout_add_one_f32(v->f[e], ((const float *)bias)[col], res->f[e], keep, r);
+      else if (dtype == DROPOUT_CUDA__F16)
+         v->h[e] = dropout_bias_dropout_add_one_f16(v->h[e], ((const uint16_t *)bias)[col], res->h[e], keep, r);
+      else
+         v->h[e] = dropout_bias_dropout_add_one_bf16(v->h[e], ((const uint16_t *)bias)[col], res->h[e], keep, r);
+      return;
+   }
+   if (dtype == DROPOUT_CUDA__F32) v->f[e] = dropout_apply_f32(v->f[e], keep, r);
+   else if (dtype == DROPOUT_CUDA__F64) v->d[e] = dropout_apply_f64(v->d[e], keep, r);
+   else if (dtype == DROPOUT_CUDA__F16) v->h[e] = dropout_apply_f16(v->h[e], keep, r);
+   else v->h[e] = dropout_apply_bf16(v->h[e], keep, r);
+}
+
+/* The data of one unit: elements j0 .. j0 + count - 1. 16-byte vectors when the unit is
+   whole and every pointer of it is 16-byte aligned, one element at a time otherwise.
+   Each vector is loaded before it is stored, so y may equal x (or residual). */
+DROPOUT_HD void dropout_cuda__data_unit(const dropout_cuda__args *a, int dtype, int op,
+                                        uint64_t j0, unsigned count, uint32_t keep)
+{
+   unsigned es = dropout_cuda__esize(dtype), i;
+   const char *xp = (const char *)a->x + j0 * es;
+   char *yp = (char *)a->y + j0 * es;
+   const char *rp = op == DROPOUT_CUDA__FUSED ? (const char *)a->residual + j0 * es : xp;
+   uint64_t col = op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0;
+   dropout_cuda__vec v, rv;
+   rv.u[0] = rv.u[1] = rv.u[2] = rv.u[3] = 0;
+   if (count == DROPOUT_CUDA__UNIT && (((uintptr_t)xp | (uintptr_t)yp | (uintptr_t)rp) & 15u) == 0) {
+      unsigned per = 16u / es, g, e;
+      DROPOUT_CUDA__UNROLL
+      for (g = 0; g < DROPOUT_CUDA__UNIT / per; ++g) {
+         dropout_cuda__ld16(&v, xp + 16u * g);
+         if (op == DROPOUT_CUDA__FUSED) dropout_cuda__ld16(&rv, rp + 16u * g);
+         DROPOUT_CUDA__UNROLL
+         for (e = 0; e < per; ++e) {
+            dropout_cuda__elem(dtype, op, &v, e, &rv, a->bias, col, (int)((keep >> (g * per + e)) & 1u), a->rule);
+            if (op == DROPOUT_CUDA__FUSED && ++col == a->cols) col = 0;
+         }
+         dropout_cuda__st16(yp + 16u * g, &v);
+      }
+      return;
+   }
+   for (i = 0; i < count; ++i) {
+      dropout_cuda__ld1(&v, dtype, xp, i);
+      if (op == DROPOUT_CUDA__FUSED) dropout_cuda__ld1(&rv, dtype, rp, i);
+      dropout_cuda__elem(dtype, op, &v, 0, &rv, a->bias, col, (int)((keep >> i) & 1u), a->rule);
+      if (op == DROPOUT_CUDA__FUSED && ++col == a->cols) col = 0;
+      dropout_cuda__st1(yp, dtype, i, &v);
+   }
+}
+
+/* Raw stream, uniform floats and uniform doubles: exactly dropout_fill_* of dropout.h. */
+DROPOUT_HD void dropout_cuda__fill_unit(const dropout_cuda__args *a, int op, uint64_t seed,
+                                        uint64_t first, uint64_t j0, unsigned count)
+{
+   unsigned i;
+   if (op == DROPOUT_CUDA__FILL_UF64) {
+      double *out = (double *)a->y + j0;
+      uint32_t w[4] = { 0, 0, 0, 0 };
+      for (i = 0; i < count; ++i) {
+         uint64_t q = first + j0 + i;   /* double q = words 2q (low half), 2q + 1 */
+         uint64_t u;
+         if (i == 0 || (q & 1u) == 0) dropout_block(seed, a->stream, q >> 1, w);
+         u = (q & 1u) ? ((uint64_t)w[3] << 32 | w[2]) : ((uint64_t)w[1] << 32 | w[0]);
+         out[i] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;  /* 2^-53 */
+      }
+   } else {
+      uint64_t pos = first + j0;
+      unsigned lane0 = (unsigned)(pos & 3u), nb = (lane0 + count + 3u) >> 2, k, l;
+      for (k = 0; k < nb; ++k) {
+         uint32_t w[4];
+         dropout_block(seed, a->stream, (pos >> 2) + k, w);
+         DROPOUT_CUDA__UNROLL
+         for (l = 0; l < 4u; ++l) {
+            unsigned at = 4u * k + l;    /* this word is element at - lane0 of the unit */
+            if (at < lane0 || at - lane0 >= count) continue;
+            if (op == DROPOUT_CUDA__FILL_U32) ((uint32_t *)a->y)[j0 + at - lane0] = w[l];
+            else ((float *)a->y)[j0 + at - lane0] = (float)(w[l] >> 8) * 5.9604644775390625e-8f;
+         }
+      }
+   }
+}
+
+/* The whole kernel, as thread `tid` of `nthreads`. */
+DROPOUT_HD void dropout_cuda__body(dropout_cuda__args a, int dtype, int op, uint64_t tid, uint64_t nthreads)
+{
+   uint64_t seed = a.seed_ptr ? *a.seed_ptr : a.seed;
+   uint64_t offset = a.offset_ptr ? *a.offset_ptr : a.offset;
+   uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0), u;
+   if (a.n == 0) return;
+   if (a.n - 1u > UINT64_MAX - offset) {   /* only a run-time offset can get here */
+      if (tid == 0 && a.status_ptr) *a.status_ptr = DROPOUT_ERR_RANGE;
+      return;
+   }
+   for (u = tid; u < units; u += nthreads) {
+      uint64_t j0 = u * DROPOUT_CUDA__UNIT;
+      unsigned count = a.n - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(a.n - j0) : DROPOUT_CUDA__UNIT;
+      uint32_t keep;
+      if (op >= DROPOUT_CUDA__FILL_U32) {
+         dropout_cuda__fill_unit(&a, op, seed, offset, j0, count);
+         continue;
+      }
+      keep = op == DROPOUT_CUDA__APPLY_MASK
+                ? dropout_cuda__load_mask(a.mask_in + u * 4u, count)
+                : dropout_cuda__keep_bits(seed, a.stream, a.rule, offset + j0, count);
+      if (a.mask_out) dropout_cuda__store_mask(a.mask_out + u * 4u, keep, count);
+      if (op != DROPOUT_CUDA__MASK) dropout_cuda__data_unit(&a, dtype, op, j0, count, keep);
+   }
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ====================================================================================
+   Part 2: the CUDA interface (nvcc only)
+   ==================================================================================== */
+#if defined(__CUDACC__)
+
+#include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+#ifndef DROPOUT_CUDADEF
+#ifdef DROPOUT_CUDA_STATIC
+#define DROPOUT_CUDADEF static
+#else
+#define DROPOUT_CUDADEF extern
+#endif
+#endif
+
+#ifndef DROPOUT_CUDA_BLOCK
+#define DROPOUT_CUDA_BLOCK 256
+#endif
+
+extern "C" {
+
+/* Where a kernel takes its seed and offset. A pointer that is not NULL wins over the
+   value next to it and is read by the kernel when it runs (CUDA graph replays). */
+typedef struct dropout_cuda_philox_state {
+   uint64_t seed;
+   uint64_t offset;
+   const uint64_t *seed_ptr;     /* device pointer or NULL */
+   const uint64_t *offset_ptr;   /* device pointer or NULL */
+   int *status_ptr;              /* optional device int: set to DROPOUT_ERR_RANGE when the
+                                    run-time offset + n passes 2^64 (then nothing is written) */
+} dropout_cuda_philox_state;
+
+/* dropout_strerror, plus cudaGetErrorString for DROPOUT_ERR_CUDA_BASE - err codes. */
+DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code);
+
+DROPOUT_CUDADEF int dropout_cuda_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+
+DROPOUT_CUDADEF int dropout_cuda_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(__half *y, const __half *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f16(__half *dx, const __half *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+
+DROPOUT_CUDADEF int dropout_cuda_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs);
+
+/* y = residual + dropout(x + bias); docs/SPEC.md "Fused bias-dropout-residual". */
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+
+/* Graph-friendly variants: (seed, offset) come from st (see CUDA GRAPHS above). The
+   range check offset + n <= 2^64 happens on the device when st.offset_ptr is set. */
+DROPOUT_CUDADEF int dropout_cuda_forward_f32_state(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f16_state(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f32_state(float *dx, const float *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f16_state(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16_state(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+
+/* One-thread kernel: if saved_ptr, *saved_ptr = *offset_ptr; then *offset_ptr += n
+   (mod 2^64: a later kernel reports an overflowed range through its status_ptr). */
+DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs);
+
+} /* extern "C" */
+
+/* ------------------------------------------------------------------------------------ */
+#ifdef DROPOUT_CUDA_IMPLEMENTATION
+#ifndef DROPOUT_CUDA_IMPLEMENTATION_DONE
+#define DROPOUT_CUDA_IMPLEMENTATION_DONE
+
+/* One kernel per (dtype, op): the constants fold the body's branches away. */
+template <int DT, int OP>
+static __global__ void __launch_bounds__(1024) dropout_cuda__kernel(dropout_cuda__args a)
+{
+   uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+   uint64_t nthreads = (uint64_t)gridDim.x * blockDim.x;
+   dropout_cuda__body(a, DT, OP, tid, nthreads);
+}
+
+static __global__ void dropout_cuda__advance_kernel(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n)
+{
+   uint64_t o = *offset_ptr;
+   if (saved_ptr) *saved_ptr = o;
+   *offset_ptr = o + n;
+}
+
+static dropout_cuda__args dropout_cuda__args_make(void)
+{
+   dropout_cuda__args a;
+   memset(&a, 0, sizeof a);
+   a.rule = dropout_rule_make(0.0, 32);
+   return a;
+}
+
+/* grid 0 / block 0: the default launch. Any grid and block give the same result. */
+static int dropout_cuda__launch(const dropout_cuda__args *a, int dtype, int op,
+                                unsigned grid, unsigned block, cudaStream_t cs)
+{
+   uint64_t units = a->n / DROPOUT_CUDA__UNIT + (a->n % DROPOUT_CUDA__UNIT != 0);
+   cudaError_t err;
+   if (a->n == 0) return DROPOUT_OK;
+   if (block == 0) block = DROPOUT_CUDA_BLOCK;
+   if (grid == 0) {
+      uint64_t g = (units + block - 1u) / block;
+      grid = g > 65536u ? 65536u : (unsigned)g;   /* the grid-stride loop does the rest */
+   }
+#define DROPOUT_CUDA__CASE(DT, OP) \
+   case DT * 8 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(*a); break;
+   switch (dtype * 8 + op) {
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__APPLY_MASK)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__APPLY_MASK)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__APPLY_MASK)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__APPLY_MASK)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FUSED)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__FUSED)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__FUSED)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_U32)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_UF32)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__FILL_UF64)
+   default: return DROPOUT_ERR_ARG;
+   }
+#undef DROPOUT_CUDA__CASE
+   err = cudaGetLastError();
+   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+}
+
+/* forward, mask-free backward and mask, with (seed, offset) by value or from st */
+static int dropout_cuda__drop(int dtype, int op, void *y, uint8_t *mask, const void *x, size_t n,
+                              double p, int bits, uint64_t stream, dropout_cuda_philox_state st,
+                              cudaStream_t cs)
+{
+   dropout_cuda__args a = dropout_cuda__args_make();
+   int err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
+   if (err) return err;
+   if (n > 0 && ((op != DROPOUT_CUDA__MASK && (!y || !x)) || (op == DROPOUT_CUDA__MASK && !mask)))
+      return DROPOUT_ERR_NULL;
+   a.y = y; a.x = x; a.mask_out = mask; a.n = n;
+   a.rule = dropout_rule_make(p, bits);
+   a.seed = st.seed; a.stream = stream; a.offset = st.offset;
+   a.seed_ptr = st.seed_ptr; a.offset_ptr = st.offset_ptr; a.status_ptr = st.status_ptr;
+   return dropout_cuda__launch(&a, dtype, op, 0, 0, cs);
+}
+
+static dropout_cuda_philox_state dropout_cuda__by_value(uint64_t seed, uint64_t offset)
+{
+   dropout_cuda_philox_state st;
+   st.seed = seed; st.offset = offset;
+   st.seed_ptr = NULL; st.offset_ptr = NULL; st.status_ptr = NULL;
+   return st;
+}
+
+static int dropout_cuda__apply_mask(int dtype, void *y, const void *x, const uint8_t *mask,
+                                    size_t n, double p, int bits, cudaStream_t cs)
+{
+   dropout_cuda__args a = dropout_cuda__args_make();
+   int err = dropout_check_args(p, bits, n, 0);
+   if (err) return err;
+   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
+   a.y = y; a.x = x; a.mask_in = mask; a.n = n;
+   a.rule = dropout_rule_make(p, bits);
+   return dropout_cuda__launch(&a, dtype, DROPOUT_CUDA__APPLY_MASK, 0, 0, cs);
+}
+
+static int dropout_cuda__fused(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
+                               const void *residual, size_t rows, size_t cols, double p, int bits,
+                               uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   dropout_cuda__args a = dropout_cuda__args_make();
+   size_t n;
+   int err;
+   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
+   n = rows * cols;
+   err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
+   if (err) return err;
+   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
+   a.y = y; a.x = x; a.mask_out = mask; a.bias = bias; a.residual = residual;
+   a.cols = cols; a.n = n;
+   a.rule = dropout_rule_make(p, bits);
+   a.seed = st.seed; a.stream = stream; a.offset = st.offset;
+   a.seed_ptr = st.seed_ptr; a.offset_ptr = st.offset_ptr; a.status_ptr = st.status_ptr;
+   return dropout_cuda__launch(&a, dtype, DROPOUT_CUDA__FUSED, 0, 0, cs);
+}
+
+static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64_t stream,
+                              uint64_t first, cudaStream_t cs)
+{
+   dropout_cuda__args a = dropout_cuda__args_make();
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (n > 0 && (uint64_t)(n - 1) > UINT64_MAX - first) return DROPOUT_ERR_RANGE;
+   if (op == DROPOUT_CUDA__FILL_UF64 && n > 0 && first + (uint64_t)(n - 1) > (UINT64_MAX >> 1))
+      return DROPOUT_ERR_RANGE;
+   a.y = out; a.n = n; a.seed = seed; a.stream = stream; a.offset = first;
+   return dropout_cuda__launch(&a, op == DROPOUT_CUDA__FILL_UF64 ? DROPOUT_CUDA__F64 : DROPOUT_CUDA__F32, op, 0, 0, cs);
+}
+
+extern "C" {
+
+DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
+{
+   if (code <= DROPOUT_ERR_CUDA_BASE) return cudaGetErrorString((cudaError_t)(DROPOUT_ERR_CUDA_BASE - code));
+   return dropout_strerror(code);
+}
+
+#define DROPOUT_CUDA__DEFINE(suffix, T, DT)                                                          \
+   DROPOUT_CUDADEF int dropout_cuda_forward_##suffix(T *y, uint8_t *mask, const T *x, size_t n,       \
+      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
+   {                                                                                                 \
+      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream,              \
+                                dropout_cuda__by_value(seed, offset), cs);                           \
+   }                                                                                                 \
+   DROPOUT_CUDADEF int dropout_cuda_backward_##suffix(T *dx, const T *dy, size_t n, double p,        \
+      int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                    \
+   {                                                                                                 \
+      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream,            \
+                                dropout_cuda__by_value(seed, offset), cs);                           \
+   }                                                                                                 \
+   DROPOUT_CUDADEF int dropout_cuda_apply_mask_##suffix(T *y, const T *x, const uint8_t *mask,       \
+      size_t n, double p, int bits, cudaStream_t cs)                                                 \
+   {                                                                                                 \
+      return dropout_cuda__apply_mask(DT, y, x, mask, n, p, bits, cs);                               \
+   }                                                                                                 \
+   DROPOUT_CUDADEF int dropout_cuda_backward_mask_##suffix(T *dx, const T *dy, const uint8_t *mask,  \
+      size_t n, double p, int bits, cudaStream_t cs)                                                 \
+   {                                                                                                 \
+      return dropout_cuda__apply_mask(DT, dx, dy, mask, n, p, bits, cs);                             \
+   }
+
+DROPOUT_CUDA__DEFINE(f32, float, DROPOUT_CUDA__F32)
+DROPOUT_CUDA__DEFINE(f64, double, DROPOUT_CUDA__F64)
+DROPOUT_CUDA__DEFINE(f16, __half, DROPOUT_CUDA__F16)
+DROPOUT_CUDA__DEFINE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
+#undef DROPOUT_CUDA__DEFINE
+
+#define DROPOUT_CUDA__DEFINE_STATE(suffix, T, DT)                                                    \
+   DROPOUT_CUDADEF int dropout_cuda_forward_##suffix##_state(T *y, uint8_t *mask, const T *x,        \
+      size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)  \
+   {                                                                                                 \
+      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);     \
+   }                                                                                                 \
+   DROPOUT_CUDADEF int dropout_cuda_backward_##suffix##_state(T *dx, const T *dy, size_t n,          \
+      double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)            \
+   {                                                                                                 \
+      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);   \
+   }
+
+DROPOUT_CUDA__DEFINE_STATE(f32, float, DROPOUT_CUDA__F32)
+DROPOUT_CUDA__DEFINE_STATE(f16, __half, DROPOUT_CUDA__F16)
+DROPOUT_CUDA__DEFINE_STATE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
+#undef DROPOUT_CUDA__DEFINE_STATE
+
+DROPOUT_CUDADEF int dropout_cuda_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_U32, out, n, seed, stream, word, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF32, out, n, seed, stream, word, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, seed, stream, index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__fused(DROPOUT_CUDA__F16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs)
+{
+   cudaError_t err;
+   if (!offset_ptr) return DROPOUT_ERR_NULL;
+   dropout_cuda__advance_kernel<<<1, 1, 0, cs>>>(offset_ptr, saved_ptr, n);
+   err = cudaGetLastError();
+   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+}
+
+} /* extern "C" */
+
+#endif /* DROPOUT_CUDA_IMPLEMENTATION_DONE */
+#endif /* DROPOUT_CUDA_IMPLEMENTATION */
+
+#endif /* __CUDACC__ */
+
+#endif /* DROPOUT_CUDA_CUH_INCLUDED */

@@ -1,0 +1,307 @@
+/* test_cuda.cu - dropout_cuda.cuh on a real GPU, against the CPU library, bit for bit.
+   `make test-cuda` builds and runs it (then compute-sanitizer on a reduced size).
+   Needs a GPU; prints PASS/FAIL lines and "N passed, M failed".
+   Argument "small": a reduced run for the sanitizers.
+
+   NaN: the GPU's float multiply and fma return the canonical NaN 0x7FFFFFFF while x86
+   keeps an operand's payload, so inputs here are finite (bf16/f16 random bit patterns
+   with a NaN exponent are replaced); NaN payload pass-through of dropped and p = 0
+   elements is selection only and is tested with explicit NaNs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+#include <curand_kernel.h>
+
+#define DROPOUT_IMPLEMENTATION
+#define DROPOUT_CUDA_IMPLEMENTATION
+#include "dropout_cuda.cuh"
+
+static int n_pass, n_fail, small_run;
+
+static void report(const char *name, int ok, const char *why)
+{
+   if (ok) { printf("PASS %s\n", name); ++n_pass; }
+   else { printf("FAIL %s: %s\n", name, why); ++n_fail; }
+   fflush(stdout);
+}
+
+#define CU(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+   printf("FAIL cuda call %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+static uint64_t rs = 88172645463325252ull;
+static uint32_t rnd32(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return (uint32_t)rs; }
+
+static const int DTS[4] = { DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
+static const char *DTN[4] = { "f32", "f64", "f16", "bf16" };
+
+static void random_data(int dt, void *p, size_t n)
+{
+   size_t i;
+   for (i = 0; i < n; ++i) {
+      if (dt == DROPOUT_CUDA__F32) ((float *)p)[i] = (float)(int32_t)rnd32() * 1e-6f;
+      else if (dt == DROPOUT_CUDA__F64) ((double *)p)[i] = (double)(int32_t)rnd32() * 1e-7;
+      else {
+         uint16_t h = (uint16_t)rnd32();
+         if (dt == DROPOUT_CUDA__F16 && (h & 0x7C00u) == 0x7C00u) h &= 0xBFFFu;   /* no Inf/NaN */
+         if (dt == DROPOUT_CUDA__BF16 && (h & 0x7F80u) == 0x7F80u) h &= 0xBFFFu;
+         ((uint16_t *)p)[i] = h;
+      }
+   }
+}
+
+/* CPU reference for one op */
+static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint8_t *min, const void *b,
+                  const void *r, size_t n, size_t cols, double p, int bits, uint64_t seed, uint64_t st, uint64_t off)
+{
+   if (op == DROPOUT_CUDA__MASK) return dropout_mask(m, n, p, bits, seed, st, off);
+   if (op == DROPOUT_CUDA__FUSED) {
+      size_t rows = cols ? n / cols : 0;
+      if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_f32((float *)y, m, (const float *)x, (const float *)b, (const float *)r, rows, cols, p, bits, seed, st, off);
+      if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_f16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, seed, st, off);
+      return dropout_bias_dropout_add_bf16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, seed, st, off);
+   }
+   if (op == DROPOUT_CUDA__APPLY_MASK) {
+      switch (dt) {
+      case DROPOUT_CUDA__F32: return dropout_backward_mask_f32((float *)y, (const float *)x, min, n, p, bits);
+      case DROPOUT_CUDA__F64: return dropout_backward_mask_f64((double *)y, (const double *)x, min, n, p, bits);
+      case DROPOUT_CUDA__F16: return dropout_backward_mask_f16((uint16_t *)y, (const uint16_t *)x, min, n, p, bits);
+      default: return dropout_backward_mask_bf16((uint16_t *)y, (const uint16_t *)x, min, n, p, bits);
+      }
+   }
+   switch (dt) {
+   case DROPOUT_CUDA__F32: return dropout_forward_f32((float *)y, m, (const float *)x, n, p, bits, seed, st, off);
+   case DROPOUT_CUDA__F64: return dropout_forward_f64((double *)y, m, (const double *)x, n, p, bits, seed, st, off);
+   case DROPOUT_CUDA__F16: return dropout_forward_f16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, seed, st, off);
+   default: return dropout_forward_bf16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, seed, st, off);
+   }
+}
+
+/* the matrix: every op, dtype, p, size, offset, shift and launch configuration */
+static void test_matrix(void)
+{
+   static const double ps[] = { 0.0, 0.1, 0.5, 0.9, 1.0 };
+   static const int bitss[] = { 8, 16, 32 };
+   static const size_t sizes_full[] = { 1, 7, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1023, 1024, 1025, 65536 + 37, 1000003 };
+   static const size_t sizes_small[] = { 1, 33, 129, 1025 };
+   static const unsigned cfg[][2] = { { 0, 0 }, { 1, 32 }, { 3, 64 }, { 7, 1024 }, { 1000, 96 } };
+   const size_t *sizes = small_run ? sizes_small : sizes_full;
+   size_t nsizes = small_run ? 4 : sizeof sizes_full / sizeof sizes_full[0], maxn = small_run ? 1025 : 1000003;
+   int ops[] = { DROPOUT_CUDA__DROP, DROPOUT_CUDA__APPLY_MASK, DROPOUT_CUDA__MASK, DROPOUT_CUDA__FUSED };
+   size_t bytes = maxn * 8 + 64, mb = maxn / 8 + 64;
+   std::vector<unsigned char> hx(bytes), hr(bytes), hb(bytes), hy(bytes), hw(bytes);
+   std::vector<uint8_t> hm(mb), hmw(mb), hmin(mb);
+   unsigned char *dx, *dy, *dr, *db;
+   uint8_t *dm, *dmin;
+   CU(cudaMalloc(&dx, bytes)); CU(cudaMalloc(&dy, bytes)); CU(cudaMalloc(&dr, bytes));
+   CU(cudaMalloc(&db, bytes)); CU(cudaMalloc(&dm, mb)); CU(cudaMalloc(&dmin, mb));
+   for (int io = 0; io < 4; ++io) {
+      int op = ops[io];
+      for (int it = 0; it < 4; ++it) {
+         int dt = DTS[it];
+         char name[160], why[400] = "";
+         int ok = 1;
+         if (op == DROPOUT_CUDA__FUSED && dt == DROPOUT_CUDA__F64) continue;
+         if (op == DROPOUT_CUDA__MASK && dt != DROPOUT_CUDA__F32) continue;
+         unsigned es = dropout_cuda__esize(dt);
+         for (size_t is = 0; is < nsizes && ok; ++is)
+            for (int ib = 0; ib < 3 && ok; ++ib)
+               for (int ip = 0; ip < 5 && ok; ++ip)
+                  for (int ko = 0; ko < 3 && ok; ++ko)
+                     for (unsigned shift = 0; shift < 2 && ok; ++shift) {
+                        size_t n = sizes[is], cols = n > 100 ? 97 : 5;
+                        if (op == DROPOUT_CUDA__FUSED) { n = n / cols * cols; if (n == 0) continue; }
+                        uint64_t off = ko == 0 ? 0 : ko == 1 ? 4097 + (uint64_t)is : UINT64_MAX - n + 1 - (uint64_t)ip;
+                        double p = ps[ip];
+                        int bits = bitss[ib], with_mask = (ko + ip) & 1, wm = with_mask || op == DROPOUT_CUDA__MASK;
+                        size_t sh = shift * es, nb = (n + 7) / 8;
+                        random_data(dt, hx.data() + sh, n); random_data(dt, hr.data() + sh, n);
+                        random_data(dt, hb.data(), cols);
+                        for (size_t i = 0; i < nb + 4; ++i) hmin[i] = (uint8_t)rnd32();
+                        memset(hw.data(), 0x5A, n * es + sh + 16); memset(hmw.data(), 0x5A, nb + 4);
+                        int rc = cpu_op(dt, op, hw.data() + sh, wm ? hmw.data() : NULL, hx.data() + sh, hmin.data(), hb.data(),
+                                        hr.data() + sh, n, cols, p, bits, 1234, 7, off);
+                        if (rc) { ok = 0; snprintf(why, sizeof why, "cpu rc %d", rc); break; }
+                        CU(cudaMemcpy(dx, hx.data(), n * es + sh, cudaMemcpyHostToDevice));
+                        CU(cudaMemcpy(dr, hr.data(), n * es + sh, cudaMemcpyHostToDevice));
+                        CU(cudaMemcpy(db, hb.data(), cols * es, cudaMemcpyHostToDevice));
+                        CU(cudaMemcpy(dmin, hmin.data(), nb + 4, cudaMemcpyHostToDevice));
+                        for (int c = 0; c < 5 && ok; ++c) {
+                           dropout_cuda__args a = dropout_cuda__args_make();
+                           CU(cudaMemset(dy, 0x5A, n * es + sh + 16)); CU(cudaMemset(dm, 0x5A, nb + 4));
+                           a.x = dx + sh; a.y = dy + sh; a.residual = dr + sh; a.bias = db; a.cols = cols;
+                           a.mask_in = dmin; a.mask_out = wm ? dm : NULL; a.n = n;
+                           a.rule = dropout_rule_make(p, bits); a.seed = 1234; a.stream = 7; a.offset = off;
+                           rc = dropout_cuda__launch(&a, dt, op, cfg[c][0], cfg[c][1], 0);
+                           CU(cudaDeviceSynchronize());
+                           CU(cudaMemcpy(hy.data(), dy, n * es + sh + 16, cudaMemcpyDeviceToHost));
+                           CU(cudaMemcpy(hm.data(), dm, nb + 4, cudaMemcpyDeviceToHost));
+                           if (rc) { ok = 0; snprintf(why, sizeof why, "launch rc %d (%s)", rc, dropout_cuda_strerror(rc)); }
+                           else if (op != DROPOUT_CUDA__MASK && memcmp(hy.data(), hw.data(), n * es + sh + 16)) {
+                              size_t i = 0;
+                              while (hy[i] == hw[i]) ++i;
+                              ok = 0; snprintf(why, sizeof why, "data differ at byte %zu (elem %zu): n %zu p %g bits %d off %llu shift %u grid %u block %u",
+                                               i, (i - sh) / es, n, p, bits, (unsigned long long)off, shift, cfg[c][0], cfg[c][1]);
+                           } else if (wm && memcmp(hm.data(), hmw.data(), nb + 4)) {
+                              ok = 0; snprintf(why, sizeof why, "mask differs: n %zu p %g bits %d off %llu grid %u block %u", n, p, bits, (unsigned long long)off, cfg[c][0], cfg[c][1]);
+                           }
+                        }
+                     }
+         snprintf(name, sizeof name, "gpu == cpu: %s %s (p, bits, sizes, offsets near 2^64, shifted pointers, 5 launch configs)",
+                  op == DROPOUT_CUDA__DROP ? "forward/backward" : op == DROPOUT_CUDA__APPLY_MASK ? "backward from mask" : op == DROPOUT_CUDA__MASK ? "mask" : "fused bias-dropout-residual",
+                  op == DROPOUT_CUDA__MASK ? "" : DTN[it]);
+         report(name, ok, why);
+      }
+   }
+   cudaFree(dx); cudaFree(dy); cudaFree(dr); cudaFree(db); cudaFree(dm); cudaFree(dmin);
+}
+
+/* the public launchers: validation before launch, and a sample of results */
+static void test_launchers(void)
+{
+   size_t n = 1000;
+   std::vector<float> hx(n), hy(n), hw(n);
+   float *dx, *dy;
+   char why[200] = "";
+   int ok = 1;
+   CU(cudaMalloc(&dx, n * 4)); CU(cudaMalloc(&dy, n * 4));
+   random_data(DROPOUT_CUDA__F32, hx.data(), n);
+   hx[3] = 0.0f / 0.0f;   /* p = 0 copies it, bit for bit */
+   CU(cudaMemcpy(dx, hx.data(), n * 4, cudaMemcpyHostToDevice));
+   if (dropout_cuda_forward_f32(dy, NULL, dx, n, 1.5, 8, 1, 2, 3, 0) != DROPOUT_ERR_P) { ok = 0; strcpy(why, "p 1.5 accepted"); }
+   if (dropout_cuda_forward_f32(dy, NULL, NULL, n, 0.5, 8, 1, 2, 3, 0) != DROPOUT_ERR_NULL) { ok = 0; strcpy(why, "NULL x accepted"); }
+   if (dropout_cuda_forward_f32(dy, NULL, dx, n, 0.5, 12, 1, 2, 3, 0) != DROPOUT_ERR_BITS) { ok = 0; strcpy(why, "bits 12 accepted"); }
+   if (dropout_cuda_forward_f32(dy, NULL, dx, n, 0.5, 8, 1, 2, UINT64_MAX - 5, 0) != DROPOUT_ERR_RANGE) { ok = 0; strcpy(why, "range accepted"); }
+   if (dropout_cuda_backward_f32(dy, dx, n, 0.0, 8, 1, 2, 3, 0) != 0) { ok = 0; strcpy(why, "backward p 0 failed"); }
+   CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+   if (memcmp(hy.data(), hx.data(), n * 4)) { ok = 0; strcpy(why, "p = 0 is not a bit copy (NaN payload)"); }
+   if (strcmp(dropout_cuda_strerror(DROPOUT_ERR_CUDA_BASE - (int)cudaErrorInvalidValue), cudaGetErrorString(cudaErrorInvalidValue))) { ok = 0; strcpy(why, "strerror of a CUDA code"); }
+   /* a launch failure travels in the code: a block of 2048 threads is invalid */
+   {
+      dropout_cuda__args a = dropout_cuda__args_make();
+      a.x = dx; a.y = dy; a.n = n;
+      int rc = dropout_cuda__launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 1, 2048, 0);
+      if (rc > DROPOUT_ERR_CUDA_BASE) { ok = 0; snprintf(why, sizeof why, "bad launch returned %d", rc); }
+   }
+   report("launchers validate before launching; CUDA errors map to codes", ok, why);
+   cudaFree(dx); cudaFree(dy);
+}
+
+static __global__ void curand_words(uint32_t *out, size_t n, uint64_t seed, uint64_t sub, uint64_t w0)
+{
+   size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+   if (i >= n) return;
+   curandStatePhilox4_32_10_t s;
+   curand_init(seed, sub, w0 + i, &s);
+   out[i] = curand(&s);
+}
+
+static void test_stream_vs_curand(void)
+{
+   size_t n = small_run ? 1000 : 1 << 20;
+   std::vector<uint32_t> a(n), b(n), c(n);
+   std::vector<float> uf(n), wf(n);
+   uint32_t *d1, *d2;
+   char why[200] = "";
+   int ok = 1;
+   uint64_t w0s[] = { 0, 3, UINT64_MAX - n + 1 };
+   CU(cudaMalloc(&d1, n * 4)); CU(cudaMalloc(&d2, n * 4));
+   for (int k = 0; k < 3; ++k) {
+      curand_words<<<(unsigned)((n + 255) / 256), 256>>>(d1, n, 0x123456789ABCDEFull, 42, w0s[k]);
+      int rc = dropout_cuda_fill_u32(d2, n, 0x123456789ABCDEFull, 42, w0s[k], 0);
+      CU(cudaDeviceSynchronize());
+      CU(cudaMemcpy(a.data(), d1, n * 4, cudaMemcpyDeviceToHost));
+      CU(cudaMemcpy(b.data(), d2, n * 4, cudaMemcpyDeviceToHost));
+      dropout_fill_u32(c.data(), n, 0x123456789ABCDEFull, 42, w0s[k]);
+      if (rc || memcmp(a.data(), b.data(), n * 4) || memcmp(b.data(), c.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "word %llu: curand/gpu/cpu differ", (unsigned long long)w0s[k]); }
+      rc = dropout_cuda_fill_uniform_f32((float *)d2, n, 5, 6, w0s[k], 0);
+      CU(cudaMemcpy(uf.data(), d2, n * 4, cudaMemcpyDeviceToHost));
+      dropout_fill_uniform_f32(wf.data(), n, 5, 6, w0s[k]);
+      if (rc || memcmp(uf.data(), wf.data(), n * 4)) { ok = 0; strcpy(why, "uniform f32 differs from cpu"); }
+   }
+   {
+      std::vector<double> ud(n / 2), wd(n / 2);
+      int rc = dropout_cuda_fill_uniform_f64((double *)d1, n / 2, 5, 6, 77, 0);
+      CU(cudaMemcpy(ud.data(), d1, n / 2 * 8, cudaMemcpyDeviceToHost));
+      dropout_fill_uniform_f64(wd.data(), n / 2, 5, 6, 77);
+      if (rc || memcmp(ud.data(), wd.data(), n / 2 * 8)) { ok = 0; strcpy(why, "uniform f64 differs from cpu"); }
+   }
+   report("raw stream == curand_init(seed, s, w) + curand() == cpu; uniform f32/f64 == cpu", ok, why);
+   cudaFree(d1); cudaFree(d2);
+}
+
+/* a captured graph replays with the offset read at run time: fresh masks each replay,
+   each equal to the CPU at offset k * n; the backward reads the saved offset */
+static void test_graph(void)
+{
+   size_t n = 4099;
+   std::vector<float> hx(n), hy(n), hw(n), hdx(n);
+   float *dx, *dy, *ddx;
+   uint64_t *doff, *dsaved, *dseed, seed = 99, off0 = 5;
+   char why[200] = "";
+   int ok = 1;
+   cudaStream_t cs;
+   cudaGraph_t g;
+   cudaGraphExec_t ge;
+   CU(cudaStreamCreate(&cs));
+   CU(cudaMalloc(&dx, n * 4)); CU(cudaMalloc(&dy, n * 4)); CU(cudaMalloc(&ddx, n * 4));
+   CU(cudaMalloc(&doff, 8)); CU(cudaMalloc(&dsaved, 8)); CU(cudaMalloc(&dseed, 8));
+   random_data(DROPOUT_CUDA__F32, hx.data(), n);
+   CU(cudaMemcpy(dx, hx.data(), n * 4, cudaMemcpyHostToDevice));
+   CU(cudaMemcpy(doff, &off0, 8, cudaMemcpyHostToDevice));
+   CU(cudaMemcpy(dseed, &seed, 8, cudaMemcpyHostToDevice));
+   dropout_cuda_philox_state fw = { 0, 0, dseed, doff, NULL }, bw = { 0, 0, dseed, dsaved, NULL };
+   CU(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
+   int rc = dropout_cuda_forward_f32_state(dy, NULL, dx, n, 0.3, 16, 1, fw, cs);
+   rc |= dropout_cuda_philox_advance(doff, dsaved, n, cs);
+   rc |= dropout_cuda_backward_f32_state(ddx, dx, n, 0.3, 16, 1, bw, cs);
+   CU(cudaStreamEndCapture(cs, &g));
+   CU(cudaGraphInstantiate(&ge, g, 0));
+   if (rc) { ok = 0; strcpy(why, "capture launch failed"); }
+   for (int k = 0; k < 4 && ok; ++k) {
+      CU(cudaGraphLaunch(ge, cs));
+      CU(cudaStreamSynchronize(cs));
+      CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+      CU(cudaMemcpy(hdx.data(), ddx, n * 4, cudaMemcpyDeviceToHost));
+      dropout_forward_f32(hw.data(), NULL, hx.data(), n, 0.3, 16, seed, 1, off0 + (uint64_t)k * n);
+      if (memcmp(hy.data(), hw.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "replay %d: forward is not the cpu at offset %llu", k, (unsigned long long)(off0 + k * n)); }
+      if (memcmp(hdx.data(), hw.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "replay %d: backward did not use the saved offset", k); }
+   }
+   uint64_t end;
+   CU(cudaMemcpy(&end, doff, 8, cudaMemcpyDeviceToHost));
+   if (ok && end != off0 + 4 * n) { ok = 0; strcpy(why, "device offset did not advance by n per replay"); }
+   /* run-time range error: nothing written, status set */
+   {
+      int *dstatus, st = 0;
+      uint64_t bad = UINT64_MAX - 10;
+      CU(cudaMalloc(&dstatus, 4)); CU(cudaMemset(dstatus, 0, 4));
+      CU(cudaMemcpy(doff, &bad, 8, cudaMemcpyHostToDevice));
+      CU(cudaMemset(dy, 0, n * 4));
+      dropout_cuda_philox_state sb = { 1, 0, NULL, doff, dstatus };
+      dropout_cuda_forward_f32_state(dy, NULL, dx, n, 0.3, 16, 1, sb, cs);
+      CU(cudaStreamSynchronize(cs));
+      CU(cudaMemcpy(&st, dstatus, 4, cudaMemcpyDeviceToHost));
+      CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+      if (st != DROPOUT_ERR_RANGE || hy[0] != 0.0f || hy[n - 1] != 0.0f) { ok = 0; strcpy(why, "run-time range error not reported"); }
+      cudaFree(dstatus);
+   }
+   report("graph capture: replays advance the device offset; backward reads the saved one", ok, why);
+   cudaGraphExecDestroy(ge); cudaGraphDestroy(g); cudaStreamDestroy(cs);
+   cudaFree(dx); cudaFree(dy); cudaFree(ddx); cudaFree(doff); cudaFree(dsaved); cudaFree(dseed);
+}
+
+int main(int argc, char **argv)
+{
+   int ndev = 0;
+   small_run = argc > 1 && strcmp(argv[1], "small") == 0;
+   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+      printf("SKIP test_cuda: no CUDA device\n");
+      return 0;
+   }
+   test_launchers();
+   test_stream_vs_curand();
+   test_graph();
+   test_matrix();
+   printf("%d passed, %d failed\n", n_pass, n_fail);
+   return n_fail ? 1 : 0;
+}
