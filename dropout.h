@@ -275,29 +275,52 @@ DROPOUT_HD uint16_t dropout_f32_to_bf16(float f)
    return (uint16_t)((v.u + 0x7FFFu + ((v.u >> 16) & 1u)) >> 16);
 }
 
+/* A kept NaN comes out as the input NaN with its quiet bit set. x86 and Arm multiplies do
+   that by themselves; a GPU multiply returns its own default NaN instead, so the rule is
+   written out here, where both sides share it. */
+DROPOUT_HD float dropout__scale_f32(float x, float scale)
+{
+   union { float f; uint32_t u; } v;
+   if (x == x) return x * scale;
+   v.f = x;
+   v.u |= 0x00400000u;
+   return v.f;
+}
+
+DROPOUT_HD double dropout__scale_f64(double x, double scale)
+{
+   union { double f; uint64_t u; } v;
+   if (x == x) return x * scale;
+   v.f = x;
+   v.u |= (uint64_t)1 << 51;
+   return v.f;
+}
+
 /* One element of forward (or backward: pass dy as x). t = 0 copies x bit for bit. */
 DROPOUT_HD float dropout_apply_f32(float x, int keep, dropout_rule r)
 {
    if (r.threshold == 0) return x;
-   return keep ? x * r.scale_f32 : 0.0f;
+   return keep ? dropout__scale_f32(x, r.scale_f32) : 0.0f;
 }
 
 DROPOUT_HD double dropout_apply_f64(double x, int keep, dropout_rule r)
 {
    if (r.threshold == 0) return x;
-   return keep ? x * r.scale_f64 : 0.0;
+   return keep ? dropout__scale_f64(x, r.scale_f64) : 0.0;
 }
 
 DROPOUT_HD uint16_t dropout_apply_f16(uint16_t x, int keep, dropout_rule r)
 {
    if (r.threshold == 0) return x;
-   return keep ? dropout_f32_to_f16(dropout_f16_to_f32(x) * r.scale_f32) : (uint16_t)0;
+   return keep ? dropout_f32_to_f16(dropout__scale_f32(dropout_f16_to_f32(x), r.scale_f32))
+               : (uint16_t)0;
 }
 
 DROPOUT_HD uint16_t dropout_apply_bf16(uint16_t x, int keep, dropout_rule r)
 {
    if (r.threshold == 0) return x;
-   return keep ? dropout_f32_to_bf16(dropout_bf16_to_f32(x) * r.scale_f32) : (uint16_t)0;
+   return keep ? dropout_f32_to_bf16(dropout__scale_f32(dropout_bf16_to_f32(x), r.scale_f32))
+               : (uint16_t)0;
 }
 
 /* ------------------------------------------------------------------------------------
