@@ -73,7 +73,11 @@
 
 #ifndef DROPOUTDEF
 #ifdef DROPOUT_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define DROPOUTDEF static __attribute__((unused))   /* a file may use only a few */
+#else
 #define DROPOUTDEF static
+#endif
 #else
 #define DROPOUTDEF extern
 #endif
