@@ -125,17 +125,20 @@ static uint32_t r123_word(uint64_t seed, uint64_t stream, uint64_t w)
 }
 #endif
 
+static int quick;   /* --quick: smaller cross-checks, for sanitizer builds */
+
 static void test_random123_peer(void)
 {
 #ifdef HAVE_RANDOM123
    static const uint64_t seeds[] = {0, 1234, 0xDEADBEEFCAFEF00Du, UINT64_MAX};
    static const uint64_t streams[] = {0, 1, (uint64_t)1 << 32, 0x8000000000000007u, UINT64_MAX};
-   enum { N = 65536 + 3 };
+   enum { NMAX = 65536 + 3 };
+   const size_t N = quick ? 4096 + 3 : NMAX;
    /* word offsets: aligned, unaligned, the carry from counter word 0 into word 1 (block
       2^32), the top of the 63-bit range, and the very end of the stream */
-   static const uint64_t words[] = {0, 3, ((uint64_t)1 << 34) - 4 * 100 - 1,
-                                    ((uint64_t)1 << 63) - 5, UINT64_MAX - N + 1};
-   static uint32_t out[N];
+   const uint64_t words[] = {0, 3, ((uint64_t)1 << 34) - 4 * 100 - 1,
+                             ((uint64_t)1 << 63) - 5, UINT64_MAX - N + 1};
+   static uint32_t out[NMAX];
    uint64_t total = 0, mismatches = 0;
    size_t a, b, c, i;
    for (a = 0; a < sizeof seeds / sizeof seeds[0]; ++a)
@@ -317,8 +320,9 @@ static void test_coordinates_matter(void)
    case_end("stream_coordinates_in_their_slots");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+   quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
    test_kat_reference();
    test_kat_file();
    test_random123_peer();
