@@ -36,6 +36,14 @@
                               argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
 
+   SIMD
+      The vector path is chosen when the implementation is compiled, from the compiler's
+      own target macros: __AVX512F__ with __AVX512BW__, else __AVX2__, else SSE2
+      (__SSE2__ / x86-64; SSE4.1 blends with __SSE4_1__), else AArch64 __ARM_NEON. So
+      -march=native or -mavx2 picks AVX2. No cpuid, no function pointers, no global state:
+      one binary runs one path, and every path gives the same bits as the reference.
+      Calls shorter than 64 elements (32 words for the fills) take the reference path.
+
    THE CONTRACT (docs/SPEC.md has it to the bit)
       word w of stream s under seed k = philox4x32_10(ctr = {w/4 lo, w/4 hi, s lo, s hi},
       key = {k lo, k hi})[w % 4], which is cuRAND's curand_init(k, s, w) + curand().
@@ -73,8 +81,9 @@
 
 #ifndef DROPOUTDEF
 #ifdef DROPOUT_STATIC
+/* a file that uses only part of the API must not warn about the rest */
 #if defined(__GNUC__) || defined(__clang__)
-#define DROPOUTDEF static __attribute__((unused))   /* a file may use only a few */
+#define DROPOUTDEF static __attribute__((unused))
 #else
 #define DROPOUTDEF static
 #endif
@@ -357,6 +366,361 @@ DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, cons
 /* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */
 DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);
 
+/* ====================================================================================
+   VARIANTS (docs/SPEC.md, "Variants"): broadcast masks (channel / spatial / locked
+   dropout, drop path), alpha dropout (SELU), Gaussian dropout and Gaussian noise.
+   Same conventions as the core: outputs first, validation before any write, y may be x.
+   ==================================================================================== */
+
+#define DROPOUT_MAX_RANK 8
+
+/* A contiguous row-major tensor (the last dimension varies fastest) and the dimensions
+   that share one keep decision: bit d of `broadcast` set = dimension d is broadcast.
+   The mask has the tensor's shape with broadcast dimensions set to 1; its element m
+   (row-major index in that shape) draws stream position offset + m. So a channel mask
+   for (N, C, H, W) is broadcast = 0xC (H, W) and uses N*C positions. A zero dimension
+   makes an empty tensor (nothing is written to y; the mask still has its own shape). */
+typedef struct dropout_shape {
+   int rank;                       /* 1 .. DROPOUT_MAX_RANK */
+   size_t dim[DROPOUT_MAX_RANK];
+   unsigned broadcast;
+} dropout_shape;
+
+/* The shape reduced for indexing: adjacent dimensions with the same broadcast flag are
+   merged (this does not change any mask index); mstride is 0 on broadcast dims. */
+typedef struct dropout_bcast {
+   int rank;
+   uint64_t dim[DROPOUT_MAX_RANK];
+   uint64_t mstride[DROPOUT_MAX_RANK];
+   uint64_t numel;                 /* tensor elements */
+   uint64_t positions;             /* mask elements = stream positions a call uses */
+} dropout_bcast;
+
+/* Mask index of tensor element i (row-major), i < numel. */
+DROPOUT_HD uint64_t dropout_bcast_index(const dropout_bcast *b, uint64_t i)
+{
+   uint64_t m = 0;
+   int d;
+   for (d = b->rank - 1; d > 0; --d) {
+      m += (i % b->dim[d]) * b->mstride[d];
+      i /= b->dim[d];
+   }
+   return m + i * b->mstride[0];
+}
+
+/* The keep decision of one stream position (one Philox block per call). */
+DROPOUT_HD int dropout_keep_at(uint64_t seed, uint64_t stream, uint64_t pos, dropout_rule r)
+{
+   uint32_t w[4];
+   unsigned log2_draws = r.bits == 32 ? 2u : r.bits == 16 ? 3u : 4u;
+   dropout_block(seed, stream, pos >> log2_draws, w);
+   return dropout_keep(dropout_draw(w, r.bits, (unsigned)(pos & ((1u << log2_draws) - 1u))), r);
+}
+
+/* -- Exact-by-construction arithmetic -------------------------------------------------
+   Every product below that feeds an addition is exact (float x float in double, or a
+   product of a <= 32-bit value by a <= 21-bit constant piece), so FMA contraction by any
+   compiler (gcc -ffp-contract=fast, nvcc --fmad=true) cannot change a result. */
+
+/* (float)(a * b + c) with a*b exact in double: two roundings (double, then float). */
+DROPOUT_HD float dropout__madf(float a, float b, double c)
+{
+   return (float)((double)a * (double)b + c);
+}
+
+DROPOUT_HD uint64_t dropout__f64_bits(double x)
+{
+   union { double f; uint64_t u; } v;
+   v.f = x;
+   return v.u;
+}
+
+DROPOUT_HD double dropout__f64_from_bits(uint64_t u)
+{
+   union { uint64_t u; double f; } v;
+   v.u = u;
+   return v.f;
+}
+
+/* x with its low 32 significand bits cleared: at most 21 significant bits. */
+DROPOUT_HD double dropout__trunc21(double x)
+{
+   return dropout__f64_from_bits(dropout__f64_bits(x) & ~(uint64_t)0xFFFFFFFFu);
+}
+
+/* x * k for x with at most 32 significant bits, as (x*k1 + x*k2) + x*k3 with
+   k = k1 + k2 + k3 split into 21-, 21- and 11-bit pieces: every product exact. */
+DROPOUT_HD double dropout__mul_split(double x, double k)
+{
+   double k1 = dropout__trunc21(k);
+   double k2 = dropout__trunc21(k - k1);
+   double k3 = (k - k1) - k2;
+   return (x * k1 + x * k2) + x * k3;
+}
+
+/* sqrt(x) for x >= 0 in double, no libm: a bit-level first guess (relative error < 6.1%)
+   and six Newton steps y = 0.5 * (y + x / y) (a division, an addition and an exact
+   halving: nothing to contract). Within 1 ulp of the true root (tested); 0 for x <= 0
+   or NaN, x for +Inf. */
+DROPOUT_HD double dropout__sqrt_f64(double x)
+{
+   double y, scale = 1.0;
+   int i;
+   if (!(x > 0.0)) return 0.0;
+   if (x > 1.7976931348623157e308) return x;
+   if (x < 2.2250738585072014e-308) { x *= 3.2451855365842673e32; scale = 5.5511151231257827e-17; } /* 2^108, 2^-54 */
+   y = dropout__f64_from_bits((dropout__f64_bits(x) >> 1) + ((uint64_t)0x3FF0000000000000u >> 1));
+   for (i = 0; i < 6; ++i) y = 0.5 * (y + x / y);
+   return y * scale;
+}
+
+/* -- Alpha dropout ------------------------------------------------------------------ */
+
+#define DROPOUT_SELU_ALPHA_PRIME (-1.7580993408473766)   /* -scale * alpha of SELU */
+
+/* Dropped elements take alpha'; then y = (v + c) * a, v = kept ? x : alpha', with the
+   realised P = t / 2^bits: a = ((1-P)(1 + P alpha'^2))^-1/2, c = -alpha' P (so that
+   a*c is the affine shift b = -a alpha' P). Add-then-multiply cannot be contracted. */
+typedef struct dropout_alpha_rule {
+   dropout_rule base;      /* threshold and bits; base.scale_* unused */
+   double a, c, drop;      /* f64: y = (x + c) * a; drop = (alpha' + c) * a */
+   float a_f32, c_f32, drop_f32;
+} dropout_alpha_rule;
+
+/* Call only with a valid p and bits (dropout_check_args). */
+DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
+{
+   dropout_alpha_rule r;
+   double two_b, P, q, a2, s, v;
+   r.base = dropout_rule_make(p, bits);
+   two_b = (double)((uint64_t)1 << bits);
+   P = (double)r.base.threshold / two_b;                    /* exact, <= 32 bits */
+   q = 1.0 - P;                                             /* exact */
+   a2 = DROPOUT_SELU_ALPHA_PRIME * DROPOUT_SELU_ALPHA_PRIME;
+   s = 1.0 + dropout__mul_split(P, a2);
+   v = q * s;
+   r.a = v > 0.0 ? 1.0 / dropout__sqrt_f64(v) : 0.0;       /* v = 0: all dropped */
+   r.c = dropout__mul_split(P, -DROPOUT_SELU_ALPHA_PRIME);
+   r.drop = (DROPOUT_SELU_ALPHA_PRIME + r.c) * r.a;
+   r.a_f32 = (float)r.a;
+   r.c_f32 = (float)r.c;
+   r.drop_f32 = ((float)DROPOUT_SELU_ALPHA_PRIME + r.c_f32) * r.a_f32;
+   return r;
+}
+
+/* One element forward: t = 0 copies x; t = 2^bits gives +0; else (v + c) * a. */
+DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   if (r.base.scale_f64 == 0.0) return 0.0f;
+   return keep ? (x + r.c_f32) * r.a_f32 : r.drop_f32;
+}
+
+DROPOUT_HD double dropout_alpha_apply_f64(double x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   if (r.base.scale_f64 == 0.0) return 0.0;
+   return keep ? (x + r.c) * r.a : r.drop;
+}
+
+DROPOUT_HD uint16_t dropout_alpha_apply_f16(uint16_t x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   return dropout_f32_to_f16(dropout_alpha_apply_f32(dropout_f16_to_f32(x), keep, r));
+}
+
+DROPOUT_HD uint16_t dropout_alpha_apply_bf16(uint16_t x, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return x;
+   return dropout_f32_to_bf16(dropout_alpha_apply_f32(dropout_bf16_to_f32(x), keep, r));
+}
+
+/* One element backward: dx = a * dy kept, +0 dropped; t = 0 copies dy. */
+DROPOUT_HD float dropout_alpha_grad_f32(float dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return keep ? dy * r.a_f32 : 0.0f;
+}
+
+DROPOUT_HD double dropout_alpha_grad_f64(double dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return keep ? dy * r.a : 0.0;
+}
+
+DROPOUT_HD uint16_t dropout_alpha_grad_f16(uint16_t dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return dropout_f32_to_f16(dropout_alpha_grad_f32(dropout_f16_to_f32(dy), keep, r));
+}
+
+DROPOUT_HD uint16_t dropout_alpha_grad_bf16(uint16_t dy, int keep, dropout_alpha_rule r)
+{
+   if (r.base.threshold == 0) return dy;
+   return dropout_f32_to_bf16(dropout_alpha_grad_f32(dropout_bf16_to_f32(dy), keep, r));
+}
+
+/* -- Normals (Box-Muller, no libm) ---------------------------------------------------
+   Normal q of a stream uses words w0 = word 2(q & ~1) and w1 = w0's successor, i.e.
+   block q/4, lanes 2((q/2)%2) and +1: four normals per Philox block, like bits = 32.
+   u = (w0 + 1) 2^-32 in (0, 1], angle = 2 pi w1 2^-32; even q gives r cos, odd q r sin,
+   r = sqrt(-2 ln u) <= 6.6604. Float-accurate; docs/SPEC.md has the exact operations. */
+
+#define DROPOUT__LN2 0.6931471805599453
+#define DROPOUT__SQRT2 1.4142135623730951
+#define DROPOUT__PI_2_30 1.4629180792671596e-09    /* (pi / 2) * 2^-30 */
+
+/* ln((w0 + 1) 2^-32) in double, <= 0. */
+DROPOUT_HD double dropout__log_u(uint32_t w0)
+{
+   uint64_t m = (uint64_t)w0 + 1u;              /* 1 .. 2^32 */
+   int e = 0;
+   double f, s, lnf, ln2_hi, ln2_lo, E;
+   float sf, z, h;
+   while ((m >> (e + 1)) != 0) ++e;              /* e = floor(log2 m), 0 .. 32 */
+   f = (double)m * dropout__f64_from_bits((uint64_t)(1023 - e) << 52);   /* [1, 2), exact */
+   if (f > DROPOUT__SQRT2) { f *= 0.5; ++e; }   /* [sqrt(1/2), sqrt 2] */
+   s = (f - 1.0) / (f + 1.0);                    /* f - 1 and f + 1 exact */
+   sf = (float)s;
+   z = dropout__madf(sf, sf, 0.0);
+   h = (float)(1.0 / 11.0);
+   h = dropout__madf(h, z, 1.0 / 9.0);
+   h = dropout__madf(h, z, 1.0 / 7.0);
+   h = dropout__madf(h, z, 1.0 / 5.0);
+   h = dropout__madf(h, z, 1.0 / 3.0);
+   h = dropout__madf(h, z, 1.0);
+   lnf = 2.0 * ((double)sf * (double)h);          /* exact */
+   E = (double)(e - 32);                          /* -32 .. 0 */
+   ln2_hi = dropout__trunc21(DROPOUT__LN2);       /* E * piece: exact */
+   ln2_lo = DROPOUT__LN2 - ln2_hi;                /* 32 bits */
+   return (E * ln2_hi + lnf) + E * ln2_lo;
+}
+
+/* sin and cos of x in [0, pi/4] from its square z, Taylor to x^9 and x^10. */
+DROPOUT_HD float dropout__sin_poly(float x, float z)
+{
+   float h = (float)(1.0 / 362880.0);
+   h = dropout__madf(h, z, -1.0 / 5040.0);
+   h = dropout__madf(h, z, 1.0 / 120.0);
+   h = dropout__madf(h, z, -1.0 / 6.0);
+   h = dropout__madf(h, z, 1.0);
+   return dropout__madf(x, h, 0.0);
+}
+
+DROPOUT_HD float dropout__cos_poly(float z)
+{
+   float h = (float)(-1.0 / 3628800.0);
+   h = dropout__madf(h, z, 1.0 / 40320.0);
+   h = dropout__madf(h, z, -1.0 / 720.0);
+   h = dropout__madf(h, z, 1.0 / 24.0);
+   h = dropout__madf(h, z, -0.5);
+   return dropout__madf(h, z, 1.0);
+}
+
+/* The normal of a word pair: odd = 0 gives r cos(angle), odd = 1 gives r sin(angle). */
+DROPOUT_HD float dropout_normal_from_words(uint32_t w0, uint32_t w1, int odd)
+{
+   unsigned quadrant = w1 >> 30;
+   uint32_t rem = w1 & 0x3FFFFFFFu, g;
+   int swap = rem > 0x20000000u;                  /* past pi/4: use the complement */
+   float x, z, sn, cs, s_t, c_t, trig, r;
+   g = swap ? 0x40000000u - rem : rem;            /* 0 .. 2^29 */
+   x = (float)((double)g * DROPOUT__PI_2_30);
+   z = dropout__madf(x, x, 0.0);
+   sn = dropout__sin_poly(x, z);
+   cs = dropout__cos_poly(z);
+   s_t = swap ? cs : sn;                          /* sin and cos of the angle in the quadrant */
+   c_t = swap ? sn : cs;
+   if (odd) trig = quadrant == 0 ? s_t : quadrant == 1 ? c_t : quadrant == 2 ? -s_t : -c_t;
+   else     trig = quadrant == 0 ? c_t : quadrant == 1 ? -s_t : quadrant == 2 ? -c_t : s_t;
+   r = (float)dropout__sqrt_f64(-2.0 * dropout__log_u(w0));
+   return dropout__madf(r, trig, 0.0);
+}
+
+DROPOUT_HD float dropout_normal_at(uint64_t seed, uint64_t stream, uint64_t q)
+{
+   uint32_t w[4];
+   unsigned lane = (unsigned)(q & 2u);
+   dropout_block(seed, stream, q >> 2, w);
+   return dropout_normal_from_words(w[lane], w[lane + 1u], (int)(q & 1u));
+}
+
+/* -- Gaussian dropout and Gaussian noise -------------------------------------------- */
+
+/* Gaussian dropout: y = x * m, m = (float)(1 + sigma_f z), sigma_f = (float)sqrt(p/(1-p)). */
+DROPOUT_HD float dropout_gaussian_mult(float z, float sigma_f32)
+{
+   return dropout__madf(sigma_f32, z, 1.0);
+}
+
+/* Gaussian noise: y = x + sigma_f z, the product exact, one rounding (two for f32). */
+DROPOUT_HD float dropout_noise_add_f32(float x, float z, float sigma_f32)
+{
+   return dropout__madf(sigma_f32, z, (double)x);
+}
+
+DROPOUT_HD double dropout_noise_add_f64(double x, float z, float sigma_f32)
+{
+   return x + (double)sigma_f32 * (double)z;
+}
+
+/* -- API ------------------------------------------------------------------------------ */
+
+/* Validate a shape: DROPOUT_ERR_NULL, DROPOUT_ERR_ARG (rank outside 1..8, broadcast bits
+   at or past rank, element or mask counts that overflow size_t) or DROPOUT_OK, with the
+   tensor's element count and the positions a call uses (both optional). */
+DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions);
+DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape);
+
+/* Broadcast dropout: the core keep rule on the mask positions, scaled as the core.
+   mask (optional): ceil(positions / 8) bytes, the mask in its own shape (== dropout_mask
+   of `positions` elements). No broadcast bits gives exactly dropout_forward_*. */
+DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bcast_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* Alpha dropout (broadcast = 0) and feature alpha dropout (broadcast the spatial dims). */
+DROPOUTDEF int dropout_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* out[i] = normal number offset + i (float). A call uses n positions. */
+DROPOUTDEF int dropout_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* Gaussian dropout, p in [0, 1): y = x * m_i (backward: dx = dy * m_i, same noise).
+   p = 0 copies x. f16/bf16 compute in float; f64 multiplies by (double)m_i. */
+DROPOUTDEF int dropout_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_gaussian_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* Gaussian noise: y = x + sigma_f * z_i, sigma finite and >= 0 (else DROPOUT_ERR_ARG);
+   sigma = 0 copies x. The gradient is the identity (dx = dy): no backward function. */
+DROPOUTDEF int dropout_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_noise_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* sigma_f of Gaussian dropout: (float)sqrt(p / (1 - p)); valid p only. */
+DROPOUTDEF float dropout_gaussian_sigma(double p);
+
+/* ============================ end of VARIANTS declarations ============================ */
+
+
 #ifdef __cplusplus
 }
 #endif
@@ -527,29 +891,681 @@ static void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
    }
 }
 
-/* The one loop behind forward, backward, mask and apply_mask.
+/* The scalar reference of the one loop behind forward, backward, mask and apply_mask.
    y/x: the data (both NULL for mask only); mask_out: optional; mask_in: when given, the
    keep bits come from it instead of the stream. */
-static int dropout__run(int dtype, void *y, uint8_t *mask_out, const void *x,
-                        const uint8_t *mask_in, size_t n, double p, int bits,
-                        uint64_t seed, uint64_t stream, uint64_t offset)
+static void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
+                             const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                             uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   dropout_rule r;
    dropout__cursor c;
    size_t at;
-   int err = dropout_check_args(p, bits, n, offset);
-   if (err) return err;
-   r = dropout_rule_make(p, bits);
    dropout__cursor_init(&c, seed, stream);
    for (at = 0; at < n; at += DROPOUT__CHUNK) {
       unsigned count = (unsigned)(n - at < DROPOUT__CHUNK ? n - at : DROPOUT__CHUNK);
       DROPOUT_ASSERT(count >= 1 && count <= DROPOUT__CHUNK);
       uint64_t keep = mask_in ? dropout__load_mask_bits(mask_in + at / 8u, count)
-                              : dropout__keep_bits_ref(&c, &r, offset + at, count);
+                              : dropout__keep_bits_ref(&c, r, offset + at, count);
       if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
-      if (y) dropout__apply_chunk(dtype, y, x, at, keep, count, &r);
+      if (y) dropout__apply_chunk(dtype, y, x, at, keep, count, r);
    }
+}
+
+/* Stream words word .. word + n - 1 into out, one block at a time. */
+static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   dropout__cursor c;
+   size_t i;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = word + i;
+      out[i] = dropout__cursor_words(&c, q >> 2)[q & 3u];
+   }
+}
+
+/* ------------------------------------------------------------------------------------
+   SIMD PATHS (x86 SSE2 / SSE4.1 / AVX2 / AVX-512BW, AArch64 NEON)
+
+   Selected at compile time from the compiler's target macros, as stb_image does: no
+   cpuid, no function pointers, no global state. Every path computes exactly what the
+   scalar reference above computes (dropout__run_ref, dropout__keep_bits_ref,
+   dropout__words_ref): the same Philox words, the same integer compares, the same single
+   IEEE multiply per kept element, the same integer f16/bf16 rounding.
+
+   How: Philox runs on W blocks at once (one block per 32-bit lane, the 32x32->64
+   products from mul_epu32 on even and odd lanes), then a 4x4 transpose per 128-bit lane
+   stores the words in stream order. Keep bits are made for stream-aligned windows of 64
+   positions (4, 8 or 16 blocks: only the blocks the mode needs) straight from vector
+   compares (movemask / AVX-512 mask registers); a call at any offset reads its 64-bit
+   keep words as a shift of two windows.
+   ------------------------------------------------------------------------------------ */
+#if !defined(DROPOUT_NO_SIMD)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#define DROPOUT__SIMD_AVX512 1
+#define DROPOUT__SIMD_NAME "avx512"
+#elif defined(__AVX2__)
+#define DROPOUT__SIMD_AVX2 1
+#define DROPOUT__SIMD_NAME "avx2"
+#elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#define DROPOUT__SIMD_SSE 1
+#ifdef __SSE4_1__
+#define DROPOUT__SIMD_NAME "sse4.1"
+#else
+#define DROPOUT__SIMD_NAME "sse2"
+#endif
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+#define DROPOUT__SIMD_NEON 1
+#define DROPOUT__SIMD_NAME "neon"
+#endif
+#endif
+#ifndef DROPOUT__SIMD_NAME
+#define DROPOUT__SIMD_NAME "reference"
+#else
+#define DROPOUT__SIMD 1
+#endif
+
+#ifdef DROPOUT__SIMD
+#include <string.h>   /* memcpy */
+
+/* ---- the primitive layer: W lanes of uint32 in a dropout__v ------------------------ */
+#if defined(DROPOUT__SIMD_AVX512)
+#include <immintrin.h>
+typedef __m512i dropout__v;
+#define DROPOUT__W 16
+#define dropout__v_set1(a) _mm512_set1_epi32((int)(a))
+#define dropout__v_add _mm512_add_epi32
+#define dropout__v_xor _mm512_xor_si512
+#define dropout__v_and _mm512_and_si512
+#define dropout__v_or _mm512_or_si512
+#define dropout__v_srli(a, n) _mm512_srli_epi32(a, n)
+#define dropout__v_slli(a, n) _mm512_slli_epi32(a, n)
+#define dropout__v_loadu(p) _mm512_loadu_si512((const void *)(p))
+#define dropout__v_storeu(p, a) _mm512_storeu_si512((void *)(p), a)
+#define dropout__v_fmul(a, b) _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)))
+#define dropout__v_fadd(a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)))
+#define dropout__v_dmul(a, b) _mm512_castpd_si512(_mm512_mul_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)))
+#define dropout__v_cvt_f32(a) _mm512_castps_si512(_mm512_cvtepi32_ps(a))
+static inline dropout__v dropout__v_gt_s(dropout__v a, dropout__v b)
+{ return _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(a, b), _mm512_set1_epi32(-1)); }
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{ return _mm512_ternarylogic_epi32(m, a, b, 0xCA); }   /* m ? a : b, bitwise */
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{ return _mm512_maskz_mov_epi32((__mmask16)bits, _mm512_set1_epi32(-1)); }
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{ return _mm512_maskz_mov_epi64((__mmask8)bits, _mm512_set1_epi32(-1)); }
+static inline dropout__v dropout__v_load_u16(const uint16_t *p)
+{ return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
+static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
+{ _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(a)); }
+static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
+{
+   __m512i mv = _mm512_set1_epi32((int)m);
+   __m512i ev = _mm512_mul_epu32(a, mv);                           /* lanes 0, 2, ... */
+   __m512i od = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), mv);    /* lanes 1, 3, ... */
+   *lo = _mm512_mask_blend_epi32(0xAAAA, ev, _mm512_slli_epi64(od, 32));
+   *hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(ev, 32), od);
+}
+/* lane 4m + j holds block 4j + m, so that the in-lane transpose lands in stream order */
+#define DROPOUT__V_IOTA _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
+#define dropout__v_unpacklo32 _mm512_unpacklo_epi32
+#define dropout__v_unpackhi32 _mm512_unpackhi_epi32
+#define dropout__v_unpacklo64 _mm512_unpacklo_epi64
+#define dropout__v_unpackhi64 _mm512_unpackhi_epi64
+
+#elif defined(DROPOUT__SIMD_AVX2)
+#include <immintrin.h>
+typedef __m256i dropout__v;
+#define DROPOUT__W 8
+#define dropout__v_set1(a) _mm256_set1_epi32((int)(a))
+#define dropout__v_add _mm256_add_epi32
+#define dropout__v_xor _mm256_xor_si256
+#define dropout__v_and _mm256_and_si256
+#define dropout__v_or _mm256_or_si256
+#define dropout__v_srli(a, n) _mm256_srli_epi32(a, n)
+#define dropout__v_slli(a, n) _mm256_slli_epi32(a, n)
+#define dropout__v_loadu(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define dropout__v_storeu(p, a) _mm256_storeu_si256((__m256i *)(void *)(p), a)
+#define dropout__v_fmul(a, b) _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
+#define dropout__v_fadd(a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
+#define dropout__v_dmul(a, b) _mm256_castpd_si256(_mm256_mul_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
+#define dropout__v_cvt_f32(a) _mm256_castps_si256(_mm256_cvtepi32_ps(a))
+#define dropout__v_gt_s _mm256_cmpgt_epi32
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{ return _mm256_blendv_epi8(b, a, m); }
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{
+   __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xFFu)), sel), sel);
+}
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{
+   __m256i sel = _mm256_setr_epi32(1, 1, 2, 2, 4, 4, 8, 8);
+   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xFu)), sel), sel);
+}
+static inline dropout__v dropout__v_load_u16(const uint16_t *p)
+{ return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
+static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
+{
+   _mm_storeu_si128((__m128i *)(void *)p,
+                    _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)));
+}
+static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
+{
+   __m256i mv = _mm256_set1_epi32((int)m);
+   __m256i ev = _mm256_mul_epu32(a, mv);
+   __m256i od = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), mv);
+   *lo = _mm256_blend_epi32(ev, _mm256_slli_epi64(od, 32), 0xAA);
+   *hi = _mm256_blend_epi32(_mm256_srli_epi64(ev, 32), od, 0xAA);
+}
+/* lanes 0..3 hold blocks 0, 2, 4, 6 and lanes 4..7 blocks 1, 3, 5, 7: after the
+   in-lane transpose, vector j = blocks 2j, 2j + 1, in stream order */
+#define DROPOUT__V_IOTA _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)
+#define dropout__v_unpacklo32 _mm256_unpacklo_epi32
+#define dropout__v_unpackhi32 _mm256_unpackhi_epi32
+#define dropout__v_unpacklo64 _mm256_unpacklo_epi64
+#define dropout__v_unpackhi64 _mm256_unpackhi_epi64
+
+#elif defined(DROPOUT__SIMD_SSE)
+#include <emmintrin.h>
+#ifdef __SSE4_1__
+#include <smmintrin.h>
+#endif
+typedef __m128i dropout__v;
+#define DROPOUT__W 4
+#define dropout__v_set1(a) _mm_set1_epi32((int)(a))
+#define dropout__v_add _mm_add_epi32
+#define dropout__v_xor _mm_xor_si128
+#define dropout__v_and _mm_and_si128
+#define dropout__v_or _mm_or_si128
+#define dropout__v_srli(a, n) _mm_srli_epi32(a, n)
+#define dropout__v_slli(a, n) _mm_slli_epi32(a, n)
+#define dropout__v_loadu(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define dropout__v_storeu(p, a) _mm_storeu_si128((__m128i *)(void *)(p), a)
+#define dropout__v_fmul(a, b) _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)))
+#define dropout__v_fadd(a, b) _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)))
+#define dropout__v_dmul(a, b) _mm_castpd_si128(_mm_mul_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)))
+#define dropout__v_cvt_f32(a) _mm_castps_si128(_mm_cvtepi32_ps(a))
+#define dropout__v_gt_s _mm_cmpgt_epi32
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{
+#ifdef __SSE4_1__
+   return _mm_blendv_epi8(b, a, m);
+#else
+   return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+#endif
+}
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{
+   __m128i sel = _mm_setr_epi32(1, 2, 4, 8);
+   return _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(bits & 0xFu)), sel), sel);
+}
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{
+   __m128i sel = _mm_setr_epi32(1, 1, 2, 2);
+   return _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(bits & 3u)), sel), sel);
+}
+static inline dropout__v dropout__v_load_u16(const uint16_t *p)
+{ return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128()); }
+static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
+{
+#ifdef __SSE4_1__
+   _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi32(a, a));
+#else   /* lanes < 2^16: sign-extend the low half so the signed saturating pack keeps it */
+   __m128i s = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16);
+   _mm_storel_epi64((__m128i *)(void *)p, _mm_packs_epi32(s, s));
+#endif
+}
+static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
+{
+   __m128i mv = _mm_set1_epi32((int)m);
+   __m128i ev = _mm_mul_epu32(a, mv);
+   __m128i od = _mm_mul_epu32(_mm_srli_epi64(a, 32), mv);
+#ifdef __SSE4_1__
+   *lo = _mm_blend_epi16(ev, _mm_slli_epi64(od, 32), 0xCC);
+   *hi = _mm_blend_epi16(_mm_srli_epi64(ev, 32), od, 0xCC);
+#else
+   __m128i low = _mm_setr_epi32(-1, 0, -1, 0);
+   *lo = _mm_or_si128(_mm_and_si128(ev, low), _mm_slli_epi64(od, 32));
+   *hi = _mm_or_si128(_mm_srli_epi64(ev, 32), _mm_andnot_si128(low, od));
+#endif
+}
+#define DROPOUT__V_IOTA _mm_setr_epi32(0, 1, 2, 3)
+#define dropout__v_unpacklo32 _mm_unpacklo_epi32
+#define dropout__v_unpackhi32 _mm_unpackhi_epi32
+#define dropout__v_unpacklo64 _mm_unpacklo_epi64
+#define dropout__v_unpackhi64 _mm_unpackhi_epi64
+
+#elif defined(DROPOUT__SIMD_NEON)
+#include <arm_neon.h>
+typedef uint32x4_t dropout__v;
+#define DROPOUT__W 4
+#define dropout__v_set1(a) vdupq_n_u32((uint32_t)(a))
+#define dropout__v_add vaddq_u32
+#define dropout__v_xor veorq_u32
+#define dropout__v_and vandq_u32
+#define dropout__v_or vorrq_u32
+#define dropout__v_srli(a, n) vshrq_n_u32(a, n)
+#define dropout__v_slli(a, n) vshlq_n_u32(a, n)
+#define dropout__v_loadu(p) vld1q_u32((const uint32_t *)(const void *)(p))
+#define dropout__v_storeu(p, a) vst1q_u32((uint32_t *)(void *)(p), a)
+#define dropout__v_fmul(a, b) vreinterpretq_u32_f32(vmulq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)))
+#define dropout__v_fadd(a, b) vreinterpretq_u32_f32(vaddq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)))
+#define dropout__v_dmul(a, b) vreinterpretq_u32_f64(vmulq_f64(vreinterpretq_f64_u32(a), vreinterpretq_f64_u32(b)))
+#define dropout__v_cvt_f32(a) vreinterpretq_u32_f32(vcvtq_f32_u32(a))
+#define dropout__v_gt_s(a, b) vcgtq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b))
+#define dropout__v_sel(m, a, b) vbslq_u32(m, a, b)
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{
+   static const uint32_t sel[4] = {1, 2, 4, 8};
+   return vtstq_u32(vdupq_n_u32((uint32_t)(bits & 0xFu)), vld1q_u32(sel));
+}
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{
+   static const uint32_t sel[4] = {1, 1, 2, 2};
+   return vtstq_u32(vdupq_n_u32((uint32_t)(bits & 3u)), vld1q_u32(sel));
+}
+static inline dropout__v dropout__v_iota(void)
+{
+   static const uint32_t iota[4] = {0, 1, 2, 3};   /* vst4q stores blocks in order */
+   return vld1q_u32(iota);
+}
+#define DROPOUT__V_IOTA dropout__v_iota()
+#define dropout__v_load_u16(p) vmovl_u16(vld1_u16(p))
+#define dropout__v_store_u16(p, a) vst1_u16(p, vmovn_u32(a))
+static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
+{
+   uint32x2_t mv = vdup_n_u32(m);
+   uint64x2_t p01 = vmull_u32(vget_low_u32(a), mv);
+   uint64x2_t p23 = vmull_u32(vget_high_u32(a), mv);
+   uint32x4x2_t u = vuzpq_u32(vreinterpretq_u32_u64(p01), vreinterpretq_u32_u64(p23));
+   *lo = u.val[0];
+   *hi = u.val[1];
+}
+#endif
+
+#define DROPOUT__V_SIGN dropout__v_set1(0x80000000u)
+/* unsigned a > b through the sign-flip trick (all-ones lanes where true) */
+#define dropout__v_gt_u(a, b) dropout__v_gt_s(dropout__v_xor(a, DROPOUT__V_SIGN), dropout__v_xor(b, DROPOUT__V_SIGN))
+
+/* Blocks processed per call: two vectors interleaved, so the multiplier latency of one
+   hides behind the other. */
+#define DROPOUT__VB (2 * DROPOUT__W)
+
+/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
+static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block, uint32_t *out)
+{
+   dropout__v iota = DROPOUT__V_IOTA;
+   dropout__v a0, a1, a2, a3, b0, b1, b2, b3, carry;
+   uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+   int r;
+   /* counter low word of each lane, with the carry into the high word where it wraps */
+   a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
+   carry = dropout__v_gt_u(iota, a0);
+   a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
+   b0 = dropout__v_add(a0, dropout__v_set1(DROPOUT__W));
+   carry = dropout__v_gt_u(a0, b0);
+   b1 = dropout__v_add(a1, dropout__v_and(carry, dropout__v_set1(1)));
+   a2 = b2 = dropout__v_set1((uint32_t)stream);
+   a3 = b3 = dropout__v_set1((uint32_t)(stream >> 32));
+   for (r = 0; r < 10; ++r) {
+      dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
+      dropout__v vk0 = dropout__v_set1(k0), vk1 = dropout__v_set1(k1);
+      dropout__v_mulhilo(a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
+      dropout__v_mulhilo(a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
+      dropout__v_mulhilo(b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
+      dropout__v_mulhilo(b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
+      a0 = dropout__v_xor(dropout__v_xor(ahi1, a1), vk0);  a1 = alo1;
+      a2 = dropout__v_xor(dropout__v_xor(ahi0, a3), vk1);  a3 = alo0;
+      b0 = dropout__v_xor(dropout__v_xor(bhi1, b1), vk0);  b1 = blo1;
+      b2 = dropout__v_xor(dropout__v_xor(bhi0, b3), vk1);  b3 = blo0;
+      k0 += DROPOUT_PHILOX_W0;
+      k1 += DROPOUT_PHILOX_W1;
+   }
+#if defined(DROPOUT__SIMD_NEON)
+   {
+      uint32x4x4_t s;
+      s.val[0] = a0; s.val[1] = a1; s.val[2] = a2; s.val[3] = a3;
+      vst4q_u32(out, s);
+      s.val[0] = b0; s.val[1] = b1; s.val[2] = b2; s.val[3] = b3;
+      vst4q_u32(out + 4 * DROPOUT__W, s);
+   }
+#else
+   {  /* 4x4 transpose inside each 128-bit lane: vector j of the result = lane j's block */
+      dropout__v t0 = dropout__v_unpacklo32(a0, a1), t1 = dropout__v_unpacklo32(a2, a3);
+      dropout__v t2 = dropout__v_unpackhi32(a0, a1), t3 = dropout__v_unpackhi32(a2, a3);
+      dropout__v_storeu(out + 0 * DROPOUT__W, dropout__v_unpacklo64(t0, t1));
+      dropout__v_storeu(out + 1 * DROPOUT__W, dropout__v_unpackhi64(t0, t1));
+      dropout__v_storeu(out + 2 * DROPOUT__W, dropout__v_unpacklo64(t2, t3));
+      dropout__v_storeu(out + 3 * DROPOUT__W, dropout__v_unpackhi64(t2, t3));
+      t0 = dropout__v_unpacklo32(b0, b1); t1 = dropout__v_unpacklo32(b2, b3);
+      t2 = dropout__v_unpackhi32(b0, b1); t3 = dropout__v_unpackhi32(b2, b3);
+      dropout__v_storeu(out + 4 * DROPOUT__W, dropout__v_unpacklo64(t0, t1));
+      dropout__v_storeu(out + 5 * DROPOUT__W, dropout__v_unpackhi64(t0, t1));
+      dropout__v_storeu(out + 6 * DROPOUT__W, dropout__v_unpacklo64(t2, t3));
+      dropout__v_storeu(out + 7 * DROPOUT__W, dropout__v_unpackhi64(t2, t3));
+   }
+#endif
+}
+
+/* Keep bits of one stream-aligned window of 64 positions from its 2 * bits words:
+   bit i = (draw of position i >= t) = (draw > tm1), tm1 = t - 1 (t >= 1 here). */
+static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+{
+   uint64_t keep = 0;
+   int k;
+#if defined(DROPOUT__SIMD_AVX512)
+   if (bits == 8) {
+      return _mm512_cmpgt_epu8_mask(_mm512_loadu_si512((const void *)w), _mm512_set1_epi8((char)tm1));
+   } else if (bits == 16) {
+      __m512i t = _mm512_set1_epi16((short)tm1);
+      for (k = 0; k < 2; ++k)
+         keep |= (uint64_t)_mm512_cmpgt_epu16_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (32 * k);
+   } else {
+      __m512i t = _mm512_set1_epi32((int)tm1);
+      for (k = 0; k < 4; ++k)
+         keep |= (uint64_t)_mm512_cmpgt_epu32_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (16 * k);
+   }
+#elif defined(DROPOUT__SIMD_AVX2)
+   if (bits == 8) {
+      __m256i f = _mm256_set1_epi8((char)0x80), t = _mm256_set1_epi8((char)(tm1 ^ 0x80u));
+      for (k = 0; k < 2; ++k) {
+         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, t)) << (32 * k);
+      }
+   } else if (bits == 16) {
+      __m256i f = _mm256_set1_epi16((short)0x8000), t = _mm256_set1_epi16((short)(tm1 ^ 0x8000u));
+      __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)w), f);
+      __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8)), f);
+      __m256i c = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 16)), f);
+      __m256i d = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 24)), f);
+      /* packs works per 128-bit lane: the permute puts the quadwords back in order */
+      __m256i ab = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(a, t), _mm256_cmpgt_epi16(b, t)), 0xD8);
+      __m256i cd = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(c, t), _mm256_cmpgt_epi16(d, t)), 0xD8);
+      keep = (uint64_t)(uint32_t)_mm256_movemask_epi8(ab) | (uint64_t)(uint32_t)_mm256_movemask_epi8(cd) << 32;
+   } else {
+      __m256i f = _mm256_set1_epi32((int)0x80000000u), t = _mm256_set1_epi32((int)(tm1 ^ 0x80000000u));
+      for (k = 0; k < 8; ++k) {
+         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, t))) << (8 * k);
+      }
+   }
+#elif defined(DROPOUT__SIMD_SSE)
+   if (bits == 8) {
+      __m128i f = _mm_set1_epi8((char)0x80), t = _mm_set1_epi8((char)(tm1 ^ 0x80u));
+      for (k = 0; k < 4; ++k) {
+         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v, t)) << (16 * k);
+      }
+   } else if (bits == 16) {
+      __m128i f = _mm_set1_epi16((short)0x8000), t = _mm_set1_epi16((short)(tm1 ^ 0x8000u));
+      for (k = 0; k < 4; ++k) {
+         __m128i a = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k)), f);
+         __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k + 4)), f);
+         __m128i ab = _mm_packs_epi16(_mm_cmpgt_epi16(a, t), _mm_cmpgt_epi16(b, t));
+         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(ab) << (16 * k);
+      }
+   } else {
+      __m128i f = _mm_set1_epi32((int)0x80000000u), t = _mm_set1_epi32((int)(tm1 ^ 0x80000000u));
+      for (k = 0; k < 16; ++k) {
+         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, t))) << (4 * k);
+      }
+   }
+#elif defined(DROPOUT__SIMD_NEON)
+   if (bits == 8) {
+      static const uint8_t wt[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+      uint8x16_t vw = vld1q_u8(wt), t = vdupq_n_u8((uint8_t)tm1);
+      for (k = 0; k < 4; ++k) {
+         uint8x16_t m = vandq_u8(vcgtq_u8(vld1q_u8((const uint8_t *)(w + 4 * k)), t), vw);
+         keep |= (uint64_t)(vaddv_u8(vget_low_u8(m)) | (unsigned)vaddv_u8(vget_high_u8(m)) << 8) << (16 * k);
+      }
+   } else if (bits == 16) {
+      static const uint16_t wt[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+      uint16x8_t vw = vld1q_u16(wt), t = vdupq_n_u16((uint16_t)tm1);
+      for (k = 0; k < 8; ++k) {
+         uint16x8_t m = vandq_u16(vcgtq_u16(vld1q_u16((const uint16_t *)(w + 4 * k)), t), vw);
+         keep |= (uint64_t)vaddvq_u16(m) << (8 * k);
+      }
+   } else {
+      static const uint32_t wt[4] = {1, 2, 4, 8};
+      uint32x4_t vw = vld1q_u32(wt), t = vdupq_n_u32(tm1);
+      for (k = 0; k < 16; ++k)
+         keep |= (uint64_t)vaddvq_u32(vandq_u32(vcgtq_u32(vld1q_u32(w + 4 * k), t), vw)) << (4 * k);
+   }
+#endif
+   return keep;
+}
+
+/* Keep words of stream-aligned windows, generated DROPOUT__GROUP at a time. */
+#define DROPOUT__GROUP 8
+typedef struct dropout__windows {
+   uint64_t seed, stream;
+   uint64_t base;            /* keep[i] is window base + i, for i < have */
+   uint64_t last;            /* the last window the call needs */
+   unsigned have;
+   int bits;
+   uint32_t tm1;
+   uint64_t keep[DROPOUT__GROUP];
+} dropout__windows;
+
+static uint64_t dropout__window(dropout__windows *s, uint64_t index)
+{
+   if (index - s->base >= s->have) {
+      /* 32-bit mode: 64 words a window; room for a vector step's rounding up */
+      uint32_t words[DROPOUT__GROUP * 64 + 4 * DROPOUT__VB];
+      uint64_t left = s->last - index;
+      unsigned nw = left >= DROPOUT__GROUP ? DROPOUT__GROUP : (unsigned)left + 1u;
+      unsigned per = (unsigned)s->bits / 2u;                  /* blocks per window */
+      uint64_t block = index * per;
+      unsigned b, i;
+      for (b = 0; b < nw * per; b += DROPOUT__VB)
+         dropout__blocks_simd(s->seed, s->stream, block + b, words + 4u * b);
+      for (i = 0; i < nw; ++i)
+         s->keep[i] = dropout__window_keep(words + i * 2u * (unsigned)s->bits, s->bits, s->tm1);
+      s->base = index;
+      s->have = nw;
+   }
+   return s->keep[index - s->base];
+}
+
+/* f16 bits -> f32 bits, lane-wise, exactly as dropout_f16_to_f32. */
+static inline dropout__v dropout__v_f16_to_f32(dropout__v h)
+{
+   dropout__v sign = dropout__v_slli(dropout__v_and(h, dropout__v_set1(0x8000u)), 16);
+   dropout__v em = dropout__v_and(h, dropout__v_set1(0x7FFFu));
+   dropout__v sh = dropout__v_slli(em, 13);
+   dropout__v normal = dropout__v_add(sh, dropout__v_set1(112u << 23));
+   dropout__v special = dropout__v_or(sh, dropout__v_set1(0x7F800000u));
+   /* subnormal (and zero): man * 2^-24, an exact int->float and an exact scaling */
+   dropout__v sub = dropout__v_fmul(dropout__v_cvt_f32(em), dropout__v_set1(0x33800000u));
+   dropout__v r = dropout__v_sel(dropout__v_gt_s(em, dropout__v_set1(0x3FFu)), normal, sub);
+   r = dropout__v_sel(dropout__v_gt_s(em, dropout__v_set1(0x7BFFu)), special, r);
+   return dropout__v_or(r, sign);
+}
+
+/* f32 bits -> f16 bits, lane-wise, exactly as dropout_f32_to_f16 (RNE, NaN payload). */
+static inline dropout__v dropout__v_f32_to_f16(dropout__v x)
+{
+   dropout__v sign = dropout__v_and(dropout__v_srli(x, 16), dropout__v_set1(0x8000u));
+   dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
+   dropout__v nan = dropout__v_or(dropout__v_and(dropout__v_srli(ax, 13), dropout__v_set1(0x3FFu)),
+                                  dropout__v_set1(0x7E00u));
+   /* normal: add 0xFFF + lsb and shift drops the 13 bits with ties to even; a carry
+      bumps the exponent (and reaches Inf from 65520 up) */
+   dropout__v lsb = dropout__v_and(dropout__v_srli(ax, 13), dropout__v_set1(1u));
+   dropout__v normal = dropout__v_add(dropout__v_srli(dropout__v_add(dropout__v_add(ax, dropout__v_set1(0xFFFu)), lsb), 13),
+                                      dropout__v_set1((uint32_t)-(int32_t)(112u << 10)));
+   /* below 2^-14: adding 0.5f rounds (RNE) at 2^-24, the half's subnormal step */
+   dropout__v sub = dropout__v_add(dropout__v_fadd(ax, dropout__v_set1(0x3F000000u)),
+                                   dropout__v_set1((uint32_t)-(int32_t)0x3F000000u));
+   dropout__v r = dropout__v_sel(dropout__v_gt_s(dropout__v_set1(0x38800000u), ax), sub, normal);
+   r = dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x477FEFFFu)), dropout__v_set1(0x7C00u), r);
+   r = dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, r);
+   return dropout__v_or(r, sign);
+}
+
+/* f32 bits -> bf16 bits, exactly as dropout_f32_to_bf16. */
+static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
+{
+   dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
+   dropout__v hi = dropout__v_srli(x, 16);
+   dropout__v nan = dropout__v_or(hi, dropout__v_set1(0x40u));
+   dropout__v rne = dropout__v_srli(dropout__v_add(dropout__v_add(x, dropout__v_set1(0x7FFFu)),
+                                                   dropout__v_and(hi, dropout__v_set1(1u))), 16);
+   return dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, rne);
+}
+
+/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies). */
+static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t at,
+                                      uint64_t keep, const dropout_rule *r)
+{
+   unsigned g;
+   switch (dtype) {
+   case DROPOUT__F32: {
+      float *yo = (float *)y + at; const float *xi = (const float *)x + at;
+      dropout__v s;
+      uint32_t sb;
+      memcpy(&sb, &r->scale_f32, 4);
+      s = dropout__v_set1(sb);
+      for (g = 0; g < 64; g += DROPOUT__W)
+         dropout__v_storeu(yo + g, dropout__v_and(dropout__v_lanes32(keep >> g),
+                                                  dropout__v_fmul(dropout__v_loadu(xi + g), s)));
+   } break;
+   case DROPOUT__F64: {
+      double *yo = (double *)y + at; const double *xi = (const double *)x + at;
+      dropout__v s;
+      uint64_t sb;
+      uint32_t lo, hi;
+      memcpy(&sb, &r->scale_f64, 8);
+      lo = (uint32_t)sb; hi = (uint32_t)(sb >> 32);
+      /* the 64-bit scale in every pair of lanes: low word first (little endian lanes) */
+      {
+         uint32_t tmp[DROPOUT__W];
+         unsigned i;
+         for (i = 0; i < DROPOUT__W; i += 2) { tmp[i] = lo; tmp[i + 1] = hi; }
+         s = dropout__v_loadu(tmp);
+      }
+      for (g = 0; g < 64; g += DROPOUT__W / 2)
+         dropout__v_storeu(yo + g, dropout__v_and(dropout__v_lanes64(keep >> g),
+                                                  dropout__v_dmul(dropout__v_loadu(xi + g), s)));
+   } break;
+   case DROPOUT__F16: {
+      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
+      dropout__v s;
+      uint32_t sb;
+      memcpy(&sb, &r->scale_f32, 4);
+      s = dropout__v_set1(sb);
+      for (g = 0; g < 64; g += DROPOUT__W) {
+         dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(xi + g)), s);
+         dropout__v_store_u16(yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
+      }
+   } break;
+   default: {
+      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
+      dropout__v s;
+      uint32_t sb;
+      memcpy(&sb, &r->scale_f32, 4);
+      s = dropout__v_set1(sb);
+      for (g = 0; g < 64; g += DROPOUT__W) {
+         dropout__v f = dropout__v_fmul(dropout__v_slli(dropout__v_load_u16(xi + g), 16), s);
+         dropout__v_store_u16(yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
+      }
+   } break;
+   }
+}
+
+/* dropout__run_ref's loop with the keep words from the windows and vector arithmetic. */
+static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
+                              const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                              uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
+   dropout__windows win;
+   unsigned s = (unsigned)(offset & 63u);
+   uint64_t first = offset >> 6;
+   size_t at;
+   if (n == 0) return;
+   win.seed = seed; win.stream = stream; win.base = 0; win.have = 0;
+   win.last = (offset + (uint64_t)(n - 1)) >> 6;
+   win.bits = r->bits;
+   win.tm1 = (uint32_t)(r->threshold - 1u);
+   for (at = 0; at < n; at += DROPOUT__CHUNK) {
+      unsigned count = (unsigned)(n - at < DROPOUT__CHUNK ? n - at : DROPOUT__CHUNK);
+      uint64_t keep;
+      if (mask_in) {
+         keep = dropout__load_mask_bits(mask_in + at / 8u, count);
+      } else if (r->threshold == 0) {
+         keep = count == 64 ? ~(uint64_t)0 : (((uint64_t)1 << count) - 1u);
+      } else {
+         uint64_t wi = first + at / DROPOUT__CHUNK;
+         keep = dropout__window(&win, wi) >> s;
+         if (s && count > 64u - s) keep |= dropout__window(&win, wi + 1u) << (64u - s);
+         if (count < 64) keep &= ((uint64_t)1 << count) - 1u;
+      }
+      if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
+      if (!y) continue;
+      if (r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
+         if (y != x) memcpy((char *)y + at * size[dtype], (const char *)x + at * size[dtype], count * size[dtype]);
+      } else if (count == DROPOUT__CHUNK) {
+         dropout__apply_chunk_simd(dtype, y, x, at, keep, r);
+      } else {
+         dropout__apply_chunk(dtype, y, x, at, keep, count, r);
+      }
+   }
+}
+
+/* Stream words word .. word + n - 1 into out. */
+static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   uint32_t buf[4 * DROPOUT__VB];
+   size_t i = 0;
+   uint64_t block = word >> 2;
+   unsigned skip = (unsigned)(word & 3u);
+   while (i < n) {
+      size_t take = 4u * DROPOUT__VB - skip;
+      if (take > n - i) take = n - i;
+      if (skip == 0 && take == 4u * DROPOUT__VB) {
+         dropout__blocks_simd(seed, stream, block, out + i);
+      } else {
+         dropout__blocks_simd(seed, stream, block, buf);
+         memcpy(out + i, buf + skip, take * 4u);
+      }
+      i += take;
+      skip = 0;
+      block += DROPOUT__VB;
+   }
+}
+#endif /* DROPOUT__SIMD */
+/* ------------------------------- end of SIMD PATHS ---------------------------------- */
+
+static int dropout__run(int dtype, void *y, uint8_t *mask_out, const void *x,
+                        const uint8_t *mask_in, size_t n, double p, int bits,
+                        uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout_rule r;
+   int err = dropout_check_args(p, bits, n, offset);
+   if (err) return err;
+   r = dropout_rule_make(p, bits);
+#ifdef DROPOUT__SIMD
+   /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
+   if (n >= DROPOUT__CHUNK) {
+      dropout__run_simd(dtype, y, mask_out, x, mask_in, n, &r, seed, stream, offset);
+      return DROPOUT_OK;
+   }
+#endif
+   dropout__run_ref(dtype, y, mask_out, x, mask_in, n, &r, seed, stream, offset);
    return DROPOUT_OK;
+}
+
+static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+#ifdef DROPOUT__SIMD
+   if (n >= 4u * DROPOUT__VB) {   /* shorter: the reference makes fewer blocks */
+      dropout__words_simd(out, n, seed, stream, word);
+      return;
+   }
+#endif
+   dropout__words_ref(out, n, seed, stream, word);
 }
 
 #define DROPOUT__NEED(ptr) do { if (n > 0 && !(ptr)) return DROPOUT_ERR_NULL; } while (0)
@@ -593,53 +1609,290 @@ DROPOUT__DEFINE_TYPE(bf16, uint16_t, DROPOUT__BF16)
 
 DROPOUTDEF int dropout_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
 {
-   dropout__cursor c;
-   size_t i;
    DROPOUT__NEED(out);
    if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
-   dropout__cursor_init(&c, seed, stream);
-   for (i = 0; i < n; ++i) {
-      uint64_t q = word + i;
-      out[i] = dropout__cursor_words(&c, q >> 2)[q & 3u];
-   }
+   dropout__words(out, n, seed, stream, word);
    return DROPOUT_OK;
 }
 
+/* The uniform fills convert words made DROPOUT__FILL at a time. */
+#define DROPOUT__FILL 256
+
 DROPOUTDEF int dropout_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
 {
-   dropout__cursor c;
-   size_t i;
+   uint32_t w[DROPOUT__FILL];
+   size_t at, i;
    DROPOUT__NEED(out);
    if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
-   dropout__cursor_init(&c, seed, stream);
-   for (i = 0; i < n; ++i) {
-      uint64_t q = word + i;
-      uint32_t w = dropout__cursor_words(&c, q >> 2)[q & 3u];
-      out[i] = (float)(w >> 8) * 5.9604644775390625e-8f;   /* 2^-24 */
+   for (at = 0; at < n; at += DROPOUT__FILL) {
+      size_t m = n - at < DROPOUT__FILL ? n - at : DROPOUT__FILL;
+      dropout__words(w, m, seed, stream, word + at);
+      for (i = 0; i < m; ++i)
+         out[at + i] = (float)(w[i] >> 8) * 5.9604644775390625e-8f;   /* 2^-24 */
    }
    return DROPOUT_OK;
 }
 
 DROPOUTDEF int dropout_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
 {
-   dropout__cursor c;
-   size_t i;
+   uint32_t w[DROPOUT__FILL];
+   size_t at, i;
    DROPOUT__NEED(out);
    if (index > (UINT64_MAX >> 1) || !dropout__range_ok(n, index) ||
        (n > 0 && index + (uint64_t)(n - 1) > (UINT64_MAX >> 1)))
       return DROPOUT_ERR_RANGE;
-   dropout__cursor_init(&c, seed, stream);
-   for (i = 0; i < n; ++i) {
-      uint64_t q = 2u * (index + i);         /* words q (low half) and q + 1 (high half) */
-      const uint32_t *w = dropout__cursor_words(&c, q >> 2);
-      uint64_t u = (uint64_t)w[(q & 3u) + 1u] << 32 | w[q & 3u];
-      out[i] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;  /* 2^-53 */
+   for (at = 0; at < n; at += DROPOUT__FILL / 2) {
+      size_t m = n - at < DROPOUT__FILL / 2 ? n - at : DROPOUT__FILL / 2;
+      /* double index + at uses words 2(index + at) (low half) and the next (high half) */
+      dropout__words(w, 2 * m, seed, stream, 2u * (index + at));
+      for (i = 0; i < m; ++i) {
+         uint64_t u = (uint64_t)w[2 * i + 1] << 32 | w[2 * i];
+         out[at + i] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;  /* 2^-53 */
+      }
    }
    return DROPOUT_OK;
 }
 
 #undef DROPOUT__NEED
+#undef DROPOUT__FILL
 #undef DROPOUT__DEFINE_TYPE
+
+/* ====================================================================================
+   VARIANTS implementation (declarations and formulas: see the VARIANTS block above).
+   ==================================================================================== */
+
+DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions)
+{
+   size_t ne = 1, np = 1;
+   int d, empty = 0;
+   if (!shape) return DROPOUT_ERR_NULL;
+   if (shape->rank < 1 || shape->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_ARG;
+   if ((shape->broadcast >> shape->rank) != 0) return DROPOUT_ERR_ARG;
+   for (d = 0; d < shape->rank; ++d) {
+      size_t k = shape->dim[d];
+      int b = (int)((shape->broadcast >> d) & 1u);
+      if (k == 0) { empty = 1; continue; }
+      /* overflow is judged on the non-zero dims, so the answer does not depend on order */
+      if (ne > (size_t)-1 / k) return DROPOUT_ERR_ARG;
+      ne *= k;
+      if (!b) np *= k;    /* np divides ne: cannot overflow once ne did not */
+   }
+   for (d = 0; d < shape->rank; ++d)       /* a zero mask dim empties the mask too */
+      if (shape->dim[d] == 0 && !((shape->broadcast >> d) & 1u)) np = 0;
+   if (numel) *numel = empty ? 0 : ne;
+   if (positions) *positions = np;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape)
+{
+   size_t ne, np;
+   int d, r = 0, prev = -1;
+   uint64_t stride = 1;
+   int err;
+   if (!b) return DROPOUT_ERR_NULL;
+   err = dropout_shape_sizes(shape, &ne, &np);
+   if (err) return err;
+   /* merge adjacent dims with the same flag (dims of 1 join either): the row-major mask
+      index is unchanged by merging */
+   for (d = 0; d < shape->rank; ++d) {
+      int flag = (int)((shape->broadcast >> d) & 1u);
+      uint64_t k = shape->dim[d];
+      if (k == 1 && r > 0) continue;
+      if (r > 0 && flag == prev) { b->dim[r - 1] *= k; continue; }
+      b->dim[r] = k;
+      b->mstride[r] = (uint64_t)flag;   /* temporarily: the flag */
+      prev = flag;
+      ++r;
+   }
+   for (d = r - 1; d >= 0; --d) {       /* flags to mask strides */
+      if (b->mstride[d]) { b->mstride[d] = 0; }
+      else { b->mstride[d] = stride; stride *= b->dim[d]; }
+   }
+   for (d = r; d < DROPOUT_MAX_RANK; ++d) { b->dim[d] = 1; b->mstride[d] = 0; }
+   b->rank = r;
+   b->numel = (uint64_t)ne;
+   b->positions = (uint64_t)np;
+   return DROPOUT_OK;
+}
+
+enum { DROPOUT__PLAIN, DROPOUT__ALPHA, DROPOUT__ALPHA_GRAD };
+
+/* One element of the broadcast ops. */
+static void dropout__bcast_elem(int kind, int dtype, void *y, const void *x, size_t i, int keep,
+                                const dropout_rule *r, const dropout_alpha_rule *ar)
+{
+   switch (dtype) {
+   case DROPOUT__F32: {
+      float v = ((const float *)x)[i];
+      ((float *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f32(v, keep, *r)
+                       : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f32(v, keep, *ar)
+                       : dropout_alpha_grad_f32(v, keep, *ar);
+   } break;
+   case DROPOUT__F64: {
+      double v = ((const double *)x)[i];
+      ((double *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f64(v, keep, *r)
+                        : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f64(v, keep, *ar)
+                        : dropout_alpha_grad_f64(v, keep, *ar);
+   } break;
+   case DROPOUT__F16: {
+      uint16_t v = ((const uint16_t *)x)[i];
+      ((uint16_t *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f16(v, keep, *r)
+                          : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f16(v, keep, *ar)
+                          : dropout_alpha_grad_f16(v, keep, *ar);
+   } break;
+   default: {
+      uint16_t v = ((const uint16_t *)x)[i];
+      ((uint16_t *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_bf16(v, keep, *r)
+                          : kind == DROPOUT__ALPHA ? dropout_alpha_apply_bf16(v, keep, *ar)
+                          : dropout_alpha_grad_bf16(v, keep, *ar);
+   } break;
+   }
+}
+
+/* Scalar reference of every broadcast op: walks the tensor in row-major order with an
+   odometer over the merged dims; consecutive mask positions share a cached block. */
+static int dropout__bcast_run(int kind, int dtype, void *y, uint8_t *mask, const void *x,
+                              const dropout_shape *shape, double p, int bits,
+                              uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout_bcast b;
+   dropout_rule r;
+   dropout_alpha_rule ar;
+   dropout__cursor c;
+   uint64_t idx[DROPOUT_MAX_RANK], m = 0, i;
+   unsigned log2_draws;
+   int d, err = dropout_bcast_make(&b, shape);
+   if (err) return err;
+   err = dropout_check_args(p, bits, (size_t)b.positions, offset);
+   if (err) return err;
+   if (b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   if (mask) {
+      err = dropout_mask(mask, (size_t)b.positions, p, bits, seed, stream, offset);
+      if (err) return err;
+   }
+   r = dropout_rule_make(p, bits);
+   ar = dropout_alpha_rule_make(p, bits);
+   log2_draws = bits == 32 ? 2u : bits == 16 ? 3u : 4u;
+   dropout__cursor_init(&c, seed, stream);
+   for (d = 0; d < b.rank; ++d) idx[d] = 0;
+   for (i = 0; i < b.numel; ++i) {
+      uint64_t pos = offset + m;
+      const uint32_t *w = dropout__cursor_words(&c, pos >> log2_draws);
+      int keep = dropout_keep(dropout_draw(w, bits, (unsigned)(pos & ((1u << log2_draws) - 1u))), r);
+      DROPOUT_ASSERT(m == dropout_bcast_index(&b, i));
+      dropout__bcast_elem(kind, dtype, y, x, (size_t)i, keep, &r, &ar);
+      for (d = b.rank - 1; d >= 0; --d) {          /* next index, mask index with it */
+         m += b.mstride[d];
+         if (++idx[d] < b.dim[d]) break;
+         m -= b.mstride[d] * b.dim[d];
+         idx[d] = 0;
+      }
+   }
+   return DROPOUT_OK;
+}
+
+/* The normal noise ops, n elements: kind 0 Gaussian dropout (forward == backward),
+   kind 1 Gaussian noise. */
+static int dropout__normal_run(int kind, int dtype, void *y, const void *x, size_t n,
+                               double param, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__cursor c;
+   float sigma;
+   size_t i;
+   if (kind == 0 && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
+   if (kind == 1 && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
+   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   sigma = kind == 0 ? dropout_gaussian_sigma(param) : (float)param;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = offset + i;
+      const uint32_t *w;
+      float z;
+      if (param == 0.0) {                          /* copy bit for bit */
+         switch (dtype) {
+         case DROPOUT__F32: ((float *)y)[i] = ((const float *)x)[i]; break;
+         case DROPOUT__F64: ((double *)y)[i] = ((const double *)x)[i]; break;
+         default: ((uint16_t *)y)[i] = ((const uint16_t *)x)[i]; break;
+         }
+         continue;
+      }
+      w = dropout__cursor_words(&c, q >> 2);
+      z = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+      switch (dtype) {
+      case DROPOUT__F32: {
+         float v = ((const float *)x)[i];
+         ((float *)y)[i] = kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma);
+      } break;
+      case DROPOUT__F64: {
+         double v = ((const double *)x)[i];
+         ((double *)y)[i] = kind == 0 ? v * (double)dropout_gaussian_mult(z, sigma) : dropout_noise_add_f64(v, z, sigma);
+      } break;
+      case DROPOUT__F16: {
+         float v = dropout_f16_to_f32(((const uint16_t *)x)[i]);
+         ((uint16_t *)y)[i] = dropout_f32_to_f16(kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma));
+      } break;
+      default: {
+         float v = dropout_bf16_to_f32(((const uint16_t *)x)[i]);
+         ((uint16_t *)y)[i] = dropout_f32_to_bf16(kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma));
+      } break;
+      }
+   }
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF float dropout_gaussian_sigma(double p)
+{
+   return (float)dropout__sqrt_f64(p / (1.0 - p));
+}
+
+DROPOUTDEF int dropout_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__cursor c;
+   size_t i;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = offset + i;
+      const uint32_t *w = dropout__cursor_words(&c, q >> 2);
+      out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+   }
+   return DROPOUT_OK;
+}
+
+#define DROPOUT__DEFINE_VARIANTS(suffix, T, dtype)                                                  \
+   DROPOUTDEF int dropout_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x,                    \
+         const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset) \
+   { return dropout__bcast_run(DROPOUT__PLAIN, dtype, y, mask, x, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape,    \
+         double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)                        \
+   { return dropout__bcast_run(DROPOUT__PLAIN, dtype, dx, NULL, dy, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x,                    \
+         const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset) \
+   { return dropout__bcast_run(DROPOUT__ALPHA, dtype, y, mask, x, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape,    \
+         double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)                        \
+   { return dropout__bcast_run(DROPOUT__ALPHA_GRAD, dtype, dx, NULL, dy, shape, p, bits, seed, stream, offset); } \
+   DROPOUTDEF int dropout_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p,            \
+         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
+   { return dropout__normal_run(0, dtype, y, x, n, p, seed, stream, offset); }                       \
+   DROPOUTDEF int dropout_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p,         \
+         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
+   { return dropout__normal_run(0, dtype, dx, dy, n, p, seed, stream, offset); }                     \
+   DROPOUTDEF int dropout_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma,           \
+         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
+   { return dropout__normal_run(1, dtype, y, x, n, sigma, seed, stream, offset); }
+
+DROPOUT__DEFINE_VARIANTS(f32, float, DROPOUT__F32)
+DROPOUT__DEFINE_VARIANTS(f64, double, DROPOUT__F64)
+DROPOUT__DEFINE_VARIANTS(f16, uint16_t, DROPOUT__F16)
+DROPOUT__DEFINE_VARIANTS(bf16, uint16_t, DROPOUT__BF16)
+#undef DROPOUT__DEFINE_VARIANTS
+
+/* ============================ end of VARIANTS implementation ========================== */
+
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,7 @@ static int check__case_fails;
 static int check__total_fails;
 static char check__why[512];
 
-static void check__fail(const char *file, int line, const char *fmt, ...)
+static inline void check__fail(const char *file, int line, const char *fmt, ...)
 {
    va_list ap;
    int len;
@@ -32,7 +32,7 @@ static void check__fail(const char *file, int line, const char *fmt, ...)
 #define CHECK(cond, ...) \
    do { if (!(cond)) check__fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
 
-static void case_end(const char *name)
+static inline void case_end(const char *name)
 {
    if (check__case_fails) {
       printf("FAIL %s: %s\n", name, check__why);
@@ -44,12 +44,12 @@ static void case_end(const char *name)
    fflush(stdout);
 }
 
-static void case_skip(const char *name, const char *why)
+static inline void case_skip(const char *name, const char *why)
 {
    printf("SKIP %s: %s\n", name, why);
    fflush(stdout);
 }
 
-static int check_exit(void) { return check__total_fails ? 1 : 0; }
+static inline int check_exit(void) { return check__total_fails ? 1 : 0; }
 
 #endif

@@ -1,0 +1,229 @@
+/* bench_cpu.c - how close dropout.h's CPU paths come to the memory wall (`make bench`).
+
+   Not a test: speeds are printed and saved, never asserted. One run measures, for
+   2^24 f32 elements (out of cache) and 2^16 (in cache), on one thread and on all:
+      wall      y[i] = x[i] * s over the same arrays: the memory wall, the baseline
+      forward   with and without the bit mask, in 8-, 16- and 32-bit modes
+      backward  mask-free (rebuilds the mask) and from the stored mask
+      stream    dropout_fill_u32, against Random123's philox4x32 in a plain loop
+      torch     F.dropout on the same size, in a python3 process (bench/torch_dropout.py)
+   Each figure is the best of N repetitions. GB/s counts the bytes really moved
+   (x read + y written, + n/8 for a mask; 4 bytes a word for the streams).
+   usage: bench_cpu [results.md] */
+#define _POSIX_C_SOURCE 200809L
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+#include "../examples/dropout_parallel.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#if defined(__has_include)
+#if __has_include(<Random123/philox.h>)
+#include <Random123/philox.h>
+#define HAVE_R123 1
+#endif
+#endif
+
+#ifndef BENCH_FLAGS
+#define BENCH_FLAGS "?"
+#endif
+
+static double now(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static float *x, *y;
+static uint8_t *mask;
+static uint32_t *words;
+static size_t n;
+static int threads;
+static volatile uint32_t sink;
+
+enum { K_WALL, K_FWD, K_FWD_MASK, K_BWD, K_BWD_MASK, K_STREAM, K_R123 };
+typedef struct { int kind, bits; } job;
+
+static void run_job(job j)
+{
+   size_t per = dropout_parallel_chunk(n, threads);
+   long c, chunks = (long)((n + per - 1) / per);
+   const float s = 1.1111112f;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static)
+#endif
+   for (c = 0; c < chunks; ++c) {
+      size_t at = (size_t)c * per, m = n - at < per ? n - at : per, i;
+      switch (j.kind) {
+      case K_WALL: for (i = at; i < at + m; ++i) y[i] = x[i] * s; break;
+      case K_FWD: dropout_forward_f32(y + at, NULL, x + at, m, 0.1, j.bits, 42, 7, at); break;
+      case K_FWD_MASK: dropout_forward_f32(y + at, mask + at / 8, x + at, m, 0.1, j.bits, 42, 7, at); break;
+      case K_BWD: dropout_backward_f32(y + at, x + at, m, 0.1, j.bits, 42, 7, at); break;
+      case K_BWD_MASK: dropout_backward_mask_f32(y + at, x + at, mask + at / 8, m, 0.1, j.bits); break;
+      case K_STREAM: dropout_fill_u32(words + at, m, 42, 7, at); break;
+      case K_R123:
+#ifdef HAVE_R123
+      {
+         philox4x32_key_t k = {{42u, 0u}};
+         for (i = at; i < at + m; i += 4) {   /* m is a multiple of 4 here */
+            philox4x32_ctr_t ctr = {{(uint32_t)(i / 4), (uint32_t)((uint64_t)i >> 34), 7u, 0u}};
+            philox4x32_ctr_t r = philox4x32(ctr, k);
+            memcpy(words + i, r.v, 16);
+         }
+      }
+#endif
+      break;
+      }
+   }
+}
+
+static double best_rate(job j, int reps)
+{
+   double best = 1e30;
+   int r;
+   run_job(j);   /* warm up: pages touched, caches filled */
+   for (r = 0; r < reps; ++r) {
+      double t0 = now();
+      run_job(j);
+      t0 = now() - t0;
+      if (t0 < best) best = t0;
+   }
+   sink = words[1] ^ (uint32_t)y[3];
+   return (double)n / best;
+}
+
+static double torch_rate(size_t nn, int th, int reps, char *version, size_t vlen)
+{
+   const char *py[2] = {"/usr/bin/python3", "python3"};
+   int k;
+   for (k = 0; k < 2; ++k) {
+      char cmd[512], line[256];
+      FILE *f;
+      double rate = 0;
+      snprintf(cmd, sizeof cmd, "%s bench/torch_dropout.py %zu %d %d 2>/dev/null", py[k], nn, th, reps);
+      f = popen(cmd, "r");
+      if (!f) continue;
+      line[0] = 0;
+      if (!fgets(line, sizeof line, f)) line[0] = 0;
+      pclose(f);
+      if (sscanf(line, "elements_per_s %lf torch %63s", &rate, version) == 2 && rate > 0) return rate;
+      (void)vlen;
+   }
+   return 0;
+}
+
+static FILE *md;
+static void out(const char *fmt, ...)
+{
+   char buf[512];
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(buf, sizeof buf, fmt, ap);
+   va_end(ap);
+   fputs(buf, stdout);
+   if (md) fputs(buf, md);
+}
+
+int main(int argc, char **argv)
+{
+   static const struct { const char *name; job j; double bytes; } cases[] = {
+      {"wall  y = x*s", {K_WALL, 0}, 8.0},
+      {"forward  8-bit", {K_FWD, 8}, 8.0},
+      {"forward 16-bit", {K_FWD, 16}, 8.0},
+      {"forward 32-bit", {K_FWD, 32}, 8.0},
+      {"forward  8-bit +mask", {K_FWD_MASK, 8}, 8.125},
+      {"forward 16-bit +mask", {K_FWD_MASK, 16}, 8.125},
+      {"forward 32-bit +mask", {K_FWD_MASK, 32}, 8.125},
+      {"backward mask-free 8-bit", {K_BWD, 8}, 8.0},
+      {"backward mask-free 32-bit", {K_BWD, 32}, 8.0},
+      {"backward from mask", {K_BWD_MASK, 8}, 8.125},
+      {"stream fill_u32 (words)", {K_STREAM, 0}, 4.0},
+      {"Random123 philox4x32 loop", {K_R123, 0}, 4.0},
+   };
+   const size_t sizes[2] = {(size_t)1 << 24, (size_t)1 << 16};
+   int maxthreads = 1, si, ti, ci;
+   char cpu[256] = "unknown", date[64], tv[64] = "?";
+   time_t tt = time(NULL);
+   FILE *f = fopen("/proc/cpuinfo", "r");
+   if (f) {
+      char line[512];
+      while (fgets(line, sizeof line, f))
+         if (!strncmp(line, "model name", 10)) {
+            char *p = strchr(line, ':');
+            if (p) { snprintf(cpu, sizeof cpu, "%s", p + 2); cpu[strcspn(cpu, "\n")] = 0; }
+            break;
+         }
+      fclose(f);
+   }
+   strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&tt));
+#ifdef _OPENMP
+   maxthreads = omp_get_max_threads();
+#endif
+   if (argc > 1) md = fopen(argv[1], "w");
+   x = (float *)malloc(((size_t)1 << 24) * 4);
+   y = (float *)malloc(((size_t)1 << 24) * 4);
+   words = (uint32_t *)malloc(((size_t)1 << 24) * 4);
+   mask = (uint8_t *)malloc(((size_t)1 << 21));
+   if (!x || !y || !words || !mask) { fprintf(stderr, "out of memory\n"); return 1; }
+   for (n = 0; n < ((size_t)1 << 24); ++n) x[n] = (float)(n % 1000) * 0.001f - 0.5f;
+   dropout_mask(mask, (size_t)1 << 24, 0.1, 8, 42, 7, 0);
+
+   out("# dropout.h CPU benchmark\n\n");
+   out("- date: %s\n- CPU: %s (%d threads available)\n- compiler: %s\n- build: %s\n- SIMD path: %s\n",
+       date, cpu, maxthreads,
+#ifdef __VERSION__
+       __VERSION__,
+#else
+       "?",
+#endif
+       BENCH_FLAGS, DROPOUT__SIMD_NAME);
+   out("- p = 0.1; best of N repetitions; GB/s = bytes really moved / time.\n"
+       "- vs wall = elements/s over the memory wall y = x*s (same size, threads, run).\n\n");
+
+   for (si = 0; si < 2; ++si) {
+      for (ti = 0; ti < 2; ++ti) {
+         double wall = 0, rates[16], tr;
+         int reps = si == 0 ? 7 : 400;
+         threads = ti == 0 ? 1 : maxthreads;
+         if (ti == 1 && maxthreads == 1) break;
+         n = sizes[si];
+         out("## n = 2^%d f32 (%s), %d thread%s\n\n", si == 0 ? 24 : 16,
+             si == 0 ? "out of cache" : "in cache", threads, threads > 1 ? "s" : "");
+         out("| case | Melem/s | GB/s | vs wall | vs peer |\n|---|---:|---:|---:|---:|\n");
+         for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ++ci) {
+            double r, g;
+#ifndef HAVE_R123
+            if (cases[ci].j.kind == K_R123) { out("| %s | SKIP: Random123 headers not found | | | |\n", cases[ci].name); continue; }
+#endif
+            r = rates[ci] = best_rate(cases[ci].j, reps);
+            if (ci == 0) wall = r;
+            g = r * cases[ci].bytes * 1e-9;
+            if (cases[ci].j.kind == K_STREAM)
+#ifdef HAVE_R123
+               out("| %s | %.0f | %.2f | %.2f | %.2fx Random123 |\n", cases[ci].name, r * 1e-6, g, r / wall,
+                   r / best_rate(cases[ci + 1].j, reps));
+#else
+               out("| %s | %.0f | %.2f | %.2f | |\n", cases[ci].name, r * 1e-6, g, r / wall);
+#endif
+            else
+               out("| %s | %.0f | %.2f | %.2f | |\n", cases[ci].name, r * 1e-6, g, r / wall);
+         }
+         tr = torch_rate(n, threads, si == 0 ? 5 : 50, tv, sizeof tv);
+         if (tr > 0)
+            out("| torch %s F.dropout (p=0.1) | %.0f | %.2f | %.2f | forward 8/32-bit +mask: %.1fx / %.1fx torch |\n",
+                tv, tr * 1e-6, tr * 8e-9, tr / wall, rates[4] / tr, rates[6] / tr);
+         else
+            out("| torch F.dropout | SKIP: python3-torch not importable | | | |\n");
+         out("\n");
+      }
+   }
+   if (md) fclose(md);
+   return (int)(sink & 0u);
+}

@@ -1,0 +1,52 @@
+# Variants (docs/SPEC.md "Variants"), sourced by tests/run.sh.
+#  1. tests/variants_ref.c against libm/long double (needs -lm, so it is not a test_*.c).
+#  2. tests/variants_digest.c under several compilers and flag sets, FMA contraction
+#     forced on (-ffp-contract=fast -march=native): every build must print the same digest.
+#  3. tests/variants_cuda.cu (dropout_cuda_variants.inc) with nvcc -Werror all-warnings for
+#     sm_75 and sm_90 (one fat binary); it compares GPU and CPU bit for bit where a GPU exists, else prints SKIP.
+VBUILD=$BUILD/variants
+mkdir -p "$VBUILD"
+
+if $CC -std=c99 -O2 $WARN -I. tests/variants_ref.c -o "$VBUILD/variants_ref" -lm \
+      2>"$VBUILD/variants_ref.build.log"; then
+   run_prog variants_ref "$VBUILD/variants_ref"
+else
+   say "FAIL build variants_ref: $(head -c 600 "$VBUILD/variants_ref.build.log" | tr '\n' ' ')"
+fi
+
+variants_digest_ref=""
+variants_digest_bad=""
+variants_digest_n=0
+for flags in "$CC -std=c99 -O2" \
+             "gcc -std=gnu11 -O2 -march=native -ffp-contract=fast" \
+             "clang -std=c99 -O2 -march=native -ffp-contract=fast" \
+             "g++ -std=c++11 -x c++ -O2 -march=native -ffp-contract=fast"; do
+   cc1=${flags%% *}
+   if ! command -v "$cc1" >/dev/null 2>&1; then say "SKIP variants digest [$flags]: no $cc1"; continue; fi
+   if $flags $WARN -I. tests/variants_digest.c -o "$VBUILD/digest" 2>"$VBUILD/digest.build.log"; then
+      d=$("$VBUILD/digest")
+      variants_digest_n=$((variants_digest_n + 1))
+      if [ -z "$variants_digest_ref" ]; then variants_digest_ref=$d
+      elif [ "$d" != "$variants_digest_ref" ]; then variants_digest_bad="$variants_digest_bad [$flags]=$d"; fi
+   else
+      say "FAIL build variants digest [$flags]: $(head -c 400 "$VBUILD/digest.build.log" | tr '\n' ' ')"
+   fi
+done
+if [ -n "$variants_digest_bad" ]; then
+   say "FAIL variants digest: baseline $variants_digest_ref, differs:$variants_digest_bad"
+else
+   say "PASS variants digest identical over $variants_digest_n compiler/flag sets (FMA contraction on)"
+fi
+
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$NVCC" ]; then
+   rm -f "$VBUILD/variants_cuda"
+   build "variants_cuda sm_75+sm_90" "$NVCC" -std=c++14 -Werror all-warnings \
+      -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90 \
+      -Xcompiler -Wall,-Wextra -I. -Itests tests/variants_cuda.cu -o "$VBUILD/variants_cuda"
+   if [ -x "$VBUILD/variants_cuda" ]; then
+      run_prog variants_cuda "$VBUILD/variants_cuda"
+   fi
+else
+   say "SKIP variants_cuda: no nvcc"
+fi

@@ -1,0 +1,93 @@
+/* The variants' CUDA fragment against the CPU reference, bit for bit (all dtypes, a few
+   shapes, odd offsets, two grid-independent launches). Built by tests/suite_variants.sh
+   with nvcc -Werror all-warnings for sm_75 and sm_90; run only where a GPU is present
+   (otherwise one SKIP line). */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+#include "dropout_cuda_variants.inc"
+#include "check.h"
+
+enum { N = 3 * 5 * 7 * 11 };
+
+template <typename T>
+static void compare(const char *what, const T *cpu, const T *dev_ptr, size_t n)
+{
+   T *host = (T *)malloc(n * sizeof(T));
+   cudaMemcpy(host, dev_ptr, n * sizeof(T), cudaMemcpyDeviceToHost);
+   CHECK(memcmp(host, cpu, n * sizeof(T)) == 0, "%s: GPU differs from CPU", what);
+   free(host);
+}
+
+int main(void)
+{
+   int count = 0;
+   (void)case_skip;
+   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      case_skip("variants CUDA == CPU", "no CUDA device");
+      return 0;
+   }
+   static float x[N], y[N];
+   static double xd[N], yd[N];
+   static uint16_t xh[N], yh[N];
+   static uint8_t m[N / 8 + 1];
+   float *dx, *dy; double *dxd, *dyd; uint16_t *dxh, *dyh; uint8_t *dm;
+   cudaMalloc(&dx, sizeof x); cudaMalloc(&dy, sizeof y); cudaMalloc(&dxd, sizeof xd); cudaMalloc(&dyd, sizeof yd);
+   cudaMalloc(&dxh, sizeof xh); cudaMalloc(&dyh, sizeof yh); cudaMalloc(&dm, sizeof m);
+   dropout_fill_normal_f32(x, N, 1, 1, 0);
+   for (size_t i = 0; i < N; ++i) { xd[i] = x[i] * 1.1; xh[i] = dropout_f32_to_f16(x[i]); }
+   cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice);
+   cudaMemcpy(dxd, xd, sizeof xd, cudaMemcpyHostToDevice);
+   cudaMemcpy(dxh, xh, sizeof xh, cudaMemcpyHostToDevice);
+   const dropout_shape shapes[3] = {{4, {3, 5, 7, 11}, 0xC}, {4, {3, 5, 7, 11}, 0x1}, {1, {N}, 0}};
+   const int bitss[3] = {8, 16, 32};
+   for (int s = 0; s < 3; ++s)
+      for (int b = 0; b < 3; ++b) {
+         const dropout_shape *sh = &shapes[s];
+         size_t np;
+         dropout_shape_sizes(sh, NULL, &np);
+         CHECK(dropout_cuda_bcast_forward_f32(dy, dm, dx, sh, 0.3, bitss[b], 7, 8, 9, 0) == 0, "bcast launch");
+         dropout_bcast_forward_f32(y, m, x, sh, 0.3, bitss[b], 7, 8, 9);
+         compare("bcast f32", y, dy, N); compare("bcast mask", m, dm, (np + 7) / 8);
+         dropout_cuda_alpha_forward_f32(dy, NULL, dx, sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_alpha_forward_f32(y, NULL, x, sh, 0.2, bitss[b], 7, 8, 9);
+         compare("alpha f32", y, dy, N);
+         dropout_cuda_alpha_forward_f64(dyd, NULL, dxd, sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_alpha_forward_f64(yd, NULL, xd, sh, 0.2, bitss[b], 7, 8, 9);
+         compare("alpha f64", yd, dyd, N);
+         dropout_cuda_alpha_forward_f16(dyh, NULL, dxh, sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_alpha_forward_f16(yh, NULL, xh, sh, 0.2, bitss[b], 7, 8, 9);
+         compare("alpha f16", yh, dyh, N);
+         dropout_cuda_alpha_backward_bf16(dyh, dxh, sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_alpha_backward_bf16(yh, xh, sh, 0.2, bitss[b], 7, 8, 9);
+         compare("alpha backward bf16", yh, dyh, N);
+         dropout_cuda_bcast_backward_f64(dyd, dxd, sh, 0.6, bitss[b], 7, 8, 9, 0);
+         dropout_bcast_backward_f64(yd, xd, sh, 0.6, bitss[b], 7, 8, 9);
+         compare("bcast backward f64", yd, dyd, N);
+      }
+   dropout_cuda_fill_normal_f32(dy, N, 3, 4, 5, 0);
+   dropout_fill_normal_f32(y, N, 3, 4, 5);
+   compare("normals", y, dy, N);
+   dropout_cuda_gaussian_forward_f32(dy, dx, N, 0.3, 3, 4, 5, 0);
+   dropout_gaussian_forward_f32(y, x, N, 0.3, 3, 4, 5);
+   compare("gaussian f32", y, dy, N);
+   dropout_cuda_gaussian_backward_f64(dyd, dxd, N, 0.3, 3, 4, 5, 0);
+   dropout_gaussian_backward_f64(yd, xd, N, 0.3, 3, 4, 5);
+   compare("gaussian backward f64", yd, dyd, N);
+   dropout_cuda_gaussian_forward_f16(dyh, dxh, N, 0.3, 3, 4, 5, 0);
+   dropout_gaussian_forward_f16(yh, xh, N, 0.3, 3, 4, 5);
+   compare("gaussian f16", yh, dyh, N);
+   dropout_cuda_noise_forward_bf16(dyh, dxh, N, 0.5, 3, 4, 5, 0);
+   dropout_noise_forward_bf16(yh, xh, N, 0.5, 3, 4, 5);
+   compare("noise bf16", yh, dyh, N);
+   dropout_cuda_noise_forward_f64(dyd, dxd, N, 0.5, 3, 4, 5, 0);
+   dropout_noise_forward_f64(yd, xd, N, 0.5, 3, 4, 5);
+   compare("noise f64", yd, dyd, N);
+   CHECK(dropout_cuda_noise_forward_f32(dy, dx, N, -1.0, 3, 4, 5, 0) == DROPOUT_ERR_ARG, "sigma < 0 on the GPU");
+   CHECK(cudaDeviceSynchronize() == cudaSuccess, "CUDA error");
+   case_end("variants CUDA == CPU bit for bit");
+   return check_exit();
+}
