@@ -22,13 +22,14 @@ sb_have() { command -v "$1" >/dev/null 2>&1; }
 
 # sb_bg NAME CMD...: start a compile in the background (the machine has 2 cores and
 # nvcc mostly waits on one); sb_wait NAME reports it like run.sh's build().
+sb_key() { printf '%s' "$1" | tr -c 'A-Za-z0-9_' '_'; }   # a name usable in a variable
 sb_bg() {
    sb_n=$1; shift
    "$@" >"$BUILD/$sb_n.build.log" 2>&1 &
-   eval "sb_pid_$sb_n=\$!"
+   eval "sb_pid_$(sb_key "$sb_n")=\$!"
 }
 sb_wait() {
-   eval "sb_w=\$sb_pid_$1"
+   eval "sb_w=\$sb_pid_$(sb_key "$1")"
    if wait "$sb_w"; then say "PASS build $1"
    else say "FAIL build $1: $(head -c 600 "$BUILD/$1.build.log" | tr '\n' ' ')"; fi
 }
@@ -41,7 +42,8 @@ sb_prefixed() {
       "$sb_dir/$sb_n" "$@"
 }
 
-# ---- slow compiles first, in the background: nvcc and the sanitizer builds
+# ---- all compiles start here, in the background (nvcc, sanitizer builds, the matrix):
+# the shell waits for each where its result is reported
 sb_nvcc=$(command -v nvcc 2>/dev/null || echo "$sb_cuda/bin/nvcc")
 if [ -x "$sb_nvcc" ]; then
    rm -f "$sb_dir/nvcc_smoke"
@@ -62,14 +64,20 @@ if [ -n "$sb_san" ]; then
    done
 fi
 
-# ---- the matrix: every compiler and standard, every public function
-for sb_m in "gcc c99" "gcc c11" "clang c99" "clang c11" "g++ c++11" "g++ c++17" "clang++ c++17"; do
-   set -- $sb_m
-   sb_cc=$1; sb_std=$2; sb_tag="$1-$2"
-   if ! sb_have "$sb_cc"; then say "SKIP matrix $sb_tag: $sb_cc not found"; continue; fi
+# ---- the matrix: every compiler and standard, every public function (all compiled at
+# once in the background; each is waited for in order)
+sb_matrix="gcc:c99 gcc:c11 clang:c99 clang:c11 g++:c++11 g++:c++17 clang++:c++17"
+for sb_m in $sb_matrix; do
+   sb_cc=${sb_m%%:*}; sb_std=${sb_m#*:}; sb_tag="$sb_cc-$sb_std"
+   sb_have "$sb_cc" || continue
    case $sb_cc in *++) sb_lang="-x c++" ;; *) sb_lang="" ;; esac
    rm -f "$sb_dir/smoke_$sb_tag"
-   build "matrix_$sb_tag" "$sb_cc" $sb_lang -std=$sb_std $sb_opt $WARN -I. tests/build/smoke.c -o "$sb_dir/smoke_$sb_tag"
+   sb_bg "matrix_$sb_tag" "$sb_cc" $sb_lang -std=$sb_std $sb_opt $WARN -I. tests/build/smoke.c -o "$sb_dir/smoke_$sb_tag"
+done
+for sb_m in $sb_matrix; do
+   sb_cc=${sb_m%%:*}; sb_std=${sb_m#*:}; sb_tag="$sb_cc-$sb_std"
+   if ! sb_have "$sb_cc"; then say "SKIP matrix $sb_tag: $sb_cc not found"; continue; fi
+   sb_wait "matrix_$sb_tag"
    [ -x "$sb_dir/smoke_$sb_tag" ] && run_prog "smoke_$sb_tag" "$sb_dir/smoke_$sb_tag" "$sb_tag"
 done
 
