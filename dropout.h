@@ -1728,8 +1728,8 @@ DROPOUTDEF int dropout_fill_uniform_f64(double *out, size_t n, uint64_t seed, ui
    uint32_t w[DROPOUT__FILL];
    size_t at, i;
    DROPOUT__NEED(out);
-   if (index > (UINT64_MAX >> 1) || !dropout__range_ok(n, index) ||
-       (n > 0 && index + (uint64_t)(n - 1) > (UINT64_MAX >> 1)))
+   /* doubles index..index+n-1 must lie below 2^63 (two words each); n = 0 asks for none */
+   if (n > 0 && (index > (UINT64_MAX >> 1) || (uint64_t)(n - 1) > (UINT64_MAX >> 1) - index))
       return DROPOUT_ERR_RANGE;
    for (at = 0; at < n; at += DROPOUT__FILL / 2) {
       size_t m = n - at < DROPOUT__FILL / 2 ? n - at : DROPOUT__FILL / 2;

@@ -296,6 +296,8 @@ static void test_fill_ranges(void)
    CHECK(dropout_fill_u32(NULL, 0, 0, 0, 0) == DROPOUT_OK, "u32 NULL n=0");
    CHECK(dropout_fill_uniform_f32(NULL, 0, 0, 0, 0) == DROPOUT_OK, "f32 NULL n=0");
    CHECK(dropout_fill_uniform_f64(NULL, 0, 0, 0, 0) == DROPOUT_OK, "f64 NULL n=0");
+   /* n = 0 asks for no position, so any start is fine, as for fill_u32 */
+   CHECK(dropout_fill_uniform_f64(NULL, 0, 0, 0, UINT64_MAX) == DROPOUT_OK, "f64 n=0 at 2^64-1");
    case_end("fill_offsets_near_2^64_and_2^63");
 }
 
