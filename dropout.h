@@ -1187,6 +1187,7 @@ static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, 
 /* unsigned a > b through the sign-flip trick (all-ones lanes where true) */
 #define dropout__v_gt_u(a, b) dropout__v_gt_s(dropout__v_xor(a, DROPOUT__V_SIGN), dropout__v_xor(b, DROPOUT__V_SIGN))
 
+#if defined(DROPOUT__SIMD_NEON)
 /* Blocks processed per call: two vectors interleaved, so the multiplier latency of one
    hides behind the other. */
 #define DROPOUT__VB (2 * DROPOUT__W)
@@ -1221,7 +1222,6 @@ static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block,
       k0 += DROPOUT_PHILOX_W0;
       k1 += DROPOUT_PHILOX_W1;
    }
-#if defined(DROPOUT__SIMD_NEON)
    {
       uint32x4x4_t s;
       s.val[0] = a0; s.val[1] = a1; s.val[2] = a2; s.val[3] = a3;
@@ -1229,23 +1229,104 @@ static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block,
       s.val[0] = b0; s.val[1] = b1; s.val[2] = b2; s.val[3] = b3;
       vst4q_u32(out + 4 * DROPOUT__W, s);
    }
-#else
-   {  /* 4x4 transpose inside each 128-bit lane: vector j of the result = lane j's block */
-      dropout__v t0 = dropout__v_unpacklo32(a0, a1), t1 = dropout__v_unpacklo32(a2, a3);
-      dropout__v t2 = dropout__v_unpackhi32(a0, a1), t3 = dropout__v_unpackhi32(a2, a3);
-      dropout__v_storeu(out + 0 * DROPOUT__W, dropout__v_unpacklo64(t0, t1));
-      dropout__v_storeu(out + 1 * DROPOUT__W, dropout__v_unpackhi64(t0, t1));
-      dropout__v_storeu(out + 2 * DROPOUT__W, dropout__v_unpacklo64(t2, t3));
-      dropout__v_storeu(out + 3 * DROPOUT__W, dropout__v_unpackhi64(t2, t3));
-      t0 = dropout__v_unpacklo32(b0, b1); t1 = dropout__v_unpacklo32(b2, b3);
-      t2 = dropout__v_unpackhi32(b0, b1); t3 = dropout__v_unpackhi32(b2, b3);
-      dropout__v_storeu(out + 4 * DROPOUT__W, dropout__v_unpacklo64(t0, t1));
-      dropout__v_storeu(out + 5 * DROPOUT__W, dropout__v_unpackhi64(t0, t1));
-      dropout__v_storeu(out + 6 * DROPOUT__W, dropout__v_unpacklo64(t2, t3));
-      dropout__v_storeu(out + 7 * DROPOUT__W, dropout__v_unpackhi64(t2, t3));
-   }
-#endif
 }
+#else
+/* x86: Philox with one block per 64-bit lane, its 32-bit words in the low halves.
+   mul_epu32 reads only the low halves and returns the full 64-bit product, so a round
+   is 2 multiplies, 2 shifts and 4 xors per W/2 blocks with no blends; the high halves
+   carry garbage through the rounds and are dropped when the words are packed at the
+   end. The 64-bit counter add also gives the carry into the counter's high word. */
+#if defined(DROPOUT__SIMD_AVX512)
+#define dropout__v_mul64 _mm512_mul_epu32
+#define dropout__v_add64 _mm512_add_epi64
+#define dropout__v_set64(a) _mm512_set1_epi64((long long)(a))
+#define dropout__v_hi64(a) _mm512_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0x96)
+/* low word from a, high word from b's low word */
+#define dropout__v_pack64(a, b) _mm512_mask_blend_epi32(0xAAAA, a, _mm512_slli_epi64(b, 32))
+/* 64-bit lane 2L + h holds block L + 4h, so unpacklo64 gives blocks 0..3, unpackhi 4..7 */
+#define DROPOUT__V_IOTA64 _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7)
+#elif defined(DROPOUT__SIMD_AVX2)
+#define dropout__v_mul64 _mm256_mul_epu32
+#define dropout__v_add64 _mm256_add_epi64
+#define dropout__v_set64(a) _mm256_set1_epi64x((long long)(a))
+#define dropout__v_hi64(a) _mm256_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm256_xor_si256(a, _mm256_xor_si256(b, c))
+#define dropout__v_pack64(a, b) _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xAA)
+#define DROPOUT__V_IOTA64 _mm256_setr_epi64x(0, 2, 1, 3)
+#else
+#define dropout__v_mul64 _mm_mul_epu32
+#define dropout__v_add64 _mm_add_epi64
+#define dropout__v_set64(a) _mm_set1_epi64x((long long)(a))
+#define dropout__v_hi64(a) _mm_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm_xor_si128(a, _mm_xor_si128(b, c))
+#ifdef __SSE4_1__
+#define dropout__v_pack64(a, b) _mm_blend_epi16(a, _mm_slli_epi64(b, 32), 0xCC)
+#else
+#define dropout__v_pack64(a, b) _mm_or_si128(_mm_and_si128(a, _mm_setr_epi32(-1, 0, -1, 0)), _mm_slli_epi64(b, 32))
+#endif
+#define DROPOUT__V_IOTA64 _mm_setr_epi32(0, 0, 1, 0)
+#endif
+
+/* Independent chains in flight: a round is 8 vector uops a chain with about 5 cycles of
+   latency (multiply, shift, xor), so 4 chains keep the vector pipes busy. On AVX2 that is
+   more than 16 registers hold, but the few spilled constants are cheap memory operands:
+   measured on Zen 3 (AVX2), 4 chains unrolled are 9% faster than the former
+   even/odd + blend layout; 2 or 3 chains are no faster than it. */
+#define DROPOUT__U 4
+/* Blocks processed per call */
+#define DROPOUT__VB (DROPOUT__U * DROPOUT__W / 2)
+
+/* one Philox round on chain (a, b, c, d) = words 0..3; c1 ^ k0 is off the critical path */
+#define DROPOUT__ROUND1(a, b, c, d)                                                \
+   do {                                                                            \
+      dropout__v p0_ = dropout__v_mul64(a, m0), p1_ = dropout__v_mul64(c, m1);    \
+      a = dropout__v_xor3(dropout__v_hi64(p1_), b, vk0);                          \
+      b = p1_;                                                                     \
+      c = dropout__v_xor3(dropout__v_hi64(p0_), d, vk1);                          \
+      d = p0_;                                                                     \
+   } while (0)
+#define DROPOUT__ROUND()                                                           \
+   do {                                                                            \
+      DROPOUT__ROUND1(a0, a1, a2, a3); DROPOUT__ROUND1(b0, b1, b2, b3);             \
+      DROPOUT__ROUND1(e0, e1, e2, e3); DROPOUT__ROUND1(f0, f1, f2, f3);             \
+      vk0 = dropout__v_add(vk0, w0); vk1 = dropout__v_add(vk1, w1);                 \
+   } while (0)
+
+/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
+static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block, uint32_t *out)
+{
+   dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
+   dropout__v w0 = dropout__v_set1(DROPOUT_PHILOX_W0), w1 = dropout__v_set1(DROPOUT_PHILOX_W1);
+   dropout__v vk0 = dropout__v_set1((uint32_t)seed), vk1 = dropout__v_set1((uint32_t)(seed >> 32));
+   dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)(stream >> 32));
+   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
+   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;
+   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));
+   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;
+   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));
+   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;
+   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
+   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
+   /* ten rounds, unrolled so that the word rotation costs no moves */
+   DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND();
+   DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND();
+   (void)vk0; (void)vk1;
+#define DROPOUT__STORE(k, a, b, c, d)                                                              \
+   do {                                                                                            \
+      dropout__v lo_ = dropout__v_pack64(a, b), hi_ = dropout__v_pack64(c, d);                     \
+      dropout__v_storeu(out + (k) * 2 * DROPOUT__W, dropout__v_unpacklo64(lo_, hi_));              \
+      dropout__v_storeu(out + (k) * 2 * DROPOUT__W + DROPOUT__W, dropout__v_unpackhi64(lo_, hi_)); \
+   } while (0)
+   DROPOUT__STORE(0, a0, a1, a2, a3);
+   DROPOUT__STORE(1, b0, b1, b2, b3);
+   DROPOUT__STORE(2, e0, e1, e2, e3);
+   DROPOUT__STORE(3, f0, f1, f2, f3);
+}
+#undef DROPOUT__STORE
+#undef DROPOUT__ROUND
+#undef DROPOUT__ROUND1
+#endif
 
 /* Keep bits of one stream-aligned window of 64 positions from its 2 * bits words:
    bit i = (draw of position i >= t) = (draw > tm1), tm1 = t - 1 (t >= 1 here). */
