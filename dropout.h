@@ -1417,36 +1417,23 @@ static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
    return keep;
 }
 
-/* Keep words of stream-aligned windows, generated DROPOUT__GROUP at a time. */
+/* Batches: DROPOUT__GROUP chunks of 64 elements share one call of the keep-word maker
+   and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
 #define DROPOUT__GROUP 8
-typedef struct dropout__windows {
-   uint64_t seed, stream;
-   uint64_t base;            /* keep[i] is window base + i, for i < have */
-   uint64_t last;            /* the last window the call needs */
-   unsigned have;
-   int bits;
-   uint32_t tm1;
-   uint64_t keep[DROPOUT__GROUP];
-} dropout__windows;
 
-static uint64_t dropout__window(dropout__windows *s, uint64_t index)
+/* Keep words of `count` consecutive stream-aligned windows from window `index` on. */
+static void dropout__windows_keep(uint64_t seed, uint64_t stream, uint64_t index, unsigned count,
+                                  int bits, uint32_t tm1, uint64_t *keep)
 {
-   if (index - s->base >= s->have) {
-      /* 32-bit mode: 64 words a window; room for a vector step's rounding up */
-      uint32_t words[DROPOUT__GROUP * 64 + 4 * DROPOUT__VB];
-      uint64_t left = s->last - index;
-      unsigned nw = left >= DROPOUT__GROUP ? DROPOUT__GROUP : (unsigned)left + 1u;
-      unsigned per = (unsigned)s->bits / 2u;                  /* blocks per window */
-      uint64_t block = index * per;
-      unsigned b, i;
-      for (b = 0; b < nw * per; b += DROPOUT__VB)
-         dropout__blocks_simd(s->seed, s->stream, block + b, words + 4u * b);
-      for (i = 0; i < nw; ++i)
-         s->keep[i] = dropout__window_keep(words + i * 2u * (unsigned)s->bits, s->bits, s->tm1);
-      s->base = index;
-      s->have = nw;
-   }
-   return s->keep[index - s->base];
+   /* 32-bit mode: 64 words a window; room for a vector step's rounding up */
+   uint32_t words[(DROPOUT__GROUP + 1) * 64 + 4 * DROPOUT__VB];
+   unsigned per = (unsigned)bits / 2u;                  /* blocks per window */
+   uint64_t block = index * per;
+   unsigned b, i;
+   for (b = 0; b < count * per; b += DROPOUT__VB)
+      dropout__blocks_simd(seed, stream, block + b, words + 4u * b);
+   for (i = 0; i < count; ++i)
+      keep[i] = dropout__window_keep(words + i * 2u * (unsigned)bits, bits, tm1);
 }
 
 /* f16 bits -> f32 bits, lane-wise, exactly as dropout_f16_to_f32. */
@@ -1555,44 +1542,107 @@ static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t 
    }
 }
 
-/* dropout__run_ref's loop with the keep words from the windows and vector arithmetic. */
+/* 64 mask bits as 8 bytes, LSB first */
+static inline void dropout__store_mask64(uint8_t *mask, uint64_t keep)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+   dropout__store_mask_bits(mask, keep, 64);
+#else
+   memcpy(mask, &keep, 8);
+#endif
+}
+static inline uint64_t dropout__load_mask64(const uint8_t *mask)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+   return dropout__load_mask_bits(mask, 64);
+#else
+   uint64_t keep;
+   memcpy(&keep, mask, 8);
+   return keep;
+#endif
+}
+
+/* f32, 64 elements, t > 0: y = kept ? x * scale : +0 */
+static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale)
+{
+#if defined(DROPOUT__SIMD_AVX512)
+   __m512 s = _mm512_set1_ps(scale);
+   int g;
+   for (g = 0; g < 64; g += 16)   /* zero-masking gives +0 in dropped lanes */
+      _mm512_storeu_ps(y + g, _mm512_maskz_mul_ps((__mmask16)(keep >> g), _mm512_loadu_ps(x + g), s));
+#elif defined(DROPOUT__SIMD_AVX2)
+   /* a variable shift moves keep bit 8g + i to the sign bit of lane i, which is all
+      blendv reads: 1 uop a lane mask instead of broadcast + and + compare */
+   __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
+   __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24), eight = _mm256_set1_epi32(8);
+   int h, g;
+   for (h = 0; h < 2; ++h) {
+      __m256i v = _mm256_set1_epi32((int)(uint32_t)(keep >> (32 * h)));
+      __m256i t = sh;
+      for (g = 0; g < 32; g += 8) {
+         __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(v, t));
+         _mm256_storeu_ps(y + 32 * h + g, _mm256_blendv_ps(z, _mm256_mul_ps(_mm256_loadu_ps(x + 32 * h + g), s), m));
+         t = _mm256_sub_epi32(t, eight);
+      }
+   }
+#else
+   dropout__v s;
+   uint32_t sb;
+   unsigned g;
+   memcpy(&sb, &scale, 4);
+   s = dropout__v_set1(sb);
+   for (g = 0; g < 64; g += DROPOUT__W)
+      dropout__v_storeu(y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
+                                              dropout__v_fmul(dropout__v_loadu(x + g), s)));
+#endif
+}
+
+/* dropout__run_ref's loop: whole chunks by batches with vector arithmetic, the last
+   partial chunk (< 64 elements) by the reference. */
 static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
                               const uint8_t *mask_in, size_t n, const dropout_rule *r,
                               uint64_t seed, uint64_t stream, uint64_t offset)
 {
    static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
-   dropout__windows win;
+   size_t es = size[dtype];
+   size_t full = n & ~(size_t)(DROPOUT__CHUNK - 1), at;
    unsigned s = (unsigned)(offset & 63u);
-   uint64_t first = offset >> 6;
-   size_t at;
-   if (n == 0) return;
-   win.seed = seed; win.stream = stream; win.base = 0; win.have = 0;
-   win.last = (offset + (uint64_t)(n - 1)) >> 6;
-   win.bits = r->bits;
-   win.tm1 = (uint32_t)(r->threshold - 1u);
-   for (at = 0; at < n; at += DROPOUT__CHUNK) {
-      unsigned count = (unsigned)(n - at < DROPOUT__CHUNK ? n - at : DROPOUT__CHUNK);
-      uint64_t keep;
+   uint64_t first = offset >> 6;                 /* window of the call's first position */
+   uint32_t tm1 = (uint32_t)(r->threshold - 1u);
+   uint64_t win[DROPOUT__GROUP + 1], kb[DROPOUT__GROUP];
+   const uint64_t *k = kb;   /* the batch's keep words: kb, or win itself when s = 0 */
+   for (at = 0; at < full; at += DROPOUT__GROUP * DROPOUT__CHUNK) {
+      size_t left = (full - at) / DROPOUT__CHUNK;
+      unsigned nb = left < DROPOUT__GROUP ? (unsigned)left : DROPOUT__GROUP, c;
+      k = kb;
       if (mask_in) {
-         keep = dropout__load_mask_bits(mask_in + at / 8u, count);
+         for (c = 0; c < nb; ++c) kb[c] = dropout__load_mask64(mask_in + at / 8u + 8u * c);
       } else if (r->threshold == 0) {
-         keep = count == 64 ? ~(uint64_t)0 : (((uint64_t)1 << count) - 1u);
+         for (c = 0; c < nb; ++c) kb[c] = ~(uint64_t)0;
       } else {
-         uint64_t wi = first + at / DROPOUT__CHUNK;
-         keep = dropout__window(&win, wi) >> s;
-         if (s && count > 64u - s) keep |= dropout__window(&win, wi + 1u) << (64u - s);
-         if (count < 64) keep &= ((uint64_t)1 << count) - 1u;
+         /* chunk c reads window first + at/64 + c from bit s, and the next one's low bits;
+            the next window is in the call's range whenever s != 0 (the chunk is whole) */
+         dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb + (s != 0), r->bits, tm1, win);
+         if (s == 0) k = win;
+         else for (c = 0; c < nb; ++c) kb[c] = win[c] >> s | win[c + 1] << (64u - s);
       }
-      if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
+      if (mask_out)
+         for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, k[c]);
       if (!y) continue;
       if (r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
-         if (y != x) memcpy((char *)y + at * size[dtype], (const char *)x + at * size[dtype], count * size[dtype]);
-      } else if (count == DROPOUT__CHUNK) {
-         dropout__apply_chunk_simd(dtype, y, x, at, keep, r);
+         if (y != x) memcpy((char *)y + at * es, (const char *)x + at * es, (size_t)nb * DROPOUT__CHUNK * es);
+      } else if (dtype == DROPOUT__F32) {
+         float *yo = (float *)y + at;
+         const float *xi = (const float *)x + at;
+         for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32);
       } else {
-         dropout__apply_chunk(dtype, y, x, at, keep, count, r);
+         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r);
       }
    }
+   if (full < n)
+      dropout__run_ref(dtype, y ? (char *)y + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
+                       x ? (const char *)x + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
+                       n - full, r, seed, stream, offset + full);
 }
 
 /* Stream words word .. word + n - 1 into out. */
