@@ -54,10 +54,13 @@
    DETERMINISM
       Results are defined as specific IEEE-754 operations in round-to-nearest-even: one
       multiply per kept element (float for f32/f16/bf16, double for f64), with the f16
-      and bf16 conversions done by this header's own integer code. There is no
-      multiply-add to contract and no libm call, so -O3, -march=native and FMA hardware
-      change nothing. Do not build with -ffast-math (it may flush denormals to zero) and
-      do not use an x87 FPU with excess precision (FLT_EVAL_METHOD must be 0).
+      and bf16 conversions done by this header's own integer code. Plain dropout has no
+      multiply-add to contract; the fused op uses an explicit, exactly emulated fma; the
+      variants are written so that every product that meets an add is exact, and use the
+      header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
+      hardware change nothing. Do not build with -ffast-math (it may flush denormals to
+      zero and reassociate) and do not use an x87 FPU with excess precision
+      (FLT_EVAL_METHOD must be 0).
 
    THREADS AND CHUNKS
       Functions are reentrant. To split a tensor over threads or machines, give each
@@ -389,7 +392,7 @@ DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, cons
 /* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */
 DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);
 
-/* ---- BEGIN fused bias-dropout-residual (declarations; owner: dropout_cuda.cuh) --------
+/* ---- fused bias-dropout-residual: y = residual + dropout(x + bias) (SPEC section 12) ---
    y = residual + dropout(x + bias), the transformer's "bias dropout add", with bias[cols]
    broadcast over the rows of row-major [rows, cols] tensors. Element (r, c) is element
    j = r * cols + c of the call: position offset + j, mask bit j. Per element, in float:
@@ -457,7 +460,7 @@ DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const u
 /* ---- END fused bias-dropout-residual (declarations) ----------------------------------- */
 
 /* ====================================================================================
-   VARIANTS (docs/SPEC.md, "Variants"): broadcast masks (channel / spatial / locked
+   VARIANTS (docs/SPEC.md section 11): broadcast masks (channel / spatial / locked
    dropout, drop path), alpha dropout (SELU), Gaussian dropout and Gaussian noise.
    Same conventions as the core: outputs first, validation before any write, y may be x.
    ==================================================================================== */
@@ -2114,7 +2117,7 @@ DROPOUT__DEFINE_VARIANTS(bf16, uint16_t, DROPOUT__BF16)
 
 /* ============================ end of VARIANTS implementation ========================== */
 
-/* ---- BEGIN fused bias-dropout-residual (implementation; owner: dropout_cuda.cuh) ------
+/* ---- fused bias-dropout-residual (implementation) -------------------------------------
    Scalar and self-contained (only the public building blocks), so it is the reference
    the GPU kernels are tested against. */
 static int dropout__bda_run(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
