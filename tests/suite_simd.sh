@@ -33,9 +33,14 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD
 
-# C++ (the header must stay valid C++11) with the AVX2 path
-build simd-cxx11 sh -c "printf '#define DROPOUT_IMPLEMENTATION\n#include \"dropout.h\"\n' | \
-   ${CXX:-c++} -std=c++11 -x c++ -O2 $WARN -mavx2 -I. -c - -o $BUILD/simd_cxx.o"
+# C++ (the header must stay valid C++11) with the widest path this machine's compiler has
+simd_cxx_flags=$([ "$(uname -m)" = x86_64 ] && echo -mavx2)
+if command -v "${CXX:-c++}" >/dev/null 2>&1; then
+   build simd-cxx11 sh -c "printf '#define DROPOUT_IMPLEMENTATION\n#include \"dropout.h\"\n' | \
+      ${CXX:-c++} -std=c++11 -x c++ -O2 $WARN $simd_cxx_flags -I. -c - -o $BUILD/simd_cxx.o"
+else
+   say "SKIP build simd-cxx11: no C++ compiler (${CXX:-c++})"
+fi
 
 # AArch64 NEON: cross-compiled when the cross compiler is there, run under qemu-user
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
