@@ -55,12 +55,17 @@ build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) tests/cuda/test_cuda.cu -o $@
 
+build/cuda/variants_cuda: tests/variants_cuda.cu dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) tests/variants_cuda.cu -o $@
+
 build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) bench/bench_cuda.cu -o $@
 
-test-cuda: build/cuda/test_cuda
+test-cuda: build/cuda/test_cuda build/cuda/variants_cuda
 	./build/cuda/test_cuda
+	./build/cuda/variants_cuda
 	$(SANITIZER) --tool memcheck --error-exitcode 1 ./build/cuda/test_cuda small
 	$(SANITIZER) --tool racecheck --error-exitcode 1 ./build/cuda/test_cuda small
 

@@ -1,15 +1,20 @@
-/* The variants' CUDA fragment against the CPU reference, bit for bit (all dtypes, a few
-   shapes, odd offsets, two grid-independent launches). Built by tests/suite_variants.sh
-   with nvcc -Werror all-warnings for sm_75 and sm_90; run only where a GPU is present
-   (otherwise one SKIP line). */
+/* The variants' CUDA launchers (dropout_cuda.cuh) against the CPU reference, bit for bit
+   (all dtypes, a few shapes, odd offsets) on finite inputs. Built by tests/suite_cuda.sh
+   with nvcc -Werror all-warnings for sm_75, sm_80 and sm_90 (cached) and run by
+   `make test-cuda`; prints one SKIP line where no GPU is present. The kernel bodies are
+   also run over emulated grids by tests/cuda/test_cuda_logic.c. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #define DROPOUT_IMPLEMENTATION
-#include "dropout.h"
-#include "dropout_cuda_variants.inc"
-#include "check.h"
+#define DROPOUT_CUDA_IMPLEMENTATION
+#include "dropout_cuda.cuh"
+#include "tests/check.h"
+
+/* f16 / bf16 buffers are uint16_t bit patterns here, __half / __nv_bfloat16 in the API */
+#define H(p) ((__half *)(p))
+#define B(p) ((__nv_bfloat16 *)(p))
 
 enum { N = 3 * 5 * 7 * 11 };
 
@@ -58,10 +63,10 @@ int main(void)
          dropout_cuda_alpha_forward_f64(dyd, NULL, dxd, sh, 0.2, bitss[b], 7, 8, 9, 0);
          dropout_alpha_forward_f64(yd, NULL, xd, sh, 0.2, bitss[b], 7, 8, 9);
          compare("alpha f64", yd, dyd, N);
-         dropout_cuda_alpha_forward_f16(dyh, NULL, dxh, sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_cuda_alpha_forward_f16(H(dyh), NULL, H(dxh), sh, 0.2, bitss[b], 7, 8, 9, 0);
          dropout_alpha_forward_f16(yh, NULL, xh, sh, 0.2, bitss[b], 7, 8, 9);
          compare("alpha f16", yh, dyh, N);
-         dropout_cuda_alpha_backward_bf16(dyh, dxh, sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_cuda_alpha_backward_bf16(B(dyh), B(dxh), sh, 0.2, bitss[b], 7, 8, 9, 0);
          dropout_alpha_backward_bf16(yh, xh, sh, 0.2, bitss[b], 7, 8, 9);
          compare("alpha backward bf16", yh, dyh, N);
          dropout_cuda_bcast_backward_f64(dyd, dxd, sh, 0.6, bitss[b], 7, 8, 9, 0);
@@ -77,10 +82,10 @@ int main(void)
    dropout_cuda_gaussian_backward_f64(dyd, dxd, N, 0.3, 3, 4, 5, 0);
    dropout_gaussian_backward_f64(yd, xd, N, 0.3, 3, 4, 5);
    compare("gaussian backward f64", yd, dyd, N);
-   dropout_cuda_gaussian_forward_f16(dyh, dxh, N, 0.3, 3, 4, 5, 0);
+   dropout_cuda_gaussian_forward_f16(H(dyh), H(dxh), N, 0.3, 3, 4, 5, 0);
    dropout_gaussian_forward_f16(yh, xh, N, 0.3, 3, 4, 5);
    compare("gaussian f16", yh, dyh, N);
-   dropout_cuda_noise_forward_bf16(dyh, dxh, N, 0.5, 3, 4, 5, 0);
+   dropout_cuda_noise_forward_bf16(B(dyh), B(dxh), N, 0.5, 3, 4, 5, 0);
    dropout_noise_forward_bf16(yh, xh, N, 0.5, 3, 4, 5);
    compare("noise bf16", yh, dyh, N);
    dropout_cuda_noise_forward_f64(dyd, dxd, N, 0.5, 3, 4, 5, 0);
