@@ -370,6 +370,34 @@ static void case_conversions(void)
 }
 #endif
 
+/* The vector loop runs batches of 8 chunks of 64 elements: the window-aligned fast path
+   (offset % 64 == 0) and the two-window shift (any other offset), at batch and chunk
+   edges, every mode, with and without the mask, in place and not. */
+static void case_batches(void)
+{
+   static const unsigned shifts[4] = {0, 1, 32, 63};
+   static const size_t sizes[6] = {64, 511, 512, 513, 1024 + 64, 4096 + 63};
+   int b, si, ni, k;
+   for (b = 0; b < 3; ++b)
+      for (si = 0; si < 4; ++si)
+         for (ni = 0; ni < 6; ++ni)
+            for (k = 0; k < 2; ++k) {
+               int bits = 8 << b, err;
+               size_t n = sizes[ni];
+               uint64_t seed = rnd(), stream = rnd(), off = (rnd() & ~(uint64_t)63) + shifts[si];
+               float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
+               fill_data(T_F32, x, n);
+               model_forward(T_F32, z, m2, x, n, 0.3, bits, seed, stream, off);
+               memset(m1, 0xA5, sizeof m1);
+               if (k) { memcpy(y, x, n * 4); err = dropout_forward_f32(y, m1, y, n, 0.3, bits, seed, stream, off); }
+               else err = dropout_forward_f32(y, m1, x, n, 0.3, bits, seed, stream, off);
+               CHECK(err == 0 && memcmp(y, z, n * 4) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+                     "bits=%d n=%zu offset%%64=%u inplace=%d differs", bits, n, shifts[si], k);
+               CHECK(m1[(n + 7) / 8] == 0xA5, "mask wrote past its ceil(n/8) bytes");
+            }
+   case_end(NAME("batch/chunk edges, aligned and shifted offsets == reference"));
+}
+
 int main(void)
 {
    int t;
@@ -382,6 +410,7 @@ int main(void)
 #endif
    for (t = 0; t < 4; ++t) case_forward(t, 400);
    case_mask_only();
+   case_batches();
    case_fills();
    case_chunks();
    case_threads();

@@ -1,0 +1,9 @@
+/* static_a.c + static_b.c: two translation units, each with its own private copy of the
+   library (DROPOUT_STATIC), linked into one program without clashing symbols. */
+#define DROPOUT_STATIC
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+
+uint32_t static_a_word(void);
+
+uint32_t static_a_word(void) { return dropout_stream_u32(0, 0, 1); }

@@ -1,0 +1,14 @@
+/* static_b.c: see static_a.c. Uses only a few functions: the others must not warn. */
+#define DROPOUT_STATIC
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+#include <stdio.h>
+
+uint32_t static_a_word(void);
+
+int main(void)
+{
+   int ok = static_a_word() == 0xe169c58du && dropout_stream_u32(0, 0, 1) == 0xe169c58du;
+   printf("%s static_two_private_copies\n", ok ? "PASS" : "FAIL");
+   return ok ? 0 : 1;
+}
