@@ -24,7 +24,7 @@
       happen after validation, so there is nothing to wait for.
       Pointers are device pointers aligned to their element type. Any other alignment and
       any offset (also a block start mid-Philox-block) give the same result; 16-byte
-      aligned buffers take the vectorised path.
+      aligned buffers take the vectorised (and, see DROPOUT_CUDA_STAGED, staged) path.
 
       f16 and bf16 are __half and __nv_bfloat16 in the interface but are handled as their
       uint16_t bit patterns and converted by dropout.h's integer code, not by
