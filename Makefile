@@ -8,7 +8,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench clean test-cuda bench-cuda gpu
+.PHONY: demo example test bench clean test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -43,32 +43,69 @@ build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c -o $@
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
-#   make gpu     = make test-cuda bench-cuda: tests, sanitizers, benchmark, markdown report
+#   make gpu     the whole GPU session in one command (about 5 minutes on an H100, nvcc
+#                included): prints date, device and driver; builds the three programs in
+#                parallel; runs the tests, the benchmark + report, then the sanitizers (each
+#                capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot cost the
+#                numbers). Log and report go to $$OUT when set (gpu.log, bench_cuda.md).
+#   make test-cuda / bench-cuda   the pieces
 #   REPORT=path  where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 NVARCH ?= -arch=native
 NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVARCH)
 SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local/cuda/bin/compute-sanitizer)
+SANITIZER_TIMEOUT ?= 150
 REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
+GPU_LOG = $(if $(OUT),$(OUT)/gpu.log,build/cuda/gpu.log)
+CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda
 
 build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) tests/cuda/test_cuda.cu -o $@
 
+build/cuda/variants_cuda: tests/variants_cuda.cu dropout_cuda.cuh dropout.h tests/check.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) tests/variants_cuda.cu -o $@
+
 build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) bench/bench_cuda.cu -o $@
 
-test-cuda: build/cuda/test_cuda
+gpu-info:
+	@echo "date:   $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	@echo "device: $$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo 'nvidia-smi unavailable')"
+	@echo "nvcc:   $$($(NVCC) --version 2>/dev/null | tail -n 2 | head -n 1)"
+	@echo "host:   $$(hostname) $$(git rev-parse --short HEAD 2>/dev/null)"
+
+test-cuda-run: build/cuda/test_cuda build/cuda/variants_cuda
 	./build/cuda/test_cuda
-	$(SANITIZER) --tool memcheck --error-exitcode 1 ./build/cuda/test_cuda small
-	$(SANITIZER) --tool racecheck --error-exitcode 1 ./build/cuda/test_cuda small
+	./build/cuda/variants_cuda
+
+sanitize-cuda: build/cuda/test_cuda
+	@if [ -x "$(SANITIZER)" ]; then \
+	   echo "memcheck:";  timeout $(SANITIZER_TIMEOUT) $(SANITIZER) --tool memcheck --error-exitcode 1 ./build/cuda/test_cuda small && \
+	   echo "racecheck:"; timeout $(SANITIZER_TIMEOUT) $(SANITIZER) --tool racecheck --error-exitcode 1 ./build/cuda/test_cuda small; \
+	else echo "SKIP sanitizers: compute-sanitizer not found (set SANITIZER=...)"; fi
+
+test-cuda: test-cuda-run sanitize-cuda
 
 bench-cuda: build/cuda/bench_cuda
 	./build/cuda/bench_cuda build/cuda/bench_cuda.csv
 	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
+	@if [ -n "$(OUT)" ]; then cp build/cuda/bench_cuda.csv "$(OUT)/"; fi
 
-gpu: test-cuda bench-cuda
+gpu:
+	@mkdir -p build/cuda $(if $(OUT),$(OUT))
+	@{ rc=0; \
+	  $(MAKE) --no-print-directory gpu-info; \
+	  if $(MAKE) --no-print-directory -j3 $(CUDA_BINS); then \
+	     $(MAKE) --no-print-directory test-cuda-run || rc=1; \
+	     $(MAKE) --no-print-directory bench-cuda || rc=1; \
+	     $(MAKE) --no-print-directory sanitize-cuda || rc=1; \
+	  else rc=2; fi; \
+	  echo $$rc >build/cuda/gpu.rc; \
+	  echo "make gpu: $$( [ $$rc = 0 ] && echo ALL OK || echo SOMETHING FAILED, see above ); report $(REPORT); log $(GPU_LOG)"; \
+	} 2>&1 | tee $(GPU_LOG); exit $$(cat build/cuda/gpu.rc)
 
 clean:
 	rm -rf build

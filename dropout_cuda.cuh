@@ -24,7 +24,7 @@
       happen after validation, so there is nothing to wait for.
       Pointers are device pointers aligned to their element type. Any other alignment and
       any offset (also a block start mid-Philox-block) give the same result; 16-byte
-      aligned buffers take the vectorised path.
+      aligned buffers take the vectorised (and, see DROPOUT_CUDA_STAGED, staged) path.
 
       f16 and bf16 are __half and __nv_bfloat16 in the interface but are handled as their
       uint16_t bit patterns and converted by dropout.h's integer code, not by
@@ -43,15 +43,37 @@
       Advance after the kernels that use the offset, never before: the kernels read it when
       they run. One d_saved per dropout layer.
 
+   VARIANTS
+      dropout_cuda_{bcast,alpha}_{forward,backward}_*, dropout_cuda_gaussian_*,
+      dropout_cuda_noise_forward_* and dropout_cuda_fill_normal_f32 are dropout.h's
+      VARIANTS functions (docs/SPEC.md section 11) with a cudaStream_t, the same
+      validation and codes. One element per thread step; not tuned for bandwidth.
+
    OPTIONS
       DROPOUT_CUDA_IMPLEMENTATION  emit kernels and launchers (one .cu file only)
       DROPOUT_CUDA_STATIC          make the launchers static
       DROPOUT_CUDA_BLOCK           threads per block of the default launch (256)
+      DROPOUT_CUDA_STAGED          1 (default): forward, backward, apply_mask and the fused
+                                   op move each warp's 32 x 32 elements through shared
+                                   memory with coalesced 16-byte accesses; 0: every thread
+                                   loads its own 32 elements straight from global memory
+                                   (16-byte vectors, so one warp instruction touches 32
+                                   cache lines). Same results bit for bit (the same
+                                   per-thread code runs on either copy of the data). An
+                                   expression evaluated at each launch, so it may name a
+                                   variable (bench/bench_cuda.cu times both in one run).
+                                   Default 1 because coalesced access is what a memory-
+                                   bound kernel needs; NOT yet measured on a GPU: run
+                                   `make gpu` and set the default from its table.
+      DROPOUT_CUDA_STAGED_BLOCK    threads per block of a default staged launch (128: the
+                                   f64 and fused f32 spans need 272-288 bytes of shared
+                                   memory per thread, within 48 KiB per block)
 
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies
-      (dropout_cuda__body): tests/cuda/test_cuda_logic.c runs them over emulated grids to
-      check the indexing against the CPU library with no GPU.
+      (dropout_cuda__body, dropout_cuda__unit, dropout_cuda__stage,
+      dropout_cuda__variant_body): tests/cuda/test_cuda_logic.c runs them over emulated
+      grids and warps to check the indexing against the CPU library with no GPU.
 
    LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
 */
@@ -108,6 +130,7 @@ typedef struct dropout_cuda__args {
    const uint64_t *seed_ptr;      /* when not NULL, read at run time instead of seed */
    const uint64_t *offset_ptr;    /* when not NULL, read at run time instead of offset */
    int *status_ptr;               /* optional: DROPOUT_ERR_RANGE if a run-time offset is bad */
+   int staged;                    /* stage whole warp spans through shared memory */
 } dropout_cuda__args;
 
 typedef union dropout_cuda__vec {   /* 16 bytes, as one load/store */
@@ -235,17 +258,16 @@ DROPOUT_HD void dropout_cuda__elem(int dtype, int op, dropout_cuda__vec *v, unsi
    else v->h[e] = dropout_apply_bf16(v->h[e], keep, r);
 }
 
-/* The data of one unit: elements j0 .. j0 + count - 1. 16-byte vectors when the unit is
-   whole and every pointer of it is 16-byte aligned, one element at a time otherwise.
-   Each vector is loaded before it is stored, so y may equal x (or residual). */
-DROPOUT_HD void dropout_cuda__data_unit(const dropout_cuda__args *a, int dtype, int op,
-                                        uint64_t j0, unsigned count, uint32_t keep)
+/* The data of one unit: count elements read from xp (and rp), written to yp; col is the
+   fused op's column of the first one. 16-byte vectors when the unit is whole and every
+   pointer is 16-byte aligned, one element at a time otherwise. The pointers are global
+   memory (direct path) or the thread's shared-memory row (staged path): the same code
+   either way. Each vector is loaded before it is stored, so y may equal x (or residual). */
+DROPOUT_HD void dropout_cuda__data_unit(const dropout_cuda__args *a, int dtype, int op, char *yp,
+                                        const char *xp, const char *rp, uint64_t col,
+                                        unsigned count, uint32_t keep)
 {
    unsigned es = dropout_cuda__esize(dtype), i;
-   const char *xp = (const char *)a->x + j0 * es;
-   char *yp = (char *)a->y + j0 * es;
-   const char *rp = op == DROPOUT_CUDA__FUSED ? (const char *)a->residual + j0 * es : xp;
-   uint64_t col = op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0;
    dropout_cuda__vec v, rv;
    rv.u[0] = rv.u[1] = rv.u[2] = rv.u[3] = 0;
    if (count == DROPOUT_CUDA__UNIT && (((uintptr_t)xp | (uintptr_t)yp | (uintptr_t)rp) & 15u) == 0) {
@@ -304,31 +326,186 @@ DROPOUT_HD void dropout_cuda__fill_unit(const dropout_cuda__args *a, int op, uin
    }
 }
 
-/* The whole kernel, as thread `tid` of `nthreads`. */
-DROPOUT_HD void dropout_cuda__body(dropout_cuda__args a, int dtype, int op, uint64_t tid, uint64_t nthreads)
+/* Seed and offset of a launch (read through the pointers when given) and its number of
+   units; 0 units when there is nothing to do, or when a run-time offset runs past 2^64
+   (thread 0 then reports DROPOUT_ERR_RANGE). */
+DROPOUT_HD uint64_t dropout_cuda__prologue(const dropout_cuda__args *a, uint64_t tid,
+                                           uint64_t *seed, uint64_t *offset)
 {
-   uint64_t seed = a.seed_ptr ? *a.seed_ptr : a.seed;
-   uint64_t offset = a.offset_ptr ? *a.offset_ptr : a.offset;
-   uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0), u;
-   if (a.n == 0) return;
-   if (a.n - 1u > UINT64_MAX - offset) {   /* only a run-time offset can get here */
-      if (tid == 0 && a.status_ptr) *a.status_ptr = DROPOUT_ERR_RANGE;
+   *seed = a->seed_ptr ? *a->seed_ptr : a->seed;
+   *offset = a->offset_ptr ? *a->offset_ptr : a->offset;
+   if (a->n == 0) return 0;
+   if (a->n - 1u > UINT64_MAX - *offset) {   /* only a run-time offset can get here */
+      if (tid == 0 && a->status_ptr) *a->status_ptr = DROPOUT_ERR_RANGE;
+      return 0;
+   }
+   return a->n / DROPOUT_CUDA__UNIT + (a->n % DROPOUT_CUDA__UNIT != 0);
+}
+
+/* Unit u of a call, as one thread: its keep bits, its 4 mask bytes, its 32 elements.
+   xrow == NULL: data straight from global memory (direct path). Otherwise the unit's
+   elements already sit in the thread's shared-memory row xrow (and rrow for the fused
+   op's residual) and the results go back into xrow (staged path). */
+DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int op, uint64_t seed,
+                                   uint64_t offset, uint64_t u, char *xrow, const char *rrow)
+{
+   uint64_t j0 = u * DROPOUT_CUDA__UNIT;
+   unsigned count = a->n - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(a->n - j0) : DROPOUT_CUDA__UNIT;
+   unsigned es = dropout_cuda__esize(dtype);
+   uint32_t keep;
+   if (op >= DROPOUT_CUDA__FILL_U32) {
+      dropout_cuda__fill_unit(a, op, seed, offset, j0, count);
       return;
    }
-   for (u = tid; u < units; u += nthreads) {
-      uint64_t j0 = u * DROPOUT_CUDA__UNIT;
-      unsigned count = a.n - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(a.n - j0) : DROPOUT_CUDA__UNIT;
-      uint32_t keep;
-      if (op >= DROPOUT_CUDA__FILL_U32) {
-         dropout_cuda__fill_unit(&a, op, seed, offset, j0, count);
-         continue;
-      }
-      keep = op == DROPOUT_CUDA__APPLY_MASK
-                ? dropout_cuda__load_mask(a.mask_in + u * 4u, count)
-                : dropout_cuda__keep_bits(seed, a.stream, a.rule, offset + j0, count);
-      if (a.mask_out) dropout_cuda__store_mask(a.mask_out + u * 4u, keep, count);
-      if (op != DROPOUT_CUDA__MASK) dropout_cuda__data_unit(&a, dtype, op, j0, count, keep);
+   keep = op == DROPOUT_CUDA__APPLY_MASK
+             ? dropout_cuda__load_mask(a->mask_in + u * 4u, count)
+             : dropout_cuda__keep_bits(seed, a->stream, a->rule, offset + j0, count);
+   if (a->mask_out) dropout_cuda__store_mask(a->mask_out + u * 4u, keep, count);
+   if (op == DROPOUT_CUDA__MASK) return;
+   if (xrow)
+      dropout_cuda__data_unit(a, dtype, op, xrow, xrow, rrow, op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0, count, keep);
+   else
+      dropout_cuda__data_unit(a, dtype, op, (char *)a->y + j0 * es, (const char *)a->x + j0 * es,
+                              op == DROPOUT_CUDA__FUSED ? (const char *)a->residual + j0 * es : NULL,
+                              op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0, count, keep);
+}
+
+/* The whole kernel, direct path, as thread `tid` of `nthreads`: a grid-stride loop over
+   units, so the result does not depend on the grid. */
+DROPOUT_HD void dropout_cuda__body(dropout_cuda__args a, int dtype, int op, uint64_t tid, uint64_t nthreads)
+{
+   uint64_t seed, offset, units = dropout_cuda__prologue(&a, tid, &seed, &offset), u;
+   for (u = tid; u < units; u += nthreads) dropout_cuda__unit(&a, dtype, op, seed, offset, u, NULL, NULL);
+}
+
+/* ---- The staged path ----------------------------------------------------------------
+   A warp's span is the 32 consecutive units of its 32 lanes (lane l has unit base + l in
+   the grid-stride loop when blocks are whole warps), 32 x 32 elements. Direct loads have
+   lane l read 16 bytes at unit l: one warp instruction touches 32 cache lines. Staged,
+   the warp moves the span with consecutive lanes on consecutive 16-byte chunks (512
+   contiguous bytes per instruction) into shared memory, each thread runs the same unit
+   code on its own row there, and the warp stores the span back the same way. Row l holds
+   unit base + l: 32 * esize bytes plus 16 bytes of padding, so that the 8 lanes of a
+   quarter-warp reading chunk g of their own rows hit 8 distinct groups of 4 banks. */
+DROPOUT_HD unsigned dropout_cuda__row_bytes(int dtype)
+{
+   return DROPOUT_CUDA__UNIT * dropout_cuda__esize(dtype) + 16u;
+}
+
+/* Shared memory of one warp: its x rows, then (fused op) its residual rows. */
+DROPOUT_HD unsigned dropout_cuda__warp_smem(int dtype, int op)
+{
+   return 32u * dropout_cuda__row_bytes(dtype) * (op == DROPOUT_CUDA__FUSED ? 2u : 1u);
+}
+
+/* Whether the span at unit `base` is staged: whole (32 full units) and every data
+   pointer 16-byte aligned (then so is every unit: 32 elements are a multiple of 16
+   bytes). Warp-uniform. Anything else (the tail, odd pointers) takes the direct path. */
+DROPOUT_HD int dropout_cuda__span_staged(const dropout_cuda__args *a, int op, uint64_t base, uint64_t units)
+{
+   uintptr_t ptrs = (uintptr_t)a->x | (uintptr_t)a->y;
+   if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED) return 0;
+   if (op == DROPOUT_CUDA__FUSED) ptrs |= (uintptr_t)a->residual;
+   return a->staged && (ptrs & 15u) == 0 && base + 32u <= units && (base + 32u) * DROPOUT_CUDA__UNIT <= a->n;
+}
+
+/* Lane `lane`'s share of moving a span: 16-byte chunk c of the span (c = lane, lane + 32,
+   ...) is chunk c % cpr of row c / cpr. to_global = 0: global -> rows; 1: rows -> global. */
+DROPOUT_HD void dropout_cuda__stage(char *rows, char *glob, int dtype, unsigned lane, int to_global)
+{
+   unsigned cpr = DROPOUT_CUDA__UNIT * dropout_cuda__esize(dtype) / 16u;   /* chunks per row */
+   unsigned rb = dropout_cuda__row_bytes(dtype), k;
+   dropout_cuda__vec v;
+   DROPOUT_CUDA__UNROLL
+   for (k = 0; k < cpr; ++k) {          /* 32 * cpr chunks, cpr per lane */
+      unsigned c = lane + 32u * k;
+      char *s = rows + (c / cpr) * rb + (c % cpr) * 16u, *g = glob + (size_t)c * 16u;
+      if (to_global) { dropout_cuda__ld16(&v, s); dropout_cuda__st16(g, &v); }
+      else { dropout_cuda__ld16(&v, g); dropout_cuda__st16(s, &v); }
    }
+}
+
+/* ---- Variants (docs/SPEC.md section 11) ---------------------------------------------
+   One element per thread and grid-stride step: broadcast / alpha dropout look up the
+   element's mask position, the normal ops its normal number. */
+enum {
+   DROPOUT_CUDA__V_BCAST,       /* core rule on the broadcast position */
+   DROPOUT_CUDA__V_ALPHA,       /* alpha dropout forward */
+   DROPOUT_CUDA__V_ALPHA_GRAD,  /* alpha dropout backward */
+   DROPOUT_CUDA__V_GAUSS,       /* Gaussian dropout, forward == backward */
+   DROPOUT_CUDA__V_NOISE,       /* Gaussian noise */
+   DROPOUT_CUDA__V_NORMALS      /* the normals alone (f32) */
+};
+
+typedef struct dropout_cuda__vargs {
+   void *y;
+   const void *x;
+   uint64_t n;                  /* elements */
+   dropout_bcast b;             /* V_BCAST, V_ALPHA* */
+   dropout_rule rule;
+   dropout_alpha_rule alpha;
+   float sigma;                 /* V_GAUSS: sigma_f32; V_NOISE: (float)sigma */
+   int copy;                    /* V_GAUSS / V_NOISE with p or sigma 0: y = x bit for bit */
+   uint64_t seed, stream, offset;
+} dropout_cuda__vargs;
+
+DROPOUT_HD void dropout_cuda__variant_elem(const dropout_cuda__vargs *a, int dtype, int kind, uint64_t i)
+{
+   if (kind <= DROPOUT_CUDA__V_ALPHA_GRAD) {
+      int k = dropout_keep_at(a->seed, a->stream, a->offset + dropout_bcast_index(&a->b, i), a->rule);
+      if (dtype == DROPOUT_CUDA__F32) {
+         float v = ((const float *)a->x)[i];
+         ((float *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f32(v, k, a->rule)
+            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f32(v, k, a->alpha) : dropout_alpha_grad_f32(v, k, a->alpha);
+      } else if (dtype == DROPOUT_CUDA__F64) {
+         double v = ((const double *)a->x)[i];
+         ((double *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f64(v, k, a->rule)
+            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f64(v, k, a->alpha) : dropout_alpha_grad_f64(v, k, a->alpha);
+      } else if (dtype == DROPOUT_CUDA__F16) {
+         uint16_t v = ((const uint16_t *)a->x)[i];
+         ((uint16_t *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f16(v, k, a->rule)
+            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f16(v, k, a->alpha) : dropout_alpha_grad_f16(v, k, a->alpha);
+      } else {
+         uint16_t v = ((const uint16_t *)a->x)[i];
+         ((uint16_t *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_bf16(v, k, a->rule)
+            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_bf16(v, k, a->alpha) : dropout_alpha_grad_bf16(v, k, a->alpha);
+      }
+      return;
+   }
+   if (kind == DROPOUT_CUDA__V_NORMALS) {
+      ((float *)a->y)[i] = dropout_normal_at(a->seed, a->stream, a->offset + i);
+      return;
+   }
+   if (a->copy) {
+      if (dtype == DROPOUT_CUDA__F32) ((float *)a->y)[i] = ((const float *)a->x)[i];
+      else if (dtype == DROPOUT_CUDA__F64) ((double *)a->y)[i] = ((const double *)a->x)[i];
+      else ((uint16_t *)a->y)[i] = ((const uint16_t *)a->x)[i];
+      return;
+   }
+   {
+      float z = dropout_normal_at(a->seed, a->stream, a->offset + i), s = a->sigma;
+      int gauss = kind == DROPOUT_CUDA__V_GAUSS;
+      if (dtype == DROPOUT_CUDA__F32) {
+         float v = ((const float *)a->x)[i];
+         ((float *)a->y)[i] = gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s);
+      } else if (dtype == DROPOUT_CUDA__F64) {
+         double v = ((const double *)a->x)[i];
+         ((double *)a->y)[i] = gauss ? v * (double)dropout_gaussian_mult(z, s) : dropout_noise_add_f64(v, z, s);
+      } else if (dtype == DROPOUT_CUDA__F16) {
+         float v = dropout_f16_to_f32(((const uint16_t *)a->x)[i]);
+         ((uint16_t *)a->y)[i] = dropout_f32_to_f16(gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s));
+      } else {
+         float v = dropout_bf16_to_f32(((const uint16_t *)a->x)[i]);
+         ((uint16_t *)a->y)[i] = dropout_f32_to_bf16(gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s));
+      }
+   }
+}
+
+/* A variant kernel as thread `tid` of `nthreads` (grid-stride: grid-independent). */
+DROPOUT_HD void dropout_cuda__variant_body(dropout_cuda__vargs a, int dtype, int kind, uint64_t tid, uint64_t nthreads)
+{
+   uint64_t i;
+   for (i = tid; i < a.n; i += nthreads) dropout_cuda__variant_elem(&a, dtype, kind, i);
 }
 
 #ifdef __cplusplus
@@ -354,6 +531,12 @@ DROPOUT_HD void dropout_cuda__body(dropout_cuda__args a, int dtype, int op, uint
 
 #ifndef DROPOUT_CUDA_BLOCK
 #define DROPOUT_CUDA_BLOCK 256
+#endif
+#ifndef DROPOUT_CUDA_STAGED_BLOCK
+#define DROPOUT_CUDA_STAGED_BLOCK 128
+#endif
+#ifndef DROPOUT_CUDA_STAGED
+#define DROPOUT_CUDA_STAGED 1
 #endif
 
 extern "C" {
@@ -414,6 +597,25 @@ DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, i
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 
+/* Variants (docs/SPEC.md section 11): the CPU functions of dropout.h's VARIANTS block with
+   the same arguments plus a stream, the same validation and codes. `shape` is a host
+   pointer (read by the launcher). The broadcast and alpha ops write their optional mask
+   with dropout_cuda_mask's kernel (the mask in its own shape, `positions` elements). */
+#define DROPOUT_CUDA__DECLARE_VARIANTS(suffix, T)                                                   \
+   DROPOUT_CUDADEF int dropout_cuda_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
+   DROPOUT_CUDADEF int dropout_cuda_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
+   DROPOUT_CUDADEF int dropout_cuda_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
+   DROPOUT_CUDADEF int dropout_cuda_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
+   DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
+   DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
+   DROPOUT_CUDADEF int dropout_cuda_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDA__DECLARE_VARIANTS(f32, float)
+DROPOUT_CUDA__DECLARE_VARIANTS(f64, double)
+DROPOUT_CUDA__DECLARE_VARIANTS(f16, __half)
+DROPOUT_CUDA__DECLARE_VARIANTS(bf16, __nv_bfloat16)
+#undef DROPOUT_CUDA__DECLARE_VARIANTS
+DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+
 /* One-thread kernel: if saved_ptr, *saved_ptr = *offset_ptr; then *offset_ptr += n
    (mod 2^64: a later kernel reports an overflowed range through its status_ptr). */
 DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs);
@@ -425,13 +627,44 @@ DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *
 #ifndef DROPOUT_CUDA_IMPLEMENTATION_DONE
 #define DROPOUT_CUDA_IMPLEMENTATION_DONE
 
-/* One kernel per (dtype, op): the constants fold the body's branches away. */
+/* One kernel per (dtype, op): the constants fold the body's branches away. The loop is
+   dropout_cuda__body's grid-stride loop, walked a warp at a time (lane l's unit is still
+   tid, tid + nthreads, ...) so that a whole span can be staged; a.staged is only set by
+   the launcher when blocks are whole warps and their shared memory was given. */
 template <int DT, int OP>
 static __global__ void __launch_bounds__(1024) dropout_cuda__kernel(dropout_cuda__args a)
 {
+   extern __shared__ uint4 dropout_cuda__smem[];
    uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
    uint64_t nthreads = (uint64_t)gridDim.x * blockDim.x;
-   dropout_cuda__body(a, DT, OP, tid, nthreads);
+   uint64_t seed, offset, units = dropout_cuda__prologue(&a, tid, &seed, &offset), base;
+   unsigned lane = threadIdx.x & 31u, rb = dropout_cuda__row_bytes(DT), es = dropout_cuda__esize(DT);
+   char *xrows = (char *)dropout_cuda__smem + (threadIdx.x >> 5) * dropout_cuda__warp_smem(DT, OP);
+   char *rrows = xrows + 32u * rb;
+   for (base = tid - lane; base < units; base += nthreads) {
+      int st = dropout_cuda__span_staged(&a, OP, base, units);
+      uint64_t j0 = base * DROPOUT_CUDA__UNIT * es;   /* byte offset of the span */
+      if (st) {
+         dropout_cuda__stage(xrows, (char *)a.x + j0, DT, lane, 0);
+         if (OP == DROPOUT_CUDA__FUSED) dropout_cuda__stage(rrows, (char *)a.residual + j0, DT, lane, 0);
+         __syncwarp();
+      }
+      if (base + lane < units)
+         dropout_cuda__unit(&a, DT, OP, seed, offset, base + lane, st ? xrows + lane * rb : NULL,
+                            st ? rrows + lane * rb : NULL);
+      if (st) {
+         __syncwarp();
+         dropout_cuda__stage(xrows, (char *)a.y + j0, DT, lane, 1);
+         __syncwarp();   /* the next span reuses the rows */
+      }
+   }
+}
+
+template <int DT, int KIND>
+static __global__ void __launch_bounds__(1024) dropout_cuda__variant_kernel(dropout_cuda__vargs a)
+{
+   dropout_cuda__variant_body(a, DT, KIND, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                              (uint64_t)gridDim.x * blockDim.x);
 }
 
 static __global__ void dropout_cuda__advance_kernel(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n)
@@ -446,23 +679,36 @@ static dropout_cuda__args dropout_cuda__args_make(void)
    dropout_cuda__args a;
    memset(&a, 0, sizeof a);
    a.rule = dropout_rule_make(0.0, 32);
+   a.staged = (DROPOUT_CUDA_STAGED) != 0;
    return a;
 }
 
-/* grid 0 / block 0: the default launch. Any grid and block give the same result. */
-static int dropout_cuda__launch(const dropout_cuda__args *a, int dtype, int op,
+/* Dynamic shared memory a launch may use without opting in (every architecture). */
+#define DROPOUT_CUDA__SMEM_MAX 49152u
+
+/* grid 0 / block 0: the default launch. Any grid and block give the same result. The
+   staged path needs blocks of whole warps and (block / 32) * warp_smem bytes of shared
+   memory within DROPOUT_CUDA__SMEM_MAX; otherwise the launch runs the direct path. */
+static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
                                 unsigned grid, unsigned block, cudaStream_t cs)
 {
-   uint64_t units = a->n / DROPOUT_CUDA__UNIT + (a->n % DROPOUT_CUDA__UNIT != 0);
+   dropout_cuda__args a = *a0;
+   uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0);
+   size_t smem = 0;
    cudaError_t err;
-   if (a->n == 0) return DROPOUT_OK;
-   if (block == 0) block = DROPOUT_CUDA_BLOCK;
+   if (a.n == 0) return DROPOUT_OK;
+   if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED) a.staged = 0;
+   if (block == 0) block = a.staged ? DROPOUT_CUDA_STAGED_BLOCK : DROPOUT_CUDA_BLOCK;
+   if (a.staged) {
+      smem = (size_t)(block / 32u) * dropout_cuda__warp_smem(dtype, op);
+      if (block % 32u != 0 || smem > DROPOUT_CUDA__SMEM_MAX) { a.staged = 0; smem = 0; }
+   }
    if (grid == 0) {
       uint64_t g = (units + block - 1u) / block;
       grid = g > 65536u ? 65536u : (unsigned)g;   /* the grid-stride loop does the rest */
    }
 #define DROPOUT_CUDA__CASE(DT, OP) \
-   case DT * 8 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(*a); break;
+   case DT * 8 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, smem, cs>>>(a); break;
    switch (dtype * 8 + op) {
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP)
@@ -484,6 +730,84 @@ static int dropout_cuda__launch(const dropout_cuda__args *a, int dtype, int op,
 #undef DROPOUT_CUDA__CASE
    err = cudaGetLastError();
    return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+}
+
+/* A variant kernel over a.n elements; grid 0 / block 0: the default launch. */
+static int dropout_cuda__variant_launch(const dropout_cuda__vargs *a, int dtype, int kind,
+                                        unsigned grid, unsigned block, cudaStream_t cs)
+{
+   cudaError_t err;
+   if (a->n == 0) return DROPOUT_OK;
+   if (block == 0) block = DROPOUT_CUDA_BLOCK;
+   if (grid == 0) {
+      uint64_t g = (a->n + block - 1u) / block;
+      grid = g > 65536u ? 65536u : (unsigned)g;
+   }
+#define DROPOUT_CUDA__VCASE(DT, K) \
+   case DT * 8 + K: dropout_cuda__variant_kernel<DT, K><<<grid, block, 0, cs>>>(*a); break;
+#define DROPOUT_CUDA__VCASES(DT)                                                                   \
+   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_BCAST) DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_ALPHA)   \
+   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_ALPHA_GRAD) DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_GAUSS) \
+   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_NOISE)
+   switch (dtype * 8 + kind) {
+      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F32)
+      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F64)
+      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F16)
+      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__BF16)
+      DROPOUT_CUDA__VCASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__V_NORMALS)
+   default: return DROPOUT_ERR_ARG;
+   }
+#undef DROPOUT_CUDA__VCASES
+#undef DROPOUT_CUDA__VCASE
+   err = cudaGetLastError();
+   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+}
+
+/* Broadcast, alpha forward and alpha backward: validation as dropout.h's
+   dropout__bcast_run, then the mask (the core mask kernel over `positions`), then y. */
+static int dropout_cuda__bcast(int dtype, int kind, void *y, uint8_t *mask, const void *x,
+                               const dropout_shape *shape, double p, int bits, uint64_t seed,
+                               uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   dropout_cuda__vargs a;
+   int err;
+   memset(&a, 0, sizeof a);
+   err = dropout_bcast_make(&a.b, shape);
+   if (err) return err;
+   err = dropout_check_args(p, bits, (size_t)a.b.positions, offset);
+   if (err) return err;
+   if (a.b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   if (mask && a.b.positions > 0) {
+      dropout_cuda__args m = dropout_cuda__args_make();
+      m.mask_out = mask; m.n = a.b.positions;
+      m.rule = dropout_rule_make(p, bits);
+      m.seed = seed; m.stream = stream; m.offset = offset;
+      err = dropout_cuda__launch(&m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, 0, 0, cs);
+      if (err) return err;
+   }
+   a.y = y; a.x = x; a.n = a.b.numel;
+   a.rule = dropout_rule_make(p, bits);
+   a.alpha = dropout_alpha_rule_make(p, bits);
+   a.seed = seed; a.stream = stream; a.offset = offset;
+   return dropout_cuda__variant_launch(&a, dtype, kind, 0, 0, cs);
+}
+
+/* Gaussian dropout (kind V_GAUSS, param p) and noise (V_NOISE, param sigma): validation
+   as dropout.h's dropout__normal_run. */
+static int dropout_cuda__normal(int dtype, int kind, void *y, const void *x, size_t n, double param,
+                                uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   dropout_cuda__vargs a;
+   memset(&a, 0, sizeof a);
+   if (kind == DROPOUT_CUDA__V_GAUSS && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
+   if (kind == DROPOUT_CUDA__V_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;   /* p and bits are valid: the range part */
+   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   a.y = y; a.x = x; a.n = n;
+   a.sigma = kind == DROPOUT_CUDA__V_GAUSS ? dropout_gaussian_sigma(param) : (float)param;
+   a.copy = param == 0.0;
+   a.seed = seed; a.stream = stream; a.offset = offset;
+   return dropout_cuda__variant_launch(&a, dtype, kind, 0, 0, cs);
 }
 
 /* forward, mask-free backward and mask, with (seed, offset) by value or from st */
@@ -658,6 +982,45 @@ DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *m
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
 {
    return dropout_cuda__fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+#define DROPOUT_CUDA__DEFINE_VARIANTS(suffix, T, DT)                                                \
+   DROPOUT_CUDADEF int dropout_cuda_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x,          \
+      const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs) \
+   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_BCAST, y, mask, x, shape, p, bits, seed, stream, offset, cs); } \
+   DROPOUT_CUDADEF int dropout_cuda_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, \
+      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
+   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_BCAST, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs); } \
+   DROPOUT_CUDADEF int dropout_cuda_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x,          \
+      const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs) \
+   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs); } \
+   DROPOUT_CUDADEF int dropout_cuda_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, \
+      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
+   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs); } \
+   DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p,  \
+      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
+   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_GAUSS, y, x, n, p, seed, stream, offset, cs); } \
+   DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p, \
+      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
+   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_GAUSS, dx, dy, n, p, seed, stream, offset, cs); } \
+   DROPOUT_CUDADEF int dropout_cuda_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma, \
+      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
+   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_NOISE, y, x, n, sigma, seed, stream, offset, cs); }
+
+DROPOUT_CUDA__DEFINE_VARIANTS(f32, float, DROPOUT_CUDA__F32)
+DROPOUT_CUDA__DEFINE_VARIANTS(f64, double, DROPOUT_CUDA__F64)
+DROPOUT_CUDA__DEFINE_VARIANTS(f16, __half, DROPOUT_CUDA__F16)
+DROPOUT_CUDA__DEFINE_VARIANTS(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
+#undef DROPOUT_CUDA__DEFINE_VARIANTS
+
+DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   dropout_cuda__vargs a;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;
+   memset(&a, 0, sizeof a);
+   a.y = out; a.n = n; a.seed = seed; a.stream = stream; a.offset = offset;
+   return dropout_cuda__variant_launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__V_NORMALS, 0, 0, cs);
 }
 
 DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs)

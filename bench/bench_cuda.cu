@@ -5,12 +5,19 @@
    stored mask, fused bias-dropout-residual (with and without mask), and a device-to-device
    cudaMemcpy of the same n elements as the baseline, all timed with cudaEvents, best of
    DROPOUT_BENCH_REPS (default 20) after warm-up. Bytes are those really moved
-   (reads + writes, mask bytes included). Writes CSV to argv[1] (for bench/torch_cuda.py,
-   which adds PyTorch and writes the markdown report) and a table to stdout. Needs a GPU. */
+   (reads + writes, mask bytes included). Every case runs twice, through the same public
+   launchers: path "direct" (DROPOUT_CUDA_STAGED = 0, each thread loads its own 32
+   elements) and path "staged" (= 1, warp spans moved coalesced through shared memory),
+   so one run says which default to keep. Writes CSV to argv[1] (for
+   bench/torch_cuda.py, which adds PyTorch and writes the markdown report) and a table to
+   stdout. Needs a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* DROPOUT_CUDA_STAGED is read at each launch: a variable lets one binary time both paths */
+static int bench_staged;
+#define DROPOUT_CUDA_STAGED bench_staged
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
@@ -90,8 +97,14 @@ int main(int argc, char **argv)
    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { printf("SKIP bench_cuda: no CUDA device\n"); return 0; }
    if ((env = getenv("DROPOUT_BENCH_MAX_LOG2"))) maxlog = atoi(env);
    if ((env = getenv("DROPOUT_BENCH_REPS"))) reps = atoi(env);
-   if (csv) fprintf(csv, "case,dtype,bits,n,ms,GBps,ratio_copy\n");
-   printf("| case | dtype | bits | n | ms | GB/s | / copy |\n|---|---|---|---|---|---|---|\n");
+   cudaDeviceProp prop;
+   int drv = 0, rt = 0;
+   CU(cudaGetDeviceProperties(&prop, 0));
+   cudaDriverGetVersion(&drv); cudaRuntimeGetVersion(&rt);
+   printf("device: %s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %d, runtime %d\n", prop.name, prop.major, prop.minor,
+          prop.multiProcessorCount, (double)prop.totalGlobalMem / 1073741824.0, drv, rt);
+   if (csv) fprintf(csv, "case,dtype,bits,n,path,ms,GBps,ratio_copy\n");
+   printf("| case | dtype | bits | n | path | ms | GB/s | / copy |\n|---|---|---|---|---|---|---|---|\n");
    size_t nmax = (size_t)1 << maxlog;
    bufs B;
    CU(cudaMalloc(&B.x, nmax * 4)); CU(cudaMalloc(&B.y, nmax * 4)); CU(cudaMalloc(&B.r, nmax * 4));
@@ -103,14 +116,17 @@ int main(int argc, char **argv)
          B.n = (size_t)1 << lg; B.cols = 4096; B.bf16 = bf;
          double copy_ms = best_ms(B, 0, 8), copy_gbs = bytes_moved(B, 0) / copy_ms / 1e6;
          for (int what = 0; what <= 6; ++what)
-            for (int bits = 8; bits <= 32; bits *= 2) {
-               if (bits != 8 && what != 1 && what != 2) continue;
-               double ms = what == 0 ? copy_ms : best_ms(B, what, bits);
-               double gbs = bytes_moved(B, what) / ms / 1e6;
-               printf("| %s | %s | %d | 2^%d | %.4f | %.1f | %.2f |\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, lg, ms, gbs, gbs / copy_gbs);
-               if (csv) fprintf(csv, "%s,%s,%d,%zu,%.6f,%.2f,%.4f\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, B.n, ms, gbs, gbs / copy_gbs);
-               if (what == 0) break;
-            }
+            for (int bits = 8; bits <= 32; bits *= 2)
+               for (int path = 0; path < 2; ++path) {
+                  if (bits != 8 && what != 1 && what != 2) continue;
+                  if (what == 0 && (bits != 8 || path)) continue;
+                  bench_staged = path;
+                  double ms = what == 0 ? copy_ms : best_ms(B, what, bits);
+                  double gbs = bytes_moved(B, what) / ms / 1e6;
+                  const char *pn = what == 0 ? "-" : path ? "staged" : "direct";
+                  printf("| %s | %s | %d | 2^%d | %s | %.4f | %.1f | %.2f |\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, lg, pn, ms, gbs, gbs / copy_gbs);
+                  if (csv) fprintf(csv, "%s,%s,%d,%zu,%s,%.6f,%.2f,%.4f\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, B.n, pn, ms, gbs, gbs / copy_gbs);
+               }
       }
    if (csv) fclose(csv);
    return 0;

@@ -100,11 +100,27 @@ def main():
          "  GB/s = bytes really moved (reads + writes, mask bytes included) / time;",
          "  / copy = that over a device-to-device cudaMemcpy of the same elements in the same run.", ""]
     if ours:
-        L += ["## dropout_cuda.cuh", "", "| case | dtype | bits | n | ms | GB/s | / copy |", "|---|---|---|---|---|---|---|"]
+        L += ["## dropout_cuda.cuh", "",
+              "path: direct = DROPOUT_CUDA_STAGED 0 (each thread loads its own 32 elements),",
+              "staged = 1 (warp spans moved coalesced through shared memory).", "",
+              "| case | dtype | bits | n | path | ms | GB/s | / copy |", "|---|---|---|---|---|---|---|---|"]
         for r in ours:
-            L.append("| %s | %s | %s | 2^%d | %.4f | %s | %s |" % (r["case"], r["dtype"], r["bits"],
-                     int(r["n"]).bit_length() - 1, float(r["ms"]), r["GBps"], r["ratio_copy"]))
+            L.append("| %s | %s | %s | 2^%d | %s | %.4f | %s | %s |" % (r["case"], r["dtype"], r["bits"],
+                     int(r["n"]).bit_length() - 1, r.get("path", "-"), float(r["ms"]), r["GBps"], r["ratio_copy"]))
         L.append("")
+        # staged against direct, case by case: > 1 means staged is faster
+        by = {}
+        for r in ours:
+            by.setdefault((r["case"], r["dtype"], r["bits"], r["n"]), {})[r.get("path", "-")] = float(r["ms"])
+        cmp_rows = [(k, v["direct"] / v["staged"]) for k, v in by.items() if "direct" in v and "staged" in v]
+        if cmp_rows:
+            L += ["## staged vs direct (direct ms / staged ms; > 1: staged faster)", "",
+                  "| case | dtype | bits | n | direct / staged |", "|---|---|---|---|---|"]
+            for (case, dt, bits, n), ratio in cmp_rows:
+                L.append("| %s | %s | %s | 2^%d | %.3f |" % (case, dt, bits, int(n).bit_length() - 1, ratio))
+            wins = sum(1 for _, x in cmp_rows if x > 1.0)
+            L += ["", "staged faster in %d of %d cases (geometric mean direct/staged %.3f)." % (
+                wins, len(cmp_rows), pow(2.0, sum(__import__("math").log2(x) for _, x in cmp_rows) / len(cmp_rows))), ""]
     if trows:
         L += ["## PyTorch", "", "| case | dtype | n | ms |", "|---|---|---|---|"]
         for r in trows:
@@ -112,13 +128,13 @@ def main():
         L.append("")
     if ours and trows:
         L += ["## Speed-up over PyTorch (PyTorch ms / ours ms, 8-bit draws)", "",
-              "| ours | PyTorch | dtype | n | speed-up |", "|---|---|---|---|---|"]
+              "| ours | path | PyTorch | dtype | n | speed-up |", "|---|---|---|---|---|---|"]
         tm = {(r["case"], r["dtype"], r["n"]): r["ms"] for r in trows}
         for r in ours:
             for mine, theirs in PAIRS:
                 key = (theirs, r["dtype"], int(r["n"]))
                 if r["case"] == mine and r["bits"] == "8" and key in tm:
-                    L.append("| %s | %s | %s | 2^%d | %.2f |" % (mine, theirs, r["dtype"],
+                    L.append("| %s | %s | %s | %s | 2^%d | %.2f |" % (mine, r.get("path", "-"), theirs, r["dtype"],
                              int(r["n"]).bit_length() - 1, tm[key] / float(r["ms"])))
         L.append("")
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)

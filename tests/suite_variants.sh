@@ -2,8 +2,8 @@
 #  1. tests/variants_ref.c against libm/long double (needs -lm, so it is not a test_*.c).
 #  2. tests/variants_digest.c under several compilers and flag sets, FMA contraction
 #     forced on (-ffp-contract=fast -march=native): every build must print the same digest.
-#  3. tests/variants_cuda.cu (dropout_cuda_variants.inc) with nvcc -Werror all-warnings for
-#     sm_75 and sm_90 (one fat binary); it compares GPU and CPU bit for bit where a GPU exists, else prints SKIP.
+# The variants' CUDA launchers live in dropout_cuda.cuh: tests/suite_cuda.sh builds
+# tests/variants_cuda.cu with nvcc and emulates their kernel bodies on the CPU.
 VBUILD=$BUILD/variants
 mkdir -p "$VBUILD"
 
@@ -36,17 +36,4 @@ if [ -n "$variants_digest_bad" ]; then
    say "FAIL variants digest: baseline $variants_digest_ref, differs:$variants_digest_bad"
 else
    say "PASS variants digest identical over $variants_digest_n compiler/flag sets (FMA contraction on)"
-fi
-
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-if [ -x "$NVCC" ]; then
-   rm -f "$VBUILD/variants_cuda"
-   build "variants_cuda sm_75+sm_90" "$NVCC" -std=c++14 -Werror all-warnings \
-      -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90 \
-      -Xcompiler -Wall,-Wextra -I. -Itests tests/variants_cuda.cu -o "$VBUILD/variants_cuda"
-   if [ -x "$VBUILD/variants_cuda" ]; then
-      run_prog variants_cuda "$VBUILD/variants_cuda"
-   fi
-else
-   say "SKIP variants_cuda: no nvcc"
 fi

@@ -1,25 +1,59 @@
-/* The variants' CUDA fragment against the CPU reference, bit for bit (all dtypes, a few
-   shapes, odd offsets, two grid-independent launches). Built by tests/suite_variants.sh
-   with nvcc -Werror all-warnings for sm_75 and sm_90; run only where a GPU is present
-   (otherwise one SKIP line). */
+/* The variants' CUDA launchers (dropout_cuda.cuh) against the CPU reference, bit for bit
+   (all dtypes, a few shapes, odd offsets). Inputs include NaNs with payloads, Inf, -0
+   and subnormals; the variants' NaN payloads are unspecified (docs/SPEC.md section 10),
+   so there a NaN matches any NaN and every other element must match to the bit. Built by tests/suite_cuda.sh
+   with nvcc -Werror all-warnings for sm_75, sm_80 and sm_90 (cached) and run by
+   `make test-cuda`; prints one SKIP line where no GPU is present. The kernel bodies are
+   also run over emulated grids by tests/cuda/test_cuda_logic.c. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #define DROPOUT_IMPLEMENTATION
-#include "dropout.h"
-#include "dropout_cuda_variants.inc"
-#include "check.h"
+#define DROPOUT_CUDA_IMPLEMENTATION
+#include "dropout_cuda.cuh"
+#include "tests/check.h"
+
+/* f16 / bf16 buffers are uint16_t bit patterns here, __half / __nv_bfloat16 in the API */
+#define H(p) ((__half *)(p))
+#define B(p) ((__nv_bfloat16 *)(p))
 
 enum { N = 3 * 5 * 7 * 11 };
 
+static int nan_bits(uint64_t u, size_t size, int bf16)
+{
+   if (size == 8) return (u & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull;
+   if (size == 4) return (u & 0x7FFFFFFFu) > 0x7F800000u;
+   return (u & 0x7FFFu) > (bf16 ? 0x7F80u : 0x7C00u);
+}
+
+/* bit for bit, except that a NaN matches any NaN; bf16: 16-bit data is bf16, not f16 */
 template <typename T>
-static void compare(const char *what, const T *cpu, const T *dev_ptr, size_t n)
+static void compare(const char *what, const T *cpu, const T *dev_ptr, size_t n, int bf16 = 0)
 {
    T *host = (T *)malloc(n * sizeof(T));
+   size_t i;
    cudaMemcpy(host, dev_ptr, n * sizeof(T), cudaMemcpyDeviceToHost);
-   CHECK(memcmp(host, cpu, n * sizeof(T)) == 0, "%s: GPU differs from CPU", what);
+   for (i = 0; i < n; ++i) {
+      uint64_t a = 0, b = 0;
+      memcpy(&a, &host[i], sizeof(T)); memcpy(&b, &cpu[i], sizeof(T));
+      if (a != b && !(nan_bits(a, sizeof(T), bf16) && nan_bits(b, sizeof(T), bf16))) break;
+   }
+   CHECK(i == n, "%s: GPU differs from CPU at element %zu", what, i);
    free(host);
+}
+
+/* a few special values over the data: NaN payloads (quiet, signalling), Inf, -0, subnormals */
+static void specials(float *x, double *xd, uint16_t *xh, uint16_t *xb, size_t n)
+{
+   static const uint32_t s32[] = { 0x7FC00001u, 0xFF800001u, 0x7F800000u, 0x80000000u, 0x00000001u, 0x807FFFFFu };
+   static const uint64_t s64[] = { 0x7FF8000000000001ull, 0xFFF0000000000001ull, 0xFFF0000000000000ull, 0x8000000000000000ull, 1ull, 0x000FFFFFFFFFFFFFull };
+   static const uint16_t s16[] = { 0x7E01u, 0xFC01u, 0x7C00u, 0x8000u, 0x0001u, 0x83FFu };
+   static const uint16_t sb[] = { 0x7FC1u, 0xFF81u, 0x7F80u, 0x8000u, 0x0001u, 0x807Fu };
+   for (size_t i = 0; i < n; i += 7) {
+      size_t k = (i / 7) % 6;
+      memcpy(&x[i], &s32[k], 4); memcpy(&xd[i], &s64[k], 8); xh[i] = s16[k]; xb[i] = sb[k];
+   }
 }
 
 int main(void)
@@ -32,13 +66,16 @@ int main(void)
    }
    static float x[N], y[N];
    static double xd[N], yd[N];
-   static uint16_t xh[N], yh[N];
+   static uint16_t xh[N], yh[N], xb[N];
    static uint8_t m[N / 8 + 1];
-   float *dx, *dy; double *dxd, *dyd; uint16_t *dxh, *dyh; uint8_t *dm;
+   float *dx, *dy; double *dxd, *dyd; uint16_t *dxh, *dyh, *dxb; uint8_t *dm;
    cudaMalloc(&dx, sizeof x); cudaMalloc(&dy, sizeof y); cudaMalloc(&dxd, sizeof xd); cudaMalloc(&dyd, sizeof yd);
    cudaMalloc(&dxh, sizeof xh); cudaMalloc(&dyh, sizeof yh); cudaMalloc(&dm, sizeof m);
    dropout_fill_normal_f32(x, N, 1, 1, 0);
-   for (size_t i = 0; i < N; ++i) { xd[i] = x[i] * 1.1; xh[i] = dropout_f32_to_f16(x[i]); }
+   for (size_t i = 0; i < N; ++i) { xd[i] = x[i] * 1.1; xh[i] = dropout_f32_to_f16(x[i]); xb[i] = dropout_f32_to_bf16(x[i]); }
+   specials(x, xd, xh, xb, N);
+   cudaMalloc(&dxb, sizeof xb);
+   cudaMemcpy(dxb, xb, sizeof xb, cudaMemcpyHostToDevice);
    cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice);
    cudaMemcpy(dxd, xd, sizeof xd, cudaMemcpyHostToDevice);
    cudaMemcpy(dxh, xh, sizeof xh, cudaMemcpyHostToDevice);
@@ -58,12 +95,12 @@ int main(void)
          dropout_cuda_alpha_forward_f64(dyd, NULL, dxd, sh, 0.2, bitss[b], 7, 8, 9, 0);
          dropout_alpha_forward_f64(yd, NULL, xd, sh, 0.2, bitss[b], 7, 8, 9);
          compare("alpha f64", yd, dyd, N);
-         dropout_cuda_alpha_forward_f16(dyh, NULL, dxh, sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_cuda_alpha_forward_f16(H(dyh), NULL, H(dxh), sh, 0.2, bitss[b], 7, 8, 9, 0);
          dropout_alpha_forward_f16(yh, NULL, xh, sh, 0.2, bitss[b], 7, 8, 9);
          compare("alpha f16", yh, dyh, N);
-         dropout_cuda_alpha_backward_bf16(dyh, dxh, sh, 0.2, bitss[b], 7, 8, 9, 0);
-         dropout_alpha_backward_bf16(yh, xh, sh, 0.2, bitss[b], 7, 8, 9);
-         compare("alpha backward bf16", yh, dyh, N);
+         dropout_cuda_alpha_backward_bf16(B(dyh), B(dxb), sh, 0.2, bitss[b], 7, 8, 9, 0);
+         dropout_alpha_backward_bf16(yh, xb, sh, 0.2, bitss[b], 7, 8, 9);
+         compare("alpha backward bf16", yh, dyh, N, 1);
          dropout_cuda_bcast_backward_f64(dyd, dxd, sh, 0.6, bitss[b], 7, 8, 9, 0);
          dropout_bcast_backward_f64(yd, xd, sh, 0.6, bitss[b], 7, 8, 9);
          compare("bcast backward f64", yd, dyd, N);
@@ -77,12 +114,12 @@ int main(void)
    dropout_cuda_gaussian_backward_f64(dyd, dxd, N, 0.3, 3, 4, 5, 0);
    dropout_gaussian_backward_f64(yd, xd, N, 0.3, 3, 4, 5);
    compare("gaussian backward f64", yd, dyd, N);
-   dropout_cuda_gaussian_forward_f16(dyh, dxh, N, 0.3, 3, 4, 5, 0);
+   dropout_cuda_gaussian_forward_f16(H(dyh), H(dxh), N, 0.3, 3, 4, 5, 0);
    dropout_gaussian_forward_f16(yh, xh, N, 0.3, 3, 4, 5);
    compare("gaussian f16", yh, dyh, N);
-   dropout_cuda_noise_forward_bf16(dyh, dxh, N, 0.5, 3, 4, 5, 0);
-   dropout_noise_forward_bf16(yh, xh, N, 0.5, 3, 4, 5);
-   compare("noise bf16", yh, dyh, N);
+   dropout_cuda_noise_forward_bf16(B(dyh), B(dxb), N, 0.5, 3, 4, 5, 0);
+   dropout_noise_forward_bf16(yh, xb, N, 0.5, 3, 4, 5);
+   compare("noise bf16", yh, dyh, N, 1);
    dropout_cuda_noise_forward_f64(dyd, dxd, N, 0.5, 3, 4, 5, 0);
    dropout_noise_forward_f64(yd, xd, N, 0.5, 3, 4, 5);
    compare("noise f64", yd, dyd, N);

@@ -3,10 +3,12 @@
    Needs a GPU; prints PASS/FAIL lines and "N passed, M failed".
    Argument "small": a reduced run for the sanitizers.
 
-   NaN: the GPU's float multiply and fma return the canonical NaN 0x7FFFFFFF while x86
-   keeps an operand's payload, so inputs here are finite (bf16/f16 random bit patterns
-   with a NaN exponent are replaced); NaN payload pass-through of dropped and p = 0
-   elements is selection only and is tested with explicit NaNs. */
+   Inputs carry special values at random places (so on kept and dropped elements): NaNs
+   with payloads, quiet and signalling, both signs; infinities; signed zeros; subnormals;
+   the largest finite values. Forward, backward, apply_mask must match the CPU bit for bit
+   on all of them (a kept NaN is the input NaN, quieted: docs/SPEC.md section 5). The fused
+   op's NaN payloads are unspecified (section 12): there a NaN matches any NaN.
+   Every launch configuration runs with the staged path (DROPOUT_CUDA_STAGED) on and off. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,19 +37,64 @@ static uint32_t rnd32(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; ret
 static const int DTS[4] = { DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
 static const char *DTN[4] = { "f32", "f64", "f16", "bf16" };
 
+/* random values, a quarter of them replaced by special values (see the top) */
 static void random_data(int dt, void *p, size_t n)
 {
+   static const uint32_t s32[] = { 0x7FC00001u, 0xFFC12345u, 0x7F800001u, 0xFFBFFFFFu, 0x7F800000u, 0xFF800000u,
+                                   0x80000000u, 0x00000000u, 0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu, 0x00400000u };
+   static const uint64_t s64[] = { 0x7FF8000000000001ull, 0xFFF8123456789ABCull, 0x7FF0000000000001ull, 0xFFF7FFFFFFFFFFFFull,
+                                   0x7FF0000000000000ull, 0xFFF0000000000000ull, 0x8000000000000000ull, 0x0000000000000001ull,
+                                   0x800FFFFFFFFFFFFFull, 0x7FEFFFFFFFFFFFFFull, 0x0008000000000000ull, 0ull };
+   static const uint16_t s16[] = { 0x7E01u, 0xFE55u, 0x7C01u, 0xFDFFu, 0x7C00u, 0xFC00u, 0x8000u, 0x0001u, 0x83FFu, 0x7BFFu, 0x0200u, 0u };
+   static const uint16_t sb16[] = { 0x7FC1u, 0xFFC5u, 0x7F81u, 0xFFBFu, 0x7F80u, 0xFF80u, 0x8000u, 0x0001u, 0x807Fu, 0x7F7Fu, 0x0040u, 0u };
    size_t i;
    for (i = 0; i < n; ++i) {
-      if (dt == DROPOUT_CUDA__F32) ((float *)p)[i] = (float)(int32_t)rnd32() * 1e-6f;
-      else if (dt == DROPOUT_CUDA__F64) ((double *)p)[i] = (double)(int32_t)rnd32() * 1e-7;
-      else {
+      uint32_t r = rnd32(), k = (r >> 8) % 12u, special = (r & 3u) == 0;
+      if (dt == DROPOUT_CUDA__F32) {
+         float f = (float)(int32_t)rnd32() * 1e-6f;
+         if (special) memcpy(&f, &s32[k], 4);
+         ((float *)p)[i] = f;
+      } else if (dt == DROPOUT_CUDA__F64) {
+         double d = (double)(int32_t)rnd32() * 1e-7;
+         if (special) memcpy(&d, &s64[k], 8);
+         ((double *)p)[i] = d;
+      } else {
          uint16_t h = (uint16_t)rnd32();
-         if (dt == DROPOUT_CUDA__F16 && (h & 0x7C00u) == 0x7C00u) h &= 0xBFFFu;   /* no Inf/NaN */
-         if (dt == DROPOUT_CUDA__BF16 && (h & 0x7F80u) == 0x7F80u) h &= 0xBFFFu;
+         if (special) h = dt == DROPOUT_CUDA__F16 ? s16[k] : sb16[k];
          ((uint16_t *)p)[i] = h;
       }
    }
+}
+
+static int is_nan(int dt, const unsigned char *p)
+{
+   uint64_t u = 0;
+   memcpy(&u, p, dropout_cuda__esize(dt));   /* little-endian */
+   if (dt == DROPOUT_CUDA__F32) return (u & 0x7FFFFFFFu) > 0x7F800000u;
+   if (dt == DROPOUT_CUDA__F64) return (u & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull;
+   if (dt == DROPOUT_CUDA__F16) return (u & 0x7FFFu) > 0x7C00u;
+   return (u & 0x7FFFu) > 0x7F80u;
+}
+
+static unsigned long long bits_at(int dt, const unsigned char *p)
+{
+   uint64_t u = 0;
+   memcpy(&u, p, dropout_cuda__esize(dt));
+   return (unsigned long long)u;
+}
+
+/* index of the first element that differs (n if none); nan_aware: a NaN matches any NaN */
+static size_t first_diff(int dt, const unsigned char *a, const unsigned char *b, size_t n, int nan_aware)
+{
+   size_t es = dropout_cuda__esize(dt), i;
+   if (!nan_aware) {
+      if (!memcmp(a, b, n * es)) return n;
+      for (i = 0; memcmp(a + i * es, b + i * es, es) == 0; ++i) {}
+      return i;
+   }
+   for (i = 0; i < n; ++i)
+      if (memcmp(a + i * es, b + i * es, es) && !(is_nan(dt, a + i * es) && is_nan(dt, b + i * es))) return i;
+   return n;
 }
 
 /* CPU reference for one op */
@@ -84,7 +131,11 @@ static void test_matrix(void)
    static const int bitss[] = { 8, 16, 32 };
    static const size_t sizes_full[] = { 1, 7, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1023, 1024, 1025, 65536 + 37, 1000003 };
    static const size_t sizes_small[] = { 1, 33, 129, 1025 };
-   static const unsigned cfg[][2] = { { 0, 0 }, { 1, 32 }, { 3, 64 }, { 7, 1024 }, { 1000, 96 } };
+   /* grid, block, staged (the staged path falls back to direct where a block's rows do
+      not fit: block 1024, f64, fused; block 100 is not whole warps) */
+   static const unsigned cfg[][3] = { { 0, 0, 0 }, { 0, 0, 1 }, { 1, 32, 0 }, { 1, 32, 1 }, { 3, 64, 1 },
+                                      { 7, 1024, 1 }, { 1000, 96, 1 }, { 5, 100, 1 } };
+   const int ncfg = sizeof cfg / sizeof cfg[0];
    const size_t *sizes = small_run ? sizes_small : sizes_full;
    size_t nsizes = small_run ? 4 : sizeof sizes_full / sizeof sizes_full[0], maxn = small_run ? 1025 : 1000003;
    int ops[] = { DROPOUT_CUDA__DROP, DROPOUT_CUDA__APPLY_MASK, DROPOUT_CUDA__MASK, DROPOUT_CUDA__FUSED };
@@ -106,7 +157,7 @@ static void test_matrix(void)
          unsigned es = dropout_cuda__esize(dt);
          for (size_t is = 0; is < nsizes && ok; ++is)
             for (int ib = 0; ib < 3 && ok; ++ib)
-               for (int ip = 0; ip < 5 && ok; ++ip)
+               for (int ip = 0; ip < 5 && ok; ip += small_run ? 2 : 1)   /* small: p 0, 0.5, 1 */
                   for (int ko = 0; ko < 3 && ok; ++ko)
                      for (unsigned shift = 0; shift < 2 && ok; ++shift) {
                         size_t n = sizes[is], cols = n > 100 ? 97 : 5;
@@ -126,8 +177,9 @@ static void test_matrix(void)
                         CU(cudaMemcpy(dr, hr.data(), n * es + sh, cudaMemcpyHostToDevice));
                         CU(cudaMemcpy(db, hb.data(), cols * es, cudaMemcpyHostToDevice));
                         CU(cudaMemcpy(dmin, hmin.data(), nb + 4, cudaMemcpyHostToDevice));
-                        for (int c = 0; c < 5 && ok; ++c) {
+                        for (int c = 0; c < ncfg && ok; ++c) {
                            dropout_cuda__args a = dropout_cuda__args_make();
+                           a.staged = (int)cfg[c][2];
                            CU(cudaMemset(dy, 0x5A, n * es + sh + 16)); CU(cudaMemset(dm, 0x5A, nb + 4));
                            a.x = dx + sh; a.y = dy + sh; a.residual = dr + sh; a.bias = db; a.cols = cols;
                            a.mask_in = dmin; a.mask_out = wm ? dm : NULL; a.n = n;
@@ -137,17 +189,19 @@ static void test_matrix(void)
                            CU(cudaMemcpy(hy.data(), dy, n * es + sh + 16, cudaMemcpyDeviceToHost));
                            CU(cudaMemcpy(hm.data(), dm, nb + 4, cudaMemcpyDeviceToHost));
                            if (rc) { ok = 0; snprintf(why, sizeof why, "launch rc %d (%s)", rc, dropout_cuda_strerror(rc)); }
-                           else if (op != DROPOUT_CUDA__MASK && memcmp(hy.data(), hw.data(), n * es + sh + 16)) {
-                              size_t i = 0;
-                              while (hy[i] == hw[i]) ++i;
-                              ok = 0; snprintf(why, sizeof why, "data differ at byte %zu (elem %zu): n %zu p %g bits %d off %llu shift %u grid %u block %u",
-                                               i, (i - sh) / es, n, p, bits, (unsigned long long)off, shift, cfg[c][0], cfg[c][1]);
+                           else if (op != DROPOUT_CUDA__MASK &&
+                                    (first_diff(dt, hy.data() + sh, hw.data() + sh, n, op == DROPOUT_CUDA__FUSED) != n ||
+                                     memcmp(hy.data(), hw.data(), sh) || memcmp(hy.data() + sh + n * es, hw.data() + sh + n * es, 16))) {
+                              size_t i = first_diff(dt, hy.data() + sh, hw.data() + sh, n, op == DROPOUT_CUDA__FUSED);
+                              ok = 0; snprintf(why, sizeof why, "data differ at elem %zu of %zu (gpu %llx cpu %llx; past n if == n): p %g bits %d off %llu shift %u grid %u block %u staged %u",
+                                               i, n, bits_at(dt, hy.data() + sh + i * es), bits_at(dt, hw.data() + sh + i * es),
+                                               p, bits, (unsigned long long)off, shift, cfg[c][0], cfg[c][1], cfg[c][2]);
                            } else if (wm && memcmp(hm.data(), hmw.data(), nb + 4)) {
-                              ok = 0; snprintf(why, sizeof why, "mask differs: n %zu p %g bits %d off %llu grid %u block %u", n, p, bits, (unsigned long long)off, cfg[c][0], cfg[c][1]);
+                              ok = 0; snprintf(why, sizeof why, "mask differs: n %zu p %g bits %d off %llu grid %u block %u staged %u", n, p, bits, (unsigned long long)off, cfg[c][0], cfg[c][1], cfg[c][2]);
                            }
                         }
                      }
-         snprintf(name, sizeof name, "gpu == cpu: %s %s (p, bits, sizes, offsets near 2^64, shifted pointers, 5 launch configs)",
+         snprintf(name, sizeof name, "gpu == cpu: %s %s (special values, p, bits, sizes, offsets near 2^64, shifted pointers, 8 launch configs, staged on/off)",
                   op == DROPOUT_CUDA__DROP ? "forward/backward" : op == DROPOUT_CUDA__APPLY_MASK ? "backward from mask" : op == DROPOUT_CUDA__MASK ? "mask" : "fused bias-dropout-residual",
                   op == DROPOUT_CUDA__MASK ? "" : DTN[it]);
          report(name, ok, why);
@@ -185,6 +239,36 @@ static void test_launchers(void)
    }
    report("launchers validate before launching; CUDA errors map to codes", ok, why);
    cudaFree(dx); cudaFree(dy);
+}
+
+/* y == x through the public launchers, staged and direct, every dtype; odd n so the
+   tail span goes direct */
+static void test_inplace(void)
+{
+   size_t n = small_run ? 2048 + 37 : 65536 * 3 + 37;
+   std::vector<unsigned char> hx(n * 8), hw(n * 8), hy(n * 8);
+   unsigned char *d;
+   char why[300] = "";
+   int ok = 1;
+   CU(cudaMalloc(&d, n * 8));
+   for (int it = 0; it < 4; ++it)
+      for (int staged = 0; staged < 2; ++staged) {
+         int dt = DTS[it], rc;
+         unsigned es = dropout_cuda__esize(dt);
+         dropout_cuda__args a = dropout_cuda__args_make();
+         random_data(dt, hx.data(), n);
+         cpu_op(dt, DROPOUT_CUDA__DROP, hw.data(), NULL, hx.data(), NULL, NULL, NULL, n, 1, 0.25, 16, 31, 2, 5);
+         CU(cudaMemcpy(d, hx.data(), n * es, cudaMemcpyHostToDevice));
+         a.x = d; a.y = d; a.n = n; a.rule = dropout_rule_make(0.25, 16); a.seed = 31; a.stream = 2; a.offset = 5;
+         a.staged = staged;
+         rc = dropout_cuda__launch(&a, dt, DROPOUT_CUDA__DROP, 0, 0, 0);
+         CU(cudaDeviceSynchronize());
+         CU(cudaMemcpy(hy.data(), d, n * es, cudaMemcpyDeviceToHost));
+         size_t i = first_diff(dt, hy.data(), hw.data(), n, 0);
+         if (rc || i != n) { ok = 0; snprintf(why, sizeof why, "%s staged %d: rc %d, elem %zu differs", DTN[it], staged, rc, i); }
+      }
+   report("in place (y == x), staged and direct, all dtypes", ok, why);
+   cudaFree(d);
 }
 
 static __global__ void curand_words(uint32_t *out, size_t n, uint64_t seed, uint64_t sub, uint64_t w0)
@@ -301,6 +385,7 @@ int main(int argc, char **argv)
    test_launchers();
    test_stream_vs_curand();
    test_graph();
+   test_inplace();
    test_matrix();
    printf("%d passed, %d failed\n", n_pass, n_fail);
    return n_fail ? 1 : 0;

@@ -15,7 +15,7 @@
 #include "dropout_cuda.cuh"
 #include "tests/check.h"
 
-enum { MAXN = 1100, PAD = 16 };
+enum { MAXN = 4200, PAD = 16 };
 
 static const uint64_t grids[] = { 1, 2, 3, 7, 32, 100 };
 #define NGRIDS (sizeof grids / sizeof grids[0])
@@ -38,7 +38,7 @@ static unsigned esize(int dt) { return dropout_cuda__esize(dt); }
 
 /* random data with a few special values; 16-byte aligned storage + `shift` elements */
 static unsigned char xbuf[MAXN * 8 + 64], ybuf[MAXN * 8 + 64], rbuf[MAXN * 8 + 64], wbuf[MAXN * 8 + 64];
-static unsigned char bbuf[MAXN * 8 + 64];
+static unsigned char bbuf[MAXN * 8 + 64], xsave[MAXN * 8];
 static uint8_t mask_ref[MAXN / 8 + 8], mask_got[MAXN / 8 + 8], mask_in[MAXN / 8 + 8];
 
 static void fill_random(unsigned char *p, size_t bytes)
@@ -47,10 +47,90 @@ static void fill_random(unsigned char *p, size_t bytes)
    for (i = 0; i < bytes; ++i) p[i] = (unsigned char)rnd32();
 }
 
+/* Special values written over random data at random places, so that some land on kept
+   and some on dropped elements: NaNs with payloads (quiet and signalling, both signs),
+   infinities, signed zeros, subnormals, the largest finite values. Core ops must give
+   the CPU's bits for all of them (docs/SPEC.md section 5). */
+static void sprinkle_specials(int dt, void *p, size_t n)
+{
+   static const uint32_t s32[] = { 0x7FC00001u, 0xFFC12345u, 0x7F800001u, 0xFFBFFFFFu, 0x7F800000u, 0xFF800000u,
+                                   0x80000000u, 0x00000000u, 0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu, 0x00400000u };
+   static const uint64_t s64[] = { 0x7FF8000000000001u, 0xFFF8123456789ABCu, 0x7FF0000000000001u, 0xFFF7FFFFFFFFFFFFu,
+                                   0x7FF0000000000000u, 0xFFF0000000000000u, 0x8000000000000000u, 0x0000000000000001u,
+                                   0x800FFFFFFFFFFFFFu, 0x7FEFFFFFFFFFFFFFu, 0x0008000000000000u, 0u };
+   static const uint16_t s16[] = { 0x7E01u, 0xFE55u, 0x7C01u, 0xFDFFu, 0x7C00u, 0xFC00u, 0x8000u, 0x0001u, 0x83FFu, 0x7BFFu, 0x0200u, 0u };
+   static const uint16_t sb16[] = { 0x7FC1u, 0xFFC5u, 0x7F81u, 0xFFBFu, 0x7F80u, 0xFF80u, 0x8000u, 0x0001u, 0x807Fu, 0x7F7Fu, 0x0040u, 0u };
+   size_t i;
+   for (i = 0; i < n; ++i) {
+      uint32_t r = rnd32();
+      unsigned k = (r >> 8) % 12u;
+      if ((r & 3u) != 0) continue;   /* a quarter of the elements */
+      if (dt == DROPOUT_CUDA__F32) memcpy((char *)p + 4 * i, &s32[k], 4);
+      else if (dt == DROPOUT_CUDA__F64) memcpy((char *)p + 8 * i, &s64[k], 8);
+      else memcpy((char *)p + 2 * i, dt == DROPOUT_CUDA__F16 ? &s16[k] : &sb16[k], 2);
+   }
+}
+
+static int is_nan(int dt, const unsigned char *p)
+{
+   uint64_t u = 0;
+   memcpy(&u, p, esize(dt));   /* little-endian */
+   if (dt == DROPOUT_CUDA__F32) return (u & 0x7FFFFFFFu) > 0x7F800000u;
+   if (dt == DROPOUT_CUDA__F64) return (u & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u;
+   if (dt == DROPOUT_CUDA__F16) return (u & 0x7FFFu) > 0x7C00u;
+   return (u & 0x7FFFu) > 0x7F80u;
+}
+
+/* Equal bit for bit, except that a NaN matches any NaN: the fused op's (and the
+   variants') NaN payloads are unspecified (docs/SPEC.md sections 10, 12). Also compares
+   `extra` bytes past the n elements exactly (nothing may be written there). */
+static int same_nan_aware(int dt, const void *a, const void *b, size_t n, size_t extra)
+{
+   const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+   size_t es = esize(dt), i;
+   for (i = 0; i < n; ++i)
+      if (memcmp(p + i * es, q + i * es, es) && !(is_nan(dt, p + i * es) && is_nan(dt, q + i * es))) return 0;
+   return memcmp(p + n * es, q + n * es, extra) == 0;
+}
+
 static void *aligned_at(unsigned char *buf, int dt, unsigned shift)
 {
    uintptr_t b = ((uintptr_t)buf + 15u) & ~(uintptr_t)15u;
    return (void *)(b + shift * esize(dt));
+}
+
+/* The staged kernel (dropout_cuda.cuh, dropout_cuda__kernel) played warp by warp; each
+   phase runs for all 32 lanes before the next one starts, which is what __syncwarp
+   guarantees. The shared rows are refilled with garbage before every span, so a unit
+   that read anything the warp did not stage would differ. Returns the spans staged. */
+static unsigned char smem_buf[2 * 32 * (32 * 8 + 16) + 16];
+
+static unsigned run_grid_staged(dropout_cuda__args a, int dt, int op, uint64_t nthreads)
+{
+   uint64_t seed, offset, units = dropout_cuda__prologue(&a, 0, &seed, &offset), w, base;
+   unsigned rb = dropout_cuda__row_bytes(dt), es = dropout_cuda__esize(dt), lane, staged = 0;
+   char *xrows = (char *)(((uintptr_t)smem_buf + 15u) & ~(uintptr_t)15u), *rrows = xrows + 32u * rb;
+   a.staged = 1;
+   for (w = 0; w < nthreads / 32u; ++w)
+      for (base = 32u * w; base < units; base += nthreads) {
+         int st = dropout_cuda__span_staged(&a, op, base, units);
+         size_t j0 = (size_t)(base * DROPOUT_CUDA__UNIT * es);
+         if (st) {
+            ++staged;
+            fill_random(smem_buf, sizeof smem_buf);
+            for (lane = 0; lane < 32u; ++lane) {
+               dropout_cuda__stage(xrows, (char *)a.x + j0, dt, lane, 0);
+               if (op == DROPOUT_CUDA__FUSED) dropout_cuda__stage(rrows, (char *)a.residual + j0, dt, lane, 0);
+            }
+         }
+         for (lane = 0; lane < 32u; ++lane)
+            if (base + lane < units)
+               dropout_cuda__unit(&a, dt, op, seed, offset, base + lane, st ? xrows + lane * rb : NULL,
+                                  st ? rrows + lane * rb : NULL);
+         if (st)
+            for (lane = 0; lane < 32u; ++lane) dropout_cuda__stage(xrows, (char *)a.y + j0, dt, lane, 1);
+      }
+   return staged;
 }
 
 static int cpu_forward(int dt, void *y, uint8_t *m, const void *x, size_t n, double p, int bits, uint64_t off)
@@ -108,6 +188,8 @@ static void one(int dt, int op, size_t n, double p, int bits, uint64_t off, unsi
    if (op == DROPOUT_CUDA__FUSED) n = rows * cols;
    fill_random((unsigned char *)x, n * es);
    fill_random((unsigned char *)res, n * es);
+   sprinkle_specials(dt, x, n);
+   sprinkle_specials(dt, res, n);
    fill_random((unsigned char *)bias, cols * es);
    fill_random(mask_in, nb + 4);
    memset(mask_ref, 0xA5, sizeof mask_ref);
@@ -127,7 +209,7 @@ static void one(int dt, int op, size_t n, double p, int bits, uint64_t off, unsi
       memset(y, 0xA5, n * es + 16);
       run_grid(a, dt, op, grids[g], (int)(g & 1u));
       if (op != DROPOUT_CUDA__MASK)
-         CHECK(memcmp(y, w, n * es + 16) == 0, "%s op %d n %zu p %g bits %d off %llu shifts %u/%u grid %llu: data differ",
+         CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, 16) : memcmp(y, w, n * es + 16) == 0, "%s op %d n %zu p %g bits %d off %llu shifts %u/%u grid %llu: data differ",
                dt_name(dt), op, n, p, bits, (unsigned long long)off, xs, ys, (unsigned long long)grids[g]);
       if (a.mask_out)
          CHECK(memcmp(mask_got, mask_ref, nb + 4) == 0, "%s op %d n %zu p %g bits %d off %llu grid %llu: mask differs (or bytes past it written)",
@@ -195,6 +277,82 @@ static void test_ops(void)
    case_end("emulated grids: fused bias-dropout-residual f32/f16/bf16");
 }
 
+/* The staged path against the CPU: whole spans staged, the tail and misaligned pointers
+   direct, in place (y == x) too, for every dtype and staged op. */
+static void test_staged(void)
+{
+   static const size_t ns[] = { 1024, 1055, 2048 + 37, 3072, 4096 };
+   static const uint64_t nts[] = { 32, 64, 96 };
+   static const int ops[] = { DROPOUT_CUDA__DROP, DROPOUT_CUDA__APPLY_MASK, DROPOUT_CUDA__FUSED };
+   unsigned staged_spans = 0;
+   int dt, io, in, ish, inplace, it;
+   for (dt = 0; dt < 4; ++dt)
+      for (io = 0; io < 3; ++io)
+         for (in = 0; in < 5; ++in)
+            for (ish = 0; ish < 3; ++ish)
+               for (inplace = 0; inplace < 2; ++inplace) {
+                  int op = ops[io], bits = 8 << ((in + ish) % 3), rc;
+                  unsigned es = esize(dt), xs = ish == 1 ? 1u : 0u, ys = ish == 2 ? 3u : 0u;
+                  size_t n = ns[in], cols = 97, nb;
+                  double p = (in + inplace) % 4 == 0 ? 0.0 : 0.3;
+                  uint64_t off = (uint64_t)(in * 7 + ish);
+                  void *x = aligned_at(xbuf, dt, xs), *y = aligned_at(ybuf, dt, ys), *w = aligned_at(wbuf, dt, ys);
+                  void *res = aligned_at(rbuf, dt, xs), *bias = aligned_at(bbuf, dt, 0);
+                  if (op == DROPOUT_CUDA__FUSED && dt == DROPOUT_CUDA__F64) continue;
+                  if (op == DROPOUT_CUDA__FUSED) n = n / cols * cols + (ish ? 0 : cols);
+                  if (inplace) y = x;
+                  nb = (n + 7) / 8;
+                  fill_random((unsigned char *)x, n * es); sprinkle_specials(dt, x, n);
+                  fill_random((unsigned char *)res, n * es); sprinkle_specials(dt, res, n);
+                  fill_random((unsigned char *)bias, cols * es);
+                  fill_random(mask_in, nb + 4);
+                  memset(w, 0xA5, n * es + 16);
+                  memset(mask_ref, 0xA5, sizeof mask_ref);
+                  rc = op == DROPOUT_CUDA__DROP ? cpu_forward(dt, w, mask_ref, x, n, p, bits, off)
+                     : op == DROPOUT_CUDA__APPLY_MASK ? cpu_apply_mask(dt, w, x, mask_in, n, p, bits)
+                     : cpu_fused(dt, w, mask_ref, x, bias, res, n / cols, cols, p, bits, off);
+                  CHECK(rc == 0, "cpu rc %d", rc);
+                  memcpy(xsave, x, n * es);   /* the input, for the in-place runs */
+                  for (it = 0; it < 3; ++it) {
+                     dropout_cuda__args a = base_args(n, p, bits, off);
+                     memcpy(x, xsave, n * es);
+                     if (!inplace) memset(y, 0xA5, n * es + 16);
+                     a.x = x; a.y = y; a.mask_in = mask_in; a.bias = bias; a.residual = res; a.cols = cols;
+                     a.mask_out = op == DROPOUT_CUDA__APPLY_MASK ? NULL : mask_got;
+                     memset(mask_got, 0xA5, sizeof mask_got);
+                     staged_spans += run_grid_staged(a, dt, op, nts[it]);
+                     CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, inplace ? 0 : 16) : memcmp(y, w, n * es + (inplace ? 0 : 16)) == 0, "staged %s op %d n %zu shifts %u/%u in place %d threads %llu: data differ",
+                           dt_name(dt), op, n, xs, ys, inplace, (unsigned long long)nts[it]);
+                     if (a.mask_out)
+                        CHECK(memcmp(mask_got, mask_ref, nb + 4) == 0, "staged %s op %d n %zu: mask differs", dt_name(dt), op, n);
+                  }
+               }
+   CHECK(staged_spans > 500, "only %u spans took the staged path", staged_spans);
+   case_end("emulated warps: staged path (coalesced spans via shared rows) == CPU, tails/misaligned/in place");
+}
+
+/* The row padding: when the 8 lanes of a quarter-warp each read 16-byte chunk g of their
+   own row, they touch 8 distinct groups of 4 banks (32 banks of 4 bytes). */
+static void test_staged_banks(void)
+{
+   int dt;
+   unsigned q, g, l;
+   for (dt = 0; dt < 4; ++dt) {
+      unsigned rb = dropout_cuda__row_bytes(dt), cpr = 32u * esize(dt) / 16u;
+      CHECK(rb % 16u == 0, "rows must stay 16-byte aligned");
+      for (q = 0; q < 4; ++q)
+         for (g = 0; g < cpr; ++g) {
+            unsigned used = 0;
+            for (l = 8 * q; l < 8 * q + 8; ++l) {
+               unsigned group = ((l * rb + 16u * g) / 16u) % 8u;
+               CHECK(!(used & (1u << group)), "%s: lanes of quarter %u share banks at chunk %u", dt_name(dt), q, g);
+               used |= 1u << group;
+            }
+         }
+   }
+   case_end("staged rows: the padding keeps per-thread row reads free of bank conflicts");
+}
+
 static void test_fills(void)
 {
    static uint32_t got[MAXN + 8], want[MAXN + 8];
@@ -230,6 +388,110 @@ static void test_fills(void)
          }
       }
    case_end("emulated grids: fill u32 / uniform f32 / uniform f64");
+}
+
+/* The variants' kernel bodies over emulated grids against dropout.h's VARIANTS
+   functions (which dropout_cuda.cuh's launchers mirror: the mask is the core mask
+   kernel, already covered above). Inputs are random bit patterns (NaN and Inf included):
+   both sides run the same element functions on the same machine, so they agree to the
+   bit here; on a GPU only NaN payloads may differ (docs/SPEC.md section 10). */
+static int cpu_variant(int dt, int kind, void *y, const void *x, const dropout_shape *sh, size_t n,
+                       double p, int bits, uint64_t off)
+{
+   switch (kind) {
+   case DROPOUT_CUDA__V_BCAST:
+      switch (dt) {
+      case DROPOUT_CUDA__F32: return dropout_bcast_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
+      case DROPOUT_CUDA__F64: return dropout_bcast_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
+      case DROPOUT_CUDA__F16: return dropout_bcast_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
+      default: return dropout_bcast_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
+      }
+   case DROPOUT_CUDA__V_ALPHA:
+      switch (dt) {
+      case DROPOUT_CUDA__F32: return dropout_alpha_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
+      case DROPOUT_CUDA__F64: return dropout_alpha_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
+      case DROPOUT_CUDA__F16: return dropout_alpha_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
+      default: return dropout_alpha_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
+      }
+   case DROPOUT_CUDA__V_ALPHA_GRAD:
+      switch (dt) {
+      case DROPOUT_CUDA__F32: return dropout_alpha_backward_f32((float *)y, (const float *)x, sh, p, bits, 77, 5, off);
+      case DROPOUT_CUDA__F64: return dropout_alpha_backward_f64((double *)y, (const double *)x, sh, p, bits, 77, 5, off);
+      case DROPOUT_CUDA__F16: return dropout_alpha_backward_f16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
+      default: return dropout_alpha_backward_bf16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
+      }
+   case DROPOUT_CUDA__V_GAUSS:
+      switch (dt) {
+      case DROPOUT_CUDA__F32: return dropout_gaussian_forward_f32((float *)y, (const float *)x, n, p, 77, 5, off);
+      case DROPOUT_CUDA__F64: return dropout_gaussian_forward_f64((double *)y, (const double *)x, n, p, 77, 5, off);
+      case DROPOUT_CUDA__F16: return dropout_gaussian_forward_f16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
+      default: return dropout_gaussian_forward_bf16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
+      }
+   case DROPOUT_CUDA__V_NOISE:
+      switch (dt) {
+      case DROPOUT_CUDA__F32: return dropout_noise_forward_f32((float *)y, (const float *)x, n, p, 77, 5, off);
+      case DROPOUT_CUDA__F64: return dropout_noise_forward_f64((double *)y, (const double *)x, n, p, 77, 5, off);
+      case DROPOUT_CUDA__F16: return dropout_noise_forward_f16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
+      default: return dropout_noise_forward_bf16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
+      }
+   default: return dropout_fill_normal_f32((float *)y, n, 77, 5, off);
+   }
+}
+
+static void test_variants(void)
+{
+   static const dropout_shape shapes[] = {
+      { 4, { 3, 5, 7, 11 }, 0xC }, { 4, { 3, 5, 7, 11 }, 0x1 }, { 3, { 2, 9, 13 }, 0x0 },
+      { 2, { 37, 29 }, 0x2 }, { 5, { 2, 3, 1, 4, 5 }, 0x1C }, { 1, { 0 }, 0 } };
+   static const uint64_t offs[] = { 0, 5, 1000003, UINT64_MAX - 1155 };
+   static const int bitss[] = { 8, 16, 32 };
+   static const double ps[] = { 0.0, 0.2, 0.5, 1.0 };
+   int dt, kind, is, io, ib;
+   size_t g;
+   for (dt = 0; dt < 4; ++dt)
+      for (kind = DROPOUT_CUDA__V_BCAST; kind <= DROPOUT_CUDA__V_NORMALS; ++kind)
+         for (is = 0; is < 6; ++is)
+            for (io = 0; io < 4; ++io)
+               for (ib = 0; ib < 3; ++ib) {
+                  const dropout_shape *sh = &shapes[is];
+                  unsigned es = esize(dt);
+                  void *x = aligned_at(xbuf, dt, (unsigned)io), *y = aligned_at(ybuf, dt, 0), *w = aligned_at(wbuf, dt, 0);
+                  size_t numel, np;
+                  double p = ps[(is + io + ib) % 4];
+                  int rc;
+                  dropout_cuda__vargs a;
+                  if (kind == DROPOUT_CUDA__V_NORMALS && dt != DROPOUT_CUDA__F32) continue;
+                  if (kind >= DROPOUT_CUDA__V_GAUSS && ib > 0) continue;   /* no bits */
+                  if (kind == DROPOUT_CUDA__V_GAUSS && p >= 1.0) p = 0.9;
+                  if (kind == DROPOUT_CUDA__V_NOISE) p = p * 3.0;
+                  dropout_shape_sizes(sh, &numel, &np);
+                  if (offs[io] > UINT64_MAX - numel + 1 && numel > 0) continue;
+                  fill_random((unsigned char *)x, numel * es);
+                  memset(w, 0xA5, numel * es + 16);
+                  rc = cpu_variant(dt, kind, w, x, sh, numel, p, bitss[ib], offs[io]);
+                  CHECK(rc == 0, "cpu variant rc %d", rc);
+                  memset(&a, 0, sizeof a);
+                  a.x = x; a.n = numel; a.seed = 77; a.stream = 5; a.offset = offs[io];
+                  if (kind <= DROPOUT_CUDA__V_ALPHA_GRAD) {
+                     CHECK(dropout_bcast_make(&a.b, sh) == 0, "shape");
+                     a.rule = dropout_rule_make(p, bitss[ib]);
+                     a.alpha = dropout_alpha_rule_make(p, bitss[ib]);
+                  } else if (kind != DROPOUT_CUDA__V_NORMALS) {
+                     a.sigma = kind == DROPOUT_CUDA__V_GAUSS ? dropout_gaussian_sigma(p) : (float)p;
+                     a.copy = p == 0.0;
+                  }
+                  for (g = 0; g < NGRIDS; ++g) {
+                     a.y = y;
+                     memset(y, 0xA5, numel * es + 16);
+                     {
+                        uint64_t t;
+                        for (t = 0; t < grids[g]; ++t) dropout_cuda__variant_body(a, dt, kind, (g & 1u) ? grids[g] - 1 - t : t, grids[g]);
+                     }
+                     CHECK(memcmp(y, w, numel * es + 16) == 0, "variant kind %d %s shape %d off %llu p %g bits %d grid %llu: differs",
+                           kind, dt_name(dt), is, (unsigned long long)offs[io], p, bitss[ib], (unsigned long long)grids[g]);
+                  }
+               }
+   case_end("emulated grids: variants (broadcast, alpha fwd/bwd, Gaussian dropout/noise, normals), all dtypes");
 }
 
 /* Each thread alone on poisoned outputs: the bytes it writes, under two poisons. No byte
@@ -308,7 +570,10 @@ int main(void)
 {
    (void)case_skip;
    test_ops();
+   test_staged();
+   test_staged_banks();
    test_fills();
+   test_variants();
    test_ownership();
    test_runtime_state();
    return check_exit();
