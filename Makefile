@@ -43,8 +43,8 @@ build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c -o $@
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
-#   make gpu     the whole GPU session in one command (about 5 minutes on an H100, nvcc
-#                included): prints date, device and driver; builds the three programs in
+#   make gpu     the whole GPU session in one command (estimated at 5 minutes on an H100, nvcc
+#                included; not yet measured): prints date, device and driver; builds the three programs in
 #                parallel; runs the tests, the benchmark + report, then the sanitizers (each
 #                capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot cost the
 #                numbers). Log and report go to $$OUT when set (gpu.log, bench_cuda.md).
