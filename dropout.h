@@ -1480,8 +1480,8 @@ static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
    return keep;
 }
 
-/* Windows (chunks of 64 elements) handled per step of dropout__run_simd: at most
-   DROPOUT__GROUP; in the keep-bit modes, see dropout__run_simd. */
+/* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
+   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
 #define DROPOUT__GROUP 8
 
 /* Keep words of `count` consecutive stream-aligned windows from window `index` on. */
@@ -1704,11 +1704,10 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint32_t tm1 = (uint32_t)(r->threshold - 1u);
    uint64_t win[DROPOUT__GROUP + 1], kb[DROPOUT__GROUP];
    const uint64_t *k = kb;   /* the step's keep words: kb, or win itself when s = 0 */
-   /* windows a step: those two Philox calls make (2 VB blocks), and at least 4 (at most
-      DROPOUT__GROUP). Measured on Zen 3 (AVX2), 2^24 and 2^16 f32: finer steps (1 Philox
-      call or 1 window, keep bits and data alternating more often) were no faster out of
-      cache and slower in cache (32-bit mode: 1 window 1.10, 4 windows 1.17 Gelem/s). */
-   unsigned per = (unsigned)r->bits / 2u, step = 2u * DROPOUT__VB / per;
+   /* DROPOUT__GROUP windows a step, a constant: measured on Zen 3 (AVX2), steps of 1
+      Philox call or 1 window (keep bits and data alternating finely) or any step size
+      known only at run time were no faster out of cache and 7-8% slower in cache. */
+   const unsigned step = DROPOUT__GROUP;
    int have = 0;             /* win[0] holds window first + at/64 (s != 0) */
    int nt = 0;
 #ifdef DROPOUT__NT_ALIGN
@@ -1716,8 +1715,6 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    nt = y && r->threshold != 0 && n * es >= nt_from &&
         (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN) == 0;
 #endif
-   if (step < 4u) step = 4u;
-   if (mask_in || r->threshold == 0 || step > DROPOUT__GROUP) step = DROPOUT__GROUP;
    for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
       size_t left = (full - at) / DROPOUT__CHUNK;
       unsigned nb = left < step ? (unsigned)left : step, c;
