@@ -35,6 +35,9 @@
       DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h);
                               argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
+      DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 4 MiB,
+                              past a typical L2) are written with streaming stores, which
+                              skip the cache; 0 = always, SIZE_MAX = never. Same bits.
 
    SIMD
       The vector path is chosen when the implementation is compiled, from the compiler's
@@ -1090,14 +1093,6 @@ static inline dropout__v dropout__v_load_u16(const uint16_t *p)
 { return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
 static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
 { _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(a)); }
-static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
-{
-   __m512i mv = _mm512_set1_epi32((int)m);
-   __m512i ev = _mm512_mul_epu32(a, mv);                           /* lanes 0, 2, ... */
-   __m512i od = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), mv);    /* lanes 1, 3, ... */
-   *lo = _mm512_mask_blend_epi32(0xAAAA, ev, _mm512_slli_epi64(od, 32));
-   *hi = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(ev, 32), od);
-}
 /* lane 4m + j holds block 4j + m, so that the in-lane transpose lands in stream order */
 #define DROPOUT__V_IOTA _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
 #define dropout__v_unpacklo32 _mm512_unpacklo_epi32
@@ -1141,14 +1136,6 @@ static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
 {
    _mm_storeu_si128((__m128i *)(void *)p,
                     _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)));
-}
-static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
-{
-   __m256i mv = _mm256_set1_epi32((int)m);
-   __m256i ev = _mm256_mul_epu32(a, mv);
-   __m256i od = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), mv);
-   *lo = _mm256_blend_epi32(ev, _mm256_slli_epi64(od, 32), 0xAA);
-   *hi = _mm256_blend_epi32(_mm256_srli_epi64(ev, 32), od, 0xAA);
 }
 /* lanes 0..3 hold blocks 0, 2, 4, 6 and lanes 4..7 blocks 1, 3, 5, 7: after the
    in-lane transpose, vector j = blocks 2j, 2j + 1, in stream order */
@@ -1206,20 +1193,6 @@ static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
 #else   /* lanes < 2^16: sign-extend the low half so the signed saturating pack keeps it */
    __m128i s = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16);
    _mm_storel_epi64((__m128i *)(void *)p, _mm_packs_epi32(s, s));
-#endif
-}
-static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
-{
-   __m128i mv = _mm_set1_epi32((int)m);
-   __m128i ev = _mm_mul_epu32(a, mv);
-   __m128i od = _mm_mul_epu32(_mm_srli_epi64(a, 32), mv);
-#ifdef __SSE4_1__
-   *lo = _mm_blend_epi16(ev, _mm_slli_epi64(od, 32), 0xCC);
-   *hi = _mm_blend_epi16(_mm_srli_epi64(ev, 32), od, 0xCC);
-#else
-   __m128i low = _mm_setr_epi32(-1, 0, -1, 0);
-   *lo = _mm_or_si128(_mm_and_si128(ev, low), _mm_slli_epi64(od, 32));
-   *hi = _mm_or_si128(_mm_srli_epi64(ev, 32), _mm_andnot_si128(low, od));
 #endif
 }
 #define DROPOUT__V_IOTA _mm_setr_epi32(0, 1, 2, 3)
@@ -1510,8 +1483,8 @@ static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
    return keep;
 }
 
-/* Batches: DROPOUT__GROUP chunks of 64 elements share one call of the keep-word maker
-   and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
+/* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
+   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
 #define DROPOUT__GROUP 8
 
 /* Keep words of `count` consecutive stream-aligned windows from window `index` on. */
@@ -1576,22 +1549,48 @@ static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
    return dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, rne);
 }
 
-/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies). */
+/* Streaming (non-temporal) stores write around the caches: a large output then costs no
+   read-for-ownership of y (8 instead of 12 bytes of memory traffic per f32 element). They
+   are used from DROPOUT_STREAM_STORE_BYTES of output on, when y is DROPOUT__NT_ALIGN-byte
+   aligned (any malloc), and the call ends with a store fence. The bits are the same. */
+#ifndef DROPOUT_STREAM_STORE_BYTES
+#define DROPOUT_STREAM_STORE_BYTES ((size_t)4 << 20)
+#endif
+#if defined(DROPOUT__SIMD_AVX512)
+#define DROPOUT__NT_ALIGN 64
+#define dropout__v_stream(p, a) _mm512_stream_si512((__m512i *)(void *)(p), a)
+#define dropout__v_stream_u16(p, a) _mm256_stream_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(a))
+#elif defined(DROPOUT__SIMD_AVX2)
+/* as two 16-byte halves: malloc gives 16-byte alignment, and halves stream as fast */
+#define DROPOUT__NT_ALIGN 16
+static inline void dropout__v_stream(void *p, __m256i a)
+{
+   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(a));
+   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(a, 1));
+}
+#define dropout__v_stream_u16(p, a) \
+   _mm_stream_si128((__m128i *)(void *)(p), _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)))
+#elif defined(DROPOUT__SIMD_SSE)
+#define DROPOUT__NT_ALIGN 16
+#define dropout__v_stream(p, a) _mm_stream_si128((__m128i *)(void *)(p), a)
+#define dropout__v_stream_u16 dropout__v_store_u16   /* 8 bytes: SSE has no such stream */
+#endif
+#ifdef DROPOUT__NT_ALIGN
+#define dropout__v_put(nt, p, a) do { if (nt) dropout__v_stream(p, a); else dropout__v_storeu(p, a); } while (0)
+#define dropout__v_put_u16(nt, p, a) do { if (nt) dropout__v_stream_u16(p, a); else dropout__v_store_u16(p, a); } while (0)
+#else   /* NEON: plain stores */
+#define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
+#define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
+#endif
+
+/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies);
+   nt: streaming stores (y aligned). */
 static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t at,
-                                      uint64_t keep, const dropout_rule *r)
+                                      uint64_t keep, const dropout_rule *r, int nt)
 {
    unsigned g;
+   (void)nt;
    switch (dtype) {
-   case DROPOUT__F32: {
-      float *yo = (float *)y + at; const float *xi = (const float *)x + at;
-      dropout__v s;
-      uint32_t sb;
-      memcpy(&sb, &r->scale_f32, 4);
-      s = dropout__v_set1(sb);
-      for (g = 0; g < 64; g += DROPOUT__W)
-         dropout__v_storeu(yo + g, dropout__v_and(dropout__v_lanes32(keep >> g),
-                                                  dropout__v_fmul(dropout__v_loadu(xi + g), s)));
-   } break;
    case DROPOUT__F64: {
       double *yo = (double *)y + at; const double *xi = (const double *)x + at;
       dropout__v s;
@@ -1607,8 +1606,8 @@ static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t 
          s = dropout__v_loadu(tmp);
       }
       for (g = 0; g < 64; g += DROPOUT__W / 2)
-         dropout__v_storeu(yo + g, dropout__v_and(dropout__v_lanes64(keep >> g),
-                                                  dropout__v_dmul(dropout__v_loadu(xi + g), s)));
+         dropout__v_put(nt, yo + g, dropout__v_and(dropout__v_lanes64(keep >> g),
+                                                   dropout__v_dmul(dropout__v_loadu(xi + g), s)));
    } break;
    case DROPOUT__F16: {
       uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
@@ -1618,10 +1617,10 @@ static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t 
       s = dropout__v_set1(sb);
       for (g = 0; g < 64; g += DROPOUT__W) {
          dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(xi + g)), s);
-         dropout__v_store_u16(yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
+         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
       }
    } break;
-   default: {
+   default: {   /* bf16 (f32 has its own) */
       uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
       dropout__v s;
       uint32_t sb;
@@ -1629,7 +1628,7 @@ static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t 
       s = dropout__v_set1(sb);
       for (g = 0; g < 64; g += DROPOUT__W) {
          dropout__v f = dropout__v_fmul(dropout__v_slli(dropout__v_load_u16(xi + g), 16), s);
-         dropout__v_store_u16(yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
+         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
       }
    } break;
    }
@@ -1655,14 +1654,14 @@ static inline uint64_t dropout__load_mask64(const uint8_t *mask)
 #endif
 }
 
-/* f32, 64 elements, t > 0: y = kept ? x * scale : +0 */
-static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale)
+/* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned) */
+static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
 {
 #if defined(DROPOUT__SIMD_AVX512)
    __m512 s = _mm512_set1_ps(scale);
    int g;
    for (g = 0; g < 64; g += 16)   /* zero-masking gives +0 in dropped lanes */
-      _mm512_storeu_ps(y + g, _mm512_maskz_mul_ps((__mmask16)(keep >> g), _mm512_loadu_ps(x + g), s));
+      dropout__v_put(nt, y + g, _mm512_castps_si512(_mm512_maskz_mul_ps((__mmask16)(keep >> g), _mm512_loadu_ps(x + g), s)));
 #elif defined(DROPOUT__SIMD_AVX2)
    /* a variable shift moves keep bit 8g + i to the sign bit of lane i, which is all
       blendv reads: 1 uop a lane mask instead of broadcast + and + compare */
@@ -1674,7 +1673,8 @@ static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep,
       __m256i t = sh;
       for (g = 0; g < 32; g += 8) {
          __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(v, t));
-         _mm256_storeu_ps(y + 32 * h + g, _mm256_blendv_ps(z, _mm256_mul_ps(_mm256_loadu_ps(x + 32 * h + g), s), m));
+         __m256 o = _mm256_blendv_ps(z, _mm256_mul_ps(_mm256_loadu_ps(x + 32 * h + g), s), m);
+         dropout__v_put(nt, y + 32 * h + g, _mm256_castps_si256(o));
          t = _mm256_sub_epi32(t, eight);
       }
    }
@@ -1685,13 +1685,16 @@ static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep,
    memcpy(&sb, &scale, 4);
    s = dropout__v_set1(sb);
    for (g = 0; g < 64; g += DROPOUT__W)
-      dropout__v_storeu(y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
-                                              dropout__v_fmul(dropout__v_loadu(x + g), s)));
+      dropout__v_put(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
+                                               dropout__v_fmul(dropout__v_loadu(x + g), s)));
 #endif
+   (void)nt;
 }
 
-/* dropout__run_ref's loop: whole chunks by batches with vector arithmetic, the last
-   partial chunk (< 64 elements) by the reference. */
+/* dropout__run_ref's loop: whole chunks by steps of a few windows with vector arithmetic,
+   the last partial chunk (< 64 elements) by the reference. A call at a position offset
+   s = offset % 64 reads chunk c's keep word from window c at bit s and window c + 1: the
+   step's last window is kept for the next step, so no window is made twice. */
 static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
                               const uint8_t *mask_in, size_t n, const dropout_rule *r,
                               uint64_t seed, uint64_t stream, uint64_t offset)
@@ -1703,21 +1706,36 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint64_t first = offset >> 6;                 /* window of the call's first position */
    uint32_t tm1 = (uint32_t)(r->threshold - 1u);
    uint64_t win[DROPOUT__GROUP + 1], kb[DROPOUT__GROUP];
-   const uint64_t *k = kb;   /* the batch's keep words: kb, or win itself when s = 0 */
-   for (at = 0; at < full; at += DROPOUT__GROUP * DROPOUT__CHUNK) {
+   const uint64_t *k = kb;   /* the step's keep words: kb, or win itself when s = 0 */
+   /* DROPOUT__GROUP windows a step, a constant: measured on Zen 3 (AVX2), steps of 1
+      Philox call or 1 window (keep bits and data alternating finely) or any step size
+      known only at run time were no faster out of cache and 7-8% slower in cache. */
+   const unsigned step = DROPOUT__GROUP;
+   int have = 0;             /* win[0] holds window first + at/64 (s != 0) */
+   int nt = 0;
+#ifdef DROPOUT__NT_ALIGN
+   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+   nt = y && r->threshold != 0 && n * es >= nt_from &&
+        (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN) == 0;
+#endif
+   for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
       size_t left = (full - at) / DROPOUT__CHUNK;
-      unsigned nb = left < DROPOUT__GROUP ? (unsigned)left : DROPOUT__GROUP, c;
+      unsigned nb = left < step ? (unsigned)left : step, c;
       k = kb;
       if (mask_in) {
          for (c = 0; c < nb; ++c) kb[c] = dropout__load_mask64(mask_in + at / 8u + 8u * c);
       } else if (r->threshold == 0) {
          for (c = 0; c < nb; ++c) kb[c] = ~(uint64_t)0;
+      } else if (s == 0) {
+         dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb, r->bits, tm1, win);
+         k = win;
       } else {
-         /* chunk c reads window first + at/64 + c from bit s, and the next one's low bits;
-            the next window is in the call's range whenever s != 0 (the chunk is whole) */
-         dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb + (s != 0), r->bits, tm1, win);
-         if (s == 0) k = win;
-         else for (c = 0; c < nb; ++c) kb[c] = win[c] >> s | win[c + 1] << (64u - s);
+         /* window first + at/64 + nb is in the call's range: the chunks are whole */
+         if (have) dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK + 1, nb, r->bits, tm1, win + 1);
+         else dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb + 1, r->bits, tm1, win);
+         for (c = 0; c < nb; ++c) kb[c] = win[c] >> s | win[c + 1] << (64u - s);
+         win[0] = win[nb];
+         have = 1;
       }
       if (mask_out)
          for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, k[c]);
@@ -1727,11 +1745,15 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
       } else if (dtype == DROPOUT__F32) {
          float *yo = (float *)y + at;
          const float *xi = (const float *)x + at;
-         for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32);
+         if (nt) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
+         else    for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
       } else {
-         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r);
+         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, nt);
       }
    }
+#ifdef DROPOUT__NT_ALIGN
+   if (nt) _mm_sfence();   /* the streamed stores are ordered before what follows */
+#endif
    if (full < n)
       dropout__run_ref(dtype, y ? (char *)y + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
                        x ? (const char *)x + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,

@@ -29,6 +29,9 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case sse2-clang sse2 clang -mno-sse4.1
    simd_case sse4.1 sse4_1 "$CC" -msse4.1
    simd_case avx2-openmp avx2 "$CC" -mavx2 -fopenmp
+   # streaming stores for every call (threshold 0) and never (test_simd.c's own is 1 KiB)
+   simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
+   simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
    simd_case avx512 avx512bw "$CC" -mavx512f -mavx512bw
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD

@@ -11,6 +11,11 @@
    window and block boundaries), element offsets into buffers (alignment), p at the
    rule's edges (t = 0, t = 1, t = 2^bits - 1, t = 2^bits), modes 8/16/32, the 4 dtypes,
    in place and not, data with NaN payloads, signalling NaNs, Inf, subnormals, -0. */
+/* Streaming stores start at 1 KiB of output here (default 4 MiB), so that small calls
+   cross the threshold; suite_simd.sh also builds with 0 (always) and SIZE_MAX (never). */
+#ifndef DROPOUT_STREAM_STORE_BYTES
+#define DROPOUT_STREAM_STORE_BYTES 1024
+#endif
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -175,6 +180,7 @@ static size_t pick_n(void)
 
 #define MAXN 70000
 static unsigned char xbuf[MAXN * 8 + 64], ybuf[MAXN * 8 + 64], zbuf[MAXN * 8 + 64];
+static unsigned char sbuf[MAXN * 8 + 64];
 static uint8_t m1[MAXN / 8 + 16], m2[MAXN / 8 + 16];
 
 static void case_forward(int t, int rounds)
@@ -398,6 +404,59 @@ static void case_batches(void)
    case_end(NAME("batch/chunk edges, aligned and shifted offsets == reference"));
 }
 
+/* Streaming stores (x86, from DROPOUT_STREAM_STORE_BYTES of output on, y aligned to
+   DROPOUT__NT_ALIGN): below, at and above the threshold, y aligned to 64 bytes and off by
+   one element or 4/8 bytes (no streaming, or streaming on a coarser path), in place, with
+   and without masks, every mode and dtype, window-aligned and shifted offsets. */
+static void case_streaming(void)
+{
+   static const unsigned heads[4] = {0, 1, 2, 4};   /* elements past a 64-byte boundary */
+   char name[100];
+   int t, b, hi, k;
+   for (t = 0; t < 4; ++t)
+      for (b = 0; b < 3; ++b)
+         for (hi = 0; hi < 4; ++hi)
+            for (k = 0; k < 8; ++k) {
+               int bits = 8 << b, err, inplace = k & 1, with_mask = (k >> 1) & 1;
+               size_t es = type_size[t], lim = (size_t)DROPOUT_STREAM_STORE_BYTES / es;
+               if (lim > 8192) lim = 8192;   /* never streams: keep the calls small */
+               size_t sizes[4], n;
+               unsigned char *y = ybuf + (64u - (size_t)((uintptr_t)ybuf % 64u)) % 64u + heads[hi] * es;
+               unsigned char *x = inplace ? y : xbuf + 8 * es, *z = zbuf, *src = inplace ? sbuf : x;
+               uint64_t seed = rnd(), stream = rnd(), off = (rnd() & ~(uint64_t)63) + ((k >> 2) ? 37u : 0u);
+               double p = b == 0 ? 0.25 : 0.6;
+               uint8_t *mk = with_mask ? m1 : NULL;
+               sizes[0] = lim > 64 ? lim - 64 - 3 : 64;   /* below */
+               sizes[1] = lim < 64 ? 64 : lim;            /* at */
+               sizes[2] = sizes[1] + 64 * 9 + 11;         /* above, several steps */
+               sizes[3] = 5000 + rnd_below(64);
+               n = sizes[rnd_below(4)];
+               fill_data(t, src, n);
+               if (inplace) memcpy(y, src, n * es);
+               model_forward(t, z, m2, src, n, p, bits, seed, stream, off);
+               memset(m1, 0xA5, sizeof m1);
+               err = lib_forward(t, y, mk, x, n, p, bits, seed, stream, off);
+               CHECK(err == 0 && memcmp(y, z, n * es) == 0, "forward %s bits=%d n=%zu head=%u inplace=%d off%%64=%u differs",
+                     type_name[t], bits, n, heads[hi], inplace, (unsigned)(off % 64));
+               if (with_mask) {
+                  CHECK(memcmp(m1, m2, (n + 7) / 8) == 0 && m1[(n + 7) / 8] == 0xA5, "mask %s bits=%d n=%zu differs",
+                        type_name[t], bits, n);
+                  fill_data(t, xbuf, n);
+                  model_apply_mask(t, z, xbuf, m2, n, p, bits);
+                  err = lib_backward_mask(t, y, xbuf, m1, n, p, bits);
+                  CHECK(err == 0 && memcmp(y, z, n * es) == 0, "backward_mask %s bits=%d n=%zu head=%u differs",
+                        type_name[t], bits, n, heads[hi]);
+               }
+            }
+#ifdef DROPOUT__NT_ALIGN
+   snprintf(name, sizeof name, "streaming stores (from %zu bytes, y %d-byte aligned) == reference",
+            (size_t)DROPOUT_STREAM_STORE_BYTES, DROPOUT__NT_ALIGN);
+#else
+   snprintf(name, sizeof name, "threshold edges, heads (no streaming stores on this path) == reference");
+#endif
+   case_end(NAME(name));
+}
+
 int main(void)
 {
    int t;
@@ -411,6 +470,7 @@ int main(void)
    for (t = 0; t < 4; ++t) case_forward(t, 400);
    case_mask_only();
    case_batches();
+   case_streaming();
    case_fills();
    case_chunks();
    case_threads();
