@@ -150,15 +150,18 @@ static double torch_rate(size_t nn, int th, int reps, char *version, size_t vlen
 }
 
 static FILE *md;
+/* print to the terminal and to the results file, whatever the length */
 static void out(const char *fmt, ...)
 {
-   char buf[512];
    va_list ap;
    va_start(ap, fmt);
-   vsnprintf(buf, sizeof buf, fmt, ap);
+   vprintf(fmt, ap);
    va_end(ap);
-   fputs(buf, stdout);
-   if (md) fputs(buf, md);
+   if (md) {
+      va_start(ap, fmt);
+      vfprintf(md, fmt, ap);
+      va_end(ap);
+   }
 }
 
 int main(int argc, char **argv)
