@@ -8,7 +8,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench clean test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda
+.PHONY: demo example test bench clean test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -43,13 +43,14 @@ build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c -o $@
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
-#   make gpu     the whole GPU session in one command (estimated at 5 minutes on an H100, nvcc
-#                included; not yet measured): prints date, device and driver; builds the three programs in
-#                parallel; runs the tests, the benchmark + report, then the sanitizers (each
-#                capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot cost the
-#                numbers). Log and report go to $$OUT when set (gpu.log, bench_cuda.md).
-#   make test-cuda / bench-cuda   the pieces
-#   REPORT=path  where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
+#   make gpu        the whole GPU session in one command: prints date, device and driver;
+#                   builds the four programs in parallel; runs the tests, the trainer
+#                   (CPU vs GPU weights), the benchmark + report, then the sanitizers (each
+#                   capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot
+#                   cost the numbers). Log and report go to $$OUT when set (gpu.log,
+#                   bench_cuda.md, bench_cuda.csv). bench/results/README.md has timings.
+#   make test-cuda / demo-cuda / bench-cuda / sanitize-cuda   the pieces
+#   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 NVARCH ?= -arch=native
 NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVARCH)
@@ -57,7 +58,7 @@ SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local
 SANITIZER_TIMEOUT ?= 150
 REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
 GPU_LOG = $(if $(OUT),$(OUT)/gpu.log,build/cuda/gpu.log)
-CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda
+CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda
 
 build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
@@ -71,21 +72,50 @@ build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) bench/bench_cuda.cu -o $@
 
+# -ffp-contract=off for the host half: the CPU run must not fuse either (see demo)
+build/cuda/train_mlp_cuda: examples/train_mlp_cuda.cu examples/train_mlp.c examples/mlp_math.h examples/plot.h dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) -Xcompiler -ffp-contract=off examples/train_mlp_cuda.cu -o $@ -lpthread
+
 gpu-info:
 	@echo "date:   $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	@echo "device: $$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo 'nvidia-smi unavailable')"
 	@echo "nvcc:   $$($(NVCC) --version 2>/dev/null | tail -n 2 | head -n 1)"
+	@echo "cpu:    $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 	@echo "host:   $$(hostname) $$(git rev-parse --short HEAD 2>/dev/null)"
 
 test-cuda-run: build/cuda/test_cuda build/cuda/variants_cuda
 	./build/cuda/test_cuda
 	./build/cuda/variants_cuda
 
+# the demo's dropout run on the CPU and on the GPU, weights compared byte for byte
+demo-cuda: build/cuda/train_mlp_cuda
+	./build/cuda/train_mlp_cuda
+
+# memcheck (out-of-bounds, misaligned), racecheck (shared memory), synccheck (__syncwarp /
+# __shfl_sync on diverged lanes), on the reduced test run
 sanitize-cuda: build/cuda/test_cuda
-	@if [ -x "$(SANITIZER)" ]; then \
-	   echo "memcheck:";  timeout $(SANITIZER_TIMEOUT) $(SANITIZER) --tool memcheck --error-exitcode 1 ./build/cuda/test_cuda small && \
-	   echo "racecheck:"; timeout $(SANITIZER_TIMEOUT) $(SANITIZER) --tool racecheck --error-exitcode 1 ./build/cuda/test_cuda small; \
+	@if [ -x "$(SANITIZER)" ]; then rc=0; \
+	   for tool in memcheck racecheck synccheck; do \
+	      echo "compute-sanitizer --tool $$tool ./build/cuda/test_cuda small:"; \
+	      timeout $(SANITIZER_TIMEOUT) $(SANITIZER) --tool $$tool --error-exitcode 1 ./build/cuda/test_cuda small \
+	         >build/cuda/sanitize-$$tool.log 2>&1; r=$$?; tail -n 3 build/cuda/sanitize-$$tool.log; \
+	      [ $$r = 0 ] || { echo "  -> $$tool exit $$r (124: timed out)"; rc=1; }; \
+	   done; exit $$rc; \
 	else echo "SKIP sanitizers: compute-sanitizer not found (set SANITIZER=...)"; fi
+
+# Nsight Compute counters for the benchmark's kernels at one size (2^PROFILE_LOG2), one
+# launch per case and path: time, DRAM bytes and throughput, SM and issue utilisation,
+# registers, achieved occupancy. Needs ncu (works under Firecracker, not gVisor).
+NCU ?= $(shell command -v ncu 2>/dev/null || echo ncu)
+PROFILE_LOG2 ?= 26
+NCU_METRICS = gpu__time_duration.sum,dram__bytes.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__issue_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
+profile-cuda: build/cuda/bench_cuda
+	DROPOUT_BENCH_MIN_LOG2=$(PROFILE_LOG2) DROPOUT_BENCH_MAX_LOG2=$(PROFILE_LOG2) DROPOUT_BENCH_REPS=1 DROPOUT_BENCH_WARMUPS=0 \
+	   $(NCU) --clock-control none -k regex:dropout_cuda__kernel --launch-count 200 --csv \
+	   --metrics $(NCU_METRICS) ./build/cuda/bench_cuda >build/cuda/ncu.csv 2>build/cuda/ncu.err || { tail -5 build/cuda/ncu.err; exit 1; }
+	@if [ -n "$(OUT)" ]; then cp build/cuda/ncu.csv "$(OUT)/"; fi
+	@echo "ncu counters in build/cuda/ncu.csv"
 
 test-cuda: test-cuda-run sanitize-cuda
 
@@ -98,8 +128,9 @@ gpu:
 	@mkdir -p build/cuda $(if $(OUT),$(OUT))
 	@{ rc=0; \
 	  $(MAKE) --no-print-directory gpu-info; \
-	  if $(MAKE) --no-print-directory -j3 $(CUDA_BINS); then \
+	  if $(MAKE) --no-print-directory -j4 $(CUDA_BINS); then \
 	     $(MAKE) --no-print-directory test-cuda-run || rc=1; \
+	     $(MAKE) --no-print-directory demo-cuda || rc=1; \
 	     $(MAKE) --no-print-directory bench-cuda || rc=1; \
 	     $(MAKE) --no-print-directory sanitize-cuda || rc=1; \
 	  else rc=2; fi; \

@@ -404,6 +404,8 @@ DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset)
       dropped: y = residual, bit for bit (no add, so -0 and NaN payloads pass unchanged)
    f16/bf16: x, bias, residual widen exactly to float, h and the fma are done in float as
    above, and the kept result rounds once to f16/bf16; a dropped element copies residual.
+   f64: h = x + bias, kept: y = RN(RN(h * scale_f64) + residual): two roundings, no fma
+   (see dropout_bias_dropout_add_one_f64 for why).
    p = 0 keeps everything (y = fma(h, 1, residual) = h + residual, rounded once).
    Gradient: d residual = dy; d x = dropout backward of dy (same mask / seed, stream,
    offset); d bias[c] = sum over rows of d x[r][c].
@@ -454,10 +456,36 @@ DROPOUT_HD uint16_t dropout_bias_dropout_add_one_bf16(uint16_t x, uint16_t bias,
    return dropout_f32_to_bf16(dropout_bias_dropout_add_one_f32(dropout_bf16_to_f32(x), dropout_bf16_to_f32(bias), dropout_bf16_to_f32(residual), 1, r));
 }
 
+/* f64 has no fma step: a correctly rounded double fma cannot be emulated as simply as
+   dropout_fmaf does for float (that needs a format wider than the result). So in f64
+      h = x + bias;  kept: y = (h * scale_f64) + residual, the product rounded on its own
+   (two roundings). The product is kept out of reach of FMA contraction: __dmul_rn on
+   the GPU, a volatile on the CPU (gcc -ffp-contract=fast cannot fuse through a store). */
+DROPOUT_HD double dropout__mul_alone_f64(double a, double b)
+{
+#if defined(__CUDA_ARCH__)
+   return __dmul_rn(a, b);
+#else
+   volatile double prod = a * b;
+   return prod;
+#endif
+}
+
+DROPOUT_HD double dropout_bias_dropout_add_one_f64(double x, double bias, double residual, int keep, dropout_rule r)
+{
+   if (!keep) return residual;
+#if defined(__CUDA_ARCH__)
+   return __dadd_rn(dropout__mul_alone_f64(__dadd_rn(x, bias), r.scale_f64), residual);
+#else
+   return dropout__mul_alone_f64(x + bias, r.scale_f64) + residual;
+#endif
+}
+
 /* y, x, residual: rows * cols elements; bias: cols; mask: optional, ceil(rows*cols/8)
    bytes as forward's. y may equal x or residual. DROPOUT_ERR_ARG if rows * cols
    overflows size_t. */
 DROPOUTDEF int dropout_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
 DROPOUTDEF int dropout_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
 DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
 /* ---- END fused bias-dropout-residual (declarations) ----------------------------------- */
@@ -2171,6 +2199,8 @@ static int dropout__bda_run(int dtype, void *y, uint8_t *mask, const void *x, co
       keep = dropout_keep(dropout_draw(w, bits, (unsigned)(q & ((1u << log2_draws) - 1u))), r);
       if (dtype == DROPOUT__F32)
          ((float *)y)[j] = dropout_bias_dropout_add_one_f32(((const float *)x)[j], ((const float *)bias)[c], ((const float *)residual)[j], keep, r);
+      else if (dtype == DROPOUT__F64)
+         ((double *)y)[j] = dropout_bias_dropout_add_one_f64(((const double *)x)[j], ((const double *)bias)[c], ((const double *)residual)[j], keep, r);
       else if (dtype == DROPOUT__F16)
          ((uint16_t *)y)[j] = dropout_bias_dropout_add_one_f16(((const uint16_t *)x)[j], ((const uint16_t *)bias)[c], ((const uint16_t *)residual)[j], keep, r);
       else
@@ -2187,6 +2217,11 @@ static int dropout__bda_run(int dtype, void *y, uint8_t *mask, const void *x, co
 DROPOUTDEF int dropout_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
    return dropout__bda_run(DROPOUT__F32, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__bda_run(DROPOUT__F64, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
 }
 
 DROPOUTDEF int dropout_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)

@@ -24,7 +24,7 @@
       happen after validation, so there is nothing to wait for.
       Pointers are device pointers aligned to their element type. Any other alignment and
       any offset (also a block start mid-Philox-block) give the same result; 16-byte
-      aligned buffers take the vectorised (and, see DROPOUT_CUDA_STAGED, staged) path.
+      aligned buffers move as 16-byte vectors (DROPOUT_CUDA_PATH).
 
       f16 and bf16 are __half and __nv_bfloat16 in the interface but are handled as their
       uint16_t bit patterns and converted by dropout.h's integer code, not by
@@ -53,18 +53,17 @@
       DROPOUT_CUDA_IMPLEMENTATION  emit kernels and launchers (one .cu file only)
       DROPOUT_CUDA_STATIC          make the launchers static
       DROPOUT_CUDA_BLOCK           threads per block of the default launch (256)
-      DROPOUT_CUDA_STAGED          1 (default): forward, backward, apply_mask and the fused
-                                   op move each warp's 32 x 32 elements through shared
-                                   memory with coalesced 16-byte accesses; 0: every thread
-                                   loads its own 32 elements straight from global memory
-                                   (16-byte vectors, so one warp instruction touches 32
-                                   cache lines). Same results bit for bit (the same
-                                   per-thread code runs on either copy of the data). An
-                                   expression evaluated at each launch, so it may name a
-                                   variable (bench/bench_cuda.cu times both in one run).
-                                   Default 1 because coalesced access is what a memory-
-                                   bound kernel needs; NOT yet measured on a GPU: run
-                                   `make gpu` and set the default from its table.
+      DROPOUT_CUDA_PATH            how forward, backward, apply_mask and the fused op move
+                                   a warp's 32 x 32 elements (the tail always goes direct):
+                                   2 (default) warp: coalesced 16-byte chunks (single
+                                   elements when a pointer is not 16-byte aligned) kept in
+                                   registers, keep bits passed by warp shuffle;
+                                   1 staged: through shared memory, coalesced;
+                                   0 direct: every thread its own 32 elements straight from
+                                   memory (one warp instruction touches 32 cache lines).
+                                   Same results bit for bit (the same per-element code).
+                                   An expression evaluated at each launch, so it may name
+                                   a variable (bench/bench_cuda.cu times all three).
       DROPOUT_CUDA_STAGED_BLOCK    threads per block of a default staged launch (128: the
                                    f64 and fused f32 spans need 272-288 bytes of shared
                                    memory per thread, within 48 KiB per block)
@@ -72,7 +71,7 @@
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies
       (dropout_cuda__body, dropout_cuda__unit, dropout_cuda__stage,
-      dropout_cuda__variant_body): tests/cuda/test_cuda_logic.c runs them over emulated
+      dropout_cuda__warp_span, dropout_cuda__variant_body): tests/cuda/test_cuda_logic.c runs them over emulated
       grids and warps to check the indexing against the CPU library with no GPU.
 
    LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
@@ -130,8 +129,15 @@ typedef struct dropout_cuda__args {
    const uint64_t *seed_ptr;      /* when not NULL, read at run time instead of seed */
    const uint64_t *offset_ptr;    /* when not NULL, read at run time instead of offset */
    int *status_ptr;               /* optional: DROPOUT_ERR_RANGE if a run-time offset is bad */
-   int staged;                    /* stage whole warp spans through shared memory */
+   int path;                      /* how whole warp spans move: DROPOUT_CUDA__PATH_* */
 } dropout_cuda__args;
+
+/* How a warp moves a whole span of data (see DROPOUT_CUDA_PATH): */
+enum {
+   DROPOUT_CUDA__PATH_DIRECT,     /* each thread its own 32 elements, straight from memory */
+   DROPOUT_CUDA__PATH_STAGED,     /* through shared memory, coalesced */
+   DROPOUT_CUDA__PATH_WARP        /* coalesced chunks in registers, keep bits by shuffle */
+};
 
 typedef union dropout_cuda__vec {   /* 16 bytes, as one load/store */
    uint32_t u[4];
@@ -246,6 +252,8 @@ DROPOUT_HD void dropout_cuda__elem(int dtype, int op, dropout_cuda__vec *v, unsi
    if (op == DROPOUT_CUDA__FUSED) {
       if (dtype == DROPOUT_CUDA__F32)
          v->f[e] = dropout_bias_dropout_add_one_f32(v->f[e], ((const float *)bias)[col], res->f[e], keep, r);
+      else if (dtype == DROPOUT_CUDA__F64)
+         v->d[e] = dropout_bias_dropout_add_one_f64(v->d[e], ((const double *)bias)[col], res->d[e], keep, r);
       else if (dtype == DROPOUT_CUDA__F16)
          v->h[e] = dropout_bias_dropout_add_one_f16(v->h[e], ((const uint16_t *)bias)[col], res->h[e], keep, r);
       else
@@ -342,6 +350,18 @@ DROPOUT_HD uint64_t dropout_cuda__prologue(const dropout_cuda__args *a, uint64_t
    return a->n / DROPOUT_CUDA__UNIT + (a->n % DROPOUT_CUDA__UNIT != 0);
 }
 
+/* The keep bits of unit u (count elements): drawn, or read from the stored mask; written
+   to mask_out when there is one. */
+DROPOUT_HD uint32_t dropout_cuda__unit_keep(const dropout_cuda__args *a, int op, uint64_t seed,
+                                            uint64_t offset, uint64_t u, unsigned count)
+{
+   uint32_t keep = op == DROPOUT_CUDA__APPLY_MASK
+                      ? dropout_cuda__load_mask(a->mask_in + u * 4u, count)
+                      : dropout_cuda__keep_bits(seed, a->stream, a->rule, offset + u * DROPOUT_CUDA__UNIT, count);
+   if (a->mask_out) dropout_cuda__store_mask(a->mask_out + u * 4u, keep, count);
+   return keep;
+}
+
 /* Unit u of a call, as one thread: its keep bits, its 4 mask bytes, its 32 elements.
    xrow == NULL: data straight from global memory (direct path). Otherwise the unit's
    elements already sit in the thread's shared-memory row xrow (and rrow for the fused
@@ -357,10 +377,7 @@ DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int o
       dropout_cuda__fill_unit(a, op, seed, offset, j0, count);
       return;
    }
-   keep = op == DROPOUT_CUDA__APPLY_MASK
-             ? dropout_cuda__load_mask(a->mask_in + u * 4u, count)
-             : dropout_cuda__keep_bits(seed, a->stream, a->rule, offset + j0, count);
-   if (a->mask_out) dropout_cuda__store_mask(a->mask_out + u * 4u, keep, count);
+   keep = dropout_cuda__unit_keep(a, op, seed, offset, u, count);
    if (op == DROPOUT_CUDA__MASK) return;
    if (xrow)
       dropout_cuda__data_unit(a, dtype, op, xrow, xrow, rrow, op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0, count, keep);
@@ -398,15 +415,29 @@ DROPOUT_HD unsigned dropout_cuda__warp_smem(int dtype, int op)
    return 32u * dropout_cuda__row_bytes(dtype) * (op == DROPOUT_CUDA__FUSED ? 2u : 1u);
 }
 
-/* Whether the span at unit `base` is staged: whole (32 full units) and every data
-   pointer 16-byte aligned (then so is every unit: 32 elements are a multiple of 16
-   bytes). Warp-uniform. Anything else (the tail, odd pointers) takes the direct path. */
-DROPOUT_HD int dropout_cuda__span_staged(const dropout_cuda__args *a, int op, uint64_t base, uint64_t units)
+/* Whether the span at unit `base` is whole (32 full units) for an op that moves data.
+   Warp-uniform. The tail span always takes the direct path. */
+DROPOUT_HD int dropout_cuda__span_whole(const dropout_cuda__args *a, int op, uint64_t base, uint64_t units)
+{
+   if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED) return 0;
+   return base + 32u <= units && (base + 32u) * DROPOUT_CUDA__UNIT <= a->n;
+}
+
+/* Whether every data pointer is 16-byte aligned (then so is every unit and chunk: 32
+   elements and 16-byte chunks are multiples of 16 bytes). */
+DROPOUT_HD int dropout_cuda__aligned16(const dropout_cuda__args *a, int op)
 {
    uintptr_t ptrs = (uintptr_t)a->x | (uintptr_t)a->y;
-   if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED) return 0;
    if (op == DROPOUT_CUDA__FUSED) ptrs |= (uintptr_t)a->residual;
-   return a->staged && (ptrs & 15u) == 0 && base + 32u <= units && (base + 32u) * DROPOUT_CUDA__UNIT <= a->n;
+   return (ptrs & 15u) == 0;
+}
+
+/* Whether the span at unit `base` is staged: whole, staged path, aligned. Anything else
+   (the tail, odd pointers) takes the direct path. */
+DROPOUT_HD int dropout_cuda__span_staged(const dropout_cuda__args *a, int op, uint64_t base, uint64_t units)
+{
+   return a->path == DROPOUT_CUDA__PATH_STAGED && dropout_cuda__span_whole(a, op, base, units) &&
+          dropout_cuda__aligned16(a, op);
 }
 
 /* Lane `lane`'s share of moving a span: 16-byte chunk c of the span (c = lane, lane + 32,
@@ -422,6 +453,90 @@ DROPOUT_HD void dropout_cuda__stage(char *rows, char *glob, int dtype, unsigned 
       char *s = rows + (c / cpr) * rb + (c % cpr) * 16u, *g = glob + (size_t)c * 16u;
       if (to_global) { dropout_cuda__ld16(&v, s); dropout_cuda__st16(g, &v); }
       else { dropout_cuda__ld16(&v, g); dropout_cuda__st16(s, &v); }
+   }
+}
+
+/* ---- The warp path -------------------------------------------------------------------
+   The same span as the staged path (32 units; lane l owns unit base + l's keep bits and
+   mask bytes), but the data never leaves registers. The warp walks the span in chunks of
+   `per` elements, 16 bytes when every data pointer is 16-byte aligned and one element
+   otherwise; lane l takes chunks l, l + 32, l + 64, ..., so each warp instruction moves
+   32 consecutive chunks (512 contiguous bytes). Chunk c starts at element c * per of the
+   span, whose keep bits sit in the word of lane (c * per) / 32: one shuffle per chunk
+   fetches them. Every element goes through the same dropout_cuda__elem as on the other
+   paths, so the bits cannot differ. A lane loads its chunks before it draws its keep
+   bits, so the Philox rounds run while the loads are in flight. */
+#define DROPOUT_CUDA__BATCH 8u   /* chunks per operand held in registers at once */
+
+/* Lane src's keep word. On the GPU a warp shuffle (every lane of the warp calls it with
+   the same loop trip, so the warp is converged); in the host emulation, all[src]. */
+DROPOUT_HD uint32_t dropout_cuda__shfl(uint32_t mine, unsigned src, const uint32_t *all)
+{
+#if defined(__CUDA_ARCH__)
+   (void)all;
+   return __shfl_sync(0xFFFFFFFFu, mine, (int)src);
+#else
+   (void)mine;
+   return all[src];
+#endif
+}
+
+/* Chunk c (per elements) of p into v, and back: 16-byte vectors or single elements. */
+DROPOUT_HD void dropout_cuda__ld_chunk(dropout_cuda__vec *v, int dtype, const char *p, unsigned per, unsigned c)
+{
+   if (per == 1u) dropout_cuda__ld1(v, dtype, p, c);
+   else dropout_cuda__ld16(v, p + 16u * c);
+}
+
+DROPOUT_HD void dropout_cuda__st_chunk(char *p, int dtype, unsigned per, unsigned c, const dropout_cuda__vec *v)
+{
+   if (per == 1u) dropout_cuda__st1(p, dtype, c, v);
+   else dropout_cuda__st16(p + 16u * c, v);
+}
+
+/* Lane `lane`'s part of the whole span at unit `base`, chunks of `per` elements (a
+   compile-time constant in the kernel, so the loops unroll and v stays in registers).
+   all: the 32 lanes' keep words, for the host emulation only (NULL on the GPU). */
+DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, int op, uint64_t seed,
+                                        uint64_t offset, uint64_t base, unsigned lane, unsigned per,
+                                        const uint32_t *all)
+{
+   const unsigned es = dropout_cuda__esize(dtype), nchunk = DROPOUT_CUDA__UNIT / per;
+   const unsigned nb = nchunk < DROPOUT_CUDA__BATCH ? nchunk : DROPOUT_CUDA__BATCH;
+   const uint64_t e0 = base * DROPOUT_CUDA__UNIT;            /* the span's first element */
+   const int fused = op == DROPOUT_CUDA__FUSED;
+   char *y = (char *)a->y + e0 * es;
+   const char *x = (const char *)a->x + e0 * es;
+   const char *r = fused ? (const char *)a->residual + e0 * es : x;
+   uint64_t col = 0, step = 0;   /* fused: column of this lane's next chunk, and the stride */
+   uint32_t keep = 0;
+   unsigned g, k, e;
+   if (fused) {
+      col = (e0 + (uint64_t)lane * per) % a->cols;
+      step = (uint64_t)(32u * per) < a->cols ? 32u * per : (uint64_t)(32u * per) % a->cols;
+   }
+   for (g = 0; g < nchunk; g += nb) {
+      dropout_cuda__vec v[DROPOUT_CUDA__BATCH], rv[DROPOUT_CUDA__BATCH];
+      DROPOUT_CUDA__UNROLL
+      for (k = 0; k < nb; ++k) {
+         dropout_cuda__ld_chunk(&v[k], dtype, x, per, lane + 32u * (g + k));
+         if (fused) dropout_cuda__ld_chunk(&rv[k], dtype, r, per, lane + 32u * (g + k));
+         else rv[k].u[0] = rv[k].u[1] = rv[k].u[2] = rv[k].u[3] = 0;
+      }
+      if (g == 0) keep = dropout_cuda__unit_keep(a, op, seed, offset, base + lane, DROPOUT_CUDA__UNIT);
+      DROPOUT_CUDA__UNROLL
+      for (k = 0; k < nb; ++k) {
+         unsigned c = lane + 32u * (g + k), first = c * per;   /* first < 1024 */
+         uint32_t kb = dropout_cuda__shfl(keep, first >> 5, all) >> (first & 31u);
+         uint64_t cc = col;
+         DROPOUT_CUDA__UNROLL
+         for (e = 0; e < per; ++e) {
+            dropout_cuda__elem(dtype, op, &v[k], e, &rv[k], a->bias, cc, (int)((kb >> e) & 1u), a->rule);
+            if (fused && ++cc == a->cols) cc = 0;
+         }
+         dropout_cuda__st_chunk(y, dtype, per, c, &v[k]);
+         if (fused) { col += step; if (col >= a->cols) col -= a->cols; }
+      }
    }
 }
 
@@ -535,9 +650,13 @@ DROPOUT_HD void dropout_cuda__variant_body(dropout_cuda__vargs a, int dtype, int
 #ifndef DROPOUT_CUDA_STAGED_BLOCK
 #define DROPOUT_CUDA_STAGED_BLOCK 128
 #endif
-#ifndef DROPOUT_CUDA_STAGED
-#define DROPOUT_CUDA_STAGED 1
+#ifndef DROPOUT_CUDA_PATH
+#define DROPOUT_CUDA_PATH 2
 #endif
+
+/* The largest block a launch may use: __launch_bounds__ then lets a thread have up to
+   128 registers (65536 / 512), room for 8 chunks of two operands in flight. */
+#define DROPOUT_CUDA__MAX_BLOCK 512
 
 extern "C" {
 
@@ -582,19 +701,24 @@ DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_
 
 /* y = residual + dropout(x + bias); docs/SPEC.md "Fused bias-dropout-residual". */
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 
 /* Graph-friendly variants: (seed, offset) come from st (see CUDA GRAPHS above). The
    range check offset + n <= 2^64 happens on the device when st.offset_ptr is set. */
 DROPOUT_CUDADEF int dropout_cuda_forward_f32_state(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f64_state(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_f16_state(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_f32_state(float *dx, const float *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f64_state(double *dx, const double *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_f16_state(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_bf16_state(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64_state(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16_state(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 
 /* Variants (docs/SPEC.md section 11): the CPU functions of dropout.h's VARIANTS block with
@@ -629,10 +753,11 @@ DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *
 
 /* One kernel per (dtype, op): the constants fold the body's branches away. The loop is
    dropout_cuda__body's grid-stride loop, walked a warp at a time (lane l's unit is still
-   tid, tid + nthreads, ...) so that a whole span can be staged; a.staged is only set by
-   the launcher when blocks are whole warps and their shared memory was given. */
+   tid, tid + nthreads, ...) so that a whole span can move as one; a.path is only set to
+   the warp or staged path by the launcher when blocks are whole warps (and, staged, when
+   their shared memory was given). */
 template <int DT, int OP>
-static __global__ void __launch_bounds__(1024) dropout_cuda__kernel(dropout_cuda__args a)
+static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__kernel(dropout_cuda__args a)
 {
    extern __shared__ uint4 dropout_cuda__smem[];
    uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -641,8 +766,15 @@ static __global__ void __launch_bounds__(1024) dropout_cuda__kernel(dropout_cuda
    unsigned lane = threadIdx.x & 31u, rb = dropout_cuda__row_bytes(DT), es = dropout_cuda__esize(DT);
    char *xrows = (char *)dropout_cuda__smem + (threadIdx.x >> 5) * dropout_cuda__warp_smem(DT, OP);
    char *rrows = xrows + 32u * rb;
+   int vec = dropout_cuda__aligned16(&a, OP);
    for (base = tid - lane; base < units; base += nthreads) {
-      int st = dropout_cuda__span_staged(&a, OP, base, units);
+      int st;
+      if (a.path == DROPOUT_CUDA__PATH_WARP && dropout_cuda__span_whole(&a, OP, base, units)) {
+         if (vec) dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 16u / es, NULL);
+         else dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 1u, NULL);
+         continue;
+      }
+      st = dropout_cuda__span_staged(&a, OP, base, units);
       uint64_t j0 = base * DROPOUT_CUDA__UNIT * es;   /* byte offset of the span */
       if (st) {
          dropout_cuda__stage(xrows, (char *)a.x + j0, DT, lane, 0);
@@ -679,7 +811,7 @@ static dropout_cuda__args dropout_cuda__args_make(void)
    dropout_cuda__args a;
    memset(&a, 0, sizeof a);
    a.rule = dropout_rule_make(0.0, 32);
-   a.staged = (DROPOUT_CUDA_STAGED) != 0;
+   a.path = (DROPOUT_CUDA_PATH);
    return a;
 }
 
@@ -697,11 +829,13 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
    size_t smem = 0;
    cudaError_t err;
    if (a.n == 0) return DROPOUT_OK;
-   if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED) a.staged = 0;
-   if (block == 0) block = a.staged ? DROPOUT_CUDA_STAGED_BLOCK : DROPOUT_CUDA_BLOCK;
-   if (a.staged) {
+   if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED)
+      a.path = DROPOUT_CUDA__PATH_DIRECT;
+   if (block == 0) block = a.path == DROPOUT_CUDA__PATH_STAGED ? DROPOUT_CUDA_STAGED_BLOCK : DROPOUT_CUDA_BLOCK;
+   if (block % 32u != 0) a.path = DROPOUT_CUDA__PATH_DIRECT;   /* spans need whole warps */
+   if (a.path == DROPOUT_CUDA__PATH_STAGED) {
       smem = (size_t)(block / 32u) * dropout_cuda__warp_smem(dtype, op);
-      if (block % 32u != 0 || smem > DROPOUT_CUDA__SMEM_MAX) { a.staged = 0; smem = 0; }
+      if (smem > DROPOUT_CUDA__SMEM_MAX) { a.path = DROPOUT_CUDA__PATH_DIRECT; smem = 0; }
    }
    if (grid == 0) {
       uint64_t g = (units + block - 1u) / block;
@@ -720,6 +854,7 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__APPLY_MASK)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FUSED)
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__FUSED)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__FUSED)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__FUSED)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_U32)
@@ -930,6 +1065,7 @@ DROPOUT_CUDA__DEFINE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
    }
 
 DROPOUT_CUDA__DEFINE_STATE(f32, float, DROPOUT_CUDA__F32)
+DROPOUT_CUDA__DEFINE_STATE(f64, double, DROPOUT_CUDA__F64)
 DROPOUT_CUDA__DEFINE_STATE(f16, __half, DROPOUT_CUDA__F16)
 DROPOUT_CUDA__DEFINE_STATE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
 #undef DROPOUT_CUDA__DEFINE_STATE
@@ -959,30 +1095,26 @@ DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_
    return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, seed, stream, index, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
-{
-   return dropout_cuda__fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
-}
+#define DROPOUT_CUDA__DEFINE_FUSED(suffix, T, DT)                                                   \
+   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##suffix(T *y, uint8_t *mask, const T *x,        \
+      const T *bias, const T *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed,  \
+      uint64_t stream, uint64_t offset, cudaStream_t cs)                                             \
+   {                                                                                                 \
+      return dropout_cuda__fused(DT, y, mask, x, bias, residual, rows, cols, p, bits, stream,        \
+                                 dropout_cuda__by_value(seed, offset), cs);                          \
+   }                                                                                                 \
+   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##suffix##_state(T *y, uint8_t *mask,           \
+      const T *x, const T *bias, const T *residual, size_t rows, size_t cols, double p, int bits,    \
+      uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)                                \
+   {                                                                                                 \
+      return dropout_cuda__fused(DT, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs); \
+   }
 
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
-{
-   return dropout_cuda__fused(DROPOUT_CUDA__F16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
-{
-   return dropout_cuda__fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
-{
-   return dropout_cuda__fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
-{
-   return dropout_cuda__fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
-}
+DROPOUT_CUDA__DEFINE_FUSED(f32, float, DROPOUT_CUDA__F32)
+DROPOUT_CUDA__DEFINE_FUSED(f64, double, DROPOUT_CUDA__F64)
+DROPOUT_CUDA__DEFINE_FUSED(f16, __half, DROPOUT_CUDA__F16)
+DROPOUT_CUDA__DEFINE_FUSED(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
+#undef DROPOUT_CUDA__DEFINE_FUSED
 
 #define DROPOUT_CUDA__DEFINE_VARIANTS(suffix, T, DT)                                                \
    DROPOUT_CUDADEF int dropout_cuda_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x,          \

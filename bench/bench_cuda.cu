@@ -1,23 +1,22 @@
 /* bench_cuda.cu - dropout_cuda.cuh throughput against the GPU's own copy bandwidth.
 
-   For n = 2^20 .. 2^28 elements (DROPOUT_BENCH_MAX_LOG2 lowers the top), f32 and bf16:
-   forward with and without mask (8/16/32-bit draws), mask-free backward, backward from a
-   stored mask, fused bias-dropout-residual (with and without mask), and a device-to-device
-   cudaMemcpy of the same n elements as the baseline, all timed with cudaEvents, best of
-   DROPOUT_BENCH_REPS (default 20) after warm-up. Bytes are those really moved
-   (reads + writes, mask bytes included). Every case runs twice, through the same public
-   launchers: path "direct" (DROPOUT_CUDA_STAGED = 0, each thread loads its own 32
-   elements) and path "staged" (= 1, warp spans moved coalesced through shared memory),
-   so one run says which default to keep. Writes CSV to argv[1] (for
-   bench/torch_cuda.py, which adds PyTorch and writes the markdown report) and a table to
-   stdout. Needs a GPU. */
+   For n = 2^20 .. 2^28 elements (DROPOUT_BENCH_MIN_LOG2 / _MAX_LOG2 change the range), f32 and bf16:
+   forward with and without mask and mask-free backward in 8/16/32-bit draws, backward
+   from a stored mask, fused bias-dropout-residual with and without mask, and a
+   device-to-device cudaMemcpy of the same n elements as the baseline. Each case is timed
+   with CUDA events, DROPOUT_BENCH_REPS (default 20) launches after 2 warm-ups, and the
+   median is kept. Bytes are those really moved (reads + writes, mask bytes included).
+   Every data case runs on each span path through the same public launchers
+   (DROPOUT_CUDA_PATH 0 direct, 1 staged, 2 warp), so one run says which default to keep.
+   Writes CSV to argv[1] (for bench/torch_cuda.py, which adds PyTorch and writes the
+   markdown report) and a table to stdout. Needs a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* DROPOUT_CUDA_STAGED is read at each launch: a variable lets one binary time both paths */
-static int bench_staged;
-#define DROPOUT_CUDA_STAGED bench_staged
+/* DROPOUT_CUDA_PATH is read at each launch: a variable lets one binary time every path */
+static int bench_path = 2;
+#define DROPOUT_CUDA_PATH bench_path
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
@@ -25,7 +24,7 @@ static int bench_staged;
 #define CU(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
    fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
 
-static int reps = 20;
+static int reps = 20, warmups = 2;
 
 struct bufs { void *x, *y, *r, *b; uint8_t *m; size_t n, cols; int bf16; };
 
@@ -68,35 +67,44 @@ static double bytes_moved(const bufs &B, int what)
    }
 }
 
-static double best_ms(const bufs &B, int what, int bits)
+static int cmp_float(const void *a, const void *b)
+{
+   float x = *(const float *)a, y = *(const float *)b;
+   return x < y ? -1 : x > y;
+}
+
+/* median of `reps` event-timed launches after `warmups` untimed ones */
+static double median_ms(const bufs &B, int what, int bits)
 {
    cudaEvent_t a, b;
-   float best = 1e30f;
+   float t[1000];
+   int n = reps < 1 ? 1 : reps > 1000 ? 1000 : reps;
    CU(cudaEventCreate(&a)); CU(cudaEventCreate(&b));
-   for (int i = 0; i < reps + 2; ++i) {
+   for (int i = -warmups; i < n; ++i) {
       CU(cudaEventRecord(a));
       int rc = run_case(B, what, bits);
       CU(cudaEventRecord(b));
       CU(cudaEventSynchronize(b));
       if (rc) { fprintf(stderr, "case %d failed: %s\n", what, dropout_cuda_strerror(rc)); exit(1); }
-      float ms;
-      CU(cudaEventElapsedTime(&ms, a, b));
-      if (i >= 2 && ms < best) best = ms;
+      if (i >= 0) CU(cudaEventElapsedTime(&t[i], a, b));
    }
    cudaEventDestroy(a); cudaEventDestroy(b);
-   return best;
+   qsort(t, (size_t)n, sizeof t[0], cmp_float);
+   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
 int main(int argc, char **argv)
 {
    static const char *names[] = { "copy (cudaMemcpy D2D)", "forward", "forward+mask", "backward (mask-free)",
                                   "backward from mask", "fused bias-dropout-add", "fused bias-dropout-add+mask" };
-   int ndev = 0, maxlog = 28;
+   int ndev = 0, minlog = 20, maxlog = 28;
    const char *env;
    FILE *csv = argc > 1 ? fopen(argv[1], "w") : NULL;
    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) { printf("SKIP bench_cuda: no CUDA device\n"); return 0; }
    if ((env = getenv("DROPOUT_BENCH_MAX_LOG2"))) maxlog = atoi(env);
+   if ((env = getenv("DROPOUT_BENCH_MIN_LOG2"))) minlog = atoi(env);
    if ((env = getenv("DROPOUT_BENCH_REPS"))) reps = atoi(env);
+   if ((env = getenv("DROPOUT_BENCH_WARMUPS"))) warmups = atoi(env);
    cudaDeviceProp prop;
    int drv = 0, rt = 0;
    CU(cudaGetDeviceProperties(&prop, 0));
@@ -111,20 +119,21 @@ int main(int argc, char **argv)
    CU(cudaMalloc(&B.b, 65536 * 4)); CU(cudaMalloc((void **)&B.m, nmax / 8 + 8));
    CU(cudaMemset(B.x, 0x3c, nmax * 4)); CU(cudaMemset(B.r, 0x3c, nmax * 4)); CU(cudaMemset(B.b, 0x3c, 65536 * 4));
    CU(cudaMemset(B.m, 0x55, nmax / 8 + 8));
+   static const char *path_names[] = { "direct", "staged", "warp" };
    for (int bf = 0; bf < 2; ++bf)
-      for (int lg = 20; lg <= maxlog; lg += 2) {
+      for (int lg = minlog; lg <= maxlog; lg += 2) {
          B.n = (size_t)1 << lg; B.cols = 4096; B.bf16 = bf;
-         double copy_ms = best_ms(B, 0, 8), copy_gbs = bytes_moved(B, 0) / copy_ms / 1e6;
+         double copy_ms = median_ms(B, 0, 8), copy_gbs = bytes_moved(B, 0) / copy_ms / 1e6;
          for (int what = 0; what <= 6; ++what)
             for (int bits = 8; bits <= 32; bits *= 2)
-               for (int path = 0; path < 2; ++path) {
-                  if (bits != 8 && what != 1 && what != 2) continue;
+               for (int path = 0; path < 3; ++path) {
+                  if (bits != 8 && what != 1 && what != 2 && what != 3) continue;
                   if (what == 0 && (bits != 8 || path)) continue;
-                  bench_staged = path;
-                  double ms = what == 0 ? copy_ms : best_ms(B, what, bits);
+                  bench_path = path;
+                  double ms = what == 0 ? copy_ms : median_ms(B, what, bits);
                   double gbs = bytes_moved(B, what) / ms / 1e6;
-                  const char *pn = what == 0 ? "-" : path ? "staged" : "direct";
-                  printf("| %s | %s | %d | 2^%d | %s | %.4f | %.1f | %.2f |\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, lg, pn, ms, gbs, gbs / copy_gbs);
+                  const char *pn = what == 0 ? "-" : path_names[path];
+                  printf("| %s | %s | %d | 2^%d | %s | %.4f | %.1f | %.3f |\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, lg, pn, ms, gbs, gbs / copy_gbs);
                   if (csv) fprintf(csv, "%s,%s,%d,%zu,%s,%.6f,%.2f,%.4f\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, B.n, pn, ms, gbs, gbs / copy_gbs);
                }
       }

@@ -3,7 +3,7 @@
 
 Times torch.native_dropout (forward with its bool mask), native_dropout_backward, plain
 F.dropout, and the unfused transformer pattern residual + F.dropout(x + bias), for
-f32 and bf16, n = 2^20 .. 2^28, CUDA events, best of N. With --ours (the CSV written by
+f32 and bf16, n = 2^20 .. 2^28, CUDA events, median of N after 2 warm-ups. With --ours (the CSV written by
 bench/bench_cuda.cu) it joins both into one markdown report: achieved GB/s, ratio to the
 copy bandwidth measured in the same run, and speed-up over the matching PyTorch op.
 Needs torch with CUDA; prints a SKIP line without it.
@@ -11,6 +11,7 @@ Needs torch with CUDA; prints a SKIP line without it.
 import argparse
 import csv
 import datetime
+import math
 import os
 import subprocess
 import sys
@@ -25,17 +26,19 @@ def gpu_info():
         return "nvidia-smi unavailable (%s)" % e
 
 
-def time_best(torch, fn, reps):
+def time_median(torch, fn, reps):
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    best = float("inf")
+    times = []
     for i in range(reps + 2):
         start.record()
         fn()
         end.record()
         end.synchronize()
         if i >= 2:
-            best = min(best, start.elapsed_time(end))
-    return best
+            times.append(start.elapsed_time(end))
+    times.sort()
+    k = len(times)
+    return times[k // 2] if k % 2 else 0.5 * (times[k // 2 - 1] + times[k // 2])
 
 
 def torch_rows(max_log2, reps):
@@ -59,7 +62,7 @@ def torch_rows(max_log2, reps):
             }
             for name, fn in cases.items():
                 with torch.no_grad():
-                    ms = time_best(torch, fn, reps)
+                    ms = time_median(torch, fn, reps)
                 rows.append({"case": name, "dtype": dtype_name, "n": n, "ms": ms})
             del x, res, bias, mask
             torch.cuda.empty_cache()
@@ -96,50 +99,61 @@ def main():
          "- date: %s" % datetime.datetime.now().isoformat(timespec="seconds"),
          "- GPU (name, driver, memory): %s" % gpu_info(),
          "- torch: %s" % (torch.__version__ + " / CUDA " + str(torch.version.cuda) if have_torch else "not available"),
-         "- p = 0.1; fused op on [n/4096, 4096]; best of %d CUDA-event timings after 2 warm-ups;" % a.reps,
+         "- p = 0.1; fused op on [n/4096, 4096]; median of %d CUDA-event timings after 2 warm-ups;" % a.reps,
          "  GB/s = bytes really moved (reads + writes, mask bytes included) / time;",
          "  / copy = that over a device-to-device cudaMemcpy of the same elements in the same run.", ""]
+    summary = []
     if ours:
-        L += ["## dropout_cuda.cuh", "",
-              "path: direct = DROPOUT_CUDA_STAGED 0 (each thread loads its own 32 elements),",
-              "staged = 1 (warp spans moved coalesced through shared memory).", "",
+        big = max(int(r["n"]) for r in ours)
+        # every path side by side at the largest n: the table that sets DROPOUT_CUDA_PATH
+        by = {}
+        for r in ours:
+            by.setdefault((r["case"], r["dtype"], r["bits"], r["n"]), {})[r.get("path", "-")] = r
+        paths = ["direct", "staged", "warp"]
+        L += ["## Paths at n = 2^%d (/ copy; DROPOUT_CUDA_PATH 0 direct, 1 staged, 2 warp)" % (big.bit_length() - 1), "",
+              "| case | dtype | bits | direct | staged | warp |", "|---|---|---|---|---|---|"]
+        for (case, dt, bits, n), v in by.items():
+            if int(n) == big and "warp" in v:
+                L.append("| %s | %s | %s | %s |" % (case, dt, bits, " | ".join(v[p]["ratio_copy"] if p in v else "-" for p in paths)))
+                summary.append("%-30s %-4s %2s-bit  / copy: direct %s staged %s warp %s" % (
+                    case, dt, bits, *(v[p]["ratio_copy"] if p in v else "-" for p in paths)))
+        L.append("")
+        for p in paths[:2]:
+            rs = [float(v["warp"]["ms"]) / max(float(v[p]["ms"]), 1e-9) for v in by.values() if "warp" in v and p in v]
+            if rs:
+                gm = math.exp(sum(math.log(x) for x in rs) / len(rs))
+                line = "warp faster than %s in %d of %d cases (geometric mean %s ms / warp ms = %.3f)" % (
+                    p, sum(1 for x in rs if x < 1.0), len(rs), p, 1.0 / gm)
+                L += [line, ""]
+                summary.append(line)
+        L += ["## dropout_cuda.cuh, every size and path", "",
               "| case | dtype | bits | n | path | ms | GB/s | / copy |", "|---|---|---|---|---|---|---|---|"]
         for r in ours:
             L.append("| %s | %s | %s | 2^%d | %s | %.4f | %s | %s |" % (r["case"], r["dtype"], r["bits"],
                      int(r["n"]).bit_length() - 1, r.get("path", "-"), float(r["ms"]), r["GBps"], r["ratio_copy"]))
         L.append("")
-        # staged against direct, case by case: > 1 means staged is faster
-        by = {}
-        for r in ours:
-            by.setdefault((r["case"], r["dtype"], r["bits"], r["n"]), {})[r.get("path", "-")] = float(r["ms"])
-        cmp_rows = [(k, v["direct"] / v["staged"]) for k, v in by.items() if "direct" in v and "staged" in v]
-        if cmp_rows:
-            L += ["## staged vs direct (direct ms / staged ms; > 1: staged faster)", "",
-                  "| case | dtype | bits | n | direct / staged |", "|---|---|---|---|---|"]
-            for (case, dt, bits, n), ratio in cmp_rows:
-                L.append("| %s | %s | %s | 2^%d | %.3f |" % (case, dt, bits, int(n).bit_length() - 1, ratio))
-            wins = sum(1 for _, x in cmp_rows if x > 1.0)
-            L += ["", "staged faster in %d of %d cases (geometric mean direct/staged %.3f)." % (
-                wins, len(cmp_rows), pow(2.0, sum(__import__("math").log2(x) for _, x in cmp_rows) / len(cmp_rows))), ""]
     if trows:
         L += ["## PyTorch", "", "| case | dtype | n | ms |", "|---|---|---|---|"]
         for r in trows:
             L.append("| %s | %s | 2^%d | %.4f |" % (r["case"], r["dtype"], r["n"].bit_length() - 1, r["ms"]))
         L.append("")
     if ours and trows:
-        L += ["## Speed-up over PyTorch (PyTorch ms / ours ms, 8-bit draws)", "",
-              "| ours | path | PyTorch | dtype | n | speed-up |", "|---|---|---|---|---|---|"]
+        L += ["## Speed-up over PyTorch (PyTorch ms / ours ms, 8-bit draws, warp path)", "",
+              "| ours | PyTorch | dtype | n | speed-up |", "|---|---|---|---|---|"]
         tm = {(r["case"], r["dtype"], r["n"]): r["ms"] for r in trows}
         for r in ours:
             for mine, theirs in PAIRS:
                 key = (theirs, r["dtype"], int(r["n"]))
-                if r["case"] == mine and r["bits"] == "8" and key in tm:
-                    L.append("| %s | %s | %s | %s | 2^%d | %.2f |" % (mine, r.get("path", "-"), theirs, r["dtype"],
-                             int(r["n"]).bit_length() - 1, tm[key] / float(r["ms"])))
+                if r["case"] == mine and r["bits"] == "8" and r.get("path") == "warp" and key in tm:
+                    x = tm[key] / float(r["ms"])
+                    L.append("| %s | %s | %s | 2^%d | %.2f |" % (mine, theirs, r["dtype"], int(r["n"]).bit_length() - 1, x))
+                    if int(r["n"]) == big:
+                        summary.append("%-24s vs %-32s %-4s 2^%d: %.2fx" % (mine, theirs, r["dtype"], big.bit_length() - 1, x))
         L.append("")
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w") as f:
         f.write("\n".join(L) + "\n")
+    print("\n".join(summary))
     print("report written to", a.out)
     return 0
 

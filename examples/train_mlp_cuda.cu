@@ -1,20 +1,27 @@
 /* train_mlp_cuda.cu - the MLP of train_mlp.c trained on the GPU, compared bit for bit with
    the CPU.
 
-   nvcc -O2 -I. -Xcompiler -ffp-contract=off examples/train_mlp_cuda.cu -o build/train_mlp_cuda
+   make demo-cuda     (nvcc -O2 -I. -Xcompiler -ffp-contract=off examples/train_mlp_cuda.cu)
    ./build/train_mlp_cuda [--epochs N]     prints PASS / FAIL, or SKIP without a GPU
 
+   Same data, seed, initial weights and settings as `make demo`'s dropout run: the CPU
+   run happens here too, and the two sets of final weights are compared byte for byte.
+
    Why the bits can match:
-   - every kernel computes one output with the same sequence of roundings as the CPU loop
-     (one thread per output, a sequential k loop, bias first), written with mul_rn/add_rn,
-     which are __fmul_rn/__fadd_rn here: nvcc never contracts those into an FMA;
+   - dropout is the library's own GPU launchers (dropout_cuda_forward_f32 and
+     dropout_cuda_backward_f32 from dropout_cuda.cuh) at the offsets the CPU uses: the
+     mask is a function of (seed, stream, position), not of the grid;
+   - every matrix kernel computes one output with the same sequence of roundings as the
+     CPU loop (one thread per output, a sequential k loop, bias first), written with
+     mul_rn/add_rn, which are __fmul_rn/__fadd_rn here: nvcc never contracts those into
+     an FMA. The cost: no tensor cores, no split-k, no tiling that reorders a sum;
    - the row-wise pieces (softmax cross-entropy, Adam) are the very MLP_HD functions the
-     CPU calls;
-   - the dropout mask comes from dropout.h's host/device building blocks (dropout_block,
-     dropout_draw, dropout_keep, dropout_apply_f32): element j of a call with offset o
-     uses stream position o + j, whatever the grid looks like. */
+     CPU calls, with exp/log written from single IEEE operations (mlp_math.h). */
 #define TRAIN_MLP_NO_MAIN
 #include "examples/train_mlp.c"
+
+#define DROPOUT_CUDA_IMPLEMENTATION
+#include "dropout_cuda.cuh"
 
 #include <cuda_runtime.h>
 
@@ -52,37 +59,29 @@ __global__ void matmul_forward_kernel(float *out, const float *inp, const float 
    out[idx] = acc;
 }
 
-/* The keep decision for element j of a dropout call that starts at stream `offset`. */
-__device__ int keep_at(uint64_t seed, uint64_t offset, int j, dropout_rule rule)
-{
-   uint64_t q = offset + (uint64_t)j;
-   unsigned lanes = 128u / (unsigned)rule.bits;   /* draws per Philox block */
-   uint32_t words[4];
-   dropout_block(seed, STREAM_DROPOUT, q / lanes, words);
-   return dropout_keep(dropout_draw(words, rule.bits, (unsigned)(q % lanes)), rule);
-}
-
-/* out (n) = dropout(relu(h)) */
-__global__ void relu_dropout_forward_kernel(float *out, const float *h, int n, dropout_rule rule,
-                                            uint64_t seed, uint64_t offset)
+/* out (n) = max(h, 0), as relu_forward */
+__global__ void relu_forward_kernel(float *out, const float *h, int n)
 {
    int j = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-   float a;
-   if (j >= n) return;
-   a = h[j] > 0.0f ? h[j] : 0.0f;
-   out[j] = dropout_apply_f32(a, keep_at(seed, offset, j, rule), rule);
+   if (j < n) out[j] = h[j] > 0.0f ? h[j] : 0.0f;
 }
 
-/* g (n) = relu'(h) * dropout_backward(g), in the CPU's order: dropout first, then ReLU */
-__global__ void dropout_relu_backward_kernel(float *g, const float *h, int n, dropout_rule rule,
-                                             uint64_t seed, uint64_t offset)
+/* g (n) = g where the forward input h was positive, else 0, as relu_backward */
+__global__ void relu_backward_kernel(float *g, const float *h, int n)
 {
    int j = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-   float d;
-   if (j >= n) return;
-   d = dropout_apply_f32(g[j], keep_at(seed, offset, j, rule), rule);
-   g[j] = h[j] > 0.0f ? d : 0.0f;
+   if (j < n) g[j] = h[j] > 0.0f ? g[j] : 0.0f;
 }
+
+/* the library's return code checked like a CUDA call */
+#define DROPOUT_CHECK(call)                                                              \
+   do {                                                                                  \
+      int rc_ = (call);                                                                  \
+      if (rc_ != DROPOUT_OK) {                                                           \
+         printf("FAIL train_mlp_cuda: %s: %s\n", #call, dropout_cuda_strerror(rc_));     \
+         exit(1);                                                                        \
+      }                                                                                  \
+   } while (0)
 
 __global__ void softmax_xent_kernel(float *dlogits, float *losses, const float *logits,
                                     const int *y, int B)
@@ -138,7 +137,6 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
 {
    const int H = c->hidden, Bmax = c->batch, n = train->n;
    const int P = (int)param_count(H);
-   const dropout_rule rule = dropout_rule_make(c->p, c->bits);
    float *d_params, *d_grads, *d_m, *d_v, *d_tx, *d_x, *d_h1, *d_d1, *d_h2, *d_d2;
    float *d_logits, *d_dlogits, *d_losses, *d_g1, *d_g2;
    int *d_ty, *d_y, *d_perm, *perm = (int *)malloc((size_t)n * sizeof(int));
@@ -181,15 +179,20 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
          dropout_gen_next(&gen, (size_t)BH, &off2);
          gather_kernel<<<blocks_for(B), 128>>>(d_x, d_y, d_tx, d_ty, d_perm + at, B);
          matmul_forward_kernel<<<blocks_for(BH), 128>>>(d_h1, d_x, Pt.w1, Pt.b1, B, IN, H);
-         relu_dropout_forward_kernel<<<blocks_for(BH), 128>>>(d_d1, d_h1, BH, rule, c->seed, off1);
+         relu_forward_kernel<<<blocks_for(BH), 128>>>(d_d1, d_h1, BH);
+         DROPOUT_CHECK(dropout_cuda_forward_f32(d_d1, NULL, d_d1, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off1, 0));
          matmul_forward_kernel<<<blocks_for(BH), 128>>>(d_h2, d_d1, Pt.w2, Pt.b2, B, H, H);
-         relu_dropout_forward_kernel<<<blocks_for(BH), 128>>>(d_d2, d_h2, BH, rule, c->seed, off2);
+         relu_forward_kernel<<<blocks_for(BH), 128>>>(d_d2, d_h2, BH);
+         DROPOUT_CHECK(dropout_cuda_forward_f32(d_d2, NULL, d_d2, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off2, 0));
          matmul_forward_kernel<<<blocks_for(B * CLASSES), 128>>>(d_logits, d_d2, Pt.w3, Pt.b3, B, H, CLASSES);
          softmax_xent_kernel<<<blocks_for(B), 128>>>(d_dlogits, d_losses, d_logits, d_y, B);
          matmul_backward_input_kernel<<<blocks_for(BH), 128>>>(d_g2, d_dlogits, Pt.w3, B, H, CLASSES);
-         dropout_relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g2, d_h2, BH, rule, c->seed, off2);
+         /* mask-free backward: the GPU rebuilds the forward's mask from (seed, offset) */
+         DROPOUT_CHECK(dropout_cuda_backward_f32(d_g2, d_g2, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off2, 0));
+         relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g2, d_h2, BH);
          matmul_backward_input_kernel<<<blocks_for(BH), 128>>>(d_g1, d_g2, Pt.w2, B, H, H);
-         dropout_relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g1, d_h1, BH, rule, c->seed, off1);
+         DROPOUT_CHECK(dropout_cuda_backward_f32(d_g1, d_g1, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off1, 0));
+         relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g1, d_h1, BH);
          matmul_backward_weight_kernel<<<blocks_for(H * CLASSES), 128>>>(G.w3, d_dlogits, d_d2, B, H, CLASSES);
          matmul_backward_weight_kernel<<<blocks_for(H * H), 128>>>(G.w2, d_g2, d_d1, B, H, H);
          matmul_backward_weight_kernel<<<blocks_for(IN * H), 128>>>(G.w1, d_g1, d_x, B, IN, H);
@@ -238,9 +241,11 @@ int main(int argc, char **argv)
    hc = hash_params(cpu.params, cpu.n_params);
    hg = hash_params(gpu_params, cpu.n_params);
    ok = !memcmp(cpu.params, gpu_params, cpu.n_params * sizeof(float));
-   printf("CPU weights %016llx, GPU weights %016llx, max|diff| %g after %d epochs\n",
-          (unsigned long long)hc, (unsigned long long)hg,
-          max_abs_diff(cpu.params, gpu_params, cpu.n_params), c.epochs);
+   printf("%zu weights after %d epochs (p %.2f, %d-bit draws, seed %llu), FNV-1a of their bits:\n",
+          cpu.n_params, c.epochs, c.p, c.bits, (unsigned long long)c.seed);
+   printf("  CPU %016llx   GPU %016llx   max|diff| %g\n", (unsigned long long)hc,
+          (unsigned long long)hg, max_abs_diff(cpu.params, gpu_params, cpu.n_params));
+   printf("CPU vs GPU weights: %s\n", ok ? "IDENTICAL" : "DIFFERENT");
    if (ok) printf("PASS train_mlp_cuda: GPU-trained weights equal the CPU's bit for bit\n");
    else printf("FAIL train_mlp_cuda: GPU-trained weights differ from the CPU's\n");
    run_free(&cpu); run_free(&start); free(gpu_params);

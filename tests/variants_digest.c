@@ -1,4 +1,4 @@
-/* Prints one 64-bit digest of every variant's output on fixed inputs. tests/suite_variants.sh
+/* Prints one 64-bit digest of every variant's and the fused op's output on fixed inputs. tests/suite_variants.sh
    builds it with several compilers and flag sets (-O3 -march=native -ffp-contract=fast, C++)
    and requires the same digest from all: FMA contraction must not change a bit. */
 #define DROPOUT_IMPLEMENTATION
@@ -51,6 +51,11 @@ int main(void)
          dropout_noise_forward_f32(y, x, N, p * 3, 5, 6, 7); eat(y, sizeof y);
          dropout_noise_forward_f64(yd, xd, N, p * 3, 5, 6, 7); eat(yd, sizeof yd);
          dropout_noise_forward_f16(yh, xh, N, p * 3, 5, 6, 7); eat(yh, sizeof yh);
+         /* the fused op, [N/9, 9], residual = x, bias = 9 elements inside x */
+         dropout_bias_dropout_add_f32(y, m, x, x + 100, x, N / 9, 9, p, bits, 5, 6, 7); eat(y, sizeof y); eat(m, sizeof m);
+         dropout_bias_dropout_add_f64(yd, NULL, xd, xd + 100, xd, N / 9, 9, p, bits, 5, 6, 7); eat(yd, sizeof yd);
+         dropout_bias_dropout_add_f16(yh, NULL, xh, xh + 100, xh, N / 9, 9, p, bits, 5, 6, 7); eat(yh, sizeof yh);
+         dropout_bias_dropout_add_bf16(yh, NULL, xh, xh + 100, xh, N / 9, 9, p, bits, 5, 6, 7); eat(yh, sizeof yh);
       }
    for (i = 0; i < 100000; ++i) {   /* many normals, and the sqrt over a range */
       float z = dropout_normal_at(9, 9, i);

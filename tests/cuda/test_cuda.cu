@@ -8,7 +8,8 @@
    the largest finite values. Forward, backward, apply_mask must match the CPU bit for bit
    on all of them (a kept NaN is the input NaN, quieted: docs/SPEC.md section 5). The fused
    op's NaN payloads are unspecified (section 12): there a NaN matches any NaN.
-   Every launch configuration runs with the staged path (DROPOUT_CUDA_STAGED) on and off. */
+   The launch configurations run each of the three span paths (DROPOUT_CUDA_PATH: direct,
+   staged, warp); the shifted pointers send the warp path down its single-element chunks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,7 @@ static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint
    if (op == DROPOUT_CUDA__FUSED) {
       size_t rows = cols ? n / cols : 0;
       if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_f32((float *)y, m, (const float *)x, (const float *)b, (const float *)r, rows, cols, p, bits, seed, st, off);
+      if (dt == DROPOUT_CUDA__F64) return dropout_bias_dropout_add_f64((double *)y, m, (const double *)x, (const double *)b, (const double *)r, rows, cols, p, bits, seed, st, off);
       if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_f16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, seed, st, off);
       return dropout_bias_dropout_add_bf16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, seed, st, off);
    }
@@ -131,10 +133,12 @@ static void test_matrix(void)
    static const int bitss[] = { 8, 16, 32 };
    static const size_t sizes_full[] = { 1, 7, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1023, 1024, 1025, 65536 + 37, 1000003 };
    static const size_t sizes_small[] = { 1, 33, 129, 1025 };
-   /* grid, block, staged (the staged path falls back to direct where a block's rows do
-      not fit: block 1024, f64, fused; block 100 is not whole warps) */
-   static const unsigned cfg[][3] = { { 0, 0, 0 }, { 0, 0, 1 }, { 1, 32, 0 }, { 1, 32, 1 }, { 3, 64, 1 },
-                                      { 7, 1024, 1 }, { 1000, 96, 1 }, { 5, 100, 1 } };
+   /* grid, block, path (0 direct, 1 staged, 2 warp). Staged falls back to direct where a
+      block's rows do not fit (block 512, f64, fused); block 100 is not whole warps, so
+      every path runs direct there. */
+   static const unsigned cfg[][3] = { { 0, 0, 0 }, { 0, 0, 1 }, { 0, 0, 2 }, { 1, 32, 0 }, { 1, 32, 2 },
+                                      { 3, 64, 1 }, { 3, 64, 2 }, { 7, 512, 1 }, { 7, 512, 2 },
+                                      { 1000, 96, 2 }, { 5, 100, 2 } };
    const int ncfg = sizeof cfg / sizeof cfg[0];
    const size_t *sizes = small_run ? sizes_small : sizes_full;
    size_t nsizes = small_run ? 4 : sizeof sizes_full / sizeof sizes_full[0], maxn = small_run ? 1025 : 1000003;
@@ -152,7 +156,6 @@ static void test_matrix(void)
          int dt = DTS[it];
          char name[160], why[400] = "";
          int ok = 1;
-         if (op == DROPOUT_CUDA__FUSED && dt == DROPOUT_CUDA__F64) continue;
          if (op == DROPOUT_CUDA__MASK && dt != DROPOUT_CUDA__F32) continue;
          unsigned es = dropout_cuda__esize(dt);
          for (size_t is = 0; is < nsizes && ok; ++is)
@@ -179,7 +182,7 @@ static void test_matrix(void)
                         CU(cudaMemcpy(dmin, hmin.data(), nb + 4, cudaMemcpyHostToDevice));
                         for (int c = 0; c < ncfg && ok; ++c) {
                            dropout_cuda__args a = dropout_cuda__args_make();
-                           a.staged = (int)cfg[c][2];
+                           a.path = (int)cfg[c][2];
                            CU(cudaMemset(dy, 0x5A, n * es + sh + 16)); CU(cudaMemset(dm, 0x5A, nb + 4));
                            a.x = dx + sh; a.y = dy + sh; a.residual = dr + sh; a.bias = db; a.cols = cols;
                            a.mask_in = dmin; a.mask_out = wm ? dm : NULL; a.n = n;
@@ -193,15 +196,15 @@ static void test_matrix(void)
                                     (first_diff(dt, hy.data() + sh, hw.data() + sh, n, op == DROPOUT_CUDA__FUSED) != n ||
                                      memcmp(hy.data(), hw.data(), sh) || memcmp(hy.data() + sh + n * es, hw.data() + sh + n * es, 16))) {
                               size_t i = first_diff(dt, hy.data() + sh, hw.data() + sh, n, op == DROPOUT_CUDA__FUSED);
-                              ok = 0; snprintf(why, sizeof why, "data differ at elem %zu of %zu (gpu %llx cpu %llx; past n if == n): p %g bits %d off %llu shift %u grid %u block %u staged %u",
+                              ok = 0; snprintf(why, sizeof why, "data differ at elem %zu of %zu (gpu %llx cpu %llx; past n if == n): p %g bits %d off %llu shift %u grid %u block %u path %u",
                                                i, n, bits_at(dt, hy.data() + sh + i * es), bits_at(dt, hw.data() + sh + i * es),
                                                p, bits, (unsigned long long)off, shift, cfg[c][0], cfg[c][1], cfg[c][2]);
                            } else if (wm && memcmp(hm.data(), hmw.data(), nb + 4)) {
-                              ok = 0; snprintf(why, sizeof why, "mask differs: n %zu p %g bits %d off %llu grid %u block %u staged %u", n, p, bits, (unsigned long long)off, cfg[c][0], cfg[c][1], cfg[c][2]);
+                              ok = 0; snprintf(why, sizeof why, "mask differs: n %zu p %g bits %d off %llu grid %u block %u path %u", n, p, bits, (unsigned long long)off, cfg[c][0], cfg[c][1], cfg[c][2]);
                            }
                         }
                      }
-         snprintf(name, sizeof name, "gpu == cpu: %s %s (special values, p, bits, sizes, offsets near 2^64, shifted pointers, 8 launch configs, staged on/off)",
+         snprintf(name, sizeof name, "gpu == cpu: %s %s (special values, p, bits, sizes, offsets near 2^64, shifted pointers, 11 launch configs over the 3 paths)",
                   op == DROPOUT_CUDA__DROP ? "forward/backward" : op == DROPOUT_CUDA__APPLY_MASK ? "backward from mask" : op == DROPOUT_CUDA__MASK ? "mask" : "fused bias-dropout-residual",
                   op == DROPOUT_CUDA__MASK ? "" : DTN[it]);
          report(name, ok, why);
@@ -241,8 +244,7 @@ static void test_launchers(void)
    cudaFree(dx); cudaFree(dy);
 }
 
-/* y == x through the public launchers, staged and direct, every dtype; odd n so the
-   tail span goes direct */
+/* y == x on every path, every dtype; odd n so the tail span goes direct */
 static void test_inplace(void)
 {
    size_t n = small_run ? 2048 + 37 : 65536 * 3 + 37;
@@ -252,7 +254,7 @@ static void test_inplace(void)
    int ok = 1;
    CU(cudaMalloc(&d, n * 8));
    for (int it = 0; it < 4; ++it)
-      for (int staged = 0; staged < 2; ++staged) {
+      for (int path = 0; path < 3; ++path) {
          int dt = DTS[it], rc;
          unsigned es = dropout_cuda__esize(dt);
          dropout_cuda__args a = dropout_cuda__args_make();
@@ -260,14 +262,14 @@ static void test_inplace(void)
          cpu_op(dt, DROPOUT_CUDA__DROP, hw.data(), NULL, hx.data(), NULL, NULL, NULL, n, 1, 0.25, 16, 31, 2, 5);
          CU(cudaMemcpy(d, hx.data(), n * es, cudaMemcpyHostToDevice));
          a.x = d; a.y = d; a.n = n; a.rule = dropout_rule_make(0.25, 16); a.seed = 31; a.stream = 2; a.offset = 5;
-         a.staged = staged;
+         a.path = path;
          rc = dropout_cuda__launch(&a, dt, DROPOUT_CUDA__DROP, 0, 0, 0);
          CU(cudaDeviceSynchronize());
          CU(cudaMemcpy(hy.data(), d, n * es, cudaMemcpyDeviceToHost));
          size_t i = first_diff(dt, hy.data(), hw.data(), n, 0);
-         if (rc || i != n) { ok = 0; snprintf(why, sizeof why, "%s staged %d: rc %d, elem %zu differs", DTN[it], staged, rc, i); }
+         if (rc || i != n) { ok = 0; snprintf(why, sizeof why, "%s path %d: rc %d, elem %zu differs", DTN[it], path, rc, i); }
       }
-   report("in place (y == x), staged and direct, all dtypes", ok, why);
+   report("in place (y == x), every path, all dtypes", ok, why);
    cudaFree(d);
 }
 
@@ -374,6 +376,58 @@ static void test_graph(void)
    cudaFree(dx); cudaFree(dy); cudaFree(ddx); cudaFree(doff); cudaFree(dsaved); cudaFree(dseed);
 }
 
+/* the fused op's _state launchers in a captured graph (f16 and f64): each replay equals
+   the CPU op at the advanced offset, mask included */
+static void test_graph_fused(void)
+{
+   const size_t rows = 33, cols = 97, n = rows * cols, nb = (n + 7) / 8;
+   uint64_t off0 = 11, seed = 5;
+   char why[200] = "";
+   int ok = 1;
+   for (int which = 0; which < 2 && ok; ++which) {
+      int dt = which ? DROPOUT_CUDA__F64 : DROPOUT_CUDA__F16;
+      unsigned es = dropout_cuda__esize(dt);
+      std::vector<unsigned char> hx(n * es), hr(n * es), hb(cols * es), hy(n * es), hw(n * es);
+      std::vector<uint8_t> hm(nb), hmw(nb);
+      unsigned char *dx, *dr, *db, *dy;
+      uint8_t *dm;
+      uint64_t *doff, *dseed;
+      cudaStream_t cs;
+      cudaGraph_t g;
+      cudaGraphExec_t ge;
+      CU(cudaStreamCreate(&cs));
+      CU(cudaMalloc(&dx, n * es)); CU(cudaMalloc(&dr, n * es)); CU(cudaMalloc(&db, cols * es));
+      CU(cudaMalloc(&dy, n * es)); CU(cudaMalloc(&dm, nb)); CU(cudaMalloc(&doff, 8)); CU(cudaMalloc(&dseed, 8));
+      random_data(dt, hx.data(), n); random_data(dt, hr.data(), n); random_data(dt, hb.data(), cols);
+      CU(cudaMemcpy(dx, hx.data(), n * es, cudaMemcpyHostToDevice));
+      CU(cudaMemcpy(dr, hr.data(), n * es, cudaMemcpyHostToDevice));
+      CU(cudaMemcpy(db, hb.data(), cols * es, cudaMemcpyHostToDevice));
+      CU(cudaMemcpy(doff, &off0, 8, cudaMemcpyHostToDevice));
+      CU(cudaMemcpy(dseed, &seed, 8, cudaMemcpyHostToDevice));
+      dropout_cuda_philox_state st = { 0, 0, dseed, doff, NULL };
+      CU(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
+      int rc = which ? dropout_cuda_bias_dropout_add_f64_state((double *)dy, dm, (const double *)dx, (const double *)db, (const double *)dr, rows, cols, 0.2, 8, 3, st, cs)
+                     : dropout_cuda_bias_dropout_add_f16_state((__half *)dy, dm, (const __half *)dx, (const __half *)db, (const __half *)dr, rows, cols, 0.2, 8, 3, st, cs);
+      rc |= dropout_cuda_philox_advance(doff, NULL, n, cs);
+      CU(cudaStreamEndCapture(cs, &g));
+      CU(cudaGraphInstantiate(&ge, g, 0));
+      if (rc) { ok = 0; snprintf(why, sizeof why, "%s capture: rc %d", DTN[dt], rc); }
+      for (int k = 0; k < 3 && ok; ++k) {
+         CU(cudaGraphLaunch(ge, cs));
+         CU(cudaStreamSynchronize(cs));
+         CU(cudaMemcpy(hy.data(), dy, n * es, cudaMemcpyDeviceToHost));
+         CU(cudaMemcpy(hm.data(), dm, nb, cudaMemcpyDeviceToHost));
+         cpu_op(dt, DROPOUT_CUDA__FUSED, hw.data(), hmw.data(), hx.data(), NULL, hb.data(), hr.data(), n, cols, 0.2, 8, seed, 3, off0 + (uint64_t)k * n);
+         if (first_diff(dt, hy.data(), hw.data(), n, 1) != n || memcmp(hm.data(), hmw.data(), nb)) {
+            ok = 0; snprintf(why, sizeof why, "%s replay %d differs from the cpu at offset %llu", DTN[dt], k, (unsigned long long)(off0 + k * n));
+         }
+      }
+      cudaGraphExecDestroy(ge); cudaGraphDestroy(g); cudaStreamDestroy(cs);
+      cudaFree(dx); cudaFree(dr); cudaFree(db); cudaFree(dy); cudaFree(dm); cudaFree(doff); cudaFree(dseed);
+   }
+   report("graph capture: fused f16 / f64 _state launchers replay with advancing offsets", ok, why);
+}
+
 int main(int argc, char **argv)
 {
    int ndev = 0;
@@ -385,6 +439,7 @@ int main(int argc, char **argv)
    test_launchers();
    test_stream_vs_curand();
    test_graph();
+   test_graph_fused();
    test_inplace();
    test_matrix();
    printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -110,7 +110,7 @@ static unsigned run_grid_staged(dropout_cuda__args a, int dt, int op, uint64_t n
    uint64_t seed, offset, units = dropout_cuda__prologue(&a, 0, &seed, &offset), w, base;
    unsigned rb = dropout_cuda__row_bytes(dt), es = dropout_cuda__esize(dt), lane, staged = 0;
    char *xrows = (char *)(((uintptr_t)smem_buf + 15u) & ~(uintptr_t)15u), *rrows = xrows + 32u * rb;
-   a.staged = 1;
+   a.path = DROPOUT_CUDA__PATH_STAGED;
    for (w = 0; w < nthreads / 32u; ++w)
       for (base = 32u * w; base < units; base += nthreads) {
          int st = dropout_cuda__span_staged(&a, op, base, units);
@@ -157,6 +157,7 @@ static int cpu_fused(int dt, void *y, uint8_t *m, const void *x, const void *b, 
 {
    switch (dt) {
    case DROPOUT_CUDA__F32: return dropout_bias_dropout_add_f32((float *)y, m, (const float *)x, (const float *)b, (const float *)r, rows, cols, p, bits, 77, 5, off);
+   case DROPOUT_CUDA__F64: return dropout_bias_dropout_add_f64((double *)y, m, (const double *)x, (const double *)b, (const double *)r, rows, cols, p, bits, 77, 5, off);
    case DROPOUT_CUDA__F16: return dropout_bias_dropout_add_f16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, 77, 5, off);
    default: return dropout_bias_dropout_add_bf16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, 77, 5, off);
    }
@@ -267,7 +268,6 @@ static void test_ops(void)
    case_end("emulated grids: mask alone");
    for (id = 0; id < 4; ++id) {
       int dt = dts[id];
-      if (dt == DROPOUT_CUDA__F64) continue;
       for (ib = 0; ib < 3; ++ib)
          for (is = 0; is < NSIZES; ++is)
             for (io = 0; io < NOFFSETS; io += 2)
@@ -277,14 +277,42 @@ static void test_ops(void)
    case_end("emulated grids: fused bias-dropout-residual f32/f16/bf16");
 }
 
-/* The staged path against the CPU: whole spans staged, the tail and misaligned pointers
-   direct, in place (y == x) too, for every dtype and staged op. */
-static void test_staged(void)
+/* The warp path (dropout_cuda__warp_span) played warp by warp. On the GPU a lane's keep
+   word is ready before any lane shuffles it; here every lane's word is drawn first into
+   keeps[], and each lane's chunks then read the other lanes' words from there. Returns
+   the spans that took the warp path. */
+static unsigned run_grid_warp(dropout_cuda__args a, int dt, int op, uint64_t nthreads)
+{
+   uint64_t seed, offset, units = dropout_cuda__prologue(&a, 0, &seed, &offset), w, base;
+   unsigned es = dropout_cuda__esize(dt), lane, spans = 0;
+   uint32_t keeps[32];
+   a.path = DROPOUT_CUDA__PATH_WARP;
+   for (w = 0; w < nthreads / 32u; ++w)
+      for (base = 32u * w; base < units; base += nthreads) {
+         if (dropout_cuda__span_whole(&a, op, base, units)) {
+            unsigned per = dropout_cuda__aligned16(&a, op) ? 16u / es : 1u;
+            ++spans;
+            for (lane = 0; lane < 32u; ++lane)
+               keeps[lane] = dropout_cuda__unit_keep(&a, op, seed, offset, base + lane, DROPOUT_CUDA__UNIT);
+            for (lane = 0; lane < 32u; ++lane)
+               dropout_cuda__warp_span(&a, dt, op, seed, offset, base, lane, per, keeps);
+         } else {
+            for (lane = 0; lane < 32u; ++lane)
+               if (base + lane < units) dropout_cuda__unit(&a, dt, op, seed, offset, base + lane, NULL, NULL);
+         }
+      }
+   return spans;
+}
+
+/* A span path against the CPU: whole spans on that path (aligned and, for the warp path,
+   misaligned pointers), the tail direct, in place (y == x) too, for every dtype and
+   data-moving op. */
+static void test_span_path(int path)
 {
    static const size_t ns[] = { 1024, 1055, 2048 + 37, 3072, 4096 };
    static const uint64_t nts[] = { 32, 64, 96 };
    static const int ops[] = { DROPOUT_CUDA__DROP, DROPOUT_CUDA__APPLY_MASK, DROPOUT_CUDA__FUSED };
-   unsigned staged_spans = 0;
+   unsigned spans = 0;
    int dt, io, in, ish, inplace, it;
    for (dt = 0; dt < 4; ++dt)
       for (io = 0; io < 3; ++io)
@@ -298,7 +326,6 @@ static void test_staged(void)
                   uint64_t off = (uint64_t)(in * 7 + ish);
                   void *x = aligned_at(xbuf, dt, xs), *y = aligned_at(ybuf, dt, ys), *w = aligned_at(wbuf, dt, ys);
                   void *res = aligned_at(rbuf, dt, xs), *bias = aligned_at(bbuf, dt, 0);
-                  if (op == DROPOUT_CUDA__FUSED && dt == DROPOUT_CUDA__F64) continue;
                   if (op == DROPOUT_CUDA__FUSED) n = n / cols * cols + (ish ? 0 : cols);
                   if (inplace) y = x;
                   nb = (n + 7) / 8;
@@ -320,15 +347,19 @@ static void test_staged(void)
                      a.x = x; a.y = y; a.mask_in = mask_in; a.bias = bias; a.residual = res; a.cols = cols;
                      a.mask_out = op == DROPOUT_CUDA__APPLY_MASK ? NULL : mask_got;
                      memset(mask_got, 0xA5, sizeof mask_got);
-                     staged_spans += run_grid_staged(a, dt, op, nts[it]);
-                     CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, inplace ? 0 : 16) : memcmp(y, w, n * es + (inplace ? 0 : 16)) == 0, "staged %s op %d n %zu shifts %u/%u in place %d threads %llu: data differ",
-                           dt_name(dt), op, n, xs, ys, inplace, (unsigned long long)nts[it]);
+                     spans += path == DROPOUT_CUDA__PATH_WARP ? run_grid_warp(a, dt, op, nts[it])
+                                                             : run_grid_staged(a, dt, op, nts[it]);
+                     CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, inplace ? 0 : 16) : memcmp(y, w, n * es + (inplace ? 0 : 16)) == 0, "path %d %s op %d n %zu shifts %u/%u in place %d threads %llu: data differ",
+                           path, dt_name(dt), op, n, xs, ys, inplace, (unsigned long long)nts[it]);
                      if (a.mask_out)
-                        CHECK(memcmp(mask_got, mask_ref, nb + 4) == 0, "staged %s op %d n %zu: mask differs", dt_name(dt), op, n);
+                        CHECK(memcmp(mask_got, mask_ref, nb + 4) == 0, "path %d %s op %d n %zu: mask differs", path, dt_name(dt), op, n);
                   }
                }
-   CHECK(staged_spans > 500, "only %u spans took the staged path", staged_spans);
-   case_end("emulated warps: staged path (coalesced spans via shared rows) == CPU, tails/misaligned/in place");
+   CHECK(spans > 500, "only %u spans took path %d", spans, path);
+   if (path == DROPOUT_CUDA__PATH_WARP)
+      case_end("emulated warps: warp path (coalesced chunks, keep bits by shuffle) == CPU, 16-byte and single-element chunks, tails, in place");
+   else
+      case_end("emulated warps: staged path (coalesced spans via shared rows) == CPU, tails/misaligned/in place");
 }
 
 /* The row padding: when the 8 lanes of a quarter-warp each read 16-byte chunk g of their
@@ -570,7 +601,8 @@ int main(void)
 {
    (void)case_skip;
    test_ops();
-   test_staged();
+   test_span_path(DROPOUT_CUDA__PATH_STAGED);
+   test_span_path(DROPOUT_CUDA__PATH_WARP);
    test_staged_banks();
    test_fills();
    test_variants();
