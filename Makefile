@@ -52,8 +52,9 @@ build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
 #   make test-cuda / demo-cuda / bench-cuda / sanitize-cuda   the pieces
 #   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
-NVARCH ?= -arch=native
-NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVARCH)
+# (not NVARCH: CUDA container images export NVARCH=x86_64)
+NVCC_ARCH ?= -arch=native
+NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVCC_ARCH)
 SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local/cuda/bin/compute-sanitizer)
 SANITIZER_TIMEOUT ?= 150
 REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
@@ -92,14 +93,16 @@ test-cuda-run: build/cuda/test_cuda build/cuda/variants_cuda
 demo-cuda: build/cuda/train_mlp_cuda
 	./build/cuda/train_mlp_cuda
 
-# memcheck (out-of-bounds, misaligned), racecheck (shared memory), synccheck (__syncwarp /
-# __shfl_sync on diverged lanes), on the reduced test run
+# memcheck (out-of-bounds, misaligned accesses, API errors), racecheck (shared memory; the
+# kernels use none, so it must stay empty), synccheck (__shfl_sync on diverged lanes), on
+# the reduced test run; each prints the sanitizer's own report lines
 sanitize-cuda: build/cuda/test_cuda
 	@if [ -x "$(SANITIZER)" ]; then rc=0; \
 	   for tool in memcheck racecheck synccheck; do \
 	      echo "compute-sanitizer --tool $$tool ./build/cuda/test_cuda small:"; \
 	      timeout $(SANITIZER_TIMEOUT) $(SANITIZER) --tool $$tool --error-exitcode 1 ./build/cuda/test_cuda small \
-	         >build/cuda/sanitize-$$tool.log 2>&1; r=$$?; tail -n 3 build/cuda/sanitize-$$tool.log; \
+	         >build/cuda/sanitize-$$tool.log 2>&1; r=$$?; \
+	      grep -E '^=+ ' build/cuda/sanitize-$$tool.log | head -n 30; tail -n 1 build/cuda/sanitize-$$tool.log; \
 	      [ $$r = 0 ] || { echo "  -> $$tool exit $$r (124: timed out)"; rc=1; }; \
 	   done; exit $$rc; \
 	else echo "SKIP sanitizers: compute-sanitizer not found (set SANITIZER=...)"; fi

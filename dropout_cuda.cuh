@@ -24,7 +24,7 @@
       happen after validation, so there is nothing to wait for.
       Pointers are device pointers aligned to their element type. Any other alignment and
       any offset (also a block start mid-Philox-block) give the same result; 16-byte
-      aligned buffers move as 16-byte vectors (DROPOUT_CUDA_PATH).
+      aligned buffers move as 16-byte vectors (see DROPOUT_CUDA_WARP).
 
       f16 and bf16 are __half and __nv_bfloat16 in the interface but are handled as their
       uint16_t bit patterns and converted by dropout.h's integer code, not by
@@ -53,25 +53,21 @@
       DROPOUT_CUDA_IMPLEMENTATION  emit kernels and launchers (one .cu file only)
       DROPOUT_CUDA_STATIC          make the launchers static
       DROPOUT_CUDA_BLOCK           threads per block of the default launch (256)
-      DROPOUT_CUDA_PATH            how forward, backward, apply_mask and the fused op move
-                                   a warp's 32 x 32 elements (the tail always goes direct):
-                                   2 (default) warp: coalesced 16-byte chunks (single
-                                   elements when a pointer is not 16-byte aligned) kept in
-                                   registers, keep bits passed by warp shuffle;
-                                   1 staged: through shared memory, coalesced;
-                                   0 direct: every thread its own 32 elements straight from
-                                   memory (one warp instruction touches 32 cache lines).
-                                   Same results bit for bit (the same per-element code).
-                                   An expression evaluated at each launch, so it may name
-                                   a variable (bench/bench_cuda.cu times all three).
-      DROPOUT_CUDA_STAGED_BLOCK    threads per block of a default staged launch (128: the
-                                   f64 and fused f32 spans need 272-288 bytes of shared
-                                   memory per thread, within 48 KiB per block)
+      DROPOUT_CUDA_WARP            1 (default): forward, backward, apply_mask and the fused
+                                   op move each warp's 32 x 32 elements as coalesced
+                                   16-byte chunks (single elements when a pointer is not
+                                   16-byte aligned) held in registers, keep bits passed by
+                                   warp shuffle; 0: every thread moves its own 32 elements
+                                   (one warp instruction then touches 32 cache lines; half
+                                   the speed on an H100, bench/results/). Same bits either
+                                   way. Read at each launch, so it may name a variable.
+                                   (A shared-memory staging path was measured too and lost
+                                   to the warp path: bench/results/cuda-h100-*.md.)
 
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies
-      (dropout_cuda__body, dropout_cuda__unit, dropout_cuda__stage,
-      dropout_cuda__warp_span, dropout_cuda__variant_body): tests/cuda/test_cuda_logic.c runs them over emulated
+      (dropout_cuda__body, dropout_cuda__unit, dropout_cuda__warp_span,
+      dropout_cuda__variant_body): tests/cuda/test_cuda_logic.c runs them over emulated
       grids and warps to check the indexing against the CPU library with no GPU.
 
    LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
@@ -129,15 +125,8 @@ typedef struct dropout_cuda__args {
    const uint64_t *seed_ptr;      /* when not NULL, read at run time instead of seed */
    const uint64_t *offset_ptr;    /* when not NULL, read at run time instead of offset */
    int *status_ptr;               /* optional: DROPOUT_ERR_RANGE if a run-time offset is bad */
-   int path;                      /* how whole warp spans move: DROPOUT_CUDA__PATH_* */
+   int warp;                      /* whole warp spans take the warp path (DROPOUT_CUDA_WARP) */
 } dropout_cuda__args;
-
-/* How a warp moves a whole span of data (see DROPOUT_CUDA_PATH): */
-enum {
-   DROPOUT_CUDA__PATH_DIRECT,     /* each thread its own 32 elements, straight from memory */
-   DROPOUT_CUDA__PATH_STAGED,     /* through shared memory, coalesced */
-   DROPOUT_CUDA__PATH_WARP        /* coalesced chunks in registers, keep bits by shuffle */
-};
 
 typedef union dropout_cuda__vec {   /* 16 bytes, as one load/store */
    uint32_t u[4];
@@ -185,20 +174,39 @@ DROPOUT_HD void dropout_cuda__st1(void *p, int dtype, unsigned i, const dropout_
    else ((uint16_t *)p)[i] = v->h[0];
 }
 
-/* Keep bits of one Philox block: bit i = draw i kept (4, 8 or 16 bits). */
+/* Keep bits of one Philox block: bit i = draw i kept (4, 8 or 16 bits), exactly
+   draw >= t (dropout_keep). 8- and 16-bit draws are compared four or two at a time
+   inside their word: for lanes of L bits with top bit h and t = th * 2^(L-1) + tl
+   (0 < t < 2^L), s = (w | h) - tl leaves in each lane's top bit whether the lane's low
+   L-1 bits are >= tl (no borrow crosses a lane: the lane stays in [1, 2^L - 1]); then
+   x >= t is (x's top bit) OR that bit when th = 0, AND when th = 1. */
 DROPOUT_HD uint32_t dropout_cuda__block_keep(const uint32_t w[4], dropout_rule r)
 {
+   const uint64_t t = r.threshold;
    uint32_t k = 0;
    unsigned i;
    if (r.bits == 32) {
+      if (t > 0xFFFFFFFFu) return 0;                  /* t = 2^32: nothing kept */
       DROPOUT_CUDA__UNROLL
-      for (i = 0; i < 4u; ++i) k |= (uint32_t)dropout_keep(dropout_draw(w, 32, i), r) << i;
-   } else if (r.bits == 16) {
+      for (i = 0; i < 4u; ++i) k |= (uint32_t)(w[i] >= (uint32_t)t) << i;
+      return k;
+   }
+   if (t == 0) return r.bits == 16 ? 0xFFu : 0xFFFFu;   /* everything kept */
+   if (t >= (uint64_t)1 << r.bits) return 0;            /* everything dropped */
+   if (r.bits == 16) {
+      const uint32_t h = 0x80008000u, tl = (uint32_t)(t & 0x7FFFu) * 0x00010001u;
       DROPOUT_CUDA__UNROLL
-      for (i = 0; i < 8u; ++i) k |= (uint32_t)dropout_keep(dropout_draw(w, 16, i), r) << i;
+      for (i = 0; i < 4u; ++i) {
+         uint32_t s = (w[i] | h) - tl, m = (t >> 15 ? w[i] & s : w[i] | s) & h;
+         k |= ((m >> 15 | m >> 30) & 3u) << (2u * i);       /* lane bits 15, 31 -> 0, 1 */
+      }
    } else {
+      const uint32_t h = 0x80808080u, tl = (uint32_t)(t & 0x7Fu) * 0x01010101u;
       DROPOUT_CUDA__UNROLL
-      for (i = 0; i < 16u; ++i) k |= (uint32_t)dropout_keep(dropout_draw(w, 8, i), r) << i;
+      for (i = 0; i < 4u; ++i) {
+         uint32_t s = (w[i] | h) - tl, m = (t >> 7 ? w[i] & s : w[i] | s) & h;
+         k |= (((m >> 7) * 0x01020408u) >> 24) << (4u * i);  /* lane bits 7, 15, 23, 31 -> 0..3 */
+      }
    }
    return k;
 }
@@ -268,9 +276,8 @@ DROPOUT_HD void dropout_cuda__elem(int dtype, int op, dropout_cuda__vec *v, unsi
 
 /* The data of one unit: count elements read from xp (and rp), written to yp; col is the
    fused op's column of the first one. 16-byte vectors when the unit is whole and every
-   pointer is 16-byte aligned, one element at a time otherwise. The pointers are global
-   memory (direct path) or the thread's shared-memory row (staged path): the same code
-   either way. Each vector is loaded before it is stored, so y may equal x (or residual). */
+   pointer is 16-byte aligned, one element at a time otherwise. Each vector is loaded
+   before it is stored, so y may equal x (or residual). */
 DROPOUT_HD void dropout_cuda__data_unit(const dropout_cuda__args *a, int dtype, int op, char *yp,
                                         const char *xp, const char *rp, uint64_t col,
                                         unsigned count, uint32_t keep)
@@ -362,12 +369,10 @@ DROPOUT_HD uint32_t dropout_cuda__unit_keep(const dropout_cuda__args *a, int op,
    return keep;
 }
 
-/* Unit u of a call, as one thread: its keep bits, its 4 mask bytes, its 32 elements.
-   xrow == NULL: data straight from global memory (direct path). Otherwise the unit's
-   elements already sit in the thread's shared-memory row xrow (and rrow for the fused
-   op's residual) and the results go back into xrow (staged path). */
+/* Unit u of a call, as one thread: its keep bits, its 4 mask bytes, its 32 elements,
+   straight from global memory (the direct path, and the tail of every call). */
 DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int op, uint64_t seed,
-                                   uint64_t offset, uint64_t u, char *xrow, const char *rrow)
+                                   uint64_t offset, uint64_t u)
 {
    uint64_t j0 = u * DROPOUT_CUDA__UNIT;
    unsigned count = a->n - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(a->n - j0) : DROPOUT_CUDA__UNIT;
@@ -379,12 +384,9 @@ DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int o
    }
    keep = dropout_cuda__unit_keep(a, op, seed, offset, u, count);
    if (op == DROPOUT_CUDA__MASK) return;
-   if (xrow)
-      dropout_cuda__data_unit(a, dtype, op, xrow, xrow, rrow, op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0, count, keep);
-   else
-      dropout_cuda__data_unit(a, dtype, op, (char *)a->y + j0 * es, (const char *)a->x + j0 * es,
-                              op == DROPOUT_CUDA__FUSED ? (const char *)a->residual + j0 * es : NULL,
-                              op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0, count, keep);
+   dropout_cuda__data_unit(a, dtype, op, (char *)a->y + j0 * es, (const char *)a->x + j0 * es,
+                           op == DROPOUT_CUDA__FUSED ? (const char *)a->residual + j0 * es : NULL,
+                           op == DROPOUT_CUDA__FUSED ? j0 % a->cols : 0, count, keep);
 }
 
 /* The whole kernel, direct path, as thread `tid` of `nthreads`: a grid-stride loop over
@@ -392,27 +394,7 @@ DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int o
 DROPOUT_HD void dropout_cuda__body(dropout_cuda__args a, int dtype, int op, uint64_t tid, uint64_t nthreads)
 {
    uint64_t seed, offset, units = dropout_cuda__prologue(&a, tid, &seed, &offset), u;
-   for (u = tid; u < units; u += nthreads) dropout_cuda__unit(&a, dtype, op, seed, offset, u, NULL, NULL);
-}
-
-/* ---- The staged path ----------------------------------------------------------------
-   A warp's span is the 32 consecutive units of its 32 lanes (lane l has unit base + l in
-   the grid-stride loop when blocks are whole warps), 32 x 32 elements. Direct loads have
-   lane l read 16 bytes at unit l: one warp instruction touches 32 cache lines. Staged,
-   the warp moves the span with consecutive lanes on consecutive 16-byte chunks (512
-   contiguous bytes per instruction) into shared memory, each thread runs the same unit
-   code on its own row there, and the warp stores the span back the same way. Row l holds
-   unit base + l: 32 * esize bytes plus 16 bytes of padding, so that the 8 lanes of a
-   quarter-warp reading chunk g of their own rows hit 8 distinct groups of 4 banks. */
-DROPOUT_HD unsigned dropout_cuda__row_bytes(int dtype)
-{
-   return DROPOUT_CUDA__UNIT * dropout_cuda__esize(dtype) + 16u;
-}
-
-/* Shared memory of one warp: its x rows, then (fused op) its residual rows. */
-DROPOUT_HD unsigned dropout_cuda__warp_smem(int dtype, int op)
-{
-   return 32u * dropout_cuda__row_bytes(dtype) * (op == DROPOUT_CUDA__FUSED ? 2u : 1u);
+   for (u = tid; u < units; u += nthreads) dropout_cuda__unit(&a, dtype, op, seed, offset, u);
 }
 
 /* Whether the span at unit `base` is whole (32 full units) for an op that moves data.
@@ -432,33 +414,12 @@ DROPOUT_HD int dropout_cuda__aligned16(const dropout_cuda__args *a, int op)
    return (ptrs & 15u) == 0;
 }
 
-/* Whether the span at unit `base` is staged: whole, staged path, aligned. Anything else
-   (the tail, odd pointers) takes the direct path. */
-DROPOUT_HD int dropout_cuda__span_staged(const dropout_cuda__args *a, int op, uint64_t base, uint64_t units)
-{
-   return a->path == DROPOUT_CUDA__PATH_STAGED && dropout_cuda__span_whole(a, op, base, units) &&
-          dropout_cuda__aligned16(a, op);
-}
-
-/* Lane `lane`'s share of moving a span: 16-byte chunk c of the span (c = lane, lane + 32,
-   ...) is chunk c % cpr of row c / cpr. to_global = 0: global -> rows; 1: rows -> global. */
-DROPOUT_HD void dropout_cuda__stage(char *rows, char *glob, int dtype, unsigned lane, int to_global)
-{
-   unsigned cpr = DROPOUT_CUDA__UNIT * dropout_cuda__esize(dtype) / 16u;   /* chunks per row */
-   unsigned rb = dropout_cuda__row_bytes(dtype), k;
-   dropout_cuda__vec v;
-   DROPOUT_CUDA__UNROLL
-   for (k = 0; k < cpr; ++k) {          /* 32 * cpr chunks, cpr per lane */
-      unsigned c = lane + 32u * k;
-      char *s = rows + (c / cpr) * rb + (c % cpr) * 16u, *g = glob + (size_t)c * 16u;
-      if (to_global) { dropout_cuda__ld16(&v, s); dropout_cuda__st16(g, &v); }
-      else { dropout_cuda__ld16(&v, g); dropout_cuda__st16(s, &v); }
-   }
-}
-
 /* ---- The warp path -------------------------------------------------------------------
-   The same span as the staged path (32 units; lane l owns unit base + l's keep bits and
-   mask bytes), but the data never leaves registers. The warp walks the span in chunks of
+   A warp's span is the 32 consecutive units of its 32 lanes (lane l has unit base + l in
+   the grid-stride loop when blocks are whole warps), 32 x 32 elements; lane l owns unit
+   base + l's keep bits and mask bytes. Loaded directly, lane l would read 16 bytes at
+   unit l: one warp instruction touching 32 cache lines. Instead the warp walks the span
+   in chunks of
    `per` elements, 16 bytes when every data pointer is 16-byte aligned and one element
    otherwise; lane l takes chunks l, l + 32, l + 64, ..., so each warp instruction moves
    32 consecutive chunks (512 contiguous bytes). Chunk c starts at element c * per of the
@@ -467,6 +428,85 @@ DROPOUT_HD void dropout_cuda__stage(char *rows, char *glob, int dtype, unsigned 
    paths, so the bits cannot differ. A lane loads its chunks before it draws its keep
    bits, so the Philox rounds run while the loads are in flight. */
 #define DROPOUT_CUDA__BATCH 8u   /* chunks per operand held in registers at once */
+
+/* One chunk of `per` elements starting at column col (fused op), keep bits in kb, one
+   element at a time through dropout_cuda__elem. */
+DROPOUT_HD void dropout_cuda__chunk_generic(const dropout_cuda__args *a, int dtype, int op, dropout_cuda__vec *v,
+                                            const dropout_cuda__vec *rv, uint64_t col, uint32_t kb, unsigned per)
+{
+   unsigned e;
+   DROPOUT_CUDA__UNROLL
+   for (e = 0; e < per; ++e) {
+      dropout_cuda__elem(dtype, op, v, e, rv, a->bias, col, (int)((kb >> e) & 1u), a->rule);
+      if (op == DROPOUT_CUDA__FUSED && ++col == a->cols) col = 0;
+   }
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/* f16 / bf16 two at a time on sm_80 and later: the two halves of a word widen exactly to
+   float, go through the same float operations as the element functions, and come back
+   through the paired hardware conversion cvt.rn.{f16x2,bf16x2}.f32, which rounds to
+   nearest even with overflow to Inf and subnormals kept: the header converters' rounding.
+   Only NaN differs (the hardware makes its canonical NaN; the spec keeps the payload), so
+   plain dropout sends a word holding a NaN through the portable element code. */
+#define DROPOUT_CUDA__PAIRS 1
+
+static __device__ __forceinline__ void dropout_cuda__widen2(int dtype, uint32_t w, float *lo, float *hi)
+{
+   if (dtype == DROPOUT_CUDA__BF16) {
+      *lo = __uint_as_float(w << 16);
+      *hi = __uint_as_float(w & 0xFFFF0000u);
+   } else {
+      asm("cvt.f32.f16 %0, %1;" : "=f"(*lo) : "h"((unsigned short)(w & 0xFFFFu)));
+      asm("cvt.f32.f16 %0, %1;" : "=f"(*hi) : "h"((unsigned short)(w >> 16)));
+   }
+}
+
+static __device__ __forceinline__ uint32_t dropout_cuda__narrow2(int dtype, float lo, float hi)
+{
+   uint32_t w;
+   if (dtype == DROPOUT_CUDA__BF16) asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo));
+   else asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo));
+   return w;
+}
+
+/* whether either half of w is a NaN: (half & 0x7FFF) > Inf's pattern, as a carry into the top bit */
+static __device__ __forceinline__ int dropout_cuda__has_nan2(int dtype, uint32_t w)
+{
+   uint32_t below_inf = dtype == DROPOUT_CUDA__BF16 ? 0x007F007Fu : 0x03FF03FFu;
+   return (((w & 0x7FFF7FFFu) + below_inf) & 0x80008000u) != 0;
+}
+
+/* The chunk of 8 halves (per = 8) as 4 words; same bits as dropout_cuda__chunk_generic. */
+static __device__ __forceinline__ void dropout_cuda__chunk_pairs(const dropout_cuda__args *a, int dtype, int op,
+                                                                 dropout_cuda__vec *v, const dropout_cuda__vec *rv,
+                                                                 const dropout_cuda__vec *bv, uint32_t kb)
+{
+   const float s = a->rule.scale_f32;
+   unsigned i;
+   DROPOUT_CUDA__UNROLL
+   for (i = 0; i < 4u; ++i) {
+      uint32_t k2 = (kb >> (2u * i)) & 3u, kept = ((k2 & 1u) | (k2 & 2u) << 15) * 0xFFFFu, x = v->u[i];
+      float lo, hi;
+      if (op == DROPOUT_CUDA__FUSED) {   /* kept: RN16(fma(x + bias, s, residual)); dropped: residual */
+         float blo, bhi, rlo, rhi;
+         dropout_cuda__widen2(dtype, x, &lo, &hi);
+         dropout_cuda__widen2(dtype, bv->u[i], &blo, &bhi);
+         dropout_cuda__widen2(dtype, rv->u[i], &rlo, &rhi);
+         x = dropout_cuda__narrow2(dtype, __fmaf_rn(__fadd_rn(lo, blo), s, rlo), __fmaf_rn(__fadd_rn(hi, bhi), s, rhi));
+         v->u[i] = (x & kept) | (rv->u[i] & ~kept);
+      } else if (!dropout_cuda__has_nan2(dtype, x)) {   /* kept: RN16(x * s); dropped: +0 */
+         dropout_cuda__widen2(dtype, x, &lo, &hi);
+         v->u[i] = dropout_cuda__narrow2(dtype, __fmul_rn(lo, s), __fmul_rn(hi, s)) & kept;
+      } else {
+         v->h[2 * i] = dtype == DROPOUT_CUDA__BF16 ? dropout_apply_bf16(v->h[2 * i], (int)(k2 & 1u), a->rule)
+                                                   : dropout_apply_f16(v->h[2 * i], (int)(k2 & 1u), a->rule);
+         v->h[2 * i + 1] = dtype == DROPOUT_CUDA__BF16 ? dropout_apply_bf16(v->h[2 * i + 1], (int)(k2 >> 1), a->rule)
+                                                       : dropout_apply_f16(v->h[2 * i + 1], (int)(k2 >> 1), a->rule);
+      }
+   }
+}
+#endif
 
 /* Lane src's keep word. On the GPU a warp shuffle (every lane of the warp calls it with
    the same loop trip, so the warp is converged); in the host emulation, all[src]. */
@@ -502,7 +542,9 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
                                         const uint32_t *all)
 {
    const unsigned es = dropout_cuda__esize(dtype), nchunk = DROPOUT_CUDA__UNIT / per;
-   const unsigned nb = nchunk < DROPOUT_CUDA__BATCH ? nchunk : DROPOUT_CUDA__BATCH;
+   /* the fused op holds two operands: half the chunks at a time keeps them in registers */
+   const unsigned batch = op == DROPOUT_CUDA__FUSED && es >= 4u ? DROPOUT_CUDA__BATCH / 2u : DROPOUT_CUDA__BATCH;
+   const unsigned nb = nchunk < batch ? nchunk : batch;
    const uint64_t e0 = base * DROPOUT_CUDA__UNIT;            /* the span's first element */
    const int fused = op == DROPOUT_CUDA__FUSED;
    char *y = (char *)a->y + e0 * es;
@@ -510,7 +552,12 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
    const char *r = fused ? (const char *)a->residual + e0 * es : x;
    uint64_t col = 0, step = 0;   /* fused: column of this lane's next chunk, and the stride */
    uint32_t keep = 0;
-   unsigned g, k, e;
+   unsigned g, k;
+#if defined(DROPOUT_CUDA__PAIRS)
+   /* chunks never straddle a row end and their bias is one aligned vector */
+   const int bias_vec = fused && per > 1u && a->cols % per == 0 && ((uintptr_t)a->bias & 15u) == 0;
+   const int pairs = per == 8u && (fused ? bias_vec : a->rule.threshold != 0);
+#endif
    if (fused) {
       col = (e0 + (uint64_t)lane * per) % a->cols;
       step = (uint64_t)(32u * per) < a->cols ? 32u * per : (uint64_t)(32u * per) % a->cols;
@@ -528,12 +575,14 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
       for (k = 0; k < nb; ++k) {
          unsigned c = lane + 32u * (g + k), first = c * per;   /* first < 1024 */
          uint32_t kb = dropout_cuda__shfl(keep, first >> 5, all) >> (first & 31u);
-         uint64_t cc = col;
-         DROPOUT_CUDA__UNROLL
-         for (e = 0; e < per; ++e) {
-            dropout_cuda__elem(dtype, op, &v[k], e, &rv[k], a->bias, cc, (int)((kb >> e) & 1u), a->rule);
-            if (fused && ++cc == a->cols) cc = 0;
-         }
+#if defined(DROPOUT_CUDA__PAIRS)
+         if (pairs) {
+            dropout_cuda__vec bv;
+            if (fused) dropout_cuda__ld16(&bv, (const char *)a->bias + col * es);
+            dropout_cuda__chunk_pairs(a, dtype, op, &v[k], &rv[k], &bv, kb);
+         } else
+#endif
+         dropout_cuda__chunk_generic(a, dtype, op, &v[k], &rv[k], col, kb, per);
          dropout_cuda__st_chunk(y, dtype, per, c, &v[k]);
          if (fused) { col += step; if (col >= a->cols) col -= a->cols; }
       }
@@ -647,11 +696,8 @@ DROPOUT_HD void dropout_cuda__variant_body(dropout_cuda__vargs a, int dtype, int
 #ifndef DROPOUT_CUDA_BLOCK
 #define DROPOUT_CUDA_BLOCK 256
 #endif
-#ifndef DROPOUT_CUDA_STAGED_BLOCK
-#define DROPOUT_CUDA_STAGED_BLOCK 128
-#endif
-#ifndef DROPOUT_CUDA_PATH
-#define DROPOUT_CUDA_PATH 2
+#ifndef DROPOUT_CUDA_WARP
+#define DROPOUT_CUDA_WARP 1
 #endif
 
 /* The largest block a launch may use: __launch_bounds__ then lets a thread have up to
@@ -753,41 +799,22 @@ DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *
 
 /* One kernel per (dtype, op): the constants fold the body's branches away. The loop is
    dropout_cuda__body's grid-stride loop, walked a warp at a time (lane l's unit is still
-   tid, tid + nthreads, ...) so that a whole span can move as one; a.path is only set to
-   the warp or staged path by the launcher when blocks are whole warps (and, staged, when
-   their shared memory was given). */
+   tid, tid + nthreads, ...) so that a whole span can move as one; a.warp is only set by
+   the launcher when blocks are whole warps. */
 template <int DT, int OP>
 static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__kernel(dropout_cuda__args a)
 {
-   extern __shared__ uint4 dropout_cuda__smem[];
    uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
    uint64_t nthreads = (uint64_t)gridDim.x * blockDim.x;
    uint64_t seed, offset, units = dropout_cuda__prologue(&a, tid, &seed, &offset), base;
-   unsigned lane = threadIdx.x & 31u, rb = dropout_cuda__row_bytes(DT), es = dropout_cuda__esize(DT);
-   char *xrows = (char *)dropout_cuda__smem + (threadIdx.x >> 5) * dropout_cuda__warp_smem(DT, OP);
-   char *rrows = xrows + 32u * rb;
+   unsigned lane = threadIdx.x & 31u, es = dropout_cuda__esize(DT);
    int vec = dropout_cuda__aligned16(&a, OP);
    for (base = tid - lane; base < units; base += nthreads) {
-      int st;
-      if (a.path == DROPOUT_CUDA__PATH_WARP && dropout_cuda__span_whole(&a, OP, base, units)) {
+      if (a.warp && dropout_cuda__span_whole(&a, OP, base, units)) {
          if (vec) dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 16u / es, NULL);
          else dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 1u, NULL);
-         continue;
-      }
-      st = dropout_cuda__span_staged(&a, OP, base, units);
-      uint64_t j0 = base * DROPOUT_CUDA__UNIT * es;   /* byte offset of the span */
-      if (st) {
-         dropout_cuda__stage(xrows, (char *)a.x + j0, DT, lane, 0);
-         if (OP == DROPOUT_CUDA__FUSED) dropout_cuda__stage(rrows, (char *)a.residual + j0, DT, lane, 0);
-         __syncwarp();
-      }
-      if (base + lane < units)
-         dropout_cuda__unit(&a, DT, OP, seed, offset, base + lane, st ? xrows + lane * rb : NULL,
-                            st ? rrows + lane * rb : NULL);
-      if (st) {
-         __syncwarp();
-         dropout_cuda__stage(xrows, (char *)a.y + j0, DT, lane, 1);
-         __syncwarp();   /* the next span reuses the rows */
+      } else if (base + lane < units) {
+         dropout_cuda__unit(&a, DT, OP, seed, offset, base + lane);
       }
    }
 }
@@ -811,38 +838,28 @@ static dropout_cuda__args dropout_cuda__args_make(void)
    dropout_cuda__args a;
    memset(&a, 0, sizeof a);
    a.rule = dropout_rule_make(0.0, 32);
-   a.path = (DROPOUT_CUDA_PATH);
+   a.warp = (DROPOUT_CUDA_WARP) != 0;
    return a;
 }
 
-/* Dynamic shared memory a launch may use without opting in (every architecture). */
-#define DROPOUT_CUDA__SMEM_MAX 49152u
-
-/* grid 0 / block 0: the default launch. Any grid and block give the same result. The
-   staged path needs blocks of whole warps and (block / 32) * warp_smem bytes of shared
-   memory within DROPOUT_CUDA__SMEM_MAX; otherwise the launch runs the direct path. */
+/* grid 0 / block 0: the default launch. Any grid and block (up to
+   DROPOUT_CUDA__MAX_BLOCK threads) give the same result; the warp path needs blocks of
+   whole warps, other blocks run the direct path. */
 static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
                                 unsigned grid, unsigned block, cudaStream_t cs)
 {
    dropout_cuda__args a = *a0;
    uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0);
-   size_t smem = 0;
    cudaError_t err;
    if (a.n == 0) return DROPOUT_OK;
-   if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED)
-      a.path = DROPOUT_CUDA__PATH_DIRECT;
-   if (block == 0) block = a.path == DROPOUT_CUDA__PATH_STAGED ? DROPOUT_CUDA_STAGED_BLOCK : DROPOUT_CUDA_BLOCK;
-   if (block % 32u != 0) a.path = DROPOUT_CUDA__PATH_DIRECT;   /* spans need whole warps */
-   if (a.path == DROPOUT_CUDA__PATH_STAGED) {
-      smem = (size_t)(block / 32u) * dropout_cuda__warp_smem(dtype, op);
-      if (smem > DROPOUT_CUDA__SMEM_MAX) { a.path = DROPOUT_CUDA__PATH_DIRECT; smem = 0; }
-   }
+   if (block == 0) block = DROPOUT_CUDA_BLOCK;
+   if (block % 32u != 0) a.warp = 0;
    if (grid == 0) {
       uint64_t g = (units + block - 1u) / block;
       grid = g > 65536u ? 65536u : (unsigned)g;   /* the grid-stride loop does the rest */
    }
 #define DROPOUT_CUDA__CASE(DT, OP) \
-   case DT * 8 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, smem, cs>>>(a); break;
+   case DT * 8 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
    switch (dtype * 8 + op) {
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP)

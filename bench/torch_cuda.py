@@ -109,16 +109,18 @@ def main():
         by = {}
         for r in ours:
             by.setdefault((r["case"], r["dtype"], r["bits"], r["n"]), {})[r.get("path", "-")] = r
-        paths = ["direct", "staged", "warp"]
-        L += ["## Paths at n = 2^%d (/ copy; DROPOUT_CUDA_PATH 0 direct, 1 staged, 2 warp)" % (big.bit_length() - 1), "",
-              "| case | dtype | bits | direct | staged | warp |", "|---|---|---|---|---|---|"]
+        paths = sorted({r.get("path", "-") for r in ours} - {"-"}, key=["direct", "staged", "warp"].index)
+        L += ["## Paths at n = 2^%d (/ copy; DROPOUT_CUDA_WARP 1: warp, 0: direct)" % (big.bit_length() - 1), "",
+              "| case | dtype | bits | " + " | ".join(paths) + " |", "|---|---|---|" + "---|" * len(paths)]
         for (case, dt, bits, n), v in by.items():
             if int(n) == big and "warp" in v:
                 L.append("| %s | %s | %s | %s |" % (case, dt, bits, " | ".join(v[p]["ratio_copy"] if p in v else "-" for p in paths)))
-                summary.append("%-30s %-4s %2s-bit  / copy: direct %s staged %s warp %s" % (
-                    case, dt, bits, *(v[p]["ratio_copy"] if p in v else "-" for p in paths)))
+                summary.append("%-28s %-4s %2s-bit  / copy: " % (case, dt, bits) + " ".join(
+                    "%s %s" % (p, v[p]["ratio_copy"] if p in v else "-") for p in paths))
         L.append("")
-        for p in paths[:2]:
+        for p in paths:
+            if p == "warp":
+                continue
             rs = [float(v["warp"]["ms"]) / max(float(v[p]["ms"]), 1e-9) for v in by.values() if "warp" in v and p in v]
             if rs:
                 gm = math.exp(sum(math.log(x) for x in rs) / len(rs))

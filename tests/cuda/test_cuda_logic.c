@@ -99,40 +99,6 @@ static void *aligned_at(unsigned char *buf, int dt, unsigned shift)
    return (void *)(b + shift * esize(dt));
 }
 
-/* The staged kernel (dropout_cuda.cuh, dropout_cuda__kernel) played warp by warp; each
-   phase runs for all 32 lanes before the next one starts, which is what __syncwarp
-   guarantees. The shared rows are refilled with garbage before every span, so a unit
-   that read anything the warp did not stage would differ. Returns the spans staged. */
-static unsigned char smem_buf[2 * 32 * (32 * 8 + 16) + 16];
-
-static unsigned run_grid_staged(dropout_cuda__args a, int dt, int op, uint64_t nthreads)
-{
-   uint64_t seed, offset, units = dropout_cuda__prologue(&a, 0, &seed, &offset), w, base;
-   unsigned rb = dropout_cuda__row_bytes(dt), es = dropout_cuda__esize(dt), lane, staged = 0;
-   char *xrows = (char *)(((uintptr_t)smem_buf + 15u) & ~(uintptr_t)15u), *rrows = xrows + 32u * rb;
-   a.path = DROPOUT_CUDA__PATH_STAGED;
-   for (w = 0; w < nthreads / 32u; ++w)
-      for (base = 32u * w; base < units; base += nthreads) {
-         int st = dropout_cuda__span_staged(&a, op, base, units);
-         size_t j0 = (size_t)(base * DROPOUT_CUDA__UNIT * es);
-         if (st) {
-            ++staged;
-            fill_random(smem_buf, sizeof smem_buf);
-            for (lane = 0; lane < 32u; ++lane) {
-               dropout_cuda__stage(xrows, (char *)a.x + j0, dt, lane, 0);
-               if (op == DROPOUT_CUDA__FUSED) dropout_cuda__stage(rrows, (char *)a.residual + j0, dt, lane, 0);
-            }
-         }
-         for (lane = 0; lane < 32u; ++lane)
-            if (base + lane < units)
-               dropout_cuda__unit(&a, dt, op, seed, offset, base + lane, st ? xrows + lane * rb : NULL,
-                                  st ? rrows + lane * rb : NULL);
-         if (st)
-            for (lane = 0; lane < 32u; ++lane) dropout_cuda__stage(xrows, (char *)a.y + j0, dt, lane, 1);
-      }
-   return staged;
-}
-
 static int cpu_forward(int dt, void *y, uint8_t *m, const void *x, size_t n, double p, int bits, uint64_t off)
 {
    switch (dt) {
@@ -274,7 +240,7 @@ static void test_ops(void)
                one(dt, DROPOUT_CUDA__FUSED, sizes[is], ps[((size_t)io + is) % 5], bitss[ib], offset_for(io, sizes[is]),
                    (unsigned)io % 3u, (unsigned)is % 2u, (io / 2) & 1);
    }
-   case_end("emulated grids: fused bias-dropout-residual f32/f16/bf16");
+   case_end("emulated grids: fused bias-dropout-residual, all dtypes");
 }
 
 /* The warp path (dropout_cuda__warp_span) played warp by warp. On the GPU a lane's keep
@@ -286,7 +252,7 @@ static unsigned run_grid_warp(dropout_cuda__args a, int dt, int op, uint64_t nth
    uint64_t seed, offset, units = dropout_cuda__prologue(&a, 0, &seed, &offset), w, base;
    unsigned es = dropout_cuda__esize(dt), lane, spans = 0;
    uint32_t keeps[32];
-   a.path = DROPOUT_CUDA__PATH_WARP;
+   a.warp = 1;
    for (w = 0; w < nthreads / 32u; ++w)
       for (base = 32u * w; base < units; base += nthreads) {
          if (dropout_cuda__span_whole(&a, op, base, units)) {
@@ -298,16 +264,16 @@ static unsigned run_grid_warp(dropout_cuda__args a, int dt, int op, uint64_t nth
                dropout_cuda__warp_span(&a, dt, op, seed, offset, base, lane, per, keeps);
          } else {
             for (lane = 0; lane < 32u; ++lane)
-               if (base + lane < units) dropout_cuda__unit(&a, dt, op, seed, offset, base + lane, NULL, NULL);
+               if (base + lane < units) dropout_cuda__unit(&a, dt, op, seed, offset, base + lane);
          }
       }
    return spans;
 }
 
-/* A span path against the CPU: whole spans on that path (aligned and, for the warp path,
-   misaligned pointers), the tail direct, in place (y == x) too, for every dtype and
-   data-moving op. */
-static void test_span_path(int path)
+/* The warp path against the CPU: whole spans in 16-byte chunks (aligned pointers) and in
+   single elements (misaligned ones), the tail direct, in place (y == x) too, for every
+   dtype and data-moving op. */
+static void test_warp_path(void)
 {
    static const size_t ns[] = { 1024, 1055, 2048 + 37, 3072, 4096 };
    static const uint64_t nts[] = { 32, 64, 96 };
@@ -347,41 +313,53 @@ static void test_span_path(int path)
                      a.x = x; a.y = y; a.mask_in = mask_in; a.bias = bias; a.residual = res; a.cols = cols;
                      a.mask_out = op == DROPOUT_CUDA__APPLY_MASK ? NULL : mask_got;
                      memset(mask_got, 0xA5, sizeof mask_got);
-                     spans += path == DROPOUT_CUDA__PATH_WARP ? run_grid_warp(a, dt, op, nts[it])
-                                                             : run_grid_staged(a, dt, op, nts[it]);
-                     CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, inplace ? 0 : 16) : memcmp(y, w, n * es + (inplace ? 0 : 16)) == 0, "path %d %s op %d n %zu shifts %u/%u in place %d threads %llu: data differ",
-                           path, dt_name(dt), op, n, xs, ys, inplace, (unsigned long long)nts[it]);
+                     spans += run_grid_warp(a, dt, op, nts[it]);
+                     CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, inplace ? 0 : 16) : memcmp(y, w, n * es + (inplace ? 0 : 16)) == 0, "warp path %s op %d n %zu shifts %u/%u in place %d threads %llu: data differ",
+                           dt_name(dt), op, n, xs, ys, inplace, (unsigned long long)nts[it]);
                      if (a.mask_out)
-                        CHECK(memcmp(mask_got, mask_ref, nb + 4) == 0, "path %d %s op %d n %zu: mask differs", path, dt_name(dt), op, n);
+                        CHECK(memcmp(mask_got, mask_ref, nb + 4) == 0, "warp path %s op %d n %zu: mask differs", dt_name(dt), op, n);
                   }
                }
-   CHECK(spans > 500, "only %u spans took path %d", spans, path);
-   if (path == DROPOUT_CUDA__PATH_WARP)
-      case_end("emulated warps: warp path (coalesced chunks, keep bits by shuffle) == CPU, 16-byte and single-element chunks, tails, in place");
-   else
-      case_end("emulated warps: staged path (coalesced spans via shared rows) == CPU, tails/misaligned/in place");
+   CHECK(spans > 500, "only %u spans took the warp path", spans);
+   case_end("emulated warps: warp path (coalesced chunks, keep bits by shuffle) == CPU, 16-byte and single-element chunks, tails, in place");
 }
 
-/* The row padding: when the 8 lanes of a quarter-warp each read 16-byte chunk g of their
-   own row, they touch 8 distinct groups of 4 banks (32 banks of 4 bytes). */
-static void test_staged_banks(void)
+/* The word-parallel keep comparison against dropout_keep, draw by draw, for threshold t:
+   random words, and words made of lanes next to t. Returns the bits that differ. */
+static long block_keep_errors(int bits, uint64_t t)
 {
-   int dt;
-   unsigned q, g, l;
-   for (dt = 0; dt < 4; ++dt) {
-      unsigned rb = dropout_cuda__row_bytes(dt), cpr = 32u * esize(dt) / 16u;
-      CHECK(rb % 16u == 0, "rows must stay 16-byte aligned");
-      for (q = 0; q < 4; ++q)
-         for (g = 0; g < cpr; ++g) {
-            unsigned used = 0;
-            for (l = 8 * q; l < 8 * q + 8; ++l) {
-               unsigned group = ((l * rb + 16u * g) / 16u) % 8u;
-               CHECK(!(used & (1u << group)), "%s: lanes of quarter %u share banks at chunk %u", dt_name(dt), q, g);
-               used |= 1u << group;
-            }
-         }
+   dropout_rule r = dropout_rule_make(0.0, bits);
+   unsigned j, i, per = 128u / (unsigned)bits;
+   long bad = 0;
+   r.threshold = t;
+   for (j = 0; j < 16u; ++j) {
+      uint32_t w[4], k;
+      for (i = 0; i < 4; ++i) {
+         uint32_t near = (uint32_t)t + (rnd32() % 5u) - 2u;   /* t-2 .. t+2 */
+         w[i] = rnd32();
+         if (j & 1) w[i] = bits == 8 ? (near & 0xFFu) * 0x01010101u : bits == 16 ? (near & 0xFFFFu) * 0x00010001u : near;
+         if (j & 2) w[i] ^= rnd32() & (bits == 8 ? 0xFF00FF00u : 0xFFFF0000u);   /* mixed lanes */
+      }
+      k = dropout_cuda__block_keep(w, r);
+      for (i = 0; i < per; ++i) bad += ((k >> i) & 1u) != (uint32_t)dropout_keep(dropout_draw(w, bits, i), r);
+      bad += (k >> per) != 0;
    }
-   case_end("staged rows: the padding keeps per-thread row reads free of bank conflicts");
+   return bad;
+}
+
+/* every 8- and 16-bit threshold (0 .. 2^b), and 32-bit ones at the edges and at random */
+static void test_block_keep(void)
+{
+   static const uint64_t t32[] = { 0, 1, 2, 0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu, 0x100000000u };
+   long bad = 0;
+   uint64_t t;
+   unsigned i;
+   for (t = 0; t <= 256u; ++t) bad += block_keep_errors(8, t);
+   for (t = 0; t <= 65536u; ++t) bad += block_keep_errors(16, t);
+   for (i = 0; i < sizeof t32 / sizeof t32[0]; ++i) bad += block_keep_errors(32, t32[i]);
+   for (i = 0; i < 1000u; ++i) bad += block_keep_errors(32, rnd32());
+   CHECK(bad == 0, "%ld keep bits differ from dropout_keep", bad);
+   case_end("word-parallel keep comparison == dropout_keep for every 8/16-bit threshold, 32-bit edges");
 }
 
 static void test_fills(void)
@@ -601,9 +579,8 @@ int main(void)
 {
    (void)case_skip;
    test_ops();
-   test_span_path(DROPOUT_CUDA__PATH_STAGED);
-   test_span_path(DROPOUT_CUDA__PATH_WARP);
-   test_staged_banks();
+   test_block_keep();
+   test_warp_path();
    test_fills();
    test_variants();
    test_ownership();
