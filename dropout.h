@@ -1820,6 +1820,10 @@ static int dropout__run(int dtype, void *y, uint8_t *mask_out, const void *x,
    int err = dropout_check_args(p, bits, n, offset);
    if (err) return err;
    r = dropout_rule_make(p, bits);
+   /* p = 1 drops everything, whatever a stored mask says (SPEC section 7): a kept bit would
+      scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
+      the call is forward at t = 2^bits, which keeps nothing and writes +0. */
+   if (mask_in && r.threshold >> bits) mask_in = NULL;
 #ifdef DROPOUT__SIMD
    /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
    if (n >= DROPOUT__CHUNK) {

@@ -211,6 +211,22 @@ DROPOUT_HD uint32_t dropout_cuda__block_keep(const uint32_t w[4], dropout_rule r
    return k;
 }
 
+/* Keep bits of nb whole blocks from block b0 (nb draws-per-block <= 32). With nb a
+   constant the loop unrolls and the blocks' Philox rounds interleave. */
+DROPOUT_HD uint32_t dropout_cuda__keep_blocks(uint64_t seed, uint64_t stream, dropout_rule r,
+                                              uint64_t b0, unsigned nb, unsigned log2d)
+{
+   uint32_t acc = 0;
+   unsigned k;
+   DROPOUT_CUDA__UNROLL
+   for (k = 0; k < nb; ++k) {
+      uint32_t w[4];
+      dropout_block(seed, stream, b0 + k, w);
+      acc |= dropout_cuda__block_keep(w, r) << (k << log2d);
+   }
+   return acc;
+}
+
 /* Keep bits of positions pos .. pos + count - 1 (count <= 32). The first block may
    start before pos (lane0 > 0): its leading draws belong to the previous unit and are
    shifted out. Only blocks holding wanted positions are generated, so nothing is read
@@ -223,6 +239,11 @@ DROPOUT_HD uint32_t dropout_cuda__keep_bits(uint64_t seed, uint64_t stream, drop
    unsigned nb = (lane0 + count + (1u << log2d) - 1u) >> log2d;
    uint64_t b0 = pos >> log2d, acc = 0;
    unsigned k;
+   if (count == 32u && lane0 == 0) {   /* a whole unit on block boundaries: the usual case */
+      if (r.bits == 8) return dropout_cuda__keep_blocks(seed, stream, r, b0, 2u, 4u);
+      if (r.bits == 16) return dropout_cuda__keep_blocks(seed, stream, r, b0, 4u, 3u);
+      return dropout_cuda__keep_blocks(seed, stream, r, b0, 8u, 2u);
+   }
    for (k = 0; k < nb; ++k) {
       uint32_t w[4];
       dropout_block(seed, stream, b0 + k, w);
@@ -339,6 +360,15 @@ DROPOUT_HD void dropout_cuda__fill_unit(const dropout_cuda__args *a, int op, uin
          }
       }
    }
+}
+
+/* The op a launch really runs. At p = 1 a stored mask keeps nothing (docs/SPEC.md
+   section 7): a kept bit would scale by 0, and Inf * 0 is a NaN whose bits depend on the
+   device. That is forward at t = 2^bits, which keeps nothing and writes +0, as dropout.h
+   does on the CPU. */
+DROPOUT_HD int dropout_cuda__launch_op(const dropout_cuda__args *a, int op)
+{
+   return op == DROPOUT_CUDA__APPLY_MASK && a->rule.threshold >> a->rule.bits ? DROPOUT_CUDA__DROP : op;
 }
 
 /* Seed and offset of a launch (read through the pointers when given) and its number of
@@ -852,6 +882,7 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
    uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0);
    cudaError_t err;
    if (a.n == 0) return DROPOUT_OK;
+   op = dropout_cuda__launch_op(&a, op);
    if (block == 0) block = DROPOUT_CUDA_BLOCK;
    if (block % 32u != 0) a.warp = 0;
    if (grid == 0) {

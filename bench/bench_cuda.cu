@@ -7,16 +7,20 @@
    with CUDA events, DROPOUT_BENCH_REPS (default 20) launches after 2 warm-ups, and the
    median is kept. Bytes are those really moved (reads + writes, mask bytes included).
    Every data case runs on both span paths through the same public launchers
-   (DROPOUT_CUDA_WARP 1: warp, 0: direct), so one run shows what the warp path buys.
+   (DROPOUT_CUDA_WARP 1: warp, 0: direct), so one run shows what the warp path buys, and
+   on the warp path with 128-thread blocks as well as the default 256.
    Writes CSV to argv[1] (for bench/torch_cuda.py, which adds PyTorch and writes the
    markdown report) and a table to stdout. Needs a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* DROPOUT_CUDA_WARP is read at each launch: a variable lets one binary time both paths */
+/* DROPOUT_CUDA_WARP and DROPOUT_CUDA_BLOCK are read at each launch: variables let one
+   binary time both paths and two block sizes */
 static int bench_warp = 1;
+static unsigned bench_block = 256;
 #define DROPOUT_CUDA_WARP bench_warp
+#define DROPOUT_CUDA_BLOCK bench_block
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
@@ -119,20 +123,22 @@ int main(int argc, char **argv)
    CU(cudaMalloc(&B.b, 65536 * 4)); CU(cudaMalloc((void **)&B.m, nmax / 8 + 8));
    CU(cudaMemset(B.x, 0x3c, nmax * 4)); CU(cudaMemset(B.r, 0x3c, nmax * 4)); CU(cudaMemset(B.b, 0x3c, 65536 * 4));
    CU(cudaMemset(B.m, 0x55, nmax / 8 + 8));
-   static const char *path_names[] = { "direct", "warp" };
+   /* path: name, warp path on/off, threads per block */
+   static const struct { const char *name; int warp; unsigned block; } paths[] = {
+      { "direct", 0, 256 }, { "warp", 1, 256 }, { "warp-b128", 1, 128 } };
    for (int bf = 0; bf < 2; ++bf)
       for (int lg = minlog; lg <= maxlog; lg += 2) {
          B.n = (size_t)1 << lg; B.cols = 4096; B.bf16 = bf;
          double copy_ms = median_ms(B, 0, 8), copy_gbs = bytes_moved(B, 0) / copy_ms / 1e6;
          for (int what = 0; what <= 6; ++what)
             for (int bits = 8; bits <= 32; bits *= 2)
-               for (int path = 0; path < 2; ++path) {
+               for (int path = 0; path < 3; ++path) {
                   if (bits != 8 && what != 1 && what != 2 && what != 3) continue;
                   if (what == 0 && (bits != 8 || path)) continue;
-                  bench_warp = path;
+                  bench_warp = paths[path].warp; bench_block = paths[path].block;
                   double ms = what == 0 ? copy_ms : median_ms(B, what, bits);
                   double gbs = bytes_moved(B, what) / ms / 1e6;
-                  const char *pn = what == 0 ? "-" : path_names[path];
+                  const char *pn = what == 0 ? "-" : paths[path].name;
                   printf("| %s | %s | %d | 2^%d | %s | %.4f | %.1f | %.3f |\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, lg, pn, ms, gbs, gbs / copy_gbs);
                   if (csv) fprintf(csv, "%s,%s,%d,%zu,%s,%.6f,%.2f,%.4f\n", names[what], bf ? "bf16" : "f32", what == 0 ? 0 : bits, B.n, pn, ms, gbs, gbs / copy_gbs);
                }

@@ -109,8 +109,8 @@ def main():
         by = {}
         for r in ours:
             by.setdefault((r["case"], r["dtype"], r["bits"], r["n"]), {})[r.get("path", "-")] = r
-        paths = sorted({r.get("path", "-") for r in ours} - {"-"}, key=["direct", "staged", "warp"].index)
-        L += ["## Paths at n = 2^%d (/ copy; DROPOUT_CUDA_WARP 1: warp, 0: direct)" % (big.bit_length() - 1), "",
+        paths = sorted({r.get("path", "-") for r in ours} - {"-"}, key=lambda p: (p != "direct", p))
+        L += ["## Paths at n = 2^%d (/ copy; DROPOUT_CUDA_WARP 1: warp, 0: direct; -b128: 128-thread blocks)" % (big.bit_length() - 1), "",
               "| case | dtype | bits | " + " | ".join(paths) + " |", "|---|---|---|" + "---|" * len(paths)]
         for (case, dt, bits, n), v in by.items():
             if int(n) == big and "warp" in v:
@@ -128,6 +128,20 @@ def main():
                     p, sum(1 for x in rs if x < 1.0), len(rs), p, 1.0 / gm)
                 L += [line, ""]
                 summary.append(line)
+        # the weakest case of each path at each size
+        L += ["## Lowest / copy at each size (every case and draw width)", "",
+              "| path | " + " | ".join("2^%d" % (int(n).bit_length() - 1) for n in sorted({int(r["n"]) for r in ours})) + " |",
+              "|---|" + "---|" * len({r["n"] for r in ours})]
+        for p in paths:
+            cells = []
+            for n in sorted({int(r["n"]) for r in ours}):
+                rs = [r for r in ours if r.get("path") == p and int(r["n"]) == n]
+                w = min(rs, key=lambda r: float(r["ratio_copy"]))
+                cells.append("%s (%s %s %s-bit)" % (w["ratio_copy"], w["case"], w["dtype"], w["bits"]))
+            L.append("| %s | %s |" % (p, " | ".join(cells)))
+            summary.append("lowest / copy, %s: %s" % (p, "; ".join(
+                "2^%d %s" % (int(n).bit_length() - 1, c.split(" ")[0]) for n, c in zip(sorted({int(r["n"]) for r in ours}), cells))))
+        L.append("")
         L += ["## dropout_cuda.cuh, every size and path", "",
               "| case | dtype | bits | n | path | ms | GB/s | / copy |", "|---|---|---|---|---|---|---|---|"]
         for r in ours:

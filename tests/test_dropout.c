@@ -711,8 +711,19 @@ static void test_all_dropped(void)
                "p=%.17g bits=%d element %u (x bits %08x) not +0", cs[i].p, cs[i].bits, (unsigned)j, bits_f32(B.x32[j]));
       }
       for (j = 0; j <= N / 8; ++j) CHECK(B.m32[j] == 0 && B.mm[j] == 0, "mask byte %u = %02x", (unsigned)j, B.mm[j]);
+      /* a stored mask that claims kept elements changes nothing (SPEC section 7): no
+         Inf * 0, no -0 from a negative times 0 */
+      memset(B.mm, 0xFF, N / 8 + 1);
+      rc |= dropout_apply_mask_f32(B.y32, B.x32, B.mm, N, cs[i].p, cs[i].bits);
+      rc |= dropout_apply_mask_f64(B.y64, B.x64, B.mm, N, cs[i].p, cs[i].bits);
+      rc |= dropout_backward_mask_f16(B.y16, B.x16, B.mm, N, cs[i].p, cs[i].bits);
+      rc |= dropout_backward_mask_bf16(B.yb16, B.x16, B.mm, N, cs[i].p, cs[i].bits);
+      CHECK(rc == 0, "apply_mask p=%.17g bits=%d rejected", cs[i].p, cs[i].bits);
+      for (j = 0; j < N; ++j)
+         CHECK(bits_f32(B.y32[j]) == 0 && bits_f64(B.y64[j]) == 0 && B.y16[j] == 0 && B.yb16[j] == 0,
+               "apply_mask p=%.17g bits=%d element %u (x bits %08x) not +0", cs[i].p, cs[i].bits, (unsigned)j, bits_f32(B.x32[j]));
    }
-   case_end("p_one_and_just_below_drop_all_to_plus_zero");
+   case_end("p_one_and_just_below_drop_all_to_plus_zero (also under an all-ones stored mask)");
 }
 
 /* Rules at the extremes, element by element against the reference. */

@@ -27,9 +27,11 @@ static uint32_t rnd32(void)
    return (uint32_t)(rng >> 32);
 }
 
+/* a launch (dropout_cuda__launch picks the op the kernel runs) played thread by thread */
 static void run_grid(dropout_cuda__args a, int dtype, int op, uint64_t nthreads, int reverse)
 {
    uint64_t t;
+   op = dropout_cuda__launch_op(&a, op);
    for (t = 0; t < nthreads; ++t)
       dropout_cuda__body(a, dtype, op, reverse ? nthreads - 1 - t : t, nthreads);
 }
@@ -253,6 +255,7 @@ static unsigned run_grid_warp(dropout_cuda__args a, int dt, int op, uint64_t nth
    unsigned es = dropout_cuda__esize(dt), lane, spans = 0;
    uint32_t keeps[32];
    a.warp = 1;
+   op = dropout_cuda__launch_op(&a, op);
    for (w = 0; w < nthreads / 32u; ++w)
       for (base = 32u * w; base < units; base += nthreads) {
          if (dropout_cuda__span_whole(&a, op, base, units)) {
