@@ -8,7 +8,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench clean test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda
+.PHONY: demo example test bench clean test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -44,12 +44,13 @@ build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;
-#                   builds the four programs in parallel; runs the tests, the trainer
-#                   (CPU vs GPU weights), the benchmark + report, then the sanitizers (each
+#                   builds the five programs in parallel; runs the tests, the trainer
+#                   (CPU vs GPU weights), the matmul cost, the benchmark + report, then the sanitizers (each
 #                   capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot
 #                   cost the numbers). Log and report go to $$OUT when set (gpu.log,
-#                   bench_cuda.md, bench_cuda.csv). bench/results/README.md has timings.
-#   make test-cuda / demo-cuda / bench-cuda / sanitize-cuda   the pieces
+#                   bench_cuda.md, bench_cuda.csv); about 2.5 minutes on an H100.
+#   make test-cuda / demo-cuda / bench-cuda / bench-matmul-cuda / sanitize-cuda /
+#        profile-cuda (Nsight Compute counters)   the pieces
 #   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 # (not NVARCH: CUDA container images export NVARCH=x86_64)
@@ -59,7 +60,7 @@ SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local
 SANITIZER_TIMEOUT ?= 150
 REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
 GPU_LOG = $(if $(OUT),$(OUT)/gpu.log,build/cuda/gpu.log)
-CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda
+CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
 
 build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
@@ -77,6 +78,10 @@ build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
 build/cuda/train_mlp_cuda: examples/train_mlp_cuda.cu examples/train_mlp.c examples/mlp_math.h examples/plot.h dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) -Xcompiler -ffp-contract=off examples/train_mlp_cuda.cu -o $@ -lpthread
+
+build/cuda/matmul_cost_cuda: bench/matmul_cost_cuda.cu
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) -Xcompiler -ffp-contract=off bench/matmul_cost_cuda.cu -o $@ -lcublas
 
 gpu-info:
 	@echo "date:   $$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -120,6 +125,10 @@ profile-cuda: build/cuda/bench_cuda
 	@if [ -n "$(OUT)" ]; then cp build/cuda/ncu.csv "$(OUT)/"; fi
 	@echo "ncu counters in build/cuda/ncu.csv"
 
+# what the trainer's fixed summation order costs against cuBLAS (docs/TUTORIAL.md)
+bench-matmul-cuda: build/cuda/matmul_cost_cuda
+	./build/cuda/matmul_cost_cuda
+
 test-cuda: test-cuda-run sanitize-cuda
 
 bench-cuda: build/cuda/bench_cuda
@@ -134,6 +143,7 @@ gpu:
 	  if $(MAKE) --no-print-directory -j4 $(CUDA_BINS); then \
 	     $(MAKE) --no-print-directory test-cuda-run || rc=1; \
 	     $(MAKE) --no-print-directory demo-cuda || rc=1; \
+	     $(MAKE) --no-print-directory bench-matmul-cuda || rc=1; \
 	     $(MAKE) --no-print-directory bench-cuda || rc=1; \
 	     $(MAKE) --no-print-directory sanitize-cuda || rc=1; \
 	  else rc=2; fi; \

@@ -26,10 +26,19 @@
       any offset (also a block start mid-Philox-block) give the same result; 16-byte
       aligned buffers move as 16-byte vectors (see DROPOUT_CUDA_WARP).
 
-      f16 and bf16 are __half and __nv_bfloat16 in the interface but are handled as their
-      uint16_t bit patterns and converted by dropout.h's integer code, not by
-      __float2half_rn / __float2bfloat16_rn: those return a canonical NaN where the CPU
-      keeps the payload, so only the header's converters make both sides agree to the bit.
+      f16 and bf16 are __half and __nv_bfloat16 in the interface and handled as their
+      uint16_t bit patterns. On sm_80 and later two halves at a time go through the
+      hardware's paired round-to-nearest conversion (cvt.rn.bf16x2.f32 / .f16x2), which
+      rounds exactly as dropout.h's integer converters do; a word holding a NaN goes
+      through those converters instead, because the hardware returns its canonical NaN
+      where the spec keeps the payload. Older GPUs use the converters throughout.
+
+   SPEED (H100 80GB HBM3, bench/results/cuda-h100.md)
+      Forward (with or without the bit mask), both backwards and the fused op run at the
+      device-to-device copy's bandwidth for the bytes they move once the data is out of
+      L2 (2^24 elements and up: 0.94 - 1.03 of the copy, every dtype and draw width). At
+      L2-resident sizes 16- and 32-bit draws cost more Philox rounds than the copy's
+      speed leaves room for (bf16, 2^22 elements: 0.69 of the copy with 32-bit draws).
 
    CUDA GRAPHS
       A captured graph replays its kernel arguments unchanged, so an offset passed by
@@ -52,17 +61,19 @@
    OPTIONS
       DROPOUT_CUDA_IMPLEMENTATION  emit kernels and launchers (one .cu file only)
       DROPOUT_CUDA_STATIC          make the launchers static
-      DROPOUT_CUDA_BLOCK           threads per block of the default launch (256)
+      DROPOUT_CUDA_BLOCK           threads per block of the default launch (256; 128
+                                   measured within 1%), at most 512
       DROPOUT_CUDA_WARP            1 (default): forward, backward, apply_mask and the fused
                                    op move each warp's 32 x 32 elements as coalesced
                                    16-byte chunks (single elements when a pointer is not
                                    16-byte aligned) held in registers, keep bits passed by
                                    warp shuffle; 0: every thread moves its own 32 elements
-                                   (one warp instruction then touches 32 cache lines; half
-                                   the speed on an H100, bench/results/). Same bits either
-                                   way. Read at each launch, so it may name a variable.
-                                   (A shared-memory staging path was measured too and lost
-                                   to the warp path: bench/results/cuda-h100-*.md.)
+                                   (one warp instruction then touches 32 cache lines: 0.28
+                                   to 0.74 of the copy on an H100). Same bits either way.
+                                   Read at each launch, so it may name a variable. (A path
+                                   staging spans through shared memory was measured too,
+                                   and lost to the warp path in 107 of 120 cases; it is
+                                   gone: bench/results/cuda-h100.md.)
 
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies

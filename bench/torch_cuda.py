@@ -3,7 +3,8 @@
 
 Times torch.native_dropout (forward with its bool mask), native_dropout_backward, plain
 F.dropout, and the unfused transformer pattern residual + F.dropout(x + bias), for
-f32 and bf16, n = 2^20 .. 2^28, CUDA events, median of N after 2 warm-ups. With --ours (the CSV written by
+f32 and bf16, n = 2^20 .. 2^28, CUDA events, median of N after 2 warm-ups; at the
+largest n also that pattern through torch.compile (one Inductor/Triton kernel). With --ours (the CSV written by
 bench/bench_cuda.cu) it joins both into one markdown report: achieved GB/s, ratio to the
 copy bandwidth measured in the same run, and speed-up over the matching PyTorch op.
 Needs torch with CUDA; prints a SKIP line without it.
@@ -46,6 +47,17 @@ def torch_rows(max_log2, reps):
     import torch.nn.functional as F
     rows = []
     p = 0.1
+
+    def unfused(x, bias, res):
+        return res + F.dropout(x + bias, p, True)
+
+    # PyTorch at its best for the fused pattern: Inductor compiles it into one Triton
+    # kernel. Largest size only (each shape and dtype compiles anew).
+    try:
+        compiled = torch.compile(unfused, dynamic=False)
+    except Exception as e:  # no Inductor / Triton: say so in the report
+        compiled = None
+        print("SKIP torch.compile: %s" % e)
     for dtype_name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
         for lg in range(20, max_log2 + 1, 2):
             n = 1 << lg
@@ -58,16 +70,24 @@ def torch_rows(max_log2, reps):
                 "native_dropout (y + bool mask)": lambda: torch.native_dropout(x, p, True),
                 "F.dropout": lambda: F.dropout(x, p, True),
                 "native_dropout_backward": lambda: torch.ops.aten.native_dropout_backward(x, mask, 1.0 / (1 - p)),
-                "residual + F.dropout(x + bias)": lambda: res + F.dropout(x + bias, p, True),
+                "residual + F.dropout(x + bias)": lambda: unfused(x, bias, res),
             }
+            if compiled is not None and lg == max_log2:
+                cases[COMPILED] = lambda: compiled(x, bias, res)
             for name, fn in cases.items():
-                with torch.no_grad():
-                    ms = time_median(torch, fn, reps)
+                try:
+                    with torch.no_grad():
+                        ms = time_median(torch, fn, reps)
+                except Exception as e:  # a failed compile costs its row, not the report
+                    print("SKIP %s %s 2^%d: %s" % (name, dtype_name, lg, str(e).splitlines()[0] if str(e) else e))
+                    continue
                 rows.append({"case": name, "dtype": dtype_name, "n": n, "ms": ms})
             del x, res, bias, mask
             torch.cuda.empty_cache()
     return rows
 
+
+COMPILED = "torch.compile(residual + F.dropout(x + bias))"
 
 # which of our cases answers which PyTorch op (8-bit draws, p = 0.1)
 PAIRS = [
@@ -75,6 +95,7 @@ PAIRS = [
     ("forward", "F.dropout"),
     ("backward from mask", "native_dropout_backward"),
     ("fused bias-dropout-add", "residual + F.dropout(x + bias)"),
+    ("fused bias-dropout-add", COMPILED),
 ]
 
 

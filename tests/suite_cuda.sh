@@ -2,7 +2,7 @@
 #  1. the kernel bodies over emulated grids, built by the host compiler as C99 and C++;
 #  2. nvcc compiles every kernel for sm_75, sm_80 and sm_90 with warnings as errors
 #     (tests/cuda/test_cuda.cu instantiates them all, tests/variants_cuda.cu the
-#     variants' launchers), and the benchmark for sm_90;
+#     variants' launchers), and the benchmarks (bench_cuda, matmul_cost_cuda) for sm_90;
 #  3. bench/torch_cuda.py parses.
 # The GPU runs themselves are `make test-cuda` and `make bench-cuda`.
 # nvcc is slow on two cores: its outputs are reused while a hash of the sources, the
@@ -20,20 +20,22 @@ NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ -x "$NVCC" ]; then
    NVFLAGS="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I."
    ARCHS="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
-   key=$( { cat dropout.h dropout_cuda.cuh tests/cuda/test_cuda.cu tests/variants_cuda.cu tests/check.h bench/bench_cuda.cu; echo "$NVFLAGS $ARCHS"; "$NVCC" --version; } | cksum | cut -d' ' -f1)
+   key=$( { cat dropout.h dropout_cuda.cuh tests/cuda/test_cuda.cu tests/variants_cuda.cu tests/check.h bench/bench_cuda.cu bench/matmul_cost_cuda.cu; echo "$NVFLAGS $ARCHS"; "$NVCC" --version; } | cksum | cut -d' ' -f1)
    stamp=$BUILD/nvcc.stamp
    if [ "${DROPOUT_NVCC_FRESH:-0}" != 1 ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
       say "PASS build nvcc_kernels_sm75_sm80_sm90 (reused: sources unchanged since the last build)"
       say "PASS build nvcc_variants_sm75_sm80_sm90 (reused)"
       say "PASS build nvcc_bench_sm90 (reused)"
+      say "PASS build nvcc_matmul_cost_sm90 (reused)"
    else
       rm -f "$stamp"
       t0=$(date +%s)
       build nvcc_kernels_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
       build nvcc_variants_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/variants_cuda.cu -o "$BUILD/variants_cuda"
       build nvcc_bench_sm90 "$NVCC" $NVFLAGS -gencode arch=compute_90,code=sm_90 bench/bench_cuda.cu -o "$BUILD/bench_cuda"
+      build nvcc_matmul_cost_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off -gencode arch=compute_90,code=sm_90 bench/matmul_cost_cuda.cu -o "$BUILD/matmul_cost_cuda" -lcublas
       echo "    nvcc builds took $(( $(date +%s) - t0 )) s"
-      [ -x "$BUILD/test_cuda" ] && [ -x "$BUILD/variants_cuda" ] && [ -x "$BUILD/bench_cuda" ] && echo "$key" >"$stamp"
+      [ -x "$BUILD/test_cuda" ] && [ -x "$BUILD/variants_cuda" ] && [ -x "$BUILD/bench_cuda" ] && [ -x "$BUILD/matmul_cost_cuda" ] && echo "$key" >"$stamp"
    fi
 else
    say "SKIP build nvcc_kernels: nvcc not found (set NVCC=...)"
