@@ -1091,6 +1091,16 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
 #ifdef DROPOUT__SIMD
 #include <string.h>   /* memcpy */
 
+/* g++ 12 (C++ only) reports GCC's own AVX-512 headers, whose _mm512_undefined_* are
+   self-initialised on purpose, as "used uninitialized" once they are inlined here; the
+   warning is about those headers, not this code, so it is off for the SIMD paths. */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && defined(DROPOUT__SIMD_AVX512)
+#define DROPOUT__QUIET_AVX512_HEADERS 1
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 /* ---- the primitive layer: W lanes of uint32 in a dropout__v ------------------------ */
 #if defined(DROPOUT__SIMD_AVX512)
 #include <immintrin.h>
@@ -1809,6 +1819,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
       block += DROPOUT__VB;
    }
 }
+#if defined(DROPOUT__QUIET_AVX512_HEADERS)
+#pragma GCC diagnostic pop
+#endif
 #endif /* DROPOUT__SIMD */
 /* ------------------------------- end of SIMD PATHS ---------------------------------- */
 

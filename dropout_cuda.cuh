@@ -36,9 +36,9 @@
    SPEED (H100 80GB HBM3, bench/results/cuda-h100.md)
       Forward (with or without the bit mask), both backwards and the fused op run at the
       device-to-device copy's bandwidth for the bytes they move once the data is out of
-      L2 (2^24 elements and up: 0.94 - 1.03 of the copy, every dtype and draw width). At
-      L2-resident sizes 16- and 32-bit draws cost more Philox rounds than the copy's
-      speed leaves room for (bf16, 2^22 elements: 0.69 of the copy with 32-bit draws).
+      L2 (2^24 elements and up: 0.95 - 1.06 of the copy, f32 and bf16, every draw width).
+      At L2-resident sizes 16- and 32-bit draws cost more Philox rounds than the copy's
+      speed leaves room for (bf16, 2^22 elements: 0.74 of the copy with 32-bit draws).
 
    CUDA GRAPHS
       A captured graph replays its kernel arguments unchanged, so an offset passed by
@@ -69,7 +69,7 @@
                                    16-byte aligned) held in registers, keep bits passed by
                                    warp shuffle; 0: every thread moves its own 32 elements
                                    (one warp instruction then touches 32 cache lines: 0.28
-                                   to 0.74 of the copy on an H100). Same bits either way.
+                                   to 0.75 of the copy on an H100). Same bits either way.
                                    Read at each launch, so it may name a variable. (A path
                                    staging spans through shared memory was measured too,
                                    and lost to the warp path in 107 of 120 cases; it is
