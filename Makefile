@@ -8,7 +8,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench clean test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example test bench clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -150,6 +150,24 @@ gpu:
 	  echo $$rc >build/cuda/gpu.rc; \
 	  echo "make gpu: $$( [ $$rc = 0 ] && echo ALL OK || echo SOMETHING FAILED, see above ); report $(REPORT); log $(GPU_LOG)"; \
 	} 2>&1 | tee $(GPU_LOG); exit $$(cat build/cuda/gpu.rc)
+
+# --- Python (python/dropouth.py, ctypes over these libraries; docs/PYTHON.md) ------------
+#   make python        build/python/libdropouth.so from dropout.h
+#   make python-cuda   build/python/libdropouth_cuda.so from dropout_cuda.cuh (nvcc; the
+#                      launchers need a GPU to run)
+PY_CFLAGS ?= -std=c99 -O2 $(WARN)
+
+python: build/python/libdropouth.so
+
+build/python/libdropouth.so: python/dropouth_lib.c dropout.h
+	@mkdir -p build/python
+	$(CC) $(PY_CFLAGS) -shared -fPIC python/dropouth_lib.c -o $@
+
+python-cuda: build/python/libdropouth_cuda.so
+
+build/python/libdropouth_cuda.so: python/dropouth_cuda_lib.cu dropout_cuda.cuh dropout.h
+	@mkdir -p build/python
+	$(NVCC) $(NVFLAGS) -shared -Xcompiler -fPIC python/dropouth_cuda_lib.cu -o $@
 
 clean:
 	rm -rf build
