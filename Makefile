@@ -29,18 +29,26 @@ build/basic: examples/basic.c dropout.h
 test:
 	@sh tests/run.sh
 
-# the bench is built for this CPU (-O3 -march=native) and with OpenMP when the compiler has it
-BENCH_CFLAGS = -std=c99 -O3 -march=native $(BENCH_OMP)
+# The bench is built for this CPU (BENCH_ARCH, default -march=native; -mavx2 measures the
+# AVX2 path on an AVX-512 machine) and with OpenMP when the compiler has it. cuRAND's host
+# generator is a peer where the CUDA toolkit's libcurand is. One results file per CPU model
+# and SIMD path: bench/results/cpu-<model>-<path>.md (the history is in git).
+BENCH_ARCH ?= -march=native
+BENCH_CFLAGS = -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP)
 BENCH_OMP := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo -fopenmp)
-BENCH_OUT = bench/results/cpu-$(shell hostname 2>/dev/null || echo host)-$(shell date +%Y%m%d-%H%M).md
+CUDA_HOME ?= /usr/local/cuda
+BENCH_CURAND := $(shell [ -f $(CUDA_HOME)/include/curand.h ] && ls $(CUDA_HOME)/lib64/libcurand.so >/dev/null 2>&1 && \
+   echo "-DHAVE_CURAND -isystem $(CUDA_HOME)/include -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcurand")
+BENCH_MODEL := $(shell grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | tr 'A-Z' 'a-z' | \
+   sed -e 's/(r)//g; s/(tm)//g' -e 's/ processor//; s/ cpu @.*//; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$$//')
 
 bench: build/bench_cpu
-	./build/bench_cpu $(BENCH_OUT)
-	@echo "saved $(BENCH_OUT)"
+	@path=$$(./build/bench_cpu --path); out=bench/results/cpu-$(or $(BENCH_MODEL),unknown)-$$path.md; \
+	   ./build/bench_cpu $$out && echo "saved $$out"
 
 build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
 	@mkdir -p build
-	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c -o $@
+	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c -o $@ $(BENCH_CURAND)
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;

@@ -1589,8 +1589,11 @@ static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
 
 /* Streaming (non-temporal) stores write around the caches: a large output then costs no
    read-for-ownership of y (8 instead of 12 bytes of memory traffic per f32 element). They
-   are used from DROPOUT_STREAM_STORE_BYTES of output on, when y is DROPOUT__NT_ALIGN-byte
-   aligned (any malloc), and the call ends with a store fence. The bits are the same. */
+   are used from DROPOUT_STREAM_STORE_BYTES of output on, and the call ends with a store
+   fence. The bits are the same. nt = 1: whole vectors, y DROPOUT__NT_ALIGN-byte aligned;
+   nt = 2 (AVX-512): 16-byte pieces, y 16-byte aligned, which is what malloc gives (its
+   large blocks start 16 bytes into a page); dropout__run first takes a short head with
+   the reference when y is less aligned than that. */
 #ifndef DROPOUT_STREAM_STORE_BYTES
 #define DROPOUT_STREAM_STORE_BYTES ((size_t)4 << 20)
 #endif
@@ -1598,6 +1601,20 @@ static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
 #define DROPOUT__NT_ALIGN 64
 #define dropout__v_stream(p, a) _mm512_stream_si512((__m512i *)(void *)(p), a)
 #define dropout__v_stream_u16(p, a) _mm256_stream_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(a))
+static inline void dropout__v_stream16(void *p, __m512i a)
+{
+   __m128i *q = (__m128i *)p;
+   _mm_stream_si128(q, _mm512_castsi512_si128(a));
+   _mm_stream_si128(q + 1, _mm512_extracti32x4_epi32(a, 1));
+   _mm_stream_si128(q + 2, _mm512_extracti32x4_epi32(a, 2));
+   _mm_stream_si128(q + 3, _mm512_extracti32x4_epi32(a, 3));
+}
+static inline void dropout__v_stream16_u16(void *p, __m512i a)
+{
+   __m256i h = _mm512_cvtepi32_epi16(a);
+   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(h));
+   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(h, 1));
+}
 #elif defined(DROPOUT__SIMD_AVX2)
 /* as two 16-byte halves: malloc gives 16-byte alignment, and halves stream as fast */
 #define DROPOUT__NT_ALIGN 16
@@ -1613,12 +1630,31 @@ static inline void dropout__v_stream(void *p, __m256i a)
 #define dropout__v_stream(p, a) _mm_stream_si128((__m128i *)(void *)(p), a)
 #define dropout__v_stream_u16 dropout__v_store_u16   /* 8 bytes: SSE has no such stream */
 #endif
-#ifdef DROPOUT__NT_ALIGN
+#if defined(DROPOUT__SIMD_AVX512)
+#define dropout__v_put(nt, p, a) do { if (nt == 1) dropout__v_stream(p, a); else if (nt == 2) dropout__v_stream16(p, a); \
+                                      else dropout__v_storeu(p, a); } while (0)
+#define dropout__v_put_u16(nt, p, a) do { if (nt == 1) dropout__v_stream_u16(p, a); else if (nt == 2) dropout__v_stream16_u16(p, a); \
+                                          else dropout__v_store_u16(p, a); } while (0)
+#elif defined(DROPOUT__NT_ALIGN)
 #define dropout__v_put(nt, p, a) do { if (nt) dropout__v_stream(p, a); else dropout__v_storeu(p, a); } while (0)
 #define dropout__v_put_u16(nt, p, a) do { if (nt) dropout__v_stream_u16(p, a); else dropout__v_store_u16(p, a); } while (0)
 #else   /* NEON: plain stores */
 #define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
 #define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
+#endif
+
+#ifdef DROPOUT__NT_ALIGN
+/* How stores to p (and to p plus any multiple of 64 bytes) can stream: 1 whole vectors,
+   2 16-byte pieces (AVX-512), 0 not at all. */
+static inline int dropout__nt_mode(const void *p)
+{
+   uintptr_t a = (uintptr_t)p;
+#if defined(DROPOUT__SIMD_AVX512)
+   return a % DROPOUT__NT_ALIGN == 0 ? 1 : a % 16u == 0 ? 2 : 0;
+#else
+   return a % DROPOUT__NT_ALIGN == 0;
+#endif
+}
 #endif
 
 /* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies);
@@ -1753,8 +1789,7 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    int nt = 0;
 #ifdef DROPOUT__NT_ALIGN
    const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-   nt = y && r->threshold != 0 && n * es >= nt_from &&
-        (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN) == 0;
+   if (y && r->threshold != 0 && n * es >= nt_from) nt = dropout__nt_mode(y);
 #endif
    for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
       size_t left = (full - at) / DROPOUT__CHUNK;
@@ -1783,8 +1818,10 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
       } else if (dtype == DROPOUT__F32) {
          float *yo = (float *)y + at;
          const float *xi = (const float *)x + at;
-         if (nt) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
-         else    for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
+         /* nt a constant in each loop, so the store choice folds away */
+         if (nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
+         else if (nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
+         else              for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
       } else {
          for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, nt);
       }
@@ -1798,17 +1835,27 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
                        n - full, r, seed, stream, offset + full);
 }
 
-/* Stream words word .. word + n - 1 into out. */
+/* Stream words word .. word + n - 1 into out. A large fill streams its stores as forward
+   does (through an L1 buffer): whole blocks land at out - skip + a multiple of 4 * VB
+   words, so their alignment is the same every time. */
 static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
 {
    uint32_t buf[4 * DROPOUT__VB];
-   size_t i = 0;
+   size_t i = 0, j;
    uint64_t block = word >> 2;
    unsigned skip = (unsigned)(word & 3u);
+   int nt = 0;
+#ifdef DROPOUT__NT_ALIGN
+   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+   if (n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
+#endif
    while (i < n) {
       size_t take = 4u * DROPOUT__VB - skip;
       if (take > n - i) take = n - i;
-      if (skip == 0 && take == 4u * DROPOUT__VB) {
+      if (skip == 0 && take == 4u * DROPOUT__VB && nt) {
+         dropout__blocks_simd(seed, stream, block, buf);
+         for (j = 0; j < 4u * DROPOUT__VB; j += DROPOUT__W) dropout__v_put(nt, out + i + j, dropout__v_loadu(buf + j));
+      } else if (skip == 0 && take == 4u * DROPOUT__VB) {
          dropout__blocks_simd(seed, stream, block, out + i);
       } else {
          dropout__blocks_simd(seed, stream, block, buf);
@@ -1818,6 +1865,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
       skip = 0;
       block += DROPOUT__VB;
    }
+#ifdef DROPOUT__NT_ALIGN
+   if (nt) _mm_sfence();
+#endif
 }
 #if defined(DROPOUT__QUIET_AVX512_HEADERS)
 #pragma GCC diagnostic pop
@@ -1837,6 +1887,22 @@ static int dropout__run(int dtype, void *y, uint8_t *mask_out, const void *x,
       scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
       the call is forward at t = 2^bits, which keeps nothing and writes +0. */
    if (mask_in && r.threshold >> bits) mask_in = NULL;
+#ifdef DROPOUT__NT_ALIGN
+   {  /* an output that will be streamed but is not 16-byte aligned: the elements up to the
+         boundary by the reference, the rest from there at its own offset (the same bits).
+         Masks are laid out from element 0, so only calls without one. */
+      static const size_t size[4] = {4, 8, 2, 2};
+      const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+      size_t es = size[dtype], mis = (size_t)((uintptr_t)y % 16u), h = (16u - mis) / es;
+      if (y && !mask_out && !mask_in && r.threshold != 0 && n * es >= nt_from &&
+          mis != 0 && mis % es == 0 && n >= h + DROPOUT__CHUNK) {
+         dropout__run_ref(dtype, y, NULL, x, NULL, h, &r, seed, stream, offset);
+         dropout__run_simd(dtype, (char *)y + h * es, NULL, (const char *)x + h * es, NULL, n - h, &r,
+                           seed, stream, offset + h);
+         return DROPOUT_OK;
+      }
+   }
+#endif
 #ifdef DROPOUT__SIMD
    /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
    if (n >= DROPOUT__CHUNK) {

@@ -8,11 +8,13 @@
                 large outputs too (DROPOUT_STREAM_STORE_BYTES), so this is the fair wall
       forward   with and without the bit mask, in 8-, 16- and 32-bit modes
       backward  mask-free (rebuilds the mask) and from the stored mask
-      stream    dropout_fill_u32, against Random123's philox4x32 in a plain loop
+      stream    dropout_fill_u32, against Random123's philox4x32 in the plainest loop (which
+                compilers vectorise) and cuRAND's host generator (libcurand, where the CUDA
+                toolkit is; no GPU needed), all at the same flags
       torch     F.dropout on the same size, in a python3 process (bench/torch_dropout.py)
    Each figure is the best of N repetitions, each case interleaved with the wall. GB/s counts the bytes really moved
    (x read + y written, + n/8 for a mask; 4 bytes a word for the streams).
-   usage: bench_cpu [results.md] */
+   usage: bench_cpu [results.md]      bench_cpu --path   prints the SIMD path's name */
 #define _POSIX_C_SOURCE 200809L
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -36,6 +38,10 @@
 #define HAVE_R123 1
 #endif
 #endif
+#ifdef HAVE_CURAND   /* the Makefile defines it where the CUDA toolkit's libcurand is */
+#include <curand.h>
+static curandGenerator_t curand_gen[64];
+#endif
 
 #ifndef BENCH_FLAGS
 #define BENCH_FLAGS "?"
@@ -55,7 +61,7 @@ static size_t n;
 static int threads, use_nt;   /* use_nt: time the streaming-store wall too (out of cache only) */
 static volatile uint32_t sink;
 
-enum { K_WALL, K_WALL_NT, K_FWD, K_FWD_MASK, K_BWD, K_BWD_MASK, K_STREAM, K_R123 };
+enum { K_WALL, K_WALL_NT, K_FWD, K_FWD_MASK, K_BWD, K_BWD_MASK, K_STREAM, K_R123, K_CURAND };
 typedef struct { int kind, bits; } job;
 
 static void run_job(job j)
@@ -87,14 +93,27 @@ static void run_job(job j)
       case K_STREAM: dropout_fill_u32(words + at, m, 42, 7, at); break;
       case K_R123:
 #ifdef HAVE_R123
-      {
+      {  /* the plainest loop, which compilers vectorise: ctr = {block, 0, stream, 0} is the
+            library's stream while the block fits 32 bits (n <= 2^34 words), four stores */
          philox4x32_key_t k = {{42u, 0u}};
-         for (i = at; i < at + m; i += 4) {   /* m is a multiple of 4 here */
-            philox4x32_ctr_t ctr = {{(uint32_t)(i / 4), (uint32_t)((uint64_t)i >> 34), 7u, 0u}};
+         uint32_t b, b0 = (uint32_t)(at / 4), b1 = (uint32_t)((at + m) / 4);   /* m: a multiple of 4 */
+         for (b = b0; b < b1; ++b) {
+            philox4x32_ctr_t ctr = {{b, 0u, 7u, 0u}};
             philox4x32_ctr_t r = philox4x32(ctr, k);
-            memcpy(words + i, r.v, 16);
+            words[4 * (size_t)b] = r.v[0];
+            words[4 * (size_t)b + 1] = r.v[1];
+            words[4 * (size_t)b + 2] = r.v[2];
+            words[4 * (size_t)b + 3] = r.v[3];
          }
       }
+#endif
+      break;
+      case K_CURAND:
+#ifdef HAVE_CURAND
+         /* cuRAND's host generator (libcurand, no GPU): its own layout of the same Philox
+            (65536 subsequences interleaved), so a speed peer, not a bit peer; one generator
+            per chunk, made outside the timing */
+         curandGenerate(curand_gen[c % 64], words + at, m);
 #endif
       break;
       }
@@ -178,8 +197,9 @@ int main(int argc, char **argv)
       {"backward mask-free 8-bit", {K_BWD, 8}, 8.0},
       {"backward mask-free 32-bit", {K_BWD, 32}, 8.0},
       {"backward from mask", {K_BWD_MASK, 8}, 8.125},
+      {"Random123 philox4x32, plain loop (words)", {K_R123, 0}, 4.0},
+      {"cuRAND host generator, Philox4_32_10 (words)", {K_CURAND, 0}, 4.0},
       {"stream fill_u32 (words)", {K_STREAM, 0}, 4.0},
-      {"Random123 philox4x32 loop", {K_R123, 0}, 4.0},
    };
    const size_t sizes[2] = {(size_t)1 << 24, (size_t)1 << 16};
    int maxthreads = 1, si, ti, ci;
@@ -200,6 +220,10 @@ int main(int argc, char **argv)
 #ifdef _OPENMP
    maxthreads = omp_get_max_threads();
 #endif
+   if (argc > 1 && !strcmp(argv[1], "--path")) {   /* for the results file's name */
+      printf("%s\n", DROPOUT__SIMD_NAME);
+      return 0;
+   }
    if (argc > 1) md = fopen(argv[1], "w");
    x = (float *)malloc(((size_t)1 << 24) * 4);
    y = (float *)malloc(((size_t)1 << 24) * 4);
@@ -231,9 +255,18 @@ int main(int argc, char **argv)
        (size_t)0 - 1u);   /* a header from before streaming stores */
 #endif
 
+#ifdef HAVE_CURAND
+   for (ci = 0; ci < 64; ++ci) {
+      if (curandCreateGeneratorHost(&curand_gen[ci], CURAND_RNG_PSEUDO_PHILOX4_32_10) != CURAND_STATUS_SUCCESS ||
+          curandSetPseudoRandomGeneratorSeed(curand_gen[ci], 42) != CURAND_STATUS_SUCCESS) {
+         fprintf(stderr, "curandCreateGeneratorHost failed\n");
+         return 1;
+      }
+   }
+#endif
    for (si = 0; si < 2; ++si) {
       for (ti = 0; ti < 2; ++ti) {
-         double wall = 0, rates[16], tr, wmin = 1e30, wmax = 0, f8 = 0, f32 = 0;
+         double wall = 0, rates[16], tr, wmin = 1e30, wmax = 0, f8 = 0, f32 = 0, r123 = 0, cur = 0;
          int reps = si == 0 ? 7 : 400;
          threads = ti == 0 ? 1 : maxthreads;
          if (ti == 1 && maxthreads == 1) break;
@@ -248,7 +281,10 @@ int main(int argc, char **argv)
             double r, g, wr[2], w;
             char vsnt[32] = "";
 #ifndef HAVE_R123
-            if (cases[ci].j.kind == K_R123) { out("| %s | SKIP: Random123 headers not found | | | | |\n", cases[ci].name); continue; }
+            if (cases[ci].j.kind == K_R123) { out("| %s | SKIP: Random123 headers not found (apt-get install librandom123-dev) | | | | |\n", cases[ci].name); continue; }
+#endif
+#ifndef HAVE_CURAND
+            if (cases[ci].j.kind == K_CURAND) { out("| %s | SKIP: libcurand not found (the CUDA toolkit's) | | | | |\n", cases[ci].name); continue; }
 #endif
             if (cases[ci].j.kind == K_WALL_NT && !use_nt) {
                out("| %s | n/a: %s | | | | |\n", cases[ci].name,
@@ -262,16 +298,17 @@ int main(int argc, char **argv)
             if (cases[ci].j.kind == K_FWD_MASK && cases[ci].j.bits == 8) f8 = r;
             if (cases[ci].j.kind == K_FWD_MASK && cases[ci].j.bits == 32) f32 = r;
             g = r * cases[ci].bytes * 1e-9;
+            if (cases[ci].j.kind == K_R123) r123 = r;
+            if (cases[ci].j.kind == K_CURAND) cur = r;
             /* vs wall: against the walls' best in this case's own interleaved rounds */
-            if (cases[ci].j.kind == K_STREAM)
-#ifdef HAVE_R123
-               out("| %s | %.0f | %.2f | %.2f | %s | %.2fx Random123 |\n", cases[ci].name, r * 1e-6, g, r / w, vsnt,
-                   r / best_rate(cases[ci + 1].j, reps, NULL));
-#else
+            if (cases[ci].j.kind == K_STREAM) {
+               char peers[96] = "", *p = peers;
+               if (r123 > 0) p += snprintf(p, 48, "%.2fx Random123", r / r123);
+               if (cur > 0) snprintf(p, 48, "%s%.2fx cuRAND host", r123 > 0 ? ", " : "", r / cur);
+               out("| %s | %.0f | %.2f | %.2f | %s | %s |\n", cases[ci].name, r * 1e-6, g, r / w, vsnt, peers);
+            } else {
                out("| %s | %.0f | %.2f | %.2f | %s | |\n", cases[ci].name, r * 1e-6, g, r / w, vsnt);
-#endif
-            else
-               out("| %s | %.0f | %.2f | %.2f | %s | |\n", cases[ci].name, r * 1e-6, g, r / w, vsnt);
+            }
             if (w < wmin) wmin = w;
             if (w > wmax) wmax = w;
          }
