@@ -4,11 +4,12 @@
 #   make example the one-page API example, examples/basic.c
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
 #   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
+#   make bench-isa  where the time goes on each x86 SIMD path; saves bench/results/isa-*.md
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example test bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -32,7 +33,8 @@ test:
 # The bench is built for this CPU (BENCH_ARCH, default -march=native; -mavx2 measures the
 # AVX2 path on an AVX-512 machine) and with OpenMP when the compiler has it. cuRAND's host
 # generator is a peer where the CUDA toolkit's libcurand is. One results file per CPU model
-# and SIMD path: bench/results/cpu-<model>-<path>.md (the history is in git).
+# and SIMD path: bench/results/cpu-<model>-f<family>m<model number>-<path>.md (the
+# family and model tell apart CPUs that share a name, such as "AMD EPYC"; the history is in git).
 BENCH_ARCH ?= -march=native
 BENCH_CFLAGS = -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP)
 BENCH_OMP := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo -fopenmp)
@@ -40,15 +42,41 @@ CUDA_HOME ?= /usr/local/cuda
 BENCH_CURAND := $(shell [ -f $(CUDA_HOME)/include/curand.h ] && ls $(CUDA_HOME)/lib64/libcurand.so >/dev/null 2>&1 && \
    echo "-DHAVE_CURAND -isystem $(CUDA_HOME)/include -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcurand")
 BENCH_MODEL := $(shell grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | tr 'A-Z' 'a-z' | \
-   sed -e 's/(r)//g; s/(tm)//g' -e 's/ processor//; s/ cpu @.*//; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$$//')
+   sed -e 's/(r)//g; s/(tm)//g' -e 's/ processor//; s/ cpu @.*//; s/[^a-z0-9]\{1,\}/-/g; s/^-//; s/-$$//')$(shell \
+   awk -F': *' '/^cpu family/{f=$$2} /^model[ \t]*:/{m=$$2} END{if (f != "") printf "-f%sm%s", f, m}' /proc/cpuinfo 2>/dev/null)
 
 bench: build/bench_cpu
 	@path=$$(./build/bench_cpu --path); out=bench/results/cpu-$(or $(BENCH_MODEL),unknown)-$$path.md; \
 	   ./build/bench_cpu $$out && echo "saved $$out"
 
-build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h
+# the library twice more, streaming from 0 bytes and never, for the threshold table
+build/bench_variant_%.o: bench/stream_variant.c dropout.h
 	@mkdir -p build
-	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c -o $@ $(BENCH_CURAND)
+	$(CC) $(BENCH_CFLAGS) $(WARN) -DVARIANT=$* -DDROPOUT_STREAM_STORE_BYTES=$(if $(filter nt,$*),0,SIZE_MAX) -I. -c $< -o $@
+
+build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h build/bench_variant_nt.o build/bench_variant_cached.o
+	@mkdir -p build
+	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c \
+	   build/bench_variant_nt.o build/bench_variant_cached.o -o $@ $(BENCH_CURAND)
+
+# Where the time goes on every x86 path this CPU runs (reference, SSE2, SSE4.1, AVX2,
+# AVX-512), one build each at the x86-64 micro-architecture levels, into one file:
+# bench/results/isa-<model>.md
+ISA_LEVELS = reference:-march=x86-64:-DDROPOUT_NO_SIMD sse2:-march=x86-64: sse4.1:-march=x86-64-v2:sse4_1 \
+   avx2:-march=x86-64-v3:avx2 avx512:-march=x86-64-v4:avx512bw
+bench-isa:
+	@mkdir -p build/isa; out=bench/results/isa-$(or $(BENCH_MODEL),unknown).md; \
+	{ echo "# Where the time goes, by SIMD path"; echo; \
+	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL))"; \
+	  echo "- $(CC) -std=c99 -O3 at each x86-64 level; 2^14 f32 in cache, one thread, best of 300 calls, ns per 64 elements"; echo; } >$$out; \
+	for l in $(ISA_LEVELS); do name=$${l%%:*}; rest=$${l#*:}; march=$${rest%%:*}; flag=$${rest#*:}; \
+	   def=""; case $$flag in -D*) def=$$flag; flag="";; esac; \
+	   if [ -n "$$flag" ] && ! grep -qw "$$flag" /proc/cpuinfo; then echo "### $$name: not run (this CPU has no $$flag)" >>$$out; echo >>$$out; continue; fi; \
+	   f="-std=c99 -O3 $$march $$def"; \
+	   $(CC) $$f -DVARIANT=nt -DDROPOUT_STREAM_STORE_BYTES=0 -I. -c bench/stream_variant.c -o build/isa/nt.o && \
+	   $(CC) $$f -DVARIANT=cached -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX -I. -c bench/stream_variant.c -o build/isa/cached.o && \
+	   $(CC) $$f -DBENCH_FLAGS="\"$(CC) $$f\"" -I. bench/bench_cpu.c build/isa/nt.o build/isa/cached.o -o build/isa/bench_$$name && \
+	   ./build/isa/bench_$$name --cycles $$out >/dev/null || exit 1; done; cat $$out; echo "saved $$out"
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;

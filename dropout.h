@@ -1728,14 +1728,19 @@ static inline uint64_t dropout__load_mask64(const uint8_t *mask)
 #endif
 }
 
-/* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned) */
+/* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned).
+   The chunk's loads come before its stores: where y sits 16 to 48 bytes past x modulo
+   4 KiB, a store followed by a load 4 to 12 elements on looks like a dependence to the
+   core (4K aliasing), and interleaving them cost 20-35% out of cache on Zen 4 (AVX-512
+   and AVX2 builds); loads first costs nothing elsewhere. */
 static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
 {
 #if defined(DROPOUT__SIMD_AVX512)
-   __m512 s = _mm512_set1_ps(scale);
+   __m512 s = _mm512_set1_ps(scale), v[4];
    int g;
-   for (g = 0; g < 64; g += 16)   /* zero-masking gives +0 in dropped lanes */
-      dropout__v_put(nt, y + g, _mm512_castps_si512(_mm512_maskz_mul_ps((__mmask16)(keep >> g), _mm512_loadu_ps(x + g), s)));
+   for (g = 0; g < 4; ++g) v[g] = _mm512_loadu_ps(x + 16 * g);
+   for (g = 0; g < 4; ++g)   /* zero-masking gives +0 in dropped lanes */
+      dropout__v_put(nt, y + 16 * g, _mm512_castps_si512(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s)));
 #elif defined(DROPOUT__SIMD_AVX2)
    /* a variable shift moves keep bit 8g + i to the sign bit of lane i, which is all
       blendv reads: 1 uop a lane mask instead of broadcast + and + compare */
@@ -1745,10 +1750,12 @@ static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep,
    for (h = 0; h < 2; ++h) {
       __m256i v = _mm256_set1_epi32((int)(uint32_t)(keep >> (32 * h)));
       __m256i t = sh;
-      for (g = 0; g < 32; g += 8) {
+      __m256 in[4];
+      for (g = 0; g < 4; ++g) in[g] = _mm256_loadu_ps(x + 32 * h + 8 * g);
+      for (g = 0; g < 4; ++g) {
          __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(v, t));
-         __m256 o = _mm256_blendv_ps(z, _mm256_mul_ps(_mm256_loadu_ps(x + 32 * h + g), s), m);
-         dropout__v_put(nt, y + 32 * h + g, _mm256_castps_si256(o));
+         __m256 o = _mm256_blendv_ps(z, _mm256_mul_ps(in[g], s), m);
+         dropout__v_put(nt, y + 32 * h + 8 * g, _mm256_castps_si256(o));
          t = _mm256_sub_epi32(t, eight);
       }
    }
@@ -1768,7 +1775,13 @@ static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep,
 /* dropout__run_ref's loop: whole chunks by steps of a few windows with vector arithmetic,
    the last partial chunk (< 64 elements) by the reference. A call at a position offset
    s = offset % 64 reads chunk c's keep word from window c at bit s and window c + 1: the
-   step's last window is kept for the next step, so no window is made twice. */
+   step's last window is kept for the next step, so no window is made twice.
+   Keep words and masks follow the call's chunks (elements 64c .. 64c + 63); the data may
+   follow a grid shifted by h elements, so that streamed stores start on an aligned y
+   (whole-vector streams, and with x as aligned as y no split loads): data chunk c then
+   covers elements h + 64(c - 1) .. h + 64c - 1 and takes its keep bits from keep words
+   c - 1 and c, as the offset shift does. Elements 0 .. h - 1 and the last 64 - h
+   elements of the whole chunks are applied one by one with the same keep bits. */
 static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
                               const uint8_t *mask_in, size_t n, const dropout_rule *r,
                               uint64_t seed, uint64_t stream, uint64_t offset)
@@ -1779,59 +1792,83 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    unsigned s = (unsigned)(offset & 63u);
    uint64_t first = offset >> 6;                 /* window of the call's first position */
    uint32_t tm1 = (uint32_t)(r->threshold - 1u);
-   uint64_t win[DROPOUT__GROUP + 1], kb[DROPOUT__GROUP];
-   const uint64_t *k = kb;   /* the step's keep words: kb, or win itself when s = 0 */
+   uint64_t win[DROPOUT__GROUP + 1], kb[DROPOUT__GROUP + 1];
+   uint64_t *k = kb + 1;     /* the step's keep words; kb[0]: the last one of the step before */
    /* DROPOUT__GROUP windows a step, a constant: measured on Zen 3 (AVX2), steps of 1
       Philox call or 1 window (keep bits and data alternating finely) or any step size
       known only at run time were no faster out of cache and 7-8% slower in cache. */
    const unsigned step = DROPOUT__GROUP;
    int have = 0;             /* win[0] holds window first + at/64 (s != 0) */
    int nt = 0;
+   unsigned h = 0;           /* the data grid's shift, elements */
+   uint64_t k0 = 0;          /* keep word of chunk 0, for the head when h > 0 */
+   char *yb = (char *)y;
+   const char *xb = (const char *)x;
 #ifdef DROPOUT__NT_ALIGN
    const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-   if (y && r->threshold != 0 && n * es >= nt_from) nt = dropout__nt_mode(y);
+   if (y && r->threshold != 0 && n * es >= nt_from) {
+      size_t mis = (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN);
+      if (mis % es == 0) h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
+      nt = dropout__nt_mode(yb + (size_t)h * es);
+   }
 #endif
    for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
       size_t left = (full - at) / DROPOUT__CHUNK;
-      unsigned nb = left < step ? (unsigned)left : step, c;
-      k = kb;
+      unsigned nb = left < step ? (unsigned)left : step, c, c0;
       if (mask_in) {
-         for (c = 0; c < nb; ++c) kb[c] = dropout__load_mask64(mask_in + at / 8u + 8u * c);
+         for (c = 0; c < nb; ++c) k[c] = dropout__load_mask64(mask_in + at / 8u + 8u * c);
       } else if (r->threshold == 0) {
-         for (c = 0; c < nb; ++c) kb[c] = ~(uint64_t)0;
+         for (c = 0; c < nb; ++c) k[c] = ~(uint64_t)0;
       } else if (s == 0) {
-         dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb, r->bits, tm1, win);
-         k = win;
+         dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb, r->bits, tm1, k);
       } else {
          /* window first + at/64 + nb is in the call's range: the chunks are whole */
          if (have) dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK + 1, nb, r->bits, tm1, win + 1);
          else dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb + 1, r->bits, tm1, win);
-         for (c = 0; c < nb; ++c) kb[c] = win[c] >> s | win[c + 1] << (64u - s);
+         for (c = 0; c < nb; ++c) k[c] = win[c] >> s | win[c + 1] << (64u - s);
          win[0] = win[nb];
          have = 1;
       }
       if (mask_out)
          for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, k[c]);
-      if (!y) continue;
-      if (r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
-         if (y != x) memcpy((char *)y + at * es, (const char *)x + at * es, (size_t)nb * DROPOUT__CHUNK * es);
-      } else if (dtype == DROPOUT__F32) {
-         float *yo = (float *)y + at;
-         const float *xi = (const float *)x + at;
-         /* nt a constant in each loop, so the store choice folds away */
-         if (nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
-         else if (nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
-         else              for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
-      } else {
-         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, nt);
+      if (y && r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
+         if (y != x) memcpy(yb + at * es, xb + at * es, (size_t)nb * DROPOUT__CHUNK * es);
+      } else if (y && h == 0) {
+         if (dtype == DROPOUT__F32) {
+            float *yo = (float *)y + at;
+            const float *xi = (const float *)x + at;
+            /* nt a constant in each loop, so the store choice folds away */
+            if (nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
+            else if (nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
+            else              for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
+         } else {
+            for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, nt);
+         }
+      } else if (y) {   /* the shifted grid: data chunk c from keep words c - 1 and c */
+         if (at == 0) k0 = k[0];
+         c0 = at == 0 ? 1u : 0u;
+         if (dtype == DROPOUT__F32) {
+            float *yo = (float *)y + at + h - 64u;
+            const float *xi = (const float *)x + at + h - 64u;
+            for (c = c0; c < nb; ++c)
+               dropout__apply64_f32(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, nt);
+         } else {
+            for (c = c0; c < nb; ++c)
+               dropout__apply_chunk_simd(dtype, y, x, at + h + 64u * c - 64u, kb[c] >> h | kb[c + 1] << (64u - h), r, nt);
+         }
+         kb[0] = kb[nb];
       }
    }
 #ifdef DROPOUT__NT_ALIGN
    if (nt) _mm_sfence();   /* the streamed stores are ordered before what follows */
 #endif
+   if (h) {   /* the head and the rest of the last whole chunk, element by element */
+      dropout__apply_chunk(dtype, y, x, 0, k0, h, r);
+      dropout__apply_chunk(dtype, y, x, full - 64u + h, kb[0] >> h, 64u - h, r);
+   }
    if (full < n)
-      dropout__run_ref(dtype, y ? (char *)y + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
-                       x ? (const char *)x + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
+      dropout__run_ref(dtype, y ? yb + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
+                       x ? xb + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
                        n - full, r, seed, stream, offset + full);
 }
 
@@ -1887,22 +1924,6 @@ static int dropout__run(int dtype, void *y, uint8_t *mask_out, const void *x,
       scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
       the call is forward at t = 2^bits, which keeps nothing and writes +0. */
    if (mask_in && r.threshold >> bits) mask_in = NULL;
-#ifdef DROPOUT__NT_ALIGN
-   {  /* an output that will be streamed but is not 16-byte aligned: the elements up to the
-         boundary by the reference, the rest from there at its own offset (the same bits).
-         Masks are laid out from element 0, so only calls without one. */
-      static const size_t size[4] = {4, 8, 2, 2};
-      const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-      size_t es = size[dtype], mis = (size_t)((uintptr_t)y % 16u), h = (16u - mis) / es;
-      if (y && !mask_out && !mask_in && r.threshold != 0 && n * es >= nt_from &&
-          mis != 0 && mis % es == 0 && n >= h + DROPOUT__CHUNK) {
-         dropout__run_ref(dtype, y, NULL, x, NULL, h, &r, seed, stream, offset);
-         dropout__run_simd(dtype, (char *)y + h * es, NULL, (const char *)x + h * es, NULL, n - h, &r,
-                           seed, stream, offset + h);
-         return DROPOUT_OK;
-      }
-   }
-#endif
 #ifdef DROPOUT__SIMD
    /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
    if (n >= DROPOUT__CHUNK) {

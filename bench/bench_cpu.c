@@ -11,10 +11,16 @@
       stream    dropout_fill_u32, against Random123's philox4x32 in the plainest loop (which
                 compilers vectorise) and cuRAND's host generator (libcurand, where the CUDA
                 toolkit is; no GPU needed), all at the same flags
-      torch     F.dropout on the same size, in a python3 process (bench/torch_dropout.py)
+      torch     F.dropout on the same size, in a python3 process (bench/torch_dropout.py),
+                in place and out of place, the faster counted
+   Then, on one thread: where the time goes in cache (ns per 64 elements: the Philox blocks
+   a mode needs, the keep bits, the data), and the streaming-store threshold: forward with
+   streaming stores against plain stores from 2^14 to 2^24 elements, alone and followed by
+   a read of y (what the next layer does), to choose DROPOUT_STREAM_STORE_BYTES.
    Each figure is the best of N repetitions, each case interleaved with the wall. GB/s counts the bytes really moved
    (x read + y written, + n/8 for a mask; 4 bytes a word for the streams).
-   usage: bench_cpu [results.md]      bench_cpu --path   prints the SIMD path's name */
+   usage: bench_cpu [results.md]      bench_cpu --path   prints the SIMD path's name
+          bench_cpu --cycles [file.md]   the where-the-time-goes table alone, appended */
 #define _POSIX_C_SOURCE 200809L
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -42,6 +48,10 @@
 #include <curand.h>
 static curandGenerator_t curand_gen[64];
 #endif
+
+/* bench/stream_variant.c, compiled with the threshold at 0 (nt) and SIZE_MAX (cached) */
+int variant_forward_nt(float *y, uint8_t *mask, const float *x, size_t n, int bits);
+int variant_forward_cached(float *y, uint8_t *mask, const float *x, size_t n, int bits);
 
 #ifndef BENCH_FLAGS
 #define BENCH_FLAGS "?"
@@ -148,6 +158,7 @@ static double best_rate(job j, int reps, double *wall_rate)
    return (double)n / best;
 }
 
+static char torch_way[32] = "?";
 static double torch_rate(size_t nn, int th, int reps, char *version, size_t vlen)
 {
    const char *py[2] = {"/usr/bin/python3", "python3"};
@@ -162,13 +173,14 @@ static double torch_rate(size_t nn, int th, int reps, char *version, size_t vlen
       line[0] = 0;
       if (!fgets(line, sizeof line, f)) line[0] = 0;
       pclose(f);
-      if (sscanf(line, "elements_per_s %lf torch %63s", &rate, version) == 2 && rate > 0) return rate;
+      if (sscanf(line, "elements_per_s %lf torch %63s %31s", &rate, version, torch_way) >= 2 && rate > 0) return rate;
       (void)vlen;
    }
    return 0;
 }
 
 static FILE *md;
+static int cycles_only;   /* --cycles: the where-the-time-goes table alone */
 /* print to the terminal and to the results file, whatever the length */
 static void out(const char *fmt, ...)
 {
@@ -181,6 +193,86 @@ static void out(const char *fmt, ...)
       vfprintf(md, fmt, ap);
       va_end(ap);
    }
+}
+
+/* Best time of `reps` calls of what the block does, in seconds (one thread, in cache). */
+#define BEST_OF(reps, best, ...)                          \
+   do {                                                   \
+      int r_;                                             \
+      best = 1e30;                                        \
+      for (r_ = 0; r_ < (reps); ++r_) {                   \
+         double t0_ = now(), t_;                          \
+         __VA_ARGS__;                                     \
+         if ((t_ = now() - t0_) < best) best = t_;        \
+      }                                                   \
+   } while (0)
+
+/* Where the time goes, one thread, 2^14 elements in cache: the Philox blocks a mode needs
+   (dropout_fill_u32 of the same words), the keep bits alone (dropout_mask), forward
+   without and with the mask, the mask-free backward, and the data alone (backward from a
+   stored mask). ns per 64 elements; the mode's Philox words are 64 * bits / 32. */
+static void cycles_table(void)
+{
+   const size_t m = (size_t)1 << 14;
+   static const int modes[3] = {8, 16, 32};
+   int b;
+   double t;
+   if (!cycles_only) out("## Where the time goes: 2^14 f32 in cache, 1 thread, ns per 64 elements\n\n");
+   out("| draw bits | Philox words (fill_u32) | keep bits (mask) | forward | forward +mask | backward mask-free | data alone (backward from mask) | Philox share of forward +mask |\n");
+   out("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+   for (b = 0; b < 3; ++b) {
+      int bits = modes[b];
+      size_t words_needed = m * (size_t)bits / 32u;
+      double per = 64.0 / (double)m * 1e9, tf, tk, tw, tm, tb, td;
+      BEST_OF(300, tf, dropout_fill_u32(words, words_needed, 42, 7, 0));
+      BEST_OF(300, tk, dropout_mask(mask, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, tw, dropout_forward_f32(y, NULL, x, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, tm, dropout_forward_f32(y, mask, x, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, tb, dropout_backward_f32(y, x, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, td, dropout_backward_mask_f32(y, x, mask, m, 0.1, bits));
+      out("| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% |\n", bits, tf * per, tk * per, tw * per, tm * per,
+          tb * per, td * per, 100.0 * tf / tm);
+   }
+   BEST_OF(300, t, { size_t i; for (i = 0; i < m; ++i) y[i] = x[i] * 1.1111112f; });
+   out("\nThe wall y = x*s on the same 2^14 elements: %.2f ns per 64.\n\n", t * 64.0 / (double)m * 1e9);
+   sink ^= (uint32_t)y[5];
+}
+
+/* Streaming stores against plain ones, by size: the library's forward (8-bit, mask) built
+   with the threshold at 0 and at SIZE_MAX, in alternation, alone and followed by a sum over
+   y, which is what the next layer does (streamed stores leave y out of the caches). */
+static void threshold_table(void)
+{
+   int lg;
+   out("## Streaming-store threshold: forward 8-bit +mask, 1 thread, streaming / plain stores (time ratio < 1: streaming faster)\n\n");
+   out("| n | output bytes | forward alone | forward, then a read of y |\n|---:|---:|---:|---:|\n");
+   for (lg = 14; lg <= 24; lg += 1) {
+      size_t m = (size_t)1 << lg, i;
+      int reps = lg < 20 ? 200 : 15, r, v;
+      double best[2][2] = {{1e30, 1e30}, {1e30, 1e30}};
+      uint64_t acc = 0;
+      for (r = 0; r < reps; ++r)
+         for (v = 0; v < 2; ++v) {
+            double t0 = now(), t1;
+            if (v == 0) variant_forward_nt(y, mask, x, m, 8); else variant_forward_cached(y, mask, x, m, 8);
+            t1 = now();
+            for (i = 0; i < m * 4; i += 8) {   /* a read at full speed: 64-bit xors, vectorised */
+               uint64_t w;
+               memcpy(&w, (const char *)y + i, 8);
+               acc ^= w;
+            }
+            if (t1 - t0 < best[v][0]) best[v][0] = t1 - t0;
+            if (now() - t0 < best[v][1]) best[v][1] = now() - t0;
+         }
+      sink ^= (uint32_t)acc;
+      out("| 2^%d | %zu KiB | %.2f | %.2f |\n", lg, m * 4 / 1024, best[0][0] / best[1][0], best[0][1] / best[1][1]);
+   }
+#ifdef DROPOUT_STREAM_STORE_BYTES
+   out("\nThe library streams from DROPOUT_STREAM_STORE_BYTES = %zu bytes of output (%zu f32).\n\n",
+       (size_t)DROPOUT_STREAM_STORE_BYTES, (size_t)DROPOUT_STREAM_STORE_BYTES / 4u);
+#else
+   out("\nThis build has no streaming stores (%s path).\n\n", DROPOUT__SIMD_NAME);
+#endif
 }
 
 int main(int argc, char **argv)
@@ -205,15 +297,31 @@ int main(int argc, char **argv)
    int maxthreads = 1, si, ti, ci;
    char cpu[256] = "unknown", date[64], tv[64] = "?";
    time_t tt = time(NULL);
+   char cpuid[128] = "", simdflags[128] = "";
    FILE *f = fopen("/proc/cpuinfo", "r");
-   if (f) {
-      char line[512];
-      while (fgets(line, sizeof line, f))
-         if (!strncmp(line, "model name", 10)) {
-            char *p = strchr(line, ':');
-            if (p) { snprintf(cpu, sizeof cpu, "%s", p + 2); cpu[strcspn(cpu, "\n")] = 0; }
-            break;
+   if (f) {   /* the model name, and what tells apart CPUs that share one ("AMD EPYC") */
+      char line[4096];
+      int fam = -1, mod = -1, step = -1;
+      while (fgets(line, sizeof line, f)) {
+         char *p = strchr(line, ':');
+         if (!p) continue;
+         if (!strncmp(line, "model name", 10)) { snprintf(cpu, sizeof cpu, "%s", p + 2); cpu[strcspn(cpu, "\n")] = 0; }
+         else if (!strncmp(line, "cpu family", 10)) fam = atoi(p + 1);
+         else if (!strncmp(line, "model\t", 6)) mod = atoi(p + 1);
+         else if (!strncmp(line, "stepping", 8)) step = atoi(p + 1);
+         else if (!strncmp(line, "flags", 5)) {
+            static const char *want[] = {" sse4_1", " avx2", " avx512f", " avx512bw", " avx512vl"};
+            size_t w;
+            for (w = 0; w < sizeof want / sizeof want[0]; ++w) {
+               const char *q = strstr(p, want[w]);
+               size_t len = strlen(want[w]);
+               if (q && (q[len] == ' ' || q[len] == '\n'))
+                  snprintf(simdflags + strlen(simdflags), sizeof simdflags - strlen(simdflags), "%s", want[w]);
+            }
+            break;   /* the first processor's block is enough */
          }
+      }
+      snprintf(cpuid, sizeof cpuid, "family %d, model %d, stepping %d", fam, mod, step);
       fclose(f);
    }
    strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&tt));
@@ -224,7 +332,10 @@ int main(int argc, char **argv)
       printf("%s\n", DROPOUT__SIMD_NAME);
       return 0;
    }
-   if (argc > 1) md = fopen(argv[1], "w");
+   if (argc > 1 && !strcmp(argv[1], "--cycles")) {   /* make bench-isa: one table per build */
+      cycles_only = 1;
+      if (argc > 2) md = fopen(argv[2], "a");
+   } else if (argc > 1) md = fopen(argv[1], "w");
    x = (float *)malloc(((size_t)1 << 24) * 4);
    y = (float *)malloc(((size_t)1 << 24) * 4);
    words = (uint32_t *)malloc(((size_t)1 << 24) * 4);
@@ -233,9 +344,16 @@ int main(int argc, char **argv)
    for (n = 0; n < ((size_t)1 << 24); ++n) x[n] = (float)(n % 1000) * 0.001f - 0.5f;
    dropout_mask(mask, (size_t)1 << 24, 0.1, 8, 42, 7, 0);
 
+   if (cycles_only) {
+      out("### %s (%s)\n\n", DROPOUT__SIMD_NAME, BENCH_FLAGS);
+      threads = 1;
+      cycles_table();
+      if (md) fclose(md);
+      return (int)(sink & 0u);
+   }
    out("# dropout.h CPU benchmark\n\n");
-   out("- date: %s\n- CPU: %s (%d threads available)\n- compiler: %s\n- build: %s\n- SIMD path: %s\n",
-       date, cpu, maxthreads,
+   out("- date: %s\n- CPU: %s (%s; flags:%s), %d threads available\n- compiler: %s\n- build: %s\n- SIMD path: %s\n",
+       date, cpu, cpuid, simdflags, maxthreads,
 #ifdef __VERSION__
        __VERSION__,
 #else
@@ -314,14 +432,17 @@ int main(int argc, char **argv)
          }
          tr = torch_rate(n, threads, si == 0 ? 5 : 50, tv, sizeof tv);
          if (tr > 0)
-            out("| torch %s F.dropout (p=0.1) | %.0f | %.2f | %.2f | | forward 8/32-bit +mask: %.1fx / %.1fx torch |\n",
-                tv, tr * 1e-6, tr * 8e-9, tr / wall, f8 / tr, f32 / tr);
+            out("| torch %s F.dropout (p=0.1, %s) | %.0f | %.2f | %.2f | | forward 8/32-bit +mask: %.1fx / %.1fx torch |\n",
+                tv, torch_way, tr * 1e-6, tr * 8e-9, tr / wall, f8 / tr, f32 / tr);
          else
             out("| torch F.dropout | SKIP: python3-torch not importable | | | | |\n");
          out("\nnoise: the wall's best of %d ranged %.0f .. %.0f Melem/s over this table's cases (%.0f%%).\n\n",
              reps, wmin * 1e-6, wmax * 1e-6, 100.0 * (wmax - wmin) / wmax);
       }
    }
+   threads = 1;
+   cycles_table();
+   threshold_table();
    if (md) fclose(md);
    return (int)(sink & 0u);
 }

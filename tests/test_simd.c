@@ -410,12 +410,12 @@ static void case_batches(void)
    and without masks, every mode and dtype, window-aligned and shifted offsets. */
 static void case_streaming(void)
 {
-   static const unsigned heads[4] = {0, 1, 2, 4};   /* elements past a 64-byte boundary */
+   static const unsigned heads[6] = {0, 1, 2, 4, 7, 12};   /* elements past a 64-byte boundary */
    char name[100];
    int t, b, hi, k;
    for (t = 0; t < 4; ++t)
       for (b = 0; b < 3; ++b)
-         for (hi = 0; hi < 4; ++hi)
+         for (hi = 0; hi < 6; ++hi)
             for (k = 0; k < 8; ++k) {
                int bits = 8 << b, err, inplace = k & 1, with_mask = (k >> 1) & 1;
                size_t es = type_size[t], lim = (size_t)DROPOUT_STREAM_STORE_BYTES / es;
