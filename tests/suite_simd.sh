@@ -33,6 +33,8 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
    simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
    simd_case avx512 avx512bw "$CC" -mavx512f -mavx512bw
+   # every call streams: the shifted data grid (y aligned to 64 bytes) with masks, in place
+   simd_case avx512-stream-always avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=0
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD
 
