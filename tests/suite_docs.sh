@@ -5,7 +5,7 @@
 #  2. LICENSE is the license text at the end of dropout.h, byte for byte;
 #  3. docs/API.md documents every DROPOUTDEF / DROPOUT_CUDADEF function of the two headers,
 #     and names no dropout_* identifier that the headers do not have;
-#  4. README.md's usage snippet compiles and runs;
+#  4. README.md's usage snippet compiles and runs; examples/basic.c prints the scale 1/q;
 #  5. docs/TUTORIAL.md section 6: the demo's summary table and hashes for seed 1, and the
 #     ranges over seeds 1 to 5, are what the trainer prints (five runs in the background,
 #     about 2.5 s of CPU each).
@@ -77,6 +77,24 @@ elif "$DOCS/readme_usage" >"$DOCS/readme_usage.out" 2>&1; then
    say "PASS docs: README's usage snippet compiles with -Werror and runs"
 else
    say "FAIL docs: README's usage snippet exits $?: $(head -c 200 "$DOCS/readme_usage.out")"
+fi
+
+# -- examples/basic.c prints the scale the library uses: 1/q, q realised by the draws ------
+if $CC -std=c99 -O2 $WARN -I. examples/basic.c -o "$DOCS/basic" >"$DOCS/basic.build.log" 2>&1 &&
+   "$DOCS/basic" >"$DOCS/basic.out" 2>&1; then
+   # recompute from the p and bits it prints: t = floor(p 2^b + 1/2), q = 1 - t / 2^b
+   docs_basic=$(awk '/^p = .*-bit draws/ { p = $3 + 0; b = $4 + 0; sub(/,$/, "", $3)
+                    t = int(p * 2 ^ b + 0.5); q = 1 - t / 2 ^ b
+                    printf "q = %d/%d = %.6f;|scaled by 1/q = %.6f ", 2 ^ b - t, 2 ^ b, q, 1 / q }' "$DOCS/basic.out")
+   docs_q=${docs_basic%%|*} docs_s=${docs_basic#*|}
+   if [ -n "$docs_basic" ] && grep -qF "$docs_q" "$DOCS/basic.out" && grep -qF "$docs_s" "$DOCS/basic.out" &&
+      grep -q '^same bits: yes$' "$DOCS/basic.out"; then
+      say "PASS docs: examples/basic.c prints q and the scale 1/q the library uses, and the same bits"
+   else
+      say "FAIL docs: examples/basic.c output (see $DOCS/basic.out) lacks '$docs_q', '$docs_s' or 'same bits: yes'"
+   fi
+else
+   say "FAIL docs: examples/basic.c does not build or run (see $DOCS/basic.build.log, $DOCS/basic.out)"
 fi
 
 # -- 5. the demo's figures in docs/TUTORIAL.md section 6 ---------------------------------------
