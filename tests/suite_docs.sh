@@ -6,7 +6,7 @@
 #  3. docs/API.md documents every DROPOUTDEF / DROPOUT_CUDADEF function of the two headers,
 #     and names no dropout_* identifier that the headers do not have;
 #  4. README.md's usage snippet compiles and runs; examples/basic.c prints the scale 1/q;
-#  5. docs/TUTORIAL.md section 6: the demo's summary table and hashes for seed 1, and the
+#  5. docs/TUTORIAL.md section 7: the demo's summary table and hashes for seed 1, and the
 #     ranges over seeds 1 to 5, are what the trainer prints (five runs in the background,
 #     about 2.5 s of CPU each).
 # The Philox picture of docs/TUTORIAL.md is checked by tests/test_tutorial_picture.c.
@@ -97,7 +97,7 @@ else
    say "FAIL docs: examples/basic.c does not build or run (see $DOCS/basic.build.log, $DOCS/basic.out)"
 fi
 
-# -- 5. the demo's figures in docs/TUTORIAL.md section 6 ---------------------------------------
+# -- 5. the demo's figures in docs/TUTORIAL.md section 7 ---------------------------------------
 if [ $docs_demo = 1 ]; then
    docs_fail=0
    for p in $docs_pids; do wait "$p" || docs_fail=1; done
@@ -119,9 +119,9 @@ if [ $docs_demo = 1 ]; then
       fi
    done
    if [ -z "$docs_missing" ]; then
-      say "PASS docs: TUTORIAL section 6 quotes the demo's summary and hashes as the trainer prints them"
+      say "PASS docs: TUTORIAL section 7 quotes the demo's summary and hashes as the trainer prints them"
    else
-      say "FAIL docs: TUTORIAL section 6 does not quote these trainer lines for seed 1:$docs_missing"
+      say "FAIL docs: TUTORIAL section 7 does not quote these trainer lines for seed 1:$docs_missing"
    fi
    # held-out loss of the dropout run at the printed epochs: the lowest and the last
    docs_curve=$(awk '/^2\. with dropout/ { on = 1 } /^after / { on = 0 }
@@ -132,7 +132,7 @@ if [ $docs_demo = 1 ]; then
       tr '\n' ' ' <docs/TUTORIAL.md | docs_norm | grep -q "lowest at $docs_curve"; then
       say "PASS docs: TUTORIAL's dropout held-out loss curve ($docs_curve ...) is the trainer's"
    else
-      say "FAIL docs: the trainer's dropout held-out loss is lowest at $docs_curve ...; TUTORIAL section 6 says otherwise"
+      say "FAIL docs: the trainer's dropout held-out loss is lowest at $docs_curve ...; TUTORIAL section 7 says otherwise"
    fi
    # the ranges over seeds 1 to 5
    docs_gains="" docs_cuts=""
@@ -150,6 +150,6 @@ if [ $docs_demo = 1 ]; then
    if [ $(echo $docs_cuts | wc -w) = 5 ] && tr '\n' ' ' <docs/TUTORIAL.md | docs_norm | grep -qF "$docs_want"; then
       say "PASS docs: TUTORIAL's ranges over seeds 1 to 5 are the trainer's ($docs_gmin..$docs_gmax points, $docs_cmin..$docs_cmax %)"
    else
-      say "FAIL docs: the trainer gives: '$docs_want'; TUTORIAL section 6 says otherwise"
+      say "FAIL docs: the trainer gives: '$docs_want'; TUTORIAL section 7 says otherwise"
    fi
 fi
