@@ -64,6 +64,32 @@ else
    say "FAIL docs: LICENSE differs from the license at the end of dropout.h (diff LICENSE $DOCS/license_from_header)"
 fi
 
+# -- 3. docs/API.md: every public function, and nothing that is not there ------------------
+{ awk -f tests/api_names.awk dropout.h; awk -f tests/api_names.awk dropout_cuda.cuh; } | sort -u >"$DOCS/api_headers"
+if [ ! -f docs/API.md ]; then
+   say "FAIL docs: no docs/API.md"
+else
+   # documented = named with an opening parenthesis (a prototype or a call)
+   grep -o 'dropout_[a-z0-9_]*(' docs/API.md | tr -d '(' | sort -u >"$DOCS/api_documented"
+   docs_undoc=$(comm -23 "$DOCS/api_headers" "$DOCS/api_documented" | tr '\n' ' ')
+   docs_nh=$(wc -l <"$DOCS/api_headers")
+   if [ "$docs_nh" -gt 100 ] && [ -z "$docs_undoc" ]; then
+      say "PASS docs: docs/API.md documents all $docs_nh DROPOUTDEF / DROPOUT_CUDADEF functions"
+   else
+      say "FAIL docs: docs/API.md lacks (of $docs_nh header functions): $docs_undoc"
+   fi
+   # every dropout_* name on the page is a header function or a word of a header
+   docs_stale=""
+   for w in $(grep -o 'dropout_[A-Za-z0-9_]*' docs/API.md | sort -u); do
+      grep -qx -e "$w" "$DOCS/api_headers" && continue
+      case $w in *_) grep -q "^$w" "$DOCS/api_headers" && continue ;; esac   # a prefix: dropout_*
+      grep -qw -e "$w" dropout.h dropout_cuda.cuh && continue
+      docs_stale="$docs_stale $w"
+   done
+   if [ -z "$docs_stale" ]; then say "PASS docs: docs/API.md names no dropout_* identifier that the headers lack"
+   else say "FAIL docs: docs/API.md names what the headers do not have:$docs_stale"; fi
+fi
+
 # -- 4. README's usage snippet is a whole program that compiles warning-free and runs -------
 awk '/^<!-- readme snippet: usage -->$/ { m = 1; next }
      m == 1 && /^```c$/ { m = 2; next }
