@@ -21,7 +21,7 @@ int main(void)
 {
    float x[N], y[N], dy[N], dx[N];
    uint8_t mask_a[(N + 7) / 8], mask_b[(N + 7) / 8], mask_chunks[(N + 7) / 8];
-   const double p = 0.25;    /* drop probability */
+   const double p = 0.3;     /* drop probability: 8-bit draws realise 77/256, not 0.3 */
    const int bits = 8;       /* one byte of the stream per element */
    dropout_gen gen = dropout_gen_make(42, 0);   /* seed 42, stream 0 */
    uint64_t offset;
@@ -35,7 +35,16 @@ int main(void)
    err = dropout_forward_f32(y, mask_a, x, N, p, bits, gen.seed, gen.stream, offset);
    if (err) { printf("error: %s\n", dropout_strerror(err)); return 1; }
 
-   printf("p = %.2f, kept elements are scaled by 1/(1-p) = %.4f\n\n", p, 1.0 / (1.0 - p));
+   /* The scale is 1/q for q, the keep probability the draws realise: p is rounded to a
+      multiple of 2^-bits first, so 1/(1-p) is exact only when p already is one. */
+   {
+      dropout_rule r = dropout_rule_make(p, bits);
+      double q = 1.0 - (double)r.threshold / (double)(1u << bits);
+      printf("p = %.2f, %d-bit draws: an element is kept iff its draw >= %u, so q = %u/%u = %.6f;\n"
+             "kept elements are scaled by 1/q = %.6f (1/(1-p) = %.6f would bias E[y])\n\n", p, bits,
+             (unsigned)r.threshold, (1u << bits) - (unsigned)r.threshold, 1u << bits, q, r.scale_f64,
+             1.0 / (1.0 - p));
+   }
    printf("%-26s", "x");
    for (j = 0; j < 8; ++j) printf("%6.2f", (double)x[j]);
    printf(" ...\n%-26s", "y = dropout(x)");

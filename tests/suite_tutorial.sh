@@ -4,6 +4,7 @@
 #    <!-- snippet: NAME --> just before it. Each is extracted, compiled with $WARN and run;
 #    it must exit 0 (the snippets check their own claims and return 1 when one is false).
 #    A ```c block without a marker is a FAIL: nothing in the tutorial goes untested.
+#    The output quoted right after a snippet must be what it prints.
 # 2. The trainer's reproducibility claims, in its quick mode with 3 threads.
 # 3. The GPU trainer compiles under nvcc with warnings as errors; it runs where a GPU is
 #    present and prints SKIP where not.
@@ -41,6 +42,28 @@ for src in "$tut_dir"/*.c; do
    else
       say "FAIL tutorial snippet $snip: does not compile: $(head -c 400 "$tut_dir/$snip.build.log" | tr '\n' ' ')"
    fi
+done
+
+# A snippet's output quoted right after it (a blank line, then lines indented by 4 spaces)
+# must be what it printed, line for line up to spacing; a quoted "..." stands for lines left
+# out. (A quote after some prose, like section 1's, is not checked.)
+awk -v dir="$tut_dir" '
+   /^<!-- snippet: [a-z0-9_]+ -->$/ { name = $3; next }
+   /^```c$/ && name != "" { grab = 1; next }
+   grab && /^```$/ { grab = 0; last = name; state = 1; name = ""; next }
+   grab { next }
+   state == 1 && /^$/ { state = 2; next }
+   state == 2 && /^    / { print > (dir "/" last ".quoted"); next }
+   { state = 0; name = "" }' docs/TUTORIAL.md
+for q in "$tut_dir"/*.quoted; do
+   [ -e "$q" ] || continue
+   snip=$(basename "$q" .quoted)
+   tut_norm() { sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e 's/[[:space:]][[:space:]]*/ /g' "$@"; }
+   tut_norm "$tut_dir/$snip.out" >"$tut_dir/$snip.out.norm" 2>/dev/null
+   tut_bad=$(tut_norm "$q" | grep -vx '\.\.\.' | while IFS= read -r line; do
+      grep -qxF -e "$line" "$tut_dir/$snip.out.norm" || printf '[%s] ' "$line"; done)
+   if [ -z "$tut_bad" ]; then say "PASS tutorial snippet $snip prints what the tutorial quotes"
+   else say "FAIL tutorial snippet $snip: quoted but not printed: $tut_bad"; fi
 done
 
 # The trainer, built as `make demo` builds it, in quick mode (20 epochs, ~0.3 s).
