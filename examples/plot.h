@@ -17,7 +17,7 @@
 
 typedef struct plot_img { int w, h; uint8_t *rgb; } plot_img;   /* w*h*3 bytes, rows top to bottom */
 
-static void img_rect(plot_img *m, int x0, int y0, int w, int h, uint32_t color)   /* 0xRRGGBB */
+static inline void img_rect(plot_img *m, int x0, int y0, int w, int h, uint32_t color)   /* 0xRRGGBB */
 {
    int x, y;
    for (y = y0 < 0 ? 0 : y0; y < y0 + h && y < m->h; ++y)
@@ -52,11 +52,11 @@ static const uint64_t plot__font[95] = {
 enum { PLOT_GLYPH_W = 6, PLOT_GLYPH_H = 10 };   /* 5x7, tails 2 rows lower, plus spacing */
 
 /* Width in pixels of text at an integer scale. */
-static int img_text_width(const char *s, int scale) { return (int)strlen(s) * PLOT_GLYPH_W * scale; }
+static inline int img_text_width(const char *s, int scale) { return (int)strlen(s) * PLOT_GLYPH_W * scale; }
 
 /* Text with its top-left corner at (x, y); align: 0 left, 1 centred on x, 2 right. Each
    font pixel becomes a scale x scale square. Characters outside ' '..'~' draw as '?'. */
-static void img_text(plot_img *m, int x, int y, const char *s, int scale, uint32_t color, int align)
+static inline void img_text(plot_img *m, int x, int y, const char *s, int scale, uint32_t color, int align)
 {
    if (align) x -= img_text_width(s, scale) / (align == 1 ? 2 : 1);
    for (; *s; ++s, x += PLOT_GLYPH_W * scale) {
@@ -78,10 +78,10 @@ typedef struct svg_chart {
    double px, py, pw, ph;        /* plot box in pixels */
 } svg_chart;
 
-static double svg_x(const svg_chart *c, double x) { return c->px + (x - c->x0) / (c->x1 - c->x0) * c->pw; }
-static double svg_y(const svg_chart *c, double y) { return c->py + c->ph - (y - c->y0) / (c->y1 - c->y0) * c->ph; }
+static inline double svg_x(const svg_chart *c, double x) { return c->px + (x - c->x0) / (c->x1 - c->x0) * c->pw; }
+static inline double svg_y(const svg_chart *c, double y) { return c->py + c->ph - (y - c->y0) / (c->y1 - c->y0) * c->ph; }
 
-static FILE *svg_open(const char *path, int w, int h)
+static inline FILE *svg_open(const char *path, int w, int h)
 {
    FILE *f = fopen(path, "w");
    if (!f) return NULL;
@@ -91,20 +91,20 @@ static FILE *svg_open(const char *path, int w, int h)
    return f;
 }
 
-static int svg_close(FILE *f)
+static inline int svg_close(FILE *f)
 {
    fprintf(f, "</svg>\n");
    return fclose(f) == 0 ? 0 : -1;
 }
 
-static void svg_text(FILE *f, double x, double y, const char *anchor, const char *text)
+static inline void svg_text(FILE *f, double x, double y, const char *anchor, const char *text)
 {
    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", x, y, anchor, text);
 }
 
 /* Frame, title, and `ticks` evenly spaced labelled ticks on each axis (x labels only
    when xticks is set). */
-static void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
+static inline void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
                      const char *ylabel, int ticks, int xticks)
 {
    char buf[64];
@@ -128,7 +128,7 @@ static void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
 }
 
 /* A polyline through (xs[i], ys[i]); dashed when dash != 0. Values are clipped to the box. */
-static void svg_line(const svg_chart *c, const double *xs, const double *ys, int n,
+static inline void svg_line(const svg_chart *c, const double *xs, const double *ys, int n,
                      const char *color, int dash)
 {
    int i;
@@ -141,7 +141,7 @@ static void svg_line(const svg_chart *c, const double *xs, const double *ys, int
    fprintf(c->f, "\"/>\n");
 }
 
-static void svg_legend(const svg_chart *c, int slot, const char *color, int dash, const char *label)
+static inline void svg_legend(const svg_chart *c, int slot, const char *color, int dash, const char *label)
 {
    double x = c->px + c->pw - 230, y = c->py + 18 + 18 * slot;
    fprintf(c->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "

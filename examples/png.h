@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t png__crc_update(uint32_t crc, const uint8_t *p, size_t n)
+static inline uint32_t png__crc_update(uint32_t crc, const uint8_t *p, size_t n)
 {
    size_t i;
    int k;
@@ -30,7 +30,7 @@ static uint32_t png__crc_update(uint32_t crc, const uint8_t *p, size_t n)
    return ~crc;
 }
 
-static uint32_t png__adler32(const uint8_t *p, size_t n)
+static inline uint32_t png__adler32(const uint8_t *p, size_t n)
 {
    uint32_t a = 1, b = 0;
    size_t i;
@@ -49,7 +49,7 @@ typedef struct png__bits {
    int nacc;
 } png__bits;
 
-static void png__put(png__bits *b, uint32_t v, int n)   /* n low bits of v, LSB first */
+static inline void png__put(png__bits *b, uint32_t v, int n)   /* n low bits of v, LSB first */
 {
    b->acc |= v << b->nacc;
    b->nacc += n;
@@ -60,7 +60,7 @@ static void png__put(png__bits *b, uint32_t v, int n)   /* n low bits of v, LSB 
    }
 }
 
-static void png__put_code(png__bits *b, uint32_t code, int n)   /* a Huffman code, MSB first */
+static inline void png__put_code(png__bits *b, uint32_t code, int n)   /* a Huffman code, MSB first */
 {
    uint32_t r = 0;
    int i;
@@ -69,7 +69,7 @@ static void png__put_code(png__bits *b, uint32_t code, int n)   /* a Huffman cod
 }
 
 /* The fixed literal/length code (RFC 1951 3.2.6). */
-static void png__put_litlen(png__bits *b, int sym)
+static inline void png__put_litlen(png__bits *b, int sym)
 {
    if (sym < 144) png__put_code(b, 0x30u + (uint32_t)sym, 8);
    else if (sym < 256) png__put_code(b, 0x190u + (uint32_t)(sym - 144), 9);
@@ -86,7 +86,7 @@ static const uint16_t png__dist_base[30] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33,
 static const uint8_t png__dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7,
    8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
-static void png__put_match(png__bits *b, int len, int dist)
+static inline void png__put_match(png__bits *b, int len, int dist)
 {
    int i = 28, d = 29;
    while (png__len_base[i] > len) --i;
@@ -99,14 +99,14 @@ static void png__put_match(png__bits *b, int len, int dist)
 
 enum { PNG__WINDOW = 32768, PNG__HASH = 1 << 15, PNG__CHAIN = 48, PNG__MAXLEN = 258 };
 
-static uint32_t png__hash3(const uint8_t *p)
+static inline uint32_t png__hash3(const uint8_t *p)
 {
    return ((uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2]) * 2654435761u >> 17;
 }
 
 /* zlib stream of in[0..n) into a malloc'd buffer; *out_len its length. NULL if out of
    memory. One final fixed-Huffman block: the format allows a block of any length. */
-static uint8_t *png_deflate(const uint8_t *in, size_t n, size_t *out_len)
+static inline uint8_t *png_deflate(const uint8_t *in, size_t n, size_t *out_len)
 {
    /* worst case: every byte a 9-bit literal, plus header, end code and Adler-32 */
    size_t cap = n + n / 8 + 16, i = 0;
@@ -127,7 +127,7 @@ static uint8_t *png_deflate(const uint8_t *in, size_t n, size_t *out_len)
          uint32_t h = png__hash3(in + i);
          int32_t cand = head[h];
          int chain = PNG__CHAIN;
-         size_t maxlen = n - i < PNG__MAXLEN ? n - i : PNG__MAXLEN;
+         size_t maxlen = n - i < (size_t)PNG__MAXLEN ? n - i : (size_t)PNG__MAXLEN;
          while (cand >= 0 && i - (size_t)cand <= PNG__WINDOW && chain-- > 0) {
             size_t l = 0;
             while (l < maxlen && in[(size_t)cand + l] == in[i + l]) ++l;
@@ -175,12 +175,12 @@ static uint8_t *png_deflate(const uint8_t *in, size_t n, size_t *out_len)
 
 /* ---- PNG framing ---- */
 
-static void png__be32(uint8_t *b, uint32_t v)
+static inline void png__be32(uint8_t *b, uint32_t v)
 {
    b[0] = (uint8_t)(v >> 24); b[1] = (uint8_t)(v >> 16); b[2] = (uint8_t)(v >> 8); b[3] = (uint8_t)v;
 }
 
-static void png__chunk(FILE *f, const char *type, const uint8_t *data, size_t len)
+static inline void png__chunk(FILE *f, const char *type, const uint8_t *data, size_t len)
 {
    uint8_t b[4];
    uint32_t crc = png__crc_update(0, (const uint8_t *)type, 4);
@@ -193,7 +193,7 @@ static void png__chunk(FILE *f, const char *type, const uint8_t *data, size_t le
    fwrite(b, 1, 4, f);
 }
 
-static uint8_t png__paeth(uint8_t a, uint8_t b, uint8_t c)
+static inline uint8_t png__paeth(uint8_t a, uint8_t b, uint8_t c)
 {
    int p = (int)a + b - c, pa = p > a ? p - a : a - p, pb = p > b ? p - b : b - p;
    int pc = p > c ? p - c : c - p;
@@ -201,7 +201,7 @@ static uint8_t png__paeth(uint8_t a, uint8_t b, uint8_t c)
 }
 
 /* Row y of rgb filtered with filter type ft into out (stride bytes, no filter byte). */
-static void png__filter_row(uint8_t *out, const uint8_t *rgb, int y, size_t stride, int ft)
+static inline void png__filter_row(uint8_t *out, const uint8_t *rgb, int y, size_t stride, int ft)
 {
    const uint8_t *row = rgb + (size_t)y * stride, *up = y > 0 ? row - stride : NULL;
    size_t x;
@@ -214,7 +214,7 @@ static void png__filter_row(uint8_t *out, const uint8_t *rgb, int y, size_t stri
 }
 
 /* rgb: w*h*3 bytes, rows top to bottom. Returns 0 on success. */
-static int png_write(const char *path, int w, int h, const uint8_t *rgb)
+static inline int png_write(const char *path, int w, int h, const uint8_t *rgb)
 {
    static const uint8_t sig[8] = {137, 'P', 'N', 'G', 13, 10, 26, 10};
    const size_t stride = (size_t)w * 3u, raw_len = (stride + 1u) * (size_t)h;

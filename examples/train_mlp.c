@@ -621,22 +621,24 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
       fprintf(f, "%d,%.6f,%.6f,%.6f,%.6f\n", (int)plain->curve.epoch[i], plain->curve.train_loss[i],
               plain->curve.test_loss[i], drop->curve.train_loss[i], drop->curve.test_loss[i]);
    if (fclose(f) != 0) return -1;
-   f = svg_open(svg_path, 720, 460);
+   f = svg_open(svg_path, 720, 490);
    if (!f) return -1;
    for (i = 0; i < plain->curve.n; ++i) {
       top = plain->curve.test_loss[i] > top ? plain->curve.test_loss[i] : top;
       top = drop->curve.test_loss[i] > top ? drop->curve.test_loss[i] : top;
    }
    c.f = f; c.x0 = 0; c.x1 = plain->cfg.epochs; c.y0 = 0; c.y1 = top < 1.5 ? 1.5 : top;
-   c.px = 70; c.py = 60; c.pw = 620; c.ph = 340;
-   svg_axes(&c, "Cross-entropy loss, training (dashed) and held-out (solid)", "epoch", "loss", 5, 1);
+   c.px = 70; c.py = 90; c.pw = 620; c.ph = 340;
+   svg_axes(&c, "", "epoch", "loss", 5, 1);
+   fprintf(f, "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">Cross-entropy loss, "
+              "training (dashed) and held-out (solid)</text>\n", c.px + c.pw / 2);
    curve_summary(words, sizeof words, &plain->curve);
    snprintf(line[0], sizeof line[0], "held-out, no dropout: %s", words);
    curve_summary(words, sizeof words, &drop->curve);
    snprintf(line[1], sizeof line[1], "held-out, dropout p = %.2f: %s", drop->cfg.p, words);
    for (i = 0; i < 2; ++i)
       fprintf(f, "<text class=\"summary\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-              c.px + c.pw / 2, 14.0 + 14.0 * i, i ? "#1f77b4" : "#d62728", line[i]);
+              c.px + c.pw / 2, 46.0 + 17.0 * i, i ? "#1f77b4" : "#d62728", line[i]);
    svg_line(&c, plain->curve.epoch, plain->curve.test_loss, plain->curve.n, "#d62728", 0);
    svg_line(&c, plain->curve.epoch, plain->curve.train_loss, plain->curve.n, "#d62728", 1);
    svg_line(&c, drop->curve.epoch, drop->curve.test_loss, drop->curve.n, "#1f77b4", 0);
@@ -671,8 +673,8 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
    img_text(&im, W / 2, 8, buf, 2, 0x000000, 1);
    for (i = 0; i < S; ++i)
       for (j = 0; j < S; ++j) {
-         grid[2 * (i * S + j)] = lo + span * ((float)j + 0.5f) / S;
-         grid[2 * (i * S + j) + 1] = lo + span * ((float)(S - 1 - i) + 0.5f) / S;  /* y up */
+         grid[2 * (i * S + j)] = lo + span * ((float)j + 0.5f) / (float)S;
+         grid[2 * (i * S + j) + 1] = lo + span * ((float)(S - 1 - i) + 0.5f) / (float)S;  /* y up */
       }
    for (panel = 0; panel < 2; ++panel) {
       const Dataset *tr = runs[panel]->train;
@@ -702,7 +704,7 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
             if (here != right || here != below) img_rect(&im, X0 + j, Y0 + i, 1, 1, 0x3c3c3c);
          }
       for (k = 0; k < tr->n; ++k) {
-         int cx = (int)((tr->x[2 * k] - lo) / span * S), cy = S - 1 - (int)((tr->x[2 * k + 1] - lo) / span * S);
+         int cx = (int)((tr->x[2 * k] - lo) / span * (float)S), cy = S - 1 - (int)((tr->x[2 * k + 1] - lo) / span * (float)S);
          int dx, dy;
          for (dy = -2; dy <= 2; ++dy)
             for (dx = -2; dx <= 2; ++dx) {
