@@ -6,8 +6,9 @@
 #  3. examples/make_figures.c: the Philox picture's wiring run as Philox, the threshold
 #     picture's decisions = dropout_mask; its PNGs (and png.h's self-test images) decoded
 #     by Python's zlib and compared pixel for pixel (tests/check_pictures.py);
-#  4. docs/img/ equals what `make figures` makes now (so it cannot go stale), the demo's
-#     PNGs decode and shrink, and loss.svg's title states what its curves do.
+#  4. docs/img/ equals what `make figures` makes now (so it cannot go stale), every
+#     picture docs/TUTORIAL.md links exists, the demo's PNGs decode and shrink, and
+#     loss.svg's title states what its curves do.
 # Names start with ex_ because this file is sourced into run.sh's shell.
 
 ex_dir=$BUILD/examples
@@ -26,7 +27,7 @@ fi
 if echo 'int main(void){return 0;}' | $CC -fopenmp -x c - -o "$ex_dir/omp_probe" 2>/dev/null; then
    build test_parallel_openmp $CC -std=c99 -O2 $WARN -fopenmp -I. -Itests tests/test_parallel.c -o "$ex_dir/test_parallel_omp"
    # passive waiting: spinning threads on a busy 2-core machine cost seconds, not bits
-   [ -x "$ex_dir/test_parallel_omp" ] && OMP_WAIT_POLICY=passive run_prog test_parallel_omp sh -c \
+   [ -x "$ex_dir/test_parallel_omp" ] && run_prog test_parallel_omp env OMP_WAIT_POLICY=passive sh -c \
       '"$0" >"$0.raw" 2>&1; r=$?; sed -E "s/^(PASS|FAIL|SKIP) /\1 openmp: /" "$0.raw"; exit $r' "$ex_dir/test_parallel_omp"
 else
    say "SKIP test_parallel_openmp: $CC does not link -fopenmp (the chunking alone was tested)"
@@ -74,6 +75,12 @@ elif [ -z "$ex_stale" ]; then
 else
    say "FAIL docs/img: differs from what make figures makes now:$ex_stale (run make figures)"
 fi
+ex_missing=""
+for ex_l in $(grep -o '](img/[^)]*)' docs/TUTORIAL.md | sed 's/^](//; s/)$//'); do
+   [ -f "docs/$ex_l" ] || ex_missing="$ex_missing $ex_l"
+done
+if [ -z "$ex_missing" ] && grep -q '](img/' docs/TUTORIAL.md; then say "PASS docs/TUTORIAL.md: every picture it links is in docs/img"
+else say "FAIL docs/TUTORIAL.md: links missing pictures:${ex_missing:- none linked}"; fi
 if [ -n "$ex_py" ]; then
    run_prog demo_png "$ex_py" tests/check_pictures.py png "$ex_dir"/figures/*.png
    run_prog demo_loss_title "$ex_py" tests/check_pictures.py loss "$ex_dir/figures"
