@@ -1,7 +1,9 @@
 # dropout.h - everything here is optional: the library is the one header.
 #   make demo    the main example: trains a small MLP with and without dropout, checks that
 #                the weights are bit-reproducible, writes pictures to build/demo/
-#   make example the one-page API example, examples/basic.c
+#   make example the one-page API example, examples/basic.c, and examples/train_loop.c
+#                (dropout in your own training loop, with a checkpoint that resumes it)
+#   make figures the tutorial's pictures in docs/img/ (examples/make_figures.c and the demo)
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
 #   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
 #   make bench-isa  where the time goes on each x86 SIMD path; saves bench/results/isa-*.md
@@ -9,23 +11,40 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example figures test bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
 demo: build/train_mlp
 	./build/train_mlp
 
-build/train_mlp: examples/train_mlp.c examples/mlp_math.h examples/plot.h dropout.h
+build/train_mlp: examples/train_mlp.c examples/mlp_math.h examples/plot.h examples/png.h dropout.h
 	@mkdir -p build
 	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp.c -o $@ -lpthread -lm
 
-example: build/basic
+example: build/basic build/train_loop
 	./build/basic
+	./build/train_loop
 
 build/basic: examples/basic.c dropout.h
 	@mkdir -p build
 	$(CC) $(CFLAGS) -I. examples/basic.c -o $@
+
+build/train_loop: examples/train_loop.c dropout.h
+	@mkdir -p build
+	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_loop.c -o $@
+
+# docs/img/ is committed; tests/suite_examples.sh fails when it differs from what this
+# makes now. The demo runs with 2 threads so that weight_diff.svg's labels do not depend
+# on the machine's core count.
+figures: build/make_figures build/train_mlp
+	@mkdir -p docs/img
+	./build/make_figures docs/img
+	./build/train_mlp --threads 2 --out docs/img
+
+build/make_figures: examples/make_figures.c examples/plot.h examples/png.h dropout.h
+	@mkdir -p build
+	$(CC) $(CFLAGS) -I. examples/make_figures.c -o $@
 
 test:
 	@sh tests/run.sh

@@ -1,8 +1,8 @@
-/* plot.h - just enough picture writing for examples/train_mlp.c, no dependencies.
+/* plot.h - just enough picture making for the examples, no dependencies.
 
-   png_write: an 8-bit RGB PNG whose zlib stream uses "stored" (uncompressed) deflate
-   blocks, so the whole encoder is a CRC-32, an Adler-32 and some framing. The files are
-   bigger than a real encoder's, and every viewer opens them.
+   png_write (png.h): an 8-bit RGB PNG, deflate-compressed by png.h's own encoder.
+   img_*: an RGB canvas with filled rectangles and text in a built-in 5x7 bitmap font
+   (printable ASCII), so that PNG pictures carry their titles and labels.
    svg_*: line charts and bar charts written by hand as SVG text. */
 #ifndef PLOT_H
 #define PLOT_H
@@ -11,96 +11,63 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint32_t plot__crc_update(uint32_t crc, const uint8_t *p, size_t n)
+#include "png.h"
+
+/* ---- RGB canvas ---- */
+
+typedef struct plot_img { int w, h; uint8_t *rgb; } plot_img;   /* w*h*3 bytes, rows top to bottom */
+
+static inline void img_rect(plot_img *m, int x0, int y0, int w, int h, uint32_t color)   /* 0xRRGGBB */
 {
-   size_t i;
-   int k;
-   crc = ~crc;
-   for (i = 0; i < n; ++i) {   /* bitwise CRC-32 (IEEE, reflected): small beats fast here */
-      crc ^= p[i];
-      for (k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-   }
-   return ~crc;
-}
-
-static void plot__be32(uint8_t *b, uint32_t v)
-{
-   b[0] = (uint8_t)(v >> 24); b[1] = (uint8_t)(v >> 16); b[2] = (uint8_t)(v >> 8); b[3] = (uint8_t)v;
-}
-
-/* One PNG chunk: length, type, data, CRC over type + data. The data is written in
-   pieces by the caller through plot__chunk_part so no big buffer is needed. */
-typedef struct plot__chunk { FILE *f; uint32_t crc; } plot__chunk;
-
-static void plot__chunk_begin(plot__chunk *c, FILE *f, const char *type, uint32_t len)
-{
-   uint8_t b[4];
-   plot__be32(b, len);
-   fwrite(b, 1, 4, f);
-   fwrite(type, 1, 4, f);
-   c->f = f;
-   c->crc = plot__crc_update(0, (const uint8_t *)type, 4);
-}
-
-static void plot__chunk_part(plot__chunk *c, const uint8_t *p, size_t n)
-{
-   fwrite(p, 1, n, c->f);
-   c->crc = plot__crc_update(c->crc, p, n);
-}
-
-static void plot__chunk_end(plot__chunk *c)
-{
-   uint8_t b[4];
-   plot__be32(b, c->crc);
-   fwrite(b, 1, 4, c->f);
-}
-
-/* rgb: w*h*3 bytes, rows top to bottom. Returns 0 on success. */
-static int png_write(const char *path, int w, int h, const uint8_t *rgb)
-{
-   static const uint8_t sig[8] = {137, 'P', 'N', 'G', 13, 10, 26, 10};
-   const size_t row = (size_t)w * 3u + 1u;            /* filter byte + pixels */
-   const size_t raw = row * (size_t)h;
-   const size_t nblocks = (raw + 65534u) / 65535u;    /* stored blocks hold <= 65535 bytes */
-   uint8_t ihdr[13], hdr[5], b[4];
-   uint32_t a1 = 1, a2 = 0;                           /* Adler-32 of the raw bytes */
-   size_t pos = 0, y;
-   plot__chunk c;
-   FILE *f = fopen(path, "wb");
-   if (!f) return -1;
-   fwrite(sig, 1, 8, f);
-   plot__be32(ihdr, (uint32_t)w);
-   plot__be32(ihdr + 4, (uint32_t)h);
-   ihdr[8] = 8; ihdr[9] = 2; ihdr[10] = 0; ihdr[11] = 0; ihdr[12] = 0;   /* 8-bit RGB */
-   plot__chunk_begin(&c, f, "IHDR", 13);
-   plot__chunk_part(&c, ihdr, 13);
-   plot__chunk_end(&c);
-
-   plot__chunk_begin(&c, f, "IDAT", (uint32_t)(2u + raw + 5u * nblocks + 4u));
-   hdr[0] = 0x78; hdr[1] = 0x01;                       /* zlib: deflate, 32K window */
-   plot__chunk_part(&c, hdr, 2);
-   /* The raw stream is rows of (filter 0, pixels); blocks may split rows anywhere. */
-   for (y = 0; y < nblocks; ++y) {
-      size_t len = raw - pos < 65535u ? raw - pos : 65535u, i;
-      hdr[0] = (uint8_t)(y + 1 == nblocks);            /* BFINAL, BTYPE = 00 stored */
-      hdr[1] = (uint8_t)len; hdr[2] = (uint8_t)(len >> 8);
-      hdr[3] = (uint8_t)~len; hdr[4] = (uint8_t)(~len >> 8);
-      plot__chunk_part(&c, hdr, 5);
-      for (i = 0; i < len; ++i, ++pos) {
-         size_t r = pos / row, col = pos % row;
-         uint8_t v = col == 0 ? 0 : rgb[r * (size_t)w * 3u + col - 1u];
-         plot__chunk_part(&c, &v, 1);
-         a1 = (a1 + v) % 65521u;
-         a2 = (a2 + a1) % 65521u;
+   int x, y;
+   for (y = y0 < 0 ? 0 : y0; y < y0 + h && y < m->h; ++y)
+      for (x = x0 < 0 ? 0 : x0; x < x0 + w && x < m->w; ++x) {
+         uint8_t *p = m->rgb + 3 * ((size_t)y * (size_t)m->w + (size_t)x);
+         p[0] = (uint8_t)(color >> 16); p[1] = (uint8_t)(color >> 8); p[2] = (uint8_t)color;
       }
-   }
-   plot__be32(b, a2 << 16 | a1);
-   plot__chunk_part(&c, b, 4);
-   plot__chunk_end(&c);
+}
 
-   plot__chunk_begin(&c, f, "IEND", 0);
-   plot__chunk_end(&c);
-   return fclose(f) == 0 ? 0 : -1;
+/* Glyphs for ' ' .. '~': 7 rows of 5 bits, the top row in the highest bits, bit 4 of a
+   row = its leftmost column. Drawn by hand in the style of the HD44780 LCD font; g, p, q
+   and y are drawn 2 rows lower than the others so that their tails hang below the line. */
+static const uint64_t plot__font[95] = {
+   0x000000000, 0x108421004, 0x294000000, 0x295f57d4a, 0x11f4717c4, 0x632222263,
+   0x32544564d, 0x108000000, 0x088842082, 0x208210888, 0x009575480, 0x0084f9080,
+   0x000003088, 0x0000f8000, 0x00000018c, 0x002222200, 0x3a33ae62e, 0x11842108e,
+   0x3a211111f, 0x7c441062e, 0x08ca97c42, 0x7e1e0862e, 0x1910f462e, 0x7c2222108,
+   0x3a317462e, 0x3a317844c, 0x018c03180, 0x018c03088, 0x088882082, 0x001f07c00,
+   0x208208888, 0x3a2111004, 0x3a216d6ae, 0x3a31fc631, 0x7a31f463e, 0x3a308422e,
+   0x72518c65c, 0x7e10f421f, 0x7e10f4210, 0x3a30bc62f, 0x4631fc631, 0x38842108e,
+   0x1c4210a4c, 0x4654c5251, 0x42108421f, 0x4775ac631, 0x4639ace31, 0x3a318c62e,
+   0x7a31f4210, 0x3a318d64d, 0x7a31f5251, 0x3e107043e, 0x7c8421084, 0x46318c62e,
+   0x46318c544, 0x4631ad6aa, 0x462a22a31, 0x463151084, 0x7c222221f, 0x39084210e,
+   0x020820820, 0x38421084e, 0x115100000, 0x00000001f, 0x208200000, 0x000e0be2f,
+   0x4216cc63e, 0x000e8422e, 0x042d9c62f, 0x000e8fe0e, 0x1928e2108, 0x3e318bc2e,
+   0x4216cc631, 0x100c2108e, 0x080610a4c, 0x4212a6292, 0x30842108e, 0x001aad631,
+   0x0016cc631, 0x000e8c62e, 0x7a318fa10, 0x3e318bc21, 0x0016cc210, 0x000e8383e,
+   0x211c42126, 0x00118c66d, 0x00118c544, 0x00118d6aa, 0x001151151, 0x46318bc2e,
+   0x001f1111f, 0x088441082, 0x108421084, 0x208411088, 0x0008a8800,
+};
+
+enum { PLOT_GLYPH_W = 6, PLOT_GLYPH_H = 10 };   /* 5x7, tails 2 rows lower, plus spacing */
+
+/* Width in pixels of text at an integer scale. */
+static inline int img_text_width(const char *s, int scale) { return (int)strlen(s) * PLOT_GLYPH_W * scale; }
+
+/* Text with its top-left corner at (x, y); align: 0 left, 1 centred on x, 2 right. Each
+   font pixel becomes a scale x scale square. Characters outside ' '..'~' draw as '?'. */
+static inline void img_text(plot_img *m, int x, int y, const char *s, int scale, uint32_t color, int align)
+{
+   if (align) x -= img_text_width(s, scale) / (align == 1 ? 2 : 1);
+   for (; *s; ++s, x += PLOT_GLYPH_W * scale) {
+      int c = (unsigned char)*s, row, col;
+      uint64_t g = plot__font[(c >= 32 && c < 127 ? c : '?') - 32];
+      int drop = c == 'g' || c == 'p' || c == 'q' || c == 'y' ? 2 : 0;
+      for (row = 0; row < 7; ++row)
+         for (col = 0; col < 5; ++col)
+            if ((g >> (5 * (6 - row) + (4 - col))) & 1u)
+               img_rect(m, x + col * scale, y + (row + drop) * scale, scale, scale, color);
+   }
 }
 
 /* ---- SVG: a chart is a frame with data coordinates mapped to a pixel box. ---- */
@@ -111,10 +78,10 @@ typedef struct svg_chart {
    double px, py, pw, ph;        /* plot box in pixels */
 } svg_chart;
 
-static double svg_x(const svg_chart *c, double x) { return c->px + (x - c->x0) / (c->x1 - c->x0) * c->pw; }
-static double svg_y(const svg_chart *c, double y) { return c->py + c->ph - (y - c->y0) / (c->y1 - c->y0) * c->ph; }
+static inline double svg_x(const svg_chart *c, double x) { return c->px + (x - c->x0) / (c->x1 - c->x0) * c->pw; }
+static inline double svg_y(const svg_chart *c, double y) { return c->py + c->ph - (y - c->y0) / (c->y1 - c->y0) * c->ph; }
 
-static FILE *svg_open(const char *path, int w, int h)
+static inline FILE *svg_open(const char *path, int w, int h)
 {
    FILE *f = fopen(path, "w");
    if (!f) return NULL;
@@ -124,20 +91,20 @@ static FILE *svg_open(const char *path, int w, int h)
    return f;
 }
 
-static int svg_close(FILE *f)
+static inline int svg_close(FILE *f)
 {
    fprintf(f, "</svg>\n");
    return fclose(f) == 0 ? 0 : -1;
 }
 
-static void svg_text(FILE *f, double x, double y, const char *anchor, const char *text)
+static inline void svg_text(FILE *f, double x, double y, const char *anchor, const char *text)
 {
    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", x, y, anchor, text);
 }
 
 /* Frame, title, and `ticks` evenly spaced labelled ticks on each axis (x labels only
    when xticks is set). */
-static void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
+static inline void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
                      const char *ylabel, int ticks, int xticks)
 {
    char buf[64];
@@ -161,7 +128,7 @@ static void svg_axes(const svg_chart *c, const char *title, const char *xlabel,
 }
 
 /* A polyline through (xs[i], ys[i]); dashed when dash != 0. Values are clipped to the box. */
-static void svg_line(const svg_chart *c, const double *xs, const double *ys, int n,
+static inline void svg_line(const svg_chart *c, const double *xs, const double *ys, int n,
                      const char *color, int dash)
 {
    int i;
@@ -174,7 +141,7 @@ static void svg_line(const svg_chart *c, const double *xs, const double *ys, int
    fprintf(c->f, "\"/>\n");
 }
 
-static void svg_legend(const svg_chart *c, int slot, const char *color, int dash, const char *label)
+static inline void svg_legend(const svg_chart *c, int slot, const char *color, int dash, const char *label)
 {
    double x = c->px + c->pw - 230, y = c->py + 18 + 18 * slot;
    fprintf(c->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "

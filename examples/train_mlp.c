@@ -589,22 +589,56 @@ static char *path_in(char *buf, size_t size, const char *dir, const char *name)
    return buf;
 }
 
-/* Held-out and training loss of both runs against the epoch. */
-static int picture_loss(const char *path, const Run *plain, const Run *drop)
+/* What a held-out loss curve did, in words derived from its points: where it was lowest
+   and how far it rose after that. The loss picture's title is built from these, so it can
+   only say what the curves show. */
+static void curve_summary(char *buf, size_t size, const Curve *c)
+{
+   int i, lo = 0, last = c->n - 1;
+   for (i = 1; i < c->n; ++i)
+      if (c->test_loss[i] < c->test_loss[lo]) lo = i;
+   if (lo == last)
+      snprintf(buf, size, "lowest at the last epoch, %d: %.3f", (int)c->epoch[lo], c->test_loss[lo]);
+   else
+      snprintf(buf, size, "lowest %.3f at epoch %d, then %s to %.3f at epoch %d (%+.3f)",
+               c->test_loss[lo], (int)c->epoch[lo],
+               c->test_loss[last] > c->test_loss[lo] ? "rises" : "ends", c->test_loss[last],
+               (int)c->epoch[last], c->test_loss[last] - c->test_loss[lo]);
+}
+
+/* Held-out and training loss of both runs against the epoch; the points also go to a CSV
+   next to it (to re-plot, and for the test that checks the title against them). */
+static int picture_loss(const char *svg_path, const char *csv_path, const Run *plain, const Run *drop)
 {
    svg_chart c;
    double top = 0.0;
+   char line[2][160], words[120];
    int i;
-   FILE *f = svg_open(path, 720, 440);
+   FILE *f = fopen(csv_path, "w");
+   if (!f) return -1;
+   fprintf(f, "epoch,train_loss_no_dropout,heldout_loss_no_dropout,train_loss_dropout,heldout_loss_dropout\n");
+   for (i = 0; i < plain->curve.n; ++i)
+      fprintf(f, "%d,%.6f,%.6f,%.6f,%.6f\n", (int)plain->curve.epoch[i], plain->curve.train_loss[i],
+              plain->curve.test_loss[i], drop->curve.train_loss[i], drop->curve.test_loss[i]);
+   if (fclose(f) != 0) return -1;
+   f = svg_open(svg_path, 720, 490);
    if (!f) return -1;
    for (i = 0; i < plain->curve.n; ++i) {
       top = plain->curve.test_loss[i] > top ? plain->curve.test_loss[i] : top;
       top = drop->curve.test_loss[i] > top ? drop->curve.test_loss[i] : top;
    }
    c.f = f; c.x0 = 0; c.x1 = plain->cfg.epochs; c.y0 = 0; c.y1 = top < 1.5 ? 1.5 : top;
-   c.px = 70; c.py = 40; c.pw = 620; c.ph = 340;
-   svg_axes(&c, "Cross-entropy loss: dropout stops the held-out loss from climbing", "epoch",
-            "loss", 5, 1);
+   c.px = 70; c.py = 90; c.pw = 620; c.ph = 340;
+   svg_axes(&c, "", "epoch", "loss", 5, 1);
+   fprintf(f, "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">Cross-entropy loss, "
+              "training (dashed) and held-out (solid)</text>\n", c.px + c.pw / 2);
+   curve_summary(words, sizeof words, &plain->curve);
+   snprintf(line[0], sizeof line[0], "held-out, no dropout: %s", words);
+   curve_summary(words, sizeof words, &drop->curve);
+   snprintf(line[1], sizeof line[1], "held-out, dropout p = %.2f: %s", drop->cfg.p, words);
+   for (i = 0; i < 2; ++i)
+      fprintf(f, "<text class=\"summary\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+              c.px + c.pw / 2, 46.0 + 17.0 * i, i ? "#1f77b4" : "#d62728", line[i]);
    svg_line(&c, plain->curve.epoch, plain->curve.test_loss, plain->curve.n, "#d62728", 0);
    svg_line(&c, plain->curve.epoch, plain->curve.train_loss, plain->curve.n, "#d62728", 1);
    svg_line(&c, drop->curve.epoch, drop->curve.test_loss, drop->curve.n, "#1f77b4", 0);
@@ -613,36 +647,51 @@ static int picture_loss(const char *path, const Run *plain, const Run *drop)
    svg_legend(&c, 1, "#d62728", 1, "no dropout, train");
    svg_legend(&c, 2, "#1f77b4", 0, "dropout, held-out");
    svg_legend(&c, 3, "#1f77b4", 1, "dropout, train");
+   printf("\nheld-out loss curves (loss.svg's title says this):\n  %s\n  %s\n", line[0], line[1]);
    return svg_close(f);
 }
 
 /* Two panels (no dropout | dropout): background = P(class 1) on a grid over the data,
-   dots = the training points. */
+   dots = the training points; a title, a heading with the measured held-out accuracy and
+   loss over each panel, the axis range and a key below. */
 static int picture_boundary(const char *path, Run *plain, Run *drop)
 {
-   enum { S = 240, GAP = 8, W = 2 * S + GAP };
+   enum { S = 300, GAP = 16, M = 12, TOP = 74, BOTTOM = 52, W = 2 * S + GAP + 2 * M, H = TOP + S + BOTTOM };
    const float lo = -1.6f, span = 3.2f;
-   uint8_t *img = (uint8_t *)calloc((size_t)W * S * 3, 1);
+   plot_img im;
    float *grid = (float *)malloc((size_t)S * S * IN * sizeof(float));
    float *logits = (float *)malloc((size_t)S * S * CLASSES * sizeof(float));
    Run *runs[2];
+   char buf[128];
    int panel, i, j, k, err;
-   if (!img || !grid || !logits) return -1;
+   im.w = W; im.h = H;
+   im.rgb = (uint8_t *)malloc((size_t)W * H * 3);
+   if (!im.rgb || !grid || !logits) { free(im.rgb); free(grid); free(logits); return -1; }
    runs[0] = plain; runs[1] = drop;
-   memset(img, 255, (size_t)W * S * 3);
+   img_rect(&im, 0, 0, W, H, 0xffffff);
+   snprintf(buf, sizeof buf, "Decision regions after %d epochs", plain->cfg.epochs);
+   img_text(&im, W / 2, 8, buf, 2, 0x000000, 1);
    for (i = 0; i < S; ++i)
       for (j = 0; j < S; ++j) {
-         grid[2 * (i * S + j)] = lo + span * ((float)j + 0.5f) / S;
-         grid[2 * (i * S + j) + 1] = lo + span * ((float)(S - 1 - i) + 0.5f) / S;  /* y up */
+         grid[2 * (i * S + j)] = lo + span * ((float)j + 0.5f) / (float)S;
+         grid[2 * (i * S + j) + 1] = lo + span * ((float)(S - 1 - i) + 0.5f) / (float)S;  /* y up */
       }
    for (panel = 0; panel < 2; ++panel) {
       const Dataset *tr = runs[panel]->train;
+      const Curve *cv = &runs[panel]->curve;
+      const int X0 = M + panel * (S + GAP), Y0 = TOP;
       predict(runs[panel], logits, grid, S * S);
+      if (panel == 0) snprintf(buf, sizeof buf, "no dropout");
+      else snprintf(buf, sizeof buf, "dropout p = %.2f", runs[panel]->cfg.p);
+      img_text(&im, X0 + S / 2, 34, buf, 2, panel ? 0x1f77b4 : 0xd62728, 1);
+      snprintf(buf, sizeof buf, "held-out: accuracy %.1f%%, loss %.3f", 100 * cv->test_acc[cv->n - 1],
+               cv->test_loss[cv->n - 1]);
+      img_text(&im, X0 + S / 2, 58, buf, 1, 0x000000, 1);
       for (i = 0; i < S; ++i)
          for (j = 0; j < S; ++j) {
             const float *z = logits + 2 * (i * S + j);
             float p1 = div_rn(1.0f, add_rn(1.0f, exp_rn(sub_rn(z[0], z[1]))));
-            uint8_t *px = img + 3 * (i * W + panel * (S + GAP) + j);
+            uint8_t *px = im.rgb + 3 * ((Y0 + i) * W + X0 + j);
             /* class 0 orange-ish, class 1 blue-ish, pale so the dots stand out */
             px[0] = (uint8_t)(255.0f - 90.0f * p1);
             px[1] = (uint8_t)(200.0f + 20.0f * p1);
@@ -652,50 +701,74 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
          for (j = 0; j + 1 < S; ++j) {
             const float *z = logits + 2 * (i * S + j);
             int here = z[1] > z[0], right = z[3] > z[2], below = z[2 * S + 1] > z[2 * S];
-            if (here != right || here != below)
-               memset(img + 3 * (i * W + panel * (S + GAP) + j), 60, 3);
+            if (here != right || here != below) img_rect(&im, X0 + j, Y0 + i, 1, 1, 0x3c3c3c);
          }
       for (k = 0; k < tr->n; ++k) {
-         int cx = (int)((tr->x[2 * k] - lo) / span * S), cy = S - 1 - (int)((tr->x[2 * k + 1] - lo) / span * S);
+         int cx = (int)((tr->x[2 * k] - lo) / span * (float)S), cy = S - 1 - (int)((tr->x[2 * k + 1] - lo) / span * (float)S);
          int dx, dy;
          for (dy = -2; dy <= 2; ++dy)
             for (dx = -2; dx <= 2; ++dx) {
                int x = cx + dx, y = cy + dy;
-               uint8_t *px;
                if (x < 0 || x >= S || y < 0 || y >= S || dx * dx + dy * dy > 5) continue;
-               px = img + 3 * (y * W + panel * (S + GAP) + x);
-               px[0] = tr->y[k] ? 20 : 200; px[1] = tr->y[k] ? 60 : 70; px[2] = tr->y[k] ? 200 : 10;
+               img_rect(&im, X0 + x, Y0 + y, 1, 1, tr->y[k] ? 0x143cc8 : 0xc8460a);
             }
       }
+      img_text(&im, X0, Y0 + S + 4, "-1.6", 1, 0x000000, 0);
+      img_text(&im, X0 + S, Y0 + S + 4, "1.6", 1, 0x000000, 2);
+      img_text(&im, X0 + S / 2, Y0 + S + 4, "x1", 1, 0x000000, 1);
    }
-   err = png_write(path, W, S, img);
-   free(img); free(grid); free(logits);
+   snprintf(buf, sizeof buf, "background: predicted class (orange 0, blue 1), grey line: the boundary");
+   img_text(&im, W / 2, TOP + S + 18, buf, 1, 0x000000, 1);
+   snprintf(buf, sizeof buf, "dots: the %d training points; both axes -1.6 .. 1.6", plain->train->n);
+   img_text(&im, W / 2, TOP + S + 32, buf, 1, 0x000000, 1);
+   err = png_write(path, W, H, im.rgb);
+   free(im.rgb); free(grid); free(logits);
    return err;
 }
 
 /* Dropout masks on a 64 x 64 grid, white = kept: p = 0.1, 0.5, 0.9 element masks, then a
-   channel mask (p = 0.5): one decision per row (channel), broadcast along the row. */
+   channel mask (p = 0.5): one decision per row (channel), broadcast along the row. Each
+   panel is captioned with the kept count it shows. */
 static int picture_masks(const char *path, uint64_t seed)
 {
-   enum { N = 64, Z = 3, P = N * Z, GAP = 8, W = 4 * P + 3 * GAP };
+   enum { N = 64, Z = 3, P = N * Z, GAP = 16, M = 12, TOP = 70, BOTTOM = 22,
+          W = 4 * P + 3 * GAP + 2 * M, H = TOP + P + BOTTOM };
    static const double ps[3] = {0.1, 0.5, 0.9};
    uint8_t mask[N * N / 8], chan[N / 8];
-   uint8_t *img = (uint8_t *)malloc((size_t)W * P * 3);
+   plot_img im;
+   char buf[96];
    int panel, i, j, err;
-   if (!img) return -1;
-   memset(img, 128, (size_t)W * P * 3);
+   im.w = W; im.h = H;
+   im.rgb = (uint8_t *)malloc((size_t)W * H * 3);
+   if (!im.rgb) return -1;
+   img_rect(&im, 0, 0, W, H, 0xffffff);
+   snprintf(buf, sizeof buf, "Dropout masks, 64 x 64, white = kept (16-bit draws, seed %llu)",
+            (unsigned long long)seed);
+   img_text(&im, W / 2, 8, buf, 2, 0x000000, 1);
    for (panel = 0; panel < 4; ++panel) {
+      const int X0 = M + panel * (P + GAP);
+      int kept_total = 0;
       if (panel < 3) dropout_mask(mask, N * N, ps[panel], 16, seed, STREAM_DROPOUT, 0);
       else dropout_mask(chan, N, 0.5, 16, seed, STREAM_DROPOUT, 0);
       for (i = 0; i < P; ++i)
          for (j = 0; j < P; ++j) {
             int e = (i / Z) * N + j / Z, c = i / Z;
             int kept = panel < 3 ? (mask[e / 8] >> (e % 8)) & 1 : (chan[c / 8] >> (c % 8)) & 1;
-            memset(img + 3 * (i * W + panel * (P + GAP) + j), kept ? 255 : 0, 3);
+            img_rect(&im, X0 + j, TOP + i, 1, 1, kept ? 0xffffff : 0x000000);
          }
+      for (i = 0; i < (panel < 3 ? N * N : N); ++i)
+         kept_total += panel < 3 ? (mask[i / 8] >> (i % 8)) & 1 : (chan[i / 8] >> (i % 8)) & 1;
+      if (panel < 3) snprintf(buf, sizeof buf, "p = %.1f", ps[panel]);
+      else snprintf(buf, sizeof buf, "channel, p = 0.5");
+      img_text(&im, X0 + P / 2, 32, buf, 2, 0x000000, 1);
+      if (panel < 3) snprintf(buf, sizeof buf, "%d of %d kept", kept_total, N * N);
+      else snprintf(buf, sizeof buf, "%d of %d rows kept", kept_total, N);
+      img_text(&im, X0 + P / 2, 56, buf, 1, 0x000000, 1);
    }
-   err = png_write(path, W, P, img);
-   free(img);
+   img_text(&im, W / 2, TOP + P + 8, "a channel mask draws one decision per row and broadcasts it along the row",
+            1, 0x000000, 1);
+   err = png_write(path, W, H, im.rgb);
+   free(im.rgb);
    return err;
 }
 
@@ -864,13 +937,17 @@ int main(int argc, char **argv)
       others[0] = again.params; others[1] = threaded.params; others[2] = other.params;
       snprintf(l2, sizeof l2, "same seed, %d threads", o.threads);
       labels[0] = "same seed, run again"; labels[1] = l2; labels[2] = "another seed";
-      err |= picture_loss(path_in(path, sizeof path, o.out, "loss.svg"), &plain, &drop);
+      {
+         char csv[512];
+         err |= picture_loss(path_in(path, sizeof path, o.out, "loss.svg"),
+                             path_in(csv, sizeof csv, o.out, "loss.csv"), &plain, &drop);
+      }
       err |= picture_boundary(path_in(path, sizeof path, o.out, "boundary.png"), &plain, &drop);
       err |= picture_masks(path_in(path, sizeof path, o.out, "masks.png"), o.cfg.seed);
       err |= picture_diffs(path_in(path, sizeof path, o.out, "weight_diff.svg"), drop.params,
                            others, labels, o.cfg.hidden);
       printf("\npictures in %s/:\n"
-             "  loss.svg         training and held-out loss, with and without dropout\n"
+             "  loss.svg         training and held-out loss, with and without dropout (points in loss.csv)\n"
              "  boundary.png     decision regions (left: no dropout, right: dropout), dots = training points\n"
              "  masks.png        dropout masks, white = kept: p = 0.1, 0.5, 0.9, channel mask p = 0.5\n"
              "  weight_diff.svg  max |weight difference| per tensor for the three comparisons\n", o.out);
