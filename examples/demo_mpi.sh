@@ -13,9 +13,10 @@ TRAINER=${TRAINER:-build/train_mlp_mpi}
 TRAIN_MLP=${TRAIN_MLP:-build/train_mlp}
 MPIRUN=${MPIRUN:-mpirun}
 # --oversubscribe: more ranks than the 2 cores; --bind-to none: oversubscribed ranks must not
-# share one pinned core; shared memory only, without the cross-process copy (CMA) that
-# containers often forbid.
-MPIRUN_FLAGS=${MPIRUN_FLAGS:---oversubscribe --bind-to none --mca btl self,vader --mca btl_vader_single_copy_mechanism none}
+# share one pinned core; mpi_yield_when_idle: a rank waiting for another yields its core
+# instead of spinning (on a busy 2-core machine 2 spinning ranks ran 3-10x slower); shared
+# memory only, without the cross-process copy (CMA) that containers often forbid.
+MPIRUN_FLAGS=${MPIRUN_FLAGS:---oversubscribe --bind-to none --mca mpi_yield_when_idle 1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none}
 RANKS=${RANKS:-1 2 3 4}
 DIR=${DIR:-build/mpi}
 # Open MPI refuses to start as root without both of these

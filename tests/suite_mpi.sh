@@ -13,7 +13,7 @@
 # 2 cores need --oversubscribe. MPIRUN_FLAGS as in examples/demo_mpi.sh.
 MPICC=${MPICC:-mpicc}
 MPIRUN=${MPIRUN:-mpirun}
-MPIRUN_FLAGS=${MPIRUN_FLAGS:---oversubscribe --bind-to none --mca btl self,vader --mca btl_vader_single_copy_mechanism none}
+MPIRUN_FLAGS=${MPIRUN_FLAGS:---oversubscribe --bind-to none --mca mpi_yield_when_idle 1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none}
 mpi_dir=$BUILD/mpi
 rm -rf "$mpi_dir"
 mkdir -p "$mpi_dir"
