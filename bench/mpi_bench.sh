@@ -44,11 +44,12 @@ cell() {
    echo "- cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores online"
    echo "- Open MPI: $($MPIRUN --version 2>/dev/null | head -n 1)"
    echo "- compiler: $(mpicc --version 2>/dev/null | head -n 1), -O2 -ffp-contract=off"
+   echo "- load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores; other work on the machine counts)"
    echo "- command: \`make bench-mpi\` (sh bench/mpi_bench.sh), $MPIRUN $MPIRUN_FLAGS -np R $TRAINER ...; median of $REPS runs"
    echo
    echo "One machine with 2 cores: 3 and 4 ranks are oversubscribed (more processes than cores),"
    echo "so beyond 2 ranks this measures time-sharing, not scaling. The ranks talk through shared"
-   echo "memory; a network would make every exchange slower. Other people were using the machine."
+   echo "memory; a network would make every exchange slower."
    echo "\"gradient phase\": from the end of the backward pass to the summed gradient (weight-gradient"
    echo "sums, communication, the additions of the block partials), the slowest rank, per epoch."
    echo "Batch 25 in blocks of 5 (8 steps per epoch)."
@@ -74,5 +75,6 @@ for spec in "64 300" "256 40"; do
    } >>"$tmp/body"
    echo "hidden $H done" >&2
 done
+echo "- load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$tmp/head"
 cat "$tmp/head" "$tmp/body" >"$out"
 cat "$out"
