@@ -226,3 +226,28 @@ build/python/libdropouth_cuda.so: python/dropouth_cuda_lib.cu dropout_cuda.cuh d
 
 clean:
 	rm -rf build
+
+# --- Open MPI (examples/train_mlp_mpi.c); needs mpicc and mpirun (openmpi-bin, libopenmpi-dev)
+#   make demo-mpi   the demo MLP trained serially and data-parallel on 1, 2, 3 and 4 ranks:
+#                   one weight hash per run, IDENTICAL when all are equal (examples/demo_mpi.sh)
+#   make bench-mpi  epoch time against the rank count, fixed-order reduction vs MPI_Allreduce;
+#                   saves bench/results/mpi-<cpu model>.md
+# `make test` runs the MPI tests (tests/suite_mpi.sh). Open MPI refuses to run as root without
+# the two OMPI_ALLOW_* variables; --oversubscribe lets 3 and 4 ranks share 2 cores;
+# MPIRUN_FLAGS are explained in examples/demo_mpi.sh.
+MPICC ?= mpicc
+MPIRUN ?= mpirun
+MPIRUN_FLAGS ?= --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none
+MPI_ENV = OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIRUN='$(MPIRUN)' MPIRUN_FLAGS='$(MPIRUN_FLAGS)'
+
+.PHONY: demo-mpi bench-mpi
+
+demo-mpi: build/train_mlp_mpi build/train_mlp
+	$(MPI_ENV) TRAINER=build/train_mlp_mpi TRAIN_MLP=build/train_mlp sh examples/demo_mpi.sh
+
+build/train_mlp_mpi: examples/train_mlp_mpi.c examples/train_mlp.c examples/mlp_math.h dropout.h
+	@mkdir -p build
+	$(MPICC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp_mpi.c -o $@ -lpthread -lm
+
+bench-mpi: build/train_mlp_mpi
+	$(MPI_ENV) TRAINER=build/train_mlp_mpi sh bench/mpi_bench.sh bench/results/mpi-$(or $(BENCH_MODEL),unknown).md
