@@ -77,7 +77,20 @@
 #ifndef DROPOUT_H_INCLUDED
 #define DROPOUT_H_INCLUDED
 
-#include <stddef.h>
+/* Said here rather than in 98 errors from `inline` on: the header is C99 (or C++11). */
+#if !defined(__cplusplus) && !defined(_MSC_VER) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
+#error "dropout.h needs C99 or later (or C++11): compile with -std=c99 (or -std=c11, gnu99, ...)"
+#endif
+/* Every result is specified as float and double operations, each rounded once. Where the
+   compiler evaluates them wider (FLT_EVAL_METHOD 2: x87, plain gcc -m32, where a double
+   product is rounded twice; FLT_EVAL_METHOD 1: s390x in strict ISO mode, float in double)
+   the bits drift from every other CPU's (tests/suite_xarch.sh saw both), so refuse. */
+#if defined(__FLT_EVAL_METHOD__) && !defined(__CUDA_ARCH__) && \
+    !(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == 16 || __FLT_EVAL_METHOD__ == 32)
+#error "dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast"
+#endif
+
+#include <stddef.h>   /* both freestanding headers: no libc needed */
 #include <stdint.h>
 
 #define DROPOUT_VERSION_MAJOR 0
@@ -287,7 +300,7 @@ DROPOUT_HD uint16_t dropout_f32_to_bf16(float f)
 DROPOUT_HD float dropout__scale_f32(float x, float scale)
 {
    union { float f; uint32_t u; } v;
-   if (x == x) return x * scale;
+   if (x >= x) return x * scale;   /* not NaN (>=, not ==: -Wfloat-equal stays quiet) */
    v.f = x;
    v.u |= 0x00400000u;
    return v.f;
@@ -296,7 +309,7 @@ DROPOUT_HD float dropout__scale_f32(float x, float scale)
 DROPOUT_HD double dropout__scale_f64(double x, double scale)
 {
    union { double f; uint64_t u; } v;
-   if (x == x) return x * scale;
+   if (x >= x) return x * scale;
    v.f = x;
    v.u |= (uint64_t)1 << 51;
    return v.f;
@@ -423,12 +436,12 @@ DROPOUT_HD float dropout_fmaf(float a, float b, float c)
    double p = (double)a * (double)b;            /* exact */
    double cd = (double)c;
    double s = p + cd, bb, e;
-   if (!(s - s == 0.0)) return (float)s;         /* Inf or NaN: no rounding to do */
+   if (!(s - s >= 0.0)) return (float)s;         /* Inf or NaN: no rounding to do */
    bb = s - p;                                   /* TwoSum: s + e == p + c exactly */
    e = (p - (s - bb)) + (cd - bb);
    v.d = s;
    /* s != 0 here whenever e != 0: a sum that rounds to zero is exact */
-   if (e != 0.0 && !(v.u & 1u)) v.u += ((e > 0.0) == (s > 0.0)) ? 1u : (uint64_t)-1;
+   if ((e < 0.0 || e > 0.0) && !(v.u & 1u)) v.u += ((e > 0.0) == (s > 0.0)) ? 1u : (uint64_t)-1;
    return (float)v.d;
 #endif
 }
@@ -636,14 +649,14 @@ DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
 DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r)
 {
    if (r.base.threshold == 0) return x;
-   if (r.base.scale_f64 == 0.0) return 0.0f;
+   if (r.base.threshold == (uint64_t)1 << r.base.bits) return 0.0f;   /* all dropped */
    return keep ? (x + r.c_f32) * r.a_f32 : r.drop_f32;
 }
 
 DROPOUT_HD double dropout_alpha_apply_f64(double x, int keep, dropout_alpha_rule r)
 {
    if (r.base.threshold == 0) return x;
-   if (r.base.scale_f64 == 0.0) return 0.0;
+   if (r.base.threshold == (uint64_t)1 << r.base.bits) return 0.0;
    return keep ? (x + r.c) * r.a : r.drop;
 }
 
@@ -860,8 +873,21 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
 #define DROPOUT_IMPLEMENTATION_DONE
 
 #ifndef DROPOUT_ASSERT
+/* assert.h is a hosted header: a freestanding build (-ffreestanding, or a target with no
+   libc such as clang --target=wasm32 -nostdlib) checks nothing rather than fail to build */
+#if defined(__STDC_HOSTED__) && __STDC_HOSTED__ == 0
+#define DROPOUT_ASSERT(x) ((void)0)
+#elif defined(__has_include)
+#if __has_include(<assert.h>)
 #include <assert.h>
 #define DROPOUT_ASSERT(x) assert(x)
+#else
+#define DROPOUT_ASSERT(x) ((void)0)
+#endif
+#else
+#include <assert.h>
+#define DROPOUT_ASSERT(x) assert(x)
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -2132,7 +2158,7 @@ static int dropout__bcast_run(int kind, int dtype, void *y, uint8_t *mask, const
    ar = dropout_alpha_rule_make(p, bits);
    log2_draws = bits == 32 ? 2u : bits == 16 ? 3u : 4u;
    dropout__cursor_init(&c, seed, stream);
-   for (d = 0; d < b.rank; ++d) idx[d] = 0;
+   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* a fixed size: no memset call (freestanding) */
    for (i = 0; i < b.numel; ++i) {
       uint64_t pos = offset + m;
       const uint32_t *w = dropout__cursor_words(&c, pos >> log2_draws);
@@ -2167,7 +2193,7 @@ static int dropout__normal_run(int kind, int dtype, void *y, const void *x, size
       uint64_t q = offset + i;
       const uint32_t *w;
       float z;
-      if (param == 0.0) {                          /* copy bit for bit */
+      if (!(param > 0.0)) {                       /* copy bit for bit */
          switch (dtype) {
          case DROPOUT__F32: ((float *)y)[i] = ((const float *)x)[i]; break;
          case DROPOUT__F64: ((double *)y)[i] = ((const double *)x)[i]; break;
