@@ -3,12 +3,13 @@
 #                the weights are bit-reproducible, writes pictures to build/demo/
 #   make example the one-page API example, examples/basic.c
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
+#   make check   the quick subset (known answers, the contract, one SIMD build), same last line
 #   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example test bench clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example test check bench clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -28,6 +29,9 @@ build/basic: examples/basic.c dropout.h
 
 test:
 	@sh tests/run.sh
+
+check:
+	@sh tests/check.sh
 
 # The bench is built for this CPU (BENCH_ARCH, default -march=native; -mavx2 measures the
 # AVX2 path on an AVX-512 machine) and with OpenMP when the compiler has it. cuRAND's host

@@ -131,3 +131,28 @@ if [ -n "$xa_pid_s390x_iso" ]; then
    elif grep -q 'FLT_EVAL_METHOD' "$xa_dir/s390x-iso.build.log"; then say "PASS xarch[s390x -std=c99]: refused (FLT_EVAL_METHOD 1), the message says how"
    else say "FAIL xarch[s390x -std=c99]: failed without the #error: $(head -c 400 "$xa_dir/s390x-iso.build.log" | tr '\n' ' ')"; fi
 fi
+
+# ---- flash: forward + backward f32 alone on a Cortex-M4 (-Os, --gc-sections), split into
+# the library's own code and libgcc's (soft double and float helpers); figures in README
+if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
+   for xa_fpu in soft hard; do
+      xa_ff=""; [ $xa_fpu = hard ] && xa_ff="-mfloat-abi=hard -mfpu=fpv4-sp-d16"
+      # shellcheck disable=SC2086
+      if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -ffreestanding \
+            -ffunction-sections -c tests/xarch/mcu_fb.c -o "$xa_dir/mcu_fb_$xa_fpu.o" >"$xa_dir/mcu_fb.log" 2>&1 &&
+         arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $xa_ff -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
+            "$xa_dir/mcu_fb_$xa_fpu.o" -lgcc -o "$xa_dir/mcu_fb_$xa_fpu.elf" >>"$xa_dir/mcu_fb.log" 2>&1; then
+         arm-none-eabi-nm --defined-only "$xa_dir/mcu_fb_$xa_fpu.o" | awk '{print $NF}' >"$xa_dir/mcu_fb.own"
+         # the library's functions by name; the rest of .text is libgcc (whose entry points
+         # overlap, so it is counted as the remainder)
+         xa_lib=$(arm-none-eabi-nm -S -t d "$xa_dir/mcu_fb_$xa_fpu.elf" | awk 'NR==FNR { own[$1] = 1; next }
+            NF == 4 && ($4 in own) { lib += $2 } END { print lib + 0 }' "$xa_dir/mcu_fb.own" -)
+         xa_text=$(arm-none-eabi-size -A "$xa_dir/mcu_fb_$xa_fpu.elf" | awk '$1 == ".text" { print $2 }')
+         say "PASS xarch[cortex-m4 flash, $xa_fpu float]: forward+backward f32 = $xa_text bytes: $xa_lib of dropout.h, $((xa_text - xa_lib)) of libgcc"
+      else
+         say "FAIL xarch[cortex-m4 flash]: $(head -c 400 "$xa_dir/mcu_fb.log" | tr '\n' ' ')"
+      fi
+   done
+else
+   say "SKIP xarch[cortex-m4 flash]: no arm-none-eabi-gcc (apt-get install gcc-arm-none-eabi)"
+fi
