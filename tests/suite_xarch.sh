@@ -156,3 +156,24 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
 else
    say "SKIP xarch[cortex-m4 flash]: no arm-none-eabi-gcc (apt-get install gcc-arm-none-eabi)"
 fi
+
+# ---- what a user's strict flags meet: under C89 the first error says "C99";
+# -Wfloat-equal (not in -Wall -Wextra) stays quiet, for the plain include and the implementation
+printf '#include "dropout.h"\nint main(void) { return 0; }\n' >"$xa_dir/plain.c"
+printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\nint main(void) { return 0; }\n' >"$xa_dir/impl.c"
+if "$xa_hostcc" -std=c89 -I. -fsyntax-only "$xa_dir/plain.c" >"$xa_dir/c89.log" 2>&1; then
+   say "FAIL header[c89]: -std=c89 compiled the header"
+elif grep -m1 'error' "$xa_dir/c89.log" | grep -q 'needs C99'; then
+   say "PASS header[c89]: the first error of -std=c89 is the #error that says C99"
+else
+   say "FAIL header[c89]: $(head -c 400 "$xa_dir/c89.log" | tr '\n' ' ')"
+fi
+for xa_c in gcc clang; do
+   if ! xa_have $xa_c; then say "SKIP header[-Wfloat-equal, $xa_c]: not installed"; continue; fi
+   if $xa_c -std=c99 $WARN -Wfloat-equal -I. -fsyntax-only "$xa_dir/plain.c" >"$xa_dir/feq.log" 2>&1 &&
+      $xa_c -std=c99 $WARN -Wfloat-equal -I. -fsyntax-only "$xa_dir/impl.c" >>"$xa_dir/feq.log" 2>&1; then
+      say "PASS header[-Wfloat-equal, $xa_c]: include and implementation compile clean"
+   else
+      say "FAIL header[-Wfloat-equal, $xa_c]: $(head -c 400 "$xa_dir/feq.log" | tr '\n' ' ')"
+   fi
+done
