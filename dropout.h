@@ -32,8 +32,9 @@
    OPTIONS (#define before including, in the implementation file at least)
       DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only)
       DROPOUT_STATIC          make every function static (private to one file)
-      DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h);
-                              argument validation does not depend on it
+      DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h,
+                              or nothing where there is no assert.h: -ffreestanding,
+                              wasm32 -nostdlib); argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 4 MiB,
                               past a typical L2) are written with streaming stores, which
@@ -62,8 +63,27 @@
       variants are written so that every product that meets an add is exact, and use the
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
       hardware change nothing. Do not build with -ffast-math (it may flush denormals to
-      zero and reassociate) and do not use an x87 FPU with excess precision
-      (FLT_EVAL_METHOD must be 0).
+      zero and reassociate); excess precision (FLT_EVAL_METHOD != 0) is refused at
+      compile time (see PORTABILITY).
+
+   PORTABILITY AND FREESTANDING USE
+      C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
+      float and double operations rounded to their own precision: 32-bit x86 needs
+      -msse2 -mfpmath=sse (the x87 FPU rounds a double product twice), s390x GNU mode
+      or -fexcess-precision=fast; other settings stop at an #error that says so.
+      Tested to give the same bits (tests/suite_xarch.sh) on x86-64 (SSE2, SSE4.1, AVX2,
+      AVX-512, none), i386 SSE2, aarch64 (NEON), armhf, s390x (big-endian), riscv64,
+      wasm32 and a Cortex-M4 (soft float and FPv4-SP), NaN payloads of the variants and
+      the fused op aside (docs/SPEC.md).
+      Freestanding (no libc: microcontrollers, wasm32 -nostdlib, kernels): the header
+      includes only stddef.h and stdint.h (and assert.h where it exists, see
+      DROPOUT_ASSERT), calls no libc or libm function and allocates nothing. Provide
+      nothing beyond what GCC and Clang expect of any freestanding target: their runtime
+      library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
+      them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
+      -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
+      and NEON paths call. On a Cortex-M4 (-Os) forward + backward f32 take about 2 KB of
+      flash plus 2.5 KB (FPU) to 3.1 KB (soft float) of libgcc, mostly soft double.
 
    THREADS AND CHUNKS
       Functions are reentrant. To split a tensor over threads or machines, give each
