@@ -40,24 +40,9 @@ simd_case reference - "$CC" -DDROPOUT_NO_SIMD
 # AVX-512 hosts), in C and C++, gcc, g++, clang and clang++, -O2 -Werror, whatever this CPU
 # is: tests/xarch/digest.c (the whole API) must print the DROPOUT_NO_SIMD build's digests.
 # All compile in the background; each runs where the CPU has the instructions.
-simd_x86="sse2:-msse2:sse2 sse4.1:-msse4.1:sse4_1 avx2:-mavx2:avx2 avx512:-mavx512f,-mavx512bw:avx512bw"
-simd_mx=$BUILD/simd_matrix
-mkdir -p "$simd_mx"
-simd_ref=""; simd_pids=""
+[ -n "${xa_started:-}" ] || . ./tests/xarch/start.sh   # the builds (started early by run.sh)
 if [ "$(uname -m)" = x86_64 ]; then
-   rm -f "$simd_mx"/*.bin
-   "$CC" -std=c99 -O2 $WARN -DDROPOUT_NO_SIMD -I. tests/xarch/digest.c -o "$simd_mx/ref.bin" >"$simd_mx/ref.build.log" 2>&1 &&
-      "$simd_mx/ref.bin" >"$simd_mx/ref.out" 2>&1 && simd_ref=$simd_mx/ref.out
-   for simd_c in gcc g++ clang clang++; do
-      command -v $simd_c >/dev/null 2>&1 || continue
-      case $simd_c in *++) simd_l="-x c++ -std=c++11" ;; *) simd_l="-std=c99" ;; esac
-      for simd_p in $simd_x86; do
-         simd_n=${simd_p%%:*}; simd_f=$(echo "$simd_p" | cut -d: -f2 | tr , ' ')
-         $simd_c $simd_l -O2 $WARN $simd_f -I. tests/xarch/digest.c -o "$simd_mx/$simd_c-$simd_n.bin" \
-            >"$simd_mx/$simd_c-$simd_n.build.log" 2>&1 &
-         simd_pids="$simd_pids $!"
-      done
-   done
+   wait "$simd_pid_ref" && "$simd_mx/ref.bin" >"$simd_mx/ref.out" 2>&1 && simd_ref=$simd_mx/ref.out
    for simd_w in $simd_pids; do wait "$simd_w"; done
    for simd_c in gcc g++ clang clang++; do
       if ! command -v $simd_c >/dev/null 2>&1; then say "SKIP simd-matrix[$simd_c]: not installed"; continue; fi

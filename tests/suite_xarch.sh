@@ -8,73 +8,9 @@
 # And two builds that must refuse with the fix in the message: i386 x87 (gcc -m32) and
 # s390x in strict ISO C, both FLT_EVAL_METHOD != 0 (float or double evaluated wider).
 # A missing cross compiler, libc or emulator is a SKIP line (.ci/run installs them).
-# All builds run in the background at once. Names start with xa_ (sourced into run.sh).
+# The builds start in tests/xarch/start.sh (run.sh sources it early). Names start with xa_.
 
-xa_dir=$BUILD/xarch
-mkdir -p "$xa_dir"
-xa_src=tests/xarch/digest.c
-xa_cflags="-std=c99 -O2 $WARN -I."
-xa_hostcc=${CC:-cc}
-xa_m4="-mthumb -Os -std=c99 $WARN -I. -ffreestanding -nostdlib -DXD_SEMIHOSTING -T tests/xarch/cortex_m.ld"
-xa_qemu_m4="-M mps2-an386 -nographic -monitor none -serial none -semihosting-config enable=on,target=native -kernel"
-xa_wasm="--target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export=main -Wl,--allow-undefined"
-
-xa_have() { command -v "$1" >/dev/null 2>&1; }
-
-# xa_probe CMD...: does this toolchain build a trivial program here (compiler, libc, linker)?
-xa_probe() {
-   printf 'int main(void) { return 0; }\n' >"$xa_dir/probe.c"
-   "$@" "$xa_dir/probe.c" -o "$xa_dir/probe.out" >/dev/null 2>&1
-}
-
-# target table: NAME|compiler|probe flags|build flags|runner ("-" = runs here)|how to get it
-xa_targets="
-host|$xa_hostcc||$xa_cflags|-|
-i386-sse|gcc|-m32 -msse2 -mfpmath=sse|$xa_cflags -m32 -msse2 -mfpmath=sse|-|apt-get install gcc-multilib
-aarch64|aarch64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-aarch64|apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-armhf|clang|--target=arm-linux-gnueabihf -fuse-ld=lld -static|--target=arm-linux-gnueabihf -fuse-ld=lld -static $xa_cflags|qemu-arm|apt-get install clang lld libc6-dev-armhf-cross libgcc-12-dev-armhf-cross qemu-user
-s390x|s390x-linux-gnu-gcc|-static|-std=gnu99 -O2 $WARN -I. -static|qemu-s390x|apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
-riscv64|riscv64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-riscv64|apt-get install gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
-wasm32|clang|$xa_wasm|$xa_wasm $xa_cflags|node|apt-get install clang lld nodejs
-cortex-m4|arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb -nostdlib -ffreestanding -c|-mcpu=cortex-m4 $xa_m4|qemu-system-arm|apt-get install gcc-arm-none-eabi qemu-system-arm
-cortex-m4f|arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -nostdlib -ffreestanding -c|-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 $xa_m4|qemu-system-arm|apt-get install gcc-arm-none-eabi qemu-system-arm"
-
-# ---- probe each toolchain, start every build that can go
-xa_ok=""
-xa_old_ifs=$IFS
-IFS='
-'
-for xa_line in $xa_targets; do
-   [ -n "$xa_line" ] || continue
-   IFS='|' read -r xa_n xa_cc xa_pf xa_bf xa_run xa_get <<EOF
-$xa_line
-EOF
-   IFS=$xa_old_ifs
-   rm -f "$xa_dir/$xa_n.out" "$xa_dir/$xa_n.bin"
-   # shellcheck disable=SC2086 # flag lists are split on purpose
-   if ! xa_have "$xa_cc" || ! xa_probe "$xa_cc" $xa_pf; then
-      say "SKIP xarch[$xa_n]: $xa_cc cannot build for this target here (${xa_get:-no compiler})"
-   else
-      case $xa_n in cortex-m4*) xa_lib=-lgcc ;; *) xa_lib="" ;; esac
-      # shellcheck disable=SC2086
-      "$xa_cc" $xa_bf $xa_src $xa_lib -o "$xa_dir/$xa_n.bin" >"$xa_dir/$xa_n.build.log" 2>&1 &
-      eval "xa_pid_$(printf '%s' "$xa_n" | tr -c 'A-Za-z0-9' '_')=\$!"
-      xa_ok="$xa_ok $xa_n:$xa_run"
-   fi
-   IFS='
-'
-done
-IFS=$xa_old_ifs
-
-# the two builds that must refuse: the message must carry the fix
-if xa_have gcc && xa_probe gcc -m32; then
-   gcc $xa_cflags -m32 -mfpmath=387 -c $xa_src -o "$xa_dir/x87.o" >"$xa_dir/x87.build.log" 2>&1 &
-   xa_pid_x87=$!
-else xa_pid_x87=""; say "SKIP xarch[i386-x87]: gcc -m32 cannot build here (apt-get install gcc-multilib)"; fi
-if xa_have s390x-linux-gnu-gcc; then
-   s390x-linux-gnu-gcc $xa_cflags -c $xa_src -o "$xa_dir/s390x-iso.o" >"$xa_dir/s390x-iso.build.log" 2>&1 &
-   xa_pid_s390x_iso=$!
-else xa_pid_s390x_iso=""; say "SKIP xarch[s390x -std=c99]: no s390x-linux-gnu-gcc (apt-get install gcc-s390x-linux-gnu)"; fi
+[ -n "${xa_started:-}" ] || . ./tests/xarch/start.sh
 
 # xa_runner NAME RUNNER BINARY: run it, keep the digest lines
 xa_runner() {
