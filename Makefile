@@ -5,13 +5,14 @@
 #                (dropout in your own training loop, with a checkpoint that resumes it)
 #   make figures the tutorial's pictures in docs/img/ (examples/make_figures.c and the demo)
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
+#   make check   the quick subset (known answers, the contract, one SIMD build), same last line
 #   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
 #   make bench-isa  where the time goes on each x86 SIMD path; saves bench/results/isa-*.md
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures test bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example figures test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -48,6 +49,9 @@ build/make_figures: examples/make_figures.c examples/plot.h examples/png.h dropo
 
 test:
 	@sh tests/run.sh
+
+check:
+	@sh tests/check.sh
 
 # The bench is built for this CPU (BENCH_ARCH, default -march=native; -mavx2 measures the
 # AVX2 path on an AVX-512 machine) and with OpenMP when the compiler has it. cuRAND's host

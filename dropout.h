@@ -32,8 +32,9 @@
    OPTIONS (#define before including, in the implementation file at least)
       DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only)
       DROPOUT_STATIC          make every function static (private to one file)
-      DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h);
-                              argument validation does not depend on it
+      DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h,
+                              or nothing where there is no assert.h: -ffreestanding,
+                              wasm32 -nostdlib); argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 4 MiB,
                               past a typical L2) are written with streaming stores, which
@@ -62,8 +63,27 @@
       variants are written so that every product that meets an add is exact, and use the
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
       hardware change nothing. Do not build with -ffast-math (it may flush denormals to
-      zero and reassociate) and do not use an x87 FPU with excess precision
-      (FLT_EVAL_METHOD must be 0).
+      zero and reassociate); excess precision (FLT_EVAL_METHOD != 0) is refused at
+      compile time (see PORTABILITY).
+
+   PORTABILITY AND FREESTANDING USE
+      C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
+      float and double operations rounded to their own precision: 32-bit x86 needs
+      -msse2 -mfpmath=sse (the x87 FPU rounds a double product twice), s390x GNU mode
+      or -fexcess-precision=fast; other settings stop at an #error that says so.
+      Tested to give the same bits (tests/suite_xarch.sh) on x86-64 (SSE2, SSE4.1, AVX2,
+      AVX-512, none), i386 SSE2, aarch64 (NEON), armhf, s390x (big-endian), riscv64,
+      wasm32 and a Cortex-M4 (soft float and FPv4-SP), NaN payloads of the variants and
+      the fused op aside (docs/SPEC.md).
+      Freestanding (no libc: microcontrollers, wasm32 -nostdlib, kernels): the header
+      includes only stddef.h and stdint.h (and assert.h where it exists, see
+      DROPOUT_ASSERT), calls no libc or libm function and allocates nothing. Provide
+      nothing beyond what GCC and Clang expect of any freestanding target: their runtime
+      library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
+      them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
+      -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
+      and NEON paths call. On a Cortex-M4 (-Os) forward + backward f32 take about 2 KB of
+      flash plus 2.5 KB (FPU) to 3.1 KB (soft float) of libgcc, mostly soft double.
 
    THREADS AND CHUNKS
       Functions are reentrant. To split a tensor over threads or machines, give each
@@ -77,7 +97,20 @@
 #ifndef DROPOUT_H_INCLUDED
 #define DROPOUT_H_INCLUDED
 
-#include <stddef.h>
+/* Said here rather than in 98 errors from `inline` on: the header is C99 (or C++11). */
+#if !defined(__cplusplus) && !defined(_MSC_VER) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
+#error "dropout.h needs C99 or later (or C++11): compile with -std=c99 (or -std=c11, gnu99, ...)"
+#endif
+/* Every result is specified as float and double operations, each rounded once. Where the
+   compiler evaluates them wider (FLT_EVAL_METHOD 2: x87, plain gcc -m32, where a double
+   product is rounded twice; FLT_EVAL_METHOD 1: s390x in strict ISO mode, float in double)
+   the bits drift from every other CPU's (tests/suite_xarch.sh saw both), so refuse. */
+#if defined(__FLT_EVAL_METHOD__) && !defined(__CUDA_ARCH__) && \
+    !(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == 16 || __FLT_EVAL_METHOD__ == 32)
+#error "dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast"
+#endif
+
+#include <stddef.h>   /* both freestanding headers: no libc needed */
 #include <stdint.h>
 
 #define DROPOUT_VERSION_MAJOR 0
@@ -287,7 +320,7 @@ DROPOUT_HD uint16_t dropout_f32_to_bf16(float f)
 DROPOUT_HD float dropout__scale_f32(float x, float scale)
 {
    union { float f; uint32_t u; } v;
-   if (x == x) return x * scale;
+   if (x >= x) return x * scale;   /* not NaN (>=, not ==: -Wfloat-equal stays quiet) */
    v.f = x;
    v.u |= 0x00400000u;
    return v.f;
@@ -296,7 +329,7 @@ DROPOUT_HD float dropout__scale_f32(float x, float scale)
 DROPOUT_HD double dropout__scale_f64(double x, double scale)
 {
    union { double f; uint64_t u; } v;
-   if (x == x) return x * scale;
+   if (x >= x) return x * scale;
    v.f = x;
    v.u |= (uint64_t)1 << 51;
    return v.f;
@@ -423,12 +456,12 @@ DROPOUT_HD float dropout_fmaf(float a, float b, float c)
    double p = (double)a * (double)b;            /* exact */
    double cd = (double)c;
    double s = p + cd, bb, e;
-   if (!(s - s == 0.0)) return (float)s;         /* Inf or NaN: no rounding to do */
+   if (!(s - s >= 0.0)) return (float)s;         /* Inf or NaN: no rounding to do */
    bb = s - p;                                   /* TwoSum: s + e == p + c exactly */
    e = (p - (s - bb)) + (cd - bb);
    v.d = s;
    /* s != 0 here whenever e != 0: a sum that rounds to zero is exact */
-   if (e != 0.0 && !(v.u & 1u)) v.u += ((e > 0.0) == (s > 0.0)) ? 1u : (uint64_t)-1;
+   if ((e < 0.0 || e > 0.0) && !(v.u & 1u)) v.u += ((e > 0.0) == (s > 0.0)) ? 1u : (uint64_t)-1;
    return (float)v.d;
 #endif
 }
@@ -636,14 +669,14 @@ DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
 DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r)
 {
    if (r.base.threshold == 0) return x;
-   if (r.base.scale_f64 == 0.0) return 0.0f;
+   if (r.base.threshold == (uint64_t)1 << r.base.bits) return 0.0f;   /* all dropped */
    return keep ? (x + r.c_f32) * r.a_f32 : r.drop_f32;
 }
 
 DROPOUT_HD double dropout_alpha_apply_f64(double x, int keep, dropout_alpha_rule r)
 {
    if (r.base.threshold == 0) return x;
-   if (r.base.scale_f64 == 0.0) return 0.0;
+   if (r.base.threshold == (uint64_t)1 << r.base.bits) return 0.0;
    return keep ? (x + r.c) * r.a : r.drop;
 }
 
@@ -860,8 +893,21 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
 #define DROPOUT_IMPLEMENTATION_DONE
 
 #ifndef DROPOUT_ASSERT
+/* assert.h is a hosted header: a freestanding build (-ffreestanding, or a target with no
+   libc such as clang --target=wasm32 -nostdlib) checks nothing rather than fail to build */
+#if defined(__STDC_HOSTED__) && __STDC_HOSTED__ == 0
+#define DROPOUT_ASSERT(x) ((void)0)
+#elif defined(__has_include)
+#if __has_include(<assert.h>)
 #include <assert.h>
 #define DROPOUT_ASSERT(x) assert(x)
+#else
+#define DROPOUT_ASSERT(x) ((void)0)
+#endif
+#else
+#include <assert.h>
+#define DROPOUT_ASSERT(x) assert(x)
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -2153,7 +2199,7 @@ static int dropout__bcast_run(int kind, int dtype, void *y, uint8_t *mask, const
    ar = dropout_alpha_rule_make(p, bits);
    log2_draws = bits == 32 ? 2u : bits == 16 ? 3u : 4u;
    dropout__cursor_init(&c, seed, stream);
-   for (d = 0; d < b.rank; ++d) idx[d] = 0;
+   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* a fixed size: no memset call (freestanding) */
    for (i = 0; i < b.numel; ++i) {
       uint64_t pos = offset + m;
       const uint32_t *w = dropout__cursor_words(&c, pos >> log2_draws);
@@ -2188,7 +2234,7 @@ static int dropout__normal_run(int kind, int dtype, void *y, const void *x, size
       uint64_t q = offset + i;
       const uint32_t *w;
       float z;
-      if (param == 0.0) {                          /* copy bit for bit */
+      if (!(param > 0.0)) {                       /* copy bit for bit */
          switch (dtype) {
          case DROPOUT__F32: ((float *)y)[i] = ((const float *)x)[i]; break;
          case DROPOUT__F64: ((double *)y)[i] = ((const double *)x)[i]; break;

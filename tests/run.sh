@@ -42,6 +42,10 @@ build() {
    else say "FAIL build $name: $(head -c 600 "$BUILD/$name.build.log" | tr '\n' ' ')"; fi
 }
 
+# the cross-architecture and x86-matrix builds start now, in the background: they fill the
+# core that the one-at-a-time builds below leave idle (suite_xarch.sh, suite_simd.sh wait)
+. ./tests/xarch/start.sh
+
 for src in tests/test_*.c; do
    [ -e "$src" ] || continue
    t=$(basename "$src" .c)

@@ -38,13 +38,33 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD
 
-# C++ (the header must stay valid C++11) with the widest path this machine's compiler has
-simd_cxx_flags=$([ "$(uname -m)" = x86_64 ] && echo -mavx2)
-if command -v "${CXX:-c++}" >/dev/null 2>&1; then
-   build simd-cxx11 sh -c "printf '#define DROPOUT_IMPLEMENTATION\n#include \"dropout.h\"\n' | \
-      ${CXX:-c++} -std=c++11 -x c++ -O2 $WARN $simd_cxx_flags -I. -c - -o $BUILD/simd_cxx.o"
-else
-   say "SKIP build simd-cxx11: no C++ compiler (${CXX:-c++})"
+# Every x86 path with explicit flags (not -march=native: that hid a g++ -Werror failure on
+# AVX-512 hosts), in C and C++, gcc, g++, clang and clang++, -O2 -Werror, whatever this CPU
+# is: tests/xarch/digest.c (the whole API) must print the DROPOUT_NO_SIMD build's digests.
+# All compile in the background; each runs where the CPU has the instructions.
+[ -n "${xa_started:-}" ] || . ./tests/xarch/start.sh   # the builds (started early by run.sh)
+if [ "$(uname -m)" = x86_64 ]; then
+   wait "$simd_pid_ref" && "$simd_mx/ref.bin" >"$simd_mx/ref.out" 2>&1 && simd_ref=$simd_mx/ref.out
+   for simd_w in $simd_pids; do wait "$simd_w"; done
+   for simd_c in gcc g++ clang clang++; do
+      if ! command -v $simd_c >/dev/null 2>&1; then say "SKIP simd-matrix[$simd_c]: not installed"; continue; fi
+      for simd_p in $simd_x86; do
+         simd_n=${simd_p%%:*}; simd_f=$(echo "$simd_p" | cut -d: -f2 | tr , ' '); simd_cpu=${simd_p##*:}
+         simd_t="simd-matrix[$simd_c $simd_f]"
+         if [ ! -x "$simd_mx/$simd_c-$simd_n.bin" ]; then
+            say "FAIL build $simd_t: $(head -c 600 "$simd_mx/$simd_c-$simd_n.build.log" | tr '\n' ' ')"; continue
+         fi
+         say "PASS build $simd_t"
+         if ! simd_flag "$simd_cpu"; then say "SKIP $simd_t run: this CPU has no $simd_cpu"
+         elif [ -z "$simd_ref" ]; then say "FAIL $simd_t: the DROPOUT_NO_SIMD digest did not build or run"
+         elif "$simd_mx/$simd_c-$simd_n.bin" >"$simd_mx/$simd_c-$simd_n.out" 2>&1 &&
+              cmp -s "$simd_ref" "$simd_mx/$simd_c-$simd_n.out"; then
+            say "PASS $simd_t: whole-API digest equals DROPOUT_NO_SIMD's"
+         else
+            say "FAIL $simd_t: digest differs from DROPOUT_NO_SIMD's in: $(diff "$simd_ref" "$simd_mx/$simd_c-$simd_n.out" | sed -n 's/^> \([a-z]*\) .*/\1/p' | tr '\n' ' ')"
+         fi
+      done
+   done
 fi
 
 # AArch64 NEON: cross-compiled when the cross compiler is there, run under qemu-user

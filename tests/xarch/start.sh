@@ -1,0 +1,93 @@
+# start.sh - the background half of tests/suite_xarch.sh and of suite_simd.sh's x86 matrix:
+# probes the toolchains and starts every build of tests/xarch/digest.c at once. tests/run.sh
+# sources it before its own one-at-a-time test builds, so that these fill the idle core;
+# each suite sources it itself when run alone (xa_started unset). Sourced, not run: the
+# suites wait for the process ids it leaves in xa_pid_* and simd_pids.
+xa_started=1
+
+xa_dir=$BUILD/xarch
+mkdir -p "$xa_dir"
+xa_src=tests/xarch/digest.c
+xa_cflags="-std=c99 -O2 $WARN -I."
+xa_hostcc=${CC:-cc}
+xa_m4="-mthumb -Os -std=c99 $WARN -I. -ffreestanding -nostdlib -DXD_SEMIHOSTING -T tests/xarch/cortex_m.ld"
+xa_qemu_m4="-M mps2-an386 -nographic -monitor none -serial none -semihosting-config enable=on,target=native -kernel"
+xa_wasm="--target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export=main -Wl,--allow-undefined"
+
+xa_have() { command -v "$1" >/dev/null 2>&1; }
+
+# xa_probe CMD...: does this toolchain build a trivial program here (compiler, libc, linker)?
+xa_probe() {
+   printf 'int main(void) { return 0; }\n' >"$xa_dir/probe.c"
+   "$@" "$xa_dir/probe.c" -o "$xa_dir/probe.out" >/dev/null 2>&1
+}
+
+# target table: NAME|compiler|probe flags|build flags|runner ("-" = runs here)|how to get it
+xa_targets="
+host|$xa_hostcc||$xa_cflags|-|
+i386-sse|gcc|-m32 -msse2 -mfpmath=sse|$xa_cflags -m32 -msse2 -mfpmath=sse|-|apt-get install gcc-multilib
+aarch64|aarch64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-aarch64|apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+armhf|clang|--target=arm-linux-gnueabihf -fuse-ld=lld -static|--target=arm-linux-gnueabihf -fuse-ld=lld -static $xa_cflags|qemu-arm|apt-get install clang lld libc6-dev-armhf-cross libgcc-12-dev-armhf-cross qemu-user
+s390x|s390x-linux-gnu-gcc|-static|-std=gnu99 -O2 $WARN -I. -static|qemu-s390x|apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
+riscv64|riscv64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-riscv64|apt-get install gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
+wasm32|clang|$xa_wasm|$xa_wasm $xa_cflags|node|apt-get install clang lld nodejs
+cortex-m4|arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb -nostdlib -ffreestanding -c|-mcpu=cortex-m4 $xa_m4|qemu-system-arm|apt-get install gcc-arm-none-eabi qemu-system-arm
+cortex-m4f|arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -nostdlib -ffreestanding -c|-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 $xa_m4|qemu-system-arm|apt-get install gcc-arm-none-eabi qemu-system-arm"
+
+# ---- probe each toolchain, start every build that can go
+xa_ok=""
+xa_old_ifs=$IFS
+IFS='
+'
+for xa_line in $xa_targets; do
+   [ -n "$xa_line" ] || continue
+   IFS='|' read -r xa_n xa_cc xa_pf xa_bf xa_run xa_get <<EOF
+$xa_line
+EOF
+   IFS=$xa_old_ifs
+   rm -f "$xa_dir/$xa_n.out" "$xa_dir/$xa_n.bin"
+   # shellcheck disable=SC2086 # flag lists are split on purpose
+   if ! xa_have "$xa_cc" || ! xa_probe "$xa_cc" $xa_pf; then
+      say "SKIP xarch[$xa_n]: $xa_cc cannot build for this target here (${xa_get:-no compiler})"
+   else
+      case $xa_n in cortex-m4*) xa_lib=-lgcc ;; *) xa_lib="" ;; esac
+      # shellcheck disable=SC2086
+      "$xa_cc" $xa_bf $xa_src $xa_lib -o "$xa_dir/$xa_n.bin" >"$xa_dir/$xa_n.build.log" 2>&1 &
+      eval "xa_pid_$(printf '%s' "$xa_n" | tr -c 'A-Za-z0-9' '_')=\$!"
+      xa_ok="$xa_ok $xa_n:$xa_run"
+   fi
+   IFS='
+'
+done
+IFS=$xa_old_ifs
+
+# the two builds that must refuse: the message must carry the fix
+if xa_have gcc && xa_probe gcc -m32; then
+   gcc $xa_cflags -m32 -mfpmath=387 -c $xa_src -o "$xa_dir/x87.o" >"$xa_dir/x87.build.log" 2>&1 &
+   xa_pid_x87=$!
+else xa_pid_x87=""; say "SKIP xarch[i386-x87]: gcc -m32 cannot build here (apt-get install gcc-multilib)"; fi
+if xa_have s390x-linux-gnu-gcc; then
+   s390x-linux-gnu-gcc $xa_cflags -c $xa_src -o "$xa_dir/s390x-iso.o" >"$xa_dir/s390x-iso.build.log" 2>&1 &
+   xa_pid_s390x_iso=$!
+else xa_pid_s390x_iso=""; say "SKIP xarch[s390x -std=c99]: no s390x-linux-gnu-gcc (apt-get install gcc-s390x-linux-gnu)"; fi
+
+# ---- suite_simd.sh's x86 matrix: every path, four compilers, and the DROPOUT_NO_SIMD digest
+simd_x86="sse2:-msse2:sse2 sse4.1:-msse4.1:sse4_1 avx2:-mavx2:avx2 avx512:-mavx512f,-mavx512bw:avx512bw"
+simd_mx=$BUILD/simd_matrix
+mkdir -p "$simd_mx"
+simd_ref=""; simd_pids=""
+if [ "$(uname -m)" = x86_64 ]; then
+   rm -f "$simd_mx"/*.bin
+   "$CC" -std=c99 -O2 $WARN -DDROPOUT_NO_SIMD -I. tests/xarch/digest.c -o "$simd_mx/ref.bin" >"$simd_mx/ref.build.log" 2>&1 &
+   simd_pid_ref=$!
+   for simd_c in gcc g++ clang clang++; do
+      command -v $simd_c >/dev/null 2>&1 || continue
+      case $simd_c in *++) simd_l="-x c++ -std=c++11" ;; *) simd_l="-std=c99" ;; esac
+      for simd_p in $simd_x86; do
+         simd_n=${simd_p%%:*}; simd_f=$(echo "$simd_p" | cut -d: -f2 | tr , ' ')
+         $simd_c $simd_l -O2 $WARN $simd_f -I. tests/xarch/digest.c -o "$simd_mx/$simd_c-$simd_n.bin" \
+            >"$simd_mx/$simd_c-$simd_n.build.log" 2>&1 &
+         simd_pids="$simd_pids $!"
+      done
+   done
+fi
