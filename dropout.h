@@ -1861,6 +1861,16 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
       size_t left = (full - at) / DROPOUT__CHUNK;
       unsigned nb = left < step ? (unsigned)left : step, c, c0;
+#if defined(DROPOUT__SIMD_AVX512)
+      /* the next step's x, asked for before this step's Philox runs, so that the loads
+         overlap the arithmetic: measured on Zen 4, +2 to +35% out of cache with streamed
+         stores (AVX-512 build), while the AVX2 build on the same CPU lost 5-8% with it */
+      if (x && nt && left > step) {
+         const char *pf = xb + (at + (size_t)step * DROPOUT__CHUNK) * es;
+         size_t e, bytes = (size_t)step * DROPOUT__CHUNK * es;
+         for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
+      }
+#endif
       if (mask_in) {
          for (c = 0; c < nb; ++c) k[c] = dropout__load_mask64(mask_in + at / 8u + 8u * c);
       } else if (r->threshold == 0) {
