@@ -36,9 +36,10 @@
                               or nothing where there is no assert.h: -ffreestanding,
                               wasm32 -nostdlib); argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
-      DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 4 MiB,
-                              past a typical L2) are written with streaming stores, which
-                              skip the cache; 0 = always, SIZE_MAX = never. Same bits.
+      DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
+                              about where a last-level cache stops keeping y for the
+                              next layer) are written with streaming stores, which skip
+                              the cache; 0 = always, SIZE_MAX = never. Same bits.
 
    SIMD
       The vector path is chosen when the implementation is compiled, from the compiler's
@@ -1636,12 +1637,15 @@ static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
 /* Streaming (non-temporal) stores write around the caches: a large output then costs no
    read-for-ownership of y (8 instead of 12 bytes of memory traffic per f32 element). They
    are used from DROPOUT_STREAM_STORE_BYTES of output on, and the call ends with a store
-   fence. The bits are the same. nt = 1: whole vectors, y DROPOUT__NT_ALIGN-byte aligned;
-   nt = 2 (AVX-512): 16-byte pieces, y 16-byte aligned, which is what malloc gives (its
-   large blocks start 16 bytes into a page); dropout__run first takes a short head with
-   the reference when y is less aligned than that. */
+   fence. The bits are the same. nt = 1: whole vectors, y DROPOUT__NT_ALIGN-byte aligned
+   (dropout__run_simd shifts its data grid to get there); nt = 2 (AVX-512): 16-byte
+   pieces, y 16-byte aligned (the fills, whose grid does not shift).
+   The default threshold, from `make bench`'s table on Zen 4 (32 MiB L3), two runs: forward
+   alone gains from streaming from 2 MiB of output on, but forward followed by a read of y
+   (what the next layer does) loses 4 to 22% with it from 2 to 8 MiB and is within -6%
+   to +15% at 16 MiB; from 32 MiB on streaming wins both ways. */
 #ifndef DROPOUT_STREAM_STORE_BYTES
-#define DROPOUT_STREAM_STORE_BYTES ((size_t)4 << 20)
+#define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
 #endif
 #if defined(DROPOUT__SIMD_AVX512)
 #define DROPOUT__NT_ALIGN 64

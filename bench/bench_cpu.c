@@ -385,7 +385,7 @@ int main(int argc, char **argv)
    for (si = 0; si < 2; ++si) {
       for (ti = 0; ti < 2; ++ti) {
          double wall = 0, rates[16], tr, wmin = 1e30, wmax = 0, f8 = 0, f32 = 0, r123 = 0, cur = 0;
-         int reps = si == 0 ? 7 : 400;
+         int reps = si == 0 ? 11 : 400;
          threads = ti == 0 ? 1 : maxthreads;
          if (ti == 1 && maxthreads == 1) break;
          n = sizes[si];

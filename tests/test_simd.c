@@ -11,7 +11,7 @@
    window and block boundaries), element offsets into buffers (alignment), p at the
    rule's edges (t = 0, t = 1, t = 2^bits - 1, t = 2^bits), modes 8/16/32, the 4 dtypes,
    in place and not, data with NaN payloads, signalling NaNs, Inf, subnormals, -0. */
-/* Streaming stores start at 1 KiB of output here (default 4 MiB), so that small calls
+/* Streaming stores start at 1 KiB of output here (default 16 MiB), so that small calls
    cross the threshold; suite_simd.sh also builds with 0 (always) and SIZE_MAX (never). */
 #ifndef DROPOUT_STREAM_STORE_BYTES
 #define DROPOUT_STREAM_STORE_BYTES 1024
