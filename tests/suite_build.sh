@@ -45,7 +45,10 @@ sb_prefixed() {
 # ---- all compiles start here, in the background (nvcc, sanitizer builds, the matrix):
 # the shell waits for each where its result is reported
 sb_nvcc=$(command -v nvcc 2>/dev/null || echo "$sb_cuda/bin/nvcc")
-if [ -x "$sb_nvcc" ]; then
+sb_nvcc_skip=""
+if [ ! -x "$sb_nvcc" ]; then sb_nvcc_skip="nvcc not found (neither on PATH nor in $sb_cuda/bin)"
+elif ! sb_have g++; then sb_nvcc_skip="nvcc's host compiler g++ not found"; fi
+if [ -z "$sb_nvcc_skip" ]; then
    rm -f "$sb_dir/nvcc_smoke"
    sb_bg nvcc_sm75_sm90 "$sb_nvcc" -O1 -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Wshadow,-Wconversion,-Werror \
       -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90 tests/build/nvcc_smoke.cu -o "$sb_dir/nvcc_smoke"
@@ -134,9 +137,9 @@ else
 fi
 
 # ---- nvcc (compiled in the background above)
-if [ -x "$sb_nvcc" ]; then
+if [ -z "$sb_nvcc_skip" ]; then
    sb_wait nvcc_sm75_sm90
    [ -x "$sb_dir/nvcc_smoke" ] && run_prog nvcc_smoke "$sb_dir/nvcc_smoke" nvcc_smoke
 else
-   say "SKIP nvcc: nvcc not found (neither on PATH nor in $sb_cuda/bin)"
+   say "SKIP nvcc: $sb_nvcc_skip"
 fi

@@ -17,7 +17,9 @@ else
 fi
 
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-if [ -x "$NVCC" ]; then
+if [ -x "$NVCC" ] && ! command -v g++ >/dev/null 2>&1; then
+   say "SKIP build nvcc_kernels: nvcc's host compiler g++ not found"
+elif [ -x "$NVCC" ]; then
    NVFLAGS="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I."
    ARCHS="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
    key=$( { cat dropout.h dropout_cuda.cuh tests/cuda/test_cuda.cu tests/variants_cuda.cu tests/check.h bench/bench_cuda.cu bench/matmul_cost_cuda.cu; echo "$NVFLAGS $ARCHS"; "$NVCC" --version; } | cksum | cut -d' ' -f1)

@@ -87,7 +87,9 @@ if [ -x "$BUILD/train_mlp" ]; then
 fi
 
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
-if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
+if { [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; } && ! command -v g++ >/dev/null 2>&1; then
+   say "SKIP train_mlp_cuda: nvcc's host compiler g++ not found"
+elif [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
    build train_mlp_cuda "$NVCC" -O2 -I. -Werror all-warnings \
       -Xcompiler -Wall,-Wextra,-ffp-contract=off examples/train_mlp_cuda.cu \
       -o "$BUILD/train_mlp_cuda" -lpthread
