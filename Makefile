@@ -48,7 +48,7 @@ build/make_figures: examples/make_figures.c examples/plot.h examples/png.h dropo
 	$(CC) $(CFLAGS) -I. examples/make_figures.c -o $@
 
 test:
-	@sh tests/run.sh
+	@sh tests/run.sh $(T)
 
 check:
 	@sh tests/check.sh

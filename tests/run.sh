@@ -42,12 +42,18 @@ build() {
    else say "FAIL build $name: $(head -c 600 "$BUILD/$name.build.log" | tr '\n' ' ')"; fi
 }
 
+# sh tests/run.sh NAME...: only the suites (tests/suite_NAME.sh, tests/NAME/suite.sh) and
+# tests (tests/test_NAME.c) named; no names = everything
+ONLY=" $* "
+want() { [ "$ONLY" = "  " ] || case "$ONLY" in *" $1 "*) true;; *) false;; esac; }
+
 # the cross-architecture and x86-matrix builds start now, in the background: they fill the
 # core that the one-at-a-time builds below leave idle (suite_xarch.sh, suite_simd.sh wait)
-. ./tests/xarch/start.sh
+if want xarch || want simd; then . ./tests/xarch/start.sh; fi
 
 for src in tests/test_*.c; do
    [ -e "$src" ] || continue
+   want "$(basename "$src" .c | sed 's/^test_//')" || continue
    t=$(basename "$src" .c)
    if $CC $CFLAGS_TEST -I. "$src" -o "$BUILD/$t" 2>"$BUILD/$t.build.log"; then
       run_prog "$t" "$BUILD/$t"
@@ -56,8 +62,10 @@ for src in tests/test_*.c; do
    fi
 done
 
-for suite in tests/suite_*.sh; do
+for suite in tests/suite_*.sh tests/*/suite.sh; do
    [ -e "$suite" ] || continue
+   case $suite in tests/suite_*) sn=$(basename "$suite" .sh | sed 's/^suite_//');; *) sn=$(basename "$(dirname "$suite")");; esac
+   want "$sn" || continue
    . "./$suite"
 done
 
