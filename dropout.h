@@ -441,6 +441,40 @@ DROPOUT_HD uint16_t dropout_apply_bf16(uint16_t x, int keep, dropout_rule r)
                : (uint16_t)0;
 }
 
+/* Gradient accumulation (DROPOUT_GRAD_ACCUMULATE): acc + g, one rounding in the dtype;
+   f16/bf16 widen both exactly, add in float and round once. g has been rounded on its
+   own before (the product that made it is never fused with this add: a volatile on the
+   CPU, __fadd_rn / __dadd_rn on the GPU). */
+DROPOUT_HD float dropout_accumulate_f32(float acc, float g)
+{
+#if defined(__CUDA_ARCH__)
+   return __fadd_rn(acc, g);
+#else
+   volatile float v = g;
+   return acc + v;
+#endif
+}
+
+DROPOUT_HD double dropout_accumulate_f64(double acc, double g)
+{
+#if defined(__CUDA_ARCH__)
+   return __dadd_rn(acc, g);
+#else
+   volatile double v = g;
+   return acc + v;
+#endif
+}
+
+DROPOUT_HD uint16_t dropout_accumulate_f16(uint16_t acc, uint16_t g)
+{
+   return dropout_f32_to_f16(dropout_accumulate_f32(dropout_f16_to_f32(acc), dropout_f16_to_f32(g)));
+}
+
+DROPOUT_HD uint16_t dropout_accumulate_bf16(uint16_t acc, uint16_t g)
+{
+   return dropout_f32_to_bf16(dropout_accumulate_f32(dropout_bf16_to_f32(acc), dropout_bf16_to_f32(g)));
+}
+
 /* ------------------------------------------------------------------------------------
    The library API. Argument order: plan (or rule), outputs, inputs. Every call checks
    all its arguments before it writes anything. y may equal x (in place); otherwise the
@@ -999,6 +1033,9 @@ DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t);
 /* For the other backends (dropout_cuda.cuh): every check dropout_run makes of d and t but
    the CPU's own (FPU mode, device coordinates). */
 DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t);
+/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and
+   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */
+DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy);
 
 /* ============================ end of VARIANTS declarations ============================ */
 
@@ -2973,24 +3010,14 @@ static void dropout__bits_copy(uint8_t *dst, const uint8_t *src, uint64_t at, si
    }
 }
 
-/* g added to what the output holds: one rounding in the dtype (f16/bf16: in float).
-   g passes through a volatile so that no compiler fuses the product that made it with
-   this add (-ffp-contract=fast) */
+/* g added to what the output holds (the building blocks dropout_accumulate_*) */
 static void dropout__accumulate(int dtype, char *o, const char *g)
 {
    switch (dtype) {
-   case DROPOUT__F32: { volatile float v = *(const float *)(const void *)g; *(float *)(void *)o += v; } break;
-   case DROPOUT__F64: { volatile double v = *(const double *)(const void *)g; *(double *)(void *)o += v; } break;
-   case DROPOUT__F16: {
-      volatile float v = dropout_f16_to_f32(*(const uint16_t *)(const void *)g);
-      uint16_t *p = (uint16_t *)(void *)o;
-      *p = dropout_f32_to_f16(dropout_f16_to_f32(*p) + v);
-   } break;
-   default: {
-      volatile float v = dropout_bf16_to_f32(*(const uint16_t *)(const void *)g);
-      uint16_t *p = (uint16_t *)(void *)o;
-      *p = dropout_f32_to_bf16(dropout_bf16_to_f32(*p) + v);
-   } break;
+   case DROPOUT__F32: { float *p = (float *)(void *)o; *p = dropout_accumulate_f32(*p, *(const float *)(const void *)g); } break;
+   case DROPOUT__F64: { double *p = (double *)(void *)o; *p = dropout_accumulate_f64(*p, *(const double *)(const void *)g); } break;
+   case DROPOUT__F16: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_f16(*p, *(const uint16_t *)(const void *)g); } break;
+   default: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_bf16(*p, *(const uint16_t *)(const void *)g); } break;
    }
 }
 
@@ -3332,6 +3359,19 @@ DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions
    return DROPOUT_OK;
 }
 
+DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy)
+{
+   *sigma = 0.0f;
+   *copy = 0;
+   if (d->dropout__op == DROPOUT_OP_GAUSSIAN) {
+      *copy = d->dropout__plan.rule.threshold == 0;
+      *sigma = *copy ? 0.0f : dropout_gaussian_sigma(dropout_rule_p(&d->dropout__plan.rule));
+   } else if (d->dropout__op == DROPOUT_OP_NOISE) {
+      *copy = !(d->dropout__sigma > 0.0);
+      *sigma = (float)d->dropout__sigma;
+   }
+}
+
 DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
 {
    dropout__job j;
@@ -3355,13 +3395,7 @@ DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
    dropout__job_setup(&j, d->dropout__op, d->dropout__dtype - 1, &plan->rule, plan->key.seed, plan->key.stream,
                       plan->pos, d->dropout__rank, d->dropout__dim, d->dropout__broadcast, sp);
    j.accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
-   if (d->dropout__op == DROPOUT_OP_GAUSSIAN) {
-      j.copy = plan->rule.threshold == 0;
-      j.sigma = dropout_gaussian_sigma(dropout_rule_p(&plan->rule));
-   } else if (d->dropout__op == DROPOUT_OP_NOISE) {
-      j.copy = !(d->dropout__sigma > 0.0);
-      j.sigma = (float)d->dropout__sigma;
-   }
+   dropout__desc_sigma(d, &j.sigma, &j.copy);
    j.out = (char *)t->out;
    j.mask = t->mask;
    j.in = (const char *)t->in;
