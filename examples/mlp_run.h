@@ -147,7 +147,7 @@ static inline void *train_worker(void *arg)
          evaluate(r, r->train, &cv->train_loss[k], &cv->train_acc[k], logits_all);
          evaluate(r, r->test, &cv->test_loss[k], &cv->test_acc[k], logits_all);
          if (c->print_every && ((epoch + 1) % c->print_every == 0 || epoch == 0))
-            printf("  epoch %4d  loss %.4f | train loss %.4f acc %5.1f%% | held-out loss "
+            printf("  epoch %4d  batch loss %.4f | training-set loss %.4f acc %5.1f%% | held-out loss "
                    "%.4f acc %5.1f%%\n", epoch + 1, cv->batch_loss[k], cv->train_loss[k],
                    100 * cv->train_acc[k], cv->test_loss[k], 100 * cv->test_acc[k]);
       }
