@@ -297,8 +297,8 @@ static inline double max_abs_diff(const float *a, const float *b, size_t n)
 }
 
 /* ------------------------------------------------------------------------------------
-   One training step, in three phases that may each be split between workers (threads,
-   ranks) without changing a bit:
+   One training step: the dropout plans, then three phases that may each be split between
+   workers (threads, ranks) without changing a bit:
      0. mlp_step_plans  each dropout layer's plan for the batch, from the generator;
      1. mlp_step_rows   rows r0..r1 of the batch: forward, loss, backward to the inputs
                         of every layer (row-local);
@@ -357,6 +357,8 @@ static inline int mlp_step_rows(Acts *a, const Config *c, const float *params, c
       a->x[2 * i + 1] = train->x[2 * src + 1];
       a->y[i] = train->y[src];
    }
+   /* forward: x (rows, IN) -> h1 (rows, H) -> d1 = dropout(relu(h1)) -> h2 (rows, H)
+      -> d2 = dropout(relu(h2)) -> logits (rows, CLASSES) -> loss; backward the other way */
    matmul_forward(h1, a->x + r0 * IN, P.w1, P.b1, rows, IN, H);
    relu_forward(d1, h1, hn);
    if ((err = dropout_forward_f32(&drop1, d1, NULL, d1)) != 0) return err;   /* in place, no mask kept */

@@ -9,15 +9,19 @@
    -> softmax cross-entropy, trained with Adam on a small training set so that it overfits.
 
    The program is in three files, read in this order:
-   - mlp_model.h   the model: data, layers as forward/backward pairs, one training step in
-                   three phases, the fixed summation order that makes the bits the same on
+   - mlp_model.h   the model: data, layers as forward/backward pairs, one training step
+                   (dropout plans, then three phases), the fixed summation order that makes the bits the same on
                    every machine (and on the GPU, over MPI and in the browser);
    - mlp_run.h     one training run on CPU threads: the arena (every buffer of a run in one
                    allocation; dropout.h itself never allocates), threads and barriers;
    - this file     main(): the runs, the reproducibility checks, the report and pictures.
 
-   So the weights after training are the same bits for any thread count, on any machine
-   with IEEE floats, and on the GPU (examples/train_mlp_cuda.cu). */
+   Dropout, the pattern to copy: a dropout_rule per layer made once (mlp_dropout_rules), a
+   dropout_plan per layer per step from the run's generator (mlp_step_plans), and the
+   layer's forward and backward take the same plan; a thread takes its rows' slice of it.
+
+   The weights after training are the same bits for any thread count, on any machine with
+   IEEE floats, and on the GPU (examples/train_mlp_cuda.cu); mlp_model.h says why. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
