@@ -1249,6 +1249,20 @@ enum { DROPOUT__F32, DROPOUT__F64, DROPOUT__F16, DROPOUT__BF16 };
    uint64_t: bit i = element i of the chunk kept. */
 #define DROPOUT__CHUNK 64
 
+/* Bodies written once for every dtype and inlined where the dtype is a constant, so that
+   a program calling only the f32 functions links only f32 code (a Cortex-M4 build then
+   carries no soft double). */
+#if defined(__GNUC__) || defined(__clang__)
+#define DROPOUT__INLINE static inline __attribute__((always_inline))
+#define DROPOUT__SIMD_ONLY static __attribute__((unused))   /* called by the SIMD paths alone */
+#elif defined(_MSC_VER)
+#define DROPOUT__INLINE static __forceinline
+#define DROPOUT__SIMD_ONLY static
+#else
+#define DROPOUT__INLINE static inline
+#define DROPOUT__SIMD_ONLY static
+#endif
+
 DROPOUTDEF const char *dropout_strerror(int code)
 {
    switch (code) {
@@ -1408,7 +1422,7 @@ static void dropout__store_mask_bits(uint8_t *mask, uint64_t keep, unsigned coun
 }
 
 /* Apply one chunk's keep bits to `count` elements of the given type. */
-static void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
+DROPOUT__INLINE void dropout__apply_chunk_body(int dtype, void *y, const void *x, size_t at,
                                  uint64_t keep, unsigned count, const dropout_rule *r)
 {
    unsigned i;
@@ -1432,12 +1446,18 @@ static void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
    }
 }
 
+DROPOUT__SIMD_ONLY void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
+                                            uint64_t keep, unsigned count, const dropout_rule *r)
+{
+   dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
+}
+
 /* The scalar reference of the one loop behind forward, backward, mask and apply_mask.
    y/x: the data (both NULL for mask only); mask_out: optional; mask_in: when given, the
    keep bits come from it instead of the stream. */
-static void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
-                             const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                             uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUT__INLINE void dropout__run_ref_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                           const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                           uint64_t seed, uint64_t stream, uint64_t offset)
 {
    dropout__cursor c;
    size_t at;
@@ -1448,8 +1468,15 @@ static void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *
       uint64_t keep = mask_in ? dropout__load_mask_bits(mask_in + at / 8u, count)
                               : dropout__keep_bits_ref(&c, r, offset + at, count);
       if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
-      if (y) dropout__apply_chunk(dtype, y, x, at, keep, count, r);
+      if (y) dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
    }
+}
+
+DROPOUT__SIMD_ONLY void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                        const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                        uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
 /* Stream words word .. word + n - 1 into out, one block at a time. */
@@ -2344,9 +2371,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 
 /* The engine behind every plain dropout call (forward, backward, mask, apply_mask), for a
    valid rule: the SIMD path or the reference, the same bits. */
-static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
-                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                            uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUT__INLINE void dropout__engine_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                          const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                          uint64_t seed, uint64_t stream, uint64_t offset)
 {
    /* p = 1 drops everything, whatever a stored mask says (SPEC section 7): a kept bit would
       scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
@@ -2359,7 +2386,22 @@ static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x
       return;
    }
 #endif
-   dropout__run_ref(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
+                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                            uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+/* the f32 calls' own copy (see DROPOUT__INLINE) */
+static void dropout__engine_f32(float *y, uint8_t *mask_out, const float *x,
+                                const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(DROPOUT__F32, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
 static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
@@ -2551,19 +2593,25 @@ static int dropout__in_place_ok(const void *y, const void *x, size_t n, size_t e
    return y == x || !dropout__meets(y, n * es, x, n * es);
 }
 
-/* forward and mask-free backward: the same operation on different data */
+/* forward and mask-free backward (the same operation on different data): every check,
+   and the count to run */
+static int dropout__short_check(int dtype, const dropout_plan *plan, const void *y, const uint8_t *mask, const void *x, size_t *n)
+{
+   size_t es = dropout__esize[dtype];
+   int err = dropout__plan_check(plan);
+   if (err) return err;
+   *n = (size_t)plan->count;
+   if (*n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   if (*n > (size_t)-1 / es || !dropout__in_place_ok(y, x, *n, es) ||
+       dropout__meets(mask, (*n + 7) / 8, y, *n * es) || dropout__meets(mask, (*n + 7) / 8, x, *n * es))
+      return DROPOUT_ERR_OVERLAP;
+   return dropout__fpu_check();
+}
+
 static int dropout__short(int dtype, const dropout_plan *plan, void *y, uint8_t *mask, const void *x)
 {
    size_t n;
-   int err = dropout__plan_check(plan);
-   if (err) return err;
-   n = (size_t)plan->count;
-   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   if (!dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
-       dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]) ||
-       dropout__meets(mask, (n + 7) / 8, x, n * dropout__esize[dtype]))
-      return DROPOUT_ERR_OVERLAP;
-   err = dropout__fpu_check();
+   int err = dropout__short_check(dtype, plan, y, mask, x, &n);
    if (err) return err;
    dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
    return DROPOUT_OK;
@@ -2585,7 +2633,11 @@ static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t
 
 DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x)
 {
-   return dropout__short(DROPOUT__F32, plan, y, mask, x);
+   size_t n;
+   int err = dropout__short_check(DROPOUT__F32, plan, y, mask, x, &n);
+   if (err) return err;
+   dropout__engine_f32(y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   return DROPOUT_OK;
 }
 
 DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x)
@@ -2605,7 +2657,7 @@ DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, u
 
 DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy)
 {
-   return dropout__short(DROPOUT__F32, plan, dx, NULL, dy);
+   return dropout_forward_f32(plan, dx, NULL, dy);
 }
 
 DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy)
