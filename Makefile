@@ -60,11 +60,16 @@ PORT ?= 8000
 web: $(WEB_FILES) build/web/modules.js
 	@echo "built build/web/ (open it with: make serve)"
 
-build/web/dropout.wasm: web/dropout_wasm.c dropout.h
+build/web/dropout.wasm: web/dropout_wasm.c web/wasm_libc.h dropout.h
 	@mkdir -p build/web
 	$(WEB_CC) $(WEB_CFLAGS) web/dropout_wasm.c -o $@
 
-build/web/modules.js: build/web/dropout.wasm $(WEB_TRAINER)
+# the demo trainer: examples/mlp_model.h, which builds freestanding
+build/web/trainer.wasm: web/trainer_wasm.c web/wasm_libc.h examples/mlp_model.h examples/mlp_math.h dropout.h
+	@mkdir -p build/web
+	$(WEB_CC) $(WEB_CFLAGS) web/trainer_wasm.c -o $@
+
+build/web/modules.js: build/web/dropout.wasm build/web/trainer.wasm
 	{ printf 'window.DROPOUT_MODULES = {\n'; \
 	  for m in $^; do printf '  %s: "%s",\n' "$$(basename $$m .wasm)" "$$(base64 <$$m | tr -d '\n')"; done; \
 	  printf '};\n'; } >$@

@@ -13,29 +13,7 @@
 
 #define WD_EXPORT(name) __attribute__((export_name(name)))
 
-/* A compiler may call these for plain loops and struct copies (dropout.h, PORTABILITY);
-   there is no libc here to provide them. Byte loops: exact by nature. */
-void *memset(void *dst, int c, size_t n)
-{
-   unsigned char *d = (unsigned char *)dst;
-   while (n--) *d++ = (unsigned char)c;
-   return dst;
-}
-void *memcpy(void *dst, const void *src, size_t n)
-{
-   unsigned char *d = (unsigned char *)dst;
-   const unsigned char *s = (const unsigned char *)src;
-   while (n--) *d++ = *s++;
-   return dst;
-}
-void *memmove(void *dst, const void *src, size_t n)
-{
-   unsigned char *d = (unsigned char *)dst;
-   const unsigned char *s = (const unsigned char *)src;
-   if (d < s) while (n--) *d++ = *s++;
-   else { d += n; s += n; while (n--) *--d = *--s; }
-   return dst;
-}
+#include "wasm_libc.h"   /* memset, memcpy: no libc here */
 
 /* ---- results, read by app.js --------------------------------------------------------- */
 enum { WD_MASK_MAX = 1 << 16 };            /* elements in the mask pictures */
