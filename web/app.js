@@ -177,7 +177,7 @@
       const bad = v.p > 0 && v.p < 1 && (x.t === 0n || x.t === (1n << BigInt(b)));
       if (b === v.bits) tr.className = 'current';
       if (bad) tr.classList.add('bad');
-      for (const s of [`${b}-bit`, x.t.toString(), x.p.toPrecision(8), bad ? 'p lost' : `${(100 * off).toFixed(4)} %`]) {
+      for (const s of [`${b}-bit`, x.t.toString(), x.p.toPrecision(8), bad ? 'p lost' : off === 0 ? 'exact' : `${off > 0 ? '+' : '\u2212'}${Math.abs(100 * off).toPrecision(2)} %`]) {
         const td = document.createElement('td');
         td.textContent = s;
         tr.appendChild(td);
