@@ -148,18 +148,30 @@
     const d = new Float64Array(W.memory.buffer, W.wd_f64(), 4);
     return { code, t: u64(u[0], u[1]), p: d[0], q: d[1], s64: d[2], s32: d[3] };
   }
-  // The message dropout_rule_init gives in the 1.0 interface when a width cannot realise
-  // p; this build of the header (0.1) computes the rule anyway, so the page says both.
+  // What p becomes where the width cannot realise it. The 1.0 interface's dropout_rule_init
+  // refuses such a p with a message that names the width that would serve (shown as the
+  // library words it, when this build of the header has it: wd_rule_init); the 0.1 calls
+  // compute the rule anyway, which is what the numbers above show.
   function quantMessage(p, bits) {
     if (!(p > 0 && p < 1)) return '';
     const r = rule(p, bits), full = 1n << BigInt(bits);
-    if (r.t !== 0n && r.t !== full) return '';
-    const serve = [16, 32].find((b) => b > bits && (() => { const x = rule(p, b); return x.t !== 0n && x.t !== (1n << BigInt(b)); })());
+    const lost = r.t === 0n || r.t === full;
+    let lib = '';
+    if (W.wd_rule_init) {
+      const code = W.wd_rule_init(p, bits);
+      if (code < 0) lib = `dropout_rule_init(&rule, ${p}, DROPOUT_BITS_${bits}) returns ${code}: \u201c${text()}\u201d. `;
+      else if (!lost) return '';
+    } else if (!lost) {
+      return '';
+    }
+    const serves = (b) => { const x = rule(p, b); return x.t !== 0n && x.t !== (1n << BigInt(b)); };
+    const serve = [16, 32].find((b) => b > bits && serves(b));
     const becomes = r.t === 0n ? 'p = 0: nothing is ever dropped' : 'p = 1: everything is dropped';
     const fix = serve ? `use ${serve}-bit draws (DROPOUT_BITS_${serve}), which realise it as t = ${rule(p, serve).t} (p = ${rule(p, serve).p.toPrecision(6)})`
                       : 'even 32-bit draws round it; use p = 0 or 1 itself';
-    return `p = ${p} cannot be realised with ${bits}-bit draws: t = round(p \u00b7 2^${bits}) = ${r.t}, i.e. ${becomes}. ` +
-      `The 1.0 interface's dropout_rule_init refuses it (${serve ? 'DROPOUT_ERR_P_NEEDS_' + serve : 'DROPOUT_ERR_P_UNREALISABLE'}): ${fix}.`;
+    const code = serve ? 'DROPOUT_ERR_P_NEEDS_' + serve : 'DROPOUT_ERR_P_UNREALISABLE';
+    return lib + `p = ${p} cannot be realised with ${bits}-bit draws: t = round(p \u00b7 2^${bits}) = ${r.t}, i.e. ${becomes}. ` +
+      (lib ? '' : `The 1.0 interface's dropout_rule_init refuses it (${code}). `) + `Instead, ${fix}.`;
   }
   function showRule(v) {
     const r = rule(v.p, v.bits);

@@ -173,3 +173,16 @@ WD_EXPORT("wd_version") int wd_version(void)
    wd_text[i] = 0;
    return i;
 }
+
+/* ---- the 1.0 rule, where the header has it ---------------------------------------------
+   dropout_rule_init refuses a p in (0, 1) that the width realises as 0 or 1, and its
+   message names the width that would serve; the page shows that message. */
+#if DROPOUT_VERSION_MAJOR > 0 || DROPOUT_VERSION_MINOR >= 9
+WD_EXPORT("wd_rule_init") int wd_rule_init(double p, int bits)
+{
+   dropout_rule r;
+   int err = dropout_rule_init(&r, p, (dropout_bits)bits);
+   wd_strerror(err);
+   return err;
+}
+#endif
