@@ -320,6 +320,16 @@
     for (const id of ['seed', 'stream', 'pos', 'bits', 'k']) $(id).addEventListener('input', update);
     $('p-range').addEventListener('input', () => { $('p').value = $('p-range').value; update(); });
     $('p').addEventListener('input', () => { $('p-range').value = $('p').value; update(); });
+    const step = (d) => {
+      let v;
+      try { v = parseU64($('pos').value, 'position'); } catch (e) { return; }
+      v += BigInt(d);
+      if (v < 0n || v + BigInt(N) > (1n << 64n)) return;
+      $('pos').value = v.toString();
+      update();
+    };
+    $('pos-prev').addEventListener('click', () => step(-1));
+    $('pos-next').addEventListener('click', () => step(1));
     $('try-small').addEventListener('click', () => {
       $('p').value = '0.001'; $('p-range').value = '0.001'; $('bits').value = '8'; update();
       $('quant-msg').focus();

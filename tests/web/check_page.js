@@ -98,11 +98,11 @@ async function unlabelled(page) {
       const page = await open('');
       const missing = await unlabelled(page);
       const reached = new Set();
-      for (let i = 0; i < 30; ++i) {
+      for (let i = 0; i < 40; ++i) {
         await page.keyboard.press('Tab');
         reached.add(await page.evaluate(() => document.activeElement && document.activeElement.id));
       }
-      const need = ['seed', 'stream', 'pos', 'bits', 'p-range', 'p', 'try-small', 'k', 'train-go'];
+      const need = ['seed', 'stream', 'pos', 'bits', 'p-range', 'p', 'pos-prev', 'pos-next', 'try-small', 'k', 'train-go'];
       const unreached = need.filter((id) => !reached.has(id));
       if (missing.length || unreached.length) {
         say(`FAIL web[labels, keyboard]: unlabelled: ${missing.join(' ') || 'none'}; Tab never reaches: ${unreached.join(' ') || 'none'}`);
