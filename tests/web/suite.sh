@@ -9,6 +9,7 @@ wb_have() { command -v "$1" >/dev/null 2>&1; }
 WEB_DEMO_HASH=e950157a793eac0e
 
 # ---- the native oracle
+# shellcheck disable=SC2086
 build web-stages $CC $CFLAGS_TEST -I. tests/web/stages.c -o "$wb_dir/stages"
 
 # ---- the site: make web, the way a reader builds it
@@ -72,7 +73,7 @@ else
    python3 -u -m http.server --bind 127.0.0.1 --directory build/web 0 >"$wb_dir/server.log" 2>&1 &
    wb_srv=$!
    wb_port=""
-   for wb_try in 1 2 3 4 5 6 7 8 9 10; do
+   for _ in 1 2 3 4 5 6 7 8 9 10; do
       wb_port=$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' "$wb_dir/server.log" | head -n 1)
       [ -n "$wb_port" ] && break
       sleep 0.5
