@@ -28,7 +28,11 @@ window.DropoutTrainer = (function () {
 
   function drawLoss() {
     const { ctx, w, h } = fit($('loss'), 0.56);
-    const L = 52, R = 12, TOP = 14, B = 40, pw = w - L - R, ph = h - TOP - B;
+    // sizes follow the page's type size (larger on a projector, smaller on a phone)
+    const fs = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const tick = Math.round(0.75 * fs), small = Math.round(0.7 * fs);
+    const L = Math.round(2.9 * fs), R = Math.round(0.8 * fs), TOP = Math.round(0.8 * fs), B = Math.round(2.3 * fs);
+    const pw = w - L - R, ph = h - TOP - B;
     let top = 1.5;
     for (const c of curves) for (const pt of c) top = Math.max(top, pt.test, pt.train);
     top = Math.ceil(top * 2) / 2;
@@ -36,7 +40,7 @@ window.DropoutTrainer = (function () {
     ctx.clearRect(0, 0, w, h);
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, w, h);
-    ctx.font = '13px system-ui, sans-serif';
+    ctx.font = `${tick}px system-ui, sans-serif`;
     ctx.fillStyle = '#111';
     ctx.strokeStyle = '#ddd';
     ctx.lineWidth = 1;
@@ -44,17 +48,17 @@ window.DropoutTrainer = (function () {
     ctx.textBaseline = 'middle';
     for (let v = 0; v <= top + 1e-9; v += 0.5) {
       ctx.beginPath(); ctx.moveTo(L, Y(v)); ctx.lineTo(L + pw, Y(v)); ctx.stroke();
-      ctx.fillText(v.toFixed(1), L - 6, Y(v));
+      ctx.fillText(v.toFixed(1), L - 0.4 * fs, Y(v));
     }
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     for (let e = 0; e <= EPOCHS; e += 50) {
       ctx.beginPath(); ctx.moveTo(X(e), TOP); ctx.lineTo(X(e), TOP + ph); ctx.stroke();
-      ctx.fillText(String(e), X(e), TOP + ph + 5);
+      ctx.fillText(String(e), X(e), TOP + ph + 0.3 * fs);
     }
-    ctx.fillText('epoch', L + pw / 2, TOP + ph + 21);
+    ctx.fillText('epoch', L + pw / 2, TOP + ph + 1.25 * fs);
     ctx.save();
-    ctx.translate(13, TOP + ph / 2);
+    ctx.translate(0.75 * fs, TOP + ph / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
     ctx.fillText('cross-entropy loss', 0, 0);
@@ -77,17 +81,17 @@ window.DropoutTrainer = (function () {
                   [1, 'test', 'dropout, held-out'], [1, 'train', 'dropout, training']];
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
-    ctx.font = '12px system-ui, sans-serif';
-    const kx = L + 10, ky = TOP + 12, kh = 17;
+    ctx.font = `${small}px system-ui, sans-serif`;
+    const kx = L + 0.6 * fs, ky = TOP + 0.8 * fs, kh = 1.3 * small;
     ctx.fillStyle = 'rgba(255,255,255,0.85)';
-    ctx.fillRect(kx - 6, ky - 10, 170, kh * keys.length + 4);
+    ctx.fillRect(kx - 0.3 * fs, ky - 0.7 * small, 13 * small, kh * keys.length + 0.3 * small);
     keys.forEach(([i, key, label], k) => {
       ctx.strokeStyle = RUNS[i].color;
       ctx.lineWidth = key === 'test' ? 2.5 : 1.8;
       ctx.setLineDash(key === 'test' ? [] : [6, 4]);
-      ctx.beginPath(); ctx.moveTo(kx, ky + k * kh); ctx.lineTo(kx + 30, ky + k * kh); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(kx, ky + k * kh); ctx.lineTo(kx + 2.2 * small, ky + k * kh); ctx.stroke();
       ctx.fillStyle = '#111';
-      ctx.fillText(label, kx + 38, ky + k * kh);
+      ctx.fillText(label, kx + 2.8 * small, ky + k * kh);
     });
     ctx.setLineDash([]);
   }
