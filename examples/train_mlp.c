@@ -9,15 +9,19 @@
    -> softmax cross-entropy, trained with Adam on a small training set so that it overfits.
 
    The program is in three files, read in this order:
-   - mlp_model.h   the model: data, layers as forward/backward pairs, one training step in
-                   three phases, the fixed summation order that makes the bits the same on
+   - mlp_model.h   the model: data, layers as forward/backward pairs, one training step
+                   (dropout plans, then three phases), the fixed summation order that makes the bits the same on
                    every machine (and on the GPU, over MPI and in the browser);
    - mlp_run.h     one training run on CPU threads: the arena (every buffer of a run in one
                    allocation; dropout.h itself never allocates), threads and barriers;
    - this file     main(): the runs, the reproducibility checks, the report and pictures.
 
-   So the weights after training are the same bits for any thread count, on any machine
-   with IEEE floats, and on the GPU (examples/train_mlp_cuda.cu). */
+   Dropout, the pattern to copy: a dropout_rule per layer made once (mlp_dropout_rules), a
+   dropout_plan per layer per step from the run's generator (mlp_step_plans), and the
+   layer's forward and backward take the same plan; a thread takes its rows' slice of it.
+
+   The weights after training are the same bits for any thread count, on any machine with
+   IEEE floats, and on the GPU (examples/train_mlp_cuda.cu); mlp_model.h says why. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -79,7 +83,7 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
    svg_chart c;
    double top = 0.0;
    char line[2][160], words[120];
-   int i;
+   int i, ticks = 5;
    FILE *f = fopen(csv_path, "w");
    if (!f) return -1;
    fprintf(f, "epoch,train_loss_no_dropout,heldout_loss_no_dropout,train_loss_dropout,heldout_loss_dropout\n");
@@ -93,9 +97,10 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
       top = plain->curve.test_loss[i] > top ? plain->curve.test_loss[i] : top;
       top = drop->curve.test_loss[i] > top ? drop->curve.test_loss[i] : top;
    }
-   c.f = f; c.x0 = 0; c.x1 = plain->cfg.epochs; c.y0 = 0; c.y1 = top < 1.5 ? 1.5 : top;
+   /* 0 .. 1.5 in steps of 0.3 unless a curve goes higher; round ticks either way */
+   c.f = f; c.x0 = 0; c.x1 = plain->cfg.epochs; c.y0 = 0; c.y1 = top <= 1.5 ? 1.5 : svg_round_top(top, 6, &ticks);
    c.px = 70; c.py = 90; c.pw = 620; c.ph = 340;
-   svg_axes(&c, "", "epoch", "loss", 5, 1);
+   svg_axes(&c, "", "epoch", "loss", ticks, 1);
    fprintf(f, "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">Cross-entropy loss, "
               "training (dashed) and held-out (solid)</text>\n", c.px + c.pw / 2);
    curve_summary(words, sizeof words, &plain->curve);
@@ -110,19 +115,21 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
    svg_line(&c, drop->curve.epoch, drop->curve.test_loss, drop->curve.n, "#1f77b4", 0);
    svg_line(&c, drop->curve.epoch, drop->curve.train_loss, drop->curve.n, "#1f77b4", 1);
    svg_legend(&c, 0, "#d62728", 0, "no dropout, held-out");
-   svg_legend(&c, 1, "#d62728", 1, "no dropout, train");
+   svg_legend(&c, 1, "#d62728", 1, "no dropout, training");
    svg_legend(&c, 2, "#1f77b4", 0, "dropout, held-out");
-   svg_legend(&c, 3, "#1f77b4", 1, "dropout, train");
+   svg_legend(&c, 3, "#1f77b4", 1, "dropout, training");
    printf("\nheld-out loss curves (loss.svg's title says this):\n  %s\n  %s\n", line[0], line[1]);
    return svg_close(f);
 }
 
 /* Two panels (no dropout | dropout): background = P(class 1) on a grid over the data,
    dots = the training points; a title, a heading with the measured held-out accuracy and
-   loss over each panel, the axis range and a key below. */
+   loss over each panel, both axes labelled (x1 below, x2 on the left), a key below. */
 static int picture_boundary(const char *path, Run *plain, Run *drop)
 {
-   enum { S = 300, GAP = 16, M = 12, TOP = 74, BOTTOM = 52, W = 2 * S + GAP + 2 * M, H = TOP + S + BOTTOM };
+   enum { S = 300, GAP = 16, M = 12, YL = 30 /* x2's labels */, TOP = 74, BOTTOM = 52,
+          W = 2 * (YL + S) + GAP + 2 * M, H = TOP + S + BOTTOM };
+   const uint32_t boundary = 0x808080;   /* mid grey: darker reads as black on 1 pixel */
    const float lo = -1.6f, span = 3.2f;
    plot_img im;
    float *grid = (float *)malloc((size_t)S * S * IN * sizeof(float));
@@ -145,7 +152,7 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
    for (panel = 0; panel < 2; ++panel) {
       const Dataset *tr = runs[panel]->train;
       const Curve *cv = &runs[panel]->curve;
-      const int X0 = M + panel * (S + GAP), Y0 = TOP;
+      const int X0 = M + YL + panel * (YL + S + GAP), Y0 = TOP;
       predict(runs[panel], logits, grid, S * S);
       if (panel == 0) snprintf(buf, sizeof buf, "no dropout");
       else snprintf(buf, sizeof buf, "dropout p = %.2f", runs[panel]->cfg.p);
@@ -167,7 +174,7 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
          for (j = 0; j + 1 < S; ++j) {
             const float *z = logits + 2 * (i * S + j);
             int here = z[1] > z[0], right = z[3] > z[2], below = z[2 * S + 1] > z[2 * S];
-            if (here != right || here != below) img_rect(&im, X0 + j, Y0 + i, 1, 1, 0x3c3c3c);
+            if (here != right || here != below) img_rect(&im, X0 + j, Y0 + i, 1, 1, boundary);
          }
       for (k = 0; k < tr->n; ++k) {
          int cx = (int)((tr->x[2 * k] - lo) / span * (float)S), cy = S - 1 - (int)((tr->x[2 * k + 1] - lo) / span * (float)S);
@@ -182,6 +189,9 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
       img_text(&im, X0, Y0 + S + 4, "-1.6", 1, 0x000000, 0);
       img_text(&im, X0 + S, Y0 + S + 4, "1.6", 1, 0x000000, 2);
       img_text(&im, X0 + S / 2, Y0 + S + 4, "x1", 1, 0x000000, 1);
+      img_text(&im, X0 - 4, Y0, "1.6", 1, 0x000000, 2);
+      img_text(&im, X0 - 4, Y0 + S - 7, "-1.6", 1, 0x000000, 2);
+      img_text(&im, X0 - 4, Y0 + S / 2 - 3, "x2", 1, 0x000000, 2);
    }
    snprintf(buf, sizeof buf, "background: predicted class (orange 0, blue 1), grey line: the boundary");
    img_text(&im, W / 2, TOP + S + 18, buf, 1, 0x000000, 1);
@@ -192,18 +202,51 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
    return err;
 }
 
+/* mask (n bits) = the element mask of n positions from position 0 of key, at p (16-bit draws) */
+static int element_mask(uint8_t *mask, double p, dropout_key key, size_t n)
+{
+   dropout_rule rule;
+   dropout_plan plan;
+   int err = dropout_rule_init(&rule, p, DROPOUT_BITS_16);
+   if (!err) err = dropout_plan_at(&plan, &rule, key, dropout_pos_make(0), n);
+   return err ? err : dropout_mask(&plan, mask);
+}
+
+/* mask (rows bits) = a channel mask of a (rows, cols) tensor: one keep decision per row,
+   shared along it (broadcast over dim 1), so it draws rows positions. Variants of the
+   plain mask go through the descriptor. */
+static int channel_mask(uint8_t *mask, double p, dropout_key key, size_t rows, size_t cols)
+{
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc desc;
+   dropout_tensors t;
+   size_t dims[2];
+   int err = dropout_rule_init(&rule, p, DROPOUT_BITS_16);
+   dims[0] = rows; dims[1] = cols;
+   memset(&t, 0, sizeof t);
+   t.mask = mask;
+   if (!err) err = dropout_plan_at(&plan, &rule, key, dropout_pos_make(0), rows);
+   if (!err) err = dropout_desc_init(&desc, DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, &plan);
+   if (!err) err = dropout_desc_set_shape(&desc, 2, dims);
+   if (!err) err = dropout_desc_set_broadcast(&desc, 1u << 1);
+   return err ? err : dropout_run(&desc, &t);
+}
+
 /* Dropout masks on a 64 x 64 grid, white = kept: p = 0.1, 0.5, 0.9 element masks, then a
    channel mask (p = 0.5): one decision per row (channel), broadcast along the row. Each
-   panel is captioned with the kept count it shows. */
+   panel is framed (a mostly white mask on white needs one) and captioned with the kept
+   count it shows. */
 static int picture_masks(const char *path, uint64_t seed)
 {
-   enum { N = 64, Z = 3, P = N * Z, GAP = 16, M = 12, TOP = 70, BOTTOM = 22,
+   enum { N = 64, Z = 3, P = N * Z, GAP = 28, M = 28, TOP = 82, BOTTOM = 36,
           W = 4 * P + 3 * GAP + 2 * M, H = TOP + P + BOTTOM };
    static const double ps[3] = {0.1, 0.5, 0.9};
    uint8_t mask[N * N / 8], chan[N / 8];
    plot_img im;
    char buf[96];
    int panel, i, j, err;
+   const dropout_key key = dropout_key_make(seed, STREAM_DROPOUT);
    im.w = W; im.h = H;
    im.rgb = (uint8_t *)malloc((size_t)W * H * 3);
    if (!im.rgb) return -1;
@@ -214,8 +257,12 @@ static int picture_masks(const char *path, uint64_t seed)
    for (panel = 0; panel < 4; ++panel) {
       const int X0 = M + panel * (P + GAP);
       int kept_total = 0;
-      if (panel < 3) dropout_mask(mask, N * N, ps[panel], 16, seed, STREAM_DROPOUT, 0);
-      else dropout_mask(chan, N, 0.5, 16, seed, STREAM_DROPOUT, 0);
+      img_rect(&im, X0 - 1, TOP - 1, P + 2, P + 2, 0x808080);   /* the frame, under the mask */
+      if (panel < 3) {
+         if (element_mask(mask, ps[panel], key, N * N)) { free(im.rgb); return -1; }
+      } else {
+         if (channel_mask(chan, 0.5, key, N, N)) { free(im.rgb); return -1; }
+      }
       for (i = 0; i < P; ++i)
          for (j = 0; j < P; ++j) {
             int e = (i / Z) * N + j / Z, c = i / Z;
@@ -227,12 +274,12 @@ static int picture_masks(const char *path, uint64_t seed)
       if (panel < 3) snprintf(buf, sizeof buf, "p = %.1f", ps[panel]);
       else snprintf(buf, sizeof buf, "channel, p = 0.5");
       img_text(&im, X0 + P / 2, 32, buf, 2, 0x000000, 1);
-      if (panel < 3) snprintf(buf, sizeof buf, "%d of %d kept", kept_total, N * N);
-      else snprintf(buf, sizeof buf, "%d of %d rows kept", kept_total, N);
-      img_text(&im, X0 + P / 2, 56, buf, 1, 0x000000, 1);
+      if (panel < 3) snprintf(buf, sizeof buf, "%d/%d kept", kept_total, N * N);
+      else snprintf(buf, sizeof buf, "%d/%d rows kept", kept_total, N);
+      img_text(&im, X0 + P / 2, 56, buf, 2, 0x404040, 1);
    }
-   img_text(&im, W / 2, TOP + P + 8, "a channel mask draws one decision per row and broadcasts it along the row",
-            1, 0x000000, 1);
+   img_text(&im, W / 2, TOP + P + 12, "channel mask: one decision per row, broadcast along the row",
+            2, 0x000000, 1);
    err = png_write(path, W, H, im.rgb);
    free(im.rgb);
    return err;
@@ -248,7 +295,7 @@ static int picture_diffs(const char *path, const float *ref, const float *const 
    double d[3][6], top = 0.0;
    svg_chart c;
    char buf[64];
-   int t, k;
+   int t, k, ticks;
    FILE *f = svg_open(path, 720, 420);
    if (!f) return -1;
    sizes[0] = (size_t)(IN * H); sizes[1] = (size_t)H; sizes[2] = (size_t)(H * H);
@@ -260,10 +307,11 @@ static int picture_diffs(const char *path, const float *ref, const float *const 
       }
       at += sizes[t];
    }
-   c.f = f; c.x0 = 0; c.x1 = 6; c.y0 = 0; c.y1 = top > 0 ? top * 1.15 : 1;
+   c.f = f; c.x0 = 0; c.x1 = 6; c.y0 = 0; c.y1 = svg_round_top(top > 0 ? top * 1.05 : 1, 6, &ticks);
    c.px = 70; c.py = 40; c.pw = 620; c.ph = 300;
    svg_axes(&c, "max |weight difference| against run 1 (seed 1, 1 thread), per tensor",
-            "", "max |difference|", 4, 0);
+            "weight tensor (W: weights, b: biases; layer 1 takes the input, layer 3 gives the logits)",
+            "max |difference|", ticks, 0);
    for (t = 0; t < 6; ++t) {
       svg_text(f, svg_x(&c, t + 0.5), c.py + c.ph + 18, "middle", names[t]);
       for (k = 0; k < 3; ++k) {
@@ -344,7 +392,12 @@ int main(int argc, char **argv)
    /* the data has its own seed: every run below sees the same points */
    make_spirals(&train, xbuf, ybuf, o.n_train, o.noise, 42, 0);
    make_spirals(&test, xbuf + o.n_train * IN, ybuf + o.n_train, o.n_test, o.noise, 42, 1u << 20);
-   printf("two noisy spirals: %d training points, %d held-out points\n\n", o.n_train, o.n_test);
+   printf("two noisy spirals: %d training points, %d held-out points\n", o.n_train, o.n_test);
+   if (o.cfg.print_every)
+      printf("each epoch line: batch loss = the mean loss of the epoch's minibatches as they were\n"
+             "trained (dropout on, weights moving); training-set and held-out = loss and accuracy\n"
+             "on the whole set after the epoch (no dropout)\n");
+   printf("\n");
 
    {
       Config c = o.cfg;
