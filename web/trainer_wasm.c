@@ -23,6 +23,7 @@ static Dataset tw_train, tw_test;
 
 typedef struct TwRun {
    Config cfg;
+   dropout_rule rule[2];   /* the two dropout layers' rules, made once */
    dropout_gen gen;
    int epoch, step;
    float params[TW_NP], grads[TW_NP], m[TW_NP], v[TW_NP];
@@ -53,8 +54,6 @@ TW_EXPORT("tw_init") int tw_init(int which, double p, int bits, uint64_t seed)
    TwRun *r;
    int err;
    if (which < 0 || which > 1) return DROPOUT_ERR_ARG;
-   err = dropout_check_args(p, bits, 0, 0);
-   if (err) return err;
    /* the data has its own seed: both runs see the same points (as in the demo) */
    make_spirals(&tw_train, tw_x, tw_y, TW_TRAIN, 0.3f, 42, 0);
    make_spirals(&tw_test, tw_x + TW_TRAIN * IN, tw_y + TW_TRAIN, TW_TEST, 0.3f, 42, 1u << 20);
@@ -62,7 +61,9 @@ TW_EXPORT("tw_init") int tw_init(int which, double p, int bits, uint64_t seed)
    memset(r, 0, sizeof *r);
    r->cfg.hidden = TW_H; r->cfg.batch = TW_B; r->cfg.threads = 1;
    r->cfg.p = p; r->cfg.bits = bits; r->cfg.seed = seed; r->cfg.lr = 0.01f;
-   r->gen = dropout_gen_make(seed, STREAM_DROPOUT);
+   err = mlp_dropout_rules(r->rule, &r->cfg);   /* refuses a p the width cannot realise */
+   if (err) return err;
+   r->gen = dropout_gen_make(dropout_key_make(seed, STREAM_DROPOUT));
    r->act.x = r->x; r->act.y = r->y;
    r->act.h1 = r->h1; r->act.d1 = r->d1; r->act.h2 = r->h2; r->act.d2 = r->d2;
    r->act.logits = r->logits; r->act.dlogits = r->dlogits; r->act.losses = r->losses;
@@ -83,11 +84,10 @@ TW_EXPORT("tw_epoch") int tw_epoch(int which)
    shuffle(r->perm, n, c->seed, r->epoch);
    for (at = 0; at < n; at += c->batch) {
       const int B = n - at < c->batch ? n - at : c->batch;
-      uint64_t off1 = 0, off2 = 0;
-      dropout_gen_next(&r->gen, (size_t)(B * TW_H), &off1);   /* each dropout layer takes B*H */
-      dropout_gen_next(&r->gen, (size_t)(B * TW_H), &off2);
-      if (mlp_step_rows(&r->act, c, r->params, &tw_train, r->perm + at, B, 0, B, off1, off2))
-         return DROPOUT_ERR_ARG;
+      dropout_plan plan[2];   /* each dropout layer's B*H positions of this step */
+      int err = mlp_step_plans(plan, &r->gen, r->rule, B, TW_H);
+      if (!err) err = mlp_step_rows(&r->act, c, r->params, &tw_train, r->perm + at, B, plan, 0, B);
+      if (err) return err;
       mlp_step_grads(r->grads, &r->act, TW_H, 0, B, 0, 1);
       for (i = 0; i < B; ++i) epoch_loss += r->act.losses[i];
       mlp_step_adam(r->params, r->m, r->v, r->grads, 0, TW_NP, adam_step(c->lr, ++r->step));
