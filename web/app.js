@@ -69,8 +69,9 @@
 
   // ---- 1. the contract, one position
   function showTrace(v) {
+    // a refused p (dropout_rule_init) still has every stage up to the threshold
     const code = W.wd_trace(v.seed, v.stream, v.pos, v.bits, v.p);
-    if (code < 0) throw new Error(W.wd_strerror(code) >= 0 ? text() : 'error ' + code);
+    const refused = code < 0 ? text() : '';
     const u = new Uint32Array(W.memory.buffer, W.wd_u32(), 64);
     const rk = new Uint32Array(W.memory.buffer, W.wd_round_keys(), 20);
     const per = 128 / v.bits, lane = u[TR.LANE];
@@ -133,49 +134,42 @@
     const draw = u[TR.DRAW] >>> 0, t = u64(u[TR.T_LO], u[TR.T_HI]);
     setCheck('draw', String(draw));
     setCheck('threshold', t.toString());
-    setCheck('keep', String(u[TR.KEEP]));
+    setCheck('keep', refused ? '\u2013' : String(u[TR.KEEP]));
+    setCheck('rule_error', refused);
     const keep = BigInt(draw) >= t;
     const dec = $('decision');
+    if (refused) {
+      dec.className = 'decision refused';
+      dec.textContent = `No decision: dropout_rule_init refuses p = ${v.p} with ${v.bits}-bit draws (section 2).`;
+      return;
+    }
     dec.className = 'decision ' + (keep ? 'kept' : 'dropped');
     dec.textContent = `${draw} ${keep ? '\u2265' : '<'} ${t}: ${keep ? 'KEPT (y = x \u00b7 1/q)' : 'DROPPED (y = 0)'}`;
   }
 
   // ---- 2. the rule, the quantisation of p, the mask
+  // (p, bits) as dropout_rule_init takes it: code < 0 and its message where it refuses;
+  // the threshold and scales are what p rounds to either way (p and bits valid here)
   function rule(p, bits) {
     const code = W.wd_rule(p, bits);
-    if (code < 0) return { code };
     const u = new Uint32Array(W.memory.buffer, W.wd_u32(), 4);
     const d = new Float64Array(W.memory.buffer, W.wd_f64(), 4);
-    return { code, t: u64(u[0], u[1]), p: d[0], q: d[1], s64: d[2], s32: d[3] };
+    return { code, msg: code < 0 ? text() : '', t: u64(u[0], u[1]), p: d[0], q: d[1], s64: d[2], s32: d[3] };
   }
-  // What p becomes where the width cannot realise it. The 1.0 interface's dropout_rule_init
-  // refuses such a p with a message that names the width that would serve (shown as the
-  // library words it, when this build of the header has it: wd_rule_init); the 0.1 calls
-  // compute the rule anyway, which is what the numbers above show.
+  // What p becomes where the width cannot realise it: dropout_rule_init's refusal, in its
+  // own words (they name the width that would serve), and what the threshold would be.
   function quantMessage(p, bits) {
-    if (!(p > 0 && p < 1)) return '';
-    const r = rule(p, bits), full = 1n << BigInt(bits);
-    const lost = r.t === 0n || r.t === full;
-    let lib = '';
-    if (W.wd_rule_init) {
-      const code = W.wd_rule_init(p, bits);
-      if (code < 0) lib = `dropout_rule_init(&rule, ${p}, DROPOUT_BITS_${bits}) returns ${code}: \u201c${text()}\u201d. `;
-      else if (!lost) return '';
-    } else if (!lost) {
-      return '';
-    }
-    const serves = (b) => { const x = rule(p, b); return x.t !== 0n && x.t !== (1n << BigInt(b)); };
-    const serve = [16, 32].find((b) => b > bits && serves(b));
-    const becomes = r.t === 0n ? 'p = 0: nothing is ever dropped' : 'p = 1: everything is dropped';
-    const fix = serve ? `use ${serve}-bit draws (DROPOUT_BITS_${serve}), which realise it as t = ${rule(p, serve).t} (p = ${rule(p, serve).p.toPrecision(6)})`
+    const r = rule(p, bits);
+    if (r.code >= 0) return '';
+    const serve = [16, 32].find((b) => b > bits && rule(p, b).code >= 0);
+    const becomes = r.t === 0n ? 'p = 0: nothing would ever be dropped' : 'p = 1: everything would be dropped';
+    const fix = serve ? `${serve}-bit draws (DROPOUT_BITS_${serve}) realise it as t = ${rule(p, serve).t} (p = ${rule(p, serve).p.toPrecision(6)})`
                       : 'even 32-bit draws round it; use p = 0 or 1 itself';
-    const code = serve ? 'DROPOUT_ERR_P_NEEDS_' + serve : 'DROPOUT_ERR_P_UNREALISABLE';
-    return lib + `p = ${p} cannot be realised with ${bits}-bit draws: t = round(p \u00b7 2^${bits}) = ${r.t}, i.e. ${becomes}. ` +
-      (lib ? '' : `The 1.0 interface's dropout_rule_init refuses it (${code}). `) + `Instead, ${fix}.`;
+    return `dropout_rule_init(&rule, ${p}, DROPOUT_BITS_${bits}) returns ${r.code}: \u201c${r.msg}\u201d. ` +
+      `With ${bits}-bit draws t = round(p \u00b7 2^${bits}) = ${r.t}, i.e. ${becomes}, so the library refuses it; ${fix}.`;
   }
   function showRule(v) {
     const r = rule(v.p, v.bits);
-    if (r.code < 0) throw new Error(W.wd_strerror(r.code) >= 0 ? text() : 'error');
     $('rule-t').textContent = `${r.t} of ${1n << BigInt(v.bits)}`;
     setCheck('p_realised', num(r.p));
     setCheck('q', num(r.q));
@@ -186,10 +180,10 @@
     for (const b of [8, 16, 32]) {
       const x = rule(v.p, b), tr = document.createElement('tr');
       const off = v.p === 0 ? 0 : (x.p - v.p) / v.p;
-      const bad = v.p > 0 && v.p < 1 && (x.t === 0n || x.t === (1n << BigInt(b)));
+      const bad = x.code < 0;   /* refused at this width */
       if (b === v.bits) tr.className = 'current';
       if (bad) tr.classList.add('bad');
-      for (const s of [`${b}-bit`, x.t.toString(), x.p.toPrecision(8), bad ? 'p lost' : off === 0 ? 'exact' : `${off > 0 ? '+' : '\u2212'}${Math.abs(100 * off).toPrecision(2)} %`]) {
+      for (const s of [`${b}-bit`, x.t.toString(), x.p.toPrecision(8), bad ? 'refused' : off === 0 ? 'exact' : `${off > 0 ? '+' : '\u2212'}${Math.abs(100 * off).toPrecision(2)} %`]) {
         const td = document.createElement('td');
         td.textContent = s;
         tr.appendChild(td);
@@ -238,9 +232,28 @@
     for (let k = n; k >= 0; --k) { acc += Math.exp(lp[k] - m) / total; if (acc > 0.0005) { hi = k; break; } }
     return [lo, hi];
   }
+  // a refused rule has no mask: the pictures say so
+  function noMask(canvas) {
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ddd';
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = '#333';
+    ctx.font = '20px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillText('no mask: p refused', canvas.width / 2, canvas.height / 2);
+  }
   function showMask(v, r) {
     const code = W.wd_mask(N, v.p, v.bits, v.seed, v.stream, v.pos);
-    if (code < 0) throw new Error(W.wd_strerror(code) >= 0 ? text() : 'error');
+    if (code < 0) {
+      for (const name of ['kept', 'digest_one']) setCheck(name, '\u2013');
+      $('dig-one').textContent = '\u2013';
+      noMask($('mask'));
+      noMask($('mask-one'));
+      $('binom').textContent = `No mask: ${text()}`;
+      $('bar-range').style.width = '0';
+      $('bar-mark').style.left = '0';
+      return null;
+    }
     const u = new Uint32Array(W.memory.buffer, W.wd_u32(), 4);
     const kept = u[0], digest = hex64(u[1], u[2]);
     setCheck('kept', String(kept));
@@ -268,7 +281,14 @@
                  [[240, 190, 240], [100, 20, 100]]];
   function showChunks(v, digestOne) {
     const code = W.wd_mask_chunks(N, v.k, v.p, v.bits, v.seed, v.stream, v.pos);
-    if (code < 0) throw new Error(W.wd_strerror(code) >= 0 ? text() : 'error');
+    if (code < 0) {
+      for (const name of ['kept_chunked', 'digest_chunked']) setCheck(name, '\u2013');
+      noMask($('mask-chunked'));
+      $('chunk-verdict').className = 'decision refused';
+      $('chunk-verdict').textContent = 'No mask to cut: p is refused at this width.';
+      $('chunk-list').textContent = '';
+      return;
+    }
     const u = new Uint32Array(W.memory.buffer, W.wd_u32(), 64);
     const kept = u[0], digest = hex64(u[1], u[2]);
     const starts = Array.from(u.subarray(3, 3 + v.k + 1));

@@ -88,7 +88,7 @@ async function unlabelled(page) {
       if (bad.length) {
         say(`FAIL ${name}: ${bad.slice(0, 4).map(([k, v]) => `${k}: C says "${v}", page shows "${got[k]}"`).join('; ')}`);
       } else {
-        say(`PASS ${name}: all ${want.length} values equal the native build's (digest ${got.digest_one})`);
+        say(`PASS ${name}: all ${want.length} values equal the native build's (${got.rule_error ? 'p refused: ' + got.rule_error : 'digest ' + got.digest_one})`);
       }
       await page.close();
     }

@@ -4,8 +4,9 @@
 
    usage: stages SEED STREAM POS P BITS N K
    Lines are "name value". Hex words are 8 digits; 64-bit digests 16; numbers in %.17g
-   (the suite compares those as numbers, the page writing JavaScript's shortest form). */
-#define DROPOUT_V0_API
+   (the suite compares those as numbers, the page writing JavaScript's shortest form).
+   Where dropout_rule_init refuses p, "rule_error MESSAGE" replaces the keep bit, the
+   kept counts and the digests. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include <stdio.h>
@@ -36,7 +37,9 @@ int main(int argc, char **argv)
    unsigned per, lane, r;
    uint32_t ctr[4], key[2], words[4], draw;
    uint8_t bit = 0;
-   dropout_rule rule;
+   dropout_rule rule, made;
+   dropout_plan plan;
+   dropout_key key64;
    if (argc != 8) {
       fprintf(stderr, "usage: %s SEED STREAM POS P BITS N K\n", argv[0]);
       return 2;
@@ -49,10 +52,9 @@ int main(int argc, char **argv)
    n = atoi(argv[6]);
    k = atoi(argv[7]);
    if (n < 1 || n > (1 << 16) || k < 1 || k > 32) return 2;
-   err = dropout_check_args(p, bits, (size_t)n, pos);
-   if (err) { printf("error %s\n", dropout_strerror(err)); return 1; }
+   if ((bits != 8 && bits != 16 && bits != 32) || !(p >= 0.0 && p <= 1.0)) return 2;
 
-   /* 1. one position, stage by stage */
+   /* 1. one position, stage by stage (the building blocks) */
    per = 128u / (unsigned)bits;
    block = pos / per;
    lane = (unsigned)(pos % per);
@@ -72,26 +74,43 @@ int main(int argc, char **argv)
    dropout_philox4x32_10(ctr, key, words);
    printf("words %08x %08x %08x %08x\n", words[0], words[1], words[2], words[3]);
    draw = dropout_draw(words, bits, lane);
-   rule = dropout_rule_make(p, bits);
+   made = dropout_rule_make(p, bits);   /* what p rounds to, refused or not */
    printf("draw %u\n", draw);
-   printf("threshold %llu\n", (unsigned long long)rule.threshold);
-   dropout_mask(&bit, 1, p, bits, seed, stream, pos);
-   printf("keep %u\n", bit & 1u);
+   printf("threshold %llu\n", (unsigned long long)made.threshold);
 
    /* 2. the rule */
-   printf("p_realised %.17g\n", (double)rule.threshold / (double)((uint64_t)1 << bits));
-   printf("q %.17g\n", 1.0 - (double)rule.threshold / (double)((uint64_t)1 << bits));
-   printf("scale_f64 %.17g\n", rule.scale_f64);
-   printf("scale_f32 %.17g\n", (double)rule.scale_f32);
+   printf("p_realised %.17g\n", (double)made.threshold / (double)((uint64_t)1 << bits));
+   printf("q %.17g\n", 1.0 - (double)made.threshold / (double)((uint64_t)1 << bits));
+   printf("scale_f64 %.17g\n", made.scale_f64);
+   printf("scale_f32 %.17g\n", (double)made.scale_f32);
+   err = dropout_rule_init(&rule, p, (dropout_bits)bits);
+   if (err) { printf("rule_error %s\n", dropout_strerror(err)); return 0; }
 
-   /* 3. the mask as one call, and as k chunks at their positions */
-   err = dropout_mask(one, (size_t)n, p, bits, seed, stream, pos);
-   if (err) { printf("error %s\n", dropout_strerror(err)); return 1; }
+   /* the decision at the position, by the library's mask call */
+   key64 = dropout_key_make(seed, stream);
+   if ((err = dropout_plan_at(&plan, &rule, key64, dropout_pos_make(pos), 1)) != 0 ||
+       (err = dropout_mask(&plan, &bit)) != 0) {
+      printf("error %s\n", dropout_strerror(err));
+      return 1;
+   }
+   printf("keep %u\n", bit & 1u);
+
+   /* 3. the mask as one call, and as k slices of its plan */
+   if ((err = dropout_plan_at(&plan, &rule, key64, dropout_pos_make(pos), (uint64_t)n)) != 0 ||
+       (err = dropout_mask(&plan, one)) != 0) {
+      printf("error %s\n", dropout_strerror(err));
+      return 1;
+   }
    printf("kept %u\n", kept_count(one, (size_t)n));
    printf("digest_one %016llx\n", (unsigned long long)fnv(one, ((size_t)n + 7) / 8));
    for (i = 0; i < k; ++i) {
       int s = (int)(((int64_t)n * i / k) & ~7), e = i + 1 == k ? n : (int)(((int64_t)n * (i + 1) / k) & ~7);
-      if (e > s) dropout_mask(chunked + s / 8, (size_t)(e - s), p, bits, seed, stream, pos + (uint64_t)s);
+      dropout_plan part;
+      if (e > s && ((err = dropout_plan_slice(&plan, (uint64_t)s, (uint64_t)(e - s), &part)) != 0 ||
+                    (err = dropout_mask(&part, chunked + s / 8)) != 0)) {
+         printf("error %s\n", dropout_strerror(err));
+         return 1;
+      }
    }
    printf("kept_chunked %u\n", kept_count(chunked, (size_t)n));
    printf("digest_chunked %016llx\n", (unsigned long long)fnv(chunked, ((size_t)n + 7) / 8));
