@@ -8,11 +8,13 @@
 #   make check   the quick subset (known answers, the contract, one SIMD build), same last line
 #   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
 #   make bench-isa  where the time goes on each x86 SIMD path; saves bench/results/isa-*.md
+#   make web     the teaching page (web/): a static site in build/web/, the header built for
+#                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -46,6 +48,39 @@ figures: build/make_figures build/train_mlp
 build/make_figures: examples/make_figures.c examples/plot.h examples/png.h dropout.h
 	@mkdir -p build
 	$(CC) $(CFLAGS) -I. examples/make_figures.c -o $@
+
+# --- the teaching page: web/ -> build/web/ (static files, no network at run time) -------
+# The header and the trainer are built with Debian's clang for wasm32 with no libc; the
+# modules go into modules.js as base64, so the page also opens from file://.
+WEB_CC ?= clang
+WEB_CFLAGS = --target=wasm32 -nostdlib -std=c99 -O2 $(WARN) -ffp-contract=off -I. -Wl,--no-entry
+WEB_FILES = build/web/index.html build/web/app.js build/web/trainer.js build/web/style.css
+PORT ?= 8000
+
+web: $(WEB_FILES) build/web/modules.js
+	@echo "built build/web/ (open it with: make serve)"
+
+build/web/dropout.wasm: web/dropout_wasm.c web/wasm_libc.h dropout.h
+	@mkdir -p build/web
+	$(WEB_CC) $(WEB_CFLAGS) web/dropout_wasm.c -o $@
+
+# the demo trainer: examples/mlp_model.h, which builds freestanding
+build/web/trainer.wasm: web/trainer_wasm.c web/wasm_libc.h examples/mlp_model.h examples/mlp_math.h dropout.h
+	@mkdir -p build/web
+	$(WEB_CC) $(WEB_CFLAGS) web/trainer_wasm.c -o $@
+
+build/web/modules.js: build/web/dropout.wasm build/web/trainer.wasm
+	{ printf 'window.DROPOUT_MODULES = {\n'; \
+	  for m in $^; do printf '  %s: "%s",\n' "$$(basename $$m .wasm)" "$$(base64 <$$m | tr -d '\n')"; done; \
+	  printf '};\n'; } >$@
+
+build/web/%: web/%
+	@mkdir -p build/web
+	cp $< $@
+
+serve: web
+	@echo "serving build/web/ at http://127.0.0.1:$(PORT)/  (Ctrl-C stops)"
+	cd build/web && python3 -m http.server --bind 127.0.0.1 $(PORT)
 
 test:
 	@sh tests/run.sh $(T)
