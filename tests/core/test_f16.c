@@ -11,7 +11,7 @@
    high half with low halves around the tie, and 4 million random floats. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #include <string.h>
 

@@ -12,7 +12,7 @@
 
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 /* ---- the oracle ----------------------------------------------------------------- */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))

@@ -17,7 +17,7 @@
    (its "mix" row) is read and run the same way. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
