@@ -106,7 +106,13 @@ enum {
    DROPOUT_CUDA__FUSED,       /* y = residual + dropout(x + bias); mask_out optional */
    DROPOUT_CUDA__FILL_U32,    /* raw stream words */
    DROPOUT_CUDA__FILL_UF32,   /* uniform floats in [0, 1) */
-   DROPOUT_CUDA__FILL_UF64    /* uniform doubles in [0, 1) */
+   DROPOUT_CUDA__FILL_UF64,   /* uniform doubles in [0, 1) */
+   DROPOUT_CUDA__FILL_NORMAL, /* normals (f32) */
+   /* the strided engine only (dropout_cuda__strided_body) */
+   DROPOUT_CUDA__ALPHA,       /* alpha dropout forward */
+   DROPOUT_CUDA__ALPHA_GRAD,  /* alpha dropout backward */
+   DROPOUT_CUDA__GAUSS,       /* Gaussian dropout, forward == backward: y = x (1 + sigma z) */
+   DROPOUT_CUDA__NOISE        /* Gaussian noise: y = x + sigma z */
 };
 
 /* A thread's unit of work: 32 consecutive elements of the call, so its keep decisions
@@ -356,6 +362,14 @@ DROPOUT_HD void dropout_cuda__fill_unit(const dropout_cuda__args *a, int op, uin
          u = (q & 1u) ? ((uint64_t)w[3] << 32 | w[2]) : ((uint64_t)w[1] << 32 | w[0]);
          out[i] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;  /* 2^-53 */
       }
+   } else if (op == DROPOUT_CUDA__FILL_NORMAL) {
+      float *out = (float *)a->y + j0;
+      uint32_t w[4] = { 0, 0, 0, 0 };
+      for (i = 0; i < count; ++i) {
+         uint64_t q = first + j0 + i;   /* normal q = words 2(q & ~1), + 1 of block q / 4 */
+         if (i == 0 || (q & 3u) == 0) dropout_block(seed, a->stream, q >> 2, w);
+         out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+      }
    } else {
       uint64_t pos = first + j0;
       unsigned lane0 = (unsigned)(pos & 3u), nb = (lane0 + count + 3u) >> 2, k, l;
@@ -419,7 +433,7 @@ DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int o
    unsigned count = a->n - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(a->n - j0) : DROPOUT_CUDA__UNIT;
    unsigned es = dropout_cuda__esize(dtype);
    uint32_t keep;
-   if (op >= DROPOUT_CUDA__FILL_U32) {
+   if (op >= DROPOUT_CUDA__FILL_U32 && op <= DROPOUT_CUDA__FILL_NORMAL) {
       dropout_cuda__fill_unit(a, op, seed, offset, j0, count);
       return;
    }
@@ -630,87 +644,248 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
    }
 }
 
-/* ---- Variants (docs/SPEC.md section 11) ---------------------------------------------
-   One element per thread and grid-stride step: broadcast / alpha dropout look up the
-   element's mask position, the normal ops its normal number. */
-enum {
-   DROPOUT_CUDA__V_BCAST,       /* core rule on the broadcast position */
-   DROPOUT_CUDA__V_ALPHA,       /* alpha dropout forward */
-   DROPOUT_CUDA__V_ALPHA_GRAD,  /* alpha dropout backward */
-   DROPOUT_CUDA__V_GAUSS,       /* Gaussian dropout, forward == backward */
-   DROPOUT_CUDA__V_NOISE,       /* Gaussian noise */
-   DROPOUT_CUDA__V_NORMALS      /* the normals alone (f32) */
-};
+/* ---- The strided engine (dropout_cuda_run) -----------------------------------------
+   Element (i0 .. ik) of a view gets exactly the bits of the contiguous call: its draw
+   position is the plan's first position + its row-major index m in the mask shape (the
+   shape with broadcast dims set to 1). The shape is first reduced: dims of 1 go, and a
+   dim merges into its outer neighbour when every operand and the mask index step over
+   both as over one (neither m nor any address changes). A work item is then one unit of
+   up to 32 consecutive elements of one row (the innermost dim): its keep bits come from
+   whole Philox blocks as in the contiguous kernel, and when the row is contiguous in
+   every operand its data moves through the same dropout_cuda__data_unit (16-byte
+   vectors when aligned). Strided rows, accumulation and the variants go one element at
+   a time through the same element functions. A mask to write is written by the
+   contiguous mask kernel over the plan's positions (mask order), not here: items never
+   share a mask byte. */
+typedef struct dropout_cuda__geom {
+   int rank;                                /* >= 1 after the reduction */
+   uint64_t dim[DROPOUT_MAX_RANK];
+   int64_t stride[3][DROPOUT_MAX_RANK];     /* elements; operands out, in, residual */
+   uint64_t mstride[DROPOUT_MAX_RANK];      /* mask index step; 0 on broadcast dims */
+   uint64_t numel;                          /* elements of the view */
+   uint64_t upr;                            /* units per row: ceil(row length / 32) */
+   uint64_t items;                          /* rows * upr; 0 when the view is empty */
+} dropout_cuda__geom;
 
-typedef struct dropout_cuda__vargs {
-   void *y;
-   const void *x;
-   uint64_t n;                  /* elements */
-   dropout_bcast b;             /* V_BCAST, V_ALPHA* */
-   dropout_rule rule;
-   dropout_alpha_rule alpha;
-   float sigma;                 /* V_GAUSS: sigma_f32; V_NOISE: (float)sigma */
-   int copy;                    /* V_GAUSS / V_NOISE with p or sigma 0: y = x bit for bit */
-   uint64_t seed, stream, offset;
-} dropout_cuda__vargs;
+typedef struct dropout_cuda__sargs {
+   dropout_cuda__args a;         /* pointers, rule, coordinates; a.n = the plan's count
+                                    (positions), a.cols = bias_len (fused) */
+   dropout_cuda__geom g;
+   dropout_alpha_rule alpha;     /* ALPHA, ALPHA_GRAD */
+   float sigma;                  /* GAUSS, NOISE: the float the element functions take */
+   int copy;                     /* GAUSS, NOISE with p or sigma 0: y = x bit for bit */
+   int accumulate;               /* out += result (gradients) */
+} dropout_cuda__sargs;
 
-DROPOUT_HD void dropout_cuda__variant_elem(const dropout_cuda__vargs *a, int dtype, int kind, uint64_t i)
+/* Reduce a shape for the strided engine. dims: rank sizes; strides[k]: operand k's
+   element strides (NULL: row-major contiguous); broadcast: bit d = dim d shares one keep
+   decision. The caller has validated everything (dropout.h's descriptor checks); this
+   only computes. */
+DROPOUT_HD void dropout_cuda__geom_make(dropout_cuda__geom *g, int rank, const uint64_t *dims,
+                                        const int64_t *const strides[3], unsigned broadcast)
 {
-   if (kind <= DROPOUT_CUDA__V_ALPHA_GRAD) {
-      int k = dropout_keep_at(a->seed, a->stream, a->offset + dropout_bcast_index(&a->b, i), a->rule);
-      if (dtype == DROPOUT_CUDA__F32) {
-         float v = ((const float *)a->x)[i];
-         ((float *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f32(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f32(v, k, a->alpha) : dropout_alpha_grad_f32(v, k, a->alpha);
-      } else if (dtype == DROPOUT_CUDA__F64) {
-         double v = ((const double *)a->x)[i];
-         ((double *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f64(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f64(v, k, a->alpha) : dropout_alpha_grad_f64(v, k, a->alpha);
-      } else if (dtype == DROPOUT_CUDA__F16) {
-         uint16_t v = ((const uint16_t *)a->x)[i];
-         ((uint16_t *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f16(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f16(v, k, a->alpha) : dropout_alpha_grad_f16(v, k, a->alpha);
-      } else {
-         uint16_t v = ((const uint16_t *)a->x)[i];
-         ((uint16_t *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_bf16(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_bf16(v, k, a->alpha) : dropout_alpha_grad_bf16(v, k, a->alpha);
+   int64_t st[3][DROPOUT_MAX_RANK];
+   uint64_t ms[DROPOUT_MAX_RANK], mstep = 1, numel = 1, rows = 1;
+   int d, k, r = 0;
+   for (k = 0; k < 3; ++k) {
+      int64_t c = 1;
+      for (d = rank - 1; d >= 0; --d) {
+         st[k][d] = strides[k] ? strides[k][d] : c;
+         c *= (int64_t)dims[d];
       }
-      return;
    }
-   if (kind == DROPOUT_CUDA__V_NORMALS) {
-      ((float *)a->y)[i] = dropout_normal_at(a->seed, a->stream, a->offset + i);
-      return;
+   for (d = rank - 1; d >= 0; --d) {          /* mask-shape row-major steps */
+      if ((broadcast >> d) & 1u) ms[d] = 0;
+      else { ms[d] = mstep; mstep *= dims[d]; }
+      numel *= dims[d];
    }
-   if (a->copy) {
-      if (dtype == DROPOUT_CUDA__F32) ((float *)a->y)[i] = ((const float *)a->x)[i];
-      else if (dtype == DROPOUT_CUDA__F64) ((double *)a->y)[i] = ((const double *)a->x)[i];
-      else ((uint16_t *)a->y)[i] = ((const uint16_t *)a->x)[i];
-      return;
-   }
-   {
-      float z = dropout_normal_at(a->seed, a->stream, a->offset + i), s = a->sigma;
-      int gauss = kind == DROPOUT_CUDA__V_GAUSS;
-      if (dtype == DROPOUT_CUDA__F32) {
-         float v = ((const float *)a->x)[i];
-         ((float *)a->y)[i] = gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s);
-      } else if (dtype == DROPOUT_CUDA__F64) {
-         double v = ((const double *)a->x)[i];
-         ((double *)a->y)[i] = gauss ? v * (double)dropout_gaussian_mult(z, s) : dropout_noise_add_f64(v, z, s);
-      } else if (dtype == DROPOUT_CUDA__F16) {
-         float v = dropout_f16_to_f32(((const uint16_t *)a->x)[i]);
-         ((uint16_t *)a->y)[i] = dropout_f32_to_f16(gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s));
-      } else {
-         float v = dropout_bf16_to_f32(((const uint16_t *)a->x)[i]);
-         ((uint16_t *)a->y)[i] = dropout_f32_to_bf16(gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s));
+   g->numel = numel;
+   for (d = 0; d < rank; ++d) {
+      int merge = r > 0;
+      if (dims[d] == 1) continue;              /* no step is ever taken over it */
+      if (merge) {
+         uint64_t n = dims[d];
+         if (g->mstride[r - 1] != ms[d] * n) merge = 0;
+         for (k = 0; k < 3 && merge; ++k) {
+            int64_t s = st[k][d], lim = INT64_MAX / (int64_t)n;
+            if (s > lim || s < -lim || g->stride[k][r - 1] != s * (int64_t)n) merge = 0;
+         }
       }
+      if (merge) {
+         g->dim[r - 1] *= dims[d];
+         g->mstride[r - 1] = ms[d];
+         for (k = 0; k < 3; ++k) g->stride[k][r - 1] = st[k][d];
+      } else {
+         g->dim[r] = dims[d];
+         g->mstride[r] = ms[d];
+         for (k = 0; k < 3; ++k) g->stride[k][r] = st[k][d];
+         ++r;
+      }
+   }
+   if (r == 0) {                               /* one element (or all dims 1) */
+      g->dim[0] = 1; g->mstride[0] = 1;
+      for (k = 0; k < 3; ++k) g->stride[k][0] = 1;
+      r = 1;
+   }
+   g->rank = r;
+   for (d = r; d < DROPOUT_MAX_RANK; ++d) {
+      g->dim[d] = 1; g->mstride[d] = 0;
+      for (k = 0; k < 3; ++k) g->stride[k][d] = 0;
+   }
+   for (d = 0; d + 1 < r; ++d) rows *= g->dim[d];
+   g->upr = (g->dim[r - 1] + DROPOUT_CUDA__UNIT - 1u) / DROPOUT_CUDA__UNIT;
+   g->items = numel == 0 ? 0 : rows * g->upr;
+}
+
+/* Whether the reduced view is one contiguous run, unbroadcast, in every operand that the
+   op uses: then the contiguous kernels run it, the fastest path. */
+DROPOUT_HD int dropout_cuda__geom_contiguous(const dropout_cuda__geom *g, int uses_in, int uses_residual)
+{
+   return g->rank == 1 && g->mstride[0] == 1 && g->stride[0][0] == 1 &&
+          (!uses_in || g->stride[1][0] == 1) && (!uses_residual || g->stride[2][0] == 1);
+}
+
+/* count (<= 32) mask bits from bit `bit` of m, bit i of the result = bit + i * step
+   (step 1, or 0 on a broadcast innermost dim); never reads a byte past the last bit */
+DROPOUT_HD uint32_t dropout_cuda__mask_bits(const uint8_t *m, uint64_t bit, unsigned count, uint64_t step)
+{
+   uint64_t acc = 0;
+   unsigned sh = (unsigned)(bit & 7u), nbytes = (sh + count + 7u) / 8u, k;
+   const uint8_t *p = m + (bit >> 3);
+   if (step == 0) return ((p[0] >> sh) & 1u) ? (count == 32u ? 0xFFFFFFFFu : (1u << count) - 1u) : 0u;
+   for (k = 0; k < nbytes; ++k) acc |= (uint64_t)p[k] << (8u * k);
+   acc >>= sh;
+   return count == 32u ? (uint32_t)acc : (uint32_t)acc & ((1u << count) - 1u);
+}
+
+/* Gradient accumulation: out = old + new, one rounding in the element type (f16 / bf16:
+   both widened exactly to float, added, rounded once). */
+DROPOUT_HD void dropout_cuda__accumulate(int dtype, dropout_cuda__vec *v, const dropout_cuda__vec *old)
+{
+   if (dtype == DROPOUT_CUDA__F32) v->f[0] = old->f[0] + v->f[0];
+   else if (dtype == DROPOUT_CUDA__F64) v->d[0] = old->d[0] + v->d[0];
+   else if (dtype == DROPOUT_CUDA__F16)
+      v->h[0] = dropout_f32_to_f16(dropout_f16_to_f32(old->h[0]) + dropout_f16_to_f32(v->h[0]));
+   else v->h[0] = dropout_f32_to_bf16(dropout_bf16_to_f32(old->h[0]) + dropout_bf16_to_f32(v->h[0]));
+}
+
+/* One element of the strided engine, through the same element functions as the CPU. */
+DROPOUT_HD void dropout_cuda__strided_elem(const dropout_cuda__sargs *s, int dtype, int op, char *yp,
+                                           const char *xp, const char *rp, uint64_t col, int keep,
+                                           uint64_t seed, uint64_t q)
+{
+   const dropout_cuda__args *a = &s->a;
+   dropout_cuda__vec v, rv;
+   rv.u[0] = rv.u[1] = rv.u[2] = rv.u[3] = 0;
+   dropout_cuda__ld1(&v, dtype, xp, 0);
+   if (op == DROPOUT_CUDA__ALPHA || op == DROPOUT_CUDA__ALPHA_GRAD) {
+      int fw = op == DROPOUT_CUDA__ALPHA;
+      if (dtype == DROPOUT_CUDA__F32)
+         v.f[0] = fw ? dropout_alpha_apply_f32(v.f[0], keep, s->alpha) : dropout_alpha_grad_f32(v.f[0], keep, s->alpha);
+      else if (dtype == DROPOUT_CUDA__F64)
+         v.d[0] = fw ? dropout_alpha_apply_f64(v.d[0], keep, s->alpha) : dropout_alpha_grad_f64(v.d[0], keep, s->alpha);
+      else if (dtype == DROPOUT_CUDA__F16)
+         v.h[0] = fw ? dropout_alpha_apply_f16(v.h[0], keep, s->alpha) : dropout_alpha_grad_f16(v.h[0], keep, s->alpha);
+      else
+         v.h[0] = fw ? dropout_alpha_apply_bf16(v.h[0], keep, s->alpha) : dropout_alpha_grad_bf16(v.h[0], keep, s->alpha);
+   } else if (op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE) {
+      if (!s->copy) {
+         float z = dropout_normal_at(seed, a->stream, q), sg = s->sigma;
+         int gauss = op == DROPOUT_CUDA__GAUSS;
+         if (dtype == DROPOUT_CUDA__F32)
+            v.f[0] = gauss ? v.f[0] * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(v.f[0], z, sg);
+         else if (dtype == DROPOUT_CUDA__F64)
+            v.d[0] = gauss ? v.d[0] * (double)dropout_gaussian_mult(z, sg) : dropout_noise_add_f64(v.d[0], z, sg);
+         else if (dtype == DROPOUT_CUDA__F16) {
+            float f = dropout_f16_to_f32(v.h[0]);
+            v.h[0] = dropout_f32_to_f16(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));
+         } else {
+            float f = dropout_bf16_to_f32(v.h[0]);
+            v.h[0] = dropout_f32_to_bf16(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));
+         }
+      }
+   } else {
+      if (op == DROPOUT_CUDA__FUSED) dropout_cuda__ld1(&rv, dtype, rp, 0);
+      dropout_cuda__elem(dtype, op, &v, 0, &rv, a->bias, col, keep, a->rule);
+   }
+   if (s->accumulate) {
+      dropout_cuda__vec old;
+      dropout_cuda__ld1(&old, dtype, yp, 0);
+      dropout_cuda__accumulate(dtype, &v, &old);
+   }
+   dropout_cuda__st1(yp, dtype, 0, &v);
+}
+
+/* Work item w: unit (w mod upr) of row (w / upr). */
+DROPOUT_HD void dropout_cuda__strided_item(const dropout_cuda__sargs *s, int dtype, int op, uint64_t seed,
+                                           uint64_t pos, uint64_t w)
+{
+   const dropout_cuda__args *a = &s->a;
+   const dropout_cuda__geom *g = &s->g;
+   const int last = g->rank - 1, fused = op == DROPOUT_CUDA__FUSED;
+   const uint64_t len = g->dim[last], j0 = (w % g->upr) * DROPOUT_CUDA__UNIT, mstep = g->mstride[last];
+   const unsigned count = len - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(len - j0) : DROPOUT_CUDA__UNIT;
+   const int64_t es = (int64_t)dropout_cuda__esize(dtype);
+   uint64_t row = w / g->upr, m = j0 * mstep, col = 0;
+   int64_t off[3];
+   uint32_t keep = 0;
+   char *yp;
+   const char *xp, *rp;
+   unsigned i;
+   int d, k;
+   for (k = 0; k < 3; ++k) off[k] = (int64_t)j0 * g->stride[k][last];
+   for (d = last - 1; d >= 0; --d) {        /* the row's multi-index, innermost first */
+      uint64_t id = row % g->dim[d];
+      row /= g->dim[d];
+      m += id * g->mstride[d];
+      for (k = 0; k < 3; ++k) off[k] += (int64_t)id * g->stride[k][d];
+   }
+   if (op == DROPOUT_CUDA__APPLY_MASK) keep = dropout_cuda__mask_bits(a->mask_in, m, count, mstep);
+   else if (op <= DROPOUT_CUDA__FUSED || op == DROPOUT_CUDA__ALPHA || op == DROPOUT_CUDA__ALPHA_GRAD) {
+      if (mstep) keep = dropout_cuda__keep_bits(seed, a->stream, a->rule, pos + m, count);
+      else if (dropout_keep_at(seed, a->stream, pos + m, a->rule))
+         keep = count == 32u ? 0xFFFFFFFFu : (1u << count) - 1u;
+   }
+   yp = (char *)a->y + off[0] * es;
+   xp = (const char *)a->x + off[1] * es;
+   rp = fused ? (const char *)a->residual + off[2] * es : NULL;
+   /* the bias index is the original innermost index: merging it with outer dims keeps it
+      as the merged index mod bias_len */
+   if (fused) col = j0 % a->cols;
+   if ((op == DROPOUT_CUDA__DROP || op == DROPOUT_CUDA__APPLY_MASK || fused) && !s->accumulate &&
+       g->stride[0][last] == 1 && g->stride[1][last] == 1 && (!fused || g->stride[2][last] == 1)) {
+      dropout_cuda__data_unit(a, dtype, op, yp, xp, rp, col, count, keep);
+      return;
+   }
+   for (i = 0; i < count; ++i) {
+      dropout_cuda__strided_elem(s, dtype, op, yp + (int64_t)i * g->stride[0][last] * es,
+                                 xp + (int64_t)i * g->stride[1][last] * es,
+                                 fused ? rp + (int64_t)i * g->stride[2][last] * es : NULL,
+                                 col, (int)((keep >> i) & 1u), seed, pos + m + i * mstep);
+      if (fused && ++col == a->cols) col = 0;
    }
 }
 
-/* A variant kernel as thread `tid` of `nthreads` (grid-stride: grid-independent). */
-DROPOUT_HD void dropout_cuda__variant_body(dropout_cuda__vargs a, int dtype, int kind, uint64_t tid, uint64_t nthreads)
+/* Seed and first position of a strided launch (read through the pointers when given);
+   0 items when a run-time position would run past 2^64 (then nothing is written). */
+DROPOUT_HD uint64_t dropout_cuda__strided_prologue(const dropout_cuda__sargs *s, uint64_t tid,
+                                                   uint64_t *seed, uint64_t *pos)
 {
-   uint64_t i;
-   for (i = tid; i < a.n; i += nthreads) dropout_cuda__variant_elem(&a, dtype, kind, i);
+   const dropout_cuda__args *a = &s->a;
+   *seed = a->seed_ptr ? *a->seed_ptr : a->seed;
+   *pos = a->offset_ptr ? *a->offset_ptr : a->offset;
+   if (a->n > 0 && a->n - 1u > UINT64_MAX - *pos) {
+      if (tid == 0 && a->status_ptr) *a->status_ptr = DROPOUT_ERR_RANGE;
+      return 0;
+   }
+   return s->g.items;
+}
+
+/* The strided kernel as thread `tid` of `nthreads` (grid-stride over work items). */
+DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dtype, int op, uint64_t tid, uint64_t nthreads)
+{
+   uint64_t seed, pos, items = dropout_cuda__strided_prologue(s, tid, &seed, &pos), w;
+   for (w = tid; w < items; w += nthreads) dropout_cuda__strided_item(s, dtype, op, seed, pos, w);
 }
 
 #ifdef __cplusplus

@@ -402,108 +402,218 @@ static void test_fills(void)
    case_end("emulated grids: fill u32 / uniform f32 / uniform f64");
 }
 
-/* The variants' kernel bodies over emulated grids against dropout.h's VARIANTS
-   functions (which dropout_cuda.cuh's launchers mirror: the mask is the core mask
-   kernel, already covered above). Inputs are random bit patterns (NaN and Inf included):
-   both sides run the same element functions on the same machine, so they agree to the
-   bit here; on a GPU only NaN payloads may differ (docs/SPEC.md section 10). */
-static int cpu_variant(int dt, int kind, void *y, const void *x, const dropout_shape *sh, size_t n,
-                       double p, int bits, uint64_t off)
+/* ---- The strided engine (dropout_cuda_run's views) ------------------------------------
+   Random views: rank 1 to 4, sizes 0 to 6 and a few long rows, every operand laid out by
+   its own permutation of the dims, padded, some dims reversed (negative strides), inputs
+   with some zero strides, random broadcast bits. The oracle is the CPU library on the
+   contiguous copy (gather x, run, scatter y): element (i0..ik) of the view must get the
+   copy's bits, and every byte of the output buffer outside the view must stay as it was. */
+enum { SBUF = 40000 };
+static unsigned char s_x[SBUF * 8], s_y[SBUF * 8], s_r[SBUF * 8], s_want[SBUF * 8];
+static unsigned char s_xc[SBUF * 8], s_yc[SBUF * 8], s_rc[SBUF * 8], s_yo[SBUF * 8];
+static uint8_t s_mask[SBUF / 8 + 8], s_mexp[SBUF / 8 + 8];
+
+/* operand layout: strides from a shuffled dim order, padding, reversal; zero strides when
+   allowed; lo/hi: the lowest and highest element offsets the view reaches */
+static void make_layout(int rank, const uint64_t *dims, int64_t *st, int allow_zero, int64_t *lo, int64_t *hi)
 {
-   switch (kind) {
-   case DROPOUT_CUDA__V_BCAST:
+   int perm[DROPOUT_MAX_RANK], d, j;
+   int64_t c = 1 + (int64_t)(rnd32() % 2u);
+   for (d = 0; d < rank; ++d) perm[d] = d;
+   for (d = rank - 1; d > 0; --d) {
+      int k = (int)(rnd32() % (uint32_t)(d + 1)), t = perm[d];
+      if (rnd32() % 2u) { perm[d] = perm[k]; perm[k] = t; }
+   }
+   for (j = rank - 1; j >= 0; --j) {
+      d = perm[j];
+      st[d] = c;
+      c *= (int64_t)dims[d] + (rnd32() % 3u == 0 ? 1 : 0);
+      if (c == 0) c = 1;
+      if (rnd32() % 4u == 0) st[d] = -st[d];
+      if (allow_zero && rnd32() % 6u == 0) st[d] = 0;
+   }
+   *lo = *hi = 0;
+   for (d = 0; d < rank; ++d) {
+      int64_t e = dims[d] ? st[d] * (int64_t)(dims[d] - 1) : 0;
+      if (e < 0) *lo += e; else *hi += e;
+   }
+}
+
+/* the view's element offset of logical (row-major) index i */
+static int64_t view_offset(int rank, const uint64_t *dims, const int64_t *st, uint64_t i)
+{
+   int64_t off = 0;
+   int d;
+   for (d = rank - 1; d >= 0; --d) {
+      off += (int64_t)(i % dims[d]) * st[d];
+      i /= dims[d];
+   }
+   return off;
+}
+
+static int cpu_contig(int dt, int op, void *y, const void *x, const void *res, const void *bias, const uint8_t *mexp,
+                      const dropout_shape *sh, uint64_t numel, double p, int bits, double sigma, uint64_t off)
+{
+   size_t cols = sh->dim[sh->rank - 1], rows = cols ? (size_t)numel / cols : 0;
+   switch (op) {
+   case DROPOUT_CUDA__DROP:
       switch (dt) {
       case DROPOUT_CUDA__F32: return dropout_bcast_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
       case DROPOUT_CUDA__F64: return dropout_bcast_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
       case DROPOUT_CUDA__F16: return dropout_bcast_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
       default: return dropout_bcast_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
       }
-   case DROPOUT_CUDA__V_ALPHA:
+   case DROPOUT_CUDA__APPLY_MASK: return cpu_apply_mask(dt, y, x, mexp, (size_t)numel, p, bits);
+   case DROPOUT_CUDA__FUSED: return cpu_fused(dt, y, NULL, x, bias, res, rows, cols, p, bits, off);
+   case DROPOUT_CUDA__ALPHA:
       switch (dt) {
       case DROPOUT_CUDA__F32: return dropout_alpha_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
       case DROPOUT_CUDA__F64: return dropout_alpha_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
       case DROPOUT_CUDA__F16: return dropout_alpha_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
       default: return dropout_alpha_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
       }
-   case DROPOUT_CUDA__V_ALPHA_GRAD:
+   case DROPOUT_CUDA__ALPHA_GRAD:
       switch (dt) {
       case DROPOUT_CUDA__F32: return dropout_alpha_backward_f32((float *)y, (const float *)x, sh, p, bits, 77, 5, off);
       case DROPOUT_CUDA__F64: return dropout_alpha_backward_f64((double *)y, (const double *)x, sh, p, bits, 77, 5, off);
       case DROPOUT_CUDA__F16: return dropout_alpha_backward_f16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
       default: return dropout_alpha_backward_bf16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
       }
-   case DROPOUT_CUDA__V_GAUSS:
+   case DROPOUT_CUDA__GAUSS:
       switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_gaussian_forward_f32((float *)y, (const float *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_gaussian_forward_f64((double *)y, (const double *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_gaussian_forward_f16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
-      default: return dropout_gaussian_forward_bf16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
+      case DROPOUT_CUDA__F32: return dropout_gaussian_forward_f32((float *)y, (const float *)x, (size_t)numel, p, 77, 5, off);
+      case DROPOUT_CUDA__F64: return dropout_gaussian_forward_f64((double *)y, (const double *)x, (size_t)numel, p, 77, 5, off);
+      case DROPOUT_CUDA__F16: return dropout_gaussian_forward_f16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, p, 77, 5, off);
+      default: return dropout_gaussian_forward_bf16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, p, 77, 5, off);
       }
-   case DROPOUT_CUDA__V_NOISE:
+   default:
       switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_noise_forward_f32((float *)y, (const float *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_noise_forward_f64((double *)y, (const double *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_noise_forward_f16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
-      default: return dropout_noise_forward_bf16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
+      case DROPOUT_CUDA__F32: return dropout_noise_forward_f32((float *)y, (const float *)x, (size_t)numel, sigma, 77, 5, off);
+      case DROPOUT_CUDA__F64: return dropout_noise_forward_f64((double *)y, (const double *)x, (size_t)numel, sigma, 77, 5, off);
+      case DROPOUT_CUDA__F16: return dropout_noise_forward_f16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, sigma, 77, 5, off);
+      default: return dropout_noise_forward_bf16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, sigma, 77, 5, off);
       }
-   default: return dropout_fill_normal_f32((float *)y, n, 77, 5, off);
    }
 }
 
-static void test_variants(void)
+/* out = old + new, the accumulation rule, on the contiguous copy */
+static void accumulate_contig(int dt, void *y, const void *old, uint64_t n)
 {
-   static const dropout_shape shapes[] = {
-      { 4, { 3, 5, 7, 11 }, 0xC }, { 4, { 3, 5, 7, 11 }, 0x1 }, { 3, { 2, 9, 13 }, 0x0 },
-      { 2, { 37, 29 }, 0x2 }, { 5, { 2, 3, 1, 4, 5 }, 0x1C }, { 1, { 0 }, 0 } };
-   static const uint64_t offs[] = { 0, 5, 1000003, UINT64_MAX - 1155 };
-   static const int bitss[] = { 8, 16, 32 };
-   static const double ps[] = { 0.0, 0.2, 0.5, 1.0 };
-   int dt, kind, is, io, ib;
-   size_t g;
-   for (dt = 0; dt < 4; ++dt)
-      for (kind = DROPOUT_CUDA__V_BCAST; kind <= DROPOUT_CUDA__V_NORMALS; ++kind)
-         for (is = 0; is < 6; ++is)
-            for (io = 0; io < 4; ++io)
-               for (ib = 0; ib < 3; ++ib) {
-                  const dropout_shape *sh = &shapes[is];
-                  unsigned es = esize(dt);
-                  void *x = aligned_at(xbuf, dt, (unsigned)io), *y = aligned_at(ybuf, dt, 0), *w = aligned_at(wbuf, dt, 0);
-                  size_t numel, np;
-                  double p = ps[(is + io + ib) % 4];
-                  int rc;
-                  dropout_cuda__vargs a;
-                  if (kind == DROPOUT_CUDA__V_NORMALS && dt != DROPOUT_CUDA__F32) continue;
-                  if (kind >= DROPOUT_CUDA__V_GAUSS && ib > 0) continue;   /* no bits */
-                  if (kind == DROPOUT_CUDA__V_GAUSS && p >= 1.0) p = 0.9;
-                  if (kind == DROPOUT_CUDA__V_NOISE) p = p * 3.0;
-                  dropout_shape_sizes(sh, &numel, &np);
-                  if (offs[io] > UINT64_MAX - numel + 1 && numel > 0) continue;
-                  fill_random((unsigned char *)x, numel * es);
-                  memset(w, 0xA5, numel * es + 16);
-                  rc = cpu_variant(dt, kind, w, x, sh, numel, p, bitss[ib], offs[io]);
-                  CHECK(rc == 0, "cpu variant rc %d", rc);
-                  memset(&a, 0, sizeof a);
-                  a.x = x; a.n = numel; a.seed = 77; a.stream = 5; a.offset = offs[io];
-                  if (kind <= DROPOUT_CUDA__V_ALPHA_GRAD) {
-                     CHECK(dropout_bcast_make(&a.b, sh) == 0, "shape");
-                     a.rule = dropout_rule_make(p, bitss[ib]);
-                     a.alpha = dropout_alpha_rule_make(p, bitss[ib]);
-                  } else if (kind != DROPOUT_CUDA__V_NORMALS) {
-                     a.sigma = kind == DROPOUT_CUDA__V_GAUSS ? dropout_gaussian_sigma(p) : (float)p;
-                     a.copy = p == 0.0;
-                  }
-                  for (g = 0; g < NGRIDS; ++g) {
-                     a.y = y;
-                     memset(y, 0xA5, numel * es + 16);
-                     {
-                        uint64_t t;
-                        for (t = 0; t < grids[g]; ++t) dropout_cuda__variant_body(a, dt, kind, (g & 1u) ? grids[g] - 1 - t : t, grids[g]);
-                     }
-                     CHECK(memcmp(y, w, numel * es + 16) == 0, "variant kind %d %s shape %d off %llu p %g bits %d grid %llu: differs",
-                           kind, dt_name(dt), is, (unsigned long long)offs[io], p, bitss[ib], (unsigned long long)grids[g]);
-                  }
-               }
-   case_end("emulated grids: variants (broadcast, alpha fwd/bwd, Gaussian dropout/noise, normals), all dtypes");
+   uint64_t i;
+   for (i = 0; i < n; ++i) {
+      dropout_cuda__vec v, o;
+      dropout_cuda__ld1(&v, dt, y, (unsigned)i);
+      dropout_cuda__ld1(&o, dt, old, (unsigned)i);
+      dropout_cuda__accumulate(dt, &v, &o);
+      dropout_cuda__st1(y, dt, (unsigned)i, &v);
+   }
+}
+
+/* byte offset of operand k's logical element i (stp[k] NULL: contiguous) */
+#define EOFF(k, i) (stp[k] ? view_offset(rank, dims, st[k], (i)) * (int64_t)es : (int64_t)((i) * es))
+
+static void test_strided(void)
+{
+   static const int ops[] = { DROPOUT_CUDA__DROP, DROPOUT_CUDA__APPLY_MASK, DROPOUT_CUDA__FUSED, DROPOUT_CUDA__ALPHA,
+                              DROPOUT_CUDA__ALPHA_GRAD, DROPOUT_CUDA__GAUSS, DROPOUT_CUDA__NOISE };
+   static const double ps[] = { 0.0, 0.1, 0.5, 0.9, 1.0 };
+   static const uint64_t nts[] = { 1, 3, 32, 100 };
+   int iter, fast_rows = 0, strided_rows = 0;
+   for (iter = 0; iter < 6000; ++iter) {
+      int dt = (int)(rnd32() % 4u), op = ops[rnd32() % 7u], rank = 1 + (int)(rnd32() % 4u), bits = 8 << (rnd32() % 3u);
+      int accumulate = (op == DROPOUT_CUDA__DROP || op == DROPOUT_CUDA__APPLY_MASK || op == DROPOUT_CUDA__ALPHA_GRAD) && rnd32() % 3u == 0;
+      double p = ps[rnd32() % 5u], sigma = (double)(rnd32() % 4u) * 0.5;
+      uint64_t dims[DROPOUT_MAX_RANK], numel = 1, positions = 1, i, off;
+      int64_t st[3][DROPOUT_MAX_RANK], lo[3], hi[3];
+      const int64_t *stp[3];
+      unsigned bcast = 0, es = esize(dt);
+      dropout_shape sh;
+      dropout_cuda__sargs s;
+      unsigned char *yb, *xb, *rb;
+      int d, k, rc;
+      size_t g;
+      for (d = 0; d < rank; ++d) {
+         uint32_t r = rnd32() % 16u;
+         dims[d] = r < 1 ? 0 : r < 11 ? 1 + rnd32() % 6u : r < 14 ? 30 + rnd32() % 40u : 64 + rnd32() % 70u;
+         if (op != DROPOUT_CUDA__FUSED && op != DROPOUT_CUDA__GAUSS && op != DROPOUT_CUDA__NOISE && rnd32() % 3u == 0)
+            bcast |= 1u << d;
+      }
+      for (d = 0; d < rank; ++d) { numel *= dims[d]; if (!((bcast >> d) & 1u)) positions *= dims[d]; }
+      if (numel > 6000 || numel == 0) { --iter; continue; }
+      if (op == DROPOUT_CUDA__GAUSS && p >= 1.0) p = 0.9;
+      off = rnd32() % 4u == 0 ? UINT64_MAX - positions + 1 : (uint64_t)(rnd32() % 1000u);
+      for (k = 0; k < 3; ++k) {
+         make_layout(rank, dims, st[k], k > 0, &lo[k], &hi[k]);
+         stp[k] = st[k];
+      }
+      if (rnd32() % 4u == 0)   /* sometimes every operand contiguous: the reduction's best case */
+         for (k = 0; k < 3; ++k) { stp[k] = NULL; lo[k] = 0; hi[k] = (int64_t)numel - 1; }
+      if (hi[0] - lo[0] >= SBUF - 64 || hi[1] - lo[1] >= SBUF - 64 || hi[2] - lo[2] >= SBUF - 64) { --iter; continue; }
+      yb = s_y + 16 + (size_t)(-lo[0]) * es; xb = s_x + 16 + (size_t)(-lo[1]) * es; rb = s_r + 16 + (size_t)(-lo[2]) * es;
+      fill_random(s_x, sizeof s_x); fill_random(s_r, sizeof s_r); fill_random(s_y, sizeof s_y);
+      fill_random(bbuf, sizeof bbuf); fill_random(s_mask, sizeof s_mask);
+      if (op != DROPOUT_CUDA__GAUSS && op != DROPOUT_CUDA__NOISE) {
+         sprinkle_specials(dt, s_x, SBUF); sprinkle_specials(dt, s_r, SBUF);
+      }
+      /* the contiguous copy and the CPU's answer on it */
+      for (i = 0; i < numel; ++i) {
+         memcpy(s_xc + i * es, xb + EOFF(1, i), es);
+         memcpy(s_rc + i * es, rb + EOFF(2, i), es);
+         memcpy(s_yo + i * es, yb + EOFF(0, i), es);
+      }
+      memset(&sh, 0, sizeof sh);
+      sh.rank = rank; sh.broadcast = bcast;
+      for (d = 0; d < rank; ++d) sh.dim[d] = (size_t)dims[d];
+      if (op == DROPOUT_CUDA__APPLY_MASK) {   /* the stored mask, expanded to every element */
+         dropout_bcast b;
+         CHECK(dropout_bcast_make(&b, &sh) == 0, "bcast_make");
+         memset(s_mexp, 0, sizeof s_mexp);
+         for (i = 0; i < numel; ++i) {
+            uint64_t m = dropout_bcast_index(&b, i);
+            if ((s_mask[m >> 3] >> (m & 7u)) & 1u) s_mexp[i >> 3] = (uint8_t)(s_mexp[i >> 3] | 1u << (i & 7u));
+         }
+      }
+      rc = cpu_contig(dt, op, s_yc, s_xc, s_rc, bbuf, s_mexp, &sh, numel, p, bits, sigma, off);
+      CHECK(rc == 0, "cpu rc %d (op %d)", rc, op);
+      if (rc) break;
+      if (accumulate) accumulate_contig(dt, s_yc, s_yo, numel);
+      memcpy(s_want, s_y, sizeof s_want);
+      for (i = 0; i < numel; ++i)
+         memcpy(s_want + 16 + (size_t)(-lo[0]) * es + EOFF(0, i), s_yc + i * es, es);
+      /* the engine */
+      memset(&s, 0, sizeof s);
+      s.a.y = yb; s.a.x = xb; s.a.residual = rb; s.a.bias = bbuf; s.a.mask_in = s_mask;
+      s.a.cols = dims[rank - 1]; s.a.n = positions;
+      s.a.rule = dropout_rule_make(p, bits);
+      s.a.seed = 77; s.a.stream = 5; s.a.offset = off;
+      s.alpha = dropout_alpha_rule_make(op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE ? 0.0 : p, bits);
+      s.sigma = op == DROPOUT_CUDA__GAUSS ? dropout_gaussian_sigma(p) : (float)sigma;
+      s.copy = op == DROPOUT_CUDA__GAUSS ? p == 0.0 : sigma == 0.0;
+      s.accumulate = accumulate;
+      dropout_cuda__geom_make(&s.g, rank, dims, stp, bcast);
+      CHECK(s.g.numel == numel, "numel %llu, want %llu", (unsigned long long)s.g.numel, (unsigned long long)numel);
+      if (s.g.stride[0][s.g.rank - 1] == 1 && s.g.stride[1][s.g.rank - 1] == 1) ++fast_rows; else ++strided_rows;
+      for (g = 0; g < sizeof nts / sizeof nts[0]; ++g) {
+         uint64_t t, nt = nts[g];
+         int op_run = dropout_cuda__launch_op(&s.a, op);
+         /* the original output buffer back (runs change only the view's elements) */
+         for (i = 0; i < numel; ++i)
+            memcpy(yb + EOFF(0, i), s_yo + i * es, es);
+         for (t = 0; t < nt; ++t) dropout_cuda__strided_body(&s, dt, op_run, (g & 1u) ? nt - 1 - t : t, nt);
+         if (accumulate)   /* old + new of two NaNs: either payload (docs/SPEC.md section 10) */
+            for (i = 0; i < numel; ++i) {
+               unsigned char *gp = yb + EOFF(0, i), *wp = s_want + (gp - s_y);
+               if (is_nan(dt, gp) && is_nan(dt, wp)) memcpy(gp, wp, es);
+            }
+         CHECK(memcmp(s_y, s_want, sizeof s_want) == 0,
+               "strided %s op %d rank %d dims %llu,%llu,%llu,%llu bcast %x p %g bits %d off %llu acc %d threads %llu: output differs",
+               dt_name(dt), op, rank, (unsigned long long)dims[0], (unsigned long long)(rank > 1 ? dims[1] : 0),
+               (unsigned long long)(rank > 2 ? dims[2] : 0), (unsigned long long)(rank > 3 ? dims[3] : 0), bcast, p, bits,
+               (unsigned long long)off, accumulate, (unsigned long long)nt);
+      }
+   }
+   CHECK(fast_rows > 100 && strided_rows > 100, "paths: %d contiguous rows, %d strided rows", fast_rows, strided_rows);
+   case_end("emulated grids: strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate), every op and dtype == CPU on the contiguous copy, nothing written outside the view");
 }
 
 /* Each thread alone on poisoned outputs: the bytes it writes, under two poisons. No byte
@@ -585,7 +695,7 @@ int main(void)
    test_block_keep();
    test_warp_path();
    test_fills();
-   test_variants();
+   test_strided();
    test_ownership();
    test_runtime_state();
    return check_exit();
