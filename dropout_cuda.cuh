@@ -922,8 +922,69 @@ DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dty
 
 extern "C" {
 
-/* Where a kernel takes its seed and offset. A pointer that is not NULL wins over the
-   value next to it and is read by the kernel when it runs (CUDA graph replays). */
+/* dropout_strerror, plus cudaGetErrorString for DROPOUT_ERR_CUDA_BASE - err codes. */
+DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code);
+
+/* The short calls: dropout.h's, on device pointers, with the stream to launch on last.
+   plan, outputs, inputs; n = plan->count. The plan (host memory) carries the rule and the
+   stream coordinates; it is read by the launcher. */
+DROPOUT_CUDADEF int dropout_cuda_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f16(const dropout_plan *plan, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16(const dropout_plan *plan, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
+
+/* mask-free backward: the plan rebuilds the forward's mask; overwrites dx */
+DROPOUT_CUDADEF int dropout_cuda_backward_f32(const dropout_plan *plan, float *dx, const float *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f64(const dropout_plan *plan, double *dx, const double *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f16(const dropout_plan *plan, __half *dx, const __half *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16(const dropout_plan *plan, __nv_bfloat16 *dx, const __nv_bfloat16 *dy, cudaStream_t cs);
+
+DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, cudaStream_t cs);
+
+/* y = x under a stored mask, scaled by the rule (forward with a mask, and the backward
+   from a stored mask alike); n elements */
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(const dropout_rule *rule, size_t n, __half *y, const uint8_t *mask, const __half *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(const dropout_rule *rule, size_t n, __nv_bfloat16 *y, const uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
+
+/* y = residual + dropout(x + bias); x, y, residual: (plan->count / bias_len) rows of
+   bias_len; docs/SPEC.md "Fused bias-dropout-residual" */
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs);
+
+/* the raw stream: dropout.h's fills (positions in 32-bit words, doubles, normals) */
+DROPOUT_CUDADEF int dropout_cuda_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs);
+
+/* The extended entry: dropout_run's descriptor and tensors (device pointers), every op,
+   shape, stride, broadcast and gradient mode, checked exactly as dropout_run checks them.
+   With dropout_desc_set_device_coords the kernels read the seed and the first position
+   from device memory when they run (CUDA graphs; see CUDA GRAPHS above). */
+DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensors *t, cudaStream_t cs);
+
+/* One-thread kernel: if dev_saved, *dev_saved = *dev_pos; then *dev_pos += count (mod
+   2^64: a later run whose positions would pass 2^64 writes nothing). */
+DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs);
+
+} /* extern "C" */
+
+/* ------------------------------------------------------------------------------------
+   DROPOUT_V0_API: the 0.1.0 calls, for code on its way over (as dropout.h's). Define
+   DROPOUT_V0_API before the include, in the implementation file too: 0.1.0 code then
+   compiles unchanged and gives the same bits. The names whose 1.0 form differs are
+   macros (at the end of this file) for the dropout_cuda_v0_ functions; the calls that
+   1.0 removed keep their names. Moving a call: see CHANGELOG.md.
+   ------------------------------------------------------------------------------------ */
+#ifdef DROPOUT_V0_API
+extern "C" {
+
+/* Where a _state launcher takes its seed and offset. A pointer that is not NULL wins
+   over the value next to it and is read by the kernel when it runs. */
 typedef struct dropout_cuda_philox_state {
    uint64_t seed;
    uint64_t offset;
@@ -933,42 +994,31 @@ typedef struct dropout_cuda_philox_state {
                                     run-time offset + n passes 2^64 (then nothing is written) */
 } dropout_cuda_philox_state;
 
-/* dropout_strerror, plus cudaGetErrorString for DROPOUT_ERR_CUDA_BASE - err codes. */
-DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code);
-
-DROPOUT_CUDADEF int dropout_cuda_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(__half *y, const __half *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f16(__half *y, const __half *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_f16(__half *dx, const __half *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs);
-
-/* y = residual + dropout(x + bias); docs/SPEC.md "Fused bias-dropout-residual". */
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-/* Graph-friendly variants: (seed, offset) come from st (see CUDA GRAPHS above). The
-   range check offset + n <= 2^64 happens on the device when st.offset_ptr is set. */
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_f32_state(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_f64_state(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_f16_state(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
@@ -982,31 +1032,38 @@ DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *m
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64_state(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16_state(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
-
-/* Variants (docs/SPEC.md section 11): the CPU functions of dropout.h's VARIANTS block with
-   the same arguments plus a stream, the same validation and codes. `shape` is a host
-   pointer (read by the launcher). The broadcast and alpha ops write their optional mask
-   with dropout_cuda_mask's kernel (the mask in its own shape, `positions` elements). */
-#define DROPOUT_CUDA__DECLARE_VARIANTS(suffix, T)                                                   \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDA__DECLARE_VARIANTS(f32, float)
-DROPOUT_CUDA__DECLARE_VARIANTS(f64, double)
-DROPOUT_CUDA__DECLARE_VARIANTS(f16, __half)
-DROPOUT_CUDA__DECLARE_VARIANTS(bf16, __nv_bfloat16)
-#undef DROPOUT_CUDA__DECLARE_VARIANTS
-DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-/* One-thread kernel: if saved_ptr, *saved_ptr = *offset_ptr; then *offset_ptr += n
-   (mod 2^64: a later kernel reports an overflowed range through its status_ptr). */
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f16(__half *y, const __half *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f16(__half *dx, const __half *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f16(__half *y, const __half *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs);
 
 } /* extern "C" */
+#endif /* DROPOUT_V0_API */
 
 /* ------------------------------------------------------------------------------------ */
 #ifdef DROPOUT_CUDA_IMPLEMENTATION
@@ -1035,18 +1092,19 @@ static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__
    }
 }
 
-template <int DT, int KIND>
-static __global__ void __launch_bounds__(1024) dropout_cuda__variant_kernel(dropout_cuda__vargs a)
+/* The strided engine: one kernel per (dtype, op), grid-stride over the work items. */
+template <int DT, int OP>
+static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__strided_kernel(dropout_cuda__sargs s)
 {
-   dropout_cuda__variant_body(a, DT, KIND, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
+   dropout_cuda__strided_body(&s, DT, OP, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
                               (uint64_t)gridDim.x * blockDim.x);
 }
 
-static __global__ void dropout_cuda__advance_kernel(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n)
+static __global__ void dropout_cuda__advance_kernel(uint64_t *pos_ptr, uint64_t *saved_ptr, uint64_t n)
 {
-   uint64_t o = *offset_ptr;
+   uint64_t o = *pos_ptr;
    if (saved_ptr) *saved_ptr = o;
-   *offset_ptr = o + n;
+   *pos_ptr = o + n;
 }
 
 static dropout_cuda__args dropout_cuda__args_make(void)
@@ -1058,6 +1116,12 @@ static dropout_cuda__args dropout_cuda__args_make(void)
    return a;
 }
 
+static int dropout_cuda__launched(void)
+{
+   cudaError_t err = cudaGetLastError();
+   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+}
+
 /* grid 0 / block 0: the default launch. Any grid and block (up to
    DROPOUT_CUDA__MAX_BLOCK threads) give the same result; the warp path needs blocks of
    whole warps, other blocks run the direct path. */
@@ -1066,7 +1130,6 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
 {
    dropout_cuda__args a = *a0;
    uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0);
-   cudaError_t err;
    if (a.n == 0) return DROPOUT_OK;
    op = dropout_cuda__launch_op(&a, op);
    if (block == 0) block = DROPOUT_CUDA_BLOCK;
@@ -1076,8 +1139,8 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
       grid = g > 65536u ? 65536u : (unsigned)g;   /* the grid-stride loop does the rest */
    }
 #define DROPOUT_CUDA__CASE(DT, OP) \
-   case DT * 8 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
-   switch (dtype * 8 + op) {
+   case DT * 16 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
+   switch (dtype * 16 + op) {
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP)
@@ -1094,148 +1157,113 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_U32)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_UF32)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__FILL_UF64)
-   default: return DROPOUT_ERR_ARG;
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_NORMAL)
+   default: return DROPOUT_ERR_OP;
    }
 #undef DROPOUT_CUDA__CASE
-   err = cudaGetLastError();
-   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+   return dropout_cuda__launched();
 }
 
-/* A variant kernel over a.n elements; grid 0 / block 0: the default launch. */
-static int dropout_cuda__variant_launch(const dropout_cuda__vargs *a, int dtype, int kind,
+/* The strided kernel over s->g.items work items; grid 0 / block 0: the default launch
+   (any grid and block give the same result). */
+static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype, int op,
                                         unsigned grid, unsigned block, cudaStream_t cs)
 {
-   cudaError_t err;
-   if (a->n == 0) return DROPOUT_OK;
+   if (s->g.items == 0) return DROPOUT_OK;
+   op = dropout_cuda__launch_op(&s->a, op);
    if (block == 0) block = DROPOUT_CUDA_BLOCK;
    if (grid == 0) {
-      uint64_t g = (a->n + block - 1u) / block;
+      uint64_t g = (s->g.items + block - 1u) / block;
       grid = g > 65536u ? 65536u : (unsigned)g;
    }
-#define DROPOUT_CUDA__VCASE(DT, K) \
-   case DT * 8 + K: dropout_cuda__variant_kernel<DT, K><<<grid, block, 0, cs>>>(*a); break;
-#define DROPOUT_CUDA__VCASES(DT)                                                                   \
-   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_BCAST) DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_ALPHA)   \
-   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_ALPHA_GRAD) DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_GAUSS) \
-   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_NOISE)
-   switch (dtype * 8 + kind) {
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F32)
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F64)
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F16)
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__BF16)
-      DROPOUT_CUDA__VCASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__V_NORMALS)
-   default: return DROPOUT_ERR_ARG;
+#define DROPOUT_CUDA__SCASE(DT, OP) \
+   case DT * 16 + OP: dropout_cuda__strided_kernel<DT, OP><<<grid, block, 0, cs>>>(*s); break;
+#define DROPOUT_CUDA__SCASES(DT)                                                                     \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__DROP) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__APPLY_MASK)     \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__FUSED) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__ALPHA)         \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__ALPHA_GRAD) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__GAUSS)    \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__NOISE)
+   switch (dtype * 16 + op) {
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F32)
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F64)
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F16)
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__BF16)
+   default: return DROPOUT_ERR_OP;
    }
-#undef DROPOUT_CUDA__VCASES
-#undef DROPOUT_CUDA__VCASE
-   err = cudaGetLastError();
-   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+#undef DROPOUT_CUDA__SCASES
+#undef DROPOUT_CUDA__SCASE
+   return dropout_cuda__launched();
 }
 
-/* Broadcast, alpha forward and alpha backward: validation as dropout.h's
-   dropout__bcast_run, then the mask (the core mask kernel over `positions`), then y. */
-static int dropout_cuda__bcast(int dtype, int kind, void *y, uint8_t *mask, const void *x,
-                               const dropout_shape *shape, double p, int bits, uint64_t seed,
-                               uint64_t stream, uint64_t offset, cudaStream_t cs)
+/* One validated request, whatever door it came in by (dropout_cuda_run, a short call, a
+   0.1.0 call): the op, the view, the rule and the coordinates. */
+typedef struct dropout_cuda__job {
+   int op, dtype;                               /* DROPOUT_CUDA__ values */
+   int rank;
+   uint64_t dim[DROPOUT_MAX_RANK];
+   int64_t stride[3][DROPOUT_MAX_RANK];
+   unsigned strided;                            /* bit k: operand k has its own strides */
+   unsigned broadcast;
+   uint64_t positions;                          /* the plan's count */
+   dropout_rule rule;
+   float sigma;                                 /* GAUSS, NOISE */
+   int copy;                                    /* GAUSS, NOISE: y = x bit for bit */
+   int accumulate;
+   uint64_t seed, stream, pos;
+   const uint64_t *dev_seed, *dev_pos;          /* device memory, read when the kernels run */
+   int *status;                                 /* 0.1.0 _state launchers only */
+   void *out;
+   uint8_t *mask_out;
+   const void *in;
+   const uint8_t *mask_in;
+   const void *bias, *residual;
+   uint64_t bias_len;
+} dropout_cuda__job;
+
+static void dropout_cuda__job_init(dropout_cuda__job *j, int op, int dtype, uint64_t n)
 {
-   dropout_cuda__vargs a;
-   int err;
-   memset(&a, 0, sizeof a);
-   err = dropout_bcast_make(&a.b, shape);
-   if (err) return err;
-   err = dropout_check_args(p, bits, (size_t)a.b.positions, offset);
-   if (err) return err;
-   if (a.b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   if (mask && a.b.positions > 0) {
-      dropout_cuda__args m = dropout_cuda__args_make();
-      m.mask_out = mask; m.n = a.b.positions;
-      m.rule = dropout_rule_make(p, bits);
-      m.seed = seed; m.stream = stream; m.offset = offset;
+   memset(j, 0, sizeof *j);
+   j->op = op; j->dtype = dtype;
+   j->rank = 1; j->dim[0] = n; j->positions = n;
+   j->rule = dropout_rule_make(0.0, 32);
+}
+
+/* The launches of a job: the mask (when one is written outside the data kernel), then
+   the contiguous kernel when the reduced view is one unbroadcast run in every operand,
+   else the strided kernel. */
+static int dropout_cuda__execute(const dropout_cuda__job *j, cudaStream_t cs)
+{
+   dropout_cuda__sargs s;
+   const int64_t *st[3];
+   int k, err, fused = j->op == DROPOUT_CUDA__FUSED, fast;
+   memset(&s, 0, sizeof s);
+   s.a = dropout_cuda__args_make();
+   s.a.y = j->out; s.a.x = j->in; s.a.mask_in = j->mask_in;
+   s.a.bias = j->bias; s.a.residual = j->residual; s.a.cols = j->bias_len;
+   s.a.n = j->positions; s.a.rule = j->rule;
+   s.a.seed = j->seed; s.a.stream = j->stream; s.a.offset = j->pos;
+   s.a.seed_ptr = j->dev_seed; s.a.offset_ptr = j->dev_pos; s.a.status_ptr = j->status;
+   s.alpha = dropout_alpha_rule_of(j->rule);
+   s.sigma = j->sigma; s.copy = j->copy; s.accumulate = j->accumulate;
+   for (k = 0; k < 3; ++k) st[k] = (j->strided >> k) & 1u ? j->stride[k] : NULL;
+   dropout_cuda__geom_make(&s.g, j->rank, j->dim, st, j->broadcast);
+   fast = j->op == DROPOUT_CUDA__MASK ||
+          ((j->op == DROPOUT_CUDA__DROP || j->op == DROPOUT_CUDA__APPLY_MASK || fused) && !j->accumulate &&
+           dropout_cuda__geom_contiguous(&s.g, 1, fused) && s.g.numel == j->positions);
+   if (fast) {   /* the contiguous kernels write the mask with the data */
+      s.a.mask_out = j->mask_out;
+      return dropout_cuda__launch(&s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, 0, 0, cs);
+   }
+   if (j->mask_out && j->positions > 0) {   /* the mask in its own shape: mask order */
+      dropout_cuda__args m = s.a;
+      m.mask_out = j->mask_out; m.y = NULL; m.x = NULL;
       err = dropout_cuda__launch(&m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, 0, 0, cs);
       if (err) return err;
    }
-   a.y = y; a.x = x; a.n = a.b.numel;
-   a.rule = dropout_rule_make(p, bits);
-   a.alpha = dropout_alpha_rule_make(p, bits);
-   a.seed = seed; a.stream = stream; a.offset = offset;
-   return dropout_cuda__variant_launch(&a, dtype, kind, 0, 0, cs);
+   return dropout_cuda__strided_launch(&s, j->dtype, j->op, 0, 0, cs);
 }
 
-/* Gaussian dropout (kind V_GAUSS, param p) and noise (V_NOISE, param sigma): validation
-   as dropout.h's dropout__normal_run. */
-static int dropout_cuda__normal(int dtype, int kind, void *y, const void *x, size_t n, double param,
-                                uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
-{
-   dropout_cuda__vargs a;
-   memset(&a, 0, sizeof a);
-   if (kind == DROPOUT_CUDA__V_GAUSS && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   if (kind == DROPOUT_CUDA__V_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
-   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;   /* p and bits are valid: the range part */
-   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.n = n;
-   a.sigma = kind == DROPOUT_CUDA__V_GAUSS ? dropout_gaussian_sigma(param) : (float)param;
-   a.copy = param == 0.0;
-   a.seed = seed; a.stream = stream; a.offset = offset;
-   return dropout_cuda__variant_launch(&a, dtype, kind, 0, 0, cs);
-}
-
-/* forward, mask-free backward and mask, with (seed, offset) by value or from st */
-static int dropout_cuda__drop(int dtype, int op, void *y, uint8_t *mask, const void *x, size_t n,
-                              double p, int bits, uint64_t stream, dropout_cuda_philox_state st,
-                              cudaStream_t cs)
-{
-   dropout_cuda__args a = dropout_cuda__args_make();
-   int err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
-   if (err) return err;
-   if (n > 0 && ((op != DROPOUT_CUDA__MASK && (!y || !x)) || (op == DROPOUT_CUDA__MASK && !mask)))
-      return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.mask_out = mask; a.n = n;
-   a.rule = dropout_rule_make(p, bits);
-   a.seed = st.seed; a.stream = stream; a.offset = st.offset;
-   a.seed_ptr = st.seed_ptr; a.offset_ptr = st.offset_ptr; a.status_ptr = st.status_ptr;
-   return dropout_cuda__launch(&a, dtype, op, 0, 0, cs);
-}
-
-static dropout_cuda_philox_state dropout_cuda__by_value(uint64_t seed, uint64_t offset)
-{
-   dropout_cuda_philox_state st;
-   st.seed = seed; st.offset = offset;
-   st.seed_ptr = NULL; st.offset_ptr = NULL; st.status_ptr = NULL;
-   return st;
-}
-
-static int dropout_cuda__apply_mask(int dtype, void *y, const void *x, const uint8_t *mask,
-                                    size_t n, double p, int bits, cudaStream_t cs)
-{
-   dropout_cuda__args a = dropout_cuda__args_make();
-   int err = dropout_check_args(p, bits, n, 0);
-   if (err) return err;
-   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.mask_in = mask; a.n = n;
-   a.rule = dropout_rule_make(p, bits);
-   return dropout_cuda__launch(&a, dtype, DROPOUT_CUDA__APPLY_MASK, 0, 0, cs);
-}
-
-static int dropout_cuda__fused(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
-                               const void *residual, size_t rows, size_t cols, double p, int bits,
-                               uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
-{
-   dropout_cuda__args a = dropout_cuda__args_make();
-   size_t n;
-   int err;
-   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
-   n = rows * cols;
-   err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
-   if (err) return err;
-   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.mask_out = mask; a.bias = bias; a.residual = residual;
-   a.cols = cols; a.n = n;
-   a.rule = dropout_rule_make(p, bits);
-   a.seed = st.seed; a.stream = stream; a.offset = st.offset;
-   a.seed_ptr = st.seed_ptr; a.offset_ptr = st.offset_ptr; a.status_ptr = st.status_ptr;
-   return dropout_cuda__launch(&a, dtype, DROPOUT_CUDA__FUSED, 0, 0, cs);
-}
-
+/* The raw-stream fills (contiguous, no rule): the checks of dropout.h's fills. */
 static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64_t stream,
                               uint64_t first, cudaStream_t cs)
 {
@@ -1248,6 +1276,71 @@ static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64
    return dropout_cuda__launch(&a, op == DROPOUT_CUDA__FILL_UF64 ? DROPOUT_CUDA__F64 : DROPOUT_CUDA__F32, op, 0, 0, cs);
 }
 
+/* dropout.h's descriptor as a job. d and t have passed dropout__desc_check. */
+static void dropout_cuda__job_of_desc(dropout_cuda__job *j, const dropout_desc *d, const dropout_tensors *t)
+{
+   static const int dtypes[5] = { 0, DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
+   const dropout_plan *plan = &d->dropout__plan;
+   int op, k, i;
+   switch (d->dropout__op) {
+   case DROPOUT_OP_MASK: op = DROPOUT_CUDA__MASK; break;
+   case DROPOUT_OP_APPLY_MASK: op = DROPOUT_CUDA__APPLY_MASK; break;
+   case DROPOUT_OP_ALPHA_FORWARD: op = DROPOUT_CUDA__ALPHA; break;
+   case DROPOUT_OP_ALPHA_BACKWARD: op = DROPOUT_CUDA__ALPHA_GRAD; break;
+   case DROPOUT_OP_GAUSSIAN: op = DROPOUT_CUDA__GAUSS; break;
+   case DROPOUT_OP_NOISE: op = DROPOUT_CUDA__NOISE; break;
+   case DROPOUT_OP_BIAS_DROPOUT_ADD: op = DROPOUT_CUDA__FUSED; break;
+   default: op = DROPOUT_CUDA__DROP; break;   /* FORWARD, BACKWARD */
+   }
+   dropout_cuda__job_init(j, op, dtypes[d->dropout__dtype], plan->count);
+   j->rank = d->dropout__rank;
+   for (i = 0; i < j->rank; ++i) j->dim[i] = d->dropout__dim[i];
+   j->strided = d->dropout__strided;
+   for (k = 0; k < 3; ++k)
+      for (i = 0; i < j->rank; ++i) j->stride[k][i] = (int64_t)d->dropout__stride[k][i];
+   j->broadcast = d->dropout__broadcast;
+   j->rule = plan->rule;
+   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
+   if (op == DROPOUT_CUDA__GAUSS) {   /* sigma of the realised p; p = 0 copies */
+      j->sigma = dropout_gaussian_sigma(dropout_rule_p(&plan->rule));
+      j->copy = plan->rule.threshold == 0;
+   } else if (op == DROPOUT_CUDA__NOISE) {
+      j->sigma = (float)d->dropout__sigma;
+      j->copy = !(d->dropout__sigma > 0.0);
+   }
+   j->seed = plan->key.seed; j->stream = plan->key.stream; j->pos = plan->pos;
+   j->dev_seed = d->dropout__dev_seed; j->dev_pos = d->dropout__dev_pos;
+   j->out = t->out; j->in = t->in; j->bias = t->bias; j->residual = t->residual;
+   if (op == DROPOUT_CUDA__APPLY_MASK) j->mask_in = t->mask;
+   else j->mask_out = t->mask;
+   if (op == DROPOUT_CUDA__FUSED)
+      j->bias_len = d->dropout__bias_len ? d->dropout__bias_len : d->dropout__dim[d->dropout__rank - 1];
+}
+
+/* A short call: its descriptor, built and checked by dropout.h, run on the GPU. */
+static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t bias_len,
+                               void *out, uint8_t *mask, const void *in, const void *bias, const void *residual,
+                               cudaStream_t cs)
+{
+   dropout_desc d;
+   dropout_tensors t;
+   int err = dropout_desc_init(&d, op, dtype, plan);
+   if (!err && op == DROPOUT_OP_BIAS_DROPOUT_ADD) err = dropout_desc_set_bias_len(&d, bias_len);
+   if (err) return err;
+   t.out = out; t.mask = mask; t.in = in; t.bias = bias; t.residual = residual;
+   return dropout_cuda_run(&d, &t, cs);
+}
+
+/* apply_mask's plan: the rule over n positions (the coordinates are not used) */
+static int dropout_cuda__apply_mask(dropout_dtype dtype, const dropout_rule *rule, size_t n, void *y,
+                                    const uint8_t *mask, const void *x, cudaStream_t cs)
+{
+   dropout_plan plan;
+   int err = dropout_plan_at(&plan, rule, dropout_key_make(0, 0), dropout_pos_make(0), (uint64_t)n);
+   if (err) return err;
+   return dropout_cuda__short(DROPOUT_OP_APPLY_MASK, dtype, &plan, 0, y, (uint8_t *)mask, x, NULL, NULL, cs);
+}
+
 extern "C" {
 
 DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
@@ -1256,152 +1349,598 @@ DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
    return dropout_strerror(code);
 }
 
-#define DROPOUT_CUDA__DEFINE(suffix, T, DT)                                                          \
-   DROPOUT_CUDADEF int dropout_cuda_forward_##suffix(T *y, uint8_t *mask, const T *x, size_t n,       \
-      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream,              \
-                                dropout_cuda__by_value(seed, offset), cs);                           \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_backward_##suffix(T *dx, const T *dy, size_t n, double p,        \
-      int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                    \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream,            \
-                                dropout_cuda__by_value(seed, offset), cs);                           \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_apply_mask_##suffix(T *y, const T *x, const uint8_t *mask,       \
-      size_t n, double p, int bits, cudaStream_t cs)                                                 \
-   {                                                                                                 \
-      return dropout_cuda__apply_mask(DT, y, x, mask, n, p, bits, cs);                               \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_backward_mask_##suffix(T *dx, const T *dy, const uint8_t *mask,  \
-      size_t n, double p, int bits, cudaStream_t cs)                                                 \
-   {                                                                                                 \
-      return dropout_cuda__apply_mask(DT, dx, dy, mask, n, p, bits, cs);                             \
-   }
-
-DROPOUT_CUDA__DEFINE(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE
-
-#define DROPOUT_CUDA__DEFINE_STATE(suffix, T, DT)                                                    \
-   DROPOUT_CUDADEF int dropout_cuda_forward_##suffix##_state(T *y, uint8_t *mask, const T *x,        \
-      size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)  \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);     \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_backward_##suffix##_state(T *dx, const T *dy, size_t n,          \
-      double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)            \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);   \
-   }
-
-DROPOUT_CUDA__DEFINE_STATE(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE_STATE(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE_STATE(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE_STATE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE_STATE
-
-DROPOUT_CUDADEF int dropout_cuda_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensors *t, cudaStream_t cs)
 {
-   return dropout_cuda__drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
+   dropout_cuda__job j;
+   int err = dropout__desc_check(d, t);
+   if (err) return err;
+   dropout_cuda__job_of_desc(&j, d, t);
+   return dropout_cuda__execute(&j, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs)
 {
-   return dropout_cuda__drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, st, cs);
+   if (!dev_pos) return DROPOUT_ERR_NULL;
+   dropout_cuda__advance_kernel<<<1, 1, 0, cs>>>(dev_pos, dev_saved, count);
+   return dropout_cuda__launched();
 }
 
-DROPOUT_CUDADEF int dropout_cuda_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x, cudaStream_t cs)
 {
-   return dropout_cuda__fill(DROPOUT_CUDA__FILL_U32, out, n, seed, stream, word, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x, cudaStream_t cs)
 {
-   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF32, out, n, seed, stream, word, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F64, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_f16(const dropout_plan *plan, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs)
 {
-   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, seed, stream, index, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F16, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-#define DROPOUT_CUDA__DEFINE_FUSED(suffix, T, DT)                                                   \
-   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##suffix(T *y, uint8_t *mask, const T *x,        \
-      const T *bias, const T *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed,  \
-      uint64_t stream, uint64_t offset, cudaStream_t cs)                                             \
-   {                                                                                                 \
-      return dropout_cuda__fused(DT, y, mask, x, bias, residual, rows, cols, p, bits, stream,        \
-                                 dropout_cuda__by_value(seed, offset), cs);                          \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##suffix##_state(T *y, uint8_t *mask,           \
-      const T *x, const T *bias, const T *residual, size_t rows, size_t cols, double p, int bits,    \
-      uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)                                \
-   {                                                                                                 \
-      return dropout_cuda__fused(DT, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs); \
-   }
-
-DROPOUT_CUDA__DEFINE_FUSED(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE_FUSED(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE_FUSED(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE_FUSED(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE_FUSED
-
-#define DROPOUT_CUDA__DEFINE_VARIANTS(suffix, T, DT)                                                \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x,          \
-      const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs) \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_BCAST, y, mask, x, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, \
-      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_BCAST, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x,          \
-      const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs) \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, \
-      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p,  \
-      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
-   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_GAUSS, y, x, n, p, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p, \
-      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
-   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_GAUSS, dx, dy, n, p, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma, \
-      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
-   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_NOISE, y, x, n, sigma, seed, stream, offset, cs); }
-
-DROPOUT_CUDA__DEFINE_VARIANTS(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE_VARIANTS(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE_VARIANTS(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE_VARIANTS(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE_VARIANTS
-
-DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16(const dropout_plan *plan, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs)
 {
-   dropout_cuda__vargs a;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
-   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;
-   memset(&a, 0, sizeof a);
-   a.y = out; a.n = n; a.seed = seed; a.stream = stream; a.offset = offset;
-   return dropout_cuda__variant_launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__V_NORMALS, 0, 0, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_BF16, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_backward_f32(const dropout_plan *plan, float *dx, const float *dy, cudaStream_t cs)
 {
-   cudaError_t err;
-   if (!offset_ptr) return DROPOUT_ERR_NULL;
-   dropout_cuda__advance_kernel<<<1, 1, 0, cs>>>(offset_ptr, saved_ptr, n);
-   err = cudaGetLastError();
-   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F32, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f64(const dropout_plan *plan, double *dx, const double *dy, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F64, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f16(const dropout_plan *plan, __half *dx, const __half *dy, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F16, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16(const dropout_plan *plan, __nv_bfloat16 *dx, const __nv_bfloat16 *dy, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_BF16, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, plan, 0, NULL, mask, NULL, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F32, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F64, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(const dropout_rule *rule, size_t n, __half *y, const uint8_t *mask, const __half *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F16, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(const dropout_rule *rule, size_t n, __nv_bfloat16 *y, const uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_BF16, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F32, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F64, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F16, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_BF16, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_U32, out, n, key.seed, key.stream, first.index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF32, out, n, key.seed, key.stream, first.index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, key.seed, key.stream, first.index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_NORMAL, out, n, key.seed, key.stream, first.index, cs);
 }
 
 } /* extern "C" */
 
+#ifdef DROPOUT_V0_API
+/* The 0.1.0 calls on the same engine: 0.1.0's checks (dropout_check_args), in its order,
+   with its codes. */
+static dropout_cuda_philox_state dropout_cuda__v0_by_value(uint64_t seed, uint64_t offset)
+{
+   dropout_cuda_philox_state st;
+   st.seed = seed; st.offset = offset;
+   st.seed_ptr = NULL; st.offset_ptr = NULL; st.status_ptr = NULL;
+   return st;
+}
+
+/* forward, mask-free backward and mask, with (seed, offset) by value or from st */
+static int dropout_cuda__v0_drop(int dtype, int op, void *y, uint8_t *mask, const void *x, size_t n,
+                                 double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   int err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
+   if (err) return err;
+   if (n > 0 && ((op != DROPOUT_CUDA__MASK && (!y || !x)) || (op == DROPOUT_CUDA__MASK && !mask)))
+      return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, op, dtype, n);
+   j.out = y; j.in = x; j.mask_out = mask;
+   j.rule = dropout_rule_make(p, bits);
+   j.seed = st.seed; j.stream = stream; j.pos = st.offset;
+   j.dev_seed = st.seed_ptr; j.dev_pos = st.offset_ptr; j.status = st.status_ptr;
+   return dropout_cuda__execute(&j, cs);
+}
+
+static int dropout_cuda__v0_apply_mask(int dtype, void *y, const void *x, const uint8_t *mask,
+                                       size_t n, double p, int bits, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   int err = dropout_check_args(p, bits, n, 0);
+   if (err) return err;
+   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, DROPOUT_CUDA__APPLY_MASK, dtype, n);
+   j.out = y; j.in = x; j.mask_in = mask;
+   j.rule = dropout_rule_make(p, bits);
+   return dropout_cuda__execute(&j, cs);
+}
+
+static int dropout_cuda__v0_fused(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
+                                  const void *residual, size_t rows, size_t cols, double p, int bits,
+                                  uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   size_t n;
+   int err;
+   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
+   n = rows * cols;
+   err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
+   if (err) return err;
+   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, DROPOUT_CUDA__FUSED, dtype, n);
+   j.out = y; j.in = x; j.mask_out = mask; j.bias = bias; j.residual = residual; j.bias_len = cols;
+   j.rule = dropout_rule_make(p, bits);
+   j.seed = st.seed; j.stream = stream; j.pos = st.offset;
+   j.dev_seed = st.seed_ptr; j.dev_pos = st.offset_ptr; j.status = st.status_ptr;
+   return dropout_cuda__execute(&j, cs);
+}
+
+/* broadcast, alpha forward and alpha backward: 0.1.0's dropout__bcast_run checks */
+static int dropout_cuda__v0_bcast(int dtype, int op, void *y, uint8_t *mask, const void *x,
+                                  const dropout_shape *shape, double p, int bits, uint64_t seed,
+                                  uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   dropout_bcast b;
+   int err = dropout_bcast_make(&b, shape), d;
+   if (err) return err;
+   err = dropout_check_args(p, bits, (size_t)b.positions, offset);
+   if (err) return err;
+   if (b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, op, dtype, b.positions);
+   j.rank = shape->rank;
+   for (d = 0; d < shape->rank; ++d) j.dim[d] = shape->dim[d];
+   j.broadcast = shape->broadcast;
+   j.out = y; j.in = x; j.mask_out = mask;
+   j.rule = dropout_rule_make(p, bits);
+   j.seed = seed; j.stream = stream; j.pos = offset;
+   return dropout_cuda__execute(&j, cs);
+}
+
+/* Gaussian dropout (GAUSS, param p) and noise (NOISE, param sigma): 0.1.0's
+   dropout__normal_run checks */
+static int dropout_cuda__v0_normal(int dtype, int op, void *y, const void *x, size_t n, double param,
+                                   uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   if (op == DROPOUT_CUDA__GAUSS && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
+   if (op == DROPOUT_CUDA__NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;   /* p and bits are valid: the range part */
+   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, op, dtype, n);
+   j.out = y; j.in = x;
+   j.sigma = op == DROPOUT_CUDA__GAUSS ? dropout_gaussian_sigma(param) : (float)param;
+   j.copy = !(param > 0.0);
+   j.seed = seed; j.stream = stream; j.pos = offset;
+   return dropout_cuda__execute(&j, cs);
+}
+
+extern "C" {
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F32, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F64, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f16(__half *y, const __half *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F16, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__BF16, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F32, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F64, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f16(__half *dx, const __half *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F16, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__BF16, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_U32, out, n, seed, stream, word, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF32, out, n, seed, stream, word, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, seed, stream, index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_NORMAL, out, n, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F64, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_f32_state(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_f64_state(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_f16_state(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f32_state(float *dx, const float *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f64_state(double *dx, const double *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f16_state(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16_state(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64_state(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F64, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16_state(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F16, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F32, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F32, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F64, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F64, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f16(__half *y, const __half *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F16, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f16(__half *dx, const __half *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F16, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__BF16, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__BF16, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F32, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F64, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f16(__half *y, const __half *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F16, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__BF16, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs)
+{
+   return dropout_cuda_advance(offset_ptr, saved_ptr, n, cs);
+}
+
+} /* extern "C" */
+#endif /* DROPOUT_V0_API */
+
 #endif /* DROPOUT_CUDA_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_CUDA_IMPLEMENTATION */
+
+/* DROPOUT_V0_API: the 0.1.0 names whose 1.0 form differs, as the dropout_cuda_v0_
+   functions (after the implementation, so that its 1.0 definitions keep their names) */
+#ifdef DROPOUT_V0_API
+#define dropout_cuda_forward_f32 dropout_cuda_v0_forward_f32
+#define dropout_cuda_forward_f64 dropout_cuda_v0_forward_f64
+#define dropout_cuda_forward_f16 dropout_cuda_v0_forward_f16
+#define dropout_cuda_forward_bf16 dropout_cuda_v0_forward_bf16
+#define dropout_cuda_backward_f32 dropout_cuda_v0_backward_f32
+#define dropout_cuda_backward_f64 dropout_cuda_v0_backward_f64
+#define dropout_cuda_backward_f16 dropout_cuda_v0_backward_f16
+#define dropout_cuda_backward_bf16 dropout_cuda_v0_backward_bf16
+#define dropout_cuda_mask dropout_cuda_v0_mask
+#define dropout_cuda_apply_mask_f32 dropout_cuda_v0_apply_mask_f32
+#define dropout_cuda_apply_mask_f64 dropout_cuda_v0_apply_mask_f64
+#define dropout_cuda_apply_mask_f16 dropout_cuda_v0_apply_mask_f16
+#define dropout_cuda_apply_mask_bf16 dropout_cuda_v0_apply_mask_bf16
+#define dropout_cuda_fill_u32 dropout_cuda_v0_fill_u32
+#define dropout_cuda_fill_uniform_f32 dropout_cuda_v0_fill_uniform_f32
+#define dropout_cuda_fill_uniform_f64 dropout_cuda_v0_fill_uniform_f64
+#define dropout_cuda_fill_normal_f32 dropout_cuda_v0_fill_normal_f32
+#define dropout_cuda_bias_dropout_add_f32 dropout_cuda_v0_bias_dropout_add_f32
+#define dropout_cuda_bias_dropout_add_f64 dropout_cuda_v0_bias_dropout_add_f64
+#define dropout_cuda_bias_dropout_add_f16 dropout_cuda_v0_bias_dropout_add_f16
+#define dropout_cuda_bias_dropout_add_bf16 dropout_cuda_v0_bias_dropout_add_bf16
+#endif /* DROPOUT_V0_API */
 
 #endif /* __CUDACC__ */
 
