@@ -888,6 +888,119 @@ DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dty
    for (w = tid; w < items; w += nthreads) dropout_cuda__strided_item(s, dtype, op, seed, pos, w);
 }
 
+/* ---- Jobs ---------------------------------------------------------------------------- */
+/* Host-only helpers (the launchers' decisions), plain C so that the logic test runs them */
+#define DROPOUT_CUDA__HOST static inline
+
+/* One validated request, whatever door it came in by (dropout_cuda_run, a short call, a
+   0.1.0 call): the op, the view, the rule and the coordinates. */
+typedef struct dropout_cuda__job {
+   int op, dtype;                               /* DROPOUT_CUDA__ values */
+   int rank;
+   uint64_t dim[DROPOUT_MAX_RANK];
+   int64_t stride[3][DROPOUT_MAX_RANK];
+   unsigned strided;                            /* bit k: operand k has its own strides */
+   unsigned broadcast;
+   uint64_t positions;                          /* the plan's count */
+   dropout_rule rule;
+   float sigma;                                 /* GAUSS, NOISE */
+   int copy;                                    /* GAUSS, NOISE: y = x bit for bit */
+   int accumulate;
+   uint64_t seed, stream, pos;
+   const uint64_t *dev_seed, *dev_pos;          /* device memory, read when the kernels run */
+   int *status;                                 /* 0.1.0 _state launchers only */
+   void *out;
+   uint8_t *mask_out;
+   const void *in;
+   const uint8_t *mask_in;
+   const void *bias, *residual;
+   uint64_t bias_len;
+} dropout_cuda__job;
+
+DROPOUT_CUDA__HOST void dropout_cuda__job_init(dropout_cuda__job *j, int op, int dtype, uint64_t n)
+{
+   memset(j, 0, sizeof *j);
+   j->op = op; j->dtype = dtype;
+   j->rank = 1; j->dim[0] = n; j->positions = n;
+   j->rule = dropout_rule_make(0.0, 32);
+}
+
+/* dropout.h's descriptor as a job. d and t have passed dropout__desc_check. */
+DROPOUT_CUDA__HOST void dropout_cuda__job_of_desc(dropout_cuda__job *j, const dropout_desc *d, const dropout_tensors *t)
+{
+   static const int dtypes[5] = { 0, DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
+   const dropout_plan *plan = &d->dropout__plan;
+   int op, k, i;
+   switch (d->dropout__op) {
+   case DROPOUT_OP_MASK: op = DROPOUT_CUDA__MASK; break;
+   case DROPOUT_OP_APPLY_MASK: op = DROPOUT_CUDA__APPLY_MASK; break;
+   case DROPOUT_OP_ALPHA_FORWARD: op = DROPOUT_CUDA__ALPHA; break;
+   case DROPOUT_OP_ALPHA_BACKWARD: op = DROPOUT_CUDA__ALPHA_GRAD; break;
+   case DROPOUT_OP_GAUSSIAN: op = DROPOUT_CUDA__GAUSS; break;
+   case DROPOUT_OP_NOISE: op = DROPOUT_CUDA__NOISE; break;
+   case DROPOUT_OP_BIAS_DROPOUT_ADD: op = DROPOUT_CUDA__FUSED; break;
+   default: op = DROPOUT_CUDA__DROP; break;   /* FORWARD, BACKWARD */
+   }
+   dropout_cuda__job_init(j, op, dtypes[d->dropout__dtype], plan->count);
+   j->rank = d->dropout__rank;
+   for (i = 0; i < j->rank; ++i) j->dim[i] = d->dropout__dim[i];
+   j->strided = d->dropout__strided;
+   for (k = 0; k < 3; ++k)
+      for (i = 0; i < j->rank; ++i) j->stride[k][i] = (int64_t)d->dropout__stride[k][i];
+   j->broadcast = d->dropout__broadcast;
+   j->rule = plan->rule;
+   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
+   if (op == DROPOUT_CUDA__GAUSS) {   /* sigma of the realised p; p = 0 copies */
+      j->sigma = dropout_gaussian_sigma(dropout_rule_p(&plan->rule));
+      j->copy = plan->rule.threshold == 0;
+   } else if (op == DROPOUT_CUDA__NOISE) {
+      j->sigma = (float)d->dropout__sigma;
+      j->copy = !(d->dropout__sigma > 0.0);
+   }
+   j->seed = plan->key.seed; j->stream = plan->key.stream; j->pos = plan->pos;
+   j->dev_seed = d->dropout__dev_seed; j->dev_pos = d->dropout__dev_pos;
+   j->out = t->out; j->in = t->in; j->bias = t->bias; j->residual = t->residual;
+   if (op == DROPOUT_CUDA__APPLY_MASK) j->mask_in = t->mask;
+   else j->mask_out = t->mask;
+   if (op == DROPOUT_CUDA__FUSED)
+      j->bias_len = d->dropout__bias_len ? d->dropout__bias_len : d->dropout__dim[d->dropout__rank - 1];
+}
+
+/* The launches of a job: returns 1 when the contiguous kernel runs it all (s->a, the
+   mask written with the data: the reduced view is one unbroadcast run in every operand,
+   no accumulation), else 0: the strided kernel on s, after the contiguous mask kernel on
+   *mask_args when mask_args->mask_out is set (the mask in its own shape, mask order). */
+DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_cuda__job *j, dropout_cuda__sargs *s, dropout_cuda__args *mask_args)
+{
+   const int64_t *st[3];
+   int k, fused = j->op == DROPOUT_CUDA__FUSED;
+   memset(s, 0, sizeof *s);
+   s->a.rule = j->rule;
+   s->a.warp = 1;   /* the launcher decides (DROPOUT_CUDA_WARP, whole-warp blocks) */
+   s->a.y = j->out; s->a.x = j->in; s->a.mask_in = j->mask_in;
+   s->a.bias = j->bias; s->a.residual = j->residual; s->a.cols = j->bias_len;
+   s->a.n = j->positions;
+   s->a.seed = j->seed; s->a.stream = j->stream; s->a.offset = j->pos;
+   s->a.seed_ptr = j->dev_seed; s->a.offset_ptr = j->dev_pos; s->a.status_ptr = j->status;
+   s->alpha = dropout_alpha_rule_of(j->rule);
+   s->sigma = j->sigma; s->copy = j->copy; s->accumulate = j->accumulate;
+   for (k = 0; k < 3; ++k) st[k] = (j->strided >> k) & 1u ? j->stride[k] : NULL;
+   dropout_cuda__geom_make(&s->g, j->rank, j->dim, st, j->broadcast);
+   *mask_args = s->a;
+   mask_args->mask_out = NULL;
+   if (j->op == DROPOUT_CUDA__MASK ||
+       ((j->op == DROPOUT_CUDA__DROP || j->op == DROPOUT_CUDA__APPLY_MASK || fused) && !j->accumulate &&
+        dropout_cuda__geom_contiguous(&s->g, 1, fused) && s->g.numel == j->positions)) {
+      s->a.mask_out = j->mask_out;
+      return 1;
+   }
+   if (j->mask_out && j->positions > 0) {
+      mask_args->mask_out = j->mask_out;
+      mask_args->y = NULL; mask_args->x = NULL;
+   }
+   return 0;
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -1195,68 +1308,15 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
    return dropout_cuda__launched();
 }
 
-/* One validated request, whatever door it came in by (dropout_cuda_run, a short call, a
-   0.1.0 call): the op, the view, the rule and the coordinates. */
-typedef struct dropout_cuda__job {
-   int op, dtype;                               /* DROPOUT_CUDA__ values */
-   int rank;
-   uint64_t dim[DROPOUT_MAX_RANK];
-   int64_t stride[3][DROPOUT_MAX_RANK];
-   unsigned strided;                            /* bit k: operand k has its own strides */
-   unsigned broadcast;
-   uint64_t positions;                          /* the plan's count */
-   dropout_rule rule;
-   float sigma;                                 /* GAUSS, NOISE */
-   int copy;                                    /* GAUSS, NOISE: y = x bit for bit */
-   int accumulate;
-   uint64_t seed, stream, pos;
-   const uint64_t *dev_seed, *dev_pos;          /* device memory, read when the kernels run */
-   int *status;                                 /* 0.1.0 _state launchers only */
-   void *out;
-   uint8_t *mask_out;
-   const void *in;
-   const uint8_t *mask_in;
-   const void *bias, *residual;
-   uint64_t bias_len;
-} dropout_cuda__job;
-
-static void dropout_cuda__job_init(dropout_cuda__job *j, int op, int dtype, uint64_t n)
-{
-   memset(j, 0, sizeof *j);
-   j->op = op; j->dtype = dtype;
-   j->rank = 1; j->dim[0] = n; j->positions = n;
-   j->rule = dropout_rule_make(0.0, 32);
-}
-
-/* The launches of a job: the mask (when one is written outside the data kernel), then
-   the contiguous kernel when the reduced view is one unbroadcast run in every operand,
-   else the strided kernel. */
+/* The launches of a job (dropout_cuda__prepare decides them). */
 static int dropout_cuda__execute(const dropout_cuda__job *j, cudaStream_t cs)
 {
    dropout_cuda__sargs s;
-   const int64_t *st[3];
-   int k, err, fused = j->op == DROPOUT_CUDA__FUSED, fast;
-   memset(&s, 0, sizeof s);
-   s.a = dropout_cuda__args_make();
-   s.a.y = j->out; s.a.x = j->in; s.a.mask_in = j->mask_in;
-   s.a.bias = j->bias; s.a.residual = j->residual; s.a.cols = j->bias_len;
-   s.a.n = j->positions; s.a.rule = j->rule;
-   s.a.seed = j->seed; s.a.stream = j->stream; s.a.offset = j->pos;
-   s.a.seed_ptr = j->dev_seed; s.a.offset_ptr = j->dev_pos; s.a.status_ptr = j->status;
-   s.alpha = dropout_alpha_rule_of(j->rule);
-   s.sigma = j->sigma; s.copy = j->copy; s.accumulate = j->accumulate;
-   for (k = 0; k < 3; ++k) st[k] = (j->strided >> k) & 1u ? j->stride[k] : NULL;
-   dropout_cuda__geom_make(&s.g, j->rank, j->dim, st, j->broadcast);
-   fast = j->op == DROPOUT_CUDA__MASK ||
-          ((j->op == DROPOUT_CUDA__DROP || j->op == DROPOUT_CUDA__APPLY_MASK || fused) && !j->accumulate &&
-           dropout_cuda__geom_contiguous(&s.g, 1, fused) && s.g.numel == j->positions);
-   if (fast) {   /* the contiguous kernels write the mask with the data */
-      s.a.mask_out = j->mask_out;
-      return dropout_cuda__launch(&s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, 0, 0, cs);
-   }
-   if (j->mask_out && j->positions > 0) {   /* the mask in its own shape: mask order */
-      dropout_cuda__args m = s.a;
-      m.mask_out = j->mask_out; m.y = NULL; m.x = NULL;
+   dropout_cuda__args m;
+   int err, fast = dropout_cuda__prepare(j, &s, &m);
+   s.a.warp = m.warp = (DROPOUT_CUDA_WARP) != 0;
+   if (fast) return dropout_cuda__launch(&s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, 0, 0, cs);
+   if (m.mask_out) {
       err = dropout_cuda__launch(&m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, 0, 0, cs);
       if (err) return err;
    }
@@ -1274,47 +1334,6 @@ static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64
       return DROPOUT_ERR_RANGE;
    a.y = out; a.n = n; a.seed = seed; a.stream = stream; a.offset = first;
    return dropout_cuda__launch(&a, op == DROPOUT_CUDA__FILL_UF64 ? DROPOUT_CUDA__F64 : DROPOUT_CUDA__F32, op, 0, 0, cs);
-}
-
-/* dropout.h's descriptor as a job. d and t have passed dropout__desc_check. */
-static void dropout_cuda__job_of_desc(dropout_cuda__job *j, const dropout_desc *d, const dropout_tensors *t)
-{
-   static const int dtypes[5] = { 0, DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
-   const dropout_plan *plan = &d->dropout__plan;
-   int op, k, i;
-   switch (d->dropout__op) {
-   case DROPOUT_OP_MASK: op = DROPOUT_CUDA__MASK; break;
-   case DROPOUT_OP_APPLY_MASK: op = DROPOUT_CUDA__APPLY_MASK; break;
-   case DROPOUT_OP_ALPHA_FORWARD: op = DROPOUT_CUDA__ALPHA; break;
-   case DROPOUT_OP_ALPHA_BACKWARD: op = DROPOUT_CUDA__ALPHA_GRAD; break;
-   case DROPOUT_OP_GAUSSIAN: op = DROPOUT_CUDA__GAUSS; break;
-   case DROPOUT_OP_NOISE: op = DROPOUT_CUDA__NOISE; break;
-   case DROPOUT_OP_BIAS_DROPOUT_ADD: op = DROPOUT_CUDA__FUSED; break;
-   default: op = DROPOUT_CUDA__DROP; break;   /* FORWARD, BACKWARD */
-   }
-   dropout_cuda__job_init(j, op, dtypes[d->dropout__dtype], plan->count);
-   j->rank = d->dropout__rank;
-   for (i = 0; i < j->rank; ++i) j->dim[i] = d->dropout__dim[i];
-   j->strided = d->dropout__strided;
-   for (k = 0; k < 3; ++k)
-      for (i = 0; i < j->rank; ++i) j->stride[k][i] = (int64_t)d->dropout__stride[k][i];
-   j->broadcast = d->dropout__broadcast;
-   j->rule = plan->rule;
-   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
-   if (op == DROPOUT_CUDA__GAUSS) {   /* sigma of the realised p; p = 0 copies */
-      j->sigma = dropout_gaussian_sigma(dropout_rule_p(&plan->rule));
-      j->copy = plan->rule.threshold == 0;
-   } else if (op == DROPOUT_CUDA__NOISE) {
-      j->sigma = (float)d->dropout__sigma;
-      j->copy = !(d->dropout__sigma > 0.0);
-   }
-   j->seed = plan->key.seed; j->stream = plan->key.stream; j->pos = plan->pos;
-   j->dev_seed = d->dropout__dev_seed; j->dev_pos = d->dropout__dev_pos;
-   j->out = t->out; j->in = t->in; j->bias = t->bias; j->residual = t->residual;
-   if (op == DROPOUT_CUDA__APPLY_MASK) j->mask_in = t->mask;
-   else j->mask_out = t->mask;
-   if (op == DROPOUT_CUDA__FUSED)
-      j->bias_len = d->dropout__bias_len ? d->dropout__bias_len : d->dropout__dim[d->dropout__rank - 1];
 }
 
 /* A short call: its descriptor, built and checked by dropout.h, run on the GPU. */
