@@ -700,7 +700,7 @@ DROPOUT_HD void dropout_cuda__geom_make(dropout_cuda__geom *g, int rank, const u
       numel *= dims[d];
    }
    g->numel = numel;
-   for (d = 0; d < rank; ++d) {
+   for (d = 0; d < rank && numel > 0; ++d) {   /* an empty view has nothing to reduce */
       int merge = r > 0;
       if (dims[d] == 1) continue;              /* no step is ever taken over it */
       if (merge) {

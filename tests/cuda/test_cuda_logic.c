@@ -101,33 +101,54 @@ static void *aligned_at(unsigned char *buf, int dt, unsigned shift)
    return (void *)(b + shift * esize(dt));
 }
 
+/* the CPU library's 1.0 calls at (p, bits), key (77, 5), first position off */
+static dropout_rule cpu_rule(double p, int bits)
+{
+   dropout_rule r;
+   int rc = dropout_rule_init(&r, p, (dropout_bits)bits);
+   CHECK(rc == 0, "rule_init(%g, %d): %d", p, bits, rc);
+   return r;
+}
+
+static dropout_plan cpu_plan(double p, int bits, uint64_t off, size_t n)
+{
+   dropout_rule r = cpu_rule(p, bits);
+   dropout_plan plan;
+   int rc = dropout_plan_at(&plan, &r, dropout_key_make(77, 5), dropout_pos_make(off), (uint64_t)n);
+   CHECK(rc == 0, "plan_at: %d", rc);
+   return plan;
+}
+
 static int cpu_forward(int dt, void *y, uint8_t *m, const void *x, size_t n, double p, int bits, uint64_t off)
 {
+   dropout_plan plan = cpu_plan(p, bits, off, n);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_forward_f32((float *)y, m, (const float *)x, n, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F64: return dropout_forward_f64((double *)y, m, (const double *)x, n, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F16: return dropout_forward_f16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, 77, 5, off);
-   default: return dropout_forward_bf16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, 77, 5, off);
+   case DROPOUT_CUDA__F32: return dropout_forward_f32(&plan, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_forward_f64(&plan, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_forward_f16(&plan, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_forward_bf16(&plan, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 
 static int cpu_apply_mask(int dt, void *y, const void *x, const uint8_t *m, size_t n, double p, int bits)
 {
+   dropout_rule r = cpu_rule(p, bits);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_apply_mask_f32((float *)y, (const float *)x, m, n, p, bits);
-   case DROPOUT_CUDA__F64: return dropout_apply_mask_f64((double *)y, (const double *)x, m, n, p, bits);
-   case DROPOUT_CUDA__F16: return dropout_apply_mask_f16((uint16_t *)y, (const uint16_t *)x, m, n, p, bits);
-   default: return dropout_apply_mask_bf16((uint16_t *)y, (const uint16_t *)x, m, n, p, bits);
+   case DROPOUT_CUDA__F32: return dropout_apply_mask_f32(&r, n, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_apply_mask_f64(&r, n, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_apply_mask_f16(&r, n, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_apply_mask_bf16(&r, n, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 
 static int cpu_fused(int dt, void *y, uint8_t *m, const void *x, const void *b, const void *r, size_t rows, size_t cols, double p, int bits, uint64_t off)
 {
+   dropout_plan plan = cpu_plan(p, bits, off, rows * cols);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_bias_dropout_add_f32((float *)y, m, (const float *)x, (const float *)b, (const float *)r, rows, cols, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F64: return dropout_bias_dropout_add_f64((double *)y, m, (const double *)x, (const double *)b, (const double *)r, rows, cols, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F16: return dropout_bias_dropout_add_f16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, 77, 5, off);
-   default: return dropout_bias_dropout_add_bf16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, 77, 5, off);
+   case DROPOUT_CUDA__F32: return dropout_bias_dropout_add_f32(&plan, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
+   case DROPOUT_CUDA__F64: return dropout_bias_dropout_add_f64(&plan, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
+   case DROPOUT_CUDA__F16: return dropout_bias_dropout_add_f16(&plan, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
+   default: return dropout_bias_dropout_add_bf16(&plan, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
    }
 }
 
@@ -166,7 +187,7 @@ static void one(int dt, int op, size_t n, double p, int bits, uint64_t off, unsi
    switch (op) {
    case DROPOUT_CUDA__DROP: rc = cpu_forward(dt, w, with_mask ? mask_ref : NULL, x, n, p, bits, off); break;
    case DROPOUT_CUDA__APPLY_MASK: rc = cpu_apply_mask(dt, w, x, mask_in, n, p, bits); break;
-   case DROPOUT_CUDA__MASK: rc = dropout_mask(mask_ref, n, p, bits, 77, 5, off); break;
+   case DROPOUT_CUDA__MASK: { dropout_plan plan = cpu_plan(p, bits, off, n); rc = dropout_mask(&plan, mask_ref); } break;
    default: rc = cpu_fused(dt, w, with_mask ? mask_ref : NULL, x, bias, res, rows, cols, p, bits, off); break;
    }
    CHECK(rc == 0, "cpu rc %d", rc);
@@ -376,10 +397,12 @@ static void test_fills(void)
          size_t n = sizes[is];
          uint64_t w0 = offset_for(io, n);
          int op;
-         for (op = DROPOUT_CUDA__FILL_U32; op <= DROPOUT_CUDA__FILL_UF32; ++op) {
+         for (op = DROPOUT_CUDA__FILL_U32; op <= DROPOUT_CUDA__FILL_NORMAL; ++op) {
+            if (op == DROPOUT_CUDA__FILL_UF64) continue;
             memset(want, 0xA5, sizeof want);
-            if (op == DROPOUT_CUDA__FILL_U32) dropout_fill_u32(want + 1, n, 9, 2, w0);
-            else dropout_fill_uniform_f32((float *)(want + 1), n, 9, 2, w0);
+            if (op == DROPOUT_CUDA__FILL_U32) dropout_fill_u32(dropout_key_make(9, 2), dropout_pos_make(w0), want + 1, n);
+            else if (op == DROPOUT_CUDA__FILL_UF32) dropout_fill_uniform_f32(dropout_key_make(9, 2), dropout_pos_make(w0), (float *)(want + 1), n);
+            else dropout_fill_normal_f32(dropout_key_make(9, 2), dropout_pos_make(w0), (float *)(want + 1), n);
             for (g = 0; g < NGRIDS; ++g) {
                dropout_cuda__args a = base_args(n, 0.0, 32, w0);
                a.seed = 9; a.stream = 2; a.y = got + 1;
@@ -390,7 +413,7 @@ static void test_fills(void)
          }
          if (w0 > (UINT64_MAX >> 1) - n) continue;
          memset(wd, 0, sizeof wd);
-         dropout_fill_uniform_f64(wd, n, 9, 2, w0);
+         dropout_fill_uniform_f64(dropout_key_make(9, 2), dropout_pos_make(w0), wd, n);
          for (g = 0; g < NGRIDS; ++g) {
             dropout_cuda__args a = base_args(n, 0.0, 32, w0);
             a.seed = 9; a.stream = 2; a.y = gd;
@@ -399,26 +422,34 @@ static void test_fills(void)
             CHECK(memcmp(gd, wd, sizeof gd) == 0, "fill f64 n %zu index %llu grid %llu", n, (unsigned long long)w0, (unsigned long long)grids[g]);
          }
       }
-   case_end("emulated grids: fill u32 / uniform f32 / uniform f64");
+   case_end("emulated grids: fill u32 / uniform f32 / uniform f64 / normal f32");
 }
 
-/* ---- The strided engine (dropout_cuda_run's views) ------------------------------------
-   Random views: rank 1 to 4, sizes 0 to 6 and a few long rows, every operand laid out by
-   its own permutation of the dims, padded, some dims reversed (negative strides), inputs
-   with some zero strides, random broadcast bits. The oracle is the CPU library on the
-   contiguous copy (gather x, run, scatter y): element (i0..ik) of the view must get the
-   copy's bits, and every byte of the output buffer outside the view must stay as it was. */
+/* ---- The descriptor path (dropout_cuda_run) on strided views -----------------------
+   Random descriptors: every op and dtype, rank 1 to 4, sizes 0 to 6 and a few long rows,
+   each operand laid out by its own permutation of the dims, padded, some dims reversed
+   (negative strides), inputs with some zero strides, random broadcast bits, gradient
+   accumulation, positions near 2^64, and device coordinates (the kernels read seed and
+   position from memory). The GPU side is what dropout_cuda_run does, played on the CPU:
+   dropout__desc_check, dropout_cuda__job_of_desc, dropout_cuda__prepare, then the
+   kernels it would launch over emulated grids. Oracles, all bit for bit (a NaN matches
+   any NaN where docs/SPEC.md leaves payloads open: fused op, variants, accumulation):
+   1. the CPU's dropout_run on the same view;
+   2. the CPU's dropout_run on the contiguous copy (gather x, run, scatter y): element
+      (i0..ik) of a view gets the copy's bits;
+   and every byte of the output buffer outside the view, and of the mask past its end,
+   stays as it was. */
 enum { SBUF = 40000 };
-static unsigned char s_x[SBUF * 8], s_y[SBUF * 8], s_r[SBUF * 8], s_want[SBUF * 8];
-static unsigned char s_xc[SBUF * 8], s_yc[SBUF * 8], s_rc[SBUF * 8], s_yo[SBUF * 8];
-static uint8_t s_mask[SBUF / 8 + 8], s_mexp[SBUF / 8 + 8];
+static unsigned char s_x[SBUF * 8], s_y0[SBUF * 8], s_r[SBUF * 8], s_cpu[SBUF * 8], s_got[SBUF * 8], s_copy[SBUF * 8];
+static unsigned char s_xc[SBUF * 8], s_yc[SBUF * 8], s_rc[SBUF * 8];
+static uint8_t s_m0[SBUF / 8 + 8], s_mcpu[SBUF / 8 + 8], s_mgot[SBUF / 8 + 8], s_mcopy[SBUF / 8 + 8];
 
 /* operand layout: strides from a shuffled dim order, padding, reversal; zero strides when
    allowed; lo/hi: the lowest and highest element offsets the view reaches */
-static void make_layout(int rank, const uint64_t *dims, int64_t *st, int allow_zero, int64_t *lo, int64_t *hi)
+static void make_layout(int rank, const size_t *dims, ptrdiff_t *st, int allow_zero, ptrdiff_t *lo, ptrdiff_t *hi)
 {
    int perm[DROPOUT_MAX_RANK], d, j;
-   int64_t c = 1 + (int64_t)(rnd32() % 2u);
+   ptrdiff_t c = 1 + (ptrdiff_t)(rnd32() % 2u);
    for (d = 0; d < rank; ++d) perm[d] = d;
    for (d = rank - 1; d > 0; --d) {
       int k = (int)(rnd32() % (uint32_t)(d + 1)), t = perm[d];
@@ -427,193 +458,215 @@ static void make_layout(int rank, const uint64_t *dims, int64_t *st, int allow_z
    for (j = rank - 1; j >= 0; --j) {
       d = perm[j];
       st[d] = c;
-      c *= (int64_t)dims[d] + (rnd32() % 3u == 0 ? 1 : 0);
+      c *= (ptrdiff_t)dims[d] + (rnd32() % 3u == 0 ? 1 : 0);
       if (c == 0) c = 1;
       if (rnd32() % 4u == 0) st[d] = -st[d];
       if (allow_zero && rnd32() % 6u == 0) st[d] = 0;
    }
    *lo = *hi = 0;
    for (d = 0; d < rank; ++d) {
-      int64_t e = dims[d] ? st[d] * (int64_t)(dims[d] - 1) : 0;
+      ptrdiff_t e = dims[d] ? st[d] * (ptrdiff_t)(dims[d] - 1) : 0;
       if (e < 0) *lo += e; else *hi += e;
    }
 }
 
-/* the view's element offset of logical (row-major) index i */
-static int64_t view_offset(int rank, const uint64_t *dims, const int64_t *st, uint64_t i)
+/* element offset of logical (row-major) index i; st NULL: contiguous */
+static ptrdiff_t view_offset(int rank, const size_t *dims, const ptrdiff_t *st, uint64_t i)
 {
-   int64_t off = 0;
+   ptrdiff_t off = 0;
    int d;
+   if (!st) return (ptrdiff_t)i;
    for (d = rank - 1; d >= 0; --d) {
-      off += (int64_t)(i % dims[d]) * st[d];
+      off += (ptrdiff_t)(i % dims[d]) * st[d];
       i /= dims[d];
    }
    return off;
 }
 
-static int cpu_contig(int dt, int op, void *y, const void *x, const void *res, const void *bias, const uint8_t *mexp,
-                      const dropout_shape *sh, uint64_t numel, double p, int bits, double sigma, uint64_t off)
+/* What dropout_cuda_run launches for job j, played over emulated grids. Returns 1 when
+   the contiguous kernel ran it, 0 for the strided kernel. */
+static int emulate_job(const dropout_cuda__job *j, uint64_t nthreads, int reverse)
 {
-   size_t cols = sh->dim[sh->rank - 1], rows = cols ? (size_t)numel / cols : 0;
-   switch (op) {
-   case DROPOUT_CUDA__DROP:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_bcast_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_bcast_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_bcast_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      default: return dropout_bcast_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      }
-   case DROPOUT_CUDA__APPLY_MASK: return cpu_apply_mask(dt, y, x, mexp, (size_t)numel, p, bits);
-   case DROPOUT_CUDA__FUSED: return cpu_fused(dt, y, NULL, x, bias, res, rows, cols, p, bits, off);
-   case DROPOUT_CUDA__ALPHA:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_alpha_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_alpha_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_alpha_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      default: return dropout_alpha_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      }
-   case DROPOUT_CUDA__ALPHA_GRAD:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_alpha_backward_f32((float *)y, (const float *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_alpha_backward_f64((double *)y, (const double *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_alpha_backward_f16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      default: return dropout_alpha_backward_bf16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      }
-   case DROPOUT_CUDA__GAUSS:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_gaussian_forward_f32((float *)y, (const float *)x, (size_t)numel, p, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_gaussian_forward_f64((double *)y, (const double *)x, (size_t)numel, p, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_gaussian_forward_f16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, p, 77, 5, off);
-      default: return dropout_gaussian_forward_bf16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, p, 77, 5, off);
-      }
-   default:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_noise_forward_f32((float *)y, (const float *)x, (size_t)numel, sigma, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_noise_forward_f64((double *)y, (const double *)x, (size_t)numel, sigma, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_noise_forward_f16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, sigma, 77, 5, off);
-      default: return dropout_noise_forward_bf16((uint16_t *)y, (const uint16_t *)x, (size_t)numel, sigma, 77, 5, off);
-      }
+   dropout_cuda__sargs s;
+   dropout_cuda__args m;
+   uint64_t t;
+   int op;
+   if (dropout_cuda__prepare(j, &s, &m)) {
+      run_grid(s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, nthreads, reverse);
+      return 1;
    }
+   if (m.mask_out) run_grid(m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, nthreads, reverse);
+   op = dropout_cuda__launch_op(&s.a, j->op);
+   for (t = 0; t < nthreads; ++t) dropout_cuda__strided_body(&s, j->dtype, op, reverse ? nthreads - 1 - t : t, nthreads);
+   return 0;
 }
 
-/* out = old + new, the accumulation rule, on the contiguous copy */
-static void accumulate_contig(int dt, void *y, const void *old, uint64_t n)
+/* got == want over the whole buffer; view elements where both are NaN count as equal
+   when nan_ok */
+static int same_view(int dt, unsigned char *got, const unsigned char *want, size_t bytes, unsigned char *base_got,
+                     int rank, const size_t *dims, const ptrdiff_t *st, uint64_t numel, int nan_ok)
 {
+   unsigned es = esize(dt);
    uint64_t i;
-   for (i = 0; i < n; ++i) {
-      dropout_cuda__vec v, o;
-      dropout_cuda__ld1(&v, dt, y, (unsigned)i);
-      dropout_cuda__ld1(&o, dt, old, (unsigned)i);
-      dropout_cuda__accumulate(dt, &v, &o);
-      dropout_cuda__st1(y, dt, (unsigned)i, &v);
-   }
+   if (nan_ok)
+      for (i = 0; i < numel; ++i) {
+         unsigned char *gp = base_got + view_offset(rank, dims, st, i) * (ptrdiff_t)es;
+         const unsigned char *wp = want + (gp - got);
+         if (is_nan(dt, gp) && is_nan(dt, wp)) memcpy(gp, wp, es);
+      }
+   return memcmp(got, want, bytes) == 0;
 }
 
-/* byte offset of operand k's logical element i (stp[k] NULL: contiguous) */
-#define EOFF(k, i) (stp[k] ? view_offset(rank, dims, st[k], (i)) * (int64_t)es : (int64_t)((i) * es))
-
-static void test_strided(void)
+/* a descriptor with the test's settings; stp NULL or stp[k] NULL: contiguous */
+static int build_desc(dropout_desc *d, dropout_op dop, int dt, const dropout_plan *plan, int rank, const size_t *dims,
+                      unsigned bcast, int accumulate, double sigma, const ptrdiff_t *const *stp)
 {
-   static const int ops[] = { DROPOUT_CUDA__DROP, DROPOUT_CUDA__APPLY_MASK, DROPOUT_CUDA__FUSED, DROPOUT_CUDA__ALPHA,
-                              DROPOUT_CUDA__ALPHA_GRAD, DROPOUT_CUDA__GAUSS, DROPOUT_CUDA__NOISE };
+   int rc = dropout_desc_init(d, dop, (dropout_dtype)(dt + 1), plan), k;
+   if (!rc) rc = dropout_desc_set_shape(d, rank, dims);
+   if (!rc && bcast) rc = dropout_desc_set_broadcast(d, bcast);
+   if (!rc && accumulate) rc = dropout_desc_set_grad(d, DROPOUT_GRAD_ACCUMULATE);
+   if (!rc && dop == DROPOUT_OP_NOISE) rc = dropout_desc_set_sigma(d, sigma);
+   if (!rc && dop == DROPOUT_OP_BIAS_DROPOUT_ADD) rc = dropout_desc_set_bias_len(d, dims[rank - 1]);
+   for (k = 0; k < 3 && !rc && stp; ++k)
+      if (stp[k]) rc = dropout_desc_set_strides(d, (dropout_operand)k, stp[k]);
+   return rc;
+}
+
+static void test_descriptor(void)
+{
+   static const dropout_op dops[] = { DROPOUT_OP_FORWARD, DROPOUT_OP_BACKWARD, DROPOUT_OP_MASK, DROPOUT_OP_APPLY_MASK,
+                                      DROPOUT_OP_ALPHA_FORWARD, DROPOUT_OP_ALPHA_BACKWARD, DROPOUT_OP_GAUSSIAN,
+                                      DROPOUT_OP_NOISE, DROPOUT_OP_BIAS_DROPOUT_ADD };
    static const double ps[] = { 0.0, 0.1, 0.5, 0.9, 1.0 };
    static const uint64_t nts[] = { 1, 3, 32, 100 };
-   int iter, fast_rows = 0, strided_rows = 0;
-   for (iter = 0; iter < 6000; ++iter) {
-      int dt = (int)(rnd32() % 4u), op = ops[rnd32() % 7u], rank = 1 + (int)(rnd32() % 4u), bits = 8 << (rnd32() % 3u);
-      int accumulate = (op == DROPOUT_CUDA__DROP || op == DROPOUT_CUDA__APPLY_MASK || op == DROPOUT_CUDA__ALPHA_GRAD) && rnd32() % 3u == 0;
+   int iter, ran = 0, refused = 0, fast = 0, strided = 0, dev = 0, first_refusal = 0;
+   char refusal[200] = "";
+   for (iter = 0; iter < 5000; ++iter) {
+      int dt = (int)(rnd32() % 4u), rank = 1 + (int)(rnd32() % 4u), bits = 8 << (rnd32() % 3u);
+      dropout_op dop = dops[rnd32() % 9u];
+      int grad_op = dop == DROPOUT_OP_BACKWARD || dop == DROPOUT_OP_APPLY_MASK || dop == DROPOUT_OP_ALPHA_BACKWARD || dop == DROPOUT_OP_GAUSSIAN;
+      int accumulate = grad_op && rnd32() % 3u == 0, use_dev = rnd32() % 4u == 0;
+      int reads_mask = dop == DROPOUT_OP_APPLY_MASK, mask_out = dop == DROPOUT_OP_MASK ||
+         ((dop == DROPOUT_OP_FORWARD || dop == DROPOUT_OP_ALPHA_FORWARD || dop == DROPOUT_OP_BIAS_DROPOUT_ADD) && rnd32() % 2u);
+      int fused = dop == DROPOUT_OP_BIAS_DROPOUT_ADD, has_in = dop != DROPOUT_OP_MASK, has_out = dop != DROPOUT_OP_MASK;
+      int nan_ok = accumulate || fused || dop == DROPOUT_OP_ALPHA_FORWARD || dop == DROPOUT_OP_ALPHA_BACKWARD ||
+                   dop == DROPOUT_OP_GAUSSIAN || dop == DROPOUT_OP_NOISE;
       double p = ps[rnd32() % 5u], sigma = (double)(rnd32() % 4u) * 0.5;
-      uint64_t dims[DROPOUT_MAX_RANK], numel = 1, positions = 1, i, off;
-      int64_t st[3][DROPOUT_MAX_RANK], lo[3], hi[3];
-      const int64_t *stp[3];
+      size_t dims[DROPOUT_MAX_RANK];
+      uint64_t numel = 1, positions = 1, i, off, dseed = 77, dpos;
+      ptrdiff_t st[3][DROPOUT_MAX_RANK], lo[3], hi[3];
+      const ptrdiff_t *stp[3];
       unsigned bcast = 0, es = esize(dt);
-      dropout_shape sh;
-      dropout_cuda__sargs s;
+      size_t mbytes;
+      dropout_rule rule;
+      dropout_plan plan, wrong;
+      dropout_desc dv, dc, dd;
+      dropout_tensors tv, tc;
+      dropout_cuda__job job;
       unsigned char *yb, *xb, *rb;
       int d, k, rc;
       size_t g;
       for (d = 0; d < rank; ++d) {
          uint32_t r = rnd32() % 16u;
          dims[d] = r < 1 ? 0 : r < 11 ? 1 + rnd32() % 6u : r < 14 ? 30 + rnd32() % 40u : 64 + rnd32() % 70u;
-         if (op != DROPOUT_CUDA__FUSED && op != DROPOUT_CUDA__GAUSS && op != DROPOUT_CUDA__NOISE && rnd32() % 3u == 0)
-            bcast |= 1u << d;
+         if (rnd32() % 3u == 0) bcast |= 1u << d;
       }
-      for (d = 0; d < rank; ++d) { numel *= dims[d]; if (!((bcast >> d) & 1u)) positions *= dims[d]; }
-      if (numel > 6000 || numel == 0) { --iter; continue; }
-      if (op == DROPOUT_CUDA__GAUSS && p >= 1.0) p = 0.9;
+      for (d = 0; d < rank; ++d) {
+         numel *= dims[d];
+         if (!((bcast >> d) & 1u)) positions *= dims[d];
+      }
+      if (numel > 6000 || positions > 6000) { --iter; continue; }
+      if (dop == DROPOUT_OP_GAUSSIAN && p >= 1.0) p = 0.9;
       off = rnd32() % 4u == 0 ? UINT64_MAX - positions + 1 : (uint64_t)(rnd32() % 1000u);
       for (k = 0; k < 3; ++k) {
          make_layout(rank, dims, st[k], k > 0, &lo[k], &hi[k]);
-         stp[k] = st[k];
+         stp[k] = rnd32() % 5u == 0 ? NULL : st[k];   /* sometimes an operand contiguous */
+         if (!stp[k]) { lo[k] = 0; hi[k] = numel ? (ptrdiff_t)numel - 1 : 0; }
       }
-      if (rnd32() % 4u == 0)   /* sometimes every operand contiguous: the reduction's best case */
-         for (k = 0; k < 3; ++k) { stp[k] = NULL; lo[k] = 0; hi[k] = (int64_t)numel - 1; }
+      if (rnd32() % 4u == 0)   /* sometimes every operand contiguous: the contiguous kernels' case */
+         for (k = 0; k < 3; ++k) { stp[k] = NULL; lo[k] = 0; hi[k] = numel ? (ptrdiff_t)numel - 1 : 0; }
       if (hi[0] - lo[0] >= SBUF - 64 || hi[1] - lo[1] >= SBUF - 64 || hi[2] - lo[2] >= SBUF - 64) { --iter; continue; }
-      yb = s_y + 16 + (size_t)(-lo[0]) * es; xb = s_x + 16 + (size_t)(-lo[1]) * es; rb = s_r + 16 + (size_t)(-lo[2]) * es;
-      fill_random(s_x, sizeof s_x); fill_random(s_r, sizeof s_r); fill_random(s_y, sizeof s_y);
-      fill_random(bbuf, sizeof bbuf); fill_random(s_mask, sizeof s_mask);
-      if (op != DROPOUT_CUDA__GAUSS && op != DROPOUT_CUDA__NOISE) {
-         sprinkle_specials(dt, s_x, SBUF); sprinkle_specials(dt, s_r, SBUF);
+      yb = s_y0 + 16 + (size_t)(-lo[0]) * es; xb = s_x + 16 + (size_t)(-lo[1]) * es; rb = s_r + 16 + (size_t)(-lo[2]) * es;
+      fill_random(s_x, sizeof s_x); fill_random(s_r, sizeof s_r); fill_random(s_y0, sizeof s_y0);
+      fill_random(bbuf, sizeof bbuf); fill_random(s_m0, sizeof s_m0);
+      if (dop != DROPOUT_OP_GAUSSIAN && dop != DROPOUT_OP_NOISE) {
+         sprinkle_specials(dt, s_x, SBUF); sprinkle_specials(dt, s_r, SBUF); sprinkle_specials(dt, s_y0, SBUF);
       }
-      /* the contiguous copy and the CPU's answer on it */
+      /* the descriptors: the view, its contiguous copy, and the view with device coordinates */
+      for (k = 0; k < 3; ++k)   /* strides only for the operands the op has */
+         if (!(k == 0 ? has_out : k == 1 ? has_in : fused)) stp[k] = NULL;
+      rc = dropout_rule_init(&rule, p, (dropout_bits)bits);
+      if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(77, 5), dropout_pos_make(off), positions);
+      if (!rc) rc = build_desc(&dv, dop, dt, &plan, rank, dims, bcast, accumulate, sigma, stp);
+      if (!rc) rc = build_desc(&dc, dop, dt, &plan, rank, dims, bcast, accumulate, sigma, NULL);
+      memset(&tv, 0, sizeof tv);
+      tv.out = has_out ? (void *)yb : NULL; tv.in = has_in ? (const void *)xb : NULL;
+      tv.mask = reads_mask || mask_out ? s_m0 : NULL;
+      tv.bias = fused ? (const void *)bbuf : NULL; tv.residual = fused ? (const void *)rb : NULL;
+      if (!rc) rc = dropout__desc_check(&dv, &tv);
+      if (rc) {
+         ++refused;
+         if (!first_refusal++) snprintf(refusal, sizeof refusal, "op %d rank %d bcast %x acc %d: %s", (int)dop, rank, bcast, accumulate, dropout_strerror(rc));
+         continue;
+      }
+      ++ran;
+      mbytes = (size_t)(positions + 7) / 8 + 4;
+      /* oracle 1: the CPU on the view */
+      memcpy(s_cpu, s_y0, sizeof s_cpu); memcpy(s_mcpu, s_m0, sizeof s_mcpu);
+      tv.out = has_out ? (void *)(s_cpu + (yb - s_y0)) : NULL;
+      tv.mask = reads_mask ? s_m0 : mask_out ? s_mcpu : NULL;
+      rc = dropout_run(&dv, &tv);
+      CHECK(rc == 0, "cpu dropout_run on the view: %s", dropout_strerror(rc));
+      /* oracle 2: the CPU on the contiguous copy, scattered back */
       for (i = 0; i < numel; ++i) {
-         memcpy(s_xc + i * es, xb + EOFF(1, i), es);
-         memcpy(s_rc + i * es, rb + EOFF(2, i), es);
-         memcpy(s_yo + i * es, yb + EOFF(0, i), es);
+         memcpy(s_xc + i * es, xb + view_offset(rank, dims, stp[1], i) * (ptrdiff_t)es, es);
+         memcpy(s_rc + i * es, rb + view_offset(rank, dims, stp[2], i) * (ptrdiff_t)es, es);
+         memcpy(s_yc + i * es, yb + view_offset(rank, dims, stp[0], i) * (ptrdiff_t)es, es);
       }
-      memset(&sh, 0, sizeof sh);
-      sh.rank = rank; sh.broadcast = bcast;
-      for (d = 0; d < rank; ++d) sh.dim[d] = (size_t)dims[d];
-      if (op == DROPOUT_CUDA__APPLY_MASK) {   /* the stored mask, expanded to every element */
-         dropout_bcast b;
-         CHECK(dropout_bcast_make(&b, &sh) == 0, "bcast_make");
-         memset(s_mexp, 0, sizeof s_mexp);
-         for (i = 0; i < numel; ++i) {
-            uint64_t m = dropout_bcast_index(&b, i);
-            if ((s_mask[m >> 3] >> (m & 7u)) & 1u) s_mexp[i >> 3] = (uint8_t)(s_mexp[i >> 3] | 1u << (i & 7u));
-         }
-      }
-      rc = cpu_contig(dt, op, s_yc, s_xc, s_rc, bbuf, s_mexp, &sh, numel, p, bits, sigma, off);
-      CHECK(rc == 0, "cpu rc %d (op %d)", rc, op);
-      if (rc) break;
-      if (accumulate) accumulate_contig(dt, s_yc, s_yo, numel);
-      memcpy(s_want, s_y, sizeof s_want);
-      for (i = 0; i < numel; ++i)
-         memcpy(s_want + 16 + (size_t)(-lo[0]) * es + EOFF(0, i), s_yc + i * es, es);
-      /* the engine */
-      memset(&s, 0, sizeof s);
-      s.a.y = yb; s.a.x = xb; s.a.residual = rb; s.a.bias = bbuf; s.a.mask_in = s_mask;
-      s.a.cols = dims[rank - 1]; s.a.n = positions;
-      s.a.rule = dropout_rule_make(p, bits);
-      s.a.seed = 77; s.a.stream = 5; s.a.offset = off;
-      s.alpha = dropout_alpha_rule_make(op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE ? 0.0 : p, bits);
-      s.sigma = op == DROPOUT_CUDA__GAUSS ? dropout_gaussian_sigma(p) : (float)sigma;
-      s.copy = op == DROPOUT_CUDA__GAUSS ? p == 0.0 : sigma == 0.0;
-      s.accumulate = accumulate;
-      dropout_cuda__geom_make(&s.g, rank, dims, stp, bcast);
-      CHECK(s.g.numel == numel, "numel %llu, want %llu", (unsigned long long)s.g.numel, (unsigned long long)numel);
-      if (s.g.stride[0][s.g.rank - 1] == 1 && s.g.stride[1][s.g.rank - 1] == 1) ++fast_rows; else ++strided_rows;
-      for (g = 0; g < sizeof nts / sizeof nts[0]; ++g) {
-         uint64_t t, nt = nts[g];
-         int op_run = dropout_cuda__launch_op(&s.a, op);
-         /* the original output buffer back (runs change only the view's elements) */
+      memset(&tc, 0, sizeof tc);
+      tc.out = has_out ? (void *)s_yc : NULL; tc.in = has_in ? (const void *)s_xc : NULL;
+      tc.mask = reads_mask ? s_m0 : mask_out ? s_mcopy : NULL;
+      tc.bias = tv.bias; tc.residual = fused ? (const void *)s_rc : NULL;
+      memcpy(s_mcopy, s_m0, sizeof s_mcopy);
+      rc = dropout_run(&dc, &tc);
+      CHECK(rc == 0, "cpu dropout_run on the contiguous copy: %s", dropout_strerror(rc));
+      memcpy(s_copy, s_y0, sizeof s_copy);
+      if (has_out)
          for (i = 0; i < numel; ++i)
-            memcpy(yb + EOFF(0, i), s_yo + i * es, es);
-         for (t = 0; t < nt; ++t) dropout_cuda__strided_body(&s, dt, op_run, (g & 1u) ? nt - 1 - t : t, nt);
-         if (accumulate)   /* old + new of two NaNs: either payload (docs/SPEC.md section 10) */
-            for (i = 0; i < numel; ++i) {
-               unsigned char *gp = yb + EOFF(0, i), *wp = s_want + (gp - s_y);
-               if (is_nan(dt, gp) && is_nan(dt, wp)) memcpy(gp, wp, es);
-            }
-         CHECK(memcmp(s_y, s_want, sizeof s_want) == 0,
-               "strided %s op %d rank %d dims %llu,%llu,%llu,%llu bcast %x p %g bits %d off %llu acc %d threads %llu: output differs",
-               dt_name(dt), op, rank, (unsigned long long)dims[0], (unsigned long long)(rank > 1 ? dims[1] : 0),
-               (unsigned long long)(rank > 2 ? dims[2] : 0), (unsigned long long)(rank > 3 ? dims[3] : 0), bcast, p, bits,
-               (unsigned long long)off, accumulate, (unsigned long long)nt);
+            memcpy(s_copy + (yb - s_y0) + view_offset(rank, dims, stp[0], i) * (ptrdiff_t)es, s_yc + i * es, es);
+      CHECK(same_view(dt, s_copy, s_cpu, sizeof s_cpu, s_copy + (yb - s_y0), rank, dims, stp[0], numel, nan_ok),
+            "cpu: the view's output is not the contiguous copy's (op %d %s rank %d bcast %x)", (int)dop, dt_name(dt), rank, bcast);
+      if (mask_out) CHECK(memcmp(s_mcopy, s_mcpu, mbytes) == 0, "cpu: the view's mask is not the contiguous copy's");
+      /* the GPU's launches, emulated; half the time with the coordinates in "device" memory */
+      dd = dv;
+      if (use_dev) {
+         ++dev;
+         dpos = off;
+         rc = dropout_plan_at(&wrong, &rule, dropout_key_make(1, 5), dropout_pos_make(0), positions);
+         if (!rc) rc = build_desc(&dd, dop, dt, &wrong, rank, dims, bcast, accumulate, sigma, stp);
+         if (!rc) rc = dropout_desc_set_device_coords(&dd, &dseed, &dpos);
+         CHECK(rc == 0, "device coords desc: %s", dropout_strerror(rc));
+      }
+      for (g = 0; g < sizeof nts / sizeof nts[0]; ++g) {
+         memcpy(s_got, s_y0, sizeof s_got); memcpy(s_mgot, s_m0, sizeof s_mgot);
+         tv.out = has_out ? (void *)(s_got + (yb - s_y0)) : NULL;
+         tv.mask = reads_mask ? s_m0 : mask_out ? s_mgot : NULL;
+         rc = dropout__desc_check(&dd, &tv);
+         CHECK(rc == 0, "desc_check: %s", dropout_strerror(rc));
+         dropout_cuda__job_of_desc(&job, &dd, &tv);
+         if (emulate_job(&job, nts[g], (int)(g & 1u))) ++fast; else ++strided;
+         CHECK(same_view(dt, s_got, s_cpu, sizeof s_got, s_got + (yb - s_y0), rank, dims, stp[0], numel, nan_ok),
+               "gpu path %s op %d rank %d dims %zu,%zu,%zu,%zu bcast %x p %g bits %d off %llu acc %d dev %d threads %llu: output differs from the cpu's",
+               dt_name(dt), (int)dop, rank, dims[0], rank > 1 ? dims[1] : 0, rank > 2 ? dims[2] : 0, rank > 3 ? dims[3] : 0,
+               bcast, p, bits, (unsigned long long)off, accumulate, use_dev, (unsigned long long)nts[g]);
+         if (mask_out) CHECK(memcmp(s_mgot, s_mcpu, sizeof s_mgot) == 0, "gpu path op %d: mask differs (or bytes past it written)", (int)dop);
       }
    }
-   CHECK(fast_rows > 100 && strided_rows > 100, "paths: %d contiguous rows, %d strided rows", fast_rows, strided_rows);
-   case_end("emulated grids: strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate), every op and dtype == CPU on the contiguous copy, nothing written outside the view");
+   CHECK(ran > 2000, "only %d of %d descriptors passed the checks (first refusal: %s)", ran, ran + refused, refusal);
+   CHECK(fast > 500 && strided > 3000 && dev > 300, "paths: %d contiguous, %d strided, %d device coords", fast, strided, dev);
+   printf("    %d descriptors run (%d refused by the checks, as the CPU refuses them; first: %s); %d contiguous-kernel runs, %d strided-kernel runs, %d with device coordinates\n",
+          ran, refused, refusal, fast, strided, dev);
+   case_end("emulated dropout_cuda_run: random strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate, device coordinates), every op and dtype == CPU dropout_run on the view == on the contiguous copy; nothing written outside the view");
 }
 
 /* Each thread alone on poisoned outputs: the bytes it writes, under two poisons. No byte
@@ -676,7 +729,7 @@ static void test_runtime_state(void)
    int status = 0, i;
    dropout_cuda__args a = base_args(300, 0.25, 8, 0);
    for (i = 0; i < 300; ++i) x[i] = (float)i;
-   dropout_forward_f32(w, NULL, x, 300, 0.25, 8, 77, 5, 12345);
+   CHECK(cpu_forward(DROPOUT_CUDA__F32, w, NULL, x, 300, 0.25, 8, 12345) == 0, "cpu");
    a.seed = 1; a.x = x; a.y = y; a.seed_ptr = &seed; a.offset_ptr = &off; a.status_ptr = &status;
    run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
    CHECK(memcmp(y, w, sizeof y) == 0 && status == 0, "values behind the pointers not used");
@@ -695,7 +748,7 @@ int main(void)
    test_block_keep();
    test_warp_path();
    test_fills();
-   test_strided();
+   test_descriptor();
    test_ownership();
    test_runtime_state();
    return check_exit();
