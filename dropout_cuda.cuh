@@ -758,15 +758,14 @@ DROPOUT_HD uint32_t dropout_cuda__mask_bits(const uint8_t *m, uint64_t bit, unsi
    return count == 32u ? (uint32_t)acc : (uint32_t)acc & ((1u << count) - 1u);
 }
 
-/* Gradient accumulation: out = old + new, one rounding in the element type (f16 / bf16:
-   both widened exactly to float, added, rounded once). */
+/* Gradient accumulation: out = old + new, dropout.h's rule (one rounding in the element
+   type; f16 / bf16: both widened exactly to float, added, rounded once). */
 DROPOUT_HD void dropout_cuda__accumulate(int dtype, dropout_cuda__vec *v, const dropout_cuda__vec *old)
 {
-   if (dtype == DROPOUT_CUDA__F32) v->f[0] = old->f[0] + v->f[0];
-   else if (dtype == DROPOUT_CUDA__F64) v->d[0] = old->d[0] + v->d[0];
-   else if (dtype == DROPOUT_CUDA__F16)
-      v->h[0] = dropout_f32_to_f16(dropout_f16_to_f32(old->h[0]) + dropout_f16_to_f32(v->h[0]));
-   else v->h[0] = dropout_f32_to_bf16(dropout_bf16_to_f32(old->h[0]) + dropout_bf16_to_f32(v->h[0]));
+   if (dtype == DROPOUT_CUDA__F32) v->f[0] = dropout_accumulate_f32(old->f[0], v->f[0]);
+   else if (dtype == DROPOUT_CUDA__F64) v->d[0] = dropout_accumulate_f64(old->d[0], v->d[0]);
+   else if (dtype == DROPOUT_CUDA__F16) v->h[0] = dropout_accumulate_f16(old->h[0], v->h[0]);
+   else v->h[0] = dropout_accumulate_bf16(old->h[0], v->h[0]);
 }
 
 /* One element of the strided engine, through the same element functions as the CPU. */
@@ -950,13 +949,7 @@ DROPOUT_CUDA__HOST void dropout_cuda__job_of_desc(dropout_cuda__job *j, const dr
    j->broadcast = d->dropout__broadcast;
    j->rule = plan->rule;
    j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
-   if (op == DROPOUT_CUDA__GAUSS) {   /* sigma of the realised p; p = 0 copies */
-      j->sigma = dropout_gaussian_sigma(dropout_rule_p(&plan->rule));
-      j->copy = plan->rule.threshold == 0;
-   } else if (op == DROPOUT_CUDA__NOISE) {
-      j->sigma = (float)d->dropout__sigma;
-      j->copy = !(d->dropout__sigma > 0.0);
-   }
+   if (op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE) dropout__desc_sigma(d, &j->sigma, &j->copy);
    j->seed = plan->key.seed; j->stream = plan->key.stream; j->pos = plan->pos;
    j->dev_seed = d->dropout__dev_seed; j->dev_pos = d->dropout__dev_pos;
    j->out = t->out; j->in = t->in; j->bias = t->bias; j->residual = t->residual;
