@@ -14,6 +14,7 @@
 #define DROPOUT_IMPLEMENTATION
 #include "dropout_cuda.cuh"
 #include "tests/check.h"
+#include "tests/cuda/views.h"
 
 enum { MAXN = 4200, PAD = 16 };
 
@@ -426,16 +427,14 @@ static void test_fills(void)
 }
 
 /* ---- The descriptor path (dropout_cuda_run) on strided views -----------------------
-   Random descriptors: every op and dtype, rank 1 to 4, sizes 0 to 6 and a few long rows,
-   each operand laid out by its own permutation of the dims, padded, some dims reversed
-   (negative strides), inputs with some zero strides, random broadcast bits, gradient
-   accumulation, positions near 2^64, and device coordinates (the kernels read seed and
-   position from memory). The GPU side is what dropout_cuda_run does, played on the CPU:
+   Random cases (tests/cuda/views.h: every op and dtype, permuted, padded, reversed and
+   zero-stride layouts, broadcast, accumulation, positions near 2^64, device
+   coordinates). The GPU side is what dropout_cuda_run does, played on the CPU:
    dropout__desc_check, dropout_cuda__job_of_desc, dropout_cuda__prepare, then the
-   kernels it would launch over emulated grids. Oracles, all bit for bit (a NaN matches
-   any NaN where docs/SPEC.md leaves payloads open: fused op, variants, accumulation):
+   kernels it would launch over emulated grids. Oracles, bit for bit (a NaN matches any
+   NaN where docs/SPEC.md leaves payloads open: fused op, variants, accumulation):
    1. the CPU's dropout_run on the same view;
-   2. the CPU's dropout_run on the contiguous copy (gather x, run, scatter y): element
+   2. the CPU's dropout_run on the contiguous copy (gather, run, scatter): element
       (i0..ik) of a view gets the copy's bits;
    and every byte of the output buffer outside the view, and of the mask past its end,
    stays as it was. */
@@ -443,45 +442,6 @@ enum { SBUF = 40000 };
 static unsigned char s_x[SBUF * 8], s_y0[SBUF * 8], s_r[SBUF * 8], s_cpu[SBUF * 8], s_got[SBUF * 8], s_copy[SBUF * 8];
 static unsigned char s_xc[SBUF * 8], s_yc[SBUF * 8], s_rc[SBUF * 8];
 static uint8_t s_m0[SBUF / 8 + 8], s_mcpu[SBUF / 8 + 8], s_mgot[SBUF / 8 + 8], s_mcopy[SBUF / 8 + 8];
-
-/* operand layout: strides from a shuffled dim order, padding, reversal; zero strides when
-   allowed; lo/hi: the lowest and highest element offsets the view reaches */
-static void make_layout(int rank, const size_t *dims, ptrdiff_t *st, int allow_zero, ptrdiff_t *lo, ptrdiff_t *hi)
-{
-   int perm[DROPOUT_MAX_RANK], d, j;
-   ptrdiff_t c = 1 + (ptrdiff_t)(rnd32() % 2u);
-   for (d = 0; d < rank; ++d) perm[d] = d;
-   for (d = rank - 1; d > 0; --d) {
-      int k = (int)(rnd32() % (uint32_t)(d + 1)), t = perm[d];
-      if (rnd32() % 2u) { perm[d] = perm[k]; perm[k] = t; }
-   }
-   for (j = rank - 1; j >= 0; --j) {
-      d = perm[j];
-      st[d] = c;
-      c *= (ptrdiff_t)dims[d] + (rnd32() % 3u == 0 ? 1 : 0);
-      if (c == 0) c = 1;
-      if (rnd32() % 4u == 0) st[d] = -st[d];
-      if (allow_zero && rnd32() % 6u == 0) st[d] = 0;
-   }
-   *lo = *hi = 0;
-   for (d = 0; d < rank; ++d) {
-      ptrdiff_t e = dims[d] ? st[d] * (ptrdiff_t)(dims[d] - 1) : 0;
-      if (e < 0) *lo += e; else *hi += e;
-   }
-}
-
-/* element offset of logical (row-major) index i; st NULL: contiguous */
-static ptrdiff_t view_offset(int rank, const size_t *dims, const ptrdiff_t *st, uint64_t i)
-{
-   ptrdiff_t off = 0;
-   int d;
-   if (!st) return (ptrdiff_t)i;
-   for (d = rank - 1; d >= 0; --d) {
-      off += (ptrdiff_t)(i % dims[d]) * st[d];
-      i /= dims[d];
-   }
-   return off;
-}
 
 /* What dropout_cuda_run launches for job j, played over emulated grids. Returns 1 when
    the contiguous kernel ran it, 0 for the strided kernel. */
@@ -501,170 +461,105 @@ static int emulate_job(const dropout_cuda__job *j, uint64_t nthreads, int revers
    return 0;
 }
 
-/* got == want over the whole buffer; view elements where both are NaN count as equal
-   when nan_ok */
-static int same_view(int dt, unsigned char *got, const unsigned char *want, size_t bytes, unsigned char *base_got,
-                     int rank, const size_t *dims, const ptrdiff_t *st, uint64_t numel, int nan_ok)
+/* the case's tensors in the test's buffers (out: out_buf, mask: mask_buf) */
+static dropout_tensors case_tensors(const view_case *c, unsigned char *out_buf, uint8_t *mask_buf)
 {
-   unsigned es = esize(dt);
-   uint64_t i;
-   if (nan_ok)
-      for (i = 0; i < numel; ++i) {
-         unsigned char *gp = base_got + view_offset(rank, dims, st, i) * (ptrdiff_t)es;
-         const unsigned char *wp = want + (gp - got);
-         if (is_nan(dt, gp) && is_nan(dt, wp)) memcpy(gp, wp, es);
-      }
-   return memcmp(got, want, bytes) == 0;
-}
-
-/* a descriptor with the test's settings; stp NULL or stp[k] NULL: contiguous */
-static int build_desc(dropout_desc *d, dropout_op dop, int dt, const dropout_plan *plan, int rank, const size_t *dims,
-                      unsigned bcast, int accumulate, double sigma, const ptrdiff_t *const *stp)
-{
-   int rc = dropout_desc_init(d, dop, (dropout_dtype)(dt + 1), plan), k;
-   if (!rc) rc = dropout_desc_set_shape(d, rank, dims);
-   if (!rc && bcast) rc = dropout_desc_set_broadcast(d, bcast);
-   if (!rc && accumulate) rc = dropout_desc_set_grad(d, DROPOUT_GRAD_ACCUMULATE);
-   if (!rc && dop == DROPOUT_OP_NOISE) rc = dropout_desc_set_sigma(d, sigma);
-   if (!rc && dop == DROPOUT_OP_BIAS_DROPOUT_ADD) rc = dropout_desc_set_bias_len(d, dims[rank - 1]);
-   for (k = 0; k < 3 && !rc && stp; ++k)
-      if (stp[k]) rc = dropout_desc_set_strides(d, (dropout_operand)k, stp[k]);
-   return rc;
+   dropout_tensors t;
+   unsigned es = esize(c->dt);
+   memset(&t, 0, sizeof t);
+   if (c->has_out) t.out = out_buf + c->base[0] * es;
+   if (c->has_in) t.in = s_x + c->base[1] * es;
+   if (c->reads_mask || c->writes_mask) t.mask = mask_buf;
+   if (c->fused) { t.bias = bbuf; t.residual = s_r + c->base[2] * es; }
+   return t;
 }
 
 static void test_descriptor(void)
 {
-   static const dropout_op dops[] = { DROPOUT_OP_FORWARD, DROPOUT_OP_BACKWARD, DROPOUT_OP_MASK, DROPOUT_OP_APPLY_MASK,
-                                      DROPOUT_OP_ALPHA_FORWARD, DROPOUT_OP_ALPHA_BACKWARD, DROPOUT_OP_GAUSSIAN,
-                                      DROPOUT_OP_NOISE, DROPOUT_OP_BIAS_DROPOUT_ADD };
-   static const double ps[] = { 0.0, 0.1, 0.5, 0.9, 1.0 };
    static const uint64_t nts[] = { 1, 3, 32, 100 };
-   int iter, ran = 0, refused = 0, fast = 0, strided = 0, dev = 0, first_refusal = 0;
+   int iter, ran = 0, refused = 0, fast = 0, strided = 0, dev = 0;
    char refusal[200] = "";
    for (iter = 0; iter < 5000; ++iter) {
-      int dt = (int)(rnd32() % 4u), rank = 1 + (int)(rnd32() % 4u), bits = 8 << (rnd32() % 3u);
-      dropout_op dop = dops[rnd32() % 9u];
-      int grad_op = dop == DROPOUT_OP_BACKWARD || dop == DROPOUT_OP_APPLY_MASK || dop == DROPOUT_OP_ALPHA_BACKWARD || dop == DROPOUT_OP_GAUSSIAN;
-      int accumulate = grad_op && rnd32() % 3u == 0, use_dev = rnd32() % 4u == 0;
-      int reads_mask = dop == DROPOUT_OP_APPLY_MASK, mask_out = dop == DROPOUT_OP_MASK ||
-         ((dop == DROPOUT_OP_FORWARD || dop == DROPOUT_OP_ALPHA_FORWARD || dop == DROPOUT_OP_BIAS_DROPOUT_ADD) && rnd32() % 2u);
-      int fused = dop == DROPOUT_OP_BIAS_DROPOUT_ADD, has_in = dop != DROPOUT_OP_MASK, has_out = dop != DROPOUT_OP_MASK;
-      int nan_ok = accumulate || fused || dop == DROPOUT_OP_ALPHA_FORWARD || dop == DROPOUT_OP_ALPHA_BACKWARD ||
-                   dop == DROPOUT_OP_GAUSSIAN || dop == DROPOUT_OP_NOISE;
-      double p = ps[rnd32() % 5u], sigma = (double)(rnd32() % 4u) * 0.5;
-      size_t dims[DROPOUT_MAX_RANK];
-      uint64_t numel = 1, positions = 1, i, off, dseed = 77, dpos;
-      ptrdiff_t st[3][DROPOUT_MAX_RANK], lo[3], hi[3];
-      const ptrdiff_t *stp[3];
-      unsigned bcast = 0, es = esize(dt);
-      size_t mbytes;
-      dropout_rule rule;
+      view_case c;
       dropout_plan plan, wrong;
       dropout_desc dv, dc, dd;
       dropout_tensors tv, tc;
       dropout_cuda__job job;
-      unsigned char *yb, *xb, *rb;
-      int d, k, rc;
-      size_t g;
-      for (d = 0; d < rank; ++d) {
-         uint32_t r = rnd32() % 16u;
-         dims[d] = r < 1 ? 0 : r < 11 ? 1 + rnd32() % 6u : r < 14 ? 30 + rnd32() % 40u : 64 + rnd32() % 70u;
-         if (rnd32() % 3u == 0) bcast |= 1u << d;
-      }
-      for (d = 0; d < rank; ++d) {
-         numel *= dims[d];
-         if (!((bcast >> d) & 1u)) positions *= dims[d];
-      }
-      if (numel > 6000 || positions > 6000) { --iter; continue; }
-      if (dop == DROPOUT_OP_GAUSSIAN && p >= 1.0) p = 0.9;
-      off = rnd32() % 4u == 0 ? UINT64_MAX - positions + 1 : (uint64_t)(rnd32() % 1000u);
-      for (k = 0; k < 3; ++k) {
-         make_layout(rank, dims, st[k], k > 0, &lo[k], &hi[k]);
-         stp[k] = rnd32() % 5u == 0 ? NULL : st[k];   /* sometimes an operand contiguous */
-         if (!stp[k]) { lo[k] = 0; hi[k] = numel ? (ptrdiff_t)numel - 1 : 0; }
-      }
-      if (rnd32() % 4u == 0)   /* sometimes every operand contiguous: the contiguous kernels' case */
-         for (k = 0; k < 3; ++k) { stp[k] = NULL; lo[k] = 0; hi[k] = numel ? (ptrdiff_t)numel - 1 : 0; }
-      if (hi[0] - lo[0] >= SBUF - 64 || hi[1] - lo[1] >= SBUF - 64 || hi[2] - lo[2] >= SBUF - 64) { --iter; continue; }
-      yb = s_y0 + 16 + (size_t)(-lo[0]) * es; xb = s_x + 16 + (size_t)(-lo[1]) * es; rb = s_r + 16 + (size_t)(-lo[2]) * es;
+      uint64_t i, dseed = 77, dpos;
+      unsigned es;
+      size_t g, mbytes;
+      int rc;
+      views_make(&c, 6000, SBUF);
+      es = esize(c.dt);
       fill_random(s_x, sizeof s_x); fill_random(s_r, sizeof s_r); fill_random(s_y0, sizeof s_y0);
       fill_random(bbuf, sizeof bbuf); fill_random(s_m0, sizeof s_m0);
-      if (dop != DROPOUT_OP_GAUSSIAN && dop != DROPOUT_OP_NOISE) {
-         sprinkle_specials(dt, s_x, SBUF); sprinkle_specials(dt, s_r, SBUF); sprinkle_specials(dt, s_y0, SBUF);
+      if (c.op != DROPOUT_OP_GAUSSIAN && c.op != DROPOUT_OP_NOISE) {
+         sprinkle_specials(c.dt, s_x, SBUF); sprinkle_specials(c.dt, s_r, SBUF); sprinkle_specials(c.dt, s_y0, SBUF);
       }
-      /* the descriptors: the view, its contiguous copy, and the view with device coordinates */
-      for (k = 0; k < 3; ++k)   /* strides only for the operands the op has */
-         if (!(k == 0 ? has_out : k == 1 ? has_in : fused)) stp[k] = NULL;
-      rc = dropout_rule_init(&rule, p, (dropout_bits)bits);
-      if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(77, 5), dropout_pos_make(off), positions);
-      if (!rc) rc = build_desc(&dv, dop, dt, &plan, rank, dims, bcast, accumulate, sigma, stp);
-      if (!rc) rc = build_desc(&dc, dop, dt, &plan, rank, dims, bcast, accumulate, sigma, NULL);
-      memset(&tv, 0, sizeof tv);
-      tv.out = has_out ? (void *)yb : NULL; tv.in = has_in ? (const void *)xb : NULL;
-      tv.mask = reads_mask || mask_out ? s_m0 : NULL;
-      tv.bias = fused ? (const void *)bbuf : NULL; tv.residual = fused ? (const void *)rb : NULL;
+      rc = views_plan(&c, 77, c.off, &plan);
+      if (!rc) rc = views_desc(&dv, &c, &plan, 1);
+      if (!rc) rc = views_desc(&dc, &c, &plan, 0);
+      tv = case_tensors(&c, s_y0, s_m0);
       if (!rc) rc = dropout__desc_check(&dv, &tv);
-      if (rc) {
-         ++refused;
-         if (!first_refusal++) snprintf(refusal, sizeof refusal, "op %d rank %d bcast %x acc %d: %s", (int)dop, rank, bcast, accumulate, dropout_strerror(rc));
+      if (rc) {   /* e.g. an empty view whose padding made two output strides meet */
+         if (!refused++) snprintf(refusal, sizeof refusal, "op %d rank %d: %s", (int)c.op, c.rank, dropout_strerror(rc));
          continue;
       }
       ++ran;
-      mbytes = (size_t)(positions + 7) / 8 + 4;
+      mbytes = (size_t)(c.positions + 7) / 8 + 4;
       /* oracle 1: the CPU on the view */
       memcpy(s_cpu, s_y0, sizeof s_cpu); memcpy(s_mcpu, s_m0, sizeof s_mcpu);
-      tv.out = has_out ? (void *)(s_cpu + (yb - s_y0)) : NULL;
-      tv.mask = reads_mask ? s_m0 : mask_out ? s_mcpu : NULL;
+      tv = case_tensors(&c, s_cpu, c.reads_mask ? s_m0 : s_mcpu);
       rc = dropout_run(&dv, &tv);
       CHECK(rc == 0, "cpu dropout_run on the view: %s", dropout_strerror(rc));
       /* oracle 2: the CPU on the contiguous copy, scattered back */
-      for (i = 0; i < numel; ++i) {
-         memcpy(s_xc + i * es, xb + view_offset(rank, dims, stp[1], i) * (ptrdiff_t)es, es);
-         memcpy(s_rc + i * es, rb + view_offset(rank, dims, stp[2], i) * (ptrdiff_t)es, es);
-         memcpy(s_yc + i * es, yb + view_offset(rank, dims, stp[0], i) * (ptrdiff_t)es, es);
+      for (i = 0; i < c.numel; ++i) {
+         memcpy(s_xc + i * es, s_x + (size_t)((ptrdiff_t)c.base[1] + views_offset(c.rank, c.dims, c.stp[1], i)) * es, es);
+         memcpy(s_rc + i * es, s_r + (size_t)((ptrdiff_t)c.base[2] + views_offset(c.rank, c.dims, c.stp[2], i)) * es, es);
+         memcpy(s_yc + i * es, s_y0 + (size_t)((ptrdiff_t)c.base[0] + views_offset(c.rank, c.dims, c.stp[0], i)) * es, es);
       }
-      memset(&tc, 0, sizeof tc);
-      tc.out = has_out ? (void *)s_yc : NULL; tc.in = has_in ? (const void *)s_xc : NULL;
-      tc.mask = reads_mask ? s_m0 : mask_out ? s_mcopy : NULL;
-      tc.bias = tv.bias; tc.residual = fused ? (const void *)s_rc : NULL;
       memcpy(s_mcopy, s_m0, sizeof s_mcopy);
+      memset(&tc, 0, sizeof tc);
+      tc.out = c.has_out ? (void *)s_yc : NULL; tc.in = c.has_in ? (const void *)s_xc : NULL;
+      tc.mask = c.reads_mask ? s_m0 : c.writes_mask ? s_mcopy : NULL;
+      tc.bias = c.fused ? (const void *)bbuf : NULL; tc.residual = c.fused ? (const void *)s_rc : NULL;
       rc = dropout_run(&dc, &tc);
       CHECK(rc == 0, "cpu dropout_run on the contiguous copy: %s", dropout_strerror(rc));
       memcpy(s_copy, s_y0, sizeof s_copy);
-      if (has_out)
-         for (i = 0; i < numel; ++i)
-            memcpy(s_copy + (yb - s_y0) + view_offset(rank, dims, stp[0], i) * (ptrdiff_t)es, s_yc + i * es, es);
-      CHECK(same_view(dt, s_copy, s_cpu, sizeof s_cpu, s_copy + (yb - s_y0), rank, dims, stp[0], numel, nan_ok),
-            "cpu: the view's output is not the contiguous copy's (op %d %s rank %d bcast %x)", (int)dop, dt_name(dt), rank, bcast);
-      if (mask_out) CHECK(memcmp(s_mcopy, s_mcpu, mbytes) == 0, "cpu: the view's mask is not the contiguous copy's");
-      /* the GPU's launches, emulated; half the time with the coordinates in "device" memory */
-      dd = dv;
-      if (use_dev) {
+      for (i = 0; i < c.numel && c.has_out; ++i)
+         memcpy(s_copy + (size_t)((ptrdiff_t)c.base[0] + views_offset(c.rank, c.dims, c.stp[0], i)) * es, s_yc + i * es, es);
+      CHECK(views_same(&c, s_copy, s_cpu, sizeof s_cpu), "cpu: the view's output is not the contiguous copy's (op %d %s rank %d bcast %x)",
+            (int)c.op, dt_name(c.dt), c.rank, c.bcast);
+      if (c.writes_mask) CHECK(memcmp(s_mcopy, s_mcpu, mbytes) == 0, "cpu: the view's mask is not the contiguous copy's");
+      /* the GPU's launches, emulated; a quarter of the time with the coordinates in "device"
+         memory and the plan's own coordinates wrong */
+      rc = views_desc(&dd, &c, &plan, 1);
+      if (c.use_dev) {
          ++dev;
-         dpos = off;
-         rc = dropout_plan_at(&wrong, &rule, dropout_key_make(1, 5), dropout_pos_make(0), positions);
-         if (!rc) rc = build_desc(&dd, dop, dt, &wrong, rank, dims, bcast, accumulate, sigma, stp);
+         dpos = c.off;
+         rc = views_plan(&c, 1, 0, &wrong);
+         if (!rc) rc = views_desc(&dd, &c, &wrong, 1);
          if (!rc) rc = dropout_desc_set_device_coords(&dd, &dseed, &dpos);
-         CHECK(rc == 0, "device coords desc: %s", dropout_strerror(rc));
       }
+      CHECK(rc == 0, "gpu descriptor: %s", dropout_strerror(rc));
       for (g = 0; g < sizeof nts / sizeof nts[0]; ++g) {
          memcpy(s_got, s_y0, sizeof s_got); memcpy(s_mgot, s_m0, sizeof s_mgot);
-         tv.out = has_out ? (void *)(s_got + (yb - s_y0)) : NULL;
-         tv.mask = reads_mask ? s_m0 : mask_out ? s_mgot : NULL;
+         tv = case_tensors(&c, s_got, c.reads_mask ? s_m0 : s_mgot);
          rc = dropout__desc_check(&dd, &tv);
          CHECK(rc == 0, "desc_check: %s", dropout_strerror(rc));
          dropout_cuda__job_of_desc(&job, &dd, &tv);
          if (emulate_job(&job, nts[g], (int)(g & 1u))) ++fast; else ++strided;
-         CHECK(same_view(dt, s_got, s_cpu, sizeof s_got, s_got + (yb - s_y0), rank, dims, stp[0], numel, nan_ok),
+         CHECK(views_same(&c, s_got, s_cpu, sizeof s_got),
                "gpu path %s op %d rank %d dims %zu,%zu,%zu,%zu bcast %x p %g bits %d off %llu acc %d dev %d threads %llu: output differs from the cpu's",
-               dt_name(dt), (int)dop, rank, dims[0], rank > 1 ? dims[1] : 0, rank > 2 ? dims[2] : 0, rank > 3 ? dims[3] : 0,
-               bcast, p, bits, (unsigned long long)off, accumulate, use_dev, (unsigned long long)nts[g]);
-         if (mask_out) CHECK(memcmp(s_mgot, s_mcpu, sizeof s_mgot) == 0, "gpu path op %d: mask differs (or bytes past it written)", (int)dop);
+               dt_name(c.dt), (int)c.op, c.rank, c.dims[0], c.rank > 1 ? c.dims[1] : 0, c.rank > 2 ? c.dims[2] : 0,
+               c.rank > 3 ? c.dims[3] : 0, c.bcast, c.p, c.bits, (unsigned long long)c.off, c.accumulate, c.use_dev,
+               (unsigned long long)nts[g]);
+         if (c.writes_mask) CHECK(memcmp(s_mgot, s_mcpu, sizeof s_mgot) == 0, "gpu path op %d: mask differs (or bytes past it written)", (int)c.op);
       }
    }
-   CHECK(ran > 2000, "only %d of %d descriptors passed the checks (first refusal: %s)", ran, ran + refused, refusal);
-   CHECK(fast > 500 && strided > 3000 && dev > 300, "paths: %d contiguous, %d strided, %d device coords", fast, strided, dev);
-   printf("    %d descriptors run (%d refused by the checks, as the CPU refuses them; first: %s); %d contiguous-kernel runs, %d strided-kernel runs, %d with device coordinates\n",
+   CHECK(ran > 4000, "only %d of %d descriptors passed the checks (first refusal: %s)", ran, ran + refused, refusal);
+   CHECK(fast > 2000 && strided > 10000 && dev > 800, "paths: %d contiguous, %d strided, %d device coords", fast, strided, dev);
+   printf("    %d descriptors run, %d refused by dropout.h's checks (first: %s); kernel runs: %d contiguous, %d strided; %d cases with device coordinates\n",
           ran, refused, refusal, fast, strided, dev);
    case_end("emulated dropout_cuda_run: random strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate, device coordinates), every op and dtype == CPU dropout_run on the view == on the contiguous copy; nothing written outside the view");
 }
