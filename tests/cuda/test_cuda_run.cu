@@ -18,8 +18,8 @@
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
-#include "tests/check.h"
-#include "tests/cuda/views.h"
+#include "check.h"
+#include "views.h"
 
 #define CU(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
    printf("FAIL cuda call %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)

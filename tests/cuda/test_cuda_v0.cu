@@ -3,7 +3,7 @@
    and, on a GPU, gives the 0.1.0 CPU call's bits (those run on dropout.h's DROPOUT_V0_API
    too). The body below the first block is tests/variants_cuda.cu as it was at 0.1.0;
    the core calls, the fills, the _state launchers and dropout_cuda_philox_advance follow.
-   Built by the nvcc suite (tests/suite_cuda.sh) and run by `make test-cuda`; prints one
+   Built by the nvcc suite (tests/cuda/suite.sh) and run by `make test-cuda`; prints one
    SKIP line where no GPU is present. */
 #define DROPOUT_V0_API
 #include <cuda_runtime.h>
@@ -13,7 +13,7 @@
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
-#include "tests/check.h"
+#include "check.h"
 
 /* f16 / bf16 buffers are uint16_t bit patterns here, __half / __nv_bfloat16 in the API */
 #define H(p) ((__half *)(p))

@@ -1,6 +1,6 @@
 """test_python.py - python/dropouth.py against an independent NumPy oracle, and in PyTorch.
 
-Run by tests/suite_python.sh (DROPOUTH_LIB / DROPOUTH_CUDA_LIB name the libraries). Prints
+Run by tests/python/suite.sh (DROPOUTH_LIB / DROPOUTH_CUDA_LIB name the libraries). Prints
 PASS / FAIL / SKIP lines like every test here. The oracle below is Philox4x32-10 and the
 dropout rule written again from docs/SPEC.md in NumPy, vectorised over counters, so a bug
 in dropout.h and the same bug in the oracle would have to be written twice. Random123's
@@ -15,7 +15,7 @@ import io
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python"))
 import numpy as np  # noqa: E402
 import dropouth  # noqa: E402
 

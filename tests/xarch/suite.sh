@@ -1,4 +1,6 @@
-# suite_xarch.sh - sourced by tests/run.sh: the same bits on every instruction set.
+# covers: the same bits on every instruction set and byte order (8 targets), two refusals
+# oracle: the host build's digests of tests/xarch/digest.c, line for line
+# needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
 # tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
 # this host and for other ISAs and byte orders, each run under qemu-user, node or
 # qemu-system-arm, and every line must equal the host's:
@@ -74,7 +76,7 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
    for xa_fpu in soft hard; do
       xa_ff=""; [ $xa_fpu = hard ] && xa_ff="-mfloat-abi=hard -mfpu=fpv4-sp-d16"
       # shellcheck disable=SC2086
-      if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -ffreestanding \
+      if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -Itests -ffreestanding \
             -ffunction-sections -c tests/xarch/mcu_fb.c -o "$xa_dir/mcu_fb_$xa_fpu.o" >"$xa_dir/mcu_fb.log" 2>&1 &&
          arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $xa_ff -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
             "$xa_dir/mcu_fb_$xa_fpu.o" -lgcc -o "$xa_dir/mcu_fb_$xa_fpu.elf" >>"$xa_dir/mcu_fb.log" 2>&1; then
