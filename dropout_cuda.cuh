@@ -1,29 +1,38 @@
-/* dropout_cuda.cuh - v0.1.0 - dropout.h on CUDA GPUs - public domain or MIT
+/* dropout_cuda.cuh - v0.9.0 - dropout.h on CUDA GPUs - public domain or MIT
 
    The GPU side of dropout.h: the same masks and outputs, bit for bit, as the CPU
    functions, because every random draw and every per-element operation comes from
    dropout.h's own __host__ __device__ building blocks (dropout_block, dropout_draw,
-   dropout_rule_make, dropout_keep, dropout_apply_*, the f16/bf16 converters, the fused
-   op's element functions). This file adds only the indexing: which thread computes
-   which elements.
+   dropout_keep, dropout_apply_*, the f16/bf16 converters, the fused op's, the variants'
+   and the accumulation's element functions), and every check is dropout.h's. This file
+   adds only the indexing: which thread computes which elements.
 
    USAGE
       In *one* .cu file:
-         #define DROPOUT_IMPLEMENTATION        // dropout.h's CPU functions (validation,
+         #define DROPOUT_IMPLEMENTATION        // dropout.h's CPU functions (checks,
          #define DROPOUT_CUDA_IMPLEMENTATION   //   dropout_strerror), then the kernels
          #include "dropout_cuda.cuh"
       Every other .cu file just does #include "dropout_cuda.cuh".
 
-      int rc = dropout_cuda_forward_f32(d_y, d_mask, d_x, n, 0.1, 8, seed, stream, off, cs);
-      if (rc) fprintf(stderr, "%s\n", dropout_cuda_strerror(rc));
+         dropout_plan plan;                               // host memory, as on the CPU
+         dropout_gen_plan(&gen, &rule, n, &plan);
+         int rc = dropout_cuda_forward_f32(&plan, d_y, NULL, d_x, cs);   // plan, outputs, inputs, stream
+         ...
+         rc = dropout_cuda_backward_f32(&plan, d_dx, d_dy, cs);          // the same plan
+         if (rc) fprintf(stderr, "%s\n", dropout_cuda_strerror(rc));
 
-      Launchers take the CPU function's arguments plus a cudaStream_t, return DROPOUT_OK or
-      a code, validate everything (dropout_check_args, NULL pointers) before launching,
-      and return DROPOUT_ERR_CUDA_BASE - (int)cudaError_t when the launch fails
-      (cudaGetLastError right after it). They do not synchronise: data errors cannot
-      happen after validation, so there is nothing to wait for.
+      The short calls are dropout.h's with a dropout_cuda_ prefix, __half / __nv_bfloat16
+      buffers and the cudaStream_t last; the plan, rule, descriptor and tensors structs
+      are host memory read by the launcher, the buffers device memory. Everything else
+      (strided views, broadcast, gradient accumulation, alpha dropout, Gaussian dropout
+      and noise) is dropout_cuda_run(&desc, &tensors, cs) with dropout.h's descriptor:
+      the same descriptor gives the same bits on the CPU (dropout_run) and here.
+      Launchers return DROPOUT_OK or a code, check everything (dropout.h's checks, the
+      same codes) before launching, and return DROPOUT_ERR_CUDA_BASE - (int)cudaError_t
+      when a launch fails (cudaGetLastError right after it). They do not synchronise:
+      data errors cannot happen after the checks, so there is nothing to wait for.
       Pointers are device pointers aligned to their element type. Any other alignment and
-      any offset (also a block start mid-Philox-block) give the same result; 16-byte
+      any position (also a block start mid-Philox-block) give the same result; 16-byte
       aligned buffers move as 16-byte vectors (see DROPOUT_CUDA_WARP).
 
       f16 and bf16 are __half and __nv_bfloat16 in the interface and handled as their
@@ -33,30 +42,43 @@
       through those converters instead, because the hardware returns its canonical NaN
       where the spec keeps the payload. Older GPUs use the converters throughout.
 
-   SPEED (H100 80GB HBM3, bench/results/cuda-h100.md)
+   STRIDED VIEWS (dropout_cuda_run)
+      Element (i0 .. ik) of a view gets exactly the bits of the contiguous call: its draw
+      position is the plan's first position + its row-major index in the mask shape. The
+      shape is reduced first (dims of 1 dropped, dims that every operand steps over as one
+      merged): a view that reduces to one contiguous run with no broadcast and no
+      accumulation runs on the contiguous kernels below, whatever its descriptor says;
+      any other runs row by row, 32 elements of a row per thread step, rows contiguous in
+      every operand moving as 16-byte vectors, other rows one element at a time. A mask
+      to write is written first, by the contiguous mask kernel, in mask order.
+
+   SPEED (H100 80GB HBM3, bench/results/cuda-h100.md; the contiguous kernels)
       Forward (with or without the bit mask), both backwards and the fused op run at the
       device-to-device copy's bandwidth for the bytes they move once the data is out of
       L2 (2^24 elements and up: 0.95 - 1.06 of the copy, f32 and bf16, every draw width).
       At L2-resident sizes 16- and 32-bit draws cost more Philox rounds than the copy's
       speed leaves room for (bf16, 2^22 elements: 0.74 of the copy with 32-bit draws).
+      The strided path was not measured.
 
    CUDA GRAPHS
-      A captured graph replays its kernel arguments unchanged, so an offset passed by
-      value would give the same mask on every replay. The *_state launchers read the seed
-      and/or the offset from device memory when the kernel runs (like PyTorch's
-      PhiloxCudaState), and dropout_cuda_philox_advance adds n to that device offset.
-      Order, all in one stream (and so in the graph):
-         dropout_cuda_forward_f32_state(y, m, x, n, p, 8, stream, st, cs);  // st.offset_ptr = d_off
-         dropout_cuda_philox_advance(d_off, d_saved, n, cs);                // *d_saved = old, += n
-         ... backward with st.offset_ptr = d_saved: the forward's offset.
-      Advance after the kernels that use the offset, never before: the kernels read it when
-      they run. One d_saved per dropout layer.
+      A captured graph replays its kernel arguments unchanged, so a position passed by
+      value would give the same mask on every replay. dropout_desc_set_device_coords(&d,
+      dev_seed, dev_pos) makes the kernels read the seed and the first position from
+      device memory when they run (like PyTorch's PhiloxCudaState; the plan's own
+      coordinates are then ignored), and dropout_cuda_advance adds a count to that device
+      position. Order, all in one stream (and so in the graph):
+         dropout_cuda_run(&fw, &t, cs);                     // fw: device coords (dev_seed, d_pos)
+         dropout_cuda_advance(d_pos, d_saved, count, cs);   // *d_saved = old, += count
+         dropout_cuda_run(&bw, &tb, cs);                    // bw: device coords (dev_seed, d_saved)
+      Advance after the kernels that use the position, never before: the kernels read it
+      when they run. One d_saved per dropout layer. A run whose device position would
+      take it past 2^64 positions writes nothing (no code can come back from a kernel).
 
-   VARIANTS
-      dropout_cuda_{bcast,alpha}_{forward,backward}_*, dropout_cuda_gaussian_*,
-      dropout_cuda_noise_forward_* and dropout_cuda_fill_normal_f32 are dropout.h's
-      VARIANTS functions (docs/SPEC.md section 11) with a cudaStream_t, the same
-      validation and codes. One element per thread step; not tuned for bandwidth.
+   DROPOUT_V0_API
+      The 0.1.0 calls (dropout_cuda_forward_f32(y, mask, x, n, p, bits, seed, stream,
+      offset, cs), the _state launchers, dropout_cuda_philox_advance, the variants'
+      launchers, ...) compile unchanged and give the same bits when DROPOUT_V0_API is
+      defined before the include, in the implementation file too; see the block below.
 
    OPTIONS
       DROPOUT_CUDA_IMPLEMENTATION  emit kernels and launchers (one .cu file only)
@@ -78,8 +100,9 @@
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies
       (dropout_cuda__body, dropout_cuda__unit, dropout_cuda__warp_span,
-      dropout_cuda__variant_body): tests/cuda/test_cuda_logic.c runs them over emulated
-      grids and warps to check the indexing against the CPU library with no GPU.
+      dropout_cuda__strided_body) and the launchers' decisions (dropout_cuda__job_of_desc,
+      dropout_cuda__prepare): tests/cuda/test_cuda_logic.c runs them over emulated grids
+      and warps to check the indexing against the CPU library with no GPU.
 
    LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
 */
