@@ -144,7 +144,7 @@ bench-isa:
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;
-#                   builds the five programs in parallel; runs the tests, the trainer
+#                   builds the seven programs in parallel; runs the tests, the trainer
 #                   (CPU vs GPU weights), the matmul cost, the benchmark + report, then the sanitizers (each
 #                   capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot
 #                   cost the numbers). Log and report go to $$OUT when set (gpu.log,
@@ -161,11 +161,21 @@ SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local
 SANITIZER_TIMEOUT ?= 150
 REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,$(BENCH_OUT)/cuda-$(shell date +%Y%m%d-%H%M%S).md)
 GPU_LOG = $(if $(OUT),$(OUT)/gpu.log,build/cuda/gpu.log)
-CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
+CUDA_BINS = build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_v0 build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
 
 build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda.cu -o $@
+
+# dropout_cuda_run on strided views, every op, device coordinates, graphs (== dropout_run)
+build/cuda/test_cuda_run: tests/cuda/test_cuda_run.cu tests/cuda/views.h tests/check.h dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda_run.cu -o $@
+
+# a 0.1.0 CUDA program built unchanged with DROPOUT_V0_API (== the 0.1.0 CPU calls)
+build/cuda/test_cuda_v0: tests/cuda/test_cuda_v0.cu tests/check.h dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda_v0.cu -o $@
 
 build/cuda/variants_cuda: tests/cuda/variants_cuda.cu dropout_cuda.cuh dropout.h tests/check.h
 	@mkdir -p build/cuda
@@ -191,8 +201,10 @@ gpu-info:
 	@echo "cpu:    $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 	@echo "host:   $$(hostname) $$(git rev-parse --short HEAD 2>/dev/null)"
 
-test-cuda-run: build/cuda/test_cuda build/cuda/variants_cuda
+test-cuda-run: build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_v0 build/cuda/variants_cuda
 	./build/cuda/test_cuda
+	./build/cuda/test_cuda_run
+	./build/cuda/test_cuda_v0
 	./build/cuda/variants_cuda
 
 # the demo's dropout run on the CPU and on the GPU, weights compared byte for byte

@@ -1,10 +1,12 @@
-/* The variants' CUDA launchers (dropout_cuda.cuh) against the CPU reference, bit for bit
-   (all dtypes, a few shapes, odd offsets). Inputs include NaNs with payloads, Inf, -0
-   and subnormals; the variants' NaN payloads are unspecified (docs/SPEC.md section 10),
-   so there a NaN matches any NaN and every other element must match to the bit. Built by tests/cuda/suite.sh
-   with nvcc -Werror all-warnings for sm_75, sm_80 and sm_90 (cached) and run by
-   `make test-cuda`; prints one SKIP line where no GPU is present. The kernel bodies are
-   also run over emulated grids by tests/cuda/test_cuda_logic.c. */
+/* The variants on the GPU (dropout_cuda_run with dropout.h's descriptor: broadcast
+   dropout, alpha dropout forward and backward, Gaussian dropout, Gaussian noise, and the
+   normals) against dropout_run on the CPU, bit for bit (all dtypes, a few shapes, odd
+   positions). Inputs include NaNs with payloads, Inf, -0 and subnormals; the variants' NaN
+   payloads are unspecified (docs/SPEC.md section 10), so there a NaN matches any NaN and
+   every other element must match to the bit. Built by the nvcc suite (tests/cuda/suite.sh)
+   with -Werror all-warnings for sm_75, sm_80 and sm_90 and run by `make test-cuda`;
+   prints one SKIP line where no GPU is present. The kernels are also run over emulated
+   grids by tests/cuda/test_cuda_logic.c. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,10 +15,6 @@
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
 #include "check.h"
-
-/* f16 / bf16 buffers are uint16_t bit patterns here, __half / __nv_bfloat16 in the API */
-#define H(p) ((__half *)(p))
-#define B(p) ((__nv_bfloat16 *)(p))
 
 enum { N = 3 * 5 * 7 * 11 };
 
@@ -28,16 +26,15 @@ static int nan_bits(uint64_t u, size_t size, int bf16)
 }
 
 /* bit for bit, except that a NaN matches any NaN; bf16: 16-bit data is bf16, not f16 */
-template <typename T>
-static void compare(const char *what, const T *cpu, const T *dev_ptr, size_t n, int bf16 = 0)
+static void compare(const char *what, const void *cpu, const void *dev_ptr, size_t n, size_t es, int bf16)
 {
-   T *host = (T *)malloc(n * sizeof(T));
+   unsigned char *host = (unsigned char *)malloc(n * es);
    size_t i;
-   cudaMemcpy(host, dev_ptr, n * sizeof(T), cudaMemcpyDeviceToHost);
+   cudaMemcpy(host, dev_ptr, n * es, cudaMemcpyDeviceToHost);
    for (i = 0; i < n; ++i) {
       uint64_t a = 0, b = 0;
-      memcpy(&a, &host[i], sizeof(T)); memcpy(&b, &cpu[i], sizeof(T));
-      if (a != b && !(nan_bits(a, sizeof(T), bf16) && nan_bits(b, sizeof(T), bf16))) break;
+      memcpy(&a, host + i * es, es); memcpy(&b, (const unsigned char *)cpu + i * es, es);
+      if (a != b && !(nan_bits(a, es, bf16) && nan_bits(b, es, bf16))) break;
    }
    CHECK(i == n, "%s: GPU differs from CPU at element %zu", what, i);
    free(host);
@@ -56,6 +53,40 @@ static void specials(float *x, double *xd, uint16_t *xh, uint16_t *xb, size_t n)
    }
 }
 
+/* One op on a contiguous tensor of `rank` dims with `bcast` broadcast bits, on the CPU
+   (host buffers) and on the GPU (device buffers), with the same descriptor; the outputs
+   and masks (when given) are compared. */
+static void both(const char *what, dropout_op op, dropout_dtype dt, double p, dropout_bits bits, double sigma,
+                 int rank, const size_t *dims, unsigned bcast, const void *hx, void *hy, uint8_t *hm,
+                 const void *dx, void *dy, uint8_t *dm)
+{
+   static const size_t es[5] = { 0, 4, 8, 2, 2 };
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc d;
+   dropout_tensors th, td;
+   uint64_t positions = 1;
+   int i, rc;
+   for (i = 0; i < rank; ++i) if (!((bcast >> i) & 1u)) positions *= dims[i];
+   if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) bits = DROPOUT_BITS_32;
+   rc = dropout_rule_init(&rule, p, bits);
+   if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(7, 8), dropout_pos_make(9), positions);
+   if (!rc) rc = dropout_desc_init(&d, op, dt, &plan);
+   if (!rc) rc = dropout_desc_set_shape(&d, rank, dims);
+   if (!rc && bcast) rc = dropout_desc_set_broadcast(&d, bcast);
+   if (!rc && op == DROPOUT_OP_NOISE) rc = dropout_desc_set_sigma(&d, sigma);
+   memset(&th, 0, sizeof th); memset(&td, 0, sizeof td);
+   th.out = hy; th.in = hx; th.mask = hm;
+   td.out = dy; td.in = dx; td.mask = hm ? dm : NULL;
+   if (!rc) rc = dropout_run(&d, &th);
+   CHECK(rc == 0, "%s: cpu %s", what, dropout_strerror(rc));
+   if (!rc) rc = dropout_cuda_run(&d, &td, 0);
+   CHECK(rc == 0, "%s: gpu %s", what, dropout_cuda_strerror(rc));
+   CHECK(cudaDeviceSynchronize() == cudaSuccess, "%s: CUDA error", what);
+   compare(what, hy, dy, N, es[dt], dt == DROPOUT_DTYPE_BF16);
+   if (hm) compare(what, hm, dm, (size_t)(positions + 7) / 8, 1, 0);
+}
+
 int main(void)
 {
    int count = 0;
@@ -70,61 +101,41 @@ int main(void)
    static uint8_t m[N / 8 + 1];
    float *dx, *dy; double *dxd, *dyd; uint16_t *dxh, *dyh, *dxb; uint8_t *dm;
    cudaMalloc(&dx, sizeof x); cudaMalloc(&dy, sizeof y); cudaMalloc(&dxd, sizeof xd); cudaMalloc(&dyd, sizeof yd);
-   cudaMalloc(&dxh, sizeof xh); cudaMalloc(&dyh, sizeof yh); cudaMalloc(&dm, sizeof m);
-   dropout_fill_normal_f32(x, N, 1, 1, 0);
+   cudaMalloc(&dxh, sizeof xh); cudaMalloc(&dyh, sizeof yh); cudaMalloc(&dm, sizeof m); cudaMalloc(&dxb, sizeof xb);
+   dropout_fill_normal_f32(dropout_key_make(1, 1), dropout_pos_make(0), x, N);
    for (size_t i = 0; i < N; ++i) { xd[i] = x[i] * 1.1; xh[i] = dropout_f32_to_f16(x[i]); xb[i] = dropout_f32_to_bf16(x[i]); }
    specials(x, xd, xh, xb, N);
-   cudaMalloc(&dxb, sizeof xb);
    cudaMemcpy(dxb, xb, sizeof xb, cudaMemcpyHostToDevice);
    cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice);
    cudaMemcpy(dxd, xd, sizeof xd, cudaMemcpyHostToDevice);
    cudaMemcpy(dxh, xh, sizeof xh, cudaMemcpyHostToDevice);
-   const dropout_shape shapes[3] = {{4, {3, 5, 7, 11}, 0xC}, {4, {3, 5, 7, 11}, 0x1}, {1, {N}, 0}};
-   const int bitss[3] = {8, 16, 32};
+   const size_t shapes[3][4] = { { 3, 5, 7, 11 }, { 3, 5, 7, 11 }, { N, 1, 1, 1 } };
+   const unsigned bcasts[3] = { 0xC, 0x1, 0 };
+   const int ranks[3] = { 4, 4, 1 };
+   const dropout_bits bitss[3] = { DROPOUT_BITS_8, DROPOUT_BITS_16, DROPOUT_BITS_32 };
    for (int s = 0; s < 3; ++s)
       for (int b = 0; b < 3; ++b) {
-         const dropout_shape *sh = &shapes[s];
-         size_t np;
-         dropout_shape_sizes(sh, NULL, &np);
-         CHECK(dropout_cuda_bcast_forward_f32(dy, dm, dx, sh, 0.3, bitss[b], 7, 8, 9, 0) == 0, "bcast launch");
-         dropout_bcast_forward_f32(y, m, x, sh, 0.3, bitss[b], 7, 8, 9);
-         compare("bcast f32", y, dy, N); compare("bcast mask", m, dm, (np + 7) / 8);
-         dropout_cuda_alpha_forward_f32(dy, NULL, dx, sh, 0.2, bitss[b], 7, 8, 9, 0);
-         dropout_alpha_forward_f32(y, NULL, x, sh, 0.2, bitss[b], 7, 8, 9);
-         compare("alpha f32", y, dy, N);
-         dropout_cuda_alpha_forward_f64(dyd, NULL, dxd, sh, 0.2, bitss[b], 7, 8, 9, 0);
-         dropout_alpha_forward_f64(yd, NULL, xd, sh, 0.2, bitss[b], 7, 8, 9);
-         compare("alpha f64", yd, dyd, N);
-         dropout_cuda_alpha_forward_f16(H(dyh), NULL, H(dxh), sh, 0.2, bitss[b], 7, 8, 9, 0);
-         dropout_alpha_forward_f16(yh, NULL, xh, sh, 0.2, bitss[b], 7, 8, 9);
-         compare("alpha f16", yh, dyh, N);
-         dropout_cuda_alpha_backward_bf16(B(dyh), B(dxb), sh, 0.2, bitss[b], 7, 8, 9, 0);
-         dropout_alpha_backward_bf16(yh, xb, sh, 0.2, bitss[b], 7, 8, 9);
-         compare("alpha backward bf16", yh, dyh, N, 1);
-         dropout_cuda_bcast_backward_f64(dyd, dxd, sh, 0.6, bitss[b], 7, 8, 9, 0);
-         dropout_bcast_backward_f64(yd, xd, sh, 0.6, bitss[b], 7, 8, 9);
-         compare("bcast backward f64", yd, dyd, N);
+         const size_t *dims = shapes[s];
+         both("broadcast f32 + mask", DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, 0.3, bitss[b], 0, ranks[s], dims, bcasts[s], x, y, m, dx, dy, dm);
+         both("alpha f32", DROPOUT_OP_ALPHA_FORWARD, DROPOUT_DTYPE_F32, 0.2, bitss[b], 0, ranks[s], dims, bcasts[s], x, y, NULL, dx, dy, dm);
+         both("alpha f64 + mask", DROPOUT_OP_ALPHA_FORWARD, DROPOUT_DTYPE_F64, 0.2, bitss[b], 0, ranks[s], dims, bcasts[s], xd, yd, m, dxd, dyd, dm);
+         both("alpha f16", DROPOUT_OP_ALPHA_FORWARD, DROPOUT_DTYPE_F16, 0.2, bitss[b], 0, ranks[s], dims, bcasts[s], xh, yh, NULL, dxh, dyh, dm);
+         both("alpha backward bf16", DROPOUT_OP_ALPHA_BACKWARD, DROPOUT_DTYPE_BF16, 0.2, bitss[b], 0, ranks[s], dims, bcasts[s], xb, yh, NULL, dxb, dyh, dm);
+         both("broadcast backward f64", DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F64, 0.6, bitss[b], 0, ranks[s], dims, bcasts[s], xd, yd, NULL, dxd, dyd, dm);
       }
-   dropout_cuda_fill_normal_f32(dy, N, 3, 4, 5, 0);
-   dropout_fill_normal_f32(y, N, 3, 4, 5);
-   compare("normals", y, dy, N);
-   dropout_cuda_gaussian_forward_f32(dy, dx, N, 0.3, 3, 4, 5, 0);
-   dropout_gaussian_forward_f32(y, x, N, 0.3, 3, 4, 5);
-   compare("gaussian f32", y, dy, N);
-   dropout_cuda_gaussian_backward_f64(dyd, dxd, N, 0.3, 3, 4, 5, 0);
-   dropout_gaussian_backward_f64(yd, xd, N, 0.3, 3, 4, 5);
-   compare("gaussian backward f64", yd, dyd, N);
-   dropout_cuda_gaussian_forward_f16(H(dyh), H(dxh), N, 0.3, 3, 4, 5, 0);
-   dropout_gaussian_forward_f16(yh, xh, N, 0.3, 3, 4, 5);
-   compare("gaussian f16", yh, dyh, N);
-   dropout_cuda_noise_forward_bf16(B(dyh), B(dxb), N, 0.5, 3, 4, 5, 0);
-   dropout_noise_forward_bf16(yh, xb, N, 0.5, 3, 4, 5);
-   compare("noise bf16", yh, dyh, N, 1);
-   dropout_cuda_noise_forward_f64(dyd, dxd, N, 0.5, 3, 4, 5, 0);
-   dropout_noise_forward_f64(yd, xd, N, 0.5, 3, 4, 5);
-   compare("noise f64", yd, dyd, N);
-   CHECK(dropout_cuda_noise_forward_f32(dy, dx, N, -1.0, 3, 4, 5, 0) == DROPOUT_ERR_ARG, "sigma < 0 on the GPU");
+   {
+      const size_t n1[1] = { N };
+      int rc = dropout_cuda_fill_normal_f32(dropout_key_make(3, 4), dropout_pos_make(5), dy, N, 0);
+      dropout_fill_normal_f32(dropout_key_make(3, 4), dropout_pos_make(5), y, N);
+      CHECK(rc == 0 && cudaDeviceSynchronize() == cudaSuccess, "normals: rc %d", rc);
+      compare("normals", y, dy, N, 4, 0);
+      both("gaussian f32", DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, 0.3, DROPOUT_BITS_32, 0, 1, n1, 0, x, y, NULL, dx, dy, dm);
+      both("gaussian f64", DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F64, 0.3, DROPOUT_BITS_32, 0, 1, n1, 0, xd, yd, NULL, dxd, dyd, dm);
+      both("gaussian f16", DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F16, 0.3, DROPOUT_BITS_32, 0, 1, n1, 0, xh, yh, NULL, dxh, dyh, dm);
+      both("noise bf16", DROPOUT_OP_NOISE, DROPOUT_DTYPE_BF16, 0.0, DROPOUT_BITS_32, 0.5, 1, n1, 0, xb, yh, NULL, dxb, dyh, dm);
+      both("noise f64", DROPOUT_OP_NOISE, DROPOUT_DTYPE_F64, 0.0, DROPOUT_BITS_32, 0.5, 1, n1, 0, xd, yd, NULL, dxd, dyd, dm);
+   }
    CHECK(cudaDeviceSynchronize() == cudaSuccess, "CUDA error");
-   case_end("variants CUDA == CPU bit for bit");
+   case_end("variants CUDA == CPU bit for bit (dropout_cuda_run == dropout_run)");
    return check_exit();
 }
