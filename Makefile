@@ -5,6 +5,8 @@
 #                (dropout in your own training loop, with a checkpoint that resumes it)
 #   make figures the tutorial's pictures in docs/img/ (examples/make_figures.c and the demo)
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
+#   make fuzz    the descriptor fuzz target (clang libFuzzer + ASan + UBSan) for FUZZ_SECONDS
+#                (default 600); new inputs that add coverage are merged into tests/fuzz/corpus/
 #   make check   the quick subset (known answers, the contract, one SIMD build), same last line
 #   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
 #   make bench-isa  where the time goes on each x86 SIMD path; saves bench/results/isa-*.md
@@ -12,7 +14,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example figures test check fuzz bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -52,6 +54,18 @@ test:
 
 check:
 	@sh tests/check.sh
+
+# `make test` fuzzes for 25 s (tests/fuzz/suite.sh); this runs longer and keeps what it finds:
+# libFuzzer's -merge=1 adds to tests/fuzz/corpus/ only the inputs that reach new coverage.
+FUZZ_SECONDS ?= 600
+FUZZ_CLANG ?= clang
+build/fuzz/fuzz_desc: tests/fuzz/fuzz_desc.c dropout.h
+	@mkdir -p build/fuzz/new
+	$(FUZZ_CLANG) -std=c99 -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $< -o $@
+
+fuzz: build/fuzz/fuzz_desc
+	cd build/fuzz && ./fuzz_desc -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 new ../../tests/fuzz/corpus
+	./build/fuzz/fuzz_desc -merge=1 tests/fuzz/corpus build/fuzz/new
 
 # The bench is built for this CPU (BENCH_ARCH, default -march=native; -mavx2 measures the
 # AVX2 path on an AVX-512 machine) and with OpenMP when the compiler has it. cuRAND's host
