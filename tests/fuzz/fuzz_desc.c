@@ -280,7 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    dropout_bits bits;
    dropout_key key;
    uint64_t first, count, numel = 0, positions = 0, want_positions;
-   int err, d_i, o, ok_counts, invalid = 0, runnable = 1;
+   int err, d_i, o, ok_counts, invalid = 0, runnable = 1, extra;
    ptrdiff_t lo[N_OPD], hi[N_OPD];
    buf b[N_OPD], bmask, bbias;
    char msg[300];
@@ -327,7 +327,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
    /* the descriptor */
    err = dropout_desc_init(&d, (dropout_op)c.op, (dropout_dtype)c.dtype, &c.plan);
-   if ((c.op < 1 || c.op > 9 || c.dtype < 1 || c.dtype > 4) != (err != DROPOUT_OK)) {
+   if ((c.op < 1 || c.op > 9 || c.dtype < 1 || c.dtype > 4 ||
+        (c.op == DROPOUT_OP_GAUSSIAN && c.rule.threshold == (uint64_t)1 << c.rule.bits)) != (err != DROPOUT_OK)) {
       snprintf(msg, sizeof msg, "desc_init(op %d, dtype %d) returned %d", c.op, c.dtype, err);
       fail(msg);
    }
@@ -419,7 +420,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       size_t bl = (size_t)(u8(&in) % 9u);
       if (dropout_desc_set_bias_len(&d, bl) == DROPOUT_OK) c.bias_len = bl;
    }
-   c.with_mask = (sel & 16u) != 0 || c.op == DROPOUT_OP_MASK || c.op == DROPOUT_OP_APPLY_MASK;
+   c.with_mask = ((sel & 16u) != 0 && has_mask_out(c.op)) || c.op == DROPOUT_OP_MASK || c.op == DROPOUT_OP_APPLY_MASK;
+   extra = (sel & 64u) != 0;
    if (sel & 32u) {
       static const uint64_t dev_seed = 1, dev_pos = 2;
       if (dropout_desc_set_device_coords(&d, &dev_seed, &dev_pos) == DROPOUT_OK) invalid = 1;   /* a CPU run refuses */
@@ -431,7 +433,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       uint64_t pos_of_shape;
       want_positions = draws_normals(c.op) ? numel : positions;
       if (uses_draws(c.op) && c.plan.count != want_positions) invalid = 1;
-      if (c.op == DROPOUT_OP_NOISE && !c.sigma_set) { /* sigma 0 by default: a copy */ }
+      if (c.op == DROPOUT_OP_NOISE && !c.sigma_set) invalid = 1;   /* NOISE needs its sigma */
       if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && (c.bias_len == 0 || c.bias_len != c.dims[c.rank - 1])) invalid = 1;
       if (draws_normals(c.op) && c.broadcast) invalid = 1;
       err = dropout_desc_positions(&d, &pos_of_shape);
@@ -453,11 +455,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    buf_make(&bmask, 0, (size_t)((positions + 7) / 8) + 1, 1, &in);
    buf_make(&bbias, 0, c.bias_len + 1, esize(c.dtype), &in);
    memset(&t, 0, sizeof t);
-   t.out = b[OPD_OUT].base;
+   t.out = c.op != DROPOUT_OP_MASK ? b[OPD_OUT].base : NULL;
    t.in = has_in(c.op) ? b[OPD_IN].base : NULL;
    t.mask = c.with_mask ? bmask.base : NULL;
    t.bias = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? bbias.base : NULL;
    t.residual = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
+   if (extra) {   /* a residual for an op that takes none; the fused op without its residual */
+      t.residual = c.op != DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
+      invalid = 1;
+   }
 
    err = dropout_run(&d, &t);
    if (err != DROPOUT_OK || invalid) {
@@ -481,7 +487,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       uint64_t i;
       if (!expect) fail("out of memory");
       memcpy(expect, b[OPD_OUT].snap, b[OPD_OUT].bytes);
-      ar = dropout_alpha_rule_make(dropout_rule_p(&c.rule), c.rule.bits);
+      ar = dropout_alpha_rule_of(c.rule);
       for (i = 0; i < numel; ++i) {
          uint64_t m;
          ptrdiff_t eo = offset_of(&c, c.strides[OPD_OUT], i, &m);
@@ -552,7 +558,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && dropout_desc_set_bias_len(&dc, c.bias_len) != DROPOUT_OK))
             fail("the contiguous descriptor was refused");
          memset(&tc, 0, sizeof tc);
-         tc.out = cout; tc.in = t.in ? cin : NULL; tc.mask = t.mask ? cmask : NULL;
+         tc.out = t.out ? cout : NULL; tc.in = t.in ? cin : NULL; tc.mask = t.mask ? cmask : NULL;
          tc.bias = t.bias; tc.residual = t.residual ? cres : NULL;
          err = dropout_run(&dc, &tc);
          if (err != DROPOUT_OK) fail("the same call on contiguous copies was refused");
