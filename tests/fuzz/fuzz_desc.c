@@ -61,7 +61,7 @@ typedef struct fcase {
    unsigned broadcast;
    int accumulate;
    double sigma; float sigma_f32; int sigma_set;
-   size_t bias_len;
+   size_t bias_len; int bias_set;
    int with_mask;
 } fcase;
 
@@ -87,9 +87,9 @@ static int counts(const fcase *c, uint64_t *numel, uint64_t *positions)
 
 static void contiguous(const fcase *c, ptrdiff_t *s)
 {
-   ptrdiff_t k = 1;
+   size_t k = 1;   /* unsigned: a huge shape wraps here instead of overflowing (it is never run) */
    int d;
-   for (d = c->rank - 1; d >= 0; --d) { s[d] = k; k *= (ptrdiff_t)(c->dims[d] ? c->dims[d] : 1); }
+   for (d = c->rank - 1; d >= 0; --d) { s[d] = (ptrdiff_t)k; k *= c->dims[d] ? c->dims[d] : 1; }
 }
 
 /* span of an operand in elements: lowest and highest element offset from the base */
@@ -224,18 +224,10 @@ static val gauss_el(int dtype, val x, float z, float sigma_f32, int noise)
    return y;
 }
 
-static int same_bits(int dtype, val a, val b)
-{
-   /* a NaN must come out a NaN; its payload is compared too */
-   if (dtype == DROPOUT_DTYPE_F32) return memcmp(&a.f, &b.f, 4) == 0;
-   if (dtype == DROPOUT_DTYPE_F64) return memcmp(&a.d, &b.d, 8) == 0;
-   return a.h == b.h;
-}
-
 static int mask_bit(const uint8_t *mask, uint64_t m) { return mask[m >> 3] >> (m & 7u) & 1; }
 
 /* ---- the verdict: what the rules say about a case ----------------------------------- */
-static int uses_draws(int op) { return op != DROPOUT_OP_APPLY_MASK; }
+static int uses_draws(int op) { (void)op; return 1; }   /* APPLY_MASK too: the plan's count is the mask's positions */
 static int draws_normals(int op) { return op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE; }
 static int has_in(int op) { return op != DROPOUT_OP_MASK; }
 static int has_mask_out(int op)
@@ -265,6 +257,30 @@ static int output_overlaps(const fcase *c, uint64_t numel, ptrdiff_t lo, ptrdiff
    return clash;
 }
 
+/* The layouts the library promises to accept for an output: taken by growing |stride|
+   (dims of size 1 aside), each stride steps past the extent of the dims before it. Every
+   transpose, slice, flip or padding of a contiguous tensor is such a layout. (Other
+   layouts without overlap may be refused; overlapping ones must be.) */
+static int layout_ok(const fcase *c, const ptrdiff_t *s)
+{
+   int d, e, used[DROPOUT_MAX_RANK] = {0};
+   uint64_t extent = 0;
+   for (d = 0; d < c->rank; ++d) if (c->dims[d] == 0) return 1;   /* empty: nothing to write */
+   for (;;) {
+      int best = -1;
+      uint64_t bs = 0;
+      for (e = 0; e < c->rank; ++e) {
+         uint64_t a = (uint64_t)(s[e] < 0 ? -s[e] : s[e]);
+         if (used[e] || c->dims[e] <= 1) continue;
+         if (best < 0 || a < bs) { best = e; bs = a; }
+      }
+      if (best < 0) return 1;
+      if (bs <= extent) return 0;
+      used[best] = 1;
+      extent += (uint64_t)(c->dims[best] - 1) * bs;
+   }
+}
+
 /* ---- one case ------------------------------------------------------------------------ */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -280,7 +296,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    dropout_bits bits;
    dropout_key key;
    uint64_t first, count, numel = 0, positions = 0, want_positions;
-   int err, d_i, o, ok_counts, invalid = 0, runnable = 1, extra;
+   int err, d_i, o, ok_counts, invalid = 0, maybe = 0, runnable = 1, extra;
+   const char *why = "";
    ptrdiff_t lo[N_OPD], hi[N_OPD];
    buf b[N_OPD], bmask, bbias;
    char msg[300];
@@ -315,13 +332,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    c.broadcast = (flags & 1u) ? (unsigned)u8(&in) : 0u;
    if (c.rank < 1 || c.rank > DROPOUT_MAX_RANK) { numel = positions = 0; ok_counts = 1; }
    else ok_counts = counts(&c, &numel, &positions);
-   want_positions = draws_normals(c.op) ? numel : positions;
+   want_positions = positions;   /* normals too: one per mask element */
    if (flags & 2u) first = UINT64_MAX - u64(&in, 1);      /* near 2^64 */
    else first = u64(&in, 3);
    count = want_positions;
    if (flags & 4u) count += (uint64_t)(int8_t)u8(&in);    /* a count that does not fit the shape */
    err = dropout_plan_at(&c.plan, &c.rule, key, dropout_pos_make(first), count);
-   if ((err == DROPOUT_OK) != (count <= UINT64_MAX - first)) fail("plan_at: accepted positions past 2^64, or refused a plan that fits");
+   if ((err == DROPOUT_OK) != (count == 0 || count - 1 <= UINT64_MAX - first)) fail(   /* last position 2^64 - 1 at most */
+      "plan_at: accepted positions past 2^64, or refused a plan that fits");
    if (err != DROPOUT_OK) return 0;
    if (c.plan.count != count || c.plan.pos != first) fail("plan_at: the plan does not hold the first position and count given");
 
@@ -349,8 +367,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    }
    for (o = 0; o < N_OPD; ++o) contiguous(&c, c.strides[o]);
    if (c.broadcast) {
+      int bad = (c.broadcast >> c.rank) != 0;
       err = dropout_desc_set_broadcast(&d, c.broadcast);
-      if ((err != DROPOUT_OK) != ((c.broadcast >> c.rank) != 0)) fail("set_broadcast: a bit past the rank accepted, or a valid one refused");
+      if ((err != DROPOUT_OK) != bad) fail("set_broadcast: a bit past the rank accepted, or a valid one refused");
       if (err != DROPOUT_OK) return 0;
    }
 
@@ -362,29 +381,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       switch (mode) {
       case 0: continue;                                        /* the default */
       case 1: break;                                           /* contiguous, said explicitly */
-      case 2: for (d_i = 0; d_i < c.rank; ++d_i) s[d_i] *= 2; break;            /* padded */
-      case 3: d_i = (int)(u8(&in) % (unsigned)c.rank); s[d_i] = -s[d_i]; break;  /* one dim reversed */
-      case 4: for (d_i = 0; d_i < c.rank; ++d_i) s[d_i] = (ptrdiff_t)(int8_t)u8(&in) % 9; break;
+      /* (unsigned arithmetic: a huge shape wraps instead of overflowing; it is never run) */
+      case 2: for (d_i = 0; d_i < c.rank; ++d_i) s[d_i] = (ptrdiff_t)((size_t)s[d_i] * 2u); break;   /* padded */
+      case 3: d_i = (int)(u8(&in) % (unsigned)c.rank); s[d_i] = (ptrdiff_t)(0u - (size_t)s[d_i]); break;   /* one dim flipped */
+      case 4: for (d_i = 0; d_i < c.rank; ++d_i) s[d_i] = (ptrdiff_t)(int8_t)u8(&in) % 9; break;   /* anything small */
       case 5: s[u8(&in) % (unsigned)c.rank] = 0; break;       /* a broadcast input */
       case 6: s[u8(&in) % (unsigned)c.rank] = (ptrdiff_t)1 << 40; break;
-      case 7:                                                   /* transposed: the last two dims swapped */
+      case 7:   /* transposed: the last two dims swapped in memory (the outer strides stay) */
          if (c.rank >= 2) {
-            ptrdiff_t k = 1;
-            for (d_i = c.rank - 3; d_i >= 0; --d_i) k = s[d_i + 1] * (ptrdiff_t)(c.dims[d_i + 1] ? c.dims[d_i + 1] : 1);
             s[c.rank - 2] = 1;
             s[c.rank - 1] = (ptrdiff_t)(c.dims[c.rank - 2] ? c.dims[c.rank - 2] : 1);
-            (void)k;
          }
          break;
       }
       err = dropout_desc_set_strides(&d, (dropout_operand)o, s);
       if (err == DROPOUT_OK) memcpy(c.strides[o], s, sizeof s);
-      else if (o == OPD_OUT) {
+      else if ((o == OPD_OUT && c.op == DROPOUT_OP_MASK) || (o == OPD_IN && !has_in(c.op)) ||
+               (o == OPD_RES && c.op != DROPOUT_OP_BIAS_DROPOUT_ADD)) {
+         /* an operand the op does not take: refusing its strides is right */
+      } else if (o == OPD_OUT) {
          /* the output: refused only when two elements would share memory */
          fcase t2 = c;
          ptrdiff_t l, h;
          memcpy(t2.strides[OPD_OUT], s, sizeof s);
-         if (numel > 1 && numel <= CAP_ELEMS && span(&t2, s, &l, &h) && !output_overlaps(&t2, numel, l, h)) {
+         if (numel > 1 && numel <= CAP_ELEMS && span(&t2, s, &l, &h) && layout_ok(&t2, s)) {
             snprintf(msg, sizeof msg, "set_strides refused output strides where no two elements share memory (%d: %s)", err, dropout_strerror(err));
             fail(msg);
          }
@@ -413,29 +433,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       err = dropout_desc_set_sigma(&d, s);
       if ((err == DROPOUT_OK) != (s >= 0.0 && s <= 1.7976931348623157e308)) fail("set_sigma: a negative sigma accepted or a valid one refused");
       c.sigma_set = err == DROPOUT_OK;
+      c.sigma = s;
       c.sigma_f32 = c.sigma_set ? (float)s : 0.0f;
    }
    c.bias_len = c.dims[c.rank - 1];
    if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && (sel & 8u)) {
-      size_t bl = (size_t)(u8(&in) % 9u);
-      if (dropout_desc_set_bias_len(&d, bl) == DROPOUT_OK) c.bias_len = bl;
+      /* rank 1: only the last dim itself (a 1-D default shape would be reshaped by it) */
+      size_t bl = c.rank == 1 ? c.dims[0] : (size_t)(u8(&in) % 9u);
+      if (dropout_desc_set_bias_len(&d, bl) == DROPOUT_OK) { c.bias_len = bl; c.bias_set = 1; }
    }
    c.with_mask = ((sel & 16u) != 0 && has_mask_out(c.op)) || c.op == DROPOUT_OP_MASK || c.op == DROPOUT_OP_APPLY_MASK;
    extra = (sel & 64u) != 0;
    if (sel & 32u) {
       static const uint64_t dev_seed = 1, dev_pos = 2;
-      if (dropout_desc_set_device_coords(&d, &dev_seed, &dev_pos) == DROPOUT_OK) invalid = 1;   /* a CPU run refuses */
+      if (dropout_desc_set_device_coords(&d, &dev_seed, &dev_pos) == DROPOUT_OK) { invalid = 1; why = "device coordinates on a CPU run"; }   /* a CPU run refuses */
    }
 
    /* what the rules say */
-   if (!ok_counts) invalid = 1;
+   if (!ok_counts) { invalid = 1; why = "the shape's counts overflow"; }
    else {
       uint64_t pos_of_shape;
-      want_positions = draws_normals(c.op) ? numel : positions;
-      if (uses_draws(c.op) && c.plan.count != want_positions) invalid = 1;
-      if (c.op == DROPOUT_OP_NOISE && !c.sigma_set) invalid = 1;   /* NOISE needs its sigma */
-      if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && (c.bias_len == 0 || c.bias_len != c.dims[c.rank - 1])) invalid = 1;
-      if (draws_normals(c.op) && c.broadcast) invalid = 1;
+      want_positions = positions;   /* normals too: one per mask element */
+      if (uses_draws(c.op) && c.plan.count != want_positions) { invalid = 1; why = "the shape draws other than plan->count positions"; }
+      if (c.op == DROPOUT_OP_NOISE && !c.sigma_set) { invalid = 1; why = "NOISE without sigma"; }   /* NOISE needs its sigma */
+      /* an explicit bias length must be the last dim (and not 0); the default is the last dim */
+      if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.bias_set && (c.bias_len == 0 || c.bias_len != c.dims[c.rank - 1])) { invalid = 1; why = "a bias length other than the last dim"; }
       err = dropout_desc_positions(&d, &pos_of_shape);
       if (err == DROPOUT_OK && uses_draws(c.op) && pos_of_shape != want_positions) {
          snprintf(msg, sizeof msg, "desc_positions says %llu, the shape draws %llu", (unsigned long long)pos_of_shape, (unsigned long long)want_positions);
@@ -443,17 +465,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       }
       for (o = 0; o < N_OPD; ++o) if (!span(&c, c.strides[o], &lo[o], &hi[o])) runnable = 0;
       if (runnable && numel > 0) {
-         for (d_i = 0; d_i < c.rank; ++d_i) if (c.strides[OPD_OUT][d_i] == 0 && c.dims[d_i] > 1) invalid = 1;
-         if (output_overlaps(&c, numel, lo[OPD_OUT], hi[OPD_OUT])) invalid = 1;
+         for (d_i = 0; d_i < c.rank; ++d_i) if (c.strides[OPD_OUT][d_i] == 0 && c.dims[d_i] > 1) { invalid = 1; why = "a zero output stride"; }
+         if (output_overlaps(&c, numel, lo[OPD_OUT], hi[OPD_OUT])) { invalid = 1; why = "two output elements share memory"; }
+         else if (!layout_ok(&c, c.strides[OPD_OUT])) maybe = 1;   /* no overlap, but not a promised layout */
       }
    }
+   if (positions > 8 * (uint64_t)CAP_ELEMS || (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.dims[c.rank - 1] > CAP_ELEMS)) runnable = 0;
    if (!runnable || (numel > CAP_ELEMS && !invalid)) return 0;   /* too big to allocate: the setters were the test */
    if (!ok_counts) { memset(lo, 0, sizeof lo); memset(hi, 0, sizeof hi); }
 
    /* the buffers, canaries around each */
    for (o = 0; o < N_OPD; ++o) buf_make(&b[o], (size_t)-lo[o], (size_t)(hi[o] - lo[o] + 1), esize(c.dtype), &in);
    buf_make(&bmask, 0, (size_t)((positions + 7) / 8) + 1, 1, &in);
-   buf_make(&bbias, 0, c.bias_len + 1, esize(c.dtype), &in);
+   buf_make(&bbias, 0, (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? c.dims[c.rank - 1] : 0) + 1, esize(c.dtype), &in);
    memset(&t, 0, sizeof t);
    t.out = c.op != DROPOUT_OP_MASK ? b[OPD_OUT].base : NULL;
    t.in = has_in(c.op) ? b[OPD_IN].base : NULL;
@@ -462,17 +486,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    t.residual = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
    if (extra) {   /* a residual for an op that takes none; the fused op without its residual */
       t.residual = c.op != DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
-      invalid = 1;
+      if (numel > 0) { invalid = 1; why = "a tensor the op does not take (or the fused op without its residual)"; }
+      else maybe = 1;   /* an empty tensor: pointers may be refused or ignored */
    }
 
    err = dropout_run(&d, &t);
    if (err != DROPOUT_OK || invalid) {
       if (err == DROPOUT_OK) {
-         snprintf(msg, sizeof msg, "dropout_run accepted an invalid call (op %d dtype %d rank %d broadcast %x count %llu, shape positions %llu)",
-                  c.op, c.dtype, c.rank, c.broadcast, (unsigned long long)c.plan.count, (unsigned long long)want_positions);
+         snprintf(msg, sizeof msg, "dropout_run accepted an invalid call: %s (op %d dtype %d rank %d broadcast %x count %llu, shape positions %llu)",
+                  why, c.op, c.dtype, c.rank, c.broadcast, (unsigned long long)c.plan.count, (unsigned long long)want_positions);
          fail(msg);
       }
-      if (!invalid && numel <= CAP_ELEMS) {
+      if (!invalid && !maybe && numel <= CAP_ELEMS) {
          snprintf(msg, sizeof msg, "dropout_run refused a valid call (op %d dtype %d rank %d): %d %s", c.op, c.dtype, c.rank, err, dropout_strerror(err));
          fail(msg);
       }
@@ -496,7 +521,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          unsigned char *dst = expect + (b[OPD_OUT].base - b[OPD_OUT].mem) + eo * (ptrdiff_t)es;
          val x = load(c.dtype, b[OPD_IN].base + ei * (ptrdiff_t)es), old = load(c.dtype, dst), y = x;
          int keep = 1;
-         if (c.op == DROPOUT_OP_APPLY_MASK) keep = mask_bit(bmask.snap + PAD, m);
+         if (c.op == DROPOUT_OP_APPLY_MASK)   /* p = 1 drops all, whatever the stored mask says (SPEC 7) */
+            keep = c.rule.threshold != (uint64_t)1 << c.rule.bits && mask_bit(bmask.snap + PAD, m);
          else if (!draws_normals(c.op)) keep = dropout_keep_at(c.plan.key.seed, c.plan.key.stream, c.plan.pos + m, c.rule);
          switch (c.op) {
          case DROPOUT_OP_FORWARD: case DROPOUT_OP_BACKWARD: case DROPOUT_OP_APPLY_MASK:
@@ -505,11 +531,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          case DROPOUT_OP_ALPHA_FORWARD: y = alpha_el(c.dtype, x, keep, &ar, 0); break;
          case DROPOUT_OP_ALPHA_BACKWARD: y = alpha_el(c.dtype, x, keep, &ar, 1); break;
          case DROPOUT_OP_GAUSSIAN: case DROPOUT_OP_NOISE:
-            y = gauss_el(c.dtype, x, dropout_normal_at(c.plan.key.seed, c.plan.key.stream, c.plan.pos + i),
+            /* p = 0 (Gaussian) and sigma = 0 (noise) copy x bit for bit (SPEC V.4) */
+            if (c.op == DROPOUT_OP_GAUSSIAN ? c.rule.threshold == 0 : !(c.sigma > 0.0)) { y = x; break; }
+            y = gauss_el(c.dtype, x, dropout_normal_at(c.plan.key.seed, c.plan.key.stream, c.plan.pos + m),
                          c.sigma_f32, c.op == DROPOUT_OP_NOISE);
             break;
          case DROPOUT_OP_BIAS_DROPOUT_ADD: {
-            size_t col = (size_t)(i % c.bias_len);
+            size_t col = (size_t)(i % c.dims[c.rank - 1]);
             y = fused_el(c.dtype, x, load(c.dtype, bbias.base + col * es), load(c.dtype, b[OPD_RES].base + er * (ptrdiff_t)es), keep, c.rule);
             break; }
          }
@@ -555,7 +583,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              (c.broadcast && dropout_desc_set_broadcast(&dc, c.broadcast) != DROPOUT_OK) ||
              (c.accumulate && dropout_desc_set_grad(&dc, DROPOUT_GRAD_ACCUMULATE) != DROPOUT_OK) ||
              (c.sigma_set && dropout_desc_set_sigma(&dc, (double)c.sigma_f32) != DROPOUT_OK) ||
-             (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && dropout_desc_set_bias_len(&dc, c.bias_len) != DROPOUT_OK))
+             (c.bias_set && dropout_desc_set_bias_len(&dc, c.bias_len) != DROPOUT_OK))
             fail("the contiguous descriptor was refused");
          memset(&tc, 0, sizeof tc);
          tc.out = t.out ? cout : NULL; tc.in = t.in ? cin : NULL; tc.mask = t.mask ? cmask : NULL;
