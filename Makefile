@@ -8,8 +8,10 @@
 #   make fuzz    the descriptor fuzz target (clang libFuzzer + ASan + UBSan) for FUZZ_SECONDS
 #                (default 600); new inputs that add coverage are merged into tests/fuzz/corpus/
 #   make check   the quick subset (known answers, the contract, one SIMD build), same last line
-#   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
-#   make bench-isa  where the time goes on each x86 SIMD path; saves bench/results/isa-*.md
+#   make test T="NAME..."  only those areas or tests (tests/README.md)
+#   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
+#   make bench-isa  where the time goes on each x86 SIMD path; writes build/bench/isa-*.md
+#   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
@@ -21,7 +23,7 @@ CFLAGS ?= -std=c99 -O2 $(WARN)
 demo: build/train_mlp
 	./build/train_mlp
 
-build/train_mlp: examples/train_mlp.c examples/mlp_math.h examples/plot.h examples/png.h dropout.h
+build/train_mlp: examples/train_mlp.c examples/mlp_model.h examples/mlp_run.h examples/mlp_math.h examples/plot.h examples/png.h dropout.h
 	@mkdir -p build
 	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp.c -o $@ -lpthread -lm
 
@@ -37,7 +39,7 @@ build/train_loop: examples/train_loop.c dropout.h
 	@mkdir -p build
 	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_loop.c -o $@
 
-# docs/img/ is committed; tests/suite_examples.sh fails when it differs from what this
+# docs/img/ is committed; tests/examples/suite.sh fails when it differs from what this
 # makes now. The demo runs with 2 threads so that weight_diff.svg's labels do not depend
 # on the machine's core count.
 figures: build/make_figures build/train_mlp
@@ -56,7 +58,8 @@ check:
 	@sh tests/check.sh
 
 # `make test` fuzzes for 25 s (tests/fuzz/suite.sh); this runs longer and keeps what it finds:
-# libFuzzer's -merge=1 adds to tests/fuzz/corpus/ only the inputs that reach new coverage.
+# libFuzzer's -merge=1 -use_counters=0 adds to tests/fuzz/corpus/ only the inputs that reach
+# new coverage edges (one input per edge keeps the corpus small).
 FUZZ_SECONDS ?= 600
 FUZZ_CLANG ?= clang
 build/fuzz/fuzz_desc: tests/fuzz/fuzz_desc.c dropout.h
@@ -65,12 +68,16 @@ build/fuzz/fuzz_desc: tests/fuzz/fuzz_desc.c dropout.h
 
 fuzz: build/fuzz/fuzz_desc
 	cd build/fuzz && ./fuzz_desc -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 new ../../tests/fuzz/corpus
-	./build/fuzz/fuzz_desc -merge=1 tests/fuzz/corpus build/fuzz/new
+	./build/fuzz/fuzz_desc -merge=1 -use_counters=0 tests/fuzz/corpus build/fuzz/new
+
+# Results go to build/bench/ (a run leaves the checkout clean); PUBLISH=1 writes them to
+# bench/results/, the tracked files the README cites.
+BENCH_OUT = $(if $(PUBLISH),bench/results,build/bench)
 
 # The bench is built for this CPU (BENCH_ARCH, default -march=native; -mavx2 measures the
 # AVX2 path on an AVX-512 machine) and with OpenMP when the compiler has it. cuRAND's host
 # generator is a peer where the CUDA toolkit's libcurand is. One results file per CPU model
-# and SIMD path: bench/results/cpu-<model>-f<family>m<model number>-<path>.md (the
+# and SIMD path: $(BENCH_OUT)/cpu-<model>-f<family>m<model number>-<path>.md (the
 # family and model tell apart CPUs that share a name, such as "AMD EPYC"; the history is in git).
 BENCH_ARCH ?= -march=native
 BENCH_CFLAGS = -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP)
@@ -83,7 +90,7 @@ BENCH_MODEL := $(shell grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d:
    awk -F': *' '/^cpu family/{f=$$2} /^model[ \t]*:/{m=$$2} END{if (f != "") printf "-f%sm%s", f, m}' /proc/cpuinfo 2>/dev/null)
 
 bench: build/bench_cpu
-	@path=$$(./build/bench_cpu --path); out=bench/results/cpu-$(or $(BENCH_MODEL),unknown)-$$path.md; \
+	@mkdir -p $(BENCH_OUT); path=$$(./build/bench_cpu --path); out=$(BENCH_OUT)/cpu-$(or $(BENCH_MODEL),unknown)-$$path.md; \
 	   ./build/bench_cpu $$out && echo "saved $$out"
 
 # the library twice more, streaming from 0 bytes and never, for the threshold table
@@ -91,18 +98,18 @@ build/bench_variant_%.o: bench/stream_variant.c dropout.h
 	@mkdir -p build
 	$(CC) $(BENCH_CFLAGS) $(WARN) -DVARIANT=$* -DDROPOUT_STREAM_STORE_BYTES=$(if $(filter nt,$*),0,SIZE_MAX) -I. -c $< -o $@
 
-build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h build/bench_variant_nt.o build/bench_variant_cached.o
+build/bench_cpu: bench/bench_cpu.c dropout.h build/bench_variant_nt.o build/bench_variant_cached.o
 	@mkdir -p build
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c \
 	   build/bench_variant_nt.o build/bench_variant_cached.o -o $@ $(BENCH_CURAND)
 
 # Where the time goes on every x86 path this CPU runs (reference, SSE2, SSE4.1, AVX2,
 # AVX-512), one build each at the x86-64 micro-architecture levels, into one file:
-# bench/results/isa-<model>.md
+# $(BENCH_OUT)/isa-<model>.md
 ISA_LEVELS = reference:-march=x86-64:-DDROPOUT_NO_SIMD sse2:-march=x86-64: sse4.1:-march=x86-64-v2:sse4_1 \
    avx2:-march=x86-64-v3:avx2 avx512:-march=x86-64-v4:avx512bw
 bench-isa:
-	@mkdir -p build/isa; out=bench/results/isa-$(or $(BENCH_MODEL),unknown).md; \
+	@mkdir -p build/isa $(BENCH_OUT); out=$(BENCH_OUT)/isa-$(or $(BENCH_MODEL),unknown).md; \
 	{ echo "# Where the time goes, by SIMD path"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL))"; \
 	  echo "- $(CC) -std=c99 -O3 at each x86-64 level; 2^14 f32 in cache, one thread, best of 300 calls, ns per 64 elements"; echo; } >$$out; \
@@ -117,38 +124,49 @@ bench-isa:
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;
-#                   builds the five programs in parallel; runs the tests, the trainer
+#                   builds the seven programs in parallel; runs the tests, the trainer
 #                   (CPU vs GPU weights), the matmul cost, the benchmark + report, then the sanitizers (each
 #                   capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot
 #                   cost the numbers). Log and report go to $$OUT when set (gpu.log,
 #                   bench_cuda.md, bench_cuda.csv); about 2.5 minutes on an H100.
 #   make test-cuda / demo-cuda / bench-cuda / bench-matmul-cuda / sanitize-cuda /
 #        profile-cuda (Nsight Compute counters)   the pieces
-#   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
+#   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else build/bench/,
+#                   or bench/results/ with PUBLISH=1)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 # (not NVARCH: CUDA container images export NVARCH=x86_64)
 NVCC_ARCH ?= -arch=native
 NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVCC_ARCH)
 SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local/cuda/bin/compute-sanitizer)
 SANITIZER_TIMEOUT ?= 150
-REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
+REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,$(BENCH_OUT)/cuda-$(shell date +%Y%m%d-%H%M%S).md)
 GPU_LOG = $(if $(OUT),$(OUT)/gpu.log,build/cuda/gpu.log)
-CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
+CUDA_BINS = build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_v0 build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
 
 build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
-	$(NVCC) $(NVFLAGS) tests/cuda/test_cuda.cu -o $@
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda.cu -o $@
 
-build/cuda/variants_cuda: tests/variants_cuda.cu dropout_cuda.cuh dropout.h tests/check.h
+# dropout_cuda_run on strided views, every op, device coordinates, graphs (== dropout_run)
+build/cuda/test_cuda_run: tests/cuda/test_cuda_run.cu tests/cuda/views.h tests/check.h dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
-	$(NVCC) $(NVFLAGS) tests/variants_cuda.cu -o $@
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda_run.cu -o $@
+
+# a 0.1.0 CUDA program built unchanged with DROPOUT_V0_API (== the 0.1.0 CPU calls)
+build/cuda/test_cuda_v0: tests/cuda/test_cuda_v0.cu tests/check.h dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda_v0.cu -o $@
+
+build/cuda/variants_cuda: tests/cuda/variants_cuda.cu dropout_cuda.cuh dropout.h tests/check.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/variants_cuda.cu -o $@
 
 build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) bench/bench_cuda.cu -o $@
 
 # -ffp-contract=off for the host half: the CPU run must not fuse either (see demo)
-build/cuda/train_mlp_cuda: examples/train_mlp_cuda.cu examples/train_mlp.c examples/mlp_math.h examples/plot.h dropout_cuda.cuh dropout.h
+build/cuda/train_mlp_cuda: examples/train_mlp_cuda.cu examples/mlp_model.h examples/mlp_run.h examples/mlp_math.h examples/plot.h dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) -Xcompiler -ffp-contract=off examples/train_mlp_cuda.cu -o $@ -lpthread
 
@@ -163,8 +181,10 @@ gpu-info:
 	@echo "cpu:    $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 	@echo "host:   $$(hostname) $$(git rev-parse --short HEAD 2>/dev/null)"
 
-test-cuda-run: build/cuda/test_cuda build/cuda/variants_cuda
+test-cuda-run: build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_v0 build/cuda/variants_cuda
 	./build/cuda/test_cuda
+	./build/cuda/test_cuda_run
+	./build/cuda/test_cuda_v0
 	./build/cuda/variants_cuda
 
 # the demo's dropout run on the CPU and on the GPU, weights compared byte for byte
@@ -206,6 +226,7 @@ test-cuda: test-cuda-run sanitize-cuda
 
 bench-cuda: build/cuda/bench_cuda
 	./build/cuda/bench_cuda build/cuda/bench_cuda.csv
+	@mkdir -p $(dir $(REPORT))
 	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
 	@if [ -n "$(OUT)" ]; then cp build/cuda/bench_cuda.csv "$(OUT)/"; fi
 
@@ -249,8 +270,8 @@ clean:
 #   make demo-mpi   the demo MLP trained serially and data-parallel on 1, 2, 3 and 4 ranks:
 #                   one weight hash per run, IDENTICAL when all are equal (examples/demo_mpi.sh)
 #   make bench-mpi  epoch time against the rank count, fixed-order reduction vs MPI_Allreduce;
-#                   saves bench/results/mpi-<cpu model>.md
-# `make test` runs the MPI tests (tests/suite_mpi.sh). Open MPI refuses to run as root without
+#                   writes build/bench/mpi-<cpu model>.md (bench/results/ with PUBLISH=1)
+# `make test` runs the MPI tests (tests/mpi/suite.sh). Open MPI refuses to run as root without
 # the two OMPI_ALLOW_* variables; --oversubscribe lets 3 and 4 ranks share 2 cores;
 # MPIRUN_FLAGS are explained in examples/demo_mpi.sh.
 MPICC ?= mpicc
@@ -263,9 +284,10 @@ MPI_ENV = OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIRUN='$(MP
 demo-mpi: build/train_mlp_mpi build/train_mlp
 	$(MPI_ENV) TRAINER=build/train_mlp_mpi TRAIN_MLP=build/train_mlp sh examples/demo_mpi.sh
 
-build/train_mlp_mpi: examples/train_mlp_mpi.c examples/train_mlp.c examples/mlp_math.h dropout.h
+build/train_mlp_mpi: examples/train_mlp_mpi.c examples/mlp_model.h examples/mlp_run.h examples/mlp_math.h dropout.h
 	@mkdir -p build
 	$(MPICC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp_mpi.c -o $@ -lpthread -lm
 
 bench-mpi: build/train_mlp_mpi
-	$(MPI_ENV) TRAINER=build/train_mlp_mpi sh bench/mpi_bench.sh bench/results/mpi-$(or $(BENCH_MODEL),unknown).md
+	@mkdir -p $(BENCH_OUT)
+	$(MPI_ENV) TRAINER=build/train_mlp_mpi sh bench/mpi_bench.sh $(BENCH_OUT)/mpi-$(or $(BENCH_MODEL),unknown).md

@@ -1,29 +1,38 @@
-/* dropout_cuda.cuh - v0.1.0 - dropout.h on CUDA GPUs - public domain or MIT
+/* dropout_cuda.cuh - v0.9.0 - dropout.h on CUDA GPUs - public domain or MIT
 
    The GPU side of dropout.h: the same masks and outputs, bit for bit, as the CPU
    functions, because every random draw and every per-element operation comes from
    dropout.h's own __host__ __device__ building blocks (dropout_block, dropout_draw,
-   dropout_rule_make, dropout_keep, dropout_apply_*, the f16/bf16 converters, the fused
-   op's element functions). This file adds only the indexing: which thread computes
-   which elements.
+   dropout_keep, dropout_apply_*, the f16/bf16 converters, the fused op's, the variants'
+   and the accumulation's element functions), and every check is dropout.h's. This file
+   adds only the indexing: which thread computes which elements.
 
    USAGE
       In *one* .cu file:
-         #define DROPOUT_IMPLEMENTATION        // dropout.h's CPU functions (validation,
+         #define DROPOUT_IMPLEMENTATION        // dropout.h's CPU functions (checks,
          #define DROPOUT_CUDA_IMPLEMENTATION   //   dropout_strerror), then the kernels
          #include "dropout_cuda.cuh"
       Every other .cu file just does #include "dropout_cuda.cuh".
 
-      int rc = dropout_cuda_forward_f32(d_y, d_mask, d_x, n, 0.1, 8, seed, stream, off, cs);
-      if (rc) fprintf(stderr, "%s\n", dropout_cuda_strerror(rc));
+         dropout_plan plan;                               // host memory, as on the CPU
+         dropout_gen_plan(&gen, &rule, n, &plan);
+         int rc = dropout_cuda_forward_f32(&plan, d_y, NULL, d_x, cs);   // plan, outputs, inputs, stream
+         ...
+         rc = dropout_cuda_backward_f32(&plan, d_dx, d_dy, cs);          // the same plan
+         if (rc) fprintf(stderr, "%s\n", dropout_cuda_strerror(rc));
 
-      Launchers take the CPU function's arguments plus a cudaStream_t, return DROPOUT_OK or
-      a code, validate everything (dropout_check_args, NULL pointers) before launching,
-      and return DROPOUT_ERR_CUDA_BASE - (int)cudaError_t when the launch fails
-      (cudaGetLastError right after it). They do not synchronise: data errors cannot
-      happen after validation, so there is nothing to wait for.
+      The short calls are dropout.h's with a dropout_cuda_ prefix, __half / __nv_bfloat16
+      buffers and the cudaStream_t last; the plan, rule, descriptor and tensors structs
+      are host memory read by the launcher, the buffers device memory. Everything else
+      (strided views, broadcast, gradient accumulation, alpha dropout, Gaussian dropout
+      and noise) is dropout_cuda_run(&desc, &tensors, cs) with dropout.h's descriptor:
+      the same descriptor gives the same bits on the CPU (dropout_run) and here.
+      Launchers return DROPOUT_OK or a code, check everything (dropout.h's checks, the
+      same codes) before launching, and return DROPOUT_ERR_CUDA_BASE - (int)cudaError_t
+      when a launch fails (cudaGetLastError right after it). They do not synchronise:
+      data errors cannot happen after the checks, so there is nothing to wait for.
       Pointers are device pointers aligned to their element type. Any other alignment and
-      any offset (also a block start mid-Philox-block) give the same result; 16-byte
+      any position (also a block start mid-Philox-block) give the same result; 16-byte
       aligned buffers move as 16-byte vectors (see DROPOUT_CUDA_WARP).
 
       f16 and bf16 are __half and __nv_bfloat16 in the interface and handled as their
@@ -33,30 +42,43 @@
       through those converters instead, because the hardware returns its canonical NaN
       where the spec keeps the payload. Older GPUs use the converters throughout.
 
-   SPEED (H100 80GB HBM3, bench/results/cuda-h100.md)
+   STRIDED VIEWS (dropout_cuda_run)
+      Element (i0 .. ik) of a view gets exactly the bits of the contiguous call: its draw
+      position is the plan's first position + its row-major index in the mask shape. The
+      shape is reduced first (dims of 1 dropped, dims that every operand steps over as one
+      merged): a view that reduces to one contiguous run with no broadcast and no
+      accumulation runs on the contiguous kernels below, whatever its descriptor says;
+      any other runs row by row, 32 elements of a row per thread step, rows contiguous in
+      every operand moving as 16-byte vectors, other rows one element at a time. A mask
+      to write is written first, by the contiguous mask kernel, in mask order.
+
+   SPEED (H100 80GB HBM3, bench/results/cuda-h100.md; the contiguous kernels)
       Forward (with or without the bit mask), both backwards and the fused op run at the
       device-to-device copy's bandwidth for the bytes they move once the data is out of
       L2 (2^24 elements and up: 0.95 - 1.06 of the copy, f32 and bf16, every draw width).
       At L2-resident sizes 16- and 32-bit draws cost more Philox rounds than the copy's
       speed leaves room for (bf16, 2^22 elements: 0.74 of the copy with 32-bit draws).
+      The strided path was not measured.
 
    CUDA GRAPHS
-      A captured graph replays its kernel arguments unchanged, so an offset passed by
-      value would give the same mask on every replay. The *_state launchers read the seed
-      and/or the offset from device memory when the kernel runs (like PyTorch's
-      PhiloxCudaState), and dropout_cuda_philox_advance adds n to that device offset.
-      Order, all in one stream (and so in the graph):
-         dropout_cuda_forward_f32_state(y, m, x, n, p, 8, stream, st, cs);  // st.offset_ptr = d_off
-         dropout_cuda_philox_advance(d_off, d_saved, n, cs);                // *d_saved = old, += n
-         ... backward with st.offset_ptr = d_saved: the forward's offset.
-      Advance after the kernels that use the offset, never before: the kernels read it when
-      they run. One d_saved per dropout layer.
+      A captured graph replays its kernel arguments unchanged, so a position passed by
+      value would give the same mask on every replay. dropout_desc_set_device_coords(&d,
+      dev_seed, dev_pos) makes the kernels read the seed and the first position from
+      device memory when they run (like PyTorch's PhiloxCudaState; the plan's own
+      coordinates are then ignored), and dropout_cuda_advance adds a count to that device
+      position. Order, all in one stream (and so in the graph):
+         dropout_cuda_run(&fw, &t, cs);                     // fw: device coords (dev_seed, d_pos)
+         dropout_cuda_advance(d_pos, d_saved, count, cs);   // *d_saved = old, += count
+         dropout_cuda_run(&bw, &tb, cs);                    // bw: device coords (dev_seed, d_saved)
+      Advance after the kernels that use the position, never before: the kernels read it
+      when they run. One d_saved per dropout layer. A run whose device position would
+      take it past 2^64 positions writes nothing (no code can come back from a kernel).
 
-   VARIANTS
-      dropout_cuda_{bcast,alpha}_{forward,backward}_*, dropout_cuda_gaussian_*,
-      dropout_cuda_noise_forward_* and dropout_cuda_fill_normal_f32 are dropout.h's
-      VARIANTS functions (docs/SPEC.md section 11) with a cudaStream_t, the same
-      validation and codes. One element per thread step; not tuned for bandwidth.
+   DROPOUT_V0_API
+      The 0.1.0 calls (dropout_cuda_forward_f32(y, mask, x, n, p, bits, seed, stream,
+      offset, cs), the _state launchers, dropout_cuda_philox_advance, the variants'
+      launchers, ...) compile unchanged and give the same bits when DROPOUT_V0_API is
+      defined before the include, in the implementation file too; see the block below.
 
    OPTIONS
       DROPOUT_CUDA_IMPLEMENTATION  emit kernels and launchers (one .cu file only)
@@ -78,8 +100,9 @@
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies
       (dropout_cuda__body, dropout_cuda__unit, dropout_cuda__warp_span,
-      dropout_cuda__variant_body): tests/cuda/test_cuda_logic.c runs them over emulated
-      grids and warps to check the indexing against the CPU library with no GPU.
+      dropout_cuda__strided_body) and the launchers' decisions (dropout_cuda__job_of_desc,
+      dropout_cuda__prepare): tests/cuda/test_cuda_logic.c runs them over emulated grids
+      and warps to check the indexing against the CPU library with no GPU.
 
    LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
 */
@@ -106,7 +129,13 @@ enum {
    DROPOUT_CUDA__FUSED,       /* y = residual + dropout(x + bias); mask_out optional */
    DROPOUT_CUDA__FILL_U32,    /* raw stream words */
    DROPOUT_CUDA__FILL_UF32,   /* uniform floats in [0, 1) */
-   DROPOUT_CUDA__FILL_UF64    /* uniform doubles in [0, 1) */
+   DROPOUT_CUDA__FILL_UF64,   /* uniform doubles in [0, 1) */
+   DROPOUT_CUDA__FILL_NORMAL, /* normals (f32) */
+   /* the strided engine only (dropout_cuda__strided_body) */
+   DROPOUT_CUDA__ALPHA,       /* alpha dropout forward */
+   DROPOUT_CUDA__ALPHA_GRAD,  /* alpha dropout backward */
+   DROPOUT_CUDA__GAUSS,       /* Gaussian dropout, forward == backward: y = x (1 + sigma z) */
+   DROPOUT_CUDA__NOISE        /* Gaussian noise: y = x + sigma z */
 };
 
 /* A thread's unit of work: 32 consecutive elements of the call, so its keep decisions
@@ -356,6 +385,14 @@ DROPOUT_HD void dropout_cuda__fill_unit(const dropout_cuda__args *a, int op, uin
          u = (q & 1u) ? ((uint64_t)w[3] << 32 | w[2]) : ((uint64_t)w[1] << 32 | w[0]);
          out[i] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;  /* 2^-53 */
       }
+   } else if (op == DROPOUT_CUDA__FILL_NORMAL) {
+      float *out = (float *)a->y + j0;
+      uint32_t w[4] = { 0, 0, 0, 0 };
+      for (i = 0; i < count; ++i) {
+         uint64_t q = first + j0 + i;   /* normal q = words 2(q & ~1), + 1 of block q / 4 */
+         if (i == 0 || (q & 3u) == 0) dropout_block(seed, a->stream, q >> 2, w);
+         out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+      }
    } else {
       uint64_t pos = first + j0;
       unsigned lane0 = (unsigned)(pos & 3u), nb = (lane0 + count + 3u) >> 2, k, l;
@@ -419,7 +456,7 @@ DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int o
    unsigned count = a->n - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(a->n - j0) : DROPOUT_CUDA__UNIT;
    unsigned es = dropout_cuda__esize(dtype);
    uint32_t keep;
-   if (op >= DROPOUT_CUDA__FILL_U32) {
+   if (op >= DROPOUT_CUDA__FILL_U32 && op <= DROPOUT_CUDA__FILL_NORMAL) {
       dropout_cuda__fill_unit(a, op, seed, offset, j0, count);
       return;
    }
@@ -630,87 +667,354 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
    }
 }
 
-/* ---- Variants (docs/SPEC.md section 11) ---------------------------------------------
-   One element per thread and grid-stride step: broadcast / alpha dropout look up the
-   element's mask position, the normal ops its normal number. */
-enum {
-   DROPOUT_CUDA__V_BCAST,       /* core rule on the broadcast position */
-   DROPOUT_CUDA__V_ALPHA,       /* alpha dropout forward */
-   DROPOUT_CUDA__V_ALPHA_GRAD,  /* alpha dropout backward */
-   DROPOUT_CUDA__V_GAUSS,       /* Gaussian dropout, forward == backward */
-   DROPOUT_CUDA__V_NOISE,       /* Gaussian noise */
-   DROPOUT_CUDA__V_NORMALS      /* the normals alone (f32) */
-};
+/* ---- The strided engine (dropout_cuda_run) -----------------------------------------
+   Element (i0 .. ik) of a view gets exactly the bits of the contiguous call: its draw
+   position is the plan's first position + its row-major index m in the mask shape (the
+   shape with broadcast dims set to 1). The shape is first reduced: dims of 1 go, and a
+   dim merges into its outer neighbour when every operand and the mask index step over
+   both as over one (neither m nor any address changes). A work item is then one unit of
+   up to 32 consecutive elements of one row (the innermost dim): its keep bits come from
+   whole Philox blocks as in the contiguous kernel, and when the row is contiguous in
+   every operand its data moves through the same dropout_cuda__data_unit (16-byte
+   vectors when aligned). Strided rows, accumulation and the variants go one element at
+   a time through the same element functions. A mask to write is written by the
+   contiguous mask kernel over the plan's positions (mask order), not here: items never
+   share a mask byte. */
+typedef struct dropout_cuda__geom {
+   int rank;                                /* >= 1 after the reduction */
+   uint64_t dim[DROPOUT_MAX_RANK];
+   int64_t stride[3][DROPOUT_MAX_RANK];     /* elements; operands out, in, residual */
+   uint64_t mstride[DROPOUT_MAX_RANK];      /* mask index step; 0 on broadcast dims */
+   uint64_t numel;                          /* elements of the view */
+   uint64_t upr;                            /* units per row: ceil(row length / 32) */
+   uint64_t items;                          /* rows * upr; 0 when the view is empty */
+} dropout_cuda__geom;
 
-typedef struct dropout_cuda__vargs {
-   void *y;
-   const void *x;
-   uint64_t n;                  /* elements */
-   dropout_bcast b;             /* V_BCAST, V_ALPHA* */
-   dropout_rule rule;
-   dropout_alpha_rule alpha;
-   float sigma;                 /* V_GAUSS: sigma_f32; V_NOISE: (float)sigma */
-   int copy;                    /* V_GAUSS / V_NOISE with p or sigma 0: y = x bit for bit */
-   uint64_t seed, stream, offset;
-} dropout_cuda__vargs;
+typedef struct dropout_cuda__sargs {
+   dropout_cuda__args a;         /* pointers, rule, coordinates; a.n = the plan's count
+                                    (positions), a.cols = bias_len (fused) */
+   dropout_cuda__geom g;
+   dropout_alpha_rule alpha;     /* ALPHA, ALPHA_GRAD */
+   float sigma;                  /* GAUSS, NOISE: the float the element functions take */
+   int copy;                     /* GAUSS, NOISE with p or sigma 0: y = x bit for bit */
+   int accumulate;               /* out += result (gradients) */
+} dropout_cuda__sargs;
 
-DROPOUT_HD void dropout_cuda__variant_elem(const dropout_cuda__vargs *a, int dtype, int kind, uint64_t i)
+/* Reduce a shape for the strided engine. dims: rank sizes; strides[k]: operand k's
+   element strides (NULL: row-major contiguous); broadcast: bit d = dim d shares one keep
+   decision. The caller has validated everything (dropout.h's descriptor checks); this
+   only computes. */
+DROPOUT_HD void dropout_cuda__geom_make(dropout_cuda__geom *g, int rank, const uint64_t *dims,
+                                        const int64_t *const strides[3], unsigned broadcast)
 {
-   if (kind <= DROPOUT_CUDA__V_ALPHA_GRAD) {
-      int k = dropout_keep_at(a->seed, a->stream, a->offset + dropout_bcast_index(&a->b, i), a->rule);
-      if (dtype == DROPOUT_CUDA__F32) {
-         float v = ((const float *)a->x)[i];
-         ((float *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f32(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f32(v, k, a->alpha) : dropout_alpha_grad_f32(v, k, a->alpha);
-      } else if (dtype == DROPOUT_CUDA__F64) {
-         double v = ((const double *)a->x)[i];
-         ((double *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f64(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f64(v, k, a->alpha) : dropout_alpha_grad_f64(v, k, a->alpha);
-      } else if (dtype == DROPOUT_CUDA__F16) {
-         uint16_t v = ((const uint16_t *)a->x)[i];
-         ((uint16_t *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_f16(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_f16(v, k, a->alpha) : dropout_alpha_grad_f16(v, k, a->alpha);
-      } else {
-         uint16_t v = ((const uint16_t *)a->x)[i];
-         ((uint16_t *)a->y)[i] = kind == DROPOUT_CUDA__V_BCAST ? dropout_apply_bf16(v, k, a->rule)
-            : kind == DROPOUT_CUDA__V_ALPHA ? dropout_alpha_apply_bf16(v, k, a->alpha) : dropout_alpha_grad_bf16(v, k, a->alpha);
+   int64_t st[3][DROPOUT_MAX_RANK];
+   uint64_t ms[DROPOUT_MAX_RANK], mstep = 1, numel = 1, rows = 1;
+   int d, k, r = 0;
+   for (k = 0; k < 3; ++k) {
+      int64_t c = 1;
+      for (d = rank - 1; d >= 0; --d) {
+         st[k][d] = strides[k] ? strides[k][d] : c;
+         c *= (int64_t)dims[d];
       }
-      return;
    }
-   if (kind == DROPOUT_CUDA__V_NORMALS) {
-      ((float *)a->y)[i] = dropout_normal_at(a->seed, a->stream, a->offset + i);
-      return;
+   for (d = rank - 1; d >= 0; --d) {          /* mask-shape row-major steps */
+      if ((broadcast >> d) & 1u) ms[d] = 0;
+      else { ms[d] = mstep; mstep *= dims[d]; }
+      numel *= dims[d];
    }
-   if (a->copy) {
-      if (dtype == DROPOUT_CUDA__F32) ((float *)a->y)[i] = ((const float *)a->x)[i];
-      else if (dtype == DROPOUT_CUDA__F64) ((double *)a->y)[i] = ((const double *)a->x)[i];
-      else ((uint16_t *)a->y)[i] = ((const uint16_t *)a->x)[i];
-      return;
-   }
-   {
-      float z = dropout_normal_at(a->seed, a->stream, a->offset + i), s = a->sigma;
-      int gauss = kind == DROPOUT_CUDA__V_GAUSS;
-      if (dtype == DROPOUT_CUDA__F32) {
-         float v = ((const float *)a->x)[i];
-         ((float *)a->y)[i] = gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s);
-      } else if (dtype == DROPOUT_CUDA__F64) {
-         double v = ((const double *)a->x)[i];
-         ((double *)a->y)[i] = gauss ? v * (double)dropout_gaussian_mult(z, s) : dropout_noise_add_f64(v, z, s);
-      } else if (dtype == DROPOUT_CUDA__F16) {
-         float v = dropout_f16_to_f32(((const uint16_t *)a->x)[i]);
-         ((uint16_t *)a->y)[i] = dropout_f32_to_f16(gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s));
-      } else {
-         float v = dropout_bf16_to_f32(((const uint16_t *)a->x)[i]);
-         ((uint16_t *)a->y)[i] = dropout_f32_to_bf16(gauss ? v * dropout_gaussian_mult(z, s) : dropout_noise_add_f32(v, z, s));
+   g->numel = numel;
+   for (d = 0; d < rank && numel > 0; ++d) {   /* an empty view has nothing to reduce */
+      int merge = r > 0;
+      if (dims[d] == 1) continue;              /* no step is ever taken over it */
+      if (merge) {
+         uint64_t n = dims[d];
+         if (g->mstride[r - 1] != ms[d] * n) merge = 0;
+         for (k = 0; k < 3 && merge; ++k) {
+            int64_t s = st[k][d], lim = INT64_MAX / (int64_t)n;
+            if (s > lim || s < -lim || g->stride[k][r - 1] != s * (int64_t)n) merge = 0;
+         }
       }
+      if (merge) {
+         g->dim[r - 1] *= dims[d];
+         g->mstride[r - 1] = ms[d];
+         for (k = 0; k < 3; ++k) g->stride[k][r - 1] = st[k][d];
+      } else {
+         g->dim[r] = dims[d];
+         g->mstride[r] = ms[d];
+         for (k = 0; k < 3; ++k) g->stride[k][r] = st[k][d];
+         ++r;
+      }
+   }
+   if (r == 0) {                               /* one element (or all dims 1) */
+      g->dim[0] = 1; g->mstride[0] = 1;
+      for (k = 0; k < 3; ++k) g->stride[k][0] = 1;
+      r = 1;
+   }
+   g->rank = r;
+   for (d = r; d < DROPOUT_MAX_RANK; ++d) {
+      g->dim[d] = 1; g->mstride[d] = 0;
+      for (k = 0; k < 3; ++k) g->stride[k][d] = 0;
+   }
+   for (d = 0; d + 1 < r; ++d) rows *= g->dim[d];
+   g->upr = (g->dim[r - 1] + DROPOUT_CUDA__UNIT - 1u) / DROPOUT_CUDA__UNIT;
+   g->items = numel == 0 ? 0 : rows * g->upr;
+}
+
+/* Whether the reduced view is one contiguous run, unbroadcast, in every operand that the
+   op uses: then the contiguous kernels run it, the fastest path. */
+DROPOUT_HD int dropout_cuda__geom_contiguous(const dropout_cuda__geom *g, int uses_in, int uses_residual)
+{
+   return g->rank == 1 && g->mstride[0] == 1 && g->stride[0][0] == 1 &&
+          (!uses_in || g->stride[1][0] == 1) && (!uses_residual || g->stride[2][0] == 1);
+}
+
+/* count (<= 32) mask bits from bit `bit` of m, bit i of the result = bit + i * step
+   (step 1, or 0 on a broadcast innermost dim); never reads a byte past the last bit */
+DROPOUT_HD uint32_t dropout_cuda__mask_bits(const uint8_t *m, uint64_t bit, unsigned count, uint64_t step)
+{
+   uint64_t acc = 0;
+   unsigned sh = (unsigned)(bit & 7u), nbytes = (sh + count + 7u) / 8u, k;
+   const uint8_t *p = m + (bit >> 3);
+   if (step == 0) return ((p[0] >> sh) & 1u) ? (count == 32u ? 0xFFFFFFFFu : (1u << count) - 1u) : 0u;
+   for (k = 0; k < nbytes; ++k) acc |= (uint64_t)p[k] << (8u * k);
+   acc >>= sh;
+   return count == 32u ? (uint32_t)acc : (uint32_t)acc & ((1u << count) - 1u);
+}
+
+/* Gradient accumulation: out = old + new, dropout.h's rule (one rounding in the element
+   type; f16 / bf16: both widened exactly to float, added, rounded once). */
+DROPOUT_HD void dropout_cuda__accumulate(int dtype, dropout_cuda__vec *v, const dropout_cuda__vec *old)
+{
+   if (dtype == DROPOUT_CUDA__F32) v->f[0] = dropout_accumulate_f32(old->f[0], v->f[0]);
+   else if (dtype == DROPOUT_CUDA__F64) v->d[0] = dropout_accumulate_f64(old->d[0], v->d[0]);
+   else if (dtype == DROPOUT_CUDA__F16) v->h[0] = dropout_accumulate_f16(old->h[0], v->h[0]);
+   else v->h[0] = dropout_accumulate_bf16(old->h[0], v->h[0]);
+}
+
+/* One element of the strided engine, through the same element functions as the CPU. */
+DROPOUT_HD void dropout_cuda__strided_elem(const dropout_cuda__sargs *s, int dtype, int op, char *yp,
+                                           const char *xp, const char *rp, uint64_t col, int keep,
+                                           uint64_t seed, uint64_t q)
+{
+   const dropout_cuda__args *a = &s->a;
+   dropout_cuda__vec v, rv;
+   rv.u[0] = rv.u[1] = rv.u[2] = rv.u[3] = 0;
+   dropout_cuda__ld1(&v, dtype, xp, 0);
+   if (op == DROPOUT_CUDA__ALPHA || op == DROPOUT_CUDA__ALPHA_GRAD) {
+      int fw = op == DROPOUT_CUDA__ALPHA;
+      if (dtype == DROPOUT_CUDA__F32)
+         v.f[0] = fw ? dropout_alpha_apply_f32(v.f[0], keep, s->alpha) : dropout_alpha_grad_f32(v.f[0], keep, s->alpha);
+      else if (dtype == DROPOUT_CUDA__F64)
+         v.d[0] = fw ? dropout_alpha_apply_f64(v.d[0], keep, s->alpha) : dropout_alpha_grad_f64(v.d[0], keep, s->alpha);
+      else if (dtype == DROPOUT_CUDA__F16)
+         v.h[0] = fw ? dropout_alpha_apply_f16(v.h[0], keep, s->alpha) : dropout_alpha_grad_f16(v.h[0], keep, s->alpha);
+      else
+         v.h[0] = fw ? dropout_alpha_apply_bf16(v.h[0], keep, s->alpha) : dropout_alpha_grad_bf16(v.h[0], keep, s->alpha);
+   } else if (op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE) {
+      if (!s->copy) {
+         float z = dropout_normal_at(seed, a->stream, q), sg = s->sigma;
+         int gauss = op == DROPOUT_CUDA__GAUSS;
+         if (dtype == DROPOUT_CUDA__F32)
+            v.f[0] = gauss ? v.f[0] * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(v.f[0], z, sg);
+         else if (dtype == DROPOUT_CUDA__F64)
+            v.d[0] = gauss ? v.d[0] * (double)dropout_gaussian_mult(z, sg) : dropout_noise_add_f64(v.d[0], z, sg);
+         else if (dtype == DROPOUT_CUDA__F16) {
+            float f = dropout_f16_to_f32(v.h[0]);
+            v.h[0] = dropout_f32_to_f16(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));
+         } else {
+            float f = dropout_bf16_to_f32(v.h[0]);
+            v.h[0] = dropout_f32_to_bf16(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));
+         }
+      }
+   } else {
+      if (op == DROPOUT_CUDA__FUSED) dropout_cuda__ld1(&rv, dtype, rp, 0);
+      dropout_cuda__elem(dtype, op, &v, 0, &rv, a->bias, col, keep, a->rule);
+   }
+   if (s->accumulate) {
+      dropout_cuda__vec old;
+      dropout_cuda__ld1(&old, dtype, yp, 0);
+      dropout_cuda__accumulate(dtype, &v, &old);
+   }
+   dropout_cuda__st1(yp, dtype, 0, &v);
+}
+
+/* Work item w: unit (w mod upr) of row (w / upr). */
+DROPOUT_HD void dropout_cuda__strided_item(const dropout_cuda__sargs *s, int dtype, int op, uint64_t seed,
+                                           uint64_t pos, uint64_t w)
+{
+   const dropout_cuda__args *a = &s->a;
+   const dropout_cuda__geom *g = &s->g;
+   const int last = g->rank - 1, fused = op == DROPOUT_CUDA__FUSED;
+   const uint64_t len = g->dim[last], j0 = (w % g->upr) * DROPOUT_CUDA__UNIT, mstep = g->mstride[last];
+   const unsigned count = len - j0 < DROPOUT_CUDA__UNIT ? (unsigned)(len - j0) : DROPOUT_CUDA__UNIT;
+   const int64_t es = (int64_t)dropout_cuda__esize(dtype);
+   uint64_t row = w / g->upr, m = j0 * mstep, col = 0;
+   int64_t off[3];
+   uint32_t keep = 0;
+   char *yp;
+   const char *xp, *rp;
+   unsigned i;
+   int d, k;
+   for (k = 0; k < 3; ++k) off[k] = (int64_t)j0 * g->stride[k][last];
+   for (d = last - 1; d >= 0; --d) {        /* the row's multi-index, innermost first */
+      uint64_t id = row % g->dim[d];
+      row /= g->dim[d];
+      m += id * g->mstride[d];
+      for (k = 0; k < 3; ++k) off[k] += (int64_t)id * g->stride[k][d];
+   }
+   if (op == DROPOUT_CUDA__APPLY_MASK) keep = dropout_cuda__mask_bits(a->mask_in, m, count, mstep);
+   else if (op <= DROPOUT_CUDA__FUSED || op == DROPOUT_CUDA__ALPHA || op == DROPOUT_CUDA__ALPHA_GRAD) {
+      if (mstep) keep = dropout_cuda__keep_bits(seed, a->stream, a->rule, pos + m, count);
+      else if (dropout_keep_at(seed, a->stream, pos + m, a->rule))
+         keep = count == 32u ? 0xFFFFFFFFu : (1u << count) - 1u;
+   }
+   yp = (char *)a->y + off[0] * es;
+   xp = (const char *)a->x + off[1] * es;
+   rp = fused ? (const char *)a->residual + off[2] * es : NULL;
+   /* the bias index is the original innermost index: merging it with outer dims keeps it
+      as the merged index mod bias_len */
+   if (fused) col = j0 % a->cols;
+   if ((op == DROPOUT_CUDA__DROP || op == DROPOUT_CUDA__APPLY_MASK || fused) && !s->accumulate &&
+       g->stride[0][last] == 1 && g->stride[1][last] == 1 && (!fused || g->stride[2][last] == 1)) {
+      dropout_cuda__data_unit(a, dtype, op, yp, xp, rp, col, count, keep);
+      return;
+   }
+   for (i = 0; i < count; ++i) {
+      dropout_cuda__strided_elem(s, dtype, op, yp + (int64_t)i * g->stride[0][last] * es,
+                                 xp + (int64_t)i * g->stride[1][last] * es,
+                                 fused ? rp + (int64_t)i * g->stride[2][last] * es : NULL,
+                                 col, (int)((keep >> i) & 1u), seed, pos + m + i * mstep);
+      if (fused && ++col == a->cols) col = 0;
    }
 }
 
-/* A variant kernel as thread `tid` of `nthreads` (grid-stride: grid-independent). */
-DROPOUT_HD void dropout_cuda__variant_body(dropout_cuda__vargs a, int dtype, int kind, uint64_t tid, uint64_t nthreads)
+/* Seed and first position of a strided launch (read through the pointers when given);
+   0 items when a run-time position would run past 2^64 (then nothing is written). */
+DROPOUT_HD uint64_t dropout_cuda__strided_prologue(const dropout_cuda__sargs *s, uint64_t tid,
+                                                   uint64_t *seed, uint64_t *pos)
 {
-   uint64_t i;
-   for (i = tid; i < a.n; i += nthreads) dropout_cuda__variant_elem(&a, dtype, kind, i);
+   const dropout_cuda__args *a = &s->a;
+   *seed = a->seed_ptr ? *a->seed_ptr : a->seed;
+   *pos = a->offset_ptr ? *a->offset_ptr : a->offset;
+   if (a->n > 0 && a->n - 1u > UINT64_MAX - *pos) {
+      if (tid == 0 && a->status_ptr) *a->status_ptr = DROPOUT_ERR_RANGE;
+      return 0;
+   }
+   return s->g.items;
+}
+
+/* The strided kernel as thread `tid` of `nthreads` (grid-stride over work items). */
+DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dtype, int op, uint64_t tid, uint64_t nthreads)
+{
+   uint64_t seed, pos, items = dropout_cuda__strided_prologue(s, tid, &seed, &pos), w;
+   for (w = tid; w < items; w += nthreads) dropout_cuda__strided_item(s, dtype, op, seed, pos, w);
+}
+
+/* ---- Jobs ---------------------------------------------------------------------------- */
+/* Host-only helpers (the launchers' decisions), plain C so that the logic test runs them */
+#define DROPOUT_CUDA__HOST static inline
+
+/* One validated request, whatever door it came in by (dropout_cuda_run, a short call, a
+   0.1.0 call): the op, the view, the rule and the coordinates. */
+typedef struct dropout_cuda__job {
+   int op, dtype;                               /* DROPOUT_CUDA__ values */
+   int rank;
+   uint64_t dim[DROPOUT_MAX_RANK];
+   int64_t stride[3][DROPOUT_MAX_RANK];
+   unsigned strided;                            /* bit k: operand k has its own strides */
+   unsigned broadcast;
+   uint64_t positions;                          /* the plan's count */
+   dropout_rule rule;
+   float sigma;                                 /* GAUSS, NOISE */
+   int copy;                                    /* GAUSS, NOISE: y = x bit for bit */
+   int accumulate;
+   uint64_t seed, stream, pos;
+   const uint64_t *dev_seed, *dev_pos;          /* device memory, read when the kernels run */
+   int *status;                                 /* 0.1.0 _state launchers only */
+   void *out;
+   uint8_t *mask_out;
+   const void *in;
+   const uint8_t *mask_in;
+   const void *bias, *residual;
+   uint64_t bias_len;
+} dropout_cuda__job;
+
+DROPOUT_CUDA__HOST void dropout_cuda__job_init(dropout_cuda__job *j, int op, int dtype, uint64_t n)
+{
+   memset(j, 0, sizeof *j);
+   j->op = op; j->dtype = dtype;
+   j->rank = 1; j->dim[0] = n; j->positions = n;
+   j->rule = dropout_rule_make(0.0, 32);
+}
+
+/* dropout.h's descriptor as a job. d and t have passed dropout__desc_check. */
+DROPOUT_CUDA__HOST void dropout_cuda__job_of_desc(dropout_cuda__job *j, const dropout_desc *d, const dropout_tensors *t)
+{
+   static const int dtypes[5] = { 0, DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
+   const dropout_plan *plan = &d->dropout__plan;
+   int op, k, i;
+   switch (d->dropout__op) {
+   case DROPOUT_OP_MASK: op = DROPOUT_CUDA__MASK; break;
+   case DROPOUT_OP_APPLY_MASK: op = DROPOUT_CUDA__APPLY_MASK; break;
+   case DROPOUT_OP_ALPHA_FORWARD: op = DROPOUT_CUDA__ALPHA; break;
+   case DROPOUT_OP_ALPHA_BACKWARD: op = DROPOUT_CUDA__ALPHA_GRAD; break;
+   case DROPOUT_OP_GAUSSIAN: op = DROPOUT_CUDA__GAUSS; break;
+   case DROPOUT_OP_NOISE: op = DROPOUT_CUDA__NOISE; break;
+   case DROPOUT_OP_BIAS_DROPOUT_ADD: op = DROPOUT_CUDA__FUSED; break;
+   default: op = DROPOUT_CUDA__DROP; break;   /* FORWARD, BACKWARD */
+   }
+   dropout_cuda__job_init(j, op, dtypes[d->dropout__dtype], plan->count);
+   j->rank = d->dropout__rank;
+   for (i = 0; i < j->rank; ++i) j->dim[i] = d->dropout__dim[i];
+   j->strided = d->dropout__strided;
+   for (k = 0; k < 3; ++k)
+      for (i = 0; i < j->rank; ++i) j->stride[k][i] = (int64_t)d->dropout__stride[k][i];
+   j->broadcast = d->dropout__broadcast;
+   j->rule = plan->rule;
+   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
+   if (op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE) dropout__desc_sigma(d, &j->sigma, &j->copy);
+   j->seed = plan->key.seed; j->stream = plan->key.stream; j->pos = plan->pos;
+   j->dev_seed = d->dropout__dev_seed; j->dev_pos = d->dropout__dev_pos;
+   j->out = t->out; j->in = t->in; j->bias = t->bias; j->residual = t->residual;
+   if (op == DROPOUT_CUDA__APPLY_MASK) j->mask_in = t->mask;
+   else j->mask_out = t->mask;
+   if (op == DROPOUT_CUDA__FUSED)
+      j->bias_len = d->dropout__bias_len ? d->dropout__bias_len : d->dropout__dim[d->dropout__rank - 1];
+}
+
+/* The launches of a job: returns 1 when the contiguous kernel runs it all (s->a, the
+   mask written with the data: the reduced view is one unbroadcast run in every operand,
+   no accumulation), else 0: the strided kernel on s, after the contiguous mask kernel on
+   *mask_args when mask_args->mask_out is set (the mask in its own shape, mask order). */
+DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_cuda__job *j, dropout_cuda__sargs *s, dropout_cuda__args *mask_args)
+{
+   const int64_t *st[3];
+   int k, fused = j->op == DROPOUT_CUDA__FUSED;
+   memset(s, 0, sizeof *s);
+   s->a.rule = j->rule;
+   s->a.warp = 1;   /* the launcher decides (DROPOUT_CUDA_WARP, whole-warp blocks) */
+   s->a.y = j->out; s->a.x = j->in; s->a.mask_in = j->mask_in;
+   s->a.bias = j->bias; s->a.residual = j->residual; s->a.cols = j->bias_len;
+   s->a.n = j->positions;
+   s->a.seed = j->seed; s->a.stream = j->stream; s->a.offset = j->pos;
+   s->a.seed_ptr = j->dev_seed; s->a.offset_ptr = j->dev_pos; s->a.status_ptr = j->status;
+   s->alpha = dropout_alpha_rule_of(j->rule);
+   s->sigma = j->sigma; s->copy = j->copy; s->accumulate = j->accumulate;
+   for (k = 0; k < 3; ++k) st[k] = (j->strided >> k) & 1u ? j->stride[k] : NULL;
+   dropout_cuda__geom_make(&s->g, j->rank, j->dim, st, j->broadcast);
+   *mask_args = s->a;
+   mask_args->mask_out = NULL;
+   if (j->op == DROPOUT_CUDA__MASK ||
+       ((j->op == DROPOUT_CUDA__DROP || j->op == DROPOUT_CUDA__APPLY_MASK || fused) && !j->accumulate &&
+        dropout_cuda__geom_contiguous(&s->g, 1, fused) && s->g.numel == j->positions)) {
+      s->a.mask_out = j->mask_out;
+      return 1;
+   }
+   if (j->mask_out && j->positions > 0) {
+      mask_args->mask_out = j->mask_out;
+      mask_args->y = NULL; mask_args->x = NULL;
+   }
+   return 0;
 }
 
 #ifdef __cplusplus
@@ -747,8 +1051,69 @@ DROPOUT_HD void dropout_cuda__variant_body(dropout_cuda__vargs a, int dtype, int
 
 extern "C" {
 
-/* Where a kernel takes its seed and offset. A pointer that is not NULL wins over the
-   value next to it and is read by the kernel when it runs (CUDA graph replays). */
+/* dropout_strerror, plus cudaGetErrorString for DROPOUT_ERR_CUDA_BASE - err codes. */
+DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code);
+
+/* The short calls: dropout.h's, on device pointers, with the stream to launch on last.
+   plan, outputs, inputs; n = plan->count. The plan (host memory) carries the rule and the
+   stream coordinates; it is read by the launcher. */
+DROPOUT_CUDADEF int dropout_cuda_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f16(const dropout_plan *plan, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16(const dropout_plan *plan, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
+
+/* mask-free backward: the plan rebuilds the forward's mask; overwrites dx */
+DROPOUT_CUDADEF int dropout_cuda_backward_f32(const dropout_plan *plan, float *dx, const float *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f64(const dropout_plan *plan, double *dx, const double *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f16(const dropout_plan *plan, __half *dx, const __half *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16(const dropout_plan *plan, __nv_bfloat16 *dx, const __nv_bfloat16 *dy, cudaStream_t cs);
+
+DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, cudaStream_t cs);
+
+/* y = x under a stored mask, scaled by the rule (forward with a mask, and the backward
+   from a stored mask alike); n elements */
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(const dropout_rule *rule, size_t n, __half *y, const uint8_t *mask, const __half *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(const dropout_rule *rule, size_t n, __nv_bfloat16 *y, const uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
+
+/* y = residual + dropout(x + bias); x, y, residual: (plan->count / bias_len) rows of
+   bias_len; docs/SPEC.md "Fused bias-dropout-residual" */
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs);
+
+/* the raw stream: dropout.h's fills (positions in 32-bit words, doubles, normals) */
+DROPOUT_CUDADEF int dropout_cuda_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs);
+
+/* The extended entry: dropout_run's descriptor and tensors (device pointers), every op,
+   shape, stride, broadcast and gradient mode, checked exactly as dropout_run checks them.
+   With dropout_desc_set_device_coords the kernels read the seed and the first position
+   from device memory when they run (CUDA graphs; see CUDA GRAPHS above). */
+DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensors *t, cudaStream_t cs);
+
+/* One-thread kernel: if dev_saved, *dev_saved = *dev_pos; then *dev_pos += count (mod
+   2^64: a later run whose positions would pass 2^64 writes nothing). */
+DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs);
+
+} /* extern "C" */
+
+/* ------------------------------------------------------------------------------------
+   DROPOUT_V0_API: the 0.1.0 calls, for code on its way over (as dropout.h's). Define
+   DROPOUT_V0_API before the include, in the implementation file too: 0.1.0 code then
+   compiles unchanged and gives the same bits. The names whose 1.0 form differs are
+   macros (at the end of this file) for the dropout_cuda_v0_ functions; the calls that
+   1.0 removed keep their names. Moving a call: see CHANGELOG.md.
+   ------------------------------------------------------------------------------------ */
+#ifdef DROPOUT_V0_API
+extern "C" {
+
+/* Where a _state launcher takes its seed and offset. A pointer that is not NULL wins
+   over the value next to it and is read by the kernel when it runs. */
 typedef struct dropout_cuda_philox_state {
    uint64_t seed;
    uint64_t offset;
@@ -758,42 +1123,31 @@ typedef struct dropout_cuda_philox_state {
                                     run-time offset + n passes 2^64 (then nothing is written) */
 } dropout_cuda_philox_state;
 
-/* dropout_strerror, plus cudaGetErrorString for DROPOUT_ERR_CUDA_BASE - err codes. */
-DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code);
-
-DROPOUT_CUDADEF int dropout_cuda_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(__half *y, const __half *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f16(__half *y, const __half *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_f16(__half *dx, const __half *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_backward_mask_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
-
-DROPOUT_CUDADEF int dropout_cuda_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs);
-
-/* y = residual + dropout(x + bias); docs/SPEC.md "Fused bias-dropout-residual". */
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-/* Graph-friendly variants: (seed, offset) come from st (see CUDA GRAPHS above). The
-   range check offset + n <= 2^64 happens on the device when st.offset_ptr is set. */
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_f32_state(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_f64_state(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_forward_f16_state(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
@@ -807,31 +1161,38 @@ DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *m
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64_state(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16_state(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
-
-/* Variants (docs/SPEC.md section 11): the CPU functions of dropout.h's VARIANTS block with
-   the same arguments plus a stream, the same validation and codes. `shape` is a host
-   pointer (read by the launcher). The broadcast and alpha ops write their optional mask
-   with dropout_cuda_mask's kernel (the mask in its own shape, `positions` elements). */
-#define DROPOUT_CUDA__DECLARE_VARIANTS(suffix, T)                                                   \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs); \
-   DROPOUT_CUDADEF int dropout_cuda_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_CUDA__DECLARE_VARIANTS(f32, float)
-DROPOUT_CUDA__DECLARE_VARIANTS(f64, double)
-DROPOUT_CUDA__DECLARE_VARIANTS(f16, __half)
-DROPOUT_CUDA__DECLARE_VARIANTS(bf16, __nv_bfloat16)
-#undef DROPOUT_CUDA__DECLARE_VARIANTS
-DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-
-/* One-thread kernel: if saved_ptr, *saved_ptr = *offset_ptr; then *offset_ptr += n
-   (mod 2^64: a later kernel reports an overflowed range through its status_ptr). */
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f16(__half *y, const __half *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f16(__half *dx, const __half *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f16(__half *y, const __half *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs);
 
 } /* extern "C" */
+#endif /* DROPOUT_V0_API */
 
 /* ------------------------------------------------------------------------------------ */
 #ifdef DROPOUT_CUDA_IMPLEMENTATION
@@ -860,18 +1221,19 @@ static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__
    }
 }
 
-template <int DT, int KIND>
-static __global__ void __launch_bounds__(1024) dropout_cuda__variant_kernel(dropout_cuda__vargs a)
+/* The strided engine: one kernel per (dtype, op), grid-stride over the work items. */
+template <int DT, int OP>
+static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__strided_kernel(dropout_cuda__sargs s)
 {
-   dropout_cuda__variant_body(a, DT, KIND, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
+   dropout_cuda__strided_body(&s, DT, OP, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
                               (uint64_t)gridDim.x * blockDim.x);
 }
 
-static __global__ void dropout_cuda__advance_kernel(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n)
+static __global__ void dropout_cuda__advance_kernel(uint64_t *pos_ptr, uint64_t *saved_ptr, uint64_t n)
 {
-   uint64_t o = *offset_ptr;
+   uint64_t o = *pos_ptr;
    if (saved_ptr) *saved_ptr = o;
-   *offset_ptr = o + n;
+   *pos_ptr = o + n;
 }
 
 static dropout_cuda__args dropout_cuda__args_make(void)
@@ -883,6 +1245,12 @@ static dropout_cuda__args dropout_cuda__args_make(void)
    return a;
 }
 
+static int dropout_cuda__launched(void)
+{
+   cudaError_t err = cudaGetLastError();
+   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+}
+
 /* grid 0 / block 0: the default launch. Any grid and block (up to
    DROPOUT_CUDA__MAX_BLOCK threads) give the same result; the warp path needs blocks of
    whole warps, other blocks run the direct path. */
@@ -891,7 +1259,6 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
 {
    dropout_cuda__args a = *a0;
    uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0);
-   cudaError_t err;
    if (a.n == 0) return DROPOUT_OK;
    op = dropout_cuda__launch_op(&a, op);
    if (block == 0) block = DROPOUT_CUDA_BLOCK;
@@ -901,8 +1268,8 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
       grid = g > 65536u ? 65536u : (unsigned)g;   /* the grid-stride loop does the rest */
    }
 #define DROPOUT_CUDA__CASE(DT, OP) \
-   case DT * 8 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
-   switch (dtype * 8 + op) {
+   case DT * 16 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
+   switch (dtype * 16 + op) {
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP)
@@ -919,148 +1286,60 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_U32)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_UF32)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__FILL_UF64)
-   default: return DROPOUT_ERR_ARG;
+      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_NORMAL)
+   default: return DROPOUT_ERR_OP;
    }
 #undef DROPOUT_CUDA__CASE
-   err = cudaGetLastError();
-   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+   return dropout_cuda__launched();
 }
 
-/* A variant kernel over a.n elements; grid 0 / block 0: the default launch. */
-static int dropout_cuda__variant_launch(const dropout_cuda__vargs *a, int dtype, int kind,
+/* The strided kernel over s->g.items work items; grid 0 / block 0: the default launch
+   (any grid and block give the same result). */
+static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype, int op,
                                         unsigned grid, unsigned block, cudaStream_t cs)
 {
-   cudaError_t err;
-   if (a->n == 0) return DROPOUT_OK;
+   if (s->g.items == 0) return DROPOUT_OK;
+   op = dropout_cuda__launch_op(&s->a, op);
    if (block == 0) block = DROPOUT_CUDA_BLOCK;
    if (grid == 0) {
-      uint64_t g = (a->n + block - 1u) / block;
+      uint64_t g = (s->g.items + block - 1u) / block;
       grid = g > 65536u ? 65536u : (unsigned)g;
    }
-#define DROPOUT_CUDA__VCASE(DT, K) \
-   case DT * 8 + K: dropout_cuda__variant_kernel<DT, K><<<grid, block, 0, cs>>>(*a); break;
-#define DROPOUT_CUDA__VCASES(DT)                                                                   \
-   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_BCAST) DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_ALPHA)   \
-   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_ALPHA_GRAD) DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_GAUSS) \
-   DROPOUT_CUDA__VCASE(DT, DROPOUT_CUDA__V_NOISE)
-   switch (dtype * 8 + kind) {
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F32)
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F64)
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__F16)
-      DROPOUT_CUDA__VCASES(DROPOUT_CUDA__BF16)
-      DROPOUT_CUDA__VCASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__V_NORMALS)
-   default: return DROPOUT_ERR_ARG;
+#define DROPOUT_CUDA__SCASE(DT, OP) \
+   case DT * 16 + OP: dropout_cuda__strided_kernel<DT, OP><<<grid, block, 0, cs>>>(*s); break;
+#define DROPOUT_CUDA__SCASES(DT)                                                                     \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__DROP) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__APPLY_MASK)     \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__FUSED) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__ALPHA)         \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__ALPHA_GRAD) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__GAUSS)    \
+   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__NOISE)
+   switch (dtype * 16 + op) {
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F32)
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F64)
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F16)
+      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__BF16)
+   default: return DROPOUT_ERR_OP;
    }
-#undef DROPOUT_CUDA__VCASES
-#undef DROPOUT_CUDA__VCASE
-   err = cudaGetLastError();
-   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+#undef DROPOUT_CUDA__SCASES
+#undef DROPOUT_CUDA__SCASE
+   return dropout_cuda__launched();
 }
 
-/* Broadcast, alpha forward and alpha backward: validation as dropout.h's
-   dropout__bcast_run, then the mask (the core mask kernel over `positions`), then y. */
-static int dropout_cuda__bcast(int dtype, int kind, void *y, uint8_t *mask, const void *x,
-                               const dropout_shape *shape, double p, int bits, uint64_t seed,
-                               uint64_t stream, uint64_t offset, cudaStream_t cs)
+/* The launches of a job (dropout_cuda__prepare decides them). */
+static int dropout_cuda__execute(const dropout_cuda__job *j, cudaStream_t cs)
 {
-   dropout_cuda__vargs a;
-   int err;
-   memset(&a, 0, sizeof a);
-   err = dropout_bcast_make(&a.b, shape);
-   if (err) return err;
-   err = dropout_check_args(p, bits, (size_t)a.b.positions, offset);
-   if (err) return err;
-   if (a.b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   if (mask && a.b.positions > 0) {
-      dropout_cuda__args m = dropout_cuda__args_make();
-      m.mask_out = mask; m.n = a.b.positions;
-      m.rule = dropout_rule_make(p, bits);
-      m.seed = seed; m.stream = stream; m.offset = offset;
+   dropout_cuda__sargs s;
+   dropout_cuda__args m;
+   int err, fast = dropout_cuda__prepare(j, &s, &m);
+   s.a.warp = m.warp = (DROPOUT_CUDA_WARP) != 0;
+   if (fast) return dropout_cuda__launch(&s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, 0, 0, cs);
+   if (m.mask_out) {
       err = dropout_cuda__launch(&m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, 0, 0, cs);
       if (err) return err;
    }
-   a.y = y; a.x = x; a.n = a.b.numel;
-   a.rule = dropout_rule_make(p, bits);
-   a.alpha = dropout_alpha_rule_make(p, bits);
-   a.seed = seed; a.stream = stream; a.offset = offset;
-   return dropout_cuda__variant_launch(&a, dtype, kind, 0, 0, cs);
+   return dropout_cuda__strided_launch(&s, j->dtype, j->op, 0, 0, cs);
 }
 
-/* Gaussian dropout (kind V_GAUSS, param p) and noise (V_NOISE, param sigma): validation
-   as dropout.h's dropout__normal_run. */
-static int dropout_cuda__normal(int dtype, int kind, void *y, const void *x, size_t n, double param,
-                                uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
-{
-   dropout_cuda__vargs a;
-   memset(&a, 0, sizeof a);
-   if (kind == DROPOUT_CUDA__V_GAUSS && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   if (kind == DROPOUT_CUDA__V_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
-   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;   /* p and bits are valid: the range part */
-   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.n = n;
-   a.sigma = kind == DROPOUT_CUDA__V_GAUSS ? dropout_gaussian_sigma(param) : (float)param;
-   a.copy = param == 0.0;
-   a.seed = seed; a.stream = stream; a.offset = offset;
-   return dropout_cuda__variant_launch(&a, dtype, kind, 0, 0, cs);
-}
-
-/* forward, mask-free backward and mask, with (seed, offset) by value or from st */
-static int dropout_cuda__drop(int dtype, int op, void *y, uint8_t *mask, const void *x, size_t n,
-                              double p, int bits, uint64_t stream, dropout_cuda_philox_state st,
-                              cudaStream_t cs)
-{
-   dropout_cuda__args a = dropout_cuda__args_make();
-   int err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
-   if (err) return err;
-   if (n > 0 && ((op != DROPOUT_CUDA__MASK && (!y || !x)) || (op == DROPOUT_CUDA__MASK && !mask)))
-      return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.mask_out = mask; a.n = n;
-   a.rule = dropout_rule_make(p, bits);
-   a.seed = st.seed; a.stream = stream; a.offset = st.offset;
-   a.seed_ptr = st.seed_ptr; a.offset_ptr = st.offset_ptr; a.status_ptr = st.status_ptr;
-   return dropout_cuda__launch(&a, dtype, op, 0, 0, cs);
-}
-
-static dropout_cuda_philox_state dropout_cuda__by_value(uint64_t seed, uint64_t offset)
-{
-   dropout_cuda_philox_state st;
-   st.seed = seed; st.offset = offset;
-   st.seed_ptr = NULL; st.offset_ptr = NULL; st.status_ptr = NULL;
-   return st;
-}
-
-static int dropout_cuda__apply_mask(int dtype, void *y, const void *x, const uint8_t *mask,
-                                    size_t n, double p, int bits, cudaStream_t cs)
-{
-   dropout_cuda__args a = dropout_cuda__args_make();
-   int err = dropout_check_args(p, bits, n, 0);
-   if (err) return err;
-   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.mask_in = mask; a.n = n;
-   a.rule = dropout_rule_make(p, bits);
-   return dropout_cuda__launch(&a, dtype, DROPOUT_CUDA__APPLY_MASK, 0, 0, cs);
-}
-
-static int dropout_cuda__fused(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
-                               const void *residual, size_t rows, size_t cols, double p, int bits,
-                               uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
-{
-   dropout_cuda__args a = dropout_cuda__args_make();
-   size_t n;
-   int err;
-   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
-   n = rows * cols;
-   err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
-   if (err) return err;
-   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
-   a.y = y; a.x = x; a.mask_out = mask; a.bias = bias; a.residual = residual;
-   a.cols = cols; a.n = n;
-   a.rule = dropout_rule_make(p, bits);
-   a.seed = st.seed; a.stream = stream; a.offset = st.offset;
-   a.seed_ptr = st.seed_ptr; a.offset_ptr = st.offset_ptr; a.status_ptr = st.status_ptr;
-   return dropout_cuda__launch(&a, dtype, DROPOUT_CUDA__FUSED, 0, 0, cs);
-}
-
+/* The raw-stream fills (contiguous, no rule): the checks of dropout.h's fills. */
 static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64_t stream,
                               uint64_t first, cudaStream_t cs)
 {
@@ -1073,6 +1352,30 @@ static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64
    return dropout_cuda__launch(&a, op == DROPOUT_CUDA__FILL_UF64 ? DROPOUT_CUDA__F64 : DROPOUT_CUDA__F32, op, 0, 0, cs);
 }
 
+/* A short call: its descriptor, built and checked by dropout.h, run on the GPU. */
+static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t bias_len,
+                               void *out, uint8_t *mask, const void *in, const void *bias, const void *residual,
+                               cudaStream_t cs)
+{
+   dropout_desc d;
+   dropout_tensors t;
+   int err = dropout_desc_init(&d, op, dtype, plan);
+   if (!err && op == DROPOUT_OP_BIAS_DROPOUT_ADD) err = dropout_desc_set_bias_len(&d, bias_len);
+   if (err) return err;
+   t.out = out; t.mask = mask; t.in = in; t.bias = bias; t.residual = residual;
+   return dropout_cuda_run(&d, &t, cs);
+}
+
+/* apply_mask's plan: the rule over n positions (the coordinates are not used) */
+static int dropout_cuda__apply_mask(dropout_dtype dtype, const dropout_rule *rule, size_t n, void *y,
+                                    const uint8_t *mask, const void *x, cudaStream_t cs)
+{
+   dropout_plan plan;
+   int err = dropout_plan_at(&plan, rule, dropout_key_make(0, 0), dropout_pos_make(0), (uint64_t)n);
+   if (err) return err;
+   return dropout_cuda__short(DROPOUT_OP_APPLY_MASK, dtype, &plan, 0, y, (uint8_t *)mask, x, NULL, NULL, cs);
+}
+
 extern "C" {
 
 DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
@@ -1081,152 +1384,598 @@ DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
    return dropout_strerror(code);
 }
 
-#define DROPOUT_CUDA__DEFINE(suffix, T, DT)                                                          \
-   DROPOUT_CUDADEF int dropout_cuda_forward_##suffix(T *y, uint8_t *mask, const T *x, size_t n,       \
-      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream,              \
-                                dropout_cuda__by_value(seed, offset), cs);                           \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_backward_##suffix(T *dx, const T *dy, size_t n, double p,        \
-      int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                    \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream,            \
-                                dropout_cuda__by_value(seed, offset), cs);                           \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_apply_mask_##suffix(T *y, const T *x, const uint8_t *mask,       \
-      size_t n, double p, int bits, cudaStream_t cs)                                                 \
-   {                                                                                                 \
-      return dropout_cuda__apply_mask(DT, y, x, mask, n, p, bits, cs);                               \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_backward_mask_##suffix(T *dx, const T *dy, const uint8_t *mask,  \
-      size_t n, double p, int bits, cudaStream_t cs)                                                 \
-   {                                                                                                 \
-      return dropout_cuda__apply_mask(DT, dx, dy, mask, n, p, bits, cs);                             \
-   }
-
-DROPOUT_CUDA__DEFINE(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE
-
-#define DROPOUT_CUDA__DEFINE_STATE(suffix, T, DT)                                                    \
-   DROPOUT_CUDADEF int dropout_cuda_forward_##suffix##_state(T *y, uint8_t *mask, const T *x,        \
-      size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)  \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);     \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_backward_##suffix##_state(T *dx, const T *dy, size_t n,          \
-      double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)            \
-   {                                                                                                 \
-      return dropout_cuda__drop(DT, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);   \
-   }
-
-DROPOUT_CUDA__DEFINE_STATE(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE_STATE(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE_STATE(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE_STATE(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE_STATE
-
-DROPOUT_CUDADEF int dropout_cuda_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensors *t, cudaStream_t cs)
 {
-   return dropout_cuda__drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, dropout_cuda__by_value(seed, offset), cs);
+   dropout_cuda__job j;
+   int err = dropout__desc_check(d, t);
+   if (err) return err;
+   dropout_cuda__job_of_desc(&j, d, t);
+   return dropout_cuda__execute(&j, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs)
 {
-   return dropout_cuda__drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, st, cs);
+   if (!dev_pos) return DROPOUT_ERR_NULL;
+   dropout_cuda__advance_kernel<<<1, 1, 0, cs>>>(dev_pos, dev_saved, count);
+   return dropout_cuda__launched();
 }
 
-DROPOUT_CUDADEF int dropout_cuda_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x, cudaStream_t cs)
 {
-   return dropout_cuda__fill(DROPOUT_CUDA__FILL_U32, out, n, seed, stream, word, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x, cudaStream_t cs)
 {
-   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF32, out, n, seed, stream, word, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F64, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_f16(const dropout_plan *plan, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs)
 {
-   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, seed, stream, index, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F16, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-#define DROPOUT_CUDA__DEFINE_FUSED(suffix, T, DT)                                                   \
-   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##suffix(T *y, uint8_t *mask, const T *x,        \
-      const T *bias, const T *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed,  \
-      uint64_t stream, uint64_t offset, cudaStream_t cs)                                             \
-   {                                                                                                 \
-      return dropout_cuda__fused(DT, y, mask, x, bias, residual, rows, cols, p, bits, stream,        \
-                                 dropout_cuda__by_value(seed, offset), cs);                          \
-   }                                                                                                 \
-   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##suffix##_state(T *y, uint8_t *mask,           \
-      const T *x, const T *bias, const T *residual, size_t rows, size_t cols, double p, int bits,    \
-      uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)                                \
-   {                                                                                                 \
-      return dropout_cuda__fused(DT, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs); \
-   }
-
-DROPOUT_CUDA__DEFINE_FUSED(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE_FUSED(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE_FUSED(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE_FUSED(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE_FUSED
-
-#define DROPOUT_CUDA__DEFINE_VARIANTS(suffix, T, DT)                                                \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x,          \
-      const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs) \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_BCAST, y, mask, x, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, \
-      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_BCAST, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x,          \
-      const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs) \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape, \
-      double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)          \
-   { return dropout_cuda__bcast(DT, DROPOUT_CUDA__V_ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p,  \
-      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
-   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_GAUSS, y, x, n, p, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p, \
-      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
-   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_GAUSS, dx, dy, n, p, seed, stream, offset, cs); } \
-   DROPOUT_CUDADEF int dropout_cuda_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma, \
-      uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)                              \
-   { return dropout_cuda__normal(DT, DROPOUT_CUDA__V_NOISE, y, x, n, sigma, seed, stream, offset, cs); }
-
-DROPOUT_CUDA__DEFINE_VARIANTS(f32, float, DROPOUT_CUDA__F32)
-DROPOUT_CUDA__DEFINE_VARIANTS(f64, double, DROPOUT_CUDA__F64)
-DROPOUT_CUDA__DEFINE_VARIANTS(f16, __half, DROPOUT_CUDA__F16)
-DROPOUT_CUDA__DEFINE_VARIANTS(bf16, __nv_bfloat16, DROPOUT_CUDA__BF16)
-#undef DROPOUT_CUDA__DEFINE_VARIANTS
-
-DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16(const dropout_plan *plan, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs)
 {
-   dropout_cuda__vargs a;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
-   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;
-   memset(&a, 0, sizeof a);
-   a.y = out; a.n = n; a.seed = seed; a.stream = stream; a.offset = offset;
-   return dropout_cuda__variant_launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__V_NORMALS, 0, 0, cs);
+   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_BF16, plan, 0, y, mask, x, NULL, NULL, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_backward_f32(const dropout_plan *plan, float *dx, const float *dy, cudaStream_t cs)
 {
-   cudaError_t err;
-   if (!offset_ptr) return DROPOUT_ERR_NULL;
-   dropout_cuda__advance_kernel<<<1, 1, 0, cs>>>(offset_ptr, saved_ptr, n);
-   err = cudaGetLastError();
-   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F32, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f64(const dropout_plan *plan, double *dx, const double *dy, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F64, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f16(const dropout_plan *plan, __half *dx, const __half *dy, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F16, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16(const dropout_plan *plan, __nv_bfloat16 *dx, const __nv_bfloat16 *dy, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_BF16, plan, 0, dx, NULL, dy, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, plan, 0, NULL, mask, NULL, NULL, NULL, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F32, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F64, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(const dropout_rule *rule, size_t n, __half *y, const uint8_t *mask, const __half *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F16, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(const dropout_rule *rule, size_t n, __nv_bfloat16 *y, const uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs)
+{
+   return dropout_cuda__apply_mask(DROPOUT_DTYPE_BF16, rule, n, y, mask, x, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F32, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F64, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F16, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs)
+{
+   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_BF16, plan, bias_len, y, mask, x, bias, residual, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_U32, out, n, key.seed, key.stream, first.index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF32, out, n, key.seed, key.stream, first.index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, key.seed, key.stream, first.index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_NORMAL, out, n, key.seed, key.stream, first.index, cs);
 }
 
 } /* extern "C" */
 
+#ifdef DROPOUT_V0_API
+/* The 0.1.0 calls on the same engine: 0.1.0's checks (dropout_check_args), in its order,
+   with its codes. */
+static dropout_cuda_philox_state dropout_cuda__v0_by_value(uint64_t seed, uint64_t offset)
+{
+   dropout_cuda_philox_state st;
+   st.seed = seed; st.offset = offset;
+   st.seed_ptr = NULL; st.offset_ptr = NULL; st.status_ptr = NULL;
+   return st;
+}
+
+/* forward, mask-free backward and mask, with (seed, offset) by value or from st */
+static int dropout_cuda__v0_drop(int dtype, int op, void *y, uint8_t *mask, const void *x, size_t n,
+                                 double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   int err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
+   if (err) return err;
+   if (n > 0 && ((op != DROPOUT_CUDA__MASK && (!y || !x)) || (op == DROPOUT_CUDA__MASK && !mask)))
+      return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, op, dtype, n);
+   j.out = y; j.in = x; j.mask_out = mask;
+   j.rule = dropout_rule_make(p, bits);
+   j.seed = st.seed; j.stream = stream; j.pos = st.offset;
+   j.dev_seed = st.seed_ptr; j.dev_pos = st.offset_ptr; j.status = st.status_ptr;
+   return dropout_cuda__execute(&j, cs);
+}
+
+static int dropout_cuda__v0_apply_mask(int dtype, void *y, const void *x, const uint8_t *mask,
+                                       size_t n, double p, int bits, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   int err = dropout_check_args(p, bits, n, 0);
+   if (err) return err;
+   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, DROPOUT_CUDA__APPLY_MASK, dtype, n);
+   j.out = y; j.in = x; j.mask_in = mask;
+   j.rule = dropout_rule_make(p, bits);
+   return dropout_cuda__execute(&j, cs);
+}
+
+static int dropout_cuda__v0_fused(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
+                                  const void *residual, size_t rows, size_t cols, double p, int bits,
+                                  uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   size_t n;
+   int err;
+   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
+   n = rows * cols;
+   err = dropout_check_args(p, bits, n, st.offset_ptr ? 0u : st.offset);
+   if (err) return err;
+   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, DROPOUT_CUDA__FUSED, dtype, n);
+   j.out = y; j.in = x; j.mask_out = mask; j.bias = bias; j.residual = residual; j.bias_len = cols;
+   j.rule = dropout_rule_make(p, bits);
+   j.seed = st.seed; j.stream = stream; j.pos = st.offset;
+   j.dev_seed = st.seed_ptr; j.dev_pos = st.offset_ptr; j.status = st.status_ptr;
+   return dropout_cuda__execute(&j, cs);
+}
+
+/* broadcast, alpha forward and alpha backward: 0.1.0's dropout__bcast_run checks */
+static int dropout_cuda__v0_bcast(int dtype, int op, void *y, uint8_t *mask, const void *x,
+                                  const dropout_shape *shape, double p, int bits, uint64_t seed,
+                                  uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   dropout_bcast b;
+   int err = dropout_bcast_make(&b, shape), d;
+   if (err) return err;
+   err = dropout_check_args(p, bits, (size_t)b.positions, offset);
+   if (err) return err;
+   if (b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, op, dtype, b.positions);
+   j.rank = shape->rank;
+   for (d = 0; d < shape->rank; ++d) j.dim[d] = shape->dim[d];
+   j.broadcast = shape->broadcast;
+   j.out = y; j.in = x; j.mask_out = mask;
+   j.rule = dropout_rule_make(p, bits);
+   j.seed = seed; j.stream = stream; j.pos = offset;
+   return dropout_cuda__execute(&j, cs);
+}
+
+/* Gaussian dropout (GAUSS, param p) and noise (NOISE, param sigma): 0.1.0's
+   dropout__normal_run checks */
+static int dropout_cuda__v0_normal(int dtype, int op, void *y, const void *x, size_t n, double param,
+                                   uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   dropout_cuda__job j;
+   if (op == DROPOUT_CUDA__GAUSS && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
+   if (op == DROPOUT_CUDA__NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   if (dropout_check_args(0.0, 32, n, offset)) return DROPOUT_ERR_RANGE;   /* p and bits are valid: the range part */
+   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   dropout_cuda__job_init(&j, op, dtype, n);
+   j.out = y; j.in = x;
+   j.sigma = op == DROPOUT_CUDA__GAUSS ? dropout_gaussian_sigma(param) : (float)param;
+   j.copy = !(param > 0.0);
+   j.seed = seed; j.stream = stream; j.pos = offset;
+   return dropout_cuda__execute(&j, cs);
+}
+
+extern "C" {
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F32, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F64, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f16(__half *y, const __half *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F16, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__BF16, y, x, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F32, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F64, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_f16(__half *dx, const __half *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__F16, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_mask_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs)
+{
+   return dropout_cuda__v0_apply_mask(DROPOUT_CUDA__BF16, dx, dy, mask, n, p, bits, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_U32, out, n, seed, stream, word, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF32, out, n, seed, stream, word, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_UF64, out, n, seed, stream, index, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__fill(DROPOUT_CUDA__FILL_NORMAL, out, n, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F64, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, dropout_cuda__v0_by_value(seed, offset), cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_f32_state(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_f64_state(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_f16_state(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, y, mask, x, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f32_state(float *dx, const float *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f64_state(double *dx, const double *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_f16_state(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16_state(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, dx, NULL, dy, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_mask_state(uint8_t *mask, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_drop(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, NULL, mask, NULL, n, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32_state(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F32, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64_state(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F64, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16_state(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__F16, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16_state(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs)
+{
+   return dropout_cuda__v0_fused(DROPOUT_CUDA__BF16, y, mask, x, bias, residual, rows, cols, p, bits, stream, st, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_bcast_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F32, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F64, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_f16(__half *y, uint8_t *mask, const __half *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_f16(__half *dx, const __half *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__F16, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__ALPHA, y, mask, x, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_alpha_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_bcast(DROPOUT_CUDA__BF16, DROPOUT_CUDA__ALPHA_GRAD, dx, NULL, dy, shape, p, bits, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F32, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F32, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F64, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F64, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_f16(__half *y, const __half *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F16, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_f16(__half *dx, const __half *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F16, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__BF16, DROPOUT_CUDA__GAUSS, y, x, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_gaussian_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__BF16, DROPOUT_CUDA__GAUSS, dx, dy, n, p, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F32, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F64, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_f16(__half *y, const __half *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__F16, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_noise_forward_bf16(__nv_bfloat16 *y, const __nv_bfloat16 *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
+{
+   return dropout_cuda__v0_normal(DROPOUT_CUDA__BF16, DROPOUT_CUDA__NOISE, y, x, n, sigma, seed, stream, offset, cs);
+}
+
+DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *saved_ptr, uint64_t n, cudaStream_t cs)
+{
+   return dropout_cuda_advance(offset_ptr, saved_ptr, n, cs);
+}
+
+} /* extern "C" */
+#endif /* DROPOUT_V0_API */
+
 #endif /* DROPOUT_CUDA_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_CUDA_IMPLEMENTATION */
+
+/* DROPOUT_V0_API: the 0.1.0 names whose 1.0 form differs, as the dropout_cuda_v0_
+   functions (after the implementation, so that its 1.0 definitions keep their names) */
+#ifdef DROPOUT_V0_API
+#define dropout_cuda_forward_f32 dropout_cuda_v0_forward_f32
+#define dropout_cuda_forward_f64 dropout_cuda_v0_forward_f64
+#define dropout_cuda_forward_f16 dropout_cuda_v0_forward_f16
+#define dropout_cuda_forward_bf16 dropout_cuda_v0_forward_bf16
+#define dropout_cuda_backward_f32 dropout_cuda_v0_backward_f32
+#define dropout_cuda_backward_f64 dropout_cuda_v0_backward_f64
+#define dropout_cuda_backward_f16 dropout_cuda_v0_backward_f16
+#define dropout_cuda_backward_bf16 dropout_cuda_v0_backward_bf16
+#define dropout_cuda_mask dropout_cuda_v0_mask
+#define dropout_cuda_apply_mask_f32 dropout_cuda_v0_apply_mask_f32
+#define dropout_cuda_apply_mask_f64 dropout_cuda_v0_apply_mask_f64
+#define dropout_cuda_apply_mask_f16 dropout_cuda_v0_apply_mask_f16
+#define dropout_cuda_apply_mask_bf16 dropout_cuda_v0_apply_mask_bf16
+#define dropout_cuda_fill_u32 dropout_cuda_v0_fill_u32
+#define dropout_cuda_fill_uniform_f32 dropout_cuda_v0_fill_uniform_f32
+#define dropout_cuda_fill_uniform_f64 dropout_cuda_v0_fill_uniform_f64
+#define dropout_cuda_fill_normal_f32 dropout_cuda_v0_fill_normal_f32
+#define dropout_cuda_bias_dropout_add_f32 dropout_cuda_v0_bias_dropout_add_f32
+#define dropout_cuda_bias_dropout_add_f64 dropout_cuda_v0_bias_dropout_add_f64
+#define dropout_cuda_bias_dropout_add_f16 dropout_cuda_v0_bias_dropout_add_f16
+#define dropout_cuda_bias_dropout_add_bf16 dropout_cuda_v0_bias_dropout_add_bf16
+#endif /* DROPOUT_V0_API */
 
 #endif /* __CUDACC__ */
 

@@ -35,28 +35,31 @@ struct bufs { void *x, *y, *r, *b; uint8_t *m; size_t n, cols; int bf16; };
 /* what = 0 copy, 1 forward, 2 forward+mask, 3 backward, 4 backward from mask, 5 fused, 6 fused+mask */
 static int run_case(const bufs &B, int what, int bits)
 {
-   const double p = 0.1;
-   size_t rows = B.n / B.cols;
+   dropout_rule rule;
+   dropout_plan plan;
+   int rc = dropout_rule_init(&rule, 0.1, (dropout_bits)bits);
+   if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make(0), B.n);
+   if (rc) return rc;
    if (what == 0) return cudaMemcpyAsync(B.y, B.x, B.n * (B.bf16 ? 2 : 4), cudaMemcpyDeviceToDevice, 0) == cudaSuccess ? 0 : -1;
    if (!B.bf16) {
       float *x = (float *)B.x, *y = (float *)B.y;
       switch (what) {
-      case 1: return dropout_cuda_forward_f32(y, NULL, x, B.n, p, bits, 1, 0, 0, 0);
-      case 2: return dropout_cuda_forward_f32(y, B.m, x, B.n, p, bits, 1, 0, 0, 0);
-      case 3: return dropout_cuda_backward_f32(y, x, B.n, p, bits, 1, 0, 0, 0);
-      case 4: return dropout_cuda_backward_mask_f32(y, x, B.m, B.n, p, bits, 0);
-      case 5: return dropout_cuda_bias_dropout_add_f32(y, NULL, x, (float *)B.b, (float *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
-      default: return dropout_cuda_bias_dropout_add_f32(y, B.m, x, (float *)B.b, (float *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
+      case 1: return dropout_cuda_forward_f32(&plan, y, NULL, x, 0);
+      case 2: return dropout_cuda_forward_f32(&plan, y, B.m, x, 0);
+      case 3: return dropout_cuda_backward_f32(&plan, y, x, 0);
+      case 4: return dropout_cuda_apply_mask_f32(&rule, B.n, y, B.m, x, 0);
+      case 5: return dropout_cuda_bias_dropout_add_f32(&plan, B.cols, y, NULL, x, (float *)B.b, (float *)B.r, 0);
+      default: return dropout_cuda_bias_dropout_add_f32(&plan, B.cols, y, B.m, x, (float *)B.b, (float *)B.r, 0);
       }
    }
    __nv_bfloat16 *x = (__nv_bfloat16 *)B.x, *y = (__nv_bfloat16 *)B.y;
    switch (what) {
-   case 1: return dropout_cuda_forward_bf16(y, NULL, x, B.n, p, bits, 1, 0, 0, 0);
-   case 2: return dropout_cuda_forward_bf16(y, B.m, x, B.n, p, bits, 1, 0, 0, 0);
-   case 3: return dropout_cuda_backward_bf16(y, x, B.n, p, bits, 1, 0, 0, 0);
-   case 4: return dropout_cuda_backward_mask_bf16(y, x, B.m, B.n, p, bits, 0);
-   case 5: return dropout_cuda_bias_dropout_add_bf16(y, NULL, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
-   default: return dropout_cuda_bias_dropout_add_bf16(y, B.m, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, rows, B.cols, p, bits, 1, 0, 0, 0);
+   case 1: return dropout_cuda_forward_bf16(&plan, y, NULL, x, 0);
+   case 2: return dropout_cuda_forward_bf16(&plan, y, B.m, x, 0);
+   case 3: return dropout_cuda_backward_bf16(&plan, y, x, 0);
+   case 4: return dropout_cuda_apply_mask_bf16(&rule, B.n, y, B.m, x, 0);
+   case 5: return dropout_cuda_bias_dropout_add_bf16(&plan, B.cols, y, NULL, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, 0);
+   default: return dropout_cuda_bias_dropout_add_bf16(&plan, B.cols, y, B.m, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, 0);
    }
 }
 

@@ -9,16 +9,17 @@
 
    Why the bits can match:
    - dropout is the library's own GPU launchers (dropout_cuda_forward_f32 and
-     dropout_cuda_backward_f32 from dropout_cuda.cuh) at the offsets the CPU uses: the
-     mask is a function of (seed, stream, position), not of the grid;
+     dropout_cuda_backward_f32 from dropout_cuda.cuh) on the plans the CPU run uses
+     (mlp_step_plans: the same generator, the same reservations): the mask is a function
+     of (seed, stream, position), not of the grid;
    - every matrix kernel computes one output with the same sequence of roundings as the
      CPU loop (one thread per output, a sequential k loop, bias first), written with
      mul_rn/add_rn, which are __fmul_rn/__fadd_rn here: nvcc never contracts those into
      an FMA. The cost: no tensor cores, no split-k, no tiling that reorders a sum;
    - the row-wise pieces (softmax cross-entropy, Adam) are the very MLP_HD functions the
      CPU calls, with exp/log written from single IEEE operations (mlp_math.h). */
-#define TRAIN_MLP_NO_MAIN
-#include "examples/train_mlp.c"
+#define DROPOUT_IMPLEMENTATION
+#include "examples/mlp_run.h"
 
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
@@ -140,7 +141,8 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
    float *d_params, *d_grads, *d_m, *d_v, *d_tx, *d_x, *d_h1, *d_d1, *d_h2, *d_d2;
    float *d_logits, *d_dlogits, *d_losses, *d_g1, *d_g2;
    int *d_ty, *d_y, *d_perm, *perm = (int *)malloc((size_t)n * sizeof(int));
-   dropout_gen gen = dropout_gen_make(c->seed, STREAM_DROPOUT);
+   dropout_gen gen = dropout_gen_make(dropout_key_make(c->seed, STREAM_DROPOUT));
+   dropout_rule rule[2];   /* the two dropout layers' rules, as the CPU run makes them */
    int epoch, at, step = 0;
    Tensors Pt, G;
    size_t fb = sizeof(float);
@@ -167,6 +169,7 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
    CUDA_CHECK(cudaMemset(d_v, 0, (size_t)P * fb));
    CUDA_CHECK(cudaMemcpy(d_tx, train->x, (size_t)(n * IN) * fb, cudaMemcpyHostToDevice));
    CUDA_CHECK(cudaMemcpy(d_ty, train->y, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+   if (mlp_dropout_rules(rule, c)) { printf("FAIL train_mlp_cuda: the dropout rules\n"); exit(1); }
    Pt = tensors_view(d_params, H);
    G = tensors_view(d_grads, H);
    for (epoch = 0; epoch < c->epochs; ++epoch) {
@@ -174,24 +177,23 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
       CUDA_CHECK(cudaMemcpy(d_perm, perm, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
       for (at = 0; at < n; at += c->batch) {
          const int B = n - at < c->batch ? n - at : c->batch, BH = B * H;
-         uint64_t off1 = 0, off2 = 0;
-         dropout_gen_next(&gen, (size_t)BH, &off1);
-         dropout_gen_next(&gen, (size_t)BH, &off2);
+         dropout_plan plan[2];   /* this step's two dropout layers: the CPU's plans */
+         DROPOUT_CHECK(mlp_step_plans(plan, &gen, rule, B, H));
          gather_kernel<<<blocks_for(B), 128>>>(d_x, d_y, d_tx, d_ty, d_perm + at, B);
          matmul_forward_kernel<<<blocks_for(BH), 128>>>(d_h1, d_x, Pt.w1, Pt.b1, B, IN, H);
          relu_forward_kernel<<<blocks_for(BH), 128>>>(d_d1, d_h1, BH);
-         DROPOUT_CHECK(dropout_cuda_forward_f32(d_d1, NULL, d_d1, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off1, 0));
+         DROPOUT_CHECK(dropout_cuda_forward_f32(&plan[0], d_d1, NULL, d_d1, 0));
          matmul_forward_kernel<<<blocks_for(BH), 128>>>(d_h2, d_d1, Pt.w2, Pt.b2, B, H, H);
          relu_forward_kernel<<<blocks_for(BH), 128>>>(d_d2, d_h2, BH);
-         DROPOUT_CHECK(dropout_cuda_forward_f32(d_d2, NULL, d_d2, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off2, 0));
+         DROPOUT_CHECK(dropout_cuda_forward_f32(&plan[1], d_d2, NULL, d_d2, 0));
          matmul_forward_kernel<<<blocks_for(B * CLASSES), 128>>>(d_logits, d_d2, Pt.w3, Pt.b3, B, H, CLASSES);
          softmax_xent_kernel<<<blocks_for(B), 128>>>(d_dlogits, d_losses, d_logits, d_y, B);
          matmul_backward_input_kernel<<<blocks_for(BH), 128>>>(d_g2, d_dlogits, Pt.w3, B, H, CLASSES);
-         /* mask-free backward: the GPU rebuilds the forward's mask from (seed, offset) */
-         DROPOUT_CHECK(dropout_cuda_backward_f32(d_g2, d_g2, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off2, 0));
+         /* mask-free backward: the same plan rebuilds the forward's mask */
+         DROPOUT_CHECK(dropout_cuda_backward_f32(&plan[1], d_g2, d_g2, 0));
          relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g2, d_h2, BH);
          matmul_backward_input_kernel<<<blocks_for(BH), 128>>>(d_g1, d_g2, Pt.w2, B, H, H);
-         DROPOUT_CHECK(dropout_cuda_backward_f32(d_g1, d_g1, (size_t)BH, c->p, c->bits, c->seed, STREAM_DROPOUT, off1, 0));
+         DROPOUT_CHECK(dropout_cuda_backward_f32(&plan[0], d_g1, d_g1, 0));
          relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g1, d_h1, BH);
          matmul_backward_weight_kernel<<<blocks_for(H * CLASSES), 128>>>(G.w3, d_dlogits, d_d2, B, H, CLASSES);
          matmul_backward_weight_kernel<<<blocks_for(H * H), 128>>>(G.w2, d_g2, d_d1, B, H, H);

@@ -1,6 +1,6 @@
-# tests/compile_fail/suite.sh - the mistakes of issue 18's table do not compile (or fail at run time).
-# Oracle: each snippet's right spelling compiles and its mistake fails with the compiler message words it names.
-# Needs: gcc, clang, g++, clang++ (each missing one SKIPs); sourced by tests/run.sh (say, run_prog, $CC, $BUILD, $WARN).
+# covers: the mistakes of issue 18's table: each snippet fails to compile (C99, C++11), or fails at run time
+# oracle: the snippet's right spelling compiles; its mistake fails with the compiler words it names
+# needs: gcc, clang, g++, clang++ (each missing one SKIPs); $CC for the run-time half
 #
 # Every tests/compile_fail/*.c but runtime.c is a snippet whose first comment says:
 #   expect: ERE          every compiler's messages must match it (grep -Ei); any number of lines

@@ -1,6 +1,7 @@
 /* test_cuda.cu - dropout_cuda.cuh on a real GPU, against the CPU library, bit for bit.
    `make test-cuda` builds and runs it (then compute-sanitizer on a reduced size).
-   Needs a GPU; prints PASS/FAIL lines and "N passed, M failed".
+   Needs a GPU; prints PASS/FAIL lines and "N passed, M failed". The strided views and
+   every op of dropout_cuda_run: tests/cuda/test_cuda_run.cu.
 
    Inputs carry special values at random places (so on kept and dropped elements): NaNs
    with payloads, quiet and signalling, both signs; infinities; signed zeros; subnormals;
@@ -99,31 +100,35 @@ static size_t first_diff(int dt, const unsigned char *a, const unsigned char *b,
    return n;
 }
 
-/* CPU reference for one op */
+/* CPU reference for one op: dropout.h's 1.0 calls at (p, bits), key (seed, st), position off */
 static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint8_t *min, const void *b,
                   const void *r, size_t n, size_t cols, double p, int bits, uint64_t seed, uint64_t st, uint64_t off)
 {
-   if (op == DROPOUT_CUDA__MASK) return dropout_mask(m, n, p, bits, seed, st, off);
+   dropout_rule rule;
+   dropout_plan plan;
+   int rc = dropout_rule_init(&rule, p, (dropout_bits)bits);
+   if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(seed, st), dropout_pos_make(off), n);
+   if (rc) return rc;
+   if (op == DROPOUT_CUDA__MASK) return dropout_mask(&plan, m);
    if (op == DROPOUT_CUDA__FUSED) {
-      size_t rows = cols ? n / cols : 0;
-      if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_f32((float *)y, m, (const float *)x, (const float *)b, (const float *)r, rows, cols, p, bits, seed, st, off);
-      if (dt == DROPOUT_CUDA__F64) return dropout_bias_dropout_add_f64((double *)y, m, (const double *)x, (const double *)b, (const double *)r, rows, cols, p, bits, seed, st, off);
-      if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_f16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, seed, st, off);
-      return dropout_bias_dropout_add_bf16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, seed, st, off);
+      if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_f32(&plan, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
+      if (dt == DROPOUT_CUDA__F64) return dropout_bias_dropout_add_f64(&plan, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
+      if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_f16(&plan, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
+      return dropout_bias_dropout_add_bf16(&plan, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
    }
    if (op == DROPOUT_CUDA__APPLY_MASK) {
       switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_backward_mask_f32((float *)y, (const float *)x, min, n, p, bits);
-      case DROPOUT_CUDA__F64: return dropout_backward_mask_f64((double *)y, (const double *)x, min, n, p, bits);
-      case DROPOUT_CUDA__F16: return dropout_backward_mask_f16((uint16_t *)y, (const uint16_t *)x, min, n, p, bits);
-      default: return dropout_backward_mask_bf16((uint16_t *)y, (const uint16_t *)x, min, n, p, bits);
+      case DROPOUT_CUDA__F32: return dropout_apply_mask_f32(&rule, n, (float *)y, min, (const float *)x);
+      case DROPOUT_CUDA__F64: return dropout_apply_mask_f64(&rule, n, (double *)y, min, (const double *)x);
+      case DROPOUT_CUDA__F16: return dropout_apply_mask_f16(&rule, n, (dropout_f16 *)y, min, (const dropout_f16 *)x);
+      default: return dropout_apply_mask_bf16(&rule, n, (dropout_bf16 *)y, min, (const dropout_bf16 *)x);
       }
    }
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_forward_f32((float *)y, m, (const float *)x, n, p, bits, seed, st, off);
-   case DROPOUT_CUDA__F64: return dropout_forward_f64((double *)y, m, (const double *)x, n, p, bits, seed, st, off);
-   case DROPOUT_CUDA__F16: return dropout_forward_f16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, seed, st, off);
-   default: return dropout_forward_bf16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, seed, st, off);
+   case DROPOUT_CUDA__F32: return dropout_forward_f32(&plan, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_forward_f64(&plan, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_forward_f16(&plan, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_forward_bf16(&plan, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 
@@ -215,34 +220,44 @@ static void test_matrix(void)
    cudaFree(dx); cudaFree(dy); cudaFree(dr); cudaFree(db); cudaFree(dm); cudaFree(dmin);
 }
 
-/* the public launchers: validation before launch, and a sample of results */
+/* the public launchers: dropout.h's checks before anything is launched, and a sample of results */
 static void test_launchers(void)
 {
    size_t n = 1000;
    std::vector<float> hx(n), hy(n), hw(n);
    float *dx, *dy;
    char why[200] = "";
-   int ok = 1;
+   int ok = 1, rc;
+   dropout_rule rule, r0;
+   dropout_plan plan, p0, bad;
    CU(cudaMalloc(&dx, n * 4)); CU(cudaMalloc(&dy, n * 4));
    random_data(DROPOUT_CUDA__F32, hx.data(), n);
    hx[3] = 0.0f / 0.0f;   /* p = 0 copies it, bit for bit */
    CU(cudaMemcpy(dx, hx.data(), n * 4, cudaMemcpyHostToDevice));
-   if (dropout_cuda_forward_f32(dy, NULL, dx, n, 1.5, 8, 1, 2, 3, 0) != DROPOUT_ERR_P) { ok = 0; strcpy(why, "p 1.5 accepted"); }
-   if (dropout_cuda_forward_f32(dy, NULL, NULL, n, 0.5, 8, 1, 2, 3, 0) != DROPOUT_ERR_NULL) { ok = 0; strcpy(why, "NULL x accepted"); }
-   if (dropout_cuda_forward_f32(dy, NULL, dx, n, 0.5, 12, 1, 2, 3, 0) != DROPOUT_ERR_BITS) { ok = 0; strcpy(why, "bits 12 accepted"); }
-   if (dropout_cuda_forward_f32(dy, NULL, dx, n, 0.5, 8, 1, 2, UINT64_MAX - 5, 0) != DROPOUT_ERR_RANGE) { ok = 0; strcpy(why, "range accepted"); }
-   if (dropout_cuda_backward_f32(dy, dx, n, 0.0, 8, 1, 2, 3, 0) != 0) { ok = 0; strcpy(why, "backward p 0 failed"); }
+   dropout_rule_init(&rule, 0.5, DROPOUT_BITS_8);
+   dropout_rule_init(&r0, 0.0, DROPOUT_BITS_8);
+   dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), n);
+   dropout_plan_at(&p0, &r0, dropout_key_make(1, 2), dropout_pos_make(3), n);
+   if ((rc = dropout_cuda_forward_f32(NULL, dy, NULL, dx, 0)) != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "NULL plan: %d", rc); }
+   if ((rc = dropout_cuda_forward_f32(&plan, dy, NULL, NULL, 0)) != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "NULL x: %d", rc); }
+   bad = plan; bad.rule.bits = 12;
+   if ((rc = dropout_cuda_forward_f32(&bad, dy, NULL, dx, 0)) != DROPOUT_ERR_RULE) { ok = 0; snprintf(why, sizeof why, "bits 12: %d", rc); }
+   bad = plan; bad.pos = UINT64_MAX - 5;
+   if ((rc = dropout_cuda_forward_f32(&bad, dy, NULL, dx, 0)) != DROPOUT_ERR_RANGE) { ok = 0; snprintf(why, sizeof why, "range: %d", rc); }
+   if ((rc = dropout_cuda_bias_dropout_add_f32(&plan, 7, dy, NULL, dx, dx, dx, 0)) != DROPOUT_ERR_BIAS_LEN) { ok = 0; snprintf(why, sizeof why, "bias_len 7 of 1000: %d", rc); }
+   if ((rc = dropout_cuda_backward_f32(&p0, dy, dx, 0)) != 0) { ok = 0; snprintf(why, sizeof why, "backward p 0: %d", rc); }
    CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
    if (memcmp(hy.data(), hx.data(), n * 4)) { ok = 0; strcpy(why, "p = 0 is not a bit copy (NaN payload)"); }
    if (strcmp(dropout_cuda_strerror(DROPOUT_ERR_CUDA_BASE - (int)cudaErrorInvalidValue), cudaGetErrorString(cudaErrorInvalidValue))) { ok = 0; strcpy(why, "strerror of a CUDA code"); }
+   if (strcmp(dropout_cuda_strerror(DROPOUT_ERR_RULE), dropout_strerror(DROPOUT_ERR_RULE))) { ok = 0; strcpy(why, "strerror of a library code"); }
    /* a launch failure travels in the code: a block of 2048 threads is invalid */
    if (!small_run) {
       dropout_cuda__args a = dropout_cuda__args_make();
       a.x = dx; a.y = dy; a.n = n;
-      int rc = dropout_cuda__launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 1, 2048, 0);
+      rc = dropout_cuda__launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 1, 2048, 0);
       if (rc > DROPOUT_ERR_CUDA_BASE) { ok = 0; snprintf(why, sizeof why, "bad launch returned %d", rc); }
    }
-   report("launchers validate before launching; CUDA errors map to codes", ok, why);
+   report("launchers check before launching (dropout.h's codes); CUDA errors map to codes", ok, why);
    cudaFree(dx); cudaFree(dy);
 }
 
@@ -296,30 +311,51 @@ static void test_stream_vs_curand(void)
    CU(cudaMalloc(&d1, n * 4)); CU(cudaMalloc(&d2, n * 4));
    for (int k = 0; k < 3; ++k) {
       curand_words<<<(unsigned)((n + 255) / 256), 256>>>(d1, n, 0x123456789ABCDEFull, 42, w0s[k]);
-      int rc = dropout_cuda_fill_u32(d2, n, 0x123456789ABCDEFull, 42, w0s[k], 0);
+      int rc = dropout_cuda_fill_u32(dropout_key_make(0x123456789ABCDEFull, 42), dropout_pos_make(w0s[k]), d2, n, 0);
       CU(cudaDeviceSynchronize());
       CU(cudaMemcpy(a.data(), d1, n * 4, cudaMemcpyDeviceToHost));
       CU(cudaMemcpy(b.data(), d2, n * 4, cudaMemcpyDeviceToHost));
-      dropout_fill_u32(c.data(), n, 0x123456789ABCDEFull, 42, w0s[k]);
+      dropout_fill_u32(dropout_key_make(0x123456789ABCDEFull, 42), dropout_pos_make(w0s[k]), c.data(), n);
       if (rc || memcmp(a.data(), b.data(), n * 4) || memcmp(b.data(), c.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "word %llu: curand/gpu/cpu differ", (unsigned long long)w0s[k]); }
-      rc = dropout_cuda_fill_uniform_f32((float *)d2, n, 5, 6, w0s[k], 0);
+      rc = dropout_cuda_fill_uniform_f32(dropout_key_make(5, 6), dropout_pos_make(w0s[k]), (float *)d2, n, 0);
       CU(cudaMemcpy(uf.data(), d2, n * 4, cudaMemcpyDeviceToHost));
-      dropout_fill_uniform_f32(wf.data(), n, 5, 6, w0s[k]);
+      dropout_fill_uniform_f32(dropout_key_make(5, 6), dropout_pos_make(w0s[k]), wf.data(), n);
       if (rc || memcmp(uf.data(), wf.data(), n * 4)) { ok = 0; strcpy(why, "uniform f32 differs from cpu"); }
    }
    {
       std::vector<double> ud(n / 2), wd(n / 2);
-      int rc = dropout_cuda_fill_uniform_f64((double *)d1, n / 2, 5, 6, 77, 0);
+      int rc = dropout_cuda_fill_uniform_f64(dropout_key_make(5, 6), dropout_pos_make(77), (double *)d1, n / 2, 0);
       CU(cudaMemcpy(ud.data(), d1, n / 2 * 8, cudaMemcpyDeviceToHost));
-      dropout_fill_uniform_f64(wd.data(), n / 2, 5, 6, 77);
+      dropout_fill_uniform_f64(dropout_key_make(5, 6), dropout_pos_make(77), wd.data(), n / 2);
       if (rc || memcmp(ud.data(), wd.data(), n / 2 * 8)) { ok = 0; strcpy(why, "uniform f64 differs from cpu"); }
+      rc = dropout_cuda_fill_normal_f32(dropout_key_make(5, 6), dropout_pos_make(UINT64_MAX - n + 1), (float *)d1, n, 0);
+      CU(cudaMemcpy(uf.data(), d1, n * 4, cudaMemcpyDeviceToHost));
+      dropout_fill_normal_f32(dropout_key_make(5, 6), dropout_pos_make(UINT64_MAX - n + 1), wf.data(), n);
+      if (rc || memcmp(uf.data(), wf.data(), n * 4)) { ok = 0; strcpy(why, "normals differ from cpu"); }
    }
-   report("raw stream == curand_init(seed, s, w) + curand() == cpu; uniform f32/f64 == cpu", ok, why);
+   report("raw stream == curand_init(seed, s, w) + curand() == cpu; uniform f32/f64, normals == cpu", ok, why);
    cudaFree(d1); cudaFree(d2);
 }
 
-/* a captured graph replays with the offset read at run time: fresh masks each replay,
-   each equal to the CPU at offset k * n; the backward reads the saved offset */
+/* A descriptor whose seed and first position live in device memory (the plan's own
+   coordinates are ignored): dropout_desc_set_device_coords. */
+static dropout_desc graph_desc(dropout_op op, dropout_dtype dt, double p, dropout_bits bits, uint64_t stream, uint64_t n,
+                               size_t bias_len, const uint64_t *dseed, const uint64_t *dpos)
+{
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc d;
+   int rc = dropout_rule_init(&rule, p, bits);
+   if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(0, stream), dropout_pos_make(0), n);
+   if (!rc) rc = dropout_desc_init(&d, op, dt, &plan);
+   if (!rc && bias_len) rc = dropout_desc_set_bias_len(&d, bias_len);
+   if (!rc) rc = dropout_desc_set_device_coords(&d, dseed, dpos);
+   if (rc) { printf("FAIL graph descriptor: %s\n", dropout_strerror(rc)); exit(1); }
+   return d;
+}
+
+/* a captured graph replays with the position read at run time: fresh masks each replay,
+   each equal to the CPU at position off0 + k * n; the backward reads the saved one */
 static void test_graph(void)
 {
    size_t n = 4099;
@@ -338,11 +374,15 @@ static void test_graph(void)
    CU(cudaMemcpy(dx, hx.data(), n * 4, cudaMemcpyHostToDevice));
    CU(cudaMemcpy(doff, &off0, 8, cudaMemcpyHostToDevice));
    CU(cudaMemcpy(dseed, &seed, 8, cudaMemcpyHostToDevice));
-   dropout_cuda_philox_state fw = { 0, 0, dseed, doff, NULL }, bw = { 0, 0, dseed, dsaved, NULL };
+   dropout_desc fw = graph_desc(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, 0.3, DROPOUT_BITS_16, 1, n, 0, dseed, doff);
+   dropout_desc bw = graph_desc(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F32, 0.3, DROPOUT_BITS_16, 1, n, 0, dseed, dsaved);
+   dropout_tensors tf = {}, tb = {};
+   tf.out = dy; tf.in = dx;
+   tb.out = ddx; tb.in = dx;
    CU(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
-   int rc = dropout_cuda_forward_f32_state(dy, NULL, dx, n, 0.3, 16, 1, fw, cs);
-   rc |= dropout_cuda_philox_advance(doff, dsaved, n, cs);
-   rc |= dropout_cuda_backward_f32_state(ddx, dx, n, 0.3, 16, 1, bw, cs);
+   int rc = dropout_cuda_run(&fw, &tf, cs);
+   rc |= dropout_cuda_advance(doff, dsaved, n, cs);
+   rc |= dropout_cuda_run(&bw, &tb, cs);
    CU(cudaStreamEndCapture(cs, &g));
    CU(cudaGraphInstantiate(&ge, g, 0));
    if (rc) { ok = 0; strcpy(why, "capture launch failed"); }
@@ -351,35 +391,31 @@ static void test_graph(void)
       CU(cudaStreamSynchronize(cs));
       CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
       CU(cudaMemcpy(hdx.data(), ddx, n * 4, cudaMemcpyDeviceToHost));
-      dropout_forward_f32(hw.data(), NULL, hx.data(), n, 0.3, 16, seed, 1, off0 + (uint64_t)k * n);
-      if (memcmp(hy.data(), hw.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "replay %d: forward is not the cpu at offset %llu", k, (unsigned long long)(off0 + k * n)); }
-      if (memcmp(hdx.data(), hw.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "replay %d: backward did not use the saved offset", k); }
+      cpu_op(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, hw.data(), NULL, hx.data(), NULL, NULL, NULL, n, 0, 0.3, 16, seed, 1, off0 + (uint64_t)k * n);
+      if (memcmp(hy.data(), hw.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "replay %d: forward is not the cpu at position %llu", k, (unsigned long long)(off0 + k * n)); }
+      if (memcmp(hdx.data(), hw.data(), n * 4)) { ok = 0; snprintf(why, sizeof why, "replay %d: backward did not use the saved position", k); }
    }
    uint64_t end;
    CU(cudaMemcpy(&end, doff, 8, cudaMemcpyDeviceToHost));
-   if (ok && end != off0 + 4 * n) { ok = 0; strcpy(why, "device offset did not advance by n per replay"); }
-   /* run-time range error: nothing written, status set */
+   if (ok && end != off0 + 4 * n) { ok = 0; strcpy(why, "device position did not advance by n per replay"); }
+   /* a run-time position whose run would pass 2^64: nothing written */
    {
-      int *dstatus, st = 0;
       uint64_t bad = UINT64_MAX - 10;
-      CU(cudaMalloc(&dstatus, 4)); CU(cudaMemset(dstatus, 0, 4));
       CU(cudaMemcpy(doff, &bad, 8, cudaMemcpyHostToDevice));
       CU(cudaMemset(dy, 0, n * 4));
-      dropout_cuda_philox_state sb = { 1, 0, NULL, doff, dstatus };
-      dropout_cuda_forward_f32_state(dy, NULL, dx, n, 0.3, 16, 1, sb, cs);
+      rc = dropout_cuda_run(&fw, &tf, cs);
       CU(cudaStreamSynchronize(cs));
-      CU(cudaMemcpy(&st, dstatus, 4, cudaMemcpyDeviceToHost));
       CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
-      if (st != DROPOUT_ERR_RANGE || hy[0] != 0.0f || hy[n - 1] != 0.0f) { ok = 0; strcpy(why, "run-time range error not reported"); }
-      cudaFree(dstatus);
+      for (size_t i = 0; i < n && ok; ++i)
+         if (hy[i] != 0.0f) { ok = 0; snprintf(why, sizeof why, "element %zu written past 2^64 positions (rc %d)", i, rc); }
    }
-   report("graph capture: replays advance the device offset; backward reads the saved one", ok, why);
+   report("graph capture: replays advance the device position; backward reads the saved one; past 2^64 nothing is written", ok, why);
    cudaGraphExecDestroy(ge); cudaGraphDestroy(g); cudaStreamDestroy(cs);
    cudaFree(dx); cudaFree(dy); cudaFree(ddx); cudaFree(doff); cudaFree(dsaved); cudaFree(dseed);
 }
 
-/* the fused op's _state launchers in a captured graph (f16 and f64): each replay equals
-   the CPU op at the advanced offset, mask included */
+/* the fused op with device coordinates in a captured graph (f16 and f64): each replay
+   equals the CPU op at the advanced position, mask included */
 static void test_graph_fused(void)
 {
    const size_t rows = 33, cols = 96, n = rows * cols, nb = (n + 7) / 8;
@@ -406,11 +442,13 @@ static void test_graph_fused(void)
       CU(cudaMemcpy(db, hb.data(), cols * es, cudaMemcpyHostToDevice));
       CU(cudaMemcpy(doff, &off0, 8, cudaMemcpyHostToDevice));
       CU(cudaMemcpy(dseed, &seed, 8, cudaMemcpyHostToDevice));
-      dropout_cuda_philox_state st = { 0, 0, dseed, doff, NULL };
+      dropout_desc d = graph_desc(DROPOUT_OP_BIAS_DROPOUT_ADD, which ? DROPOUT_DTYPE_F64 : DROPOUT_DTYPE_F16, 0.2,
+                                  DROPOUT_BITS_8, 3, n, cols, dseed, doff);
+      dropout_tensors t = {};
+      t.out = dy; t.mask = dm; t.in = dx; t.bias = db; t.residual = dr;
       CU(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
-      int rc = which ? dropout_cuda_bias_dropout_add_f64_state((double *)dy, dm, (const double *)dx, (const double *)db, (const double *)dr, rows, cols, 0.2, 8, 3, st, cs)
-                     : dropout_cuda_bias_dropout_add_f16_state((__half *)dy, dm, (const __half *)dx, (const __half *)db, (const __half *)dr, rows, cols, 0.2, 8, 3, st, cs);
-      rc |= dropout_cuda_philox_advance(doff, NULL, n, cs);
+      int rc = dropout_cuda_run(&d, &t, cs);
+      rc |= dropout_cuda_advance(doff, NULL, n, cs);
       CU(cudaStreamEndCapture(cs, &g));
       CU(cudaGraphInstantiate(&ge, g, 0));
       if (rc) { ok = 0; snprintf(why, sizeof why, "%s capture: rc %d", DTN[dt], rc); }
@@ -421,13 +459,13 @@ static void test_graph_fused(void)
          CU(cudaMemcpy(hm.data(), dm, nb, cudaMemcpyDeviceToHost));
          cpu_op(dt, DROPOUT_CUDA__FUSED, hw.data(), hmw.data(), hx.data(), NULL, hb.data(), hr.data(), n, cols, 0.2, 8, seed, 3, off0 + (uint64_t)k * n);
          if (first_diff(dt, hy.data(), hw.data(), n, 1) != n || memcmp(hm.data(), hmw.data(), nb)) {
-            ok = 0; snprintf(why, sizeof why, "%s replay %d differs from the cpu at offset %llu", DTN[dt], k, (unsigned long long)(off0 + k * n));
+            ok = 0; snprintf(why, sizeof why, "%s replay %d differs from the cpu at position %llu", DTN[dt], k, (unsigned long long)(off0 + k * n));
          }
       }
       cudaGraphExecDestroy(ge); cudaGraphDestroy(g); cudaStreamDestroy(cs);
       cudaFree(dx); cudaFree(dr); cudaFree(db); cudaFree(dy); cudaFree(dm); cudaFree(doff); cudaFree(dseed);
    }
-   report("graph capture: fused f16 / f64 _state launchers replay with advancing offsets", ok, why);
+   report("graph capture: fused f16 / f64 with device coordinates replay with advancing positions", ok, why);
 }
 
 int main(int argc, char **argv)

@@ -6,14 +6,15 @@
    equal the CPU library bit for bit: that checks the unit/tail/alignment/mid-block
    indexing without a GPU. A second check replays each thread alone on poisoned buffers
    and proves that no two threads write the same byte (the property that makes the mask
-   bytes race-free on the GPU). Built by tests/suite_cuda.sh with the host compiler. */
+   bytes race-free on the GPU). Built by tests/cuda/suite.sh with the host compiler. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DROPOUT_IMPLEMENTATION
 #include "dropout_cuda.cuh"
-#include "tests/check.h"
+#include "check.h"
+#include "views.h"
 
 enum { MAXN = 4200, PAD = 16 };
 
@@ -101,33 +102,54 @@ static void *aligned_at(unsigned char *buf, int dt, unsigned shift)
    return (void *)(b + shift * esize(dt));
 }
 
+/* the CPU library's 1.0 calls at (p, bits), key (77, 5), first position off */
+static dropout_rule cpu_rule(double p, int bits)
+{
+   dropout_rule r;
+   int rc = dropout_rule_init(&r, p, (dropout_bits)bits);
+   CHECK(rc == 0, "rule_init(%g, %d): %d", p, bits, rc);
+   return r;
+}
+
+static dropout_plan cpu_plan(double p, int bits, uint64_t off, size_t n)
+{
+   dropout_rule r = cpu_rule(p, bits);
+   dropout_plan plan;
+   int rc = dropout_plan_at(&plan, &r, dropout_key_make(77, 5), dropout_pos_make(off), (uint64_t)n);
+   CHECK(rc == 0, "plan_at: %d", rc);
+   return plan;
+}
+
 static int cpu_forward(int dt, void *y, uint8_t *m, const void *x, size_t n, double p, int bits, uint64_t off)
 {
+   dropout_plan plan = cpu_plan(p, bits, off, n);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_forward_f32((float *)y, m, (const float *)x, n, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F64: return dropout_forward_f64((double *)y, m, (const double *)x, n, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F16: return dropout_forward_f16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, 77, 5, off);
-   default: return dropout_forward_bf16((uint16_t *)y, m, (const uint16_t *)x, n, p, bits, 77, 5, off);
+   case DROPOUT_CUDA__F32: return dropout_forward_f32(&plan, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_forward_f64(&plan, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_forward_f16(&plan, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_forward_bf16(&plan, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 
 static int cpu_apply_mask(int dt, void *y, const void *x, const uint8_t *m, size_t n, double p, int bits)
 {
+   dropout_rule r = cpu_rule(p, bits);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_apply_mask_f32((float *)y, (const float *)x, m, n, p, bits);
-   case DROPOUT_CUDA__F64: return dropout_apply_mask_f64((double *)y, (const double *)x, m, n, p, bits);
-   case DROPOUT_CUDA__F16: return dropout_apply_mask_f16((uint16_t *)y, (const uint16_t *)x, m, n, p, bits);
-   default: return dropout_apply_mask_bf16((uint16_t *)y, (const uint16_t *)x, m, n, p, bits);
+   case DROPOUT_CUDA__F32: return dropout_apply_mask_f32(&r, n, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_apply_mask_f64(&r, n, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_apply_mask_f16(&r, n, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_apply_mask_bf16(&r, n, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 
 static int cpu_fused(int dt, void *y, uint8_t *m, const void *x, const void *b, const void *r, size_t rows, size_t cols, double p, int bits, uint64_t off)
 {
+   dropout_plan plan = cpu_plan(p, bits, off, rows * cols);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_bias_dropout_add_f32((float *)y, m, (const float *)x, (const float *)b, (const float *)r, rows, cols, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F64: return dropout_bias_dropout_add_f64((double *)y, m, (const double *)x, (const double *)b, (const double *)r, rows, cols, p, bits, 77, 5, off);
-   case DROPOUT_CUDA__F16: return dropout_bias_dropout_add_f16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, 77, 5, off);
-   default: return dropout_bias_dropout_add_bf16((uint16_t *)y, m, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)r, rows, cols, p, bits, 77, 5, off);
+   case DROPOUT_CUDA__F32: return dropout_bias_dropout_add_f32(&plan, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
+   case DROPOUT_CUDA__F64: return dropout_bias_dropout_add_f64(&plan, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
+   case DROPOUT_CUDA__F16: return dropout_bias_dropout_add_f16(&plan, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
+   default: return dropout_bias_dropout_add_bf16(&plan, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
    }
 }
 
@@ -166,7 +188,7 @@ static void one(int dt, int op, size_t n, double p, int bits, uint64_t off, unsi
    switch (op) {
    case DROPOUT_CUDA__DROP: rc = cpu_forward(dt, w, with_mask ? mask_ref : NULL, x, n, p, bits, off); break;
    case DROPOUT_CUDA__APPLY_MASK: rc = cpu_apply_mask(dt, w, x, mask_in, n, p, bits); break;
-   case DROPOUT_CUDA__MASK: rc = dropout_mask(mask_ref, n, p, bits, 77, 5, off); break;
+   case DROPOUT_CUDA__MASK: { dropout_plan plan = cpu_plan(p, bits, off, n); rc = dropout_mask(&plan, mask_ref); } break;
    default: rc = cpu_fused(dt, w, with_mask ? mask_ref : NULL, x, bias, res, rows, cols, p, bits, off); break;
    }
    CHECK(rc == 0, "cpu rc %d", rc);
@@ -376,10 +398,12 @@ static void test_fills(void)
          size_t n = sizes[is];
          uint64_t w0 = offset_for(io, n);
          int op;
-         for (op = DROPOUT_CUDA__FILL_U32; op <= DROPOUT_CUDA__FILL_UF32; ++op) {
+         for (op = DROPOUT_CUDA__FILL_U32; op <= DROPOUT_CUDA__FILL_NORMAL; ++op) {
+            if (op == DROPOUT_CUDA__FILL_UF64) continue;
             memset(want, 0xA5, sizeof want);
-            if (op == DROPOUT_CUDA__FILL_U32) dropout_fill_u32(want + 1, n, 9, 2, w0);
-            else dropout_fill_uniform_f32((float *)(want + 1), n, 9, 2, w0);
+            if (op == DROPOUT_CUDA__FILL_U32) dropout_fill_u32(dropout_key_make(9, 2), dropout_pos_make(w0), want + 1, n);
+            else if (op == DROPOUT_CUDA__FILL_UF32) dropout_fill_uniform_f32(dropout_key_make(9, 2), dropout_pos_make(w0), (float *)(want + 1), n);
+            else dropout_fill_normal_f32(dropout_key_make(9, 2), dropout_pos_make(w0), (float *)(want + 1), n);
             for (g = 0; g < NGRIDS; ++g) {
                dropout_cuda__args a = base_args(n, 0.0, 32, w0);
                a.seed = 9; a.stream = 2; a.y = got + 1;
@@ -390,7 +414,7 @@ static void test_fills(void)
          }
          if (w0 > (UINT64_MAX >> 1) - n) continue;
          memset(wd, 0, sizeof wd);
-         dropout_fill_uniform_f64(wd, n, 9, 2, w0);
+         dropout_fill_uniform_f64(dropout_key_make(9, 2), dropout_pos_make(w0), wd, n);
          for (g = 0; g < NGRIDS; ++g) {
             dropout_cuda__args a = base_args(n, 0.0, 32, w0);
             a.seed = 9; a.stream = 2; a.y = gd;
@@ -399,111 +423,145 @@ static void test_fills(void)
             CHECK(memcmp(gd, wd, sizeof gd) == 0, "fill f64 n %zu index %llu grid %llu", n, (unsigned long long)w0, (unsigned long long)grids[g]);
          }
       }
-   case_end("emulated grids: fill u32 / uniform f32 / uniform f64");
+   case_end("emulated grids: fill u32 / uniform f32 / uniform f64 / normal f32");
 }
 
-/* The variants' kernel bodies over emulated grids against dropout.h's VARIANTS
-   functions (which dropout_cuda.cuh's launchers mirror: the mask is the core mask
-   kernel, already covered above). Inputs are random bit patterns (NaN and Inf included):
-   both sides run the same element functions on the same machine, so they agree to the
-   bit here; on a GPU only NaN payloads may differ (docs/SPEC.md section 10). */
-static int cpu_variant(int dt, int kind, void *y, const void *x, const dropout_shape *sh, size_t n,
-                       double p, int bits, uint64_t off)
+/* ---- The descriptor path (dropout_cuda_run) on strided views -----------------------
+   Random cases (tests/cuda/views.h: every op and dtype, permuted, padded, reversed and
+   zero-stride layouts, broadcast, accumulation, positions near 2^64, device
+   coordinates). The GPU side is what dropout_cuda_run does, played on the CPU:
+   dropout__desc_check, dropout_cuda__job_of_desc, dropout_cuda__prepare, then the
+   kernels it would launch over emulated grids. Oracles, bit for bit (a NaN matches any
+   NaN where docs/SPEC.md leaves payloads open: fused op, variants, accumulation):
+   1. the CPU's dropout_run on the same view;
+   2. the CPU's dropout_run on the contiguous copy (gather, run, scatter): element
+      (i0..ik) of a view gets the copy's bits;
+   and every byte of the output buffer outside the view, and of the mask past its end,
+   stays as it was. */
+enum { SBUF = 40000 };
+static unsigned char s_x[SBUF * 8], s_y0[SBUF * 8], s_r[SBUF * 8], s_cpu[SBUF * 8], s_got[SBUF * 8], s_copy[SBUF * 8];
+static unsigned char s_xc[SBUF * 8], s_yc[SBUF * 8], s_rc[SBUF * 8];
+static uint8_t s_m0[SBUF / 8 + 8], s_mcpu[SBUF / 8 + 8], s_mgot[SBUF / 8 + 8], s_mcopy[SBUF / 8 + 8];
+
+/* What dropout_cuda_run launches for job j, played over emulated grids. Returns 1 when
+   the contiguous kernel ran it, 0 for the strided kernel. */
+static int emulate_job(const dropout_cuda__job *j, uint64_t nthreads, int reverse)
 {
-   switch (kind) {
-   case DROPOUT_CUDA__V_BCAST:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_bcast_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_bcast_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_bcast_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      default: return dropout_bcast_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      }
-   case DROPOUT_CUDA__V_ALPHA:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_alpha_forward_f32((float *)y, NULL, (const float *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_alpha_forward_f64((double *)y, NULL, (const double *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_alpha_forward_f16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      default: return dropout_alpha_forward_bf16((uint16_t *)y, NULL, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      }
-   case DROPOUT_CUDA__V_ALPHA_GRAD:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_alpha_backward_f32((float *)y, (const float *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_alpha_backward_f64((double *)y, (const double *)x, sh, p, bits, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_alpha_backward_f16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      default: return dropout_alpha_backward_bf16((uint16_t *)y, (const uint16_t *)x, sh, p, bits, 77, 5, off);
-      }
-   case DROPOUT_CUDA__V_GAUSS:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_gaussian_forward_f32((float *)y, (const float *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_gaussian_forward_f64((double *)y, (const double *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_gaussian_forward_f16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
-      default: return dropout_gaussian_forward_bf16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
-      }
-   case DROPOUT_CUDA__V_NOISE:
-      switch (dt) {
-      case DROPOUT_CUDA__F32: return dropout_noise_forward_f32((float *)y, (const float *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F64: return dropout_noise_forward_f64((double *)y, (const double *)x, n, p, 77, 5, off);
-      case DROPOUT_CUDA__F16: return dropout_noise_forward_f16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
-      default: return dropout_noise_forward_bf16((uint16_t *)y, (const uint16_t *)x, n, p, 77, 5, off);
-      }
-   default: return dropout_fill_normal_f32((float *)y, n, 77, 5, off);
+   dropout_cuda__sargs s;
+   dropout_cuda__args m;
+   uint64_t t;
+   int op;
+   if (dropout_cuda__prepare(j, &s, &m)) {
+      run_grid(s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, nthreads, reverse);
+      return 1;
    }
+   if (m.mask_out) run_grid(m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, nthreads, reverse);
+   op = dropout_cuda__launch_op(&s.a, j->op);
+   for (t = 0; t < nthreads; ++t) dropout_cuda__strided_body(&s, j->dtype, op, reverse ? nthreads - 1 - t : t, nthreads);
+   return 0;
 }
 
-static void test_variants(void)
+/* the case's tensors in the test's buffers (out: out_buf, mask: mask_buf) */
+static dropout_tensors case_tensors(const view_case *c, unsigned char *out_buf, uint8_t *mask_buf)
 {
-   static const dropout_shape shapes[] = {
-      { 4, { 3, 5, 7, 11 }, 0xC }, { 4, { 3, 5, 7, 11 }, 0x1 }, { 3, { 2, 9, 13 }, 0x0 },
-      { 2, { 37, 29 }, 0x2 }, { 5, { 2, 3, 1, 4, 5 }, 0x1C }, { 1, { 0 }, 0 } };
-   static const uint64_t offs[] = { 0, 5, 1000003, UINT64_MAX - 1155 };
-   static const int bitss[] = { 8, 16, 32 };
-   static const double ps[] = { 0.0, 0.2, 0.5, 1.0 };
-   int dt, kind, is, io, ib;
-   size_t g;
-   for (dt = 0; dt < 4; ++dt)
-      for (kind = DROPOUT_CUDA__V_BCAST; kind <= DROPOUT_CUDA__V_NORMALS; ++kind)
-         for (is = 0; is < 6; ++is)
-            for (io = 0; io < 4; ++io)
-               for (ib = 0; ib < 3; ++ib) {
-                  const dropout_shape *sh = &shapes[is];
-                  unsigned es = esize(dt);
-                  void *x = aligned_at(xbuf, dt, (unsigned)io), *y = aligned_at(ybuf, dt, 0), *w = aligned_at(wbuf, dt, 0);
-                  size_t numel, np;
-                  double p = ps[(is + io + ib) % 4];
-                  int rc;
-                  dropout_cuda__vargs a;
-                  if (kind == DROPOUT_CUDA__V_NORMALS && dt != DROPOUT_CUDA__F32) continue;
-                  if (kind >= DROPOUT_CUDA__V_GAUSS && ib > 0) continue;   /* no bits */
-                  if (kind == DROPOUT_CUDA__V_GAUSS && p >= 1.0) p = 0.9;
-                  if (kind == DROPOUT_CUDA__V_NOISE) p = p * 3.0;
-                  dropout_shape_sizes(sh, &numel, &np);
-                  if (offs[io] > UINT64_MAX - numel + 1 && numel > 0) continue;
-                  fill_random((unsigned char *)x, numel * es);
-                  memset(w, 0xA5, numel * es + 16);
-                  rc = cpu_variant(dt, kind, w, x, sh, numel, p, bitss[ib], offs[io]);
-                  CHECK(rc == 0, "cpu variant rc %d", rc);
-                  memset(&a, 0, sizeof a);
-                  a.x = x; a.n = numel; a.seed = 77; a.stream = 5; a.offset = offs[io];
-                  if (kind <= DROPOUT_CUDA__V_ALPHA_GRAD) {
-                     CHECK(dropout_bcast_make(&a.b, sh) == 0, "shape");
-                     a.rule = dropout_rule_make(p, bitss[ib]);
-                     a.alpha = dropout_alpha_rule_make(p, bitss[ib]);
-                  } else if (kind != DROPOUT_CUDA__V_NORMALS) {
-                     a.sigma = kind == DROPOUT_CUDA__V_GAUSS ? dropout_gaussian_sigma(p) : (float)p;
-                     a.copy = p == 0.0;
-                  }
-                  for (g = 0; g < NGRIDS; ++g) {
-                     a.y = y;
-                     memset(y, 0xA5, numel * es + 16);
-                     {
-                        uint64_t t;
-                        for (t = 0; t < grids[g]; ++t) dropout_cuda__variant_body(a, dt, kind, (g & 1u) ? grids[g] - 1 - t : t, grids[g]);
-                     }
-                     CHECK(memcmp(y, w, numel * es + 16) == 0, "variant kind %d %s shape %d off %llu p %g bits %d grid %llu: differs",
-                           kind, dt_name(dt), is, (unsigned long long)offs[io], p, bitss[ib], (unsigned long long)grids[g]);
-                  }
-               }
-   case_end("emulated grids: variants (broadcast, alpha fwd/bwd, Gaussian dropout/noise, normals), all dtypes");
+   dropout_tensors t;
+   unsigned es = esize(c->dt);
+   memset(&t, 0, sizeof t);
+   if (c->has_out) t.out = out_buf + c->base[0] * es;
+   if (c->has_in) t.in = s_x + c->base[1] * es;
+   if (c->reads_mask || c->writes_mask) t.mask = mask_buf;
+   if (c->fused) { t.bias = bbuf; t.residual = s_r + c->base[2] * es; }
+   return t;
+}
+
+static void test_descriptor(void)
+{
+   static const uint64_t nts[] = { 1, 3, 32, 100 };
+   int iter, ran = 0, refused = 0, fast = 0, strided = 0, dev = 0;
+   char refusal[200] = "";
+   for (iter = 0; iter < 5000; ++iter) {
+      view_case c;
+      dropout_plan plan, wrong;
+      dropout_desc dv, dc, dd;
+      dropout_tensors tv, tc;
+      dropout_cuda__job job;
+      uint64_t i, dseed = 77, dpos;
+      unsigned es;
+      size_t g, mbytes;
+      int rc;
+      views_make(&c, 6000, SBUF);
+      es = esize(c.dt);
+      fill_random(s_x, sizeof s_x); fill_random(s_r, sizeof s_r); fill_random(s_y0, sizeof s_y0);
+      fill_random(bbuf, sizeof bbuf); fill_random(s_m0, sizeof s_m0);
+      if (c.op != DROPOUT_OP_GAUSSIAN && c.op != DROPOUT_OP_NOISE) {
+         sprinkle_specials(c.dt, s_x, SBUF); sprinkle_specials(c.dt, s_r, SBUF); sprinkle_specials(c.dt, s_y0, SBUF);
+      }
+      rc = views_plan(&c, 77, c.off, &plan);
+      if (!rc) rc = views_desc(&dv, &c, &plan, 1);
+      if (!rc) rc = views_desc(&dc, &c, &plan, 0);
+      tv = case_tensors(&c, s_y0, s_m0);
+      if (!rc) rc = dropout__desc_check(&dv, &tv);
+      if (rc) {   /* e.g. an empty view whose padding made two output strides meet */
+         if (!refused++) snprintf(refusal, sizeof refusal, "op %d rank %d: %s", (int)c.op, c.rank, dropout_strerror(rc));
+         continue;
+      }
+      ++ran;
+      mbytes = (size_t)(c.positions + 7) / 8 + 4;
+      /* oracle 1: the CPU on the view */
+      memcpy(s_cpu, s_y0, sizeof s_cpu); memcpy(s_mcpu, s_m0, sizeof s_mcpu);
+      tv = case_tensors(&c, s_cpu, c.reads_mask ? s_m0 : s_mcpu);
+      rc = dropout_run(&dv, &tv);
+      CHECK(rc == 0, "cpu dropout_run on the view: %s", dropout_strerror(rc));
+      /* oracle 2: the CPU on the contiguous copy, scattered back */
+      for (i = 0; i < c.numel; ++i) {
+         memcpy(s_xc + i * es, s_x + (size_t)((ptrdiff_t)c.base[1] + views_offset(c.rank, c.dims, c.stp[1], i)) * es, es);
+         memcpy(s_rc + i * es, s_r + (size_t)((ptrdiff_t)c.base[2] + views_offset(c.rank, c.dims, c.stp[2], i)) * es, es);
+         memcpy(s_yc + i * es, s_y0 + (size_t)((ptrdiff_t)c.base[0] + views_offset(c.rank, c.dims, c.stp[0], i)) * es, es);
+      }
+      memcpy(s_mcopy, s_m0, sizeof s_mcopy);
+      memset(&tc, 0, sizeof tc);
+      tc.out = c.has_out ? (void *)s_yc : NULL; tc.in = c.has_in ? (const void *)s_xc : NULL;
+      tc.mask = c.reads_mask ? s_m0 : c.writes_mask ? s_mcopy : NULL;
+      tc.bias = c.fused ? (const void *)bbuf : NULL; tc.residual = c.fused ? (const void *)s_rc : NULL;
+      rc = dropout_run(&dc, &tc);
+      CHECK(rc == 0, "cpu dropout_run on the contiguous copy: %s", dropout_strerror(rc));
+      memcpy(s_copy, s_y0, sizeof s_copy);
+      for (i = 0; i < c.numel && c.has_out; ++i)
+         memcpy(s_copy + (size_t)((ptrdiff_t)c.base[0] + views_offset(c.rank, c.dims, c.stp[0], i)) * es, s_yc + i * es, es);
+      CHECK(views_same(&c, s_copy, s_cpu, sizeof s_cpu), "cpu: the view's output is not the contiguous copy's (op %d %s rank %d bcast %x)",
+            (int)c.op, dt_name(c.dt), c.rank, c.bcast);
+      if (c.writes_mask) CHECK(memcmp(s_mcopy, s_mcpu, mbytes) == 0, "cpu: the view's mask is not the contiguous copy's");
+      /* the GPU's launches, emulated; a quarter of the time with the coordinates in "device"
+         memory and the plan's own coordinates wrong */
+      rc = views_desc(&dd, &c, &plan, 1);
+      if (c.use_dev) {
+         ++dev;
+         dpos = c.off;
+         rc = views_plan(&c, 1, 0, &wrong);
+         if (!rc) rc = views_desc(&dd, &c, &wrong, 1);
+         if (!rc) rc = dropout_desc_set_device_coords(&dd, &dseed, &dpos);
+      }
+      CHECK(rc == 0, "gpu descriptor: %s", dropout_strerror(rc));
+      for (g = 0; g < sizeof nts / sizeof nts[0]; ++g) {
+         memcpy(s_got, s_y0, sizeof s_got); memcpy(s_mgot, s_m0, sizeof s_mgot);
+         tv = case_tensors(&c, s_got, c.reads_mask ? s_m0 : s_mgot);
+         rc = dropout__desc_check(&dd, &tv);
+         CHECK(rc == 0, "desc_check: %s", dropout_strerror(rc));
+         dropout_cuda__job_of_desc(&job, &dd, &tv);
+         if (emulate_job(&job, nts[g], (int)(g & 1u))) ++fast; else ++strided;
+         CHECK(views_same(&c, s_got, s_cpu, sizeof s_got),
+               "gpu path %s op %d rank %d dims %zu,%zu,%zu,%zu bcast %x p %g bits %d off %llu acc %d dev %d threads %llu: output differs from the cpu's",
+               dt_name(c.dt), (int)c.op, c.rank, c.dims[0], c.rank > 1 ? c.dims[1] : 0, c.rank > 2 ? c.dims[2] : 0,
+               c.rank > 3 ? c.dims[3] : 0, c.bcast, c.p, c.bits, (unsigned long long)c.off, c.accumulate, c.use_dev,
+               (unsigned long long)nts[g]);
+         if (c.writes_mask) CHECK(memcmp(s_mgot, s_mcpu, sizeof s_mgot) == 0, "gpu path op %d: mask differs (or bytes past it written)", (int)c.op);
+      }
+   }
+   CHECK(ran > 4000, "only %d of %d descriptors passed the checks (first refusal: %s)", ran, ran + refused, refusal);
+   CHECK(fast > 2000 && strided > 10000 && dev > 800, "paths: %d contiguous, %d strided, %d device coords", fast, strided, dev);
+   printf("    %d descriptors run, %d refused by dropout.h's checks (first: %s); kernel runs: %d contiguous, %d strided; %d cases with device coordinates\n",
+          ran, refused, refusal, fast, strided, dev);
+   case_end("emulated dropout_cuda_run: random strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate, device coordinates), every op and dtype == CPU dropout_run on the view == on the contiguous copy; nothing written outside the view");
 }
 
 /* Each thread alone on poisoned outputs: the bytes it writes, under two poisons. No byte
@@ -566,7 +624,7 @@ static void test_runtime_state(void)
    int status = 0, i;
    dropout_cuda__args a = base_args(300, 0.25, 8, 0);
    for (i = 0; i < 300; ++i) x[i] = (float)i;
-   dropout_forward_f32(w, NULL, x, 300, 0.25, 8, 77, 5, 12345);
+   CHECK(cpu_forward(DROPOUT_CUDA__F32, w, NULL, x, 300, 0.25, 8, 12345) == 0, "cpu");
    a.seed = 1; a.x = x; a.y = y; a.seed_ptr = &seed; a.offset_ptr = &off; a.status_ptr = &status;
    run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
    CHECK(memcmp(y, w, sizeof y) == 0 && status == 0, "values behind the pointers not used");
@@ -585,7 +643,7 @@ int main(void)
    test_block_keep();
    test_warp_path();
    test_fills();
-   test_variants();
+   test_descriptor();
    test_ownership();
    test_runtime_state();
    return check_exit();

@@ -1,6 +1,6 @@
-# tests/fuzz/suite.sh - the extended entry (dropout_desc, dropout_run) under coverage-guided fuzzing.
-# Oracle: every call is an error with nothing written, or the bits of a scalar per-element reference and of the contiguous call.
-# Needs: clang with libFuzzer (Debian: clang, libclang-rt-14-dev) for the fuzzing; the replay needs only $CC.
+# covers: the descriptor (dropout_desc, dropout_run) under coverage-guided fuzzing; the kept inputs replayed
+# oracle: an error with nothing written (canaries), or a per-element scalar reference's bits and the contiguous call's
+# needs: clang with libFuzzer (Debian: clang, libclang-rt-14-dev) to fuzz (else SKIP); the replay needs only $CC
 #
 # 1. replay: every input kept in tests/fuzz/corpus/ (the regression cases: the seeds and
 #    what the fuzzer found worth keeping, one input per new coverage edge) through

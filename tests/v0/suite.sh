@@ -1,6 +1,6 @@
-# tests/v0/suite.sh - the way across for 0.1 code: programs written against dropout.h 0.1.0
-# Oracle: their output under 0.1.0, frozen in tests/v0/*.expected (hashes of every output).
-# Needs: $CC only (sourced by tests/run.sh: say, $CC, $BUILD, $WARN).
+# covers: the way across for 0.1 code: 0.1.0 programs built unchanged with DROPOUT_V0_API, and not without it
+# oracle: their output under 0.1.0, frozen in tests/v0/*.expected (a hash of every output)
+# needs: $CC only
 #
 # tests/v0/basic.c and train_loop.c are examples/basic.c and examples/train_loop.c as they
 # were in 0.1.0, byte for byte; calls.c makes one call of every 0.1 kind. Each must compile

@@ -1,0 +1,209 @@
+/* test_cuda_run.cu - dropout_cuda_run on a real GPU against dropout_run on the CPU, bit for
+   bit: strided views, every op and dtype, broadcast, gradient accumulation, device
+   coordinates, and a captured CUDA graph of a strided layer. `make test-cuda` builds and
+   runs it; needs a GPU (prints one SKIP line without one).
+
+   The cases are tests/cuda/views.h's: each operand laid out by its own permutation of the
+   dims, padded, some dims reversed (negative strides), inputs with zero strides, random
+   broadcast bits, positions near 2^64. Each case runs on the CPU (dropout_run, host
+   buffers) and on the GPU (dropout_cuda_run, device copies of the same buffers), and the
+   whole output buffer must come back equal, bytes outside the view included (a NaN
+   matches any NaN where docs/SPEC.md leaves payloads open: fused op, variants,
+   accumulation); so must the mask and the bytes past it. The same cases run on the CPU
+   against emulated kernels in tests/cuda/test_cuda_logic.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DROPOUT_IMPLEMENTATION
+#define DROPOUT_CUDA_IMPLEMENTATION
+#include "dropout_cuda.cuh"
+#include "check.h"
+#include "views.h"
+
+#define CU(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+   printf("FAIL cuda call %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+enum { SBUF = 40000, BYTES = SBUF * 8, MBYTES = SBUF / 8 + 8 };
+static unsigned char h_x[BYTES], h_r[BYTES], h_b[BYTES], h_y0[BYTES], h_cpu[BYTES], h_got[BYTES];
+static uint8_t h_m0[MBYTES], h_mcpu[MBYTES], h_mgot[MBYTES];
+static unsigned char *d_x, *d_r, *d_b, *d_y;
+static uint8_t *d_m;
+static uint64_t *d_coords;   /* seed, position */
+
+static void fill_random(unsigned char *p, size_t n)
+{
+   for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)views_rnd();
+}
+
+/* the case's tensors over one set of buffers (host or device) */
+static dropout_tensors case_tensors(const view_case *c, unsigned char *out, uint8_t *mask, const unsigned char *x,
+                                    const unsigned char *bias, const unsigned char *res)
+{
+   dropout_tensors t;
+   unsigned es = dropout_cuda__esize(c->dt);
+   memset(&t, 0, sizeof t);
+   if (c->has_out) t.out = out + c->base[0] * es;
+   if (c->has_in) t.in = x + c->base[1] * es;
+   if (c->reads_mask || c->writes_mask) t.mask = mask;
+   if (c->fused) { t.bias = bias; t.residual = res + c->base[2] * es; }
+   return t;
+}
+
+static const char *dt_name(int dt)
+{
+   return dt == DROPOUT_CUDA__F32 ? "f32" : dt == DROPOUT_CUDA__F64 ? "f64" : dt == DROPOUT_CUDA__F16 ? "f16" : "bf16";
+}
+
+static void test_views(int cases)
+{
+   int ran = 0, refused = 0, dev = 0;
+   for (int iter = 0; iter < cases; ++iter) {
+      view_case c;
+      dropout_plan plan, wrong;
+      dropout_desc d, dd;
+      dropout_tensors th, td;
+      uint64_t coords[2];
+      int rc;
+      views_make(&c, 6000, SBUF);
+      fill_random(h_x, sizeof h_x); fill_random(h_r, sizeof h_r); fill_random(h_b, sizeof h_b);
+      fill_random(h_y0, sizeof h_y0); fill_random(h_m0, sizeof h_m0);
+      rc = views_plan(&c, 77, c.off, &plan);
+      if (!rc) rc = views_desc(&d, &c, &plan, 1);
+      th = case_tensors(&c, h_y0, h_m0, h_x, h_b, h_r);
+      if (!rc) rc = dropout__desc_check(&d, &th);
+      if (rc) { ++refused; continue; }   /* refused alike on both sides (the logic test counts them) */
+      ++ran;
+      memcpy(h_cpu, h_y0, sizeof h_cpu); memcpy(h_mcpu, h_m0, sizeof h_mcpu);
+      th = case_tensors(&c, h_cpu, c.reads_mask ? h_m0 : h_mcpu, h_x, h_b, h_r);
+      rc = dropout_run(&d, &th);
+      CHECK(rc == 0, "cpu: %s", dropout_strerror(rc));
+      CU(cudaMemcpy(d_x, h_x, BYTES, cudaMemcpyHostToDevice)); CU(cudaMemcpy(d_r, h_r, BYTES, cudaMemcpyHostToDevice));
+      CU(cudaMemcpy(d_b, h_b, BYTES, cudaMemcpyHostToDevice)); CU(cudaMemcpy(d_y, h_y0, BYTES, cudaMemcpyHostToDevice));
+      CU(cudaMemcpy(d_m, h_m0, MBYTES, cudaMemcpyHostToDevice));
+      dd = d;
+      if (c.use_dev) {   /* the plan's own coordinates wrong, the right ones in device memory */
+         ++dev;
+         coords[0] = 77; coords[1] = c.off;
+         CU(cudaMemcpy(d_coords, coords, sizeof coords, cudaMemcpyHostToDevice));
+         rc = views_plan(&c, 1, 0, &wrong);
+         if (!rc) rc = views_desc(&dd, &c, &wrong, 1);
+         if (!rc) rc = dropout_desc_set_device_coords(&dd, d_coords, d_coords + 1);
+         CHECK(rc == 0, "device-coordinates descriptor: %s", dropout_strerror(rc));
+      }
+      td = case_tensors(&c, d_y, d_m, d_x, d_b, d_r);
+      rc = dropout_cuda_run(&dd, &td, 0);
+      CU(cudaDeviceSynchronize());
+      CHECK(rc == 0, "gpu: %s", dropout_cuda_strerror(rc));
+      CU(cudaMemcpy(h_got, d_y, BYTES, cudaMemcpyDeviceToHost));
+      CU(cudaMemcpy(h_mgot, d_m, MBYTES, cudaMemcpyDeviceToHost));
+      CHECK(views_same(&c, h_got, h_cpu, BYTES),
+            "%s op %d rank %d dims %zu,%zu,%zu,%zu bcast %x p %g bits %d off %llu acc %d dev %d: the GPU's output differs from the CPU's",
+            dt_name(c.dt), (int)c.op, c.rank, c.dims[0], c.rank > 1 ? c.dims[1] : 0, c.rank > 2 ? c.dims[2] : 0,
+            c.rank > 3 ? c.dims[3] : 0, c.bcast, c.p, c.bits, (unsigned long long)c.off, c.accumulate, c.use_dev);
+      CHECK(memcmp(h_mgot, h_mcpu, MBYTES) == 0, "op %d: the GPU's mask differs from the CPU's (or bytes past it were written)", (int)c.op);
+   }
+   CHECK(ran > cases * 9 / 10 && dev > cases / 8, "only %d cases ran (%d refused), %d with device coordinates", ran, refused, dev);
+   case_end("dropout_cuda_run == dropout_run: random strided views, every op and dtype, broadcast, accumulate, device coordinates; nothing written outside the view");
+}
+
+/* A layer on a transposed, channel-broadcast view in a captured graph: forward with mask,
+   then the backward (accumulating into dx) at the saved position; each replay equals the
+   CPU at the advanced position. */
+static void test_graph_strided(void)
+{
+   const size_t dims[3] = { 6, 40, 33 };               /* (N, C, L), mask over (N, C): broadcast L */
+   const size_t n = 6 * 40 * 33, npos = 6 * 40;
+   const ptrdiff_t tr[3] = { 40 * 33, 1, 40 };         /* stored (N, L, C): C innermost */
+   float *hx = (float *)malloc(n * 4), *hy = (float *)malloc(n * 4), *hdx = (float *)malloc(n * 4);
+   float *wy = (float *)malloc(n * 4), *wdx = (float *)malloc(n * 4);
+   uint8_t hm[64], wm[64];
+   float *dx, *dy, *ddx;
+   uint8_t *dm;
+   uint64_t *dpos, *dsaved, *dseed, seed = 1234, pos0 = 7;
+   cudaStream_t cs;
+   cudaGraph_t g;
+   cudaGraphExec_t ge;
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc fw, bw, cf, cb;
+   dropout_tensors tf, tb, hf, hb;
+   int rc;
+   for (size_t i = 0; i < n; ++i) hx[i] = (float)((int)(views_rnd() % 2001u) - 1000) * 0.01f;
+   CU(cudaStreamCreate(&cs));
+   CU(cudaMalloc(&dx, n * 4)); CU(cudaMalloc(&dy, n * 4)); CU(cudaMalloc(&ddx, n * 4)); CU(cudaMalloc(&dm, 64));
+   CU(cudaMalloc(&dpos, 8)); CU(cudaMalloc(&dsaved, 8)); CU(cudaMalloc(&dseed, 8));
+   CU(cudaMemcpy(dx, hx, n * 4, cudaMemcpyHostToDevice));
+   CU(cudaMemset(ddx, 0, n * 4));
+   CU(cudaMemcpy(dpos, &pos0, 8, cudaMemcpyHostToDevice)); CU(cudaMemcpy(dseed, &seed, 8, cudaMemcpyHostToDevice));
+   rc = dropout_rule_init(&rule, 0.25, DROPOUT_BITS_16);
+   if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(0, 9), dropout_pos_make(0), npos);
+   /* the GPU's descriptors (device coordinates) and the CPU's (the plan moved by hand) */
+   for (int k = 0; k < 2 && !rc; ++k) {
+      dropout_desc *dsc = k ? &bw : &fw;
+      rc = dropout_desc_init(dsc, k ? DROPOUT_OP_BACKWARD : DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+      if (!rc) rc = dropout_desc_set_shape(dsc, 3, dims);
+      if (!rc) rc = dropout_desc_set_broadcast(dsc, 1u << 2);
+      if (!rc) rc = dropout_desc_set_strides(dsc, DROPOUT_OPERAND_OUT, tr);
+      if (!rc) rc = dropout_desc_set_strides(dsc, DROPOUT_OPERAND_IN, tr);
+      if (!rc && k) rc = dropout_desc_set_grad(dsc, DROPOUT_GRAD_ACCUMULATE);
+      if (!rc) rc = dropout_desc_set_device_coords(dsc, dseed, k ? dsaved : dpos);
+   }
+   CHECK(rc == 0, "descriptors: %s", dropout_strerror(rc));
+   memset(&tf, 0, sizeof tf); memset(&tb, 0, sizeof tb);
+   tf.out = dy; tf.mask = dm; tf.in = dx;
+   tb.out = ddx; tb.in = dx;   /* dy = x here: any gradient will do */
+   CU(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
+   rc = dropout_cuda_run(&fw, &tf, cs);
+   if (!rc) rc = dropout_cuda_advance(dpos, dsaved, npos, cs);
+   if (!rc) rc = dropout_cuda_run(&bw, &tb, cs);
+   CU(cudaStreamEndCapture(cs, &g));
+   CU(cudaGraphInstantiate(&ge, g, 0));
+   CHECK(rc == 0, "capture: %s", dropout_cuda_strerror(rc));
+   memset(wdx, 0, n * 4);
+   for (int k = 0; k < 3 && rc == 0; ++k) {
+      dropout_plan at;
+      CU(cudaGraphLaunch(ge, cs));
+      CU(cudaStreamSynchronize(cs));
+      CU(cudaMemcpy(hy, dy, n * 4, cudaMemcpyDeviceToHost)); CU(cudaMemcpy(hdx, ddx, n * 4, cudaMemcpyDeviceToHost));
+      CU(cudaMemcpy(hm, dm, (npos + 7) / 8, cudaMemcpyDeviceToHost));
+      rc = dropout_plan_at(&at, &rule, dropout_key_make(seed, 9), dropout_pos_make(pos0 + (uint64_t)k * npos), npos);
+      for (int j = 0; j < 2 && !rc; ++j) {
+         dropout_desc *dsc = j ? &cb : &cf;
+         rc = dropout_desc_init(dsc, j ? DROPOUT_OP_BACKWARD : DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &at);
+         if (!rc) rc = dropout_desc_set_shape(dsc, 3, dims);
+         if (!rc) rc = dropout_desc_set_broadcast(dsc, 1u << 2);
+         if (!rc) rc = dropout_desc_set_strides(dsc, DROPOUT_OPERAND_OUT, tr);
+         if (!rc) rc = dropout_desc_set_strides(dsc, DROPOUT_OPERAND_IN, tr);
+         if (!rc && j) rc = dropout_desc_set_grad(dsc, DROPOUT_GRAD_ACCUMULATE);
+      }
+      memset(&hf, 0, sizeof hf); memset(&hb, 0, sizeof hb);
+      hf.out = wy; hf.mask = wm; hf.in = hx;
+      hb.out = wdx; hb.in = hx;
+      if (!rc) rc = dropout_run(&cf, &hf);
+      if (!rc) rc = dropout_run(&cb, &hb);
+      CHECK(rc == 0, "cpu: %s", dropout_strerror(rc));
+      CHECK(memcmp(hy, wy, n * 4) == 0, "replay %d: forward differs from the cpu at position %llu", k, (unsigned long long)(pos0 + k * npos));
+      CHECK(memcmp(hm, wm, (npos + 7) / 8) == 0, "replay %d: mask differs", k);
+      CHECK(memcmp(hdx, wdx, n * 4) == 0, "replay %d: accumulated backward differs (saved position not used?)", k);
+   }
+   case_end("graph capture of a strided, broadcast layer: forward + mask, advance, accumulating backward at the saved position == CPU on every replay");
+   cudaGraphExecDestroy(ge); cudaGraphDestroy(g); cudaStreamDestroy(cs);
+   cudaFree(dx); cudaFree(dy); cudaFree(ddx); cudaFree(dm); cudaFree(dpos); cudaFree(dsaved); cudaFree(dseed);
+   free(hx); free(hy); free(hdx); free(wy); free(wdx);
+}
+
+int main(int argc, char **argv)
+{
+   int ndev = 0, small = argc > 1 && strcmp(argv[1], "small") == 0;
+   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+      case_skip("dropout_cuda_run == dropout_run", "no CUDA device");
+      return 0;
+   }
+   CU(cudaMalloc(&d_x, BYTES)); CU(cudaMalloc(&d_r, BYTES)); CU(cudaMalloc(&d_b, BYTES)); CU(cudaMalloc(&d_y, BYTES));
+   CU(cudaMalloc(&d_m, MBYTES)); CU(cudaMalloc(&d_coords, 16));
+   test_views(small ? 60 : 3000);
+   test_graph_strided();
+   cudaFree(d_x); cudaFree(d_r); cudaFree(d_b); cudaFree(d_y); cudaFree(d_m); cudaFree(d_coords);
+   return check_exit();
+}
