@@ -5,6 +5,8 @@
 #                (dropout in your own training loop, with a checkpoint that resumes it)
 #   make figures the tutorial's pictures in docs/img/ (examples/make_figures.c and the demo)
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
+#   make fuzz    the descriptor fuzz target (clang libFuzzer + ASan + UBSan) for FUZZ_SECONDS
+#                (default 600); new inputs that add coverage are merged into tests/fuzz/corpus/
 #   make check   the quick subset (known answers, the contract, one SIMD build), same last line
 #   make test T="NAME..."  only those areas or tests (tests/README.md)
 #   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
@@ -16,7 +18,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -89,6 +91,19 @@ test:
 
 check:
 	@sh tests/check.sh
+
+# `make test` fuzzes for 25 s (tests/fuzz/suite.sh); this runs longer and keeps what it finds:
+# libFuzzer's -merge=1 -use_counters=0 adds to tests/fuzz/corpus/ only the inputs that reach
+# new coverage edges (one input per edge keeps the corpus small).
+FUZZ_SECONDS ?= 600
+FUZZ_CLANG ?= clang
+build/fuzz/fuzz_desc: tests/fuzz/fuzz_desc.c dropout.h
+	@mkdir -p build/fuzz/new
+	$(FUZZ_CLANG) -std=c99 -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $< -o $@
+
+fuzz: build/fuzz/fuzz_desc
+	cd build/fuzz && ./fuzz_desc -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=1024 -print_final_stats=1 new ../../tests/fuzz/corpus
+	./build/fuzz/fuzz_desc -merge=1 -use_counters=0 tests/fuzz/corpus build/fuzz/new
 
 # Results go to build/bench/ (a run leaves the checkout clean); PUBLISH=1 writes them to
 # bench/results/, the tracked files the README cites.

@@ -1,12 +1,13 @@
 # covers: the documents' checkable claims: version, LICENSE, docs/API.md's names, README's code
 # oracle: the headers themselves (macros, license text, declarations); the trainer's own output
-# needs: cc, awk; the trainer runs 5 seeds in the background (about 2.5 s of CPU each)
+# needs: cc, awk, python3 (the prototype check; SKIP without); the trainer runs 5 seeds in the background (about 2.5 s of CPU each)
 # The documents' checkable claims, so that an edit to the code that makes one false fails:
 #  1. the version: README.md, CHANGELOG.md and both headers' first lines state the version
 #     that dropout.h's DROPOUT_VERSION_* macros define;
 #  2. LICENSE is the license text at the end of dropout.h, byte for byte;
-#  3. docs/API.md documents every DROPOUTDEF / DROPOUT_CUDADEF function of the two headers,
-#     and names no dropout_* identifier that the headers do not have;
+#  3. docs/API.md gives the full prototype of every public function of the two headers
+#     (DROPOUTDEF, DROPOUT_CUDADEF and the inline DROPOUT_HD building blocks), each equal to
+#     the header's once normalised, and names no dropout_* identifier the headers lack;
 #  4. README.md's usage snippet compiles and runs; examples/basic.c prints the scale 1/q;
 #  5. docs/TUTORIAL.md section 7: the demo's summary table and hashes for seed 1, and the
 #     ranges over seeds 1 to 5, are what the trainer prints (five runs in the background,
@@ -66,29 +67,40 @@ else
    say "FAIL docs: LICENSE differs from the license at the end of dropout.h (diff LICENSE $DOCS/license_from_header)"
 fi
 
-# -- 3. docs/API.md: every public function, and nothing that is not there ------------------
-{ awk -f tests/docs/api_names.awk dropout.h; awk -f tests/docs/api_names.awk dropout_cuda.cuh; } | sort -u >"$DOCS/api_headers"
+# -- 3. docs/API.md: every public function's full prototype, and nothing that is not there --
+# tests/docs/api_prototypes.py compares each prototype of API.md's ```c blocks with the headers'
+# declarations and inline building blocks, normalised but whole (types, order, names)
 if [ ! -f docs/API.md ]; then
    say "FAIL docs: no docs/API.md"
+elif ! command -v python3 >/dev/null 2>&1; then
+   say "SKIP docs: API.md prototypes: python3 not found"
 else
-   # documented = named with an opening parenthesis (a prototype or a call)
-   grep -o 'dropout_[a-z0-9_]*(' docs/API.md | tr -d '(' | sort -u >"$DOCS/api_documented"
-   docs_undoc=$(comm -23 "$DOCS/api_headers" "$DOCS/api_documented" | tr '\n' ' ')
-   docs_nh=$(wc -l <"$DOCS/api_headers")
-   if [ "$docs_nh" -gt 100 ] && [ -z "$docs_undoc" ]; then
-      say "PASS docs: docs/API.md documents all $docs_nh DROPOUTDEF / DROPOUT_CUDADEF functions"
-   else
-      say "FAIL docs: docs/API.md lacks (of $docs_nh header functions): $docs_undoc"
+   python3 tests/docs/api_prototypes.py docs/API.md dropout.h dropout_cuda.cuh >"$DOCS/api_prototypes.out" 2>&1
+   docs_rc=$?
+   grep -E '^(PASS|FAIL) ' "$DOCS/api_prototypes.out" | while IFS= read -r line; do say "$line"; done
+   grep -vE '^(PASS|FAIL) ' "$DOCS/api_prototypes.out" | sed 's/^/    /'
+   if [ $docs_rc -ne 0 ] && ! grep -q '^FAIL ' "$DOCS/api_prototypes.out"; then
+      say "FAIL docs: tests/docs/api_prototypes.py exited $docs_rc: $(tail -n 2 "$DOCS/api_prototypes.out" | tr '\n' ' ')"
    fi
-   # every dropout_* name on the page is a header function or a word of a header
+   # the check can fail: the same page with one prototype's parameters rotated must not pass
+   sed '0,/^int dropout_forward_f32(const dropout_plan \*plan, float \*y, uint8_t \*mask, const float \*x);$/s//int dropout_forward_f32(const dropout_plan *plan, const float *x, uint8_t *mask, float *y);/' \
+      docs/API.md >"$DOCS/API.mutated.md"
+   if cmp -s docs/API.md "$DOCS/API.mutated.md"; then
+      say "FAIL docs: API.md has no line 'int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x);' for the self-check"
+   elif python3 tests/docs/api_prototypes.py "$DOCS/API.mutated.md" dropout.h dropout_cuda.cuh >"$DOCS/api_prototypes.mutated.out" 2>&1; then
+      say "FAIL docs: tests/docs/api_prototypes.py passes an API.md whose dropout_forward_f32 has y and x swapped"
+   else
+      say "PASS docs: tests/docs/api_prototypes.py fails an API.md whose dropout_forward_f32 has y and x swapped"
+   fi
+   # every dropout_* / DROPOUT_* name on the page is a word of a header (a prefix such as
+   # dropout_forward_* is fine when some header word starts with it)
    docs_stale=""
-   for w in $(grep -o 'dropout_[A-Za-z0-9_]*' docs/API.md | sort -u); do
-      grep -qx -e "$w" "$DOCS/api_headers" && continue
-      case $w in *_) grep -q "^$w" "$DOCS/api_headers" && continue ;; esac   # a prefix: dropout_*
+   for w in $(grep -o '\(dropout\|DROPOUT\)_[A-Za-z0-9_]*' docs/API.md | sort -u); do
       grep -qw -e "$w" dropout.h dropout_cuda.cuh && continue
+      case $w in *_) grep -q -e "$w" dropout.h dropout_cuda.cuh && continue ;; esac
       docs_stale="$docs_stale $w"
    done
-   if [ -z "$docs_stale" ]; then say "PASS docs: docs/API.md names no dropout_* identifier that the headers lack"
+   if [ -z "$docs_stale" ]; then say "PASS docs: docs/API.md names no dropout_* / DROPOUT_* identifier that the headers lack"
    else say "FAIL docs: docs/API.md names what the headers do not have:$docs_stale"; fi
 fi
 

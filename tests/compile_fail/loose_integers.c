@@ -1,0 +1,20 @@
+/* compile-fail: the 0.1 call with loose p, bits, offset, seed, stream (here rotated, as in
+   the issue). The 1.0 call takes the plan that carries them all: the loose spelling has too
+   many arguments.
+   expect-c: too many arguments
+   expect-clang++: requires 4 arguments, but 9 were provided
+   expect-g++: cannot convert .float\*. to .const dropout_plan\*. */
+#include "dropout.h"
+
+int forward(const dropout_plan *plan, float *y, const float *x, size_t n, uint64_t off);
+int forward(const dropout_plan *plan, float *y, const float *x, size_t n, uint64_t off)
+{
+   dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));
+#ifdef RIGHT
+   (void)n; (void)off; (void)g;
+   return dropout_forward_f32(plan, y, NULL, x);
+#else
+   (void)plan;
+   return dropout_forward_f32(y, NULL, x, n, 0.1, 8, off, g.key.seed, g.key.stream);
+#endif
+}

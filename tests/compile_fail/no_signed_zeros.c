@@ -1,0 +1,10 @@
+/* compile-fail: built with -fno-signed-zeros (part of -ffast-math): dropped elements are +0
+   and -0 * scale must stay -0. GCC says so (__NO_SIGNED_ZEROS__); clang defines nothing for
+   it, so it is checked with GCC only.
+   flags: -fno-signed-zeros
+   compilers: gcc g++
+   expect: signed-zeros */
+#include "dropout.h"
+
+double realised(const dropout_rule *rule);
+double realised(const dropout_rule *rule) { return dropout_rule_p(rule); }

@@ -1,0 +1,10 @@
+/* compile-fail: built with -freciprocal-math (part of -ffast-math): x / y may become
+   x * (1 / y), another rounding. GCC says so (__RECIPROCAL_MATH__); clang defines nothing
+   for it, so it is checked with GCC only.
+   flags: -freciprocal-math
+   compilers: gcc g++
+   expect: reciprocal-math */
+#include "dropout.h"
+
+double realised(const dropout_rule *rule);
+double realised(const dropout_rule *rule) { return dropout_rule_p(rule); }

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""tests/docs/api_prototypes.py - docs/API.md against the headers, prototype by prototype.
+
+Usage: api_prototypes.py API.md HEADER...   (tests/docs/suite.sh runs it)
+
+From each header it takes every public function of the interface part (before the
+implementation section; the DROPOUT_V0_API compatibility block left out):
+  - DROPOUTDEF / DROPOUT_CUDADEF declarations;
+  - DROPOUT_HD inline building blocks (host and device), but not the private dropout__ ones;
+and from API.md every function prototype written in a ```c block (a statement of the form
+`TYPE name(PARAMS);`; usage lines are indented code, not ```c blocks). Both sides are
+normalised (the DROPOUTDEF / DROPOUT_HD / DROPOUT_CUDADEF markers dropped, white space
+collapsed, `T *p` spacing) and compared whole: return type, name, every parameter's type
+and name. It prints one line per finding and exits 1 when
+  - a header function has no prototype in API.md (undocumented),
+  - an API.md prototype is not, character for character once normalised, the header's
+    (a stale signature: a changed type, order or parameter name), or names no function.
+The last line says how many prototypes were compared."""
+import re
+import sys
+
+MARKERS = r'\b(?:DROPOUTDEF|DROPOUT_CUDADEF|DROPOUT_HD)\b'
+
+
+def strip_comments(text):
+    text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
+    return re.sub(r'//[^\n]*', ' ', text)
+
+
+def drop_block(lines, opener):
+    """Remove the lines from `#ifdef OPENER` / `#if defined(OPENER)` to its matching #endif."""
+    out, depth = [], 0
+    for line in lines:
+        s = line.strip()
+        if depth == 0:
+            if re.match(r'#\s*if(def)?\s+(defined\s*\(?\s*)?' + opener + r'\b', s):
+                depth = 1
+                continue
+            out.append(line)
+        else:
+            if re.match(r'#\s*if', s):
+                depth += 1
+            elif re.match(r'#\s*endif', s):
+                depth -= 1
+    return out
+
+
+def normalise(proto):
+    p = re.sub(MARKERS, ' ', proto)
+    p = re.sub(r'\b(?:static|inline|extern|__host__|__device__|__forceinline__)\b', ' ', p)
+    p = re.sub(r'\s+', ' ', p).strip()
+    p = re.sub(r'\s*\*\s*', ' *', p)          # T *p, T **p
+    p = re.sub(r'\* \*', '**', p)
+    p = re.sub(r'\s*,\s*', ', ', p)
+    p = re.sub(r'\(\s*', '(', p)
+    p = re.sub(r'\s*\)', ')', p)
+    p = re.sub(r'\s*\[\s*', '[', p)
+    p = re.sub(r'\s*\]', ']', p)
+    p = re.sub(r'\s+\(', '(', p)
+    return p.rstrip(';').strip()
+
+
+def name_of(proto):
+    m = re.search(r'(\w+)\(', proto)
+    return m.group(1) if m else None
+
+
+def header_prototypes(path):
+    text = open(path, encoding='utf-8').read()
+    # the interface part only: stop at the implementation section
+    cut = re.search(r'^#\s*if(def)?\s+(defined\s*\(\s*)?DROPOUT(_CUDA)?_IMPLEMENTATION\b', text, flags=re.M)
+    if cut:
+        text = text[:cut.start()]
+    lines = drop_block(text.split('\n'), 'DROPOUT_V0_API')
+    text = strip_comments('\n'.join(lines))
+    # preprocessor lines out (their bodies, e.g. #define DROPOUTDEF extern, are not prototypes)
+    text = '\n'.join(l for l in text.split('\n') if not l.lstrip().startswith('#'))
+    found = {}
+    for m in re.finditer(MARKERS, text):
+        i = text.find('(', m.end())
+        if i < 0:
+            continue
+        depth, j = 0, i
+        while j < len(text):
+            if text[j] == '(':
+                depth += 1
+            elif text[j] == ')':
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        proto = normalise(text[m.start():j + 1])
+        if '##' in proto:   # a token-pasted declaration: no name to compare, and grep cannot find it
+            found.setdefault('(token-pasted) ' + proto, proto)
+            continue
+        name = name_of(proto)
+        if not name or name.startswith('dropout__') or name.startswith('dropout_cuda__'):
+            continue
+        if ';' in proto or '{' in proto:   # a marker that did not open a function
+            continue
+        found.setdefault(name, proto)
+    return found
+
+
+def doc_prototypes(path):
+    text = open(path, encoding='utf-8').read()
+    blocks = re.findall(r'^```c\n(.*?)^```', text, flags=re.S | re.M)
+    protos = []
+    for block in blocks:
+        code = strip_comments(block)
+        code = '\n'.join(l for l in code.split('\n') if not l.lstrip().startswith('#'))
+        # drop braced bodies (typedef struct { ... }, enum { ... }) so that their fields do
+        # not read as statements
+        prev = None
+        while prev != code:
+            prev = code
+            code = re.sub(r'\{[^{}]*\}', ' ', code)
+        for stmt in code.split(';'):
+            s = re.sub(r'\s+', ' ', stmt).strip()
+            if not s or s.startswith('typedef') or '=' in s:
+                continue
+            if re.match(r'^(?:(?:DROPOUTDEF|DROPOUT_CUDADEF|DROPOUT_HD|const|unsigned|struct)\s+)*'
+                        r'[A-Za-z_]\w*[\s*]+\**\s*dropout_\w+\s*\(.*\)$', s):
+                protos.append(normalise(s))
+    return protos
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    doc, headers = sys.argv[1], sys.argv[2:]
+    want = {}
+    for h in headers:
+        for name, proto in header_prototypes(h).items():
+            want.setdefault(name, (proto, h))
+    have = doc_prototypes(doc)
+    bad = 0
+    seen = set()
+    for proto in have:
+        name = name_of(proto)
+        if name not in want:
+            print('FAIL docs: %s has a prototype of %s, which no header declares: %s' % (doc, name, proto))
+            bad += 1
+        elif want[name][0] != proto:
+            print('FAIL docs: %s: %s differs from %s:\n      doc:    %s\n      header: %s'
+                  % (doc, name, want[name][1], proto, want[name][0]))
+            bad += 1
+        seen.add(name)
+    missing = sorted(n for n in want if n not in seen)
+    if missing:
+        print('FAIL docs: %s lacks the prototype of %d header function(s): %s'
+              % (doc, len(missing), ' '.join(missing)))
+        bad += 1
+    if not bad:
+        print('PASS docs: %s gives the full prototype of all %d public functions of %s, each as the header declares it'
+              % (doc, len(want), ' and '.join(headers)))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

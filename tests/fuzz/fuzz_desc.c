@@ -1,0 +1,624 @@
+/* fuzz_desc.c - coverage-guided fuzz target over the extended entry (dropout_desc + dropout_run).
+
+   The input bytes choose everything a user can get wrong: the op, the dtype, p or an
+   integer threshold and the draw width, sigma, the rank and dims (zero, one, huge), the
+   strides of the output, the input and the residual (contiguous, padded, reversed =
+   negative, zero, arbitrary small, huge), the broadcast bits, the gradient mode, the bias
+   length, the plan's first position (small or near 2^64) and count (right or not), a plan
+   slice, device coordinates, and the data (NaN, Inf, -0, subnormals among them).
+
+   Every call must either
+     - return an error, with nothing written: every buffer, every gap between strided
+       elements and the canary zones around each buffer keep their bytes; or
+     - return DROPOUT_OK with exactly the bits of the scalar reference below (an
+       independent loop over the logical row-major index that calls the header's inline
+       building blocks, one element at a time), nothing written outside the output's
+       elements and the mask's bytes; and the same call on contiguous copies of the
+       operands gives the same elements and the same mask.
+   And the harness's own reading of the rules must agree with the library's: a call that
+   the rules make invalid must be refused, one they make valid must run (see `verdict`).
+
+   Build: clang -fsanitize=fuzzer,address,undefined (tests/fuzz/suite.sh, make fuzz).
+   Without libFuzzer: -DFUZZ_MAIN gives a main() that replays the files named on its
+   command line (the corpus in tests/fuzz/corpus/), with any compiler. */
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CAP_ELEMS 4096        /* the largest buffer span the harness allocates, in elements */
+#define PAD 64                /* canary bytes before and after every buffer */
+#define CANARY 0xC3
+
+/* ---- reading the input ------------------------------------------------------------ */
+typedef struct bytes { const uint8_t *p; size_t n, at; } bytes;
+static unsigned u8(bytes *b) { return b->at < b->n ? b->p[b->at++] : 0u; }
+static uint64_t u64(bytes *b, int k)   /* k little-endian bytes */
+{
+   uint64_t v = 0;
+   int i;
+   for (i = 0; i < k; ++i) v |= (uint64_t)u8(b) << (8 * i);
+   return v;
+}
+
+static void fail(const char *what)
+{
+   fprintf(stderr, "FAIL fuzz_desc: %s\n", what);
+   abort();   /* libFuzzer keeps the input as a crash file */
+}
+
+/* ---- the case the bytes describe --------------------------------------------------- */
+enum { OPD_OUT = 0, OPD_IN = 1, OPD_RES = 2, N_OPD = 3 };
+typedef struct fcase {
+   int op, dtype;
+   dropout_rule rule;
+   dropout_plan plan;
+   int rank;                                   /* as accepted by set_shape (1 .. 8) */
+   size_t dims[DROPOUT_MAX_RANK];
+   ptrdiff_t strides[N_OPD][DROPOUT_MAX_RANK]; /* as accepted (contiguous by default) */
+   unsigned broadcast;
+   int accumulate;
+   double sigma; float sigma_f32; int sigma_set;
+   size_t bias_len; int bias_set;
+   int with_mask;
+} fcase;
+
+static size_t esize(int dtype) { return dtype == DROPOUT_DTYPE_F64 ? 8 : dtype == DROPOUT_DTYPE_F32 ? 4 : 2; }
+
+/* element count of the shape and of its mask shape (broadcast dims set to 1); 0 on overflow */
+static int counts(const fcase *c, uint64_t *numel, uint64_t *positions)
+{
+   uint64_t ne = 1, np = 1;
+   int d, empty = 0;
+   for (d = 0; d < c->rank; ++d) {
+      uint64_t k = (uint64_t)c->dims[d];
+      if (k == 0) { empty = 1; continue; }
+      if (ne > UINT64_MAX / k) return 0;
+      ne *= k;
+      if (!(c->broadcast >> d & 1u)) np *= k;
+   }
+   for (d = 0; d < c->rank; ++d) if (c->dims[d] == 0 && !(c->broadcast >> d & 1u)) np = 0;
+   *numel = empty ? 0 : ne;
+   *positions = np;
+   return 1;
+}
+
+static void contiguous(const fcase *c, ptrdiff_t *s)
+{
+   size_t k = 1;   /* unsigned: a huge shape wraps here instead of overflowing (it is never run) */
+   int d;
+   for (d = c->rank - 1; d >= 0; --d) { s[d] = (ptrdiff_t)k; k *= c->dims[d] ? c->dims[d] : 1; }
+}
+
+/* span of an operand in elements: lowest and highest element offset from the base */
+static int span(const fcase *c, const ptrdiff_t *s, ptrdiff_t *lo, ptrdiff_t *hi)
+{
+   int d;
+   *lo = *hi = 0;
+   for (d = 0; d < c->rank; ++d) {
+      ptrdiff_t e;
+      if (c->dims[d] == 0) { *lo = *hi = 0; return 1; }
+      if (c->dims[d] - 1 > (size_t)CAP_ELEMS) return 0;
+      if (s[d] > CAP_ELEMS || s[d] < -CAP_ELEMS) { if (c->dims[d] > 1) return 0; continue; }
+      e = (ptrdiff_t)(c->dims[d] - 1) * s[d];
+      if (e < 0) *lo += e; else *hi += e;
+   }
+   return *hi - *lo < CAP_ELEMS;
+}
+
+/* element offset of logical element i (row-major) */
+static ptrdiff_t offset_of(const fcase *c, const ptrdiff_t *s, uint64_t i, uint64_t *m)
+{
+   ptrdiff_t off = 0;
+   uint64_t mi = 0, mstride = 1;
+   int d;
+   for (d = c->rank - 1; d >= 0; --d) {
+      uint64_t k = c->dims[d], id = i % k;
+      i /= k;
+      off += (ptrdiff_t)id * s[d];
+      if (!(c->broadcast >> d & 1u)) { mi += id * mstride; mstride *= k; }
+   }
+   if (m) *m = mi;
+   return off;
+}
+
+/* ---- buffers with canaries --------------------------------------------------------- */
+typedef struct buf { unsigned char *mem, *snap; size_t bytes; unsigned char *base; } buf;
+
+static void buf_make(buf *b, size_t elems_lo, size_t elems, size_t es, bytes *in)
+{
+   size_t i;
+   b->bytes = 2 * PAD + elems * es;
+   b->mem = (unsigned char *)malloc(b->bytes);
+   b->snap = (unsigned char *)malloc(b->bytes);
+   if (!b->mem || !b->snap) fail("out of memory");
+   memset(b->mem, CANARY, b->bytes);
+   for (i = 0; i < elems * es; ++i) {
+      unsigned v = u8(in);
+      /* the data: mostly ordinary numbers; special bit patterns now and then */
+      b->mem[PAD + i] = (unsigned char)(v ^ (i * 0x9Du));
+   }
+   b->base = b->mem + PAD + elems_lo * es;
+   memcpy(b->snap, b->mem, b->bytes);
+}
+static void buf_free(buf *b) { free(b->mem); free(b->snap); }
+static int buf_same(const buf *b) { return memcmp(b->mem, b->snap, b->bytes) == 0; }
+
+/* ---- the scalar reference: one element at a time, building blocks only -------------- */
+typedef union val { float f; double d; uint16_t h; } val;
+
+static val load(int dtype, const unsigned char *p)
+{
+   val v;
+   memset(&v, 0, sizeof v);
+   if (dtype == DROPOUT_DTYPE_F32) memcpy(&v.f, p, 4);
+   else if (dtype == DROPOUT_DTYPE_F64) memcpy(&v.d, p, 8);
+   else memcpy(&v.h, p, 2);
+   return v;
+}
+static void store(int dtype, unsigned char *p, val v)
+{
+   if (dtype == DROPOUT_DTYPE_F32) memcpy(p, &v.f, 4);
+   else if (dtype == DROPOUT_DTYPE_F64) memcpy(p, &v.d, 8);
+   else memcpy(p, &v.h, 2);
+}
+static float to_f32(int dtype, uint16_t h) { return dtype == DROPOUT_DTYPE_F16 ? dropout_f16_to_f32(h) : dropout_bf16_to_f32(h); }
+static uint16_t from_f32(int dtype, float f) { return dtype == DROPOUT_DTYPE_F16 ? dropout_f32_to_f16(f) : dropout_f32_to_bf16(f); }
+
+static val apply(int dtype, val x, int keep, dropout_rule r)
+{
+   val y = x;
+   if (dtype == DROPOUT_DTYPE_F32) y.f = dropout_apply_f32(x.f, keep, r);
+   else if (dtype == DROPOUT_DTYPE_F64) y.d = dropout_apply_f64(x.d, keep, r);
+   else if (dtype == DROPOUT_DTYPE_F16) y.h = dropout_apply_f16(x.h, keep, r);
+   else y.h = dropout_apply_bf16(x.h, keep, r);
+   return y;
+}
+
+/* accumulate: the gradient in the dtype's arithmetic (f16/bf16: in float, rounded once) */
+static val accumulate(int dtype, val old, val g)
+{
+   val y = g;
+   if (dtype == DROPOUT_DTYPE_F32) y.f = old.f + g.f;
+   else if (dtype == DROPOUT_DTYPE_F64) y.d = old.d + g.d;
+   else y.h = from_f32(dtype, to_f32(dtype, old.h) + to_f32(dtype, g.h));
+   return y;
+}
+
+static val alpha_el(int dtype, val x, int keep, const dropout_alpha_rule *ar, int grad)
+{
+   val y = x;
+   if (dtype == DROPOUT_DTYPE_F32) y.f = grad ? dropout_alpha_grad_f32(x.f, keep, *ar) : dropout_alpha_apply_f32(x.f, keep, *ar);
+   else if (dtype == DROPOUT_DTYPE_F64) y.d = grad ? dropout_alpha_grad_f64(x.d, keep, *ar) : dropout_alpha_apply_f64(x.d, keep, *ar);
+   else if (dtype == DROPOUT_DTYPE_F16) y.h = grad ? dropout_alpha_grad_f16(x.h, keep, *ar) : dropout_alpha_apply_f16(x.h, keep, *ar);
+   else y.h = grad ? dropout_alpha_grad_bf16(x.h, keep, *ar) : dropout_alpha_apply_bf16(x.h, keep, *ar);
+   return y;
+}
+
+static val fused_el(int dtype, val x, val bias, val res, int keep, dropout_rule r)
+{
+   val y = x;
+   if (dtype == DROPOUT_DTYPE_F32) y.f = dropout_bias_dropout_add_one_f32(x.f, bias.f, res.f, keep, r);
+   else if (dtype == DROPOUT_DTYPE_F64) y.d = dropout_bias_dropout_add_one_f64(x.d, bias.d, res.d, keep, r);
+   else if (dtype == DROPOUT_DTYPE_F16) y.h = dropout_bias_dropout_add_one_f16(x.h, bias.h, res.h, keep, r);
+   else y.h = dropout_bias_dropout_add_one_bf16(x.h, bias.h, res.h, keep, r);
+   return y;
+}
+
+/* Gaussian dropout multiplies by m = 1 + sigma z, noise adds sigma z (z: normal number pos) */
+static val gauss_el(int dtype, val x, float z, float sigma_f32, int noise)
+{
+   val y = x;
+   if (noise) {
+      if (dtype == DROPOUT_DTYPE_F64) y.d = dropout_noise_add_f64(x.d, z, sigma_f32);
+      else if (dtype == DROPOUT_DTYPE_F32) y.f = dropout_noise_add_f32(x.f, z, sigma_f32);
+      else y.h = from_f32(dtype, dropout_noise_add_f32(to_f32(dtype, x.h), z, sigma_f32));
+   } else {
+      float m = dropout_gaussian_mult(z, sigma_f32);
+      if (dtype == DROPOUT_DTYPE_F64) y.d = x.d * (double)m;
+      else if (dtype == DROPOUT_DTYPE_F32) y.f = x.f * m;
+      else y.h = from_f32(dtype, to_f32(dtype, x.h) * m);
+   }
+   return y;
+}
+
+static int mask_bit(const uint8_t *mask, uint64_t m) { return mask[m >> 3] >> (m & 7u) & 1; }
+
+/* ---- the verdict: what the rules say about a case ----------------------------------- */
+static int uses_draws(int op) { (void)op; return 1; }   /* APPLY_MASK too: the plan's count is the mask's positions */
+static int draws_normals(int op) { return op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE; }
+static int has_in(int op) { return op != DROPOUT_OP_MASK; }
+static int has_mask_out(int op)
+{
+   return op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_MASK || op == DROPOUT_OP_ALPHA_FORWARD ||
+          op == DROPOUT_OP_BIAS_DROPOUT_ADD;
+}
+static int is_grad(int op)
+{
+   return op == DROPOUT_OP_BACKWARD || op == DROPOUT_OP_ALPHA_BACKWARD || op == DROPOUT_OP_APPLY_MASK;
+}
+
+/* Two output elements at one address? (brute force over the logical elements) */
+static int output_overlaps(const fcase *c, uint64_t numel, ptrdiff_t lo, ptrdiff_t hi)
+{
+   unsigned char *seen;
+   uint64_t i;
+   int clash = 0;
+   if (numel < 2) return 0;
+   seen = (unsigned char *)calloc((size_t)(hi - lo + 1), 1);
+   if (!seen) fail("out of memory");
+   for (i = 0; i < numel && !clash; ++i) {
+      ptrdiff_t o = offset_of(c, c->strides[OPD_OUT], i, NULL) - lo;
+      clash = seen[o]++;
+   }
+   free(seen);
+   return clash;
+}
+
+/* The layouts the library promises to accept for an output: taken by growing |stride|
+   (dims of size 1 aside), each stride steps past the extent of the dims before it. Every
+   transpose, slice, flip or padding of a contiguous tensor is such a layout. (Other
+   layouts without overlap may be refused; overlapping ones must be.) */
+static int layout_ok(const fcase *c, const ptrdiff_t *s)
+{
+   int d, e, used[DROPOUT_MAX_RANK] = {0};
+   uint64_t extent = 0;
+   for (d = 0; d < c->rank; ++d) if (c->dims[d] == 0) return 1;   /* empty: nothing to write */
+   for (;;) {
+      int best = -1;
+      uint64_t bs = 0;
+      for (e = 0; e < c->rank; ++e) {
+         uint64_t a = (uint64_t)(s[e] < 0 ? -s[e] : s[e]);
+         if (used[e] || c->dims[e] <= 1) continue;
+         if (best < 0 || a < bs) { best = e; bs = a; }
+      }
+      if (best < 0) return 1;
+      if (bs <= extent) return 0;
+      used[best] = 1;
+      extent += (uint64_t)(c->dims[best] - 1) * bs;
+   }
+}
+
+/* ---- one case ------------------------------------------------------------------------ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+   static const double p_list[] = { 0.0, 1.0, 0.5, 0.1, 0.3, 0.999, 0.001, 1e-6, 1e-12, 0.25, 0.75, 0.9 };
+   static const double sigma_list[] = { 0.0, 0.5, 1.0, 1e30, -1.0, 3.0 };
+   bytes in;
+   fcase c;
+   dropout_desc d;
+   dropout_tensors t;
+   static const dropout_bits widths[3] = { DROPOUT_BITS_8, DROPOUT_BITS_16, DROPOUT_BITS_32 };
+   unsigned sel, pmode, flags;
+   dropout_bits bits;
+   dropout_key key;
+   uint64_t first, count, numel = 0, positions = 0, want_positions;
+   int err, d_i, o, ok_counts, invalid = 0, maybe = 0, runnable = 1, extra;
+   const char *why = "";
+   ptrdiff_t lo[N_OPD], hi[N_OPD];
+   buf b[N_OPD], bmask, bbias;
+   char msg[300];
+
+   in.p = data; in.n = size; in.at = 0;
+   memset(&c, 0, sizeof c);
+
+   /* op and dtype: mostly valid, sometimes out of range */
+   sel = u8(&in); c.op = (int)(sel % 12u); if (c.op == 11) c.op = 255;
+   sel = u8(&in); c.dtype = (int)(sel % 6u);
+   /* the rule */
+   sel = u8(&in); bits = widths[sel % 3u]; pmode = (sel / 3u) % 4u;
+   if (pmode == 3) {   /* an integer threshold, no double arithmetic */
+      uint64_t th = u64(&in, 5) % (((uint64_t)1 << bits) + 2u);
+      err = dropout_rule_init_threshold(&c.rule, th, bits);
+      if ((err == DROPOUT_OK) != (th <= ((uint64_t)1 << bits))) fail("rule_init_threshold: accepted a threshold past 2^bits, or refused a valid one");
+   } else {
+      double p = pmode == 0 ? p_list[u8(&in) % 12u] : pmode == 1 ? (double)u64(&in, 2) / 65536.0 : (double)u64(&in, 4) / 4294967296.0;
+      err = dropout_rule_init(&c.rule, p, bits);
+   }
+   if (err != DROPOUT_OK) return 0;   /* runtime.c checks the refusals of p */
+
+   /* the plan: its first position, small or near the end of the stream */
+   key = dropout_key_make(u64(&in, 2), u64(&in, 1));
+   flags = u8(&in);
+   /* the shape first: the count usually follows from it */
+   sel = u8(&in); c.rank = (int)(sel % 10u);   /* 0 and 9: out of range */
+   for (d_i = 0; d_i < DROPOUT_MAX_RANK; ++d_i) {
+      unsigned v = d_i < c.rank ? u8(&in) : 1u;
+      c.dims[d_i] = v == 255 ? (size_t)-1 / 3 : v == 254 ? ((size_t)1 << 31) + 1 : v % 7u;
+   }
+   c.broadcast = (flags & 1u) ? (unsigned)u8(&in) : 0u;
+   if (c.rank < 1 || c.rank > DROPOUT_MAX_RANK) { numel = positions = 0; ok_counts = 1; }
+   else ok_counts = counts(&c, &numel, &positions);
+   want_positions = positions;   /* normals too: one per mask element */
+   if (flags & 2u) first = UINT64_MAX - u64(&in, 1);      /* near 2^64 */
+   else first = u64(&in, 3);
+   count = want_positions;
+   if (flags & 4u) count += (uint64_t)(int8_t)u8(&in);    /* a count that does not fit the shape */
+   err = dropout_plan_at(&c.plan, &c.rule, key, dropout_pos_make(first), count);
+   if ((err == DROPOUT_OK) != (count == 0 || count - 1 <= UINT64_MAX - first)) fail(   /* last position 2^64 - 1 at most */
+      "plan_at: accepted positions past 2^64, or refused a plan that fits");
+   if (err != DROPOUT_OK) return 0;
+   if (c.plan.count != count || c.plan.pos != first) fail("plan_at: the plan does not hold the first position and count given");
+
+   /* the descriptor */
+   err = dropout_desc_init(&d, (dropout_op)c.op, (dropout_dtype)c.dtype, &c.plan);
+   if ((c.op < 1 || c.op > 9 || c.dtype < 1 || c.dtype > 4 ||
+        (c.op == DROPOUT_OP_GAUSSIAN && c.rule.threshold == (uint64_t)1 << c.rule.bits)) != (err != DROPOUT_OK)) {
+      snprintf(msg, sizeof msg, "desc_init(op %d, dtype %d) returned %d", c.op, c.dtype, err);
+      fail(msg);
+   }
+   if (err != DROPOUT_OK) return 0;
+   if (c.op == DROPOUT_OP_GAUSSIAN) c.sigma_f32 = dropout_gaussian_sigma(dropout_rule_p(&c.rule));
+   err = dropout_desc_set_shape(&d, c.rank, c.dims);
+   if (c.rank < 1 || c.rank > DROPOUT_MAX_RANK) {
+      if (err == DROPOUT_OK) fail("set_shape accepted a rank outside 1..8");
+      return 0;
+   }
+   if (!ok_counts) {
+      if (err == DROPOUT_OK) fail("set_shape accepted a shape whose element count overflows");
+      return 0;
+   }
+   if (err != DROPOUT_OK) {
+      snprintf(msg, sizeof msg, "set_shape refused a rank-%d shape whose counts fit (%d: %s)", c.rank, err, dropout_strerror(err));
+      fail(msg);
+   }
+   for (o = 0; o < N_OPD; ++o) contiguous(&c, c.strides[o]);
+   if (c.broadcast) {
+      int bad = (c.broadcast >> c.rank) != 0;
+      err = dropout_desc_set_broadcast(&d, c.broadcast);
+      if ((err != DROPOUT_OK) != bad) fail("set_broadcast: a bit past the rank accepted, or a valid one refused");
+      if (err != DROPOUT_OK) return 0;
+   }
+
+   /* strides of each operand */
+   for (o = 0; o < N_OPD; ++o) {
+      unsigned mode = u8(&in) % 8u;
+      ptrdiff_t s[DROPOUT_MAX_RANK];
+      memcpy(s, c.strides[o], sizeof s);
+      switch (mode) {
+      case 0: continue;                                        /* the default */
+      case 1: break;                                           /* contiguous, said explicitly */
+      /* (unsigned arithmetic: a huge shape wraps instead of overflowing; it is never run) */
+      case 2: for (d_i = 0; d_i < c.rank; ++d_i) s[d_i] = (ptrdiff_t)((size_t)s[d_i] * 2u); break;   /* padded */
+      case 3: d_i = (int)(u8(&in) % (unsigned)c.rank); s[d_i] = (ptrdiff_t)(0u - (size_t)s[d_i]); break;   /* one dim flipped */
+      case 4: for (d_i = 0; d_i < c.rank; ++d_i) s[d_i] = (ptrdiff_t)(int8_t)u8(&in) % 9; break;   /* anything small */
+      case 5: s[u8(&in) % (unsigned)c.rank] = 0; break;       /* a broadcast input */
+      case 6: s[u8(&in) % (unsigned)c.rank] = (ptrdiff_t)1 << 40; break;
+      case 7:   /* transposed: the last two dims swapped in memory (the outer strides stay) */
+         if (c.rank >= 2) {
+            s[c.rank - 2] = 1;
+            s[c.rank - 1] = (ptrdiff_t)(c.dims[c.rank - 2] ? c.dims[c.rank - 2] : 1);
+         }
+         break;
+      }
+      err = dropout_desc_set_strides(&d, (dropout_operand)o, s);
+      if (err == DROPOUT_OK) memcpy(c.strides[o], s, sizeof s);
+      else if ((o == OPD_OUT && c.op == DROPOUT_OP_MASK) || (o == OPD_IN && !has_in(c.op)) ||
+               (o == OPD_RES && c.op != DROPOUT_OP_BIAS_DROPOUT_ADD)) {
+         /* an operand the op does not take: refusing its strides is right */
+      } else if (o == OPD_OUT) {
+         /* the output: refused only when two elements would share memory */
+         fcase t2 = c;
+         ptrdiff_t l, h;
+         memcpy(t2.strides[OPD_OUT], s, sizeof s);
+         if (numel > 1 && numel <= CAP_ELEMS && span(&t2, s, &l, &h) && layout_ok(&t2, s)) {
+            snprintf(msg, sizeof msg, "set_strides refused output strides where no two elements share memory (%d: %s)", err, dropout_strerror(err));
+            fail(msg);
+         }
+      } else {
+         /* inputs: any stride is defined (zero included); only a span past the address
+            space may be refused */
+         int any_huge = 0;
+         for (d_i = 0; d_i < c.rank; ++d_i) if (s[d_i] >= ((ptrdiff_t)1 << 40) || s[d_i] <= -((ptrdiff_t)1 << 40)) any_huge = 1;
+         if (!any_huge && ok_counts && numel <= CAP_ELEMS) {
+            snprintf(msg, sizeof msg, "set_strides refused ordinary strides for operand %d (%d: %s)", o, err, dropout_strerror(err));
+            fail(msg);
+         }
+      }
+   }
+   sel = u8(&in);
+   c.accumulate = (sel & 1u) && is_grad(c.op);
+   if (sel & 2u) {
+      int mode = (sel & 4u) ? 2 : (int)(sel & 1u);              /* 2: not a mode */
+      err = dropout_desc_set_grad(&d, (dropout_grad)mode);
+      if (mode == 2 && err == DROPOUT_OK) fail("set_grad accepted a mode that is neither overwrite nor accumulate");
+      if (mode != 2 && is_grad(c.op) && err != DROPOUT_OK) fail("set_grad refused a mode for a gradient op");
+      if (err == DROPOUT_OK) c.accumulate = mode == 1; else c.accumulate = 0;
+   } else c.accumulate = 0;
+   if (c.op == DROPOUT_OP_NOISE) {
+      double s = sigma_list[u8(&in) % 6u];
+      err = dropout_desc_set_sigma(&d, s);
+      if ((err == DROPOUT_OK) != (s >= 0.0 && s <= 1.7976931348623157e308)) fail("set_sigma: a negative sigma accepted or a valid one refused");
+      c.sigma_set = err == DROPOUT_OK;
+      c.sigma = s;
+      c.sigma_f32 = c.sigma_set ? (float)s : 0.0f;
+   }
+   c.bias_len = c.dims[c.rank - 1];
+   if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && (sel & 8u)) {
+      /* rank 1: only the last dim itself (a 1-D default shape would be reshaped by it) */
+      size_t bl = c.rank == 1 ? c.dims[0] : (size_t)(u8(&in) % 9u);
+      if (dropout_desc_set_bias_len(&d, bl) == DROPOUT_OK) { c.bias_len = bl; c.bias_set = 1; }
+   }
+   c.with_mask = ((sel & 16u) != 0 && has_mask_out(c.op)) || c.op == DROPOUT_OP_MASK || c.op == DROPOUT_OP_APPLY_MASK;
+   extra = (sel & 64u) != 0;
+   if (sel & 32u) {
+      static const uint64_t dev_seed = 1, dev_pos = 2;
+      if (dropout_desc_set_device_coords(&d, &dev_seed, &dev_pos) == DROPOUT_OK) { invalid = 1; why = "device coordinates on a CPU run"; }   /* a CPU run refuses */
+   }
+
+   /* what the rules say */
+   if (!ok_counts) { invalid = 1; why = "the shape's counts overflow"; }
+   else {
+      uint64_t pos_of_shape;
+      want_positions = positions;   /* normals too: one per mask element */
+      if (uses_draws(c.op) && c.plan.count != want_positions) { invalid = 1; why = "the shape draws other than plan->count positions"; }
+      if (c.op == DROPOUT_OP_NOISE && !c.sigma_set) { invalid = 1; why = "NOISE without sigma"; }   /* NOISE needs its sigma */
+      /* an explicit bias length must be the last dim (and not 0); the default is the last dim */
+      if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.bias_set && (c.bias_len == 0 || c.bias_len != c.dims[c.rank - 1])) { invalid = 1; why = "a bias length other than the last dim"; }
+      err = dropout_desc_positions(&d, &pos_of_shape);
+      if (err == DROPOUT_OK && uses_draws(c.op) && pos_of_shape != want_positions) {
+         snprintf(msg, sizeof msg, "desc_positions says %llu, the shape draws %llu", (unsigned long long)pos_of_shape, (unsigned long long)want_positions);
+         fail(msg);
+      }
+      for (o = 0; o < N_OPD; ++o) if (!span(&c, c.strides[o], &lo[o], &hi[o])) runnable = 0;
+      if (runnable && numel > 0) {
+         for (d_i = 0; d_i < c.rank; ++d_i) if (c.strides[OPD_OUT][d_i] == 0 && c.dims[d_i] > 1) { invalid = 1; why = "a zero output stride"; }
+         if (output_overlaps(&c, numel, lo[OPD_OUT], hi[OPD_OUT])) { invalid = 1; why = "two output elements share memory"; }
+         else if (!layout_ok(&c, c.strides[OPD_OUT])) maybe = 1;   /* no overlap, but not a promised layout */
+      }
+   }
+   if (positions > 8 * (uint64_t)CAP_ELEMS || (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.dims[c.rank - 1] > CAP_ELEMS)) runnable = 0;
+   if (!runnable || (numel > CAP_ELEMS && !invalid)) return 0;   /* too big to allocate: the setters were the test */
+   if (!ok_counts) { memset(lo, 0, sizeof lo); memset(hi, 0, sizeof hi); }
+
+   /* the buffers, canaries around each */
+   for (o = 0; o < N_OPD; ++o) buf_make(&b[o], (size_t)-lo[o], (size_t)(hi[o] - lo[o] + 1), esize(c.dtype), &in);
+   buf_make(&bmask, 0, (size_t)((positions + 7) / 8) + 1, 1, &in);
+   buf_make(&bbias, 0, (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? c.dims[c.rank - 1] : 0) + 1, esize(c.dtype), &in);
+   memset(&t, 0, sizeof t);
+   t.out = c.op != DROPOUT_OP_MASK ? b[OPD_OUT].base : NULL;
+   t.in = has_in(c.op) ? b[OPD_IN].base : NULL;
+   t.mask = c.with_mask ? bmask.base : NULL;
+   t.bias = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? bbias.base : NULL;
+   t.residual = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
+   if (extra) {   /* a residual for an op that takes none; the fused op without its residual */
+      t.residual = c.op != DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
+      if (numel > 0) { invalid = 1; why = "a tensor the op does not take (or the fused op without its residual)"; }
+      else maybe = 1;   /* an empty tensor: pointers may be refused or ignored */
+   }
+
+   err = dropout_run(&d, &t);
+   if (err != DROPOUT_OK || invalid) {
+      if (err == DROPOUT_OK) {
+         snprintf(msg, sizeof msg, "dropout_run accepted an invalid call: %s (op %d dtype %d rank %d broadcast %x count %llu, shape positions %llu)",
+                  why, c.op, c.dtype, c.rank, c.broadcast, (unsigned long long)c.plan.count, (unsigned long long)want_positions);
+         fail(msg);
+      }
+      if (!invalid && !maybe && numel <= CAP_ELEMS) {
+         snprintf(msg, sizeof msg, "dropout_run refused a valid call (op %d dtype %d rank %d): %d %s", c.op, c.dtype, c.rank, err, dropout_strerror(err));
+         fail(msg);
+      }
+      for (o = 0; o < N_OPD; ++o) if (!buf_same(&b[o])) fail("an error, but an operand was written");
+      if (!buf_same(&bmask) || !buf_same(&bbias)) fail("an error, but the mask or the bias was written");
+      if (!dropout_strerror(err) || !dropout_strerror(err)[0]) fail("an error code without a message");
+   } else {
+      /* the reference, element by element */
+      size_t es = esize(c.dtype);
+      unsigned char *expect = (unsigned char *)malloc(b[OPD_OUT].bytes);
+      dropout_alpha_rule ar;
+      uint64_t i;
+      if (!expect) fail("out of memory");
+      memcpy(expect, b[OPD_OUT].snap, b[OPD_OUT].bytes);
+      ar = dropout_alpha_rule_of(c.rule);
+      for (i = 0; i < numel; ++i) {
+         uint64_t m;
+         ptrdiff_t eo = offset_of(&c, c.strides[OPD_OUT], i, &m);
+         ptrdiff_t ei = offset_of(&c, c.strides[OPD_IN], i, NULL);
+         ptrdiff_t er = offset_of(&c, c.strides[OPD_RES], i, NULL);
+         unsigned char *dst = expect + (b[OPD_OUT].base - b[OPD_OUT].mem) + eo * (ptrdiff_t)es;
+         val x = load(c.dtype, b[OPD_IN].base + ei * (ptrdiff_t)es), old = load(c.dtype, dst), y = x;
+         int keep = 1;
+         if (c.op == DROPOUT_OP_APPLY_MASK)   /* p = 1 drops all, whatever the stored mask says (SPEC 7) */
+            keep = c.rule.threshold != (uint64_t)1 << c.rule.bits && mask_bit(bmask.snap + PAD, m);
+         else if (!draws_normals(c.op)) keep = dropout_keep_at(c.plan.key.seed, c.plan.key.stream, c.plan.pos + m, c.rule);
+         switch (c.op) {
+         case DROPOUT_OP_FORWARD: case DROPOUT_OP_BACKWARD: case DROPOUT_OP_APPLY_MASK:
+            y = apply(c.dtype, x, keep, c.rule); break;
+         case DROPOUT_OP_MASK: continue;
+         case DROPOUT_OP_ALPHA_FORWARD: y = alpha_el(c.dtype, x, keep, &ar, 0); break;
+         case DROPOUT_OP_ALPHA_BACKWARD: y = alpha_el(c.dtype, x, keep, &ar, 1); break;
+         case DROPOUT_OP_GAUSSIAN: case DROPOUT_OP_NOISE:
+            /* p = 0 (Gaussian) and sigma = 0 (noise) copy x bit for bit (SPEC V.4) */
+            if (c.op == DROPOUT_OP_GAUSSIAN ? c.rule.threshold == 0 : !(c.sigma > 0.0)) { y = x; break; }
+            y = gauss_el(c.dtype, x, dropout_normal_at(c.plan.key.seed, c.plan.key.stream, c.plan.pos + m),
+                         c.sigma_f32, c.op == DROPOUT_OP_NOISE);
+            break;
+         case DROPOUT_OP_BIAS_DROPOUT_ADD: {
+            size_t col = (size_t)(i % c.dims[c.rank - 1]);
+            y = fused_el(c.dtype, x, load(c.dtype, bbias.base + col * es), load(c.dtype, b[OPD_RES].base + er * (ptrdiff_t)es), keep, c.rule);
+            break; }
+         }
+         if (c.accumulate) y = accumulate(c.dtype, old, y);
+         store(c.dtype, dst, y);
+      }
+      if (memcmp(expect, b[OPD_OUT].mem, b[OPD_OUT].bytes) != 0) {
+         size_t k;
+         for (k = 0; k < b[OPD_OUT].bytes && expect[k] == b[OPD_OUT].mem[k]; ++k) {}
+         snprintf(msg, sizeof msg, "op %d dtype %d rank %d broadcast %x accumulate %d: the output differs from the scalar reference at byte %lld of the span (%s)",
+                  c.op, c.dtype, c.rank, c.broadcast, c.accumulate, (long long)k - PAD,
+                  k < PAD || k >= b[OPD_OUT].bytes - PAD ? "a canary" : "an element or a gap");
+         fail(msg);
+      }
+      free(expect);
+      if (!buf_same(&b[OPD_IN]) || !buf_same(&b[OPD_RES]) || !buf_same(&bbias)) fail("an input was written");
+      /* the mask: packed in mask-shape row-major order; bytes past it untouched */
+      if (c.with_mask && has_mask_out(c.op)) {
+         uint64_t m;
+         for (m = 0; m < positions; ++m)
+            if (mask_bit(bmask.base, m) != dropout_keep_at(c.plan.key.seed, c.plan.key.stream, c.plan.pos + m, c.rule))
+               fail("a mask bit differs from the keep decision of its position");
+         if (memcmp(bmask.mem + PAD + (positions + 7) / 8, bmask.snap + PAD + (positions + 7) / 8, bmask.bytes - PAD - (size_t)(positions + 7) / 8) != 0 ||
+             memcmp(bmask.mem, bmask.snap, PAD) != 0)
+            fail("the mask's canaries were written");
+      } else if (!buf_same(&bmask)) fail("the mask was written by an op that only reads it (or was not given it)");
+
+      /* the same call on contiguous copies: the strided rule */
+      {
+         dropout_desc dc;
+         dropout_tensors tc;
+         unsigned char *cin = (unsigned char *)malloc((size_t)numel * es + 1), *cout = (unsigned char *)malloc((size_t)numel * es + 1),
+                       *cres = (unsigned char *)malloc((size_t)numel * es + 1), *cmask = (unsigned char *)malloc((size_t)(positions + 7) / 8 + 1);
+         if (!cin || !cout || !cres || !cmask) fail("out of memory");
+         for (i = 0; i < numel; ++i) {
+            memcpy(cin + i * es, b[OPD_IN].base + offset_of(&c, c.strides[OPD_IN], i, NULL) * (ptrdiff_t)es, es);
+            memcpy(cres + i * es, b[OPD_RES].base + offset_of(&c, c.strides[OPD_RES], i, NULL) * (ptrdiff_t)es, es);
+            memcpy(cout + i * es, b[OPD_OUT].snap + (b[OPD_OUT].base - b[OPD_OUT].mem) + offset_of(&c, c.strides[OPD_OUT], i, NULL) * (ptrdiff_t)es, es);
+         }
+         if (c.op == DROPOUT_OP_APPLY_MASK) memcpy(cmask, bmask.snap + PAD, (size_t)(positions + 7) / 8);
+         if (dropout_desc_init(&dc, (dropout_op)c.op, (dropout_dtype)c.dtype, &c.plan) != DROPOUT_OK ||
+             dropout_desc_set_shape(&dc, c.rank, c.dims) != DROPOUT_OK ||
+             (c.broadcast && dropout_desc_set_broadcast(&dc, c.broadcast) != DROPOUT_OK) ||
+             (c.accumulate && dropout_desc_set_grad(&dc, DROPOUT_GRAD_ACCUMULATE) != DROPOUT_OK) ||
+             (c.sigma_set && dropout_desc_set_sigma(&dc, (double)c.sigma_f32) != DROPOUT_OK) ||
+             (c.bias_set && dropout_desc_set_bias_len(&dc, c.bias_len) != DROPOUT_OK))
+            fail("the contiguous descriptor was refused");
+         memset(&tc, 0, sizeof tc);
+         tc.out = t.out ? cout : NULL; tc.in = t.in ? cin : NULL; tc.mask = t.mask ? cmask : NULL;
+         tc.bias = t.bias; tc.residual = t.residual ? cres : NULL;
+         err = dropout_run(&dc, &tc);
+         if (err != DROPOUT_OK) fail("the same call on contiguous copies was refused");
+         for (i = 0; i < numel; ++i)
+            if (memcmp(cout + i * es, b[OPD_OUT].base + offset_of(&c, c.strides[OPD_OUT], i, NULL) * (ptrdiff_t)es, es) != 0)
+               fail("a strided element differs from the same call on the contiguous copy");
+         if (t.mask && has_mask_out(c.op) && positions > 0 && memcmp(cmask, bmask.base, (size_t)(positions + 7) / 8) != 0)
+            fail("the strided call's mask differs from the contiguous call's");
+         free(cin); free(cout); free(cres); free(cmask);
+      }
+   }
+   for (o = 0; o < N_OPD; ++o) buf_free(&b[o]);
+   buf_free(&bmask); buf_free(&bbias);
+   return 0;
+}
+
+#ifdef FUZZ_MAIN
+/* replay: every file named on the command line is one input */
+int main(int argc, char **argv)
+{
+   int i, n = 0;
+   for (i = 1; i < argc; ++i) {
+      static uint8_t data[1 << 16];
+      size_t len;
+      FILE *f = fopen(argv[i], "rb");
+      if (!f) { printf("FAIL fuzz replay: cannot open %s\n", argv[i]); return 1; }
+      len = fread(data, 1, sizeof data, f);
+      fclose(f);
+      LLVMFuzzerTestOneInput(data, len);
+      ++n;
+   }
+   printf("PASS fuzz replay: %d inputs, every call an error with nothing written or the reference's bits\n", n);
+   return 0;
+}
+#endif
