@@ -19,7 +19,7 @@ CFLAGS ?= -std=c99 -O2 $(WARN)
 demo: build/train_mlp
 	./build/train_mlp
 
-build/train_mlp: examples/train_mlp.c examples/mlp_math.h examples/plot.h examples/png.h dropout.h
+build/train_mlp: examples/train_mlp.c examples/mlp_model.h examples/mlp_run.h examples/mlp_math.h examples/plot.h examples/png.h dropout.h
 	@mkdir -p build
 	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp.c -o $@ -lpthread -lm
 
@@ -134,7 +134,7 @@ build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
 	$(NVCC) $(NVFLAGS) bench/bench_cuda.cu -o $@
 
 # -ffp-contract=off for the host half: the CPU run must not fuse either (see demo)
-build/cuda/train_mlp_cuda: examples/train_mlp_cuda.cu examples/train_mlp.c examples/mlp_math.h examples/plot.h dropout_cuda.cuh dropout.h
+build/cuda/train_mlp_cuda: examples/train_mlp_cuda.cu examples/mlp_model.h examples/mlp_run.h examples/mlp_math.h examples/plot.h dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) -Xcompiler -ffp-contract=off examples/train_mlp_cuda.cu -o $@ -lpthread
 
@@ -249,7 +249,7 @@ MPI_ENV = OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIRUN='$(MP
 demo-mpi: build/train_mlp_mpi build/train_mlp
 	$(MPI_ENV) TRAINER=build/train_mlp_mpi TRAIN_MLP=build/train_mlp sh examples/demo_mpi.sh
 
-build/train_mlp_mpi: examples/train_mlp_mpi.c examples/train_mlp.c examples/mlp_math.h dropout.h
+build/train_mlp_mpi: examples/train_mlp_mpi.c examples/mlp_model.h examples/mlp_run.h examples/mlp_math.h dropout.h
 	@mkdir -p build
 	$(MPICC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp_mpi.c -o $@ -lpthread -lm
 

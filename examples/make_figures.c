@@ -254,7 +254,7 @@ static int write_png(const char *dir, const char *name, const plot_img *im, int 
 
 static int figure_masks(const char *dir, int raw)
 {
-   enum { N = 48, Z = 3, P = N * Z, GAP = 14, M = 12, TOP = 72, BOTTOM = 26,
+   enum { N = 48, Z = 3, P = N * Z, GAP = 14, M = 12, TOP = 96, BOTTOM = 32,
           W = 6 * P + 5 * GAP + 2 * M, H = TOP + P + BOTTOM };
    static const double ps[6] = {0.05, 0.1, 0.25, 0.5, 0.75, 0.9};
    uint8_t mask[N * N / 8];
@@ -283,11 +283,13 @@ static int figure_masks(const char *dir, int raw)
       img_rect(&im, X0 + P, TOP, 1, P, 0x808080);
       snprintf(buf, sizeof buf, "p = %.2f", ps[panel]);
       img_text(&im, X0 + P / 2, 32, buf, 2, 0x000000, 1);
-      snprintf(buf, sizeof buf, "%d kept (%.1f%%)", kept, 100.0 * kept / (N * N));
-      img_text(&im, X0 + P / 2, 56, buf, 1, 0x000000, 1);
+      snprintf(buf, sizeof buf, "%d kept", kept);   /* two lines: readable at scale 2 */
+      img_text(&im, X0 + P / 2, 54, buf, 2, 0x404040, 1);
+      snprintf(buf, sizeof buf, "%.1f%%", 100.0 * kept / (N * N));
+      img_text(&im, X0 + P / 2, 74, buf, 2, 0x404040, 1);
    }
-   img_text(&im, W / 2, TOP + P + 10, "each panel takes the next 2304 positions of stream 0, as consecutive layers would",
-            1, 0x000000, 1);
+   img_text(&im, W / 2, TOP + P + 10, "each panel: the next 2304 positions of stream 0, as layers take them",
+            2, 0x000000, 1);
    err = write_png(dir, "masks_p.png", &im, raw);
    free(im.rgb);
    return err;

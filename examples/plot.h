@@ -102,6 +102,27 @@ static inline void svg_text(FILE *f, double x, double y, const char *anchor, con
    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", x, y, anchor, text);
 }
 
+/* A round top for an axis from 0 that must reach `top` (> 0): the smallest count of steps
+   of 1, 2 or 5 x 10^k that reaches it in at most max_ticks steps; *ticks gets the count,
+   so svg_axes labels every step with a round number (0, 1, 2 ... not 0, 1.05, 2.11 ...). */
+static inline double svg_round_top(double top, int max_ticks, int *ticks)
+{
+   static const double mult[3] = {1.0, 2.0, 5.0};
+   double decade = 1e-9;
+   int m, n;
+   for (;; decade *= 10.0)
+      for (m = 0; m < 3; ++m) {
+         double step = mult[m] * decade;
+         if (top / step > max_ticks && decade < 1e12) continue;   /* also keeps n an int */
+         n = (int)(top / step);
+         if (n * step < top) ++n;
+         if (n <= max_ticks || decade >= 1e12) {
+            *ticks = n < 1 ? 1 : n;
+            return *ticks * step;
+         }
+      }
+}
+
 /* Frame, title, and `ticks` evenly spaced labelled ticks on each axis (x labels only
    when xticks is set). */
 static inline void svg_axes(const svg_chart *c, const char *title, const char *xlabel,

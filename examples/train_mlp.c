@@ -1,4 +1,4 @@
-/* train_mlp.c - a small MLP trained with dropout.h, in plain C (llm.c style).
+/* train_mlp.c - a small MLP trained with dropout.h, in plain C (llm.c style): the demo.
 
    make demo        trains on two noisy spirals, with and without dropout, then shows that
                     the result is bit-reproducible (same seed twice, 1 thread vs all threads)
@@ -8,561 +8,27 @@
    The network: x (2) -> Linear -> ReLU -> Dropout -> Linear -> ReLU -> Dropout -> Linear (2)
    -> softmax cross-entropy, trained with Adam on a small training set so that it overfits.
 
-   Conventions (as in llm.c): every layer is a forward/backward pair, outputs come first in
-   the argument list, shapes are in comments, and all buffers are owned by the caller (one
-   arena per training run, allocated once). dropout.h itself never allocates.
+   The program is in three files, read in this order:
+   - mlp_model.h   the model: data, layers as forward/backward pairs, one training step in
+                   three phases, the fixed summation order that makes the bits the same on
+                   every machine (and on the GPU, over MPI and in the browser);
+   - mlp_run.h     one training run on CPU threads: the arena (every buffer of a run in one
+                   allocation; dropout.h itself never allocates), threads and barriers;
+   - this file     main(): the runs, the reproducibility checks, the report and pictures.
 
-   Reproducibility is a property of the whole program, not only of the dropout mask:
-   - dropout masks come from dropout.h: a pure function of (seed, stream, position), so a
-     thread that handles rows r0..r1 just passes offset + r0 * width;
-   - every output of a matrix product is summed in one FIXED order (bias first, then k
-     ascending), whichever thread computes it and however the loops are vectorised;
-   - every float rounding is one mul_rn/add_rn/... (mlp_math.h), the build turns off FMA
-     contraction (-ffp-contract=off), and exp/log come from mlp_math.h, not libm.
    So the weights after training are the same bits for any thread count, on any machine
    with IEEE floats, and on the GPU (examples/train_mlp_cuda.cu). */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "mlp_math.h"
-
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
-
-enum { IN = 2, CLASSES = 2 };
-
-/* Philox streams: one per purpose, so that e.g. the data never depends on the seed
-   that drives initialisation and dropout. */
-enum { STREAM_DROPOUT = 0, STREAM_INIT = 1, STREAM_SHUFFLE = 2, STREAM_DATA = 3 };
-
-typedef struct Config {
-   int hidden;        /* H: width of both hidden layers */
-   int batch;         /* B: rows per step */
-   int epochs;
-   int threads;
-   int eval_every;    /* epochs between evaluations (the curves' resolution) */
-   int print_every;   /* epochs between progress lines, a multiple of eval_every; 0: silent */
-   double p;          /* dropout probability of both dropout layers */
-   int bits;          /* dropout.h draw width: 8, 16 or 32 */
-   uint64_t seed;     /* drives initialisation, shuffling and dropout */
-   float lr;
-} Config;
-
-typedef struct Dataset {
-   int n;
-   float *x;          /* (n, IN) */
-   int *y;            /* (n) */
-} Dataset;
-
-/* ------------------------------------------------------------------------------------
-   Data: two interleaved spirals with noise. Uniforms come from dropout.h's own stream.
-   ------------------------------------------------------------------------------------ */
-
-static void make_spirals(Dataset *d, float *xbuf, int *ybuf, int n, float noise,
-                         uint64_t data_seed, uint64_t first_word)
-{
-   int i;
-   d->n = n;
-   d->x = xbuf;
-   d->y = ybuf;
-   for (i = 0; i < n; ++i) {
-      float u[5], t, angle, radius, nx, ny;
-      dropout_fill_uniform_f32(u, 5, data_seed, STREAM_DATA, first_word + 5u * (uint64_t)i);
-      ybuf[i] = i & 1;
-      t = add_rn(0.1f, mul_rn(0.9f, u[0]));               /* distance along the arm */
-      angle = add_rn(mul_rn(t, 9.42477796f), ybuf[i] ? 3.14159274f : 0.0f);   /* 1.5 turns */
-      radius = t;
-      /* roughly Gaussian noise: sum of two uniforms, centred */
-      nx = mul_rn(noise, sub_rn(add_rn(u[1], u[2]), 1.0f));
-      ny = mul_rn(noise, sub_rn(add_rn(u[3], u[4]), 1.0f));
-      xbuf[2 * i + 0] = add_rn(mul_rn(radius, cos_rn(angle)), nx);
-      xbuf[2 * i + 1] = add_rn(mul_rn(radius, sin_rn(angle)), ny);
-   }
-}
-
-/* ------------------------------------------------------------------------------------
-   Layers. Each output element is summed in a fixed order: that order, not the loop
-   structure, is what the GPU kernels reproduce.
-   ------------------------------------------------------------------------------------ */
-
-/* out (B,OC) = inp (B,C) @ weight (C,OC) + bias (OC)
-   out[b][o] = (((bias[o] + inp[b][0] w[0][o]) + inp[b][1] w[1][o]) + ...): the inner
-   loop runs over o, so it vectorises without changing any output's order. */
-static void matmul_forward(float *out, const float *inp, const float *weight,
-                           const float *bias, int B, int C, int OC)
-{
-   int b, i, o;
-   for (b = 0; b < B; ++b) {
-      float *row = out + b * OC;
-      for (o = 0; o < OC; ++o) row[o] = bias[o];
-      for (i = 0; i < C; ++i) {
-         float a = inp[b * C + i];
-         const float *w = weight + i * OC;
-         for (o = 0; o < OC; ++o) row[o] = add_rn(row[o], mul_rn(a, w[o]));
-      }
-   }
-}
-
-/* dinp (B,C) = dout (B,OC) @ weight^T: dinp[b][i] = ((0 + dout[b][0] w[i][0]) + ...). */
-static void matmul_backward_input(float *dinp, const float *dout, const float *weight,
-                                  int B, int C, int OC)
-{
-   int b, i, o;
-   for (b = 0; b < B; ++b) {
-      for (i = 0; i < C; ++i) {
-         const float *w = weight + i * OC, *d = dout + b * OC;
-         float acc = 0.0f;
-         for (o = 0; o < OC; ++o) acc = add_rn(acc, mul_rn(d[o], w[o]));
-         dinp[b * C + i] = acc;
-      }
-   }
-}
-
-/* Rows i0..i1 of dweight (C,OC) = inp^T @ dout: dweight[i][o] = ((0 + inp[0][i] dout[0][o])
-   + inp[1][i] dout[1][o]) + ..., b ascending. Threads split the rows i. */
-static void matmul_backward_weight(float *dweight, const float *dout, const float *inp,
-                                   int B, int C, int OC, int i0, int i1)
-{
-   int b, i, o;
-   for (i = i0; i < i1; ++i)
-      for (o = 0; o < OC; ++o) dweight[i * OC + o] = 0.0f;
-   for (b = 0; b < B; ++b) {
-      const float *d = dout + b * OC;
-      for (i = i0; i < i1; ++i) {
-         float a = inp[b * C + i];
-         float *dw = dweight + i * OC;
-         for (o = 0; o < OC; ++o) dw[o] = add_rn(dw[o], mul_rn(a, d[o]));
-      }
-   }
-}
-
-/* Entries o0..o1 of dbias (OC) = sum over b ascending of dout (B,OC). */
-static void bias_backward(float *dbias, const float *dout, int B, int OC, int o0, int o1)
-{
-   int b, o;
-   for (o = o0; o < o1; ++o) dbias[o] = 0.0f;
-   for (b = 0; b < B; ++b)
-      for (o = o0; o < o1; ++o) dbias[o] = add_rn(dbias[o], dout[b * OC + o]);
-}
-
-/* out (N) = max(inp, 0); out may be inp */
-static void relu_forward(float *out, const float *inp, size_t N)
-{
-   size_t i;
-   for (i = 0; i < N; ++i) out[i] = inp[i] > 0.0f ? inp[i] : 0.0f;
-}
-
-/* dinp (N) = dout where the forward input was positive; dinp may be dout */
-static void relu_backward(float *dinp, const float *inp, const float *dout, size_t N)
-{
-   size_t i;
-   for (i = 0; i < N; ++i) dinp[i] = inp[i] > 0.0f ? dout[i] : 0.0f;
-}
-
-/* One row of softmax cross-entropy, forward and backward fused.
-   dlogits (K) = (softmax(logits) - onehot(label)) / scale_div, returns the row's loss.
-   MLP_HD: the GPU trainer calls this very function. */
-MLP_HD float softmax_xent_row(float *dlogits, const float *logits, int label, int K,
-                              float scale_div)
-{
-   float m = logits[0], sum = 0.0f;
-   int k;
-   for (k = 1; k < K; ++k) m = logits[k] > m ? logits[k] : m;
-   for (k = 0; k < K; ++k) sum = add_rn(sum, exp_rn(sub_rn(logits[k], m)));
-   for (k = 0; k < K; ++k) {
-      float prob = div_rn(exp_rn(sub_rn(logits[k], m)), sum);
-      dlogits[k] = div_rn(sub_rn(prob, k == label ? 1.0f : 0.0f), scale_div);
-   }
-   return sub_rn(log_rn(sum), sub_rn(logits[label], m));   /* log sum exp - logit[label] */
-}
-
-/* One Adam update of one parameter. bc1 = 1 - beta1^t and bc2 = 1 - beta2^t. */
-typedef struct AdamStep { float lr, beta1, beta2, eps, bc1, bc2; } AdamStep;
-
-MLP_HD void adam_one(float *w, float *m, float *v, float g, AdamStep s)
-{
-   float mhat, vhat;
-   *m = add_rn(mul_rn(s.beta1, *m), mul_rn(sub_rn(1.0f, s.beta1), g));
-   *v = add_rn(mul_rn(s.beta2, *v), mul_rn(sub_rn(1.0f, s.beta2), mul_rn(g, g)));
-   mhat = div_rn(*m, s.bc1);
-   vhat = div_rn(*v, s.bc2);
-   *w = sub_rn(*w, mul_rn(s.lr, div_rn(mhat, add_rn(sqrt_rn(vhat), s.eps))));
-}
-
-/* beta^t by repeated rounding multiplies: the same bits on every device */
-static AdamStep adam_step(float lr, int t)
-{
-   AdamStep s;
-   float p1 = 1.0f, p2 = 1.0f;
-   int i;
-   s.lr = lr; s.beta1 = 0.9f; s.beta2 = 0.999f; s.eps = 1e-8f;
-   for (i = 0; i < t; ++i) { p1 = mul_rn(p1, s.beta1); p2 = mul_rn(p2, s.beta2); }
-   s.bc1 = sub_rn(1.0f, p1);
-   s.bc2 = sub_rn(1.0f, p2);
-   return s;
-}
-
-/* ------------------------------------------------------------------------------------
-   The model: all parameters in one flat array, so hashing, diffing and uploading to a
-   GPU are single loops / copies. Layout: W1 (IN,H) b1 (H) W2 (H,H) b2 (H) W3 (H,CLASSES)
-   b3 (CLASSES).
-   ------------------------------------------------------------------------------------ */
-
-typedef struct Tensors { float *w1, *b1, *w2, *b2, *w3, *b3; } Tensors;
-
-static size_t param_count(int H) { return (size_t)(IN * H + H + H * H + H + H * CLASSES + CLASSES); }
-
-static Tensors tensors_view(float *flat, int H)
-{
-   Tensors t;
-   t.w1 = flat;                       t.b1 = t.w1 + IN * H;
-   t.w2 = t.b1 + H;                   t.b2 = t.w2 + H * H;
-   t.w3 = t.b2 + H;                   t.b3 = t.w3 + H * CLASSES;
-   return t;
-}
-
-/* Uniform in +-1/sqrt(fan_in) (He-like); biases 0. */
-static void init_params(float *flat, int H, uint64_t seed)
-{
-   Tensors t = tensors_view(flat, H);
-   struct { float *w; int fan_in, n; } layer[3];
-   uint64_t word = 0;
-   int l, i;
-   layer[0].w = t.w1; layer[0].fan_in = IN; layer[0].n = IN * H;
-   layer[1].w = t.w2; layer[1].fan_in = H;  layer[1].n = H * H;
-   layer[2].w = t.w3; layer[2].fan_in = H;  layer[2].n = H * CLASSES;
-   memset(flat, 0, param_count(H) * sizeof(float));
-   for (l = 0; l < 3; ++l) {
-      float a = div_rn(1.7320508f, sqrt_rn((float)layer[l].fan_in));   /* sqrt(3/fan_in) */
-      dropout_fill_uniform_f32(layer[l].w, (size_t)layer[l].n, seed, STREAM_INIT, word);
-      word += (uint64_t)layer[l].n;
-      for (i = 0; i < layer[l].n; ++i)
-         layer[l].w[i] = mul_rn(a, sub_rn(mul_rn(2.0f, layer[l].w[i]), 1.0f));
-   }
-}
-
-/* ------------------------------------------------------------------------------------
-   One training run. Threads work SPMD style: every thread runs train_worker, owns a
-   slice of the batch rows for the row-local work (forward, backward to the inputs,
-   dropout), a slice of the weight rows for the gradient sums, and a slice of the
-   parameters for Adam; three barriers per step separate the phases.
-   ------------------------------------------------------------------------------------ */
-
-typedef struct Barrier {   /* pthread_barrier_t is optional in POSIX (macOS lacks it) */
-   pthread_mutex_t mu;
-   pthread_cond_t cv;
-   int count, waiting, phase;
-} Barrier;
-
-static void barrier_init(Barrier *b, int count)
-{
-   pthread_mutex_init(&b->mu, NULL);
-   pthread_cond_init(&b->cv, NULL);
-   b->count = count; b->waiting = 0; b->phase = 0;
-}
-
-static void barrier_wait(Barrier *b)
-{
-   int phase;
-   if (b->count == 1) return;
-   pthread_mutex_lock(&b->mu);
-   phase = b->phase;
-   if (++b->waiting == b->count) {
-      b->waiting = 0;
-      ++b->phase;
-      pthread_cond_broadcast(&b->cv);
-   } else {
-      while (phase == b->phase) pthread_cond_wait(&b->cv, &b->mu);
-   }
-   pthread_mutex_unlock(&b->mu);
-}
-
-static void barrier_destroy(Barrier *b)
-{
-   pthread_cond_destroy(&b->cv);
-   pthread_mutex_destroy(&b->mu);
-}
-
-typedef struct Curve {     /* one point every eval_every epochs */
-   int n;
-   double *epoch, *batch_loss, *train_loss, *test_loss, *train_acc, *test_acc;
-} Curve;
-
-typedef struct Run {
-   Config cfg;
-   const Dataset *train, *test;
-   size_t n_params;
-   float *params, *grads, *adam_m, *adam_v;   /* (n_params) each */
-   /* activations of one batch */
-   float *x;         /* (B, IN) */
-   int *y;           /* (B) */
-   float *h1, *d1;   /* (B, H): pre-activation, ReLU+dropout output */
-   float *h2, *d2;   /* (B, H) */
-   float *logits, *dlogits, *losses;   /* (B, CLASSES), (B, CLASSES), (B) */
-   float *g2, *g1;   /* (B, H): gradients flowing back into d2/h2 and d1/h1 */
-   int *perm;        /* (n_train) */
-   float *eval;      /* scratch for predict(): (EVAL_ROWS, 2H) */
-   Curve curve;
-   Barrier bar;
-   double seconds;
-} Run;
-
-enum { EVAL_ROWS = 256 };
-
-/* Logits of n rows without dropout (inference), EVAL_ROWS at a time, into logits_out
-   (n, CLASSES). Single-threaded: only used for reporting. */
-static void predict(Run *r, float *logits_out, const float *x, int n)
-{
-   int H = r->cfg.hidden, at;
-   Tensors t = tensors_view(r->params, H);
-   float *h1 = r->eval, *h2 = h1 + EVAL_ROWS * H;
-   for (at = 0; at < n; at += EVAL_ROWS) {
-      int B = n - at < EVAL_ROWS ? n - at : EVAL_ROWS;
-      matmul_forward(h1, x + at * IN, t.w1, t.b1, B, IN, H);
-      relu_forward(h1, h1, (size_t)(B * H));
-      matmul_forward(h2, h1, t.w2, t.b2, B, H, H);
-      relu_forward(h2, h2, (size_t)(B * H));
-      matmul_forward(logits_out + at * CLASSES, h2, t.w3, t.b3, B, H, CLASSES);
-   }
-}
-
-static void evaluate(Run *r, const Dataset *d, double *loss, double *acc, float *logits)
-{
-   double sum = 0.0;
-   int i, correct = 0;
-   predict(r, logits, d->x, d->n);
-   for (i = 0; i < d->n; ++i) {
-      float dl[CLASSES];
-      const float *z = logits + i * CLASSES;
-      sum += softmax_xent_row(dl, z, d->y[i], CLASSES, 1.0f);
-      correct += (z[1] > z[0]) == (d->y[i] == 1);
-   }
-   *loss = sum / d->n;
-   *acc = (double)correct / d->n;
-}
-
-/* perm (n) = a permutation of 0..n-1 for this epoch: Fisher-Yates driven by the seed's
-   shuffle stream (modulo bias is irrelevant here; determinism is the point). */
-static void shuffle(int *perm, int n, uint64_t seed, int epoch)
-{
-   int i;
-   for (i = 0; i < n; ++i) perm[i] = i;
-   for (i = n - 1; i > 0; --i) {
-      uint32_t u = dropout_stream_u32(seed, STREAM_SHUFFLE, (uint64_t)epoch * (uint64_t)n + (uint64_t)i);
-      int j = (int)(u % (uint32_t)(i + 1)), tmp = perm[i];
-      perm[i] = perm[j];
-      perm[j] = tmp;
-   }
-}
-
-typedef struct Worker { Run *run; int tid; } Worker;
-
-static int slice(int n, int tid, int nt) { return (int)((long long)n * tid / nt); }
-
-static void *train_worker(void *arg)
-{
-   Worker *wk = (Worker *)arg;
-   Run *r = wk->run;
-   const Config *c = &r->cfg;
-   const int H = c->hidden, nt = c->threads, tid = wk->tid, n = r->train->n;
-   Tensors P = tensors_view(r->params, H), G = tensors_view(r->grads, H);
-   /* Every thread holds its own copy of the generator: it is three integers and all
-      copies advance in lockstep, so no thread has to publish offsets to the others. */
-   dropout_gen gen = dropout_gen_make(c->seed, STREAM_DROPOUT);
-   float *logits_all = NULL;
-   int epoch, step = 0;
-   if (tid == 0) {
-      int most = r->train->n > r->test->n ? r->train->n : r->test->n;
-      logits_all = (float *)malloc((size_t)(most * CLASSES) * sizeof(float));
-   }
-   for (epoch = 0; epoch < c->epochs; ++epoch) {
-      double epoch_loss = 0.0;
-      int at;
-      if (tid == 0) shuffle(r->perm, n, c->seed, epoch);
-      barrier_wait(&r->bar);
-      for (at = 0; at < n; at += c->batch) {
-         const int B = n - at < c->batch ? n - at : c->batch;
-         const int r0 = slice(B, tid, nt), r1 = slice(B, tid + 1, nt), rows = r1 - r0;
-         /* this thread's rows of every activation; hn elements each */
-         float *h1 = r->h1 + r0 * H, *d1 = r->d1 + r0 * H, *g1 = r->g1 + r0 * H;
-         float *h2 = r->h2 + r0 * H, *d2 = r->d2 + r0 * H, *g2 = r->g2 + r0 * H;
-         const size_t hn = (size_t)(rows * H);
-         const uint64_t first = (uint64_t)(r0 * H);   /* where these rows start in the stream */
-         uint64_t off1 = 0, off2 = 0;
-         int i;
-         dropout_gen_next(&gen, (size_t)(B * H), &off1);   /* each dropout layer takes B*H */
-         dropout_gen_next(&gen, (size_t)(B * H), &off2);   /* fresh stream positions */
-
-         /* phase 1, rows r0..r1: forward, loss, backward down to the first layer */
-         for (i = r0; i < r1; ++i) {
-            int src = r->perm[at + i];
-            r->x[2 * i] = r->train->x[2 * src];
-            r->x[2 * i + 1] = r->train->x[2 * src + 1];
-            r->y[i] = r->train->y[src];
-         }
-         matmul_forward(h1, r->x + r0 * IN, P.w1, P.b1, rows, IN, H);
-         relu_forward(d1, h1, hn);
-         dropout_forward_f32(d1, NULL, d1, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off1 + first);
-         matmul_forward(h2, d1, P.w2, P.b2, rows, H, H);
-         relu_forward(d2, h2, hn);
-         dropout_forward_f32(d2, NULL, d2, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off2 + first);
-         matmul_forward(r->logits + r0 * CLASSES, d2, P.w3, P.b3, rows, H, CLASSES);
-         for (i = r0; i < r1; ++i)
-            r->losses[i] = softmax_xent_row(r->dlogits + i * CLASSES, r->logits + i * CLASSES,
-                                            r->y[i], CLASSES, (float)B);
-         matmul_backward_input(g2, r->dlogits + r0 * CLASSES, P.w3, rows, H, CLASSES);
-         /* mask-free backward: dropout.h rebuilds the mask from (seed, stream, offset) */
-         dropout_backward_f32(g2, g2, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off2 + first);
-         relu_backward(g2, h2, g2, hn);
-         matmul_backward_input(g1, g2, P.w2, rows, H, H);
-         dropout_backward_f32(g1, g1, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off1 + first);
-         relu_backward(g1, h1, g1, hn);
-         barrier_wait(&r->bar);
-
-         /* phase 2: weight gradients, summed over all B rows; thread tid owns a slice
-            of every weight matrix's rows and of every bias */
-         matmul_backward_weight(G.w3, r->dlogits, r->d2, B, H, CLASSES, slice(H, tid, nt), slice(H, tid + 1, nt));
-         matmul_backward_weight(G.w2, r->g2, r->d1, B, H, H, slice(H, tid, nt), slice(H, tid + 1, nt));
-         matmul_backward_weight(G.w1, r->g1, r->x, B, IN, H, slice(IN, tid, nt), slice(IN, tid + 1, nt));
-         bias_backward(G.b3, r->dlogits, B, CLASSES, slice(CLASSES, tid, nt), slice(CLASSES, tid + 1, nt));
-         bias_backward(G.b2, r->g2, B, H, slice(H, tid, nt), slice(H, tid + 1, nt));
-         bias_backward(G.b1, r->g1, B, H, slice(H, tid, nt), slice(H, tid + 1, nt));
-         if (tid == 0)
-            for (i = 0; i < B; ++i) epoch_loss += r->losses[i];
-         barrier_wait(&r->bar);
-
-         /* phase 3: Adam on this thread's slice of the parameters */
-         {
-            AdamStep s = adam_step(c->lr, ++step);
-            size_t k, k0 = r->n_params * (size_t)tid / (size_t)nt;
-            size_t k1 = r->n_params * (size_t)(tid + 1) / (size_t)nt;
-            for (k = k0; k < k1; ++k)
-               adam_one(&r->params[k], &r->adam_m[k], &r->adam_v[k], r->grads[k], s);
-         }
-         barrier_wait(&r->bar);
-      }
-      if (tid == 0 && ((epoch + 1) % c->eval_every == 0 || epoch == 0)) {
-         /* bookkeeping (the other threads wait at the next barrier) */
-         Curve *cv = &r->curve;
-         int k = cv->n++;
-         cv->epoch[k] = epoch + 1;
-         cv->batch_loss[k] = epoch_loss / n;
-         evaluate(r, r->train, &cv->train_loss[k], &cv->train_acc[k], logits_all);
-         evaluate(r, r->test, &cv->test_loss[k], &cv->test_acc[k], logits_all);
-         if (c->print_every && ((epoch + 1) % c->print_every == 0 || epoch == 0))
-            printf("  epoch %4d  loss %.4f | train loss %.4f acc %5.1f%% | held-out loss "
-                   "%.4f acc %5.1f%%\n", epoch + 1, cv->batch_loss[k], cv->train_loss[k],
-                   100 * cv->train_acc[k], cv->test_loss[k], 100 * cv->test_acc[k]);
-      }
-   }
-   free(logits_all);
-   return NULL;
-}
-
-static double now_seconds(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The arena: every buffer of a run in one allocation. */
-static void run_init(Run *r, const Config *c, const Dataset *train, const Dataset *test)
-{
-   const size_t H = (size_t)c->hidden, B = (size_t)c->batch, E = (size_t)c->epochs;
-   size_t floats, ints;
-   float *f;
-   int *ip;
-   memset(r, 0, sizeof *r);
-   r->cfg = *c;
-   r->train = train;
-   r->test = test;
-   r->n_params = param_count(c->hidden);
-   floats = 4 * r->n_params + B * IN + 4 * B * H + 2 * B * CLASSES + B + 2 * B * H +
-            EVAL_ROWS * 2 * H;
-   ints = B + (size_t)train->n;
-   f = (float *)calloc(floats, sizeof(float));
-   ip = (int *)calloc(ints, sizeof(int));
-   r->curve.epoch = (double *)calloc(6 * (E + 1), sizeof(double));
-   if (!f || !ip || !r->curve.epoch) { fprintf(stderr, "out of memory\n"); exit(1); }
-   r->params = f; f += r->n_params;
-   r->grads = f;  f += r->n_params;
-   r->adam_m = f; f += r->n_params;
-   r->adam_v = f; f += r->n_params;
-   r->x = f; f += B * IN;
-   r->h1 = f; f += B * H;  r->d1 = f; f += B * H;
-   r->h2 = f; f += B * H;  r->d2 = f; f += B * H;
-   r->logits = f; f += B * CLASSES;
-   r->dlogits = f; f += B * CLASSES;
-   r->losses = f; f += B;
-   r->g2 = f; f += B * H;  r->g1 = f; f += B * H;
-   r->eval = f;
-   r->y = ip; r->perm = ip + B;
-   r->curve.batch_loss = r->curve.epoch + (E + 1);
-   r->curve.train_loss = r->curve.epoch + 2 * (E + 1);
-   r->curve.test_loss = r->curve.epoch + 3 * (E + 1);
-   r->curve.train_acc = r->curve.epoch + 4 * (E + 1);
-   r->curve.test_acc = r->curve.epoch + 5 * (E + 1);
-   init_params(r->params, c->hidden, c->seed);
-}
-
-static void run_free(Run *r)
-{
-   free(r->params);
-   free(r->y);
-   free(r->curve.epoch);
-}
-
-static void run_train(Run *r)
-{
-   pthread_t th[64];
-   Worker wk[64];
-   int t, nt = r->cfg.threads;
-   double t0 = now_seconds();
-   barrier_init(&r->bar, nt);
-   for (t = 0; t < nt; ++t) { wk[t].run = r; wk[t].tid = t; }
-   for (t = 1; t < nt; ++t) pthread_create(&th[t], NULL, train_worker, &wk[t]);
-   train_worker(&wk[0]);
-   for (t = 1; t < nt; ++t) pthread_join(th[t], NULL);
-   barrier_destroy(&r->bar);
-   r->seconds = now_seconds() - t0;
-}
-
-/* FNV-1a over the bytes of the parameters: one number that names the exact weights. */
-static uint64_t hash_params(const float *p, size_t n)
-{
-   const uint8_t *b = (const uint8_t *)p;
-   uint64_t h = 0xcbf29ce484222325u;
-   size_t i;
-   for (i = 0; i < n * sizeof(float); ++i) { h ^= b[i]; h *= 0x100000001b3u; }
-   return h;
-}
-
-static double max_abs_diff(const float *a, const float *b, size_t n)
-{
-   double m = 0.0;
-   size_t i;
-   for (i = 0; i < n; ++i) {
-      double d = (double)a[i] - (double)b[i];
-      if (d < 0) d = -d;
-      if (d > m || d != d) m = d;
-   }
-   return m;
-}
-
-#ifndef TRAIN_MLP_NO_MAIN
-/* ====================================================================================
-   The demo: main() and the pictures.
-   ==================================================================================== */
+#include "mlp_model.h"
+#include "mlp_run.h"
 #include "plot.h"
 
 typedef struct Options {
@@ -613,7 +79,7 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
    svg_chart c;
    double top = 0.0;
    char line[2][160], words[120];
-   int i;
+   int i, ticks = 5;
    FILE *f = fopen(csv_path, "w");
    if (!f) return -1;
    fprintf(f, "epoch,train_loss_no_dropout,heldout_loss_no_dropout,train_loss_dropout,heldout_loss_dropout\n");
@@ -627,9 +93,10 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
       top = plain->curve.test_loss[i] > top ? plain->curve.test_loss[i] : top;
       top = drop->curve.test_loss[i] > top ? drop->curve.test_loss[i] : top;
    }
-   c.f = f; c.x0 = 0; c.x1 = plain->cfg.epochs; c.y0 = 0; c.y1 = top < 1.5 ? 1.5 : top;
+   /* 0 .. 1.5 in steps of 0.3 unless a curve goes higher; round ticks either way */
+   c.f = f; c.x0 = 0; c.x1 = plain->cfg.epochs; c.y0 = 0; c.y1 = top <= 1.5 ? 1.5 : svg_round_top(top, 6, &ticks);
    c.px = 70; c.py = 90; c.pw = 620; c.ph = 340;
-   svg_axes(&c, "", "epoch", "loss", 5, 1);
+   svg_axes(&c, "", "epoch", "loss", ticks, 1);
    fprintf(f, "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">Cross-entropy loss, "
               "training (dashed) and held-out (solid)</text>\n", c.px + c.pw / 2);
    curve_summary(words, sizeof words, &plain->curve);
@@ -644,19 +111,21 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
    svg_line(&c, drop->curve.epoch, drop->curve.test_loss, drop->curve.n, "#1f77b4", 0);
    svg_line(&c, drop->curve.epoch, drop->curve.train_loss, drop->curve.n, "#1f77b4", 1);
    svg_legend(&c, 0, "#d62728", 0, "no dropout, held-out");
-   svg_legend(&c, 1, "#d62728", 1, "no dropout, train");
+   svg_legend(&c, 1, "#d62728", 1, "no dropout, training");
    svg_legend(&c, 2, "#1f77b4", 0, "dropout, held-out");
-   svg_legend(&c, 3, "#1f77b4", 1, "dropout, train");
+   svg_legend(&c, 3, "#1f77b4", 1, "dropout, training");
    printf("\nheld-out loss curves (loss.svg's title says this):\n  %s\n  %s\n", line[0], line[1]);
    return svg_close(f);
 }
 
 /* Two panels (no dropout | dropout): background = P(class 1) on a grid over the data,
    dots = the training points; a title, a heading with the measured held-out accuracy and
-   loss over each panel, the axis range and a key below. */
+   loss over each panel, both axes labelled (x1 below, x2 on the left), a key below. */
 static int picture_boundary(const char *path, Run *plain, Run *drop)
 {
-   enum { S = 300, GAP = 16, M = 12, TOP = 74, BOTTOM = 52, W = 2 * S + GAP + 2 * M, H = TOP + S + BOTTOM };
+   enum { S = 300, GAP = 16, M = 12, YL = 30 /* x2's labels */, TOP = 74, BOTTOM = 52,
+          W = 2 * (YL + S) + GAP + 2 * M, H = TOP + S + BOTTOM };
+   const uint32_t boundary = 0x808080;   /* mid grey: darker reads as black on 1 pixel */
    const float lo = -1.6f, span = 3.2f;
    plot_img im;
    float *grid = (float *)malloc((size_t)S * S * IN * sizeof(float));
@@ -679,7 +148,7 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
    for (panel = 0; panel < 2; ++panel) {
       const Dataset *tr = runs[panel]->train;
       const Curve *cv = &runs[panel]->curve;
-      const int X0 = M + panel * (S + GAP), Y0 = TOP;
+      const int X0 = M + YL + panel * (YL + S + GAP), Y0 = TOP;
       predict(runs[panel], logits, grid, S * S);
       if (panel == 0) snprintf(buf, sizeof buf, "no dropout");
       else snprintf(buf, sizeof buf, "dropout p = %.2f", runs[panel]->cfg.p);
@@ -701,7 +170,7 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
          for (j = 0; j + 1 < S; ++j) {
             const float *z = logits + 2 * (i * S + j);
             int here = z[1] > z[0], right = z[3] > z[2], below = z[2 * S + 1] > z[2 * S];
-            if (here != right || here != below) img_rect(&im, X0 + j, Y0 + i, 1, 1, 0x3c3c3c);
+            if (here != right || here != below) img_rect(&im, X0 + j, Y0 + i, 1, 1, boundary);
          }
       for (k = 0; k < tr->n; ++k) {
          int cx = (int)((tr->x[2 * k] - lo) / span * (float)S), cy = S - 1 - (int)((tr->x[2 * k + 1] - lo) / span * (float)S);
@@ -716,6 +185,9 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
       img_text(&im, X0, Y0 + S + 4, "-1.6", 1, 0x000000, 0);
       img_text(&im, X0 + S, Y0 + S + 4, "1.6", 1, 0x000000, 2);
       img_text(&im, X0 + S / 2, Y0 + S + 4, "x1", 1, 0x000000, 1);
+      img_text(&im, X0 - 4, Y0, "1.6", 1, 0x000000, 2);
+      img_text(&im, X0 - 4, Y0 + S - 7, "-1.6", 1, 0x000000, 2);
+      img_text(&im, X0 - 4, Y0 + S / 2 - 3, "x2", 1, 0x000000, 2);
    }
    snprintf(buf, sizeof buf, "background: predicted class (orange 0, blue 1), grey line: the boundary");
    img_text(&im, W / 2, TOP + S + 18, buf, 1, 0x000000, 1);
@@ -728,10 +200,11 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
 
 /* Dropout masks on a 64 x 64 grid, white = kept: p = 0.1, 0.5, 0.9 element masks, then a
    channel mask (p = 0.5): one decision per row (channel), broadcast along the row. Each
-   panel is captioned with the kept count it shows. */
+   panel is framed (a mostly white mask on white needs one) and captioned with the kept
+   count it shows. */
 static int picture_masks(const char *path, uint64_t seed)
 {
-   enum { N = 64, Z = 3, P = N * Z, GAP = 16, M = 12, TOP = 70, BOTTOM = 22,
+   enum { N = 64, Z = 3, P = N * Z, GAP = 28, M = 28, TOP = 82, BOTTOM = 36,
           W = 4 * P + 3 * GAP + 2 * M, H = TOP + P + BOTTOM };
    static const double ps[3] = {0.1, 0.5, 0.9};
    uint8_t mask[N * N / 8], chan[N / 8];
@@ -748,6 +221,7 @@ static int picture_masks(const char *path, uint64_t seed)
    for (panel = 0; panel < 4; ++panel) {
       const int X0 = M + panel * (P + GAP);
       int kept_total = 0;
+      img_rect(&im, X0 - 1, TOP - 1, P + 2, P + 2, 0x808080);   /* the frame, under the mask */
       if (panel < 3) dropout_mask(mask, N * N, ps[panel], 16, seed, STREAM_DROPOUT, 0);
       else dropout_mask(chan, N, 0.5, 16, seed, STREAM_DROPOUT, 0);
       for (i = 0; i < P; ++i)
@@ -761,12 +235,12 @@ static int picture_masks(const char *path, uint64_t seed)
       if (panel < 3) snprintf(buf, sizeof buf, "p = %.1f", ps[panel]);
       else snprintf(buf, sizeof buf, "channel, p = 0.5");
       img_text(&im, X0 + P / 2, 32, buf, 2, 0x000000, 1);
-      if (panel < 3) snprintf(buf, sizeof buf, "%d of %d kept", kept_total, N * N);
-      else snprintf(buf, sizeof buf, "%d of %d rows kept", kept_total, N);
-      img_text(&im, X0 + P / 2, 56, buf, 1, 0x000000, 1);
+      if (panel < 3) snprintf(buf, sizeof buf, "%d/%d kept", kept_total, N * N);
+      else snprintf(buf, sizeof buf, "%d/%d rows kept", kept_total, N);
+      img_text(&im, X0 + P / 2, 56, buf, 2, 0x404040, 1);
    }
-   img_text(&im, W / 2, TOP + P + 8, "a channel mask draws one decision per row and broadcasts it along the row",
-            1, 0x000000, 1);
+   img_text(&im, W / 2, TOP + P + 12, "channel mask: one decision per row, broadcast along the row",
+            2, 0x000000, 1);
    err = png_write(path, W, H, im.rgb);
    free(im.rgb);
    return err;
@@ -782,7 +256,7 @@ static int picture_diffs(const char *path, const float *ref, const float *const 
    double d[3][6], top = 0.0;
    svg_chart c;
    char buf[64];
-   int t, k;
+   int t, k, ticks;
    FILE *f = svg_open(path, 720, 420);
    if (!f) return -1;
    sizes[0] = (size_t)(IN * H); sizes[1] = (size_t)H; sizes[2] = (size_t)(H * H);
@@ -794,10 +268,11 @@ static int picture_diffs(const char *path, const float *ref, const float *const 
       }
       at += sizes[t];
    }
-   c.f = f; c.x0 = 0; c.x1 = 6; c.y0 = 0; c.y1 = top > 0 ? top * 1.15 : 1;
+   c.f = f; c.x0 = 0; c.x1 = 6; c.y0 = 0; c.y1 = svg_round_top(top > 0 ? top * 1.05 : 1, 6, &ticks);
    c.px = 70; c.py = 40; c.pw = 620; c.ph = 300;
    svg_axes(&c, "max |weight difference| against run 1 (seed 1, 1 thread), per tensor",
-            "", "max |difference|", 4, 0);
+            "weight tensor (W: weights, b: biases; layer 1 takes the input, layer 3 gives the logits)",
+            "max |difference|", ticks, 0);
    for (t = 0; t < 6; ++t) {
       svg_text(f, svg_x(&c, t + 0.5), c.py + c.ph + 18, "middle", names[t]);
       for (k = 0; k < 3; ++k) {
@@ -878,7 +353,12 @@ int main(int argc, char **argv)
    /* the data has its own seed: every run below sees the same points */
    make_spirals(&train, xbuf, ybuf, o.n_train, o.noise, 42, 0);
    make_spirals(&test, xbuf + o.n_train * IN, ybuf + o.n_train, o.n_test, o.noise, 42, 1u << 20);
-   printf("two noisy spirals: %d training points, %d held-out points\n\n", o.n_train, o.n_test);
+   printf("two noisy spirals: %d training points, %d held-out points\n", o.n_train, o.n_test);
+   if (o.cfg.print_every)
+      printf("each epoch line: batch loss = the mean loss of the epoch's minibatches as they were\n"
+             "trained (dropout on, weights moving); training-set and held-out = loss and accuracy\n"
+             "on the whole set after the epoch (no dropout)\n");
+   printf("\n");
 
    {
       Config c = o.cfg;
@@ -925,6 +405,10 @@ int main(int argc, char **argv)
       run_train(&other);
       all_ok &= compare("seed 1 vs seed 2:", &drop, &other, 0);
    }
+   if (plain.failed || drop.failed || again.failed || threaded.failed || other.failed) {
+      printf("  a dropout.h call returned an error (see --p)\n");
+      all_ok = 0;
+   }
    printf("  %s\n", all_ok ? "REPRODUCIBLE: every check as expected" : "NOT REPRODUCIBLE");
 
    if (!o.quick) {
@@ -958,4 +442,3 @@ int main(int argc, char **argv)
    free(xbuf); free(ybuf);
    return all_ok ? 0 : 1;
 }
-#endif

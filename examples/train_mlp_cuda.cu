@@ -17,8 +17,8 @@
      an FMA. The cost: no tensor cores, no split-k, no tiling that reorders a sum;
    - the row-wise pieces (softmax cross-entropy, Adam) are the very MLP_HD functions the
      CPU calls, with exp/log written from single IEEE operations (mlp_math.h). */
-#define TRAIN_MLP_NO_MAIN
-#include "examples/train_mlp.c"
+#define DROPOUT_IMPLEMENTATION
+#include "examples/mlp_run.h"
 
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"

@@ -8,15 +8,16 @@
                                                     that never calls MPI
 
    Same data, seed, initial weights, shuffles, dropout masks and Adam as `make demo`'s
-   dropout run: the layers, the data and the optimiser are train_mlp.c's own functions
-   (included below). What is new is how the work and the gradient sum are split:
+   dropout run: the data, the layers, the step and the optimiser are the model header's
+   (mlp_model.h, which train_mlp.c uses too). What is new is how the work and the
+   gradient sum are split:
 
    - Each minibatch is cut into fixed blocks of --block samples (5 by default). Rank r
      takes the contiguous blocks slice(nblocks, r, R) .. slice(nblocks, r + 1, R): uneven
      shards whenever R does not divide the block count, and a rank may get none.
    - Dropout positions come from the sample's place in the minibatch, never from the rank:
      sample b of the batch uses stream positions off + b*H .. off + b*H + H - 1 of the
-     step's offset `off`, exactly as in train_mlp.c. Every rank advances its own copy of
+     step's offset `off`, exactly as in train_mlp.c (mlp_step_rows). Every rank advances its own copy of
      the generator (three integers) in lockstep, so nobody sends offsets.
    - The gradient of each block is summed from zero over its samples in order (a block
      partial), all partials are gathered on every rank (MPI_Allgatherv), and every rank adds
@@ -36,15 +37,11 @@
    test suite can check that a failure ends with a message and a non-zero status, never with
    weights. Build: mpicc -std=c99 -O2 -ffp-contract=off -I. examples/train_mlp_mpi.c; with
    -DTRAIN_MLP_NO_MPI any C compiler builds the --serial half alone. */
-#define TRAIN_MLP_NO_MAIN
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"   /* train_mlp.c's reporting helpers */
-#endif
-#include "train_mlp.c"
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#define _POSIX_C_SOURCE 200809L
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+#include "mlp_model.h"   /* the model, its step and its fixed summation order */
+#include "mlp_run.h"     /* a run's buffers (the arena), as the demo allocates them */
 
 #include <signal.h>
 #ifndef TRAIN_MLP_NO_MPI
@@ -71,57 +68,6 @@ static void die(const Ranks *rk, const char *why)
    if (rk->mpi) MPI_Abort(MPI_COMM_WORLD, 3);
 #endif
    exit(3);
-}
-
-/* The gradient of samples [b0, b1) of the current batch, summed from zero in sample order,
-   into g (n_params, tensors_view layout). Buffers are the batch's, rows as in train_mlp.c. */
-static void grad_rows(float *g, const Run *r, int b0, int b1)
-{
-   const int H = r->cfg.hidden, rows = b1 - b0;
-   Tensors G = tensors_view(g, H);
-   matmul_backward_weight(G.w3, r->dlogits + b0 * CLASSES, r->d2 + b0 * H, rows, H, CLASSES, 0, H);
-   matmul_backward_weight(G.w2, r->g2 + b0 * H, r->d1 + b0 * H, rows, H, H, 0, H);
-   matmul_backward_weight(G.w1, r->g1 + b0 * H, r->x + b0 * IN, rows, IN, H, 0, IN);
-   bias_backward(G.b3, r->dlogits + b0 * CLASSES, rows, CLASSES, 0, CLASSES);
-   bias_backward(G.b2, r->g2 + b0 * H, rows, H, 0, H);
-   bias_backward(G.b1, r->g1 + b0 * H, rows, H, 0, H);
-}
-
-/* Forward, loss and backward down to the first layer for samples [r0, r1) of the batch
-   that starts at `at` in this epoch's permutation: train_mlp.c's phase 1, for one rank. */
-static int rows_forward_backward(Run *r, int at, int B, int r0, int r1, uint64_t off1, uint64_t off2)
-{
-   const Config *c = &r->cfg;
-   const int H = c->hidden, rows = r1 - r0;
-   Tensors P = tensors_view(r->params, H);
-   float *h1 = r->h1 + r0 * H, *d1 = r->d1 + r0 * H, *g1 = r->g1 + r0 * H;
-   float *h2 = r->h2 + r0 * H, *d2 = r->d2 + r0 * H, *g2 = r->g2 + r0 * H;
-   const size_t hn = (size_t)(rows * H);
-   const uint64_t first = (uint64_t)(r0 * H);   /* the global position of this shard */
-   int i, err = 0;
-   for (i = r0; i < r1; ++i) {
-      int src = r->perm[at + i];
-      r->x[2 * i] = r->train->x[2 * src];
-      r->x[2 * i + 1] = r->train->x[2 * src + 1];
-      r->y[i] = r->train->y[src];
-   }
-   matmul_forward(h1, r->x + r0 * IN, P.w1, P.b1, rows, IN, H);
-   relu_forward(d1, h1, hn);
-   err |= dropout_forward_f32(d1, NULL, d1, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off1 + first);
-   matmul_forward(h2, d1, P.w2, P.b2, rows, H, H);
-   relu_forward(d2, h2, hn);
-   err |= dropout_forward_f32(d2, NULL, d2, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off2 + first);
-   matmul_forward(r->logits + r0 * CLASSES, d2, P.w3, P.b3, rows, H, CLASSES);
-   for (i = r0; i < r1; ++i)
-      r->losses[i] = softmax_xent_row(r->dlogits + i * CLASSES, r->logits + i * CLASSES,
-                                      r->y[i], CLASSES, (float)B);
-   matmul_backward_input(g2, r->dlogits + r0 * CLASSES, P.w3, rows, H, CLASSES);
-   err |= dropout_backward_f32(g2, g2, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off2 + first);
-   relu_backward(g2, h2, g2, hn);
-   matmul_backward_input(g1, g2, P.w2, rows, H, H);
-   err |= dropout_backward_f32(g1, g1, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off1 + first);
-   relu_backward(g1, h1, g1, hn);
-   return err;
 }
 
 typedef struct Timing { double total, reduce; } Timing;
@@ -159,12 +105,14 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
             fflush(stderr);
             raise(SIGKILL);   /* a crash: no MPI_Abort, no goodbye; mpirun must notice */
          }
-         if (rows_forward_backward(r, at, B, r0, r1, off1, off2)) die(rk, "dropout call failed");
+         /* forward, loss and backward to the inputs for this rank's samples */
+         if (mlp_step_rows(&r->act, c, r->params, r->train, r->perm + at, B, r0, r1, off1, off2))
+            die(rk, "dropout call failed");
 
          t1 = now_seconds();
          if (!o->allreduce) {
             for (k = k0; k < k1; ++k)
-               grad_rows(blocks + (size_t)k * np, r, k * K, (k + 1) * K < B ? (k + 1) * K : B);
+               mlp_step_grads(blocks + (size_t)k * np, &r->act, c->hidden, k * K, (k + 1) * K < B ? (k + 1) * K : B, 0, 1);
 #ifndef TRAIN_MLP_NO_MPI
             if (rk->mpi && rk->size > 1) {
                int *displs = counts + rk->size;
@@ -184,7 +132,7 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
                for (j = 0; j < np; ++j) r->grads[j] = add_rn(r->grads[j], pk[j]);
             }
          } else {
-            grad_rows(r->grads, r, r0, r1);
+            mlp_step_grads(r->grads, &r->act, c->hidden, r0, r1, 0, 1);
 #ifndef TRAIN_MLP_NO_MPI
             if (rk->mpi && rk->size > 1)
                MPI_Allreduce(MPI_IN_PLACE, r->grads, (int)np, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
