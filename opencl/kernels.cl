@@ -73,17 +73,6 @@ static inline uint dropout_ocl_keep_bits(ulong seed, ulong stream, dropout_rule 
    return k;
 }
 
-/* dx = dx + g, one rounding in the dtype; f16 / bf16 add in float. */
-static inline float dropout_ocl_acc_f32(float old, float g) { return old + g; }
-static inline ushort dropout_ocl_acc_f16(ushort old, ushort g)
-{
-   return dropout_f32_to_f16(dropout_f16_to_f32(old) + dropout_f16_to_f32(g));
-}
-static inline ushort dropout_ocl_acc_bf16(ushort old, ushort g)
-{
-   return dropout_f32_to_bf16(dropout_bf16_to_f32(old) + dropout_bf16_to_f32(g));
-}
-
 /* One element of the contiguous ops, out[j] from in[j] (and bias, residual). */
 #define DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                     \
    {                                                                                     \
@@ -144,12 +133,11 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
    }                                                                                     \
 }
 
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_ocl_acc_f32)
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_ocl_acc_f16)
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_ocl_acc_bf16)
+DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)
+DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)
+DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)
 #ifdef DROPOUT_OPENCL_FP64
-static inline double dropout_ocl_acc_f64(double old, double g) { return old + g; }
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_ocl_acc_f64)
+DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)
 #endif
 
 /* ---- The element path: strided views, broadcast masks and the variants ---------------
@@ -253,11 +241,11 @@ DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                              
 #endif
 
 DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f32, float, DROPOUT_OCL_ID, DROPOUT_OCL_ID, dropout_apply_f32,
-                       dropout_alpha_apply_f32, dropout_alpha_grad_f32, dropout_bias_dropout_add_one_f32, dropout_ocl_acc_f32)
+                       dropout_alpha_apply_f32, dropout_alpha_grad_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)
 DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f16, ushort, dropout_f16_to_f32, dropout_f32_to_f16, dropout_apply_f16,
-                       dropout_alpha_apply_f16, dropout_alpha_grad_f16, dropout_bias_dropout_add_one_f16, dropout_ocl_acc_f16)
+                       dropout_alpha_apply_f16, dropout_alpha_grad_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)
 DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_bf16, ushort, dropout_bf16_to_f32, dropout_f32_to_bf16, dropout_apply_bf16,
-                       dropout_alpha_apply_bf16, dropout_alpha_grad_bf16, dropout_bias_dropout_add_one_bf16, dropout_ocl_acc_bf16)
+                       dropout_alpha_apply_bf16, dropout_alpha_grad_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)
 
 #ifdef DROPOUT_OPENCL_FP64
 DROPOUT_OCL_ELEM_KERNEL_HEAD(dropout_ocl_elem_f64)
@@ -277,7 +265,7 @@ DROPOUT_OCL_ELEM_KERNEL_HEAD(dropout_ocl_elem_f64)
             v = op == DROPOUT_OCL_GAUSS ? xv * (double)dropout_gaussian_mult(z, sigma)
                                         : dropout_noise_add_f64(xv, z, sigma);
          }
-         if (acc) v = dropout_ocl_acc_f64(*yp, v);
+         if (acc) v = dropout_accumulate_f64(*yp, v);
          *yp = v;
       }
    }
