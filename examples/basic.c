@@ -1,6 +1,13 @@
 /* basic.c - dropout.h in one page: a forward, a backward, and the reproducibility.
 
-   Build and run:  make example   (or: cc -std=c99 -I. examples/basic.c && ./a.out) */
+   Build and run:  make example   (or: cc -std=c99 -I. examples/basic.c && ./a.out)
+
+   The three objects, in the order a program makes them:
+     dropout_rule  p realised with a draw width, made once per layer;
+     dropout_gen   the run's key {seed, stream} and its next unused position;
+     dropout_plan  one layer application: the rule, the key, the first position and the
+                   count. The generator hands it out; forward and backward take the same
+                   plan, so they cannot disagree. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
@@ -22,28 +29,38 @@ int main(void)
    float x[N], y[N], dy[N], dx[N];
    uint8_t mask_a[(N + 7) / 8], mask_b[(N + 7) / 8], mask_chunks[(N + 7) / 8];
    const double p = 0.3;     /* drop probability: 8-bit draws realise 77/256, not 0.3 */
-   const int bits = 8;       /* one byte of the stream per element */
-   dropout_gen gen = dropout_gen_make(42, 0);   /* seed 42, stream 0 */
-   uint64_t offset;
+   dropout_rule rule;        /* one per layer, made once */
+   dropout_gen gen = dropout_gen_make(dropout_key_make(42, 0));   /* seed 42, stream 0 */
+   dropout_plan plan, chunk0, chunk1, next;
    size_t j;
    int err;
 
    for (j = 0; j < N; ++j) { x[j] = (float)(j + 1); dy[j] = 1.0f; }
 
+   /* the rule: p with 8-bit draws (one byte of the stream per element) */
+   err = dropout_rule_init(&rule, p, DROPOUT_BITS_8);
+   if (err) { printf("error: %s\n", dropout_strerror(err)); return 1; }
+
    /* forward: reserve N positions of the stream, then drop */
-   dropout_gen_next(&gen, N, &offset);
-   err = dropout_forward_f32(y, mask_a, x, N, p, bits, gen.seed, gen.stream, offset);
+   err = dropout_gen_plan(&gen, &rule, N, &plan);
+   if (!err) err = dropout_forward_f32(&plan, y, mask_a, x);   /* plan, outputs, inputs */
    if (err) { printf("error: %s\n", dropout_strerror(err)); return 1; }
 
    /* The scale is 1/q for q, the keep probability the draws realise: p is rounded to a
       multiple of 2^-bits first, so 1/(1-p) is exact only when p already is one. */
    {
-      dropout_rule r = dropout_rule_make(p, bits);
-      double q = 1.0 - (double)r.threshold / (double)(1u << bits);
+      const unsigned two_b = 1u << rule.bits, t = (unsigned)rule.threshold;
+      double q = 1.0 - dropout_rule_p(&rule);
       printf("p = %.2f, %d-bit draws: an element is kept iff its draw >= %u, so q = %u/%u = %.6f;\n"
-             "kept elements are scaled by 1/q = %.6f (1/(1-p) = %.6f would bias E[y])\n\n", p, bits,
-             (unsigned)r.threshold, (1u << bits) - (unsigned)r.threshold, 1u << bits, q, r.scale_f64,
-             1.0 / (1.0 - p));
+             "kept elements are scaled by 1/q = %.6f (1/(1-p) = %.6f would bias E[y])\n", p,
+             rule.bits, t, two_b - t, two_b, q, rule.scale_f64, 1.0 / (1.0 - p));
+   }
+   /* a p that the draw width cannot honour is refused, with the width that would serve */
+   {
+      dropout_rule tiny;
+      err = dropout_rule_init(&tiny, 0.001, DROPOUT_BITS_8);
+      printf("and p = 0.001 with 8-bit draws (0.001 * 256 rounds to 0) is refused:\n  %s\n\n",
+             err ? dropout_strerror(err) : "(accepted: this should not happen)");
    }
    printf("%-26s", "x");
    for (j = 0; j < 8; ++j) printf("%6.2f", (double)x[j]);
@@ -51,18 +68,20 @@ int main(void)
    for (j = 0; j < 8; ++j) printf("%6.2f", (double)y[j]);
    printf(" ...\n\n");
 
-   /* backward: no stored mask, the same (seed, stream, offset) rebuilds it */
-   dropout_backward_f32(dx, dy, N, p, bits, gen.seed, gen.stream, offset);
+   /* backward: no stored mask, the same plan rebuilds it (dx is overwritten) */
+   dropout_backward_f32(&plan, dx, dy);
    printf("%-26s", "dx = backward(dy = 1)");
    for (j = 0; j < 8; ++j) printf("%6.2f", (double)dx[j]);
    printf(" ...\n\n");
 
-   /* reproducibility: a second call with the same coordinates gives the same mask ... */
-   dropout_mask(mask_b, N, p, bits, gen.seed, gen.stream, offset);
-   /* ... and so do two chunks, each with its own offset (chunks start at multiples of 8
-      so that their mask bytes do not overlap) */
-   dropout_mask(mask_chunks, 16, p, bits, gen.seed, gen.stream, offset);
-   dropout_mask(mask_chunks + 2, N - 16, p, bits, gen.seed, gen.stream, offset + 16);
+   /* reproducibility: the same plan gives the same mask ... */
+   dropout_mask(&plan, mask_b);
+   /* ... and so do two slices of it, each a chunk a thread could take (slices that write
+      masks start at multiples of 8, so that their mask bytes do not overlap) */
+   dropout_plan_slice(&plan, 0, 16, &chunk0);
+   dropout_plan_slice(&plan, 16, N - 16, &chunk1);
+   dropout_mask(&chunk0, mask_chunks);
+   dropout_mask(&chunk1, mask_chunks + 2);
 
    print_mask("mask, forward", mask_a, N);
    print_mask("mask, second call", mask_b, N);
@@ -71,9 +90,9 @@ int main(void)
           memcmp(mask_a, mask_b, sizeof mask_a) == 0 &&
           memcmp(mask_a, mask_chunks, sizeof mask_a) == 0 ? "yes" : "NO");
 
-   /* the next call gets fresh positions, so a fresh mask */
-   dropout_gen_next(&gen, N, &offset);
-   dropout_mask(mask_b, N, p, bits, gen.seed, gen.stream, offset);
+   /* the next plan gets fresh positions, so a fresh mask */
+   dropout_gen_plan(&gen, &rule, N, &next);
+   dropout_mask(&next, mask_b);
    print_mask("mask, next step", mask_b, N);
    return 0;
 }

@@ -41,7 +41,7 @@ enum { T_SEED = 1, T_STREAM = 0 };
 /* Draw q of the 8-bit stream: byte q % 4 of word q / 4, lowest byte first (SPEC, draws). */
 static unsigned draw8(uint64_t q)
 {
-   return (dropout_stream_u32(T_SEED, T_STREAM, q / 4) >> (8 * (q % 4))) & 0xFFu;
+   return (dropout_stream_u32(dropout_key_make(T_SEED, T_STREAM), dropout_pos_make(q / 4)) >> (8 * (q % 4))) & 0xFFu;
 }
 
 static int figure_threshold(const char *dir, int check)
@@ -58,8 +58,11 @@ static int figure_threshold(const char *dir, int check)
    if (!f) return -1;
    for (j = 0; j < 256; ++j) { d[j] = draw8((uint64_t)j); kept += d[j] >= t; }
    if (check) {
-      int same = 1;
-      dropout_mask(mask, 256, p, 8, T_SEED, T_STREAM, 0);
+      dropout_rule rule;
+      dropout_plan plan;
+      int same = dropout_rule_init(&rule, p, DROPOUT_BITS_8) == DROPOUT_OK &&
+                 dropout_plan_at(&plan, &rule, dropout_key_make(T_SEED, T_STREAM), dropout_pos_make(0), 256) == DROPOUT_OK &&
+                 dropout_mask(&plan, mask) == DROPOUT_OK && rule.threshold == t;
       for (j = 0; j < 256; ++j) same &= ((mask[j / 8] >> (j % 8)) & 1u) == (d[j] >= t);
       report(same, "figures: threshold.svg's keep decisions = dropout_mask (p 0.3, 8-bit draws)",
              "a drawn decision differs from the library's mask");
@@ -144,7 +147,7 @@ static void check_wiring(void)
    int trial, r, ok1 = 1, ok10 = 1;
    for (trial = 0; trial < 1000; ++trial) {
       uint32_t w[8], c[4], k[2], lib[4];
-      dropout_fill_u32(w, 8, 99, 5, 8u * (uint64_t)trial);
+      dropout_fill_u32(dropout_key_make(99, 5), dropout_pos_make(8u * (uint64_t)trial), w, 8);
       c[0] = w[0]; c[1] = w[1]; c[2] = w[2]; c[3] = w[3]; k[0] = w[4]; k[1] = w[5];
       dropout_philox4x32_rounds(1, c, k, lib);
       table_round(c, k);
@@ -270,7 +273,13 @@ static int figure_masks(const char *dir, int raw)
       const int X0 = M + panel * (P + GAP);
       int kept = 0;
       /* each panel its own stream positions, as consecutive layers would take them */
-      dropout_mask(mask, N * N, ps[panel], 16, 1, 0, (uint64_t)panel * N * N);
+      {
+         dropout_rule rule;
+         dropout_plan plan;
+         if (dropout_rule_init(&rule, ps[panel], DROPOUT_BITS_16) ||
+             dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make((uint64_t)panel * N * N), N * N) ||
+             dropout_mask(&plan, mask)) { free(im.rgb); return -1; }
+      }
       for (i = 0; i < N * N; ++i) kept += (mask[i / 8] >> (i % 8)) & 1;
       for (i = 0; i < P; ++i)
          for (j = 0; j < P; ++j) {
@@ -317,7 +326,7 @@ static int figure_selftest(const char *dir)
    img_text(&im, 120, 12, "png.h self-test: !\"#$%&'()*+,-./0-9:;<=>?@A-Z[\\]^_`a-z{|}~", 1, 0xffffff, 0);
    img_text(&im, 120, 40, "gjpqy 0.123", 3, 0x000000, 0);
    err |= write_png(dir, "selftest_pattern.png", &im, 1);
-   dropout_fill_u32(noise, npix, 5, 5, 0);
+   dropout_fill_u32(dropout_key_make(5, 5), dropout_pos_make(0), noise, npix);
    memcpy(im.rgb, noise, npix * 3);
    err |= write_png(dir, "selftest_noise.png", &im, 1);
    /* the top half's random rows again below: matches 30050 bytes back, near the 32 KiB

@@ -19,8 +19,8 @@
 
    Why the bits are the same everywhere:
    - dropout masks come from dropout.h: a pure function of (seed, stream, position), so a
-     thread, rank or GPU block that handles rows r0..r1 of a batch passes the position of
-     row r0, and gets the mask that one whole-batch call would give those rows;
+     thread, rank or GPU block that handles rows r0..r1 of a batch takes that slice of
+     the batch's plan, and gets the mask that one whole-batch call would give those rows;
    - every output of a matrix product is summed in one FIXED order (bias first, then k
      ascending), whoever computes it and however the loops are vectorised; a gradient is
      summed over the batch from zero, b ascending; nothing is summed across threads;
@@ -82,7 +82,8 @@ static inline void make_spirals(Dataset *d, float *xbuf, int *ybuf, int n, float
    d->y = ybuf;
    for (i = 0; i < n; ++i) {
       float u[5], t, angle, radius, nx, ny;
-      dropout_fill_uniform_f32(u, 5, data_seed, STREAM_DATA, first_word + 5u * (uint64_t)i);
+      dropout_fill_uniform_f32(dropout_key_make(data_seed, STREAM_DATA),
+                               dropout_pos_make(first_word + 5u * (uint64_t)i), u, 5);
       ybuf[i] = i & 1;
       t = add_rn(0.1f, mul_rn(0.9f, u[0]));               /* distance along the arm */
       angle = add_rn(mul_rn(t, 9.42477796f), ybuf[i] ? 3.14159274f : 0.0f);   /* 1.5 turns */
@@ -102,7 +103,8 @@ static inline void shuffle(int *perm, int n, uint64_t seed, int epoch)
    int i;
    for (i = 0; i < n; ++i) perm[i] = i;
    for (i = n - 1; i > 0; --i) {
-      uint32_t u = dropout_stream_u32(seed, STREAM_SHUFFLE, (uint64_t)epoch * (uint64_t)n + (uint64_t)i);
+      uint32_t u = dropout_stream_u32(dropout_key_make(seed, STREAM_SHUFFLE),
+                                      dropout_pos_make((uint64_t)epoch * (uint64_t)n + (uint64_t)i));
       int j = (int)(u % (uint32_t)(i + 1)), tmp = perm[i];
       perm[i] = perm[j];
       perm[j] = tmp;
@@ -264,7 +266,8 @@ static inline void init_params(float *flat, int H, uint64_t seed)
    for (k = 0; k < np; ++k) flat[k] = 0.0f;
    for (l = 0; l < 3; ++l) {
       float a = div_rn(1.7320508f, sqrt_rn((float)layer[l].fan_in));   /* sqrt(3/fan_in) */
-      dropout_fill_uniform_f32(layer[l].w, (size_t)layer[l].n, seed, STREAM_INIT, word);
+      dropout_fill_uniform_f32(dropout_key_make(seed, STREAM_INIT), dropout_pos_make(word),
+                               layer[l].w, (size_t)layer[l].n);
       word += (uint64_t)layer[l].n;
       for (i = 0; i < layer[l].n; ++i)
          layer[l].w[i] = mul_rn(a, sub_rn(mul_rn(2.0f, layer[l].w[i]), 1.0f));
@@ -294,8 +297,9 @@ static inline double max_abs_diff(const float *a, const float *b, size_t n)
 }
 
 /* ------------------------------------------------------------------------------------
-   One training step, in three phases that may each be split between workers (threads,
-   ranks) without changing a bit:
+   One training step: the dropout plans, then three phases that may each be split between
+   workers (threads, ranks) without changing a bit:
+     0. mlp_step_plans  each dropout layer's plan for the batch, from the generator;
      1. mlp_step_rows   rows r0..r1 of the batch: forward, loss, backward to the inputs
                         of every layer (row-local);
      2. mlp_step_grads  the weight and bias gradients, each entry summed over the batch;
@@ -311,44 +315,68 @@ typedef struct Acts {  /* the activations of one batch: B rows, H = Config.hidde
    float *g2, *g1;     /* (B, H): gradients flowing back into d2/h2 and d1/h1 */
 } Acts;
 
-/* Phase 1 for rows r0..r1 of a batch of B samples, sample b being train->x[batch[b]].
-   off1 and off2 are the stream positions the two dropout layers reserved for the whole
-   batch (B * H each); row b uses positions off + b*H .. off + b*H + H - 1 whoever
-   computes it. Writes rows r0..r1 of every buffer of a. Returns 0 or a dropout.h error. */
+/* The dropout rule of each dropout layer (p realised with the draw width), made once per
+   run. Returns 0 or a dropout.h error: a p that the draw width cannot realise is refused
+   here, before any training. */
+static inline int mlp_dropout_rules(dropout_rule rule[2], const Config *c)
+{
+   int err = dropout_rule_init(&rule[0], c->p, (dropout_bits)c->bits);
+   return err ? err : dropout_rule_init(&rule[1], c->p, (dropout_bits)c->bits);
+}
+
+/* Once per step: each dropout layer reserves the B*H positions of its batch from the run's
+   generator and gets back the plan that uses them; the layer's forward and backward both
+   take that plan, so they cannot disagree. Every thread, rank and device that holds a copy
+   of the generator makes the same plans, in the same order. */
+static inline int mlp_step_plans(dropout_plan plan[2], dropout_gen *gen, const dropout_rule rule[2], int B, int H)
+{
+   int err = dropout_gen_plan(gen, &rule[0], (uint64_t)B * (uint64_t)H, &plan[0]);
+   return err ? err : dropout_gen_plan(gen, &rule[1], (uint64_t)B * (uint64_t)H, &plan[1]);
+}
+
+/* Phase 1 for rows r0..r1 of a batch of B samples, sample b being train->x[batch[b]];
+   plan[0], plan[1]: the dropout layers' plans for the whole batch (mlp_step_plans). Rows
+   r0..r1 use the slice of each plan that starts at element r0*H, so the mask of a row is
+   the same whoever computes it. Writes rows r0..r1 of every buffer of a. Returns 0 or a
+   dropout.h error. */
 static inline int mlp_step_rows(Acts *a, const Config *c, const float *params, const Dataset *train,
-                                const int *batch, int B, int r0, int r1, uint64_t off1, uint64_t off2)
+                                const int *batch, int B, const dropout_plan plan[2], int r0, int r1)
 {
    const int H = c->hidden, rows = r1 - r0;
    Tensors P = tensors_view((float *)params, H);
    float *h1 = a->h1 + r0 * H, *d1 = a->d1 + r0 * H, *g1 = a->g1 + r0 * H;
    float *h2 = a->h2 + r0 * H, *d2 = a->d2 + r0 * H, *g2 = a->g2 + r0 * H;
    const size_t hn = (size_t)(rows * H);
-   const uint64_t first = (uint64_t)(r0 * H);   /* where these rows start in the stream */
-   int i, err = 0;
+   dropout_plan drop1, drop2;   /* these rows' part of each dropout layer */
+   int i, err = dropout_plan_slice(&plan[0], (uint64_t)r0 * (uint64_t)H, hn, &drop1);
+   if (!err) err = dropout_plan_slice(&plan[1], (uint64_t)r0 * (uint64_t)H, hn, &drop2);
+   if (err) return err;
    for (i = r0; i < r1; ++i) {
       int src = batch[i];
       a->x[2 * i] = train->x[2 * src];
       a->x[2 * i + 1] = train->x[2 * src + 1];
       a->y[i] = train->y[src];
    }
+   /* forward: x (rows, IN) -> h1 (rows, H) -> d1 = dropout(relu(h1)) -> h2 (rows, H)
+      -> d2 = dropout(relu(h2)) -> logits (rows, CLASSES) -> loss; backward the other way */
    matmul_forward(h1, a->x + r0 * IN, P.w1, P.b1, rows, IN, H);
    relu_forward(d1, h1, hn);
-   err |= dropout_forward_f32(d1, NULL, d1, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off1 + first);
+   if ((err = dropout_forward_f32(&drop1, d1, NULL, d1)) != 0) return err;   /* in place, no mask kept */
    matmul_forward(h2, d1, P.w2, P.b2, rows, H, H);
    relu_forward(d2, h2, hn);
-   err |= dropout_forward_f32(d2, NULL, d2, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off2 + first);
+   if ((err = dropout_forward_f32(&drop2, d2, NULL, d2)) != 0) return err;
    matmul_forward(a->logits + r0 * CLASSES, d2, P.w3, P.b3, rows, H, CLASSES);
    for (i = r0; i < r1; ++i)
       a->losses[i] = softmax_xent_row(a->dlogits + i * CLASSES, a->logits + i * CLASSES,
                                       a->y[i], CLASSES, (float)B);
    matmul_backward_input(g2, a->dlogits + r0 * CLASSES, P.w3, rows, H, CLASSES);
-   /* mask-free backward: dropout.h rebuilds the mask from (seed, stream, position) */
-   err |= dropout_backward_f32(g2, g2, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off2 + first);
+   /* mask-free backward: the forward's plan rebuilds its mask */
+   if ((err = dropout_backward_f32(&drop2, g2, g2)) != 0) return err;
    relu_backward(g2, h2, g2, hn);
    matmul_backward_input(g1, g2, P.w2, rows, H, H);
-   err |= dropout_backward_f32(g1, g1, hn, c->p, c->bits, c->seed, STREAM_DROPOUT, off1 + first);
+   if ((err = dropout_backward_f32(&drop1, g1, g1)) != 0) return err;
    relu_backward(g1, h1, g1, hn);
-   return err;
+   return 0;
 }
 
 /* Phase 2: grads (param_count(H)) = the gradient of samples b0..b1 of the batch, each entry

@@ -70,6 +70,7 @@ typedef struct Run {
    const Dataset *train, *test;
    size_t n_params;
    float *params, *grads, *adam_m, *adam_v;   /* (n_params) each */
+   dropout_rule rule[2];   /* the dropout layers' rules, made once (mlp_dropout_rules) */
    Acts act;         /* the activations of one batch (B = cfg.batch rows) */
    int *perm;        /* (n_train) */
    float *eval;      /* scratch for predict(): (EVAL_ROWS, 2H) */
@@ -100,8 +101,8 @@ static inline void *train_worker(void *arg)
    const Config *c = &r->cfg;
    const int H = c->hidden, nt = c->threads, tid = wk->tid, n = r->train->n;
    /* Every thread holds its own copy of the generator: it is three integers and all
-      copies advance in lockstep, so no thread has to publish offsets to the others. */
-   dropout_gen gen = dropout_gen_make(c->seed, STREAM_DROPOUT);
+      copies advance in lockstep, so no thread has to publish plans to the others. */
+   dropout_gen gen = dropout_gen_make(dropout_key_make(c->seed, STREAM_DROPOUT));
    float *logits_all = NULL;
    int epoch, step = 0;
    if (tid == 0) {
@@ -115,14 +116,12 @@ static inline void *train_worker(void *arg)
       barrier_wait(&r->bar);
       for (at = 0; at < n; at += c->batch) {
          const int B = n - at < c->batch ? n - at : c->batch;
-         uint64_t off1 = 0, off2 = 0;
+         dropout_plan plan[2];   /* the two dropout layers' plans for this batch */
          int i;
-         dropout_gen_next(&gen, (size_t)(B * H), &off1);   /* each dropout layer takes B*H */
-         dropout_gen_next(&gen, (size_t)(B * H), &off2);   /* fresh stream positions */
-
-         /* phase 1: this thread's rows of the batch */
-         if (mlp_step_rows(&r->act, c, r->params, r->train, r->perm + at, B,
-                           slice(B, tid, nt), slice(B, tid + 1, nt), off1, off2))
+         if (mlp_step_plans(plan, &gen, r->rule, B, H) ||
+             /* phase 1: this thread's rows of the batch */
+             mlp_step_rows(&r->act, c, r->params, r->train, r->perm + at, B, plan,
+                           slice(B, tid, nt), slice(B, tid + 1, nt)))
             r->failed = 1;
          barrier_wait(&r->bar);
 
@@ -169,7 +168,7 @@ static inline void run_init(Run *r, const Config *c, const Dataset *train, const
    const size_t H = (size_t)c->hidden, B = (size_t)c->batch, E = (size_t)c->epochs;
    size_t floats, ints;
    float *f;
-   int *ip;
+   int *ip, err;
    Acts *a = &r->act;
    memset(r, 0, sizeof *r);
    r->cfg = *c;
@@ -202,6 +201,8 @@ static inline void run_init(Run *r, const Config *c, const Dataset *train, const
    r->curve.train_acc = r->curve.epoch + 4 * (E + 1);
    r->curve.test_acc = r->curve.epoch + 5 * (E + 1);
    init_params(r->params, c->hidden, c->seed);
+   err = mlp_dropout_rules(r->rule, c);
+   if (err) { fprintf(stderr, "dropout p = %g, %d-bit draws: %s\n", c->p, c->bits, dropout_strerror(err)); exit(2); }
 }
 
 static inline void run_free(Run *r)

@@ -6,10 +6,11 @@
    A two-hidden-layer regression network, x (4) -> 32 -> ReLU -> dropout -> 32 -> ReLU
    -> dropout -> 1, trained by plain SGD. What dropout needs from your loop is four
    things, marked DROPOUT below:
-     1. one dropout_gen for the run (seed, stream, next offset: three integers);
-     2. every step, every dropout layer reserves its own positions with dropout_gen_next,
-        and forward and backward of that layer use that offset: backward rebuilds the
-        mask from (seed, stream, offset), nothing is stored;
+     1. one dropout_rule per dropout layer, made once (p and the draw width), and one
+        dropout_gen for the run (its key {seed, stream} and next position: three integers);
+     2. every step, every dropout layer gets a dropout_plan from the generator
+        (dropout_gen_plan reserves its positions), and forward and backward of that layer
+        take that plan: backward rebuilds the mask from it, nothing is stored;
      3. at evaluation there is no dropout at all (inverted dropout scaled the kept
         activations during training, so inference is the identity);
      4. the checkpoint saves the dropout_gen next to the weights; after a resume the
@@ -27,7 +28,7 @@
 
 enum { IN = 4, H = 32, B = 16, N_TRAIN = 256, N_TEST = 256, STEPS = 400 };
 static const double P_DROP = 0.2;   /* dropout probability of both layers */
-static const int BITS = 16;         /* 16-bit draws: p is realised to within 1/65536 */
+static const dropout_bits BITS = DROPOUT_BITS_16;   /* p is realised to within 1/65536 */
 static const float LR = 0.05f;
 
 typedef struct Model {
@@ -42,6 +43,10 @@ typedef struct State {
    dropout_gen gen;   /* DROPOUT 1 */
 } State;
 
+/* DROPOUT 1: the rule of each dropout layer, made once in main (configuration, so not in
+   the checkpoint) */
+static dropout_rule rule1, rule2;
+
 static float x_train[N_TRAIN][IN], y_train[N_TRAIN], x_test[N_TEST][IN], y_test[N_TEST];
 
 /* The data: x uniform in [-1, 1)^4, y = x0 x1 + x2 / 2 - x3 (uniforms from dropout.h's raw
@@ -53,7 +58,7 @@ static void make_data(void)
    for (i = 0; i < N_TRAIN + N_TEST; ++i) {
       float *x = i < N_TRAIN ? x_train[i] : x_test[i - N_TRAIN];
       float *y = i < N_TRAIN ? &y_train[i] : &y_test[i - N_TRAIN];
-      dropout_fill_uniform_f32(u, IN, 2024, 9, (uint64_t)i * IN);
+      dropout_fill_uniform_f32(dropout_key_make(2024, 9), dropout_pos_make((uint64_t)i * IN), u, IN);
       for (k = 0; k < IN; ++k) x[k] = 2.0f * u[k] - 1.0f;
       *y = x[0] * x[1] + 0.5f * x[2] - x[3];
    }
@@ -65,13 +70,14 @@ static void init(State *s, uint64_t seed)
    int i;
    memset(s, 0, sizeof *s);
    /* initial weights from another stream of the same seed: uniform in +-sqrt(3/fan_in) */
-   dropout_fill_uniform_f32(u, IN * H, seed, 1, 0);
+   const dropout_key init_key = dropout_key_make(seed, 1);
+   dropout_fill_uniform_f32(init_key, dropout_pos_make(0), u, IN * H);
    for (i = 0; i < IN * H; ++i) s->m.w1[i] = (2.0f * u[i] - 1.0f) * 0.8660254f;
-   dropout_fill_uniform_f32(u, H * H, seed, 1, IN * H);
+   dropout_fill_uniform_f32(init_key, dropout_pos_make(IN * H), u, H * H);
    for (i = 0; i < H * H; ++i) s->m.w2[i] = (2.0f * u[i] - 1.0f) * 0.30618622f;
-   dropout_fill_uniform_f32(u, H, seed, 1, IN * H + H * H);
+   dropout_fill_uniform_f32(init_key, dropout_pos_make(IN * H + H * H), u, H);
    for (i = 0; i < H; ++i) s->m.w3[i] = (2.0f * u[i] - 1.0f) * 0.30618622f;
-   s->gen = dropout_gen_make(seed, 0);   /* DROPOUT 1: stream 0 of the seed is dropout's */
+   s->gen = dropout_gen_make(dropout_key_make(seed, 0));   /* DROPOUT 1: stream 0 of the seed is dropout's */
 }
 
 /* out (rows, OC) = relu?(in (rows, C) @ w (C, OC) + b) */
@@ -112,7 +118,7 @@ static float train_step(State *s)
    static float x[B][IN], h1[B * H], h2[B * H], out[B], dout[B], dh1[B * H], dh2[B * H];
    static Model g;
    Model *m = &s->m;
-   uint64_t off1, off2;
+   dropout_plan plan1, plan2;
    float loss = 0.0f, *gp = (float *)&g, *mp = (float *)m;
    size_t i, n = sizeof g / sizeof(float);
    int r, j;
@@ -120,13 +126,14 @@ static float train_step(State *s)
       int k = (int)((s->step * B + r) % N_TRAIN);
       memcpy(x[r], x_train[k], sizeof x[r]);
    }
-   /* DROPOUT 2: each dropout layer takes B*H fresh positions of the stream this step */
-   if (dropout_gen_next(&s->gen, B * H, &off1) || dropout_gen_next(&s->gen, B * H, &off2)) return -1.0f;
+   /* DROPOUT 2: each dropout layer's plan for this step: B*H fresh positions of the stream */
+   if (dropout_gen_plan(&s->gen, &rule1, B * H, &plan1) || dropout_gen_plan(&s->gen, &rule2, B * H, &plan2))
+      return -1.0f;
 
    linear(h1, &x[0][0], m->w1, m->b1, B, IN, H, 1);
-   dropout_forward_f32(h1, NULL, h1, B * H, P_DROP, BITS, s->gen.seed, s->gen.stream, off1);
+   if (dropout_forward_f32(&plan1, h1, NULL, h1)) return -1.0f;   /* plan, output, input */
    linear(h2, h1, m->w2, m->b2, B, H, H, 1);
-   dropout_forward_f32(h2, NULL, h2, B * H, P_DROP, BITS, s->gen.seed, s->gen.stream, off2);
+   if (dropout_forward_f32(&plan2, h2, NULL, h2)) return -1.0f;
    linear(out, h2, m->w3, &m->b3, B, H, 1, 0);
    for (r = 0; r < B; ++r) {
       int k = (int)((s->step * B + r) % N_TRAIN);
@@ -137,11 +144,11 @@ static float train_step(State *s)
 
    memset(&g, 0, sizeof g);
    linear_backward(dh2, g.w3, &g.b3, dout, h2, m->w3, B, H, 1);
-   /* dropout's backward: the same (seed, stream, offset) as its forward */
-   dropout_backward_f32(dh2, dh2, B * H, P_DROP, BITS, s->gen.seed, s->gen.stream, off2);
+   /* dropout's backward: the same plan as its forward (dx = dh2 overwritten) */
+   if (dropout_backward_f32(&plan2, dh2, dh2)) return -1.0f;
    for (j = 0; j < B * H; ++j) dh2[j] = h2[j] > 0.0f ? dh2[j] : 0.0f;   /* ReLU (dropped: h2 = 0) */
    linear_backward(dh1, g.w2, g.b2, dh2, h1, m->w2, B, H, H);
-   dropout_backward_f32(dh1, dh1, B * H, P_DROP, BITS, s->gen.seed, s->gen.stream, off1);
+   if (dropout_backward_f32(&plan1, dh1, dh1)) return -1.0f;
    for (j = 0; j < B * H; ++j) dh1[j] = h1[j] > 0.0f ? dh1[j] : 0.0f;
    linear_backward(NULL, g.w1, g.b1, dh1, &x[0][0], m->w1, B, IN, H);
 
@@ -175,9 +182,9 @@ static int save(const char *path, const State *s)
    int ok;
    if (!f) return -1;
    ok = fwrite(MAGIC, sizeof MAGIC, 1, f) == 1 && fwrite(&s->step, sizeof s->step, 1, f) == 1 &&
-        fwrite(&s->gen.seed, sizeof s->gen.seed, 1, f) == 1 &&
-        fwrite(&s->gen.stream, sizeof s->gen.stream, 1, f) == 1 &&
-        fwrite(&s->gen.offset, sizeof s->gen.offset, 1, f) == 1 &&
+        fwrite(&s->gen.key.seed, sizeof s->gen.key.seed, 1, f) == 1 &&
+        fwrite(&s->gen.key.stream, sizeof s->gen.key.stream, 1, f) == 1 &&
+        fwrite(&s->gen.next, sizeof s->gen.next, 1, f) == 1 &&
         fwrite(&s->m, sizeof s->m, 1, f) == 1;
    return fclose(f) == 0 && ok ? 0 : -1;
 }
@@ -190,9 +197,9 @@ static int load(const char *path, State *s)
    if (!f) return -1;
    ok = fread(magic, sizeof magic, 1, f) == 1 && !memcmp(magic, MAGIC, sizeof MAGIC) &&
         fread(&s->step, sizeof s->step, 1, f) == 1 &&
-        fread(&s->gen.seed, sizeof s->gen.seed, 1, f) == 1 &&
-        fread(&s->gen.stream, sizeof s->gen.stream, 1, f) == 1 &&
-        fread(&s->gen.offset, sizeof s->gen.offset, 1, f) == 1 &&
+        fread(&s->gen.key.seed, sizeof s->gen.key.seed, 1, f) == 1 &&
+        fread(&s->gen.key.stream, sizeof s->gen.key.stream, 1, f) == 1 &&
+        fread(&s->gen.next, sizeof s->gen.next, 1, f) == 1 &&
         fread(&s->m, sizeof s->m, 1, f) == 1;
    fclose(f);
    return ok ? 0 : -1;
@@ -217,6 +224,11 @@ int main(int argc, char **argv)
       else { fprintf(stderr, "usage: %s [--check] [--ckpt PATH]\n", argv[0]); return 2; }
    }
    make_data();
+   /* DROPOUT 1: the rules; a p that 16-bit draws cannot realise would be refused here */
+   if (dropout_rule_init(&rule1, P_DROP, BITS) || dropout_rule_init(&rule2, P_DROP, BITS)) {
+      printf("FAIL train_loop: p = %g is refused with %d-bit draws\n", P_DROP, (int)BITS);
+      return 1;
+   }
 
    /* 1. the unbroken run */
    init(&whole, 7);
@@ -237,13 +249,13 @@ int main(int argc, char **argv)
    if (load(ckpt, &resumed)) { printf("FAIL train_loop: cannot read %s\n", ckpt); return 1; }
    while (resumed.step < STEPS) train_step(&resumed);
 
-   /* 3. the classic mistake: weights restored, generator made afresh (offset 0), so the
+   /* 3. the classic mistake: weights restored, generator made afresh (position 0), so the
       second half replays the first half's masks */
    if (load(ckpt, &forgot)) return 1;
-   forgot.gen = dropout_gen_make(7, 0);
+   forgot.gen = dropout_gen_make(dropout_key_make(7, 0));
    while (forgot.step < STEPS) train_step(&forgot);
 
-   same = !memcmp(&whole.m, &resumed.m, sizeof whole.m) && whole.gen.offset == resumed.gen.offset;
+   same = !memcmp(&whole.m, &resumed.m, sizeof whole.m) && whole.gen.next == resumed.gen.next;
    differs = memcmp(&whole.m, &forgot.m, sizeof whole.m) != 0;
    printf("\nweights after %d steps (FNV-1a of their bits):\n", STEPS);
    printf("  unbroken run                          %016llx\n", (unsigned long long)fnv1a(&whole.m, sizeof whole.m));

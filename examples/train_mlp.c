@@ -9,15 +9,19 @@
    -> softmax cross-entropy, trained with Adam on a small training set so that it overfits.
 
    The program is in three files, read in this order:
-   - mlp_model.h   the model: data, layers as forward/backward pairs, one training step in
-                   three phases, the fixed summation order that makes the bits the same on
+   - mlp_model.h   the model: data, layers as forward/backward pairs, one training step
+                   (dropout plans, then three phases), the fixed summation order that makes the bits the same on
                    every machine (and on the GPU, over MPI and in the browser);
    - mlp_run.h     one training run on CPU threads: the arena (every buffer of a run in one
                    allocation; dropout.h itself never allocates), threads and barriers;
    - this file     main(): the runs, the reproducibility checks, the report and pictures.
 
-   So the weights after training are the same bits for any thread count, on any machine
-   with IEEE floats, and on the GPU (examples/train_mlp_cuda.cu). */
+   Dropout, the pattern to copy: a dropout_rule per layer made once (mlp_dropout_rules), a
+   dropout_plan per layer per step from the run's generator (mlp_step_plans), and the
+   layer's forward and backward take the same plan; a thread takes its rows' slice of it.
+
+   The weights after training are the same bits for any thread count, on any machine with
+   IEEE floats, and on the GPU (examples/train_mlp_cuda.cu); mlp_model.h says why. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -198,6 +202,37 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
    return err;
 }
 
+/* mask (n bits) = the element mask of n positions from position 0 of key, at p (16-bit draws) */
+static int element_mask(uint8_t *mask, double p, dropout_key key, size_t n)
+{
+   dropout_rule rule;
+   dropout_plan plan;
+   int err = dropout_rule_init(&rule, p, DROPOUT_BITS_16);
+   if (!err) err = dropout_plan_at(&plan, &rule, key, dropout_pos_make(0), n);
+   return err ? err : dropout_mask(&plan, mask);
+}
+
+/* mask (rows bits) = a channel mask of a (rows, cols) tensor: one keep decision per row,
+   shared along it (broadcast over dim 1), so it draws rows positions. Variants of the
+   plain mask go through the descriptor. */
+static int channel_mask(uint8_t *mask, double p, dropout_key key, size_t rows, size_t cols)
+{
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc desc;
+   dropout_tensors t;
+   size_t dims[2];
+   int err = dropout_rule_init(&rule, p, DROPOUT_BITS_16);
+   dims[0] = rows; dims[1] = cols;
+   memset(&t, 0, sizeof t);
+   t.mask = mask;
+   if (!err) err = dropout_plan_at(&plan, &rule, key, dropout_pos_make(0), rows);
+   if (!err) err = dropout_desc_init(&desc, DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, &plan);
+   if (!err) err = dropout_desc_set_shape(&desc, 2, dims);
+   if (!err) err = dropout_desc_set_broadcast(&desc, 1u << 1);
+   return err ? err : dropout_run(&desc, &t);
+}
+
 /* Dropout masks on a 64 x 64 grid, white = kept: p = 0.1, 0.5, 0.9 element masks, then a
    channel mask (p = 0.5): one decision per row (channel), broadcast along the row. Each
    panel is framed (a mostly white mask on white needs one) and captioned with the kept
@@ -211,6 +246,7 @@ static int picture_masks(const char *path, uint64_t seed)
    plot_img im;
    char buf[96];
    int panel, i, j, err;
+   const dropout_key key = dropout_key_make(seed, STREAM_DROPOUT);
    im.w = W; im.h = H;
    im.rgb = (uint8_t *)malloc((size_t)W * H * 3);
    if (!im.rgb) return -1;
@@ -222,8 +258,11 @@ static int picture_masks(const char *path, uint64_t seed)
       const int X0 = M + panel * (P + GAP);
       int kept_total = 0;
       img_rect(&im, X0 - 1, TOP - 1, P + 2, P + 2, 0x808080);   /* the frame, under the mask */
-      if (panel < 3) dropout_mask(mask, N * N, ps[panel], 16, seed, STREAM_DROPOUT, 0);
-      else dropout_mask(chan, N, 0.5, 16, seed, STREAM_DROPOUT, 0);
+      if (panel < 3) {
+         if (element_mask(mask, ps[panel], key, N * N)) { free(im.rgb); return -1; }
+      } else {
+         if (channel_mask(chan, 0.5, key, N, N)) { free(im.rgb); return -1; }
+      }
       for (i = 0; i < P; ++i)
          for (j = 0; j < P; ++j) {
             int e = (i / Z) * N + j / Z, c = i / Z;

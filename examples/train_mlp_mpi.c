@@ -16,9 +16,10 @@
      takes the contiguous blocks slice(nblocks, r, R) .. slice(nblocks, r + 1, R): uneven
      shards whenever R does not divide the block count, and a rank may get none.
    - Dropout positions come from the sample's place in the minibatch, never from the rank:
-     sample b of the batch uses stream positions off + b*H .. off + b*H + H - 1 of the
-     step's offset `off`, exactly as in train_mlp.c (mlp_step_rows). Every rank advances its own copy of
-     the generator (three integers) in lockstep, so nobody sends offsets.
+     each dropout layer's plan covers the whole batch (mlp_step_plans), and sample b uses
+     its elements b*H .. b*H + H - 1, exactly as in train_mlp.c (mlp_step_rows). Every rank
+     advances its own copy of the generator (three integers) in lockstep, so nobody sends
+     plans.
    - The gradient of each block is summed from zero over its samples in order (a block
      partial), all partials are gathered on every rank (MPI_Allgatherv), and every rank adds
      them in block order: P0 + P1 + P2 + ... The float additions are the same whatever R is,
@@ -81,7 +82,9 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
    const int most_blocks = (c->batch + K - 1) / K;
    float *blocks = (float *)malloc((size_t)most_blocks * np * sizeof(float));
    int *counts = (int *)malloc(2 * (size_t)rk->size * sizeof(int));   /* and displacements */
-   dropout_gen gen = dropout_gen_make(c->seed, STREAM_DROPOUT);
+   /* every rank holds its own copy of the generator: the copies advance in lockstep and
+      make the same plans, so nobody sends them */
+   dropout_gen gen = dropout_gen_make(dropout_key_make(c->seed, STREAM_DROPOUT));
    Timing tm = {0.0, 0.0};
    double t0 = now_seconds();
    int epoch, step = 0;
@@ -92,13 +95,12 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
       for (at = 0; at < n; at += c->batch) {
          const int B = n - at < c->batch ? n - at : c->batch, nb = (B + K - 1) / K;
          const int k0 = slice(nb, rk->rank, rk->size), k1 = slice(nb, rk->rank + 1, rk->size);
-         const int r0 = k0 * K, r1 = k1 * K < B ? k1 * K : B;
-         uint64_t off1 = 0, off2 = 0;
+         const int r0 = k0 * K < B ? k0 * K : B, r1 = k1 * K < B ? k1 * K : B;
+         dropout_plan plan[2];   /* the two dropout layers' plans for the whole batch */
          double t1;
          int k, q;
          size_t j;
-         dropout_gen_next(&gen, (size_t)(B * c->hidden), &off1);
-         dropout_gen_next(&gen, (size_t)(B * c->hidden), &off2);
+         if (mlp_step_plans(plan, &gen, r->rule, B, c->hidden)) die(rk, "dropout plan failed");
          ++step;
          if (rk->rank == o->fail_rank && step == o->fail_step) {
             fprintf(stderr, "train_mlp_mpi: rank %d: --fail-at: crashing at step %d\n", rk->rank, step);
@@ -106,7 +108,7 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
             raise(SIGKILL);   /* a crash: no MPI_Abort, no goodbye; mpirun must notice */
          }
          /* forward, loss and backward to the inputs for this rank's samples */
-         if (mlp_step_rows(&r->act, c, r->params, r->train, r->perm + at, B, r0, r1, off1, off2))
+         if (mlp_step_rows(&r->act, c, r->params, r->train, r->perm + at, B, plan, r0, r1))
             die(rk, "dropout call failed");
 
          t1 = now_seconds();
