@@ -46,7 +46,7 @@ static void fill_data(unsigned char *p, size_t n, int dtype, int specials)
       uint64_t r = rnd();
       int kind = specials == 2 ? (int)(r % 16u) : specials == 1 ? (r % 8u == 0 ? 0 : 15) : 15;
       if (dtype == DROPOUT_DTYPE_F32) {
-         float v = (float)((double)(int64_t)(r >> 8) * 0x1p-50);
+         float v = (float)((double)(int64_t)(r >> 8) * 8.8817841970012523e-16);
          uint32_t u;
          memcpy(&u, &v, 4);
          if (kind == 0) u = (uint32_t)(r >> 40) & 0x807FFFFFu;   /* denormal or zero */
@@ -54,7 +54,7 @@ static void fill_data(unsigned char *p, size_t n, int dtype, int specials)
          if (kind == 2) u = 0x7F800001u | (uint32_t)(r >> 41);   /* NaN with a payload */
          memcpy(p + 4 * i, &u, 4);
       } else if (dtype == DROPOUT_DTYPE_F64) {
-         double v = (double)(int64_t)r * 0x1p-60;
+         double v = (double)(int64_t)r * 8.6736173798840355e-19;
          uint64_t u;
          memcpy(&u, &v, 8);
          if (kind == 0) u = (r >> 12) | (r & 0x8000000000000000u);
