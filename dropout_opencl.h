@@ -108,7 +108,7 @@ enum {
    DROPOUT_OPENCL_WITHOUT_DENORM = 2   /* treat single precision as flushing denormals */
 };
 
-#define DROPOUT_OPENCL__KERNELS 9
+#define DROPOUT_OPENCL__KERNELS 13
 
 /* One program per (context, device); fields are read-only for the caller. */
 typedef struct dropout_opencl {
@@ -120,6 +120,9 @@ typedef struct dropout_opencl {
    int fp32_exact;        /* round to nearest and denormals in single precision */
    int fp64;              /* cl_khr_fp64 with round to nearest and denormals: f64 ops built */
    size_t local_size;     /* work-items per group of each launch (default 64) */
+   int direct;            /* contiguous ops: 1 = each work-item moves its own 32 elements
+                             (default on CPU devices), 0 = a group's span staged in local
+                             memory, consecutive work-items on consecutive elements (GPUs) */
    size_t max_groups;     /* groups per launch at most; more work loops (default 16 per CU) */
    char device_name[128];
    char message[512];     /* the last error, as a sentence */
@@ -141,6 +144,8 @@ DROPOUT_OPENCLDEF void dropout_opencl_release(dropout_opencl *ctx);
 /* Work-items per group (1 .. the kernels' limit) and groups per launch (>= 1); any
    choice gives the same bits. 0 keeps the current value. */
 DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t local_size, size_t max_groups);
+/* The contiguous ops' layout (ctx->direct): 1 direct, 0 staged, -1 the device's default. */
+DROPOUT_OPENCLDEF int dropout_opencl_set_direct(dropout_opencl *ctx, int direct);
 
 /* dropout_run on the device: every op of the descriptor (dropout.h's checks, then this
    file's: offsets, buffer sizes, the device's float configuration). Enqueued on q. */
@@ -1441,21 +1446,38 @@ static const char *const dropout_opencl__program[] = {
    "   return r;\n",
    "}\n",
    "\n",
-   "/* Keep bits of positions pos .. pos + count - 1 (count <= 32), bit i = position pos + i.\n",
+   "/* Keep bits of one Philox block: bit l = draw l kept (4, 8 or 16 bits), each one\n",
+   "   dropout_keep(dropout_draw(...)); the loops have constant bounds per width, so they\n",
+   "   unroll and the draws stay in registers. */\n",
+   "static inline uint dropout_ocl_block_keep(const uint w[4], dropout_rule r)\n",
+   "{\n",
+   "   uint k = 0, l;\n",
+   "   if (r.bits == 32) {\n",
+   "      for (l = 0; l < 4u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 32, l), r) << l;\n",
+   "   } else if (r.bits == 16) {\n",
+   "      for (l = 0; l < 8u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 16, l), r) << l;\n",
+   "   } else {\n",
+   "      for (l = 0; l < 16u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 8, l), r) << l;\n",
+   "   }\n",
+   "   return k;\n",
+   "}\n",
+   "\n",
+   "/* Keep bits of positions pos .. pos + count - 1 (count <= 32), bit i = position pos + i:\n",
+   "   the blocks that hold them, their bits side by side, shifted by the first one's lane.\n",
    "   Blocks are generated only for wanted positions: nothing past 2^64 - 1 is touched. */\n",
    "static inline uint dropout_ocl_keep_bits(ulong seed, ulong stream, dropout_rule r, ulong pos, uint count)\n",
    "{\n",
    "   uint log2d = r.bits == 32 \? 2u : r.bits == 16 \? 3u : 4u;\n",
-   "   uint lanes = 1u << log2d, lane = (uint)(pos & (lanes - 1u)), k = 0, i;\n",
-   "   ulong b = pos >> log2d;\n",
-   "   uint w[4];\n",
-   "   dropout_block(seed, stream, b, w);\n",
-   "   for (i = 0; i < count; ++i) {\n",
-   "      if (i > 0 && lane == 0) dropout_block(seed, stream, ++b, w);\n",
-   "      k |= (uint)dropout_keep(dropout_draw(w, r.bits, lane), r) << i;\n",
-   "      lane = (lane + 1u) & (lanes - 1u);\n",
+   "   uint lanes = 1u << log2d, lane0 = (uint)(pos & (lanes - 1u));\n",
+   "   uint nb = (lane0 + count + lanes - 1u) >> log2d, k;   /* <= 9 blocks, <= 48 bits */\n",
+   "   ulong b0 = pos >> log2d, acc = 0;\n",
+   "   for (k = 0; k < nb; ++k) {\n",
+   "      uint w[4];\n",
+   "      dropout_block(seed, stream, b0 + k, w);\n",
+   "      acc |= (ulong)dropout_ocl_block_keep(w, r) << (k << log2d);\n",
    "   }\n",
-   "   return k;\n",
+   "   acc >>= lane0;\n",
+   "   return count == 32u \? (uint)acc : (uint)acc & ((1u << count) - 1u);\n",
    "}\n",
    "\n",
    "/* One element of the contiguous ops, out[j] from in[j] (and bias, residual). */\n",
@@ -1465,7 +1487,7 @@ static const char *const dropout_opencl__program[] = {
    "      __global const T *xp = (__global const T *)(x + x_off);                             \\\n",
    "      T v;                                                                               \\\n",
    "      if (op == DROPOUT_OCL_FUSED)                                                       \\\n",
-   "         v = FUSED_ONE(xp[j], ((__global const T *)(bias + b_off))[j % bias_len],          \\\n",
+   "         v = FUSED_ONE(xp[j], ((__global const T *)(bias + b_off))[col],                   \\\n",
    "                       ((__global const T *)(res + r_off))[j], keep, r);                 \\\n",
    "      else                                                                               \\\n",
    "         v = APPLY(xp[j], keep, r);                                                      \\\n",
@@ -1487,7 +1509,7 @@ static const char *const dropout_opencl__program[] = {
    "                   __local uint *kl)                                                     \\\n",
    "{                                                                                        \\\n",
    "   dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \\\n",
-   "   ulong L = get_local_size(0), lid = get_local_id(0);                                   \\\n",
+   "   ulong L = get_local_size(0), lid = get_local_id(0), col, l_step = L % bias_len;       \\\n",
    "   ulong units = n / 32u + (n % 32u != 0), spans = (units + L - 1u) / L, s;              \\\n",
    "   int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \\\n",
    "   for (s = get_group_id(0); s < spans; s += get_num_groups(0)) {                        \\\n",
@@ -1509,14 +1531,61 @@ static const char *const dropout_opencl__program[] = {
    "      kl[lid] = kb;                                                                      \\\n",
    "      barrier(CLK_LOCAL_MEM_FENCE);                                                      \\\n",
    "      elems = n - e0 < L * 32u \? n - e0 : L * 32u;                                       \\\n",
+   "      col = op == DROPOUT_OCL_FUSED \? (e0 + lid) % bias_len : 0;   /* no division per element */ \\\n",
    "      for (e = lid; e < elems; e += L) {                                                 \\\n",
    "         ulong j = e0 + e;                                                               \\\n",
    "         int keep = (int)((kl[e >> 5] >> (e & 31u)) & 1u);                               \\\n",
    "         DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \\\n",
+   "         col += l_step;                                                                  \\\n",
+   "         if (col >= bias_len) col -= bias_len;                                           \\\n",
    "      }                                                                                  \\\n",
    "      barrier(CLK_LOCAL_MEM_FENCE);                                                      \\\n",
    "   }                                                                                     \\\n",
    "}\n",
+   "\n",
+   "/* The same units, each work-item moving its own 32 elements straight from global memory\n",
+   "   (no local memory, no barrier): the better layout where a work-item is a CPU thread's\n",
+   "   loop (PoCL and other CPU devices), the worse one on a GPU (uncoalesced). Same bits. */\n",
+   "#define DROPOUT_OCL_DIRECT_KERNEL(NAME, T, APPLY, FUSED_ONE, ACC)                             \\\n",
+   "__kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong mo_off,      \\\n",
+   "                   dropout_ocl_gcp x, ulong x_off, dropout_ocl_gcp mask_in, ulong mi_off,     \\\n",
+   "                   dropout_ocl_gcp bias, ulong b_off, dropout_ocl_gcp res, ulong r_off,      \\\n",
+   "                   ulong n, ulong bias_len, ulong seed, ulong stream, ulong pos,             \\\n",
+   "                   ulong thr, uint bits, float s32, ulong s64, int op, int acc,              \\\n",
+   "                   __local uint *kl)                                                     \\\n",
+   "{                                                                                        \\\n",
+   "   dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \\\n",
+   "   ulong units = n / 32u + (n % 32u != 0), u, col;                                       \\\n",
+   "   int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \\\n",
+   "   (void)kl;                                                                             \\\n",
+   "   for (u = get_global_id(0); u < units; u += get_global_size(0)) {                      \\\n",
+   "      uint count = n - u * 32u < 32u \? (uint)(n - u * 32u) : 32u, i, kb = 0;             \\\n",
+   "      if (op == DROPOUT_OCL_APPLY_MASK) {                                                \\\n",
+   "         if (!none)                                                                      \\\n",
+   "            for (i = 0; i < (count + 7u) / 8u; ++i) kb |= (uint)mask_in[mi_off + u * 4u + i] << (8u * i); \\\n",
+   "         if (count < 32u) kb &= (1u << count) - 1u;                                      \\\n",
+   "      } else {                                                                           \\\n",
+   "         kb = dropout_ocl_keep_bits(seed, stream, r, pos + u * 32u, count);              \\\n",
+   "      }                                                                                  \\\n",
+   "      if (mask_out)                                                                      \\\n",
+   "         for (i = 0; i < (count + 7u) / 8u; ++i) mask_out[mo_off + u * 4u + i] = (uchar)(kb >> (8u * i)); \\\n",
+   "      if (op == DROPOUT_OCL_MASK) continue;                                              \\\n",
+   "      col = op == DROPOUT_OCL_FUSED \? (u * 32u) % bias_len : 0;   /* no division per element */ \\\n",
+   "      for (i = 0; i < count; ++i) {                                                      \\\n",
+   "         ulong j = u * 32u + i;                                                          \\\n",
+   "         int keep = (int)((kb >> i) & 1u);                                               \\\n",
+   "         DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \\\n",
+   "         if (++col == bias_len) col = 0;                                                 \\\n",
+   "      }                                                                                  \\\n",
+   "   }                                                                                     \\\n",
+   "}\n",
+   "\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)\n",
+   "#endif\n",
    "\n",
    "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
    "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
@@ -1702,12 +1771,14 @@ DROPOUT_OPENCLDEF const char *const *dropout_opencl_source(size_t *lines)
 enum {
    DROPOUT_OPENCL__UNIT = 0,    /* + dtype - 1: unit_f32, unit_f64, unit_f16, unit_bf16 */
    DROPOUT_OPENCL__ELEM = 4,    /* + dtype - 1 */
-   DROPOUT_OPENCL__FILL = 8
+   DROPOUT_OPENCL__FILL = 8,
+   DROPOUT_OPENCL__DIRECT = 9   /* + dtype - 1 */
 };
 static const char *const dropout_opencl__kernel_names[DROPOUT_OPENCL__KERNELS] = {
    "dropout_ocl_unit_f32", "dropout_ocl_unit_f64", "dropout_ocl_unit_f16", "dropout_ocl_unit_bf16",
    "dropout_ocl_elem_f32", "dropout_ocl_elem_f64", "dropout_ocl_elem_f16", "dropout_ocl_elem_bf16",
-   "dropout_ocl_fill"
+   "dropout_ocl_fill",
+   "dropout_ocl_direct_f32", "dropout_ocl_direct_f64", "dropout_ocl_direct_f16", "dropout_ocl_direct_bf16"
 };
 
 /* kernel ops (opencl/kernels.cl) */
@@ -1777,6 +1848,11 @@ DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context contex
    if (clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof dbl, &dbl, NULL) != CL_SUCCESS) dbl = 0;
    if (err == CL_SUCCESS && !strstr(ext, "cl_khr_fp64")) dbl = 0;
    clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+   {
+      cl_device_type type = 0;
+      clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      ctx->direct = (type & CL_DEVICE_TYPE_CPU) != 0;
+   }
    ctx->fp32_exact = (single & need) == need && !(flags & DROPOUT_OPENCL_WITHOUT_DENORM);
    ctx->fp64 = (dbl & need) == need && !(flags & DROPOUT_OPENCL_WITHOUT_FP64);
    ctx->local_size = 64;
@@ -1804,7 +1880,7 @@ DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context contex
       return DROPOUT_ERR_OPENCL_BUILD;
    }
    for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k) {
-      if (!ctx->fp64 && (k == DROPOUT_OPENCL__UNIT + 1 || k == DROPOUT_OPENCL__ELEM + 1)) continue;
+      if (!ctx->fp64 && (k == DROPOUT_OPENCL__UNIT + 1 || k == DROPOUT_OPENCL__ELEM + 1 || k == DROPOUT_OPENCL__DIRECT + 1)) continue;
       ctx->kernel[k] = clCreateKernel(ctx->program, dropout_opencl__kernel_names[k], &err);
       if (err != CL_SUCCESS) {
          rc = dropout_opencl__cl(ctx, err, dropout_opencl__kernel_names[k]);
@@ -1832,6 +1908,18 @@ DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t loca
       ctx->local_size = limit ? limit : 1;
    }
    if (max_groups) ctx->max_groups = max_groups;
+   return DROPOUT_OK;
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_set_direct(dropout_opencl *ctx, int direct)
+{
+   cl_device_type type = 0;
+   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return DROPOUT_ERR_OPENCL_CTX;
+   if (direct < 0) {
+      clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      direct = (type & CL_DEVICE_TYPE_CPU) != 0;
+   }
+   ctx->direct = direct != 0;
    return DROPOUT_OK;
 }
 
@@ -1872,7 +1960,7 @@ static size_t dropout_opencl__groups(const dropout_opencl *ctx, uint64_t items)
 
 static int dropout_opencl__launch_unit(dropout_opencl *ctx, const dropout_opencl__call *c, cl_command_queue q)
 {
-   cl_kernel k = ctx->kernel[DROPOUT_OPENCL__UNIT + c->dtype - 1];
+   cl_kernel k = ctx->kernel[(ctx->direct ? DROPOUT_OPENCL__DIRECT : DROPOUT_OPENCL__UNIT) + c->dtype - 1];
    cl_ulong n = c->n, bl = c->bias_len ? c->bias_len : 1u, seed = c->seed, stream = c->stream, pos = c->pos;
    cl_ulong thr = c->rule.threshold, s64 = dropout_opencl__f64_bits(c->rule.scale_f64);
    cl_uint bits = (cl_uint)c->rule.bits;

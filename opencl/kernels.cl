@@ -56,21 +56,38 @@ static inline dropout_rule dropout_ocl_rule(ulong thr, uint bits, float s32, ulo
    return r;
 }
 
-/* Keep bits of positions pos .. pos + count - 1 (count <= 32), bit i = position pos + i.
+/* Keep bits of one Philox block: bit l = draw l kept (4, 8 or 16 bits), each one
+   dropout_keep(dropout_draw(...)); the loops have constant bounds per width, so they
+   unroll and the draws stay in registers. */
+static inline uint dropout_ocl_block_keep(const uint w[4], dropout_rule r)
+{
+   uint k = 0, l;
+   if (r.bits == 32) {
+      for (l = 0; l < 4u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 32, l), r) << l;
+   } else if (r.bits == 16) {
+      for (l = 0; l < 8u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 16, l), r) << l;
+   } else {
+      for (l = 0; l < 16u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 8, l), r) << l;
+   }
+   return k;
+}
+
+/* Keep bits of positions pos .. pos + count - 1 (count <= 32), bit i = position pos + i:
+   the blocks that hold them, their bits side by side, shifted by the first one's lane.
    Blocks are generated only for wanted positions: nothing past 2^64 - 1 is touched. */
 static inline uint dropout_ocl_keep_bits(ulong seed, ulong stream, dropout_rule r, ulong pos, uint count)
 {
    uint log2d = r.bits == 32 ? 2u : r.bits == 16 ? 3u : 4u;
-   uint lanes = 1u << log2d, lane = (uint)(pos & (lanes - 1u)), k = 0, i;
-   ulong b = pos >> log2d;
-   uint w[4];
-   dropout_block(seed, stream, b, w);
-   for (i = 0; i < count; ++i) {
-      if (i > 0 && lane == 0) dropout_block(seed, stream, ++b, w);
-      k |= (uint)dropout_keep(dropout_draw(w, r.bits, lane), r) << i;
-      lane = (lane + 1u) & (lanes - 1u);
+   uint lanes = 1u << log2d, lane0 = (uint)(pos & (lanes - 1u));
+   uint nb = (lane0 + count + lanes - 1u) >> log2d, k;   /* <= 9 blocks, <= 48 bits */
+   ulong b0 = pos >> log2d, acc = 0;
+   for (k = 0; k < nb; ++k) {
+      uint w[4];
+      dropout_block(seed, stream, b0 + k, w);
+      acc |= (ulong)dropout_ocl_block_keep(w, r) << (k << log2d);
    }
-   return k;
+   acc >>= lane0;
+   return count == 32u ? (uint)acc : (uint)acc & ((1u << count) - 1u);
 }
 
 /* One element of the contiguous ops, out[j] from in[j] (and bias, residual). */
@@ -80,7 +97,7 @@ static inline uint dropout_ocl_keep_bits(ulong seed, ulong stream, dropout_rule 
       __global const T *xp = (__global const T *)(x + x_off);                             \
       T v;                                                                               \
       if (op == DROPOUT_OCL_FUSED)                                                       \
-         v = FUSED_ONE(xp[j], ((__global const T *)(bias + b_off))[j % bias_len],          \
+         v = FUSED_ONE(xp[j], ((__global const T *)(bias + b_off))[col],                   \
                        ((__global const T *)(res + r_off))[j], keep, r);                 \
       else                                                                               \
          v = APPLY(xp[j], keep, r);                                                      \
@@ -102,7 +119,7 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
                    __local uint *kl)                                                     \
 {                                                                                        \
    dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \
-   ulong L = get_local_size(0), lid = get_local_id(0);                                   \
+   ulong L = get_local_size(0), lid = get_local_id(0), col, l_step = L % bias_len;       \
    ulong units = n / 32u + (n % 32u != 0), spans = (units + L - 1u) / L, s;              \
    int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \
    for (s = get_group_id(0); s < spans; s += get_num_groups(0)) {                        \
@@ -124,14 +141,61 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
       kl[lid] = kb;                                                                      \
       barrier(CLK_LOCAL_MEM_FENCE);                                                      \
       elems = n - e0 < L * 32u ? n - e0 : L * 32u;                                       \
+      col = op == DROPOUT_OCL_FUSED ? (e0 + lid) % bias_len : 0;   /* no division per element */ \
       for (e = lid; e < elems; e += L) {                                                 \
          ulong j = e0 + e;                                                               \
          int keep = (int)((kl[e >> 5] >> (e & 31u)) & 1u);                               \
          DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \
+         col += l_step;                                                                  \
+         if (col >= bias_len) col -= bias_len;                                           \
       }                                                                                  \
       barrier(CLK_LOCAL_MEM_FENCE);                                                      \
    }                                                                                     \
 }
+
+/* The same units, each work-item moving its own 32 elements straight from global memory
+   (no local memory, no barrier): the better layout where a work-item is a CPU thread's
+   loop (PoCL and other CPU devices), the worse one on a GPU (uncoalesced). Same bits. */
+#define DROPOUT_OCL_DIRECT_KERNEL(NAME, T, APPLY, FUSED_ONE, ACC)                             \
+__kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong mo_off,      \
+                   dropout_ocl_gcp x, ulong x_off, dropout_ocl_gcp mask_in, ulong mi_off,     \
+                   dropout_ocl_gcp bias, ulong b_off, dropout_ocl_gcp res, ulong r_off,      \
+                   ulong n, ulong bias_len, ulong seed, ulong stream, ulong pos,             \
+                   ulong thr, uint bits, float s32, ulong s64, int op, int acc,              \
+                   __local uint *kl)                                                     \
+{                                                                                        \
+   dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \
+   ulong units = n / 32u + (n % 32u != 0), u, col;                                       \
+   int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \
+   (void)kl;                                                                             \
+   for (u = get_global_id(0); u < units; u += get_global_size(0)) {                      \
+      uint count = n - u * 32u < 32u ? (uint)(n - u * 32u) : 32u, i, kb = 0;             \
+      if (op == DROPOUT_OCL_APPLY_MASK) {                                                \
+         if (!none)                                                                      \
+            for (i = 0; i < (count + 7u) / 8u; ++i) kb |= (uint)mask_in[mi_off + u * 4u + i] << (8u * i); \
+         if (count < 32u) kb &= (1u << count) - 1u;                                      \
+      } else {                                                                           \
+         kb = dropout_ocl_keep_bits(seed, stream, r, pos + u * 32u, count);              \
+      }                                                                                  \
+      if (mask_out)                                                                      \
+         for (i = 0; i < (count + 7u) / 8u; ++i) mask_out[mo_off + u * 4u + i] = (uchar)(kb >> (8u * i)); \
+      if (op == DROPOUT_OCL_MASK) continue;                                              \
+      col = op == DROPOUT_OCL_FUSED ? (u * 32u) % bias_len : 0;   /* no division per element */ \
+      for (i = 0; i < count; ++i) {                                                      \
+         ulong j = u * 32u + i;                                                          \
+         int keep = (int)((kb >> i) & 1u);                                               \
+         DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \
+         if (++col == bias_len) col = 0;                                                 \
+      }                                                                                  \
+   }                                                                                     \
+}
+
+DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)
+DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)
+DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)
+#ifdef DROPOUT_OPENCL_FP64
+DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)
+#endif
 
 DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)
 DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)

@@ -267,12 +267,12 @@ static int run_case(const Case *c)
    }
    if (!ok) {
       size_t l = strlen(g_why);
-      snprintf(g_why + l, sizeof g_why - l, " [%s %s bits %d p %.17g grad %d rank %d dims %lu,%lu,%lu bcast %x pos %llu off %lu,%lu,%lu,%lu mask %d inplace %d launch %lu x %lu]",
+      snprintf(g_why + l, sizeof g_why - l, " [%s %s bits %d p %.17g grad %d rank %d dims %lu,%lu,%lu bcast %x pos %llu off %lu,%lu,%lu,%lu mask %d inplace %d launch %lu x %lu%s]",
                op_name(c->op), dtype_name(c->dtype), c->bits, c->p, c->grad, c->rank,
                (unsigned long)c->dims[0], (unsigned long)(c->rank > 1 ? c->dims[1] : 0), (unsigned long)(c->rank > 2 ? c->dims[2] : 0),
                c->broadcast, (unsigned long long)c->pos, (unsigned long)c->off[0], (unsigned long)c->off[1],
                (unsigned long)c->off[2], (unsigned long)c->off[4], c->with_mask, c->in_place,
-               (unsigned long)g_ocl.local_size, (unsigned long)g_ocl.max_groups);
+               (unsigned long)g_ocl.local_size, (unsigned long)g_ocl.max_groups, g_ocl.direct ? " direct" : " staged");
    }
    buf_free(&out); buf_free(&in); buf_free(&res); buf_free(&bias); buf_free(&mask);
    return ok;
@@ -297,8 +297,10 @@ static const double g_ps[] = { 0.0, 1.0, 0.5, 0.1, 1.0 / 3.0, 0.9, 0.999, 0.0625
 #define NPS (sizeof g_ps / sizeof g_ps[0])
 static const size_t g_sizes[] = { 1, 7, 8, 31, 32, 33, 63, 65, 255, 257, 2047, 2048, 2049, 4111, 20000 };
 #define NSIZES (sizeof g_sizes / sizeof g_sizes[0])
-/* work-group sizes and group counts (few sizes: PoCL compiles a kernel once per size) */
-static const size_t g_launch[][2] = { { 64, 0 }, { 1, 1 }, { 7, 5 }, { 256, 1 }, { 64, 1 }, { 1, 1000 }, { 7, 2 } };
+/* work-group sizes, group counts and the contiguous ops' layout (1 direct, 0 staged in
+   local memory; few sizes: PoCL compiles a kernel once per size) */
+static const size_t g_launch[][3] = { { 64, 0, 0 }, { 64, 0, 1 }, { 1, 1, 0 }, { 7, 5, 1 }, { 256, 1, 0 }, { 64, 1, 1 },
+                                      { 1, 1000, 1 }, { 7, 2, 0 } };
 #define NLAUNCH (sizeof g_launch / sizeof g_launch[0])
 
 static uint64_t pick_pos(uint64_t n)
@@ -316,6 +318,7 @@ static uint64_t pick_pos(uint64_t n)
 static void set_launch(size_t i)
 {
    dropout_opencl_set_launch(&g_ocl, g_launch[i][0], g_launch[i][1] ? g_launch[i][1] : 64);
+   dropout_opencl_set_direct(&g_ocl, (int)g_launch[i][2]);
 }
 
 /* contiguous 1-D cases of one op and dtype */
