@@ -49,10 +49,14 @@
 
    SPEED
       Contiguous forward, backward, apply_mask, mask and the fused op: units of 32
-      elements (one word of keep bits, 4 mask bytes each), a work-group's bits staged in
-      local memory so that consecutive work-items move consecutive elements. Strided
-      views, broadcast masks and the variants: one element per work-item step, one Philox
-      block per element. `make bench-opencl` measures each op against clEnqueueCopyBuffer.
+      elements (one word of keep bits, 4 mask bytes each). On a GPU a work-group's bits
+      are staged in local memory so that consecutive work-items move consecutive elements;
+      on a CPU device each work-item moves its own 32 (dropout_opencl_set_direct chooses;
+      the bits are the same). Strided views, broadcast masks and the variants: one element
+      per work-item step, one Philox block per element. `make bench-opencl` measures each
+      op against clEnqueueCopyBuffer of the same bytes. Measured so far on PoCL only (the
+      CPU): there the kernels run far below the copy and far below dropout.h's own SIMD
+      code, so on a CPU call dropout.h; no GPU figure yet.
 
    OPTIONS
       DROPOUT_OPENCL_IMPLEMENTATION  emit the program text and the host functions
