@@ -14,6 +14,7 @@
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
 #   make web     the teaching page (web/): a static site in build/web/, the header built for
 #                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
+#   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
@@ -326,3 +327,33 @@ build/train_mlp_mpi: examples/train_mlp_mpi.c examples/mlp_model.h examples/mlp_
 bench-mpi: build/train_mlp_mpi
 	@mkdir -p $(BENCH_OUT)
 	$(MPI_ENV) TRAINER=build/train_mlp_mpi sh bench/mpi_bench.sh $(BENCH_OUT)/mpi-$(or $(BENCH_MODEL),unknown).md
+
+# --- OpenCL (dropout_opencl.h); needs libOpenCL, CL/cl.h and an ICD (Debian: ocl-icd-opencl-dev
+# opencl-c-headers pocl-opencl-icd; PoCL runs OpenCL on the CPU)
+#   make demo-opencl   the demo MLP with its dropout on the first OpenCL device, weights
+#                      compared with the CPU's byte for byte (CPU vs OpenCL weights: IDENTICAL)
+#   make bench-opencl  each op against clEnqueueCopyBuffer of the same bytes, in one run;
+#                      writes build/opencl/bench_opencl.md (on PoCL: CPU figures, it says so)
+#   make opencl-embed  rewrite the program text in dropout_opencl.h from dropout.h and
+#                      opencl/kernels.cl (after changing either; the tests check it is current)
+# `make test T=opencl` runs the OpenCL tests alone (tests/opencl/suite.sh).
+OPENCL_LIBS ?= -lOpenCL
+
+.PHONY: demo-opencl bench-opencl opencl-embed
+
+demo-opencl: build/opencl/train_mlp_opencl
+	./build/opencl/train_mlp_opencl
+
+build/opencl/train_mlp_opencl: examples/train_mlp_opencl.c examples/mlp_model.h examples/mlp_run.h examples/mlp_math.h dropout_opencl.h dropout.h
+	@mkdir -p build/opencl
+	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp_opencl.c -o $@ $(OPENCL_LIBS) -lpthread -lm
+
+bench-opencl: build/opencl/bench_opencl
+	./build/opencl/bench_opencl build/opencl/bench_opencl.md
+
+build/opencl/bench_opencl: bench/bench_opencl.c dropout_opencl.h dropout.h
+	@mkdir -p build/opencl
+	$(CC) -std=c99 -O2 $(WARN) -I. bench/bench_opencl.c -o $@ $(OPENCL_LIBS)
+
+opencl-embed:
+	sh opencl/embed.sh

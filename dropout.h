@@ -106,7 +106,7 @@
 #define DROPOUT_H_INCLUDED
 
 /* Said here rather than in 98 errors from `inline` on: the header is C99 (or C++11). */
-#if !defined(__cplusplus) && !defined(_MSC_VER) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
+#if !defined(__cplusplus) && !defined(_MSC_VER) && !defined(__OPENCL_C_VERSION__) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)
 #error "dropout.h needs C99 or later (or C++11): compile with -std=c99 (or -std=c11, gnu99, ...)"
 #endif
 /* Every result is specified as float and double operations, each rounded once. Where the
@@ -137,8 +137,18 @@
 #error "dropout.h must not be built with -fassociative-math (reassociated sums round differently): add -fno-associative-math"
 #endif
 
+#if defined(__OPENCL_C_VERSION__)
+/* OpenCL C (dropout_opencl.h compiles this header's building blocks as kernel code): the
+   exact-width types are OpenCL's own; size_t and ptrdiff_t are built in. double exists
+   only with cl_khr_fp64, which dropout_opencl.h enables where the device has it. */
+typedef uchar uint8_t;
+typedef ushort uint16_t;
+typedef uint uint32_t;
+typedef ulong uint64_t;
+#else
 #include <stddef.h>   /* both freestanding headers: no libc needed */
 #include <stdint.h>
+#endif
 
 #define DROPOUT_VERSION_MAJOR 0
 #define DROPOUT_VERSION_MINOR 9
@@ -571,6 +581,8 @@ DROPOUT_HD float dropout_fmaf(float a, float b, float c)
 {
 #if defined(__CUDA_ARCH__)
    return __fmaf_rn(a, b, c);
+#elif defined(__OPENCL_C_VERSION__)
+   return fma(a, b, c);     /* OpenCL C: fma is correctly rounded, with or without fp64 */
 #else
    union { double d; uint64_t u; } v;
    double p = (double)a * (double)b;            /* exact */

@@ -1,0 +1,2268 @@
+/* dropout_opencl.h - v0.9.0 - dropout.h on OpenCL devices - public domain or MIT
+
+   The OpenCL side of dropout.h: the same masks and outputs, bit for bit, as the CPU's
+   dropout_run, on any OpenCL 1.2 device (AMD, Intel, NVIDIA, Arm Mali, Qualcomm Adreno,
+   Apple GPUs; CPUs through PoCL). The kernels are dropout.h's own inline building blocks
+   (Philox, draws, the rule, the element functions, the f16/bf16 converters, the fused op,
+   the variants) compiled as OpenCL C: the program below is opencl/kernels.cl with
+   dropout.h's declarations part pasted in by opencl/embed.sh, and the tests check that
+   the pasted text is the current dropout.h. This file adds the indexing and a host layer.
+
+   USAGE
+      In *one* C or C++ file:
+         #define DROPOUT_IMPLEMENTATION          // dropout.h's CPU functions (validation)
+         #define DROPOUT_OPENCL_IMPLEMENTATION   // the program text and the host layer
+         #include "dropout_opencl.h"
+      Link with -lOpenCL. Every other file just does #include "dropout_opencl.h".
+
+         dropout_opencl ocl;
+         int rc = dropout_opencl_init(&ocl, context, device, 0);   // builds the program once
+         if (rc) fprintf(stderr, "%s\n", ocl.message);
+         dropout_desc d;                                            // dropout.h's descriptor
+         dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+         dropout_opencl_tensors t = { 0 };
+         t.out = y_buf; t.in = x_buf; t.mask = mask_buf;            // cl_mem, + byte offsets
+         rc = dropout_opencl_run(&ocl, &d, &t, queue);              // enqueued, not waited for
+         ...
+         dropout_opencl_release(&ocl);
+
+      A dropout_opencl holds the program and its kernels for one (context, device): make
+      one per device and per host thread (kernel arguments are per kernel object). Calls
+      validate everything before they enqueue, return DROPOUT_OK or a negative code, and on
+      error write a sentence into ctx->message (dropout_opencl_strerror(code) gives the
+      fixed text). A failed OpenCL call returns DROPOUT_ERR_OPENCL_BASE + its cl_int.
+      Buffers: cl_mem plus a byte offset each; a data offset must be a multiple of the
+      element size (mask offsets may be any byte); the buffer must hold what the call
+      touches (checked against CL_MEM_SIZE).
+
+   WHAT A DEVICE MUST OFFER (docs/SPEC.md, "OpenCL devices")
+      Ops that multiply or add floats (every dtype: f16 and bf16 are computed in float)
+      need single precision with round to nearest (CL_FP_ROUND_TO_NEAREST) and denormals
+      (CL_FP_DENORM) in CL_DEVICE_SINGLE_FP_CONFIG; f64, the normals (Gaussian, noise,
+      fill_normal) and the uniform doubles need cl_khr_fp64 with the same two flags in
+      CL_DEVICE_DOUBLE_FP_CONFIG. Where they are missing those ops are refused
+      (DROPOUT_ERR_OPENCL_FP / _FP64, the message names the flag), never run with other
+      bits. The mask and the raw stream words need no float at all; the uniform floats
+      are exact in any rounding mode. Contraction is off in the program
+      (#pragma OPENCL FP_CONTRACT OFF), no kernel divides a float, and the fused op's fma
+      is OpenCL's fma(), which every conformant device rounds correctly.
+
+   SPEED
+      Contiguous forward, backward, apply_mask, mask and the fused op: units of 32
+      elements (one word of keep bits, 4 mask bytes each). On a GPU a work-group's bits
+      are staged in local memory so that consecutive work-items move consecutive elements;
+      on a CPU device each work-item moves its own 32 (dropout_opencl_set_direct chooses;
+      the bits are the same). Strided views, broadcast masks and the variants: one element
+      per work-item step, one Philox block per element. `make bench-opencl` measures each
+      op against clEnqueueCopyBuffer of the same bytes. Measured so far on PoCL only (the
+      CPU): there the kernels run far below the copy and far below dropout.h's own SIMD
+      code, so on a CPU call dropout.h; no GPU figure yet.
+
+   OPTIONS
+      DROPOUT_OPENCL_IMPLEMENTATION  emit the program text and the host functions
+      DROPOUT_OPENCL_STATIC          make the host functions static
+
+   LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
+*/
+#ifndef DROPOUT_OPENCL_H_INCLUDED
+#define DROPOUT_OPENCL_H_INCLUDED
+
+#include "dropout.h"
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#if defined(__APPLE__)
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#ifndef DROPOUT_OPENCLDEF
+#ifdef DROPOUT_OPENCL_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define DROPOUT_OPENCLDEF static __attribute__((unused))
+#else
+#define DROPOUT_OPENCLDEF static
+#endif
+#else
+#define DROPOUT_OPENCLDEF extern
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Codes of this file (dropout.h's codes keep their meaning). */
+enum {
+   DROPOUT_ERR_OPENCL_BUILD = -1901,   /* the program did not build: ctx->message has the log's start */
+   DROPOUT_ERR_OPENCL_FP = -1902,      /* single precision lacks round to nearest or denormals */
+   DROPOUT_ERR_OPENCL_FP64 = -1903,    /* no cl_khr_fp64, or its config lacks round to nearest or denormals */
+   DROPOUT_ERR_OPENCL_OFFSET = -1904,  /* a data buffer's byte offset is not a multiple of its element size */
+   DROPOUT_ERR_OPENCL_BOUNDS = -1905,  /* a buffer is smaller than its offset plus what the call touches */
+   DROPOUT_ERR_OPENCL_CTX = -1906,     /* ctx is NULL or was not made by dropout_opencl_init */
+   /* a failed OpenCL call: DROPOUT_ERR_OPENCL_BASE + its cl_int (CL_* errors are negative) */
+   DROPOUT_ERR_OPENCL_BASE = -2000
+};
+
+/* init flags: build as if the device lacked something (to test the refusals) */
+enum {
+   DROPOUT_OPENCL_WITHOUT_FP64 = 1,    /* no double in the program; f64 and the normals refused */
+   DROPOUT_OPENCL_WITHOUT_DENORM = 2   /* treat single precision as flushing denormals */
+};
+
+#define DROPOUT_OPENCL__KERNELS 13
+
+/* One program per (context, device); fields are read-only for the caller. */
+typedef struct dropout_opencl {
+   unsigned magic;
+   cl_context context;
+   cl_device_id device;
+   cl_program program;
+   cl_kernel kernel[DROPOUT_OPENCL__KERNELS];
+   int fp32_exact;        /* round to nearest and denormals in single precision */
+   int fp64;              /* cl_khr_fp64 with round to nearest and denormals: f64 ops built */
+   size_t local_size;     /* work-items per group of each launch (default 64) */
+   int direct;            /* contiguous ops: 1 = each work-item moves its own 32 elements
+                             (default on CPU devices), 0 = a group's span staged in local
+                             memory, consecutive work-items on consecutive elements (GPUs) */
+   size_t max_groups;     /* groups per launch at most; more work loops (default 16 per CU) */
+   char device_name[128];
+   char message[512];     /* the last error, as a sentence */
+} dropout_opencl;
+
+/* The buffers of a run: cl_mem and a byte offset each; NULL where the op takes none
+   (dropout.h's dropout_tensors, field for field). */
+typedef struct dropout_opencl_tensors {
+   cl_mem out;       size_t out_offset;
+   cl_mem mask;      size_t mask_offset;
+   cl_mem in;        size_t in_offset;
+   cl_mem bias;      size_t bias_offset;
+   cl_mem residual;  size_t residual_offset;
+} dropout_opencl_tensors;
+
+/* Build the program for device (flags: 0, or DROPOUT_OPENCL_WITHOUT_* to test refusals). */
+DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context context, cl_device_id device, unsigned flags);
+DROPOUT_OPENCLDEF void dropout_opencl_release(dropout_opencl *ctx);
+/* Work-items per group (1 .. the kernels' limit) and groups per launch (>= 1); any
+   choice gives the same bits. 0 keeps the current value. */
+DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t local_size, size_t max_groups);
+/* The contiguous ops' layout (ctx->direct): 1 direct, 0 staged, -1 the device's default. */
+DROPOUT_OPENCLDEF int dropout_opencl_set_direct(dropout_opencl *ctx, int direct);
+
+/* dropout_run on the device: every op of the descriptor (dropout.h's checks, then this
+   file's: offsets, buffer sizes, the device's float configuration). Enqueued on q. */
+DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q);
+
+/* The raw stream (dropout.h's dropout_fill_*): n elements from position `first` into out
+   at byte offset out_offset. */
+DROPOUT_OPENCLDEF int dropout_opencl_fill_u32(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q);
+DROPOUT_OPENCLDEF int dropout_opencl_fill_uniform_f32(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q);
+DROPOUT_OPENCLDEF int dropout_opencl_fill_uniform_f64(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q);
+DROPOUT_OPENCLDEF int dropout_opencl_fill_normal_f32(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q);
+
+/* dropout_strerror, plus this file's codes and the OpenCL error's name. */
+DROPOUT_OPENCLDEF const char *dropout_opencl_strerror(int code);
+
+/* The program's source, one line per string (for clCreateProgramWithSource): append your
+   own kernels to use dropout.h's building blocks in them. Build options: add
+   -DDROPOUT_OPENCL_FP64 where the device has cl_khr_fp64. */
+DROPOUT_OPENCLDEF const char *const *dropout_opencl_source(size_t *lines);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DROPOUT_OPENCL_H_INCLUDED */
+
+/* ==================================================================================== */
+/*                                  IMPLEMENTATION                                      */
+/* ==================================================================================== */
+
+#ifdef DROPOUT_OPENCL_IMPLEMENTATION
+#ifndef DROPOUT_OPENCL_IMPLEMENTATION_DONE
+#define DROPOUT_OPENCL_IMPLEMENTATION_DONE
+
+#include <stdio.h>    /* snprintf: the messages */
+#include <stdlib.h>   /* malloc, free: the build log */
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The program (generated: opencl/embed.sh; edit opencl/kernels.cl or dropout.h, then run
+   `make opencl-embed`). */
+static const char *const dropout_opencl__program[] = {
+/* BEGIN program (opencl/embed.sh) */
+   "/* The OpenCL C program of dropout_opencl.h (OpenCL C 1.2 and later).\n",
+   "\n",
+   "   Every random draw and every per-element operation is one of dropout.h's inline\n",
+   "   building blocks, compiled here as OpenCL C: the line `#include \"dropout.h\"` below is\n",
+   "   replaced by that header's declarations part when opencl/embed.sh writes this file into\n",
+   "   dropout_opencl.h. This file adds only the indexing (which work-item computes which\n",
+   "   elements) and the two formulas dropout.h keeps in its implementation: the uniforms.\n",
+   "\n",
+   "   Float traps (docs/SPEC.md, \"OpenCL devices\"): contraction is off for the whole\n",
+   "   program; no kernel divides a float (scales come from the host's rule; the only division\n",
+   "   is the double one inside the normal generator, which OpenCL C rounds correctly); f16\n",
+   "   and bf16 are 16-bit patterns converted by the header's integer code; the host refuses\n",
+   "   an op whose arithmetic the device's float configuration cannot do exactly. */\n",
+   "#pragma OPENCL FP_CONTRACT OFF\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
+   "#else\n",
+   "/* No double on this device: the header's double building blocks still have to parse, and\n",
+   "   do as float. No kernel built without DROPOUT_OPENCL_FP64 calls one of them (the f64 and\n",
+   "   normal kernels below are compiled only with it, and the host refuses those ops). */\n",
+   "#define double float\n",
+   "#endif\n",
+   "#define DROPOUTDEF\n",
+   "/* dropout.h - v0.9.0 - reproducible dropout for C/C++/CUDA - public domain or MIT\n",
+   "\n",
+   "   One header, no dependencies, no malloc, no global state, no libm. A counter-based\n",
+   "   Philox4x32-10 generator makes every dropout mask a pure function of\n",
+   "   (seed, stream, position): the same mask, bit for bit, on any CPU, any thread count,\n",
+   "   any chunking, and on the GPU through the companion header dropout_cuda.cuh.\n",
+   "\n",
+   "   USAGE\n",
+   "      Do this:\n",
+   "         #define DROPOUT_IMPLEMENTATION\n",
+   "      before you include this file in *one* C or C++ file to create the implementation.\n",
+   "\n",
+   "         #include ...\n",
+   "         #include ...\n",
+   "         #define DROPOUT_IMPLEMENTATION\n",
+   "         #include \"dropout.h\"\n",
+   "\n",
+   "      Every other file just does #include \"dropout.h\".\n",
+   "\n",
+   "   QUICK START\n",
+   "         dropout_rule rule;\n",
+   "         dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));   // seed, stream\n",
+   "         dropout_plan plan;\n",
+   "         dropout_rule_init(&rule, 0.1, DROPOUT_BITS_8);   // p = 0.1 with 8-bit draws\n",
+   "         dropout_gen_plan(&g, &rule, n, &plan);           // reserve n positions for a layer\n",
+   "         dropout_forward_f32(&plan, y, NULL, x);          // plan, outputs, inputs\n",
+   "         ...\n",
+   "         // backward: the same plan rebuilds the same mask, no mask memory needed\n",
+   "         dropout_backward_f32(&plan, dx, dy);             // overwrites dx\n",
+   "\n",
+   "      Every function returns DROPOUT_OK (0) or a negative code; dropout_strerror(code)\n",
+   "      says which argument was wrong. On error nothing is written.\n",
+   "      Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,\n",
+   "      Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call\n",
+   "      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (see below).\n",
+   "\n",
+   "   OPTIONS (#define before including, in the implementation file at least)\n",
+   "      DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only)\n",
+   "      DROPOUT_STATIC          make every function static (private to one file)\n",
+   "      DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h,\n",
+   "                              or nothing where there is no assert.h: -ffreestanding,\n",
+   "                              wasm32 -nostdlib); argument validation does not depend on it\n",
+   "      DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)\n",
+   "   DROPOUT_V0_API          the 0.1.0 interface, unchanged names and signatures, same bits\n",
+   "                           (define it in the implementation file too); for moving over\n",
+   "      DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,\n",
+   "                              about where a last-level cache stops keeping y for the\n",
+   "                              next layer) are written with streaming stores, which skip\n",
+   "                              the cache; 0 = always, SIZE_MAX = never. Same bits.\n",
+   "\n",
+   "   SIMD\n",
+   "      The vector path is chosen when the implementation is compiled, from the compiler's\n",
+   "      own target macros: __AVX512F__ with __AVX512BW__, else __AVX2__, else SSE2\n",
+   "      (__SSE2__ / x86-64; SSE4.1 blends with __SSE4_1__), else AArch64 __ARM_NEON. So\n",
+   "      -march=native or -mavx2 picks AVX2. No cpuid, no function pointers, no global state:\n",
+   "      one binary runs one path, and every path gives the same bits as the reference.\n",
+   "      Calls shorter than 64 elements (32 words for the fills) take the reference path.\n",
+   "\n",
+   "   THE CONTRACT (docs/SPEC.md has it to the bit)\n",
+   "      word w of stream s under seed k = philox4x32_10(ctr = {w/4 lo, w/4 hi, s lo, s hi},\n",
+   "      key = {k lo, k hi})[w % 4], which is cuRAND's curand_init(k, s, w) + curand().\n",
+   "      Element j of a call with offset o draws position o + j: a 32-, 16- or 8-bit slice of\n",
+   "      that stream. Keep iff draw >= round(p * 2^bits); kept y = x * (1/q), q the realised\n",
+   "      keep probability; dropped y = +0. Masks are bit-packed, LSB first, 1 = kept.\n",
+   "\n",
+   "   DETERMINISM\n",
+   "      Results are defined as specific IEEE-754 operations in round-to-nearest-even: one\n",
+   "      multiply per kept element (float for f32/f16/bf16, double for f64), with the f16\n",
+   "      and bf16 conversions done by this header's own integer code. Plain dropout has no\n",
+   "      multiply-add to contract; the fused op uses an explicit, exactly emulated fma; the\n",
+   "      variants are written so that every product that meets an add is exact, and use the\n",
+   "      header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA\n",
+   "      hardware change nothing. Do not build with -ffast-math (it may flush denormals to\n",
+   "      zero and reassociate); excess precision (FLT_EVAL_METHOD != 0) is refused at\n",
+   "      compile time (see PORTABILITY).\n",
+   "\n",
+   "   PORTABILITY AND FREESTANDING USE\n",
+   "      C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.\n",
+   "      float and double operations rounded to their own precision: 32-bit x86 needs\n",
+   "      -msse2 -mfpmath=sse (the x87 FPU rounds a double product twice), s390x GNU mode\n",
+   "      or -fexcess-precision=fast; other settings stop at an #error that says so.\n",
+   "      Tested to give the same bits (tests/suite_xarch.sh) on x86-64 (SSE2, SSE4.1, AVX2,\n",
+   "      AVX-512, none), i386 SSE2, aarch64 (NEON), armhf, s390x (big-endian), riscv64,\n",
+   "      wasm32 and a Cortex-M4 (soft float and FPv4-SP), NaN payloads of the variants and\n",
+   "      the fused op aside (docs/SPEC.md).\n",
+   "      Freestanding (no libc: microcontrollers, wasm32 -nostdlib, kernels): the header\n",
+   "      includes only stddef.h and stdint.h (and assert.h where it exists, see\n",
+   "      DROPOUT_ASSERT), calls no libc or libm function and allocates nothing. Provide\n",
+   "      nothing beyond what GCC and Clang expect of any freestanding target: their runtime\n",
+   "      library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks\n",
+   "      them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang\n",
+   "      -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86\n",
+   "      and NEON paths call. On a Cortex-M4 (-Os) forward + backward f32 take about 2 KB of\n",
+   "      flash plus 2.5 KB (FPU) to 3.1 KB (soft float) of libgcc, mostly soft double.\n",
+   "\n",
+   "   THREADS AND CHUNKS\n",
+   "      Functions are reentrant. To split a tensor over threads or machines, give each\n",
+   "      chunk its own offset (offset + chunk start) and output slice: the result equals\n",
+   "      one call. Mask bytes hold 8 elements, so chunks that write masks start at\n",
+   "      multiples of 8 elements.\n",
+   "\n",
+   "   LICENSE: see the end of the file.\n",
+   "*/\n",
+   "\n",
+   "#ifndef DROPOUT_H_INCLUDED\n",
+   "#define DROPOUT_H_INCLUDED\n",
+   "\n",
+   "/* Said here rather than in 98 errors from `inline` on: the header is C99 (or C++11). */\n",
+   "#if !defined(__cplusplus) && !defined(_MSC_VER) && !defined(__OPENCL_C_VERSION__) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 199901L)\n",
+   "#error \"dropout.h needs C99 or later (or C++11): compile with -std=c99 (or -std=c11, gnu99, ...)\"\n",
+   "#endif\n",
+   "/* Every result is specified as float and double operations, each rounded once. Where the\n",
+   "   compiler evaluates them wider (FLT_EVAL_METHOD 2: x87, plain gcc -m32, where a double\n",
+   "   product is rounded twice; FLT_EVAL_METHOD 1: s390x in strict ISO mode, float in double)\n",
+   "   the bits drift from every other CPU's (tests/suite_xarch.sh saw both), so refuse. */\n",
+   "#if defined(__FLT_EVAL_METHOD__) && !defined(__CUDA_ARCH__) && \\\n",
+   "    !(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == 16 || __FLT_EVAL_METHOD__ == 32)\n",
+   "#error \"dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast\"\n",
+   "#endif\n",
+   "\n",
+   "/* Options that let the compiler change float results (each would change bits that every\n",
+   "   other build agrees on, silently): refused, like excess precision above. gcc and clang\n",
+   "   say which of them are on through these macros; -ffast-math sets several. */\n",
+   "#if defined(__FAST_MATH__)\n",
+   "#error \"dropout.h must not be built with -ffast-math (it reassociates, flushes subnormals and assumes no NaN/Inf, which changes the bits): drop -ffast-math / -Ofast, or add -fno-fast-math after it\"\n",
+   "#endif\n",
+   "#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0\n",
+   "#error \"dropout.h must not be built with -ffinite-math-only (NaN and Inf inputs must pass as specified): add -fno-finite-math-only\"\n",
+   "#endif\n",
+   "#if defined(__NO_SIGNED_ZEROS__)\n",
+   "#error \"dropout.h must not be built with -fno-signed-zeros (dropped elements are +0 and -0 inputs must stay -0): add -fsigned-zeros\"\n",
+   "#endif\n",
+   "#if defined(__RECIPROCAL_MATH__)\n",
+   "#error \"dropout.h must not be built with -freciprocal-math (x / y may become x * (1 / y), another rounding): add -fno-reciprocal-math\"\n",
+   "#endif\n",
+   "#if defined(__ASSOCIATIVE_MATH__)\n",
+   "#error \"dropout.h must not be built with -fassociative-math (reassociated sums round differently): add -fno-associative-math\"\n",
+   "#endif\n",
+   "\n",
+   "#if defined(__OPENCL_C_VERSION__)\n",
+   "/* OpenCL C (dropout_opencl.h compiles this header's building blocks as kernel code): the\n",
+   "   exact-width types are OpenCL's own; size_t and ptrdiff_t are built in. double exists\n",
+   "   only with cl_khr_fp64, which dropout_opencl.h enables where the device has it. */\n",
+   "typedef uchar uint8_t;\n",
+   "typedef ushort uint16_t;\n",
+   "typedef uint uint32_t;\n",
+   "typedef ulong uint64_t;\n",
+   "#else\n",
+   "#include <stddef.h>   /* both freestanding headers: no libc needed */\n",
+   "#include <stdint.h>\n",
+   "#endif\n",
+   "\n",
+   "#define DROPOUT_VERSION_MAJOR 0\n",
+   "#define DROPOUT_VERSION_MINOR 9\n",
+   "#define DROPOUT_VERSION_PATCH 0\n",
+   "#define DROPOUT_VERSION_STRING \"0.9.0\"\n",
+   "\n",
+   "#ifndef DROPOUTDEF\n",
+   "#ifdef DROPOUT_STATIC\n",
+   "/* a file that uses only part of the API must not warn about the rest */\n",
+   "#if defined(__GNUC__) || defined(__clang__)\n",
+   "#define DROPOUTDEF static __attribute__((unused))\n",
+   "#else\n",
+   "#define DROPOUTDEF static\n",
+   "#endif\n",
+   "#else\n",
+   "#define DROPOUTDEF extern\n",
+   "#endif\n",
+   "#endif\n",
+   "\n",
+   "/* Building blocks shared by the CPU and the GPU: the same source compiles as plain\n",
+   "   static inline C, as C++, and as __host__ __device__ under nvcc. */\n",
+   "#if defined(__CUDACC__)\n",
+   "#define DROPOUT_HD static __host__ __device__ __forceinline__\n",
+   "#else\n",
+   "#define DROPOUT_HD static inline\n",
+   "#endif\n",
+   "\n",
+   "#ifdef __cplusplus\n",
+   "extern \"C\" {\n",
+   "#endif\n",
+   "\n",
+   "/* Return codes. Values are pinned: 0.1.0's -1 .. -5 keep their meaning; new ones are\n",
+   "   added below the last, never renumbered. dropout_strerror(code) names the argument. */\n",
+   "enum {\n",
+   "   DROPOUT_OK = 0,\n",
+   "   DROPOUT_ERR_P = -1,               /* p is NaN or outside [0, 1] */\n",
+   "   DROPOUT_ERR_NULL = -2,            /* a required pointer is NULL */\n",
+   "   DROPOUT_ERR_BITS = -3,            /* the draw width is not 8, 16 or 32 */\n",
+   "   DROPOUT_ERR_RANGE = -4,           /* positions run past the stream's 2^64 */\n",
+   "   DROPOUT_ERR_ARG = -5,             /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */\n",
+   "   DROPOUT_ERR_P_NEEDS_16 = -6,      /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */\n",
+   "   DROPOUT_ERR_P_NEEDS_32 = -7,      /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */\n",
+   "   DROPOUT_ERR_P_UNREALISABLE = -8,  /* ... that even 32-bit draws realise as 0 or 1 */\n",
+   "   DROPOUT_ERR_THRESHOLD = -9,       /* threshold past 2^bits */\n",
+   "   DROPOUT_ERR_RULE = -10,           /* a dropout_rule that dropout_rule_init did not make (bits, threshold) */\n",
+   "   DROPOUT_ERR_SLICE = -11,          /* plan slice start + count runs past the plan's count */\n",
+   "   DROPOUT_ERR_RANK = -12,           /* rank outside 1 .. DROPOUT_MAX_RANK */\n",
+   "   DROPOUT_ERR_BROADCAST = -13,      /* a broadcast bit at or past the rank */\n",
+   "   DROPOUT_ERR_SIGMA = -14,          /* sigma NaN, negative or infinite; or NOISE without sigma */\n",
+   "   DROPOUT_ERR_SHAPE_OVERFLOW = -15, /* the shape's element count overflows size_t */\n",
+   "   DROPOUT_ERR_SHAPE_COUNT = -16,    /* the shape draws a number of positions other than plan->count */\n",
+   "   DROPOUT_ERR_STRIDE = -17,         /* an output stride is zero, or the strides' extent overflows */\n",
+   "   DROPOUT_ERR_OVERLAP = -18,        /* two output elements share memory, or an output partly overlaps an input */\n",
+   "   DROPOUT_ERR_OP = -19,             /* not a dropout_op, or the op does not take this setting / tensor */\n",
+   "   DROPOUT_ERR_DTYPE = -20,          /* not a dropout_dtype */\n",
+   "   DROPOUT_ERR_DESC = -21,           /* a dropout_desc that dropout_desc_init did not initialise */\n",
+   "   DROPOUT_ERR_FLUSH = -22,          /* the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, Arm FZ) */\n",
+   "   DROPOUT_ERR_ROUNDING = -23,       /* the FPU does not round to nearest even */\n",
+   "   DROPOUT_ERR_DEVICE_COORDS = -24,  /* device-memory coordinates given to a CPU run */\n",
+   "   DROPOUT_ERR_BIAS_LEN = -25,       /* bias_len is 0, does not divide the count, or is not the last dim */\n",
+   "   DROPOUT_ERR_GRAD = -26,           /* not a dropout_grad */\n",
+   "   /* dropout_cuda.cuh: a failed CUDA call returns DROPOUT_ERR_CUDA_BASE - cudaError_t,\n",
+   "      so the CUDA error travels in the code itself (no global state). */\n",
+   "   DROPOUT_ERR_CUDA_BASE = -1000\n",
+   "};\n",
+   "\n",
+   "/* Stream coordinates, as types of their own, so that they cannot be passed in each\n",
+   "   other's place: a key {seed, stream} names a stream; a position is the index of a draw\n",
+   "   in it, counted in draws of the call's width. */\n",
+   "typedef struct dropout_key { uint64_t seed; uint64_t stream; } dropout_key;\n",
+   "typedef struct dropout_pos { uint64_t index; } dropout_pos;\n",
+   "\n",
+   "DROPOUT_HD dropout_key dropout_key_make(uint64_t seed, uint64_t stream)\n",
+   "{\n",
+   "   dropout_key k;\n",
+   "   k.seed = seed;\n",
+   "   k.stream = stream;\n",
+   "   return k;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD dropout_pos dropout_pos_make(uint64_t index)\n",
+   "{\n",
+   "   dropout_pos p;\n",
+   "   p.index = index;\n",
+   "   return p;\n",
+   "}\n",
+   "\n",
+   "/* The draw width: a dropout decision compares an 8-, 16- or 32-bit slice of the stream\n",
+   "   with the threshold. Wider draws realise p more finely and use more of the stream. */\n",
+   "typedef enum dropout_bits { DROPOUT_BITS_8 = 8, DROPOUT_BITS_16 = 16, DROPOUT_BITS_32 = 32 } dropout_bits;\n",
+   "\n",
+   "/* f16 and bf16 buffers: distinct types, so one cannot be passed for the other. The bits\n",
+   "   are IEEE binary16 / bfloat16 (the same memory as __half / __nv_bfloat16). */\n",
+   "typedef struct dropout_f16 { uint16_t bits; } dropout_f16;\n",
+   "typedef struct dropout_bf16 { uint16_t bits; } dropout_bf16;\n",
+   "\n",
+   "/* ------------------------------------------------------------------------------------\n",
+   "   Inline building blocks (host and device). Usable in your own kernels; the library\n",
+   "   itself is built from exactly these.\n",
+   "   ------------------------------------------------------------------------------------ */\n",
+   "\n",
+   "/* The realised dropout rule for (p, bits); see docs/SPEC.md section 3. */\n",
+   "typedef struct dropout_rule {\n",
+   "   uint64_t threshold;  /* t = floor(p * 2^bits + 1/2), in [0, 2^bits]; keep iff draw >= t */\n",
+   "   double scale_f64;    /* 1 / (1 - t / 2^bits); 0 when t = 2^bits (everything dropped) */\n",
+   "   float scale_f32;     /* scale_f64 rounded once to float */\n",
+   "   int bits;            /* 8, 16 or 32 */\n",
+   "} dropout_rule;\n",
+   "\n",
+   "#define DROPOUT_PHILOX_M0 0xD2511F53u\n",
+   "#define DROPOUT_PHILOX_M1 0xCD9E8D57u\n",
+   "#define DROPOUT_PHILOX_W0 0x9E3779B9u\n",
+   "#define DROPOUT_PHILOX_W1 0xBB67AE85u\n",
+   "\n",
+   "DROPOUT_HD uint32_t dropout__mulhilo(uint32_t a, uint32_t b, uint32_t *hi)\n",
+   "{\n",
+   "#if defined(__CUDA_ARCH__)\n",
+   "   *hi = __umulhi(a, b);\n",
+   "   return a * b;\n",
+   "#else\n",
+   "   uint64_t prod = (uint64_t)a * b;\n",
+   "   *hi = (uint32_t)(prod >> 32);\n",
+   "   return (uint32_t)prod;\n",
+   "#endif\n",
+   "}\n",
+   "\n",
+   "/* Philox4x32 with a chosen number of rounds, as Random123 defines it. */\n",
+   "DROPOUT_HD void dropout_philox4x32_rounds(unsigned rounds, const uint32_t ctr[4],\n",
+   "                                          const uint32_t key[2], uint32_t out[4])\n",
+   "{\n",
+   "   uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];\n",
+   "   uint32_t k0 = key[0], k1 = key[1];\n",
+   "   unsigned r;\n",
+   "   for (r = 0; r < rounds; ++r) {\n",
+   "      uint32_t hi0, hi1;\n",
+   "      uint32_t lo0 = dropout__mulhilo(DROPOUT_PHILOX_M0, c0, &hi0);\n",
+   "      uint32_t lo1 = dropout__mulhilo(DROPOUT_PHILOX_M1, c2, &hi1);\n",
+   "      c0 = hi1 ^ c1 ^ k0;\n",
+   "      c1 = lo1;\n",
+   "      c2 = hi0 ^ c3 ^ k1;\n",
+   "      c3 = lo0;\n",
+   "      k0 += DROPOUT_PHILOX_W0;   /* the bump after the last round is never used */\n",
+   "      k1 += DROPOUT_PHILOX_W1;\n",
+   "   }\n",
+   "   out[0] = c0; out[1] = c1; out[2] = c2; out[3] = c3;\n",
+   "}\n",
+   "\n",
+   "/* Words 4*block .. 4*block+3 of stream `stream` under `seed`. */\n",
+   "DROPOUT_HD void dropout_block(uint64_t seed, uint64_t stream, uint64_t block, uint32_t out[4])\n",
+   "{\n",
+   "   uint32_t ctr[4], key[2];\n",
+   "   ctr[0] = (uint32_t)block;  ctr[1] = (uint32_t)(block >> 32);\n",
+   "   ctr[2] = (uint32_t)stream; ctr[3] = (uint32_t)(stream >> 32);\n",
+   "   key[0] = (uint32_t)seed;   key[1] = (uint32_t)(seed >> 32);\n",
+   "   dropout_philox4x32_rounds(10, ctr, key, out);\n",
+   "}\n",
+   "\n",
+   "/* Draw number `lane` (0 .. 128/bits - 1) of a block: 32-bit words in order, 16-bit\n",
+   "   halves low first, bytes lowest first. */\n",
+   "DROPOUT_HD uint32_t dropout_draw(const uint32_t words[4], int bits, unsigned lane)\n",
+   "{\n",
+   "   if (bits == 32) return words[lane];\n",
+   "   if (bits == 16) return (words[lane >> 1] >> ((lane & 1u) * 16u)) & 0xFFFFu;\n",
+   "   return (words[lane >> 2] >> ((lane & 3u) * 8u)) & 0xFFu;\n",
+   "}\n",
+   "\n",
+   "/* Call only with a valid p (in [0, 1], not NaN) and bits in {8, 16, 32}. */\n",
+   "DROPOUT_HD dropout_rule dropout_rule_make(double p, int bits)\n",
+   "{\n",
+   "   dropout_rule r;\n",
+   "   double two_b = (double)((uint64_t)1 << bits);   /* exact */\n",
+   "   /* p * 2^b is exact; adding 1/2 is exact below 2^52; truncation is floor. */\n",
+   "   uint64_t t = (uint64_t)(p * two_b + 0.5);\n",
+   "   double q = 1.0 - (double)t / two_b;              /* exact: t has at most 33 bits */\n",
+   "   r.threshold = t;\n",
+   "   r.bits = bits;\n",
+   "   r.scale_f64 = (t == (uint64_t)1 << bits) \? 0.0 : 1.0 / q;\n",
+   "   r.scale_f32 = (float)r.scale_f64;\n",
+   "   return r;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD int dropout_keep(uint32_t draw, dropout_rule r)\n",
+   "{\n",
+   "   return (uint64_t)draw >= r.threshold;\n",
+   "}\n",
+   "\n",
+   "/* Exact f16 -> f32 (every half is a float). NaN payloads are kept. */\n",
+   "DROPOUT_HD float dropout_f16_to_f32(uint16_t h)\n",
+   "{\n",
+   "   uint32_t sign = (uint32_t)(h & 0x8000u) << 16;\n",
+   "   uint32_t exp = (h >> 10) & 0x1Fu;\n",
+   "   uint32_t man = h & 0x3FFu;\n",
+   "   uint32_t bits;\n",
+   "   union { uint32_t u; float f; } v;\n",
+   "   if (exp == 0x1Fu) {\n",
+   "      bits = sign | 0x7F800000u | (man << 13);\n",
+   "   } else if (exp != 0) {\n",
+   "      bits = sign | ((exp + 112u) << 23) | (man << 13);\n",
+   "   } else if (man == 0) {\n",
+   "      bits = sign;\n",
+   "   } else {                       /* subnormal: man * 2^-24, renormalise */\n",
+   "      uint32_t e = 0;\n",
+   "      while (!(man & 0x400u)) { man <<= 1; ++e; }\n",
+   "      bits = sign | ((113u - e) << 23) | ((man & 0x3FFu) << 13);\n",
+   "   }\n",
+   "   v.u = bits;\n",
+   "   return v.f;\n",
+   "}\n",
+   "\n",
+   "/* f32 -> f16, round to nearest, ties to even; overflow gives Inf; NaN stays a quiet NaN\n",
+   "   with the top payload bits. */\n",
+   "DROPOUT_HD uint16_t dropout_f32_to_f16(float f)\n",
+   "{\n",
+   "   union { float f; uint32_t u; } v;\n",
+   "   uint32_t x, sign, ax, r, rem, halfway;\n",
+   "   v.f = f;\n",
+   "   x = v.u;\n",
+   "   sign = (x >> 16) & 0x8000u;\n",
+   "   ax = x & 0x7FFFFFFFu;\n",
+   "   if (ax > 0x7F800000u) return (uint16_t)(sign | 0x7E00u | ((ax >> 13) & 0x3FFu));\n",
+   "   if (ax >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);   /* >= 65520: Inf */\n",
+   "   if (ax < 0x38800000u) {                                       /* below 2^-14 */\n",
+   "      uint32_t shift, m;\n",
+   "      if (ax <= 0x33000000u) return (uint16_t)sign;               /* <= 2^-25: zero */\n",
+   "      m = (ax & 0x7FFFFFu) | 0x800000u;\n",
+   "      shift = 126u - (ax >> 23);                                  /* 14 .. 24 */\n",
+   "      r = m >> shift;\n",
+   "      rem = m & ((1u << shift) - 1u);\n",
+   "      halfway = 1u << (shift - 1u);\n",
+   "      if (rem > halfway || (rem == halfway && (r & 1u))) ++r;\n",
+   "      return (uint16_t)(sign | r);\n",
+   "   }\n",
+   "   r = (ax >> 13) - (112u << 10);\n",
+   "   rem = ax & 0x1FFFu;\n",
+   "   if (rem > 0x1000u || (rem == 0x1000u && (r & 1u))) ++r;   /* a carry bumps the exponent */\n",
+   "   return (uint16_t)(sign | r);\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD float dropout_bf16_to_f32(uint16_t h)\n",
+   "{\n",
+   "   union { uint32_t u; float f; } v;\n",
+   "   v.u = (uint32_t)h << 16;\n",
+   "   return v.f;\n",
+   "}\n",
+   "\n",
+   "/* f32 -> bf16, round to nearest, ties to even; NaN stays a quiet NaN. */\n",
+   "DROPOUT_HD uint16_t dropout_f32_to_bf16(float f)\n",
+   "{\n",
+   "   union { float f; uint32_t u; } v;\n",
+   "   v.f = f;\n",
+   "   if ((v.u & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((v.u >> 16) | 0x40u);\n",
+   "   return (uint16_t)((v.u + 0x7FFFu + ((v.u >> 16) & 1u)) >> 16);\n",
+   "}\n",
+   "\n",
+   "/* A kept NaN comes out as the input NaN with its quiet bit set. x86 and Arm multiplies do\n",
+   "   that by themselves; a GPU multiply returns its own default NaN instead, so the rule is\n",
+   "   written out here, where both sides share it. */\n",
+   "DROPOUT_HD float dropout__scale_f32(float x, float scale)\n",
+   "{\n",
+   "   union { float f; uint32_t u; } v;\n",
+   "   if (x >= x) return x * scale;   /* not NaN (>=, not ==: -Wfloat-equal stays quiet) */\n",
+   "   v.f = x;\n",
+   "   v.u |= 0x00400000u;\n",
+   "   return v.f;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout__scale_f64(double x, double scale)\n",
+   "{\n",
+   "   union { double f; uint64_t u; } v;\n",
+   "   if (x >= x) return x * scale;\n",
+   "   v.f = x;\n",
+   "   v.u |= (uint64_t)1 << 51;\n",
+   "   return v.f;\n",
+   "}\n",
+   "\n",
+   "/* One element of forward (or backward: pass dy as x). t = 0 copies x bit for bit. */\n",
+   "DROPOUT_HD float dropout_apply_f32(float x, int keep, dropout_rule r)\n",
+   "{\n",
+   "   if (r.threshold == 0) return x;\n",
+   "   return keep \? dropout__scale_f32(x, r.scale_f32) : 0.0f;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout_apply_f64(double x, int keep, dropout_rule r)\n",
+   "{\n",
+   "   if (r.threshold == 0) return x;\n",
+   "   return keep \? dropout__scale_f64(x, r.scale_f64) : 0.0;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_apply_f16(uint16_t x, int keep, dropout_rule r)\n",
+   "{\n",
+   "   if (r.threshold == 0) return x;\n",
+   "   return keep \? dropout_f32_to_f16(dropout__scale_f32(dropout_f16_to_f32(x), r.scale_f32))\n",
+   "               : (uint16_t)0;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_apply_bf16(uint16_t x, int keep, dropout_rule r)\n",
+   "{\n",
+   "   if (r.threshold == 0) return x;\n",
+   "   return keep \? dropout_f32_to_bf16(dropout__scale_f32(dropout_bf16_to_f32(x), r.scale_f32))\n",
+   "               : (uint16_t)0;\n",
+   "}\n",
+   "\n",
+   "/* Gradient accumulation (DROPOUT_GRAD_ACCUMULATE): acc + g, one rounding in the dtype;\n",
+   "   f16/bf16 widen both exactly, add in float and round once. g has been rounded on its\n",
+   "   own before (the product that made it is never fused with this add: a volatile on the\n",
+   "   CPU, __fadd_rn / __dadd_rn on the GPU). */\n",
+   "DROPOUT_HD float dropout_accumulate_f32(float acc, float g)\n",
+   "{\n",
+   "#if defined(__CUDA_ARCH__)\n",
+   "   return __fadd_rn(acc, g);\n",
+   "#else\n",
+   "   volatile float v = g;\n",
+   "   return acc + v;\n",
+   "#endif\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout_accumulate_f64(double acc, double g)\n",
+   "{\n",
+   "#if defined(__CUDA_ARCH__)\n",
+   "   return __dadd_rn(acc, g);\n",
+   "#else\n",
+   "   volatile double v = g;\n",
+   "   return acc + v;\n",
+   "#endif\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_accumulate_f16(uint16_t acc, uint16_t g)\n",
+   "{\n",
+   "   return dropout_f32_to_f16(dropout_accumulate_f32(dropout_f16_to_f32(acc), dropout_f16_to_f32(g)));\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_accumulate_bf16(uint16_t acc, uint16_t g)\n",
+   "{\n",
+   "   return dropout_f32_to_bf16(dropout_accumulate_f32(dropout_bf16_to_f32(acc), dropout_bf16_to_f32(g)));\n",
+   "}\n",
+   "\n",
+   "/* ------------------------------------------------------------------------------------\n",
+   "   The library API. Argument order: plan (or rule), outputs, inputs. Every call checks\n",
+   "   all its arguments before it writes anything. y may equal x (in place); otherwise the\n",
+   "   buffers must not overlap.\n",
+   "   ------------------------------------------------------------------------------------ */\n",
+   "\n",
+   "/* The rule of a layer: p realised with a draw width. p = 0 and p = 1 are exact at any\n",
+   "   width; a p in (0, 1) that `bits` realises as 0 or 1 is refused with the code of the\n",
+   "   width that serves (DROPOUT_ERR_P_NEEDS_16 / _NEEDS_32 / _P_UNREALISABLE). */\n",
+   "DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits);\n",
+   "/* The same rule from the threshold t in [0, 2^bits] (p = t / 2^bits), with integer\n",
+   "   arithmetic only: no double code is linked (microcontrollers without a double FPU).\n",
+   "   Gives the same scale_f32 and scale_f64, bit for bit, as dropout_rule_init. */\n",
+   "DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits);\n",
+   "/* The realised p = threshold / 2^bits. */\n",
+   "DROPOUTDEF double dropout_rule_p(const dropout_rule *r);\n",
+   "\n",
+   "/* A checkpointable generator: a key and the next unused position (plain integers). */\n",
+   "typedef struct dropout_gen { dropout_key key; uint64_t next; } dropout_gen;\n",
+   "DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key);\n",
+   "\n",
+   "/* What one layer application's forward and backward share: the rule, the key, the first\n",
+   "   position and the number of positions. Pass the same plan to both. */\n",
+   "typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; uint64_t count; } dropout_plan;\n",
+   "/* Reserve `count` positions of g and hand back the plan that uses them. */\n",
+   "DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out);\n",
+   "/* A plan at explicit coordinates (a resumed run, another framework's offsets). */\n",
+   "DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);\n",
+   "/* Elements start .. start + count - 1 of a plan (a chunk, a thread, a rank): calls on the\n",
+   "   slices give what one call on the whole gives. Slices that write masks start at\n",
+   "   multiples of 8 elements (a mask byte holds 8). */\n",
+   "DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uint64_t count, dropout_plan *out);\n",
+   "\n",
+   "/* Forward, n = plan->count elements. mask (optional, NULL for none): ceil(n/8) bytes,\n",
+   "   bit j%8 of byte j/8 = element j kept; bits of the last byte past n are written 0. */\n",
+   "DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x);\n",
+   "DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x);\n",
+   "DROPOUTDEF int dropout_forward_f16(const dropout_plan *plan, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x);\n",
+   "DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x);\n",
+   "\n",
+   "/* Backward: rebuilds the forward's mask from the plan (no mask memory) and OVERWRITES dx\n",
+   "   with dropout(dy). To add into dx instead: dropout_run with DROPOUT_GRAD_ACCUMULATE. */\n",
+   "DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy);\n",
+   "DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy);\n",
+   "DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, dropout_f16 *dx, const dropout_f16 *dy);\n",
+   "DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, dropout_bf16 *dx, const dropout_bf16 *dy);\n",
+   "\n",
+   "/* The mask alone: ceil(plan->count / 8) bytes. */\n",
+   "DROPOUTDEF int dropout_mask(const dropout_plan *plan, uint8_t *mask);\n",
+   "\n",
+   "/* With a stored mask, forward and backward alike (pass dy as x for backward; overwrites\n",
+   "   y): y = x scaled as forward where the mask keeps, +0 elsewhere. The rule must be the\n",
+   "   forward's (it gives the scale); n elements. */\n",
+   "DROPOUTDEF int dropout_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x);\n",
+   "DROPOUTDEF int dropout_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x);\n",
+   "DROPOUTDEF int dropout_apply_mask_f16(const dropout_rule *rule, size_t n, dropout_f16 *y, const uint8_t *mask, const dropout_f16 *x);\n",
+   "DROPOUTDEF int dropout_apply_mask_bf16(const dropout_rule *rule, size_t n, dropout_bf16 *y, const uint8_t *mask, const dropout_bf16 *x);\n",
+   "\n",
+   "DROPOUTDEF const char *dropout_strerror(int code);\n",
+   "\n",
+   "/* Philox4x32-10 of one counter, exactly as Random123's philox4x32(ctr, key). */\n",
+   "DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);\n",
+   "\n",
+   "/* The raw stream. Positions count 32-bit words here. */\n",
+   "DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos);\n",
+   "/* out[i] = word first + i, i < n. */\n",
+   "DROPOUTDEF int dropout_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n);\n",
+   "/* out[i] = (word(first + i) >> 8) * 2^-24: exact, in [0, 1). */\n",
+   "DROPOUTDEF int dropout_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n);\n",
+   "/* out[i] = ((w(2q+1) << 32 | w(2q)) >> 11) * 2^-53 with q = first + i: exact, in [0, 1).\n",
+   "   Positions count doubles (two words each), so first + n must not pass 2^63. */\n",
+   "DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n);\n",
+   "\n",
+   "/* ---- fused bias-dropout-residual: y = residual + dropout(x + bias) (SPEC section 12) ---\n",
+   "   y = residual + dropout(x + bias), the transformer's \"bias dropout add\", with bias[cols]\n",
+   "   broadcast over the rows of row-major [rows, cols] tensors. Element (r, c) is element\n",
+   "   j = r * cols + c of the call: position offset + j, mask bit j. Per element, in float:\n",
+   "      h = x + bias[c]                      one float add, round to nearest even\n",
+   "      kept:    y = fma(h, scale_f32, residual)   one fused multiply-add, rounded once\n",
+   "      dropped: y = residual, bit for bit (no add, so -0 and NaN payloads pass unchanged)\n",
+   "   f16/bf16: x, bias, residual widen exactly to float, h and the fma are done in float as\n",
+   "   above, and the kept result rounds once to f16/bf16; a dropped element copies residual.\n",
+   "   f64: h = x + bias, kept: y = RN(RN(h * scale_f64) + residual): two roundings, no fma\n",
+   "   (see dropout_bias_dropout_add_one_f64 for why).\n",
+   "   p = 0 keeps everything (y = fma(h, 1, residual) = h + residual, rounded once).\n",
+   "   Gradient: d residual = dy; d x = dropout backward of dy (same mask / seed, stream,\n",
+   "   offset); d bias[c] = sum over rows of d x[r][c].\n",
+   "   The CPU uses dropout_fmaf below (exact, no libm); the GPU uses __fmaf_rn: equal. */\n",
+   "\n",
+   "/* fmaf(a, b, c) in software, correctly rounded (nearest even). a * b is exact in double\n",
+   "   (24 + 24 <= 53 bits); the double sum p + c is rounded to odd with the TwoSum error term;\n",
+   "   round-to-odd in 53 bits then to nearest in 24 bits is correct because 53 >= 24 + 2. */\n",
+   "DROPOUT_HD float dropout_fmaf(float a, float b, float c)\n",
+   "{\n",
+   "#if defined(__CUDA_ARCH__)\n",
+   "   return __fmaf_rn(a, b, c);\n",
+   "#elif defined(__OPENCL_C_VERSION__)\n",
+   "   return fma(a, b, c);     /* OpenCL C: fma is correctly rounded, with or without fp64 */\n",
+   "#else\n",
+   "   union { double d; uint64_t u; } v;\n",
+   "   double p = (double)a * (double)b;            /* exact */\n",
+   "   double cd = (double)c;\n",
+   "   double s = p + cd, bb, e;\n",
+   "   if (!(s - s >= 0.0)) return (float)s;         /* Inf or NaN: no rounding to do */\n",
+   "   bb = s - p;                                   /* TwoSum: s + e == p + c exactly */\n",
+   "   e = (p - (s - bb)) + (cd - bb);\n",
+   "   v.d = s;\n",
+   "   /* s != 0 here whenever e != 0: a sum that rounds to zero is exact */\n",
+   "   if ((e < 0.0 || e > 0.0) && !(v.u & 1u)) v.u += ((e > 0.0) == (s > 0.0)) \? 1u : (uint64_t)-1;\n",
+   "   return (float)v.d;\n",
+   "#endif\n",
+   "}\n",
+   "\n",
+   "/* One element of the fused op (keep: the element's keep decision). */\n",
+   "DROPOUT_HD float dropout_bias_dropout_add_one_f32(float x, float bias, float residual, int keep, dropout_rule r)\n",
+   "{\n",
+   "#if defined(__CUDA_ARCH__)\n",
+   "   float h = __fadd_rn(x, bias);                 /* __fadd_rn: never contracted into an fma */\n",
+   "#else\n",
+   "   float h = x + bias;\n",
+   "#endif\n",
+   "   return keep \? dropout_fmaf(h, r.scale_f32, residual) : residual;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_bias_dropout_add_one_f16(uint16_t x, uint16_t bias, uint16_t residual, int keep, dropout_rule r)\n",
+   "{\n",
+   "   if (!keep) return residual;\n",
+   "   return dropout_f32_to_f16(dropout_bias_dropout_add_one_f32(dropout_f16_to_f32(x), dropout_f16_to_f32(bias), dropout_f16_to_f32(residual), 1, r));\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_bias_dropout_add_one_bf16(uint16_t x, uint16_t bias, uint16_t residual, int keep, dropout_rule r)\n",
+   "{\n",
+   "   if (!keep) return residual;\n",
+   "   return dropout_f32_to_bf16(dropout_bias_dropout_add_one_f32(dropout_bf16_to_f32(x), dropout_bf16_to_f32(bias), dropout_bf16_to_f32(residual), 1, r));\n",
+   "}\n",
+   "\n",
+   "/* f64 has no fma step: a correctly rounded double fma cannot be emulated as simply as\n",
+   "   dropout_fmaf does for float (that needs a format wider than the result). So in f64\n",
+   "      h = x + bias;  kept: y = (h * scale_f64) + residual, the product rounded on its own\n",
+   "   (two roundings). The product is kept out of reach of FMA contraction: __dmul_rn on\n",
+   "   the GPU, a volatile on the CPU (gcc -ffp-contract=fast cannot fuse through a store). */\n",
+   "DROPOUT_HD double dropout__mul_alone_f64(double a, double b)\n",
+   "{\n",
+   "#if defined(__CUDA_ARCH__)\n",
+   "   return __dmul_rn(a, b);\n",
+   "#else\n",
+   "   volatile double prod = a * b;\n",
+   "   return prod;\n",
+   "#endif\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout_bias_dropout_add_one_f64(double x, double bias, double residual, int keep, dropout_rule r)\n",
+   "{\n",
+   "   if (!keep) return residual;\n",
+   "#if defined(__CUDA_ARCH__)\n",
+   "   return __dadd_rn(dropout__mul_alone_f64(__dadd_rn(x, bias), r.scale_f64), residual);\n",
+   "#else\n",
+   "   return dropout__mul_alone_f64(x + bias, r.scale_f64) + residual;\n",
+   "#endif\n",
+   "}\n",
+   "\n",
+   "/* The fused op, n = plan->count elements: x, y, residual are row-major [n / bias_len,\n",
+   "   bias_len] (one size, so rows and columns cannot be swapped; n % bias_len != 0 is\n",
+   "   DROPOUT_ERR_BIAS_LEN); bias has bias_len elements; mask optional as forward's. y may\n",
+   "   equal x or residual. */\n",
+   "DROPOUTDEF int dropout_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual);\n",
+   "DROPOUTDEF int dropout_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual);\n",
+   "DROPOUTDEF int dropout_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual);\n",
+   "DROPOUTDEF int dropout_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual);\n",
+   "/* ---- END fused bias-dropout-residual (declarations) ----------------------------------- */\n",
+   "\n",
+   "/* ====================================================================================\n",
+   "   VARIANTS (docs/SPEC.md section 11): broadcast masks (channel / spatial / locked\n",
+   "   dropout, drop path), alpha dropout (SELU), Gaussian dropout and Gaussian noise.\n",
+   "   Same conventions as the core: outputs first, validation before any write, y may be x.\n",
+   "   ==================================================================================== */\n",
+   "\n",
+   "#define DROPOUT_MAX_RANK 8\n",
+   "\n",
+   "/* The shape reduced for indexing: adjacent dimensions with the same broadcast flag are\n",
+   "   merged (this does not change any mask index); mstride is 0 on broadcast dims. */\n",
+   "typedef struct dropout_bcast {\n",
+   "   int rank;\n",
+   "   uint64_t dim[DROPOUT_MAX_RANK];\n",
+   "   uint64_t mstride[DROPOUT_MAX_RANK];\n",
+   "   uint64_t numel;                 /* tensor elements */\n",
+   "   uint64_t positions;             /* mask elements = stream positions a call uses */\n",
+   "} dropout_bcast;\n",
+   "\n",
+   "/* Mask index of tensor element i (row-major), i < numel. */\n",
+   "DROPOUT_HD uint64_t dropout_bcast_index(const dropout_bcast *b, uint64_t i)\n",
+   "{\n",
+   "   uint64_t m = 0;\n",
+   "   int d;\n",
+   "   for (d = b->rank - 1; d > 0; --d) {\n",
+   "      m += (i % b->dim[d]) * b->mstride[d];\n",
+   "      i /= b->dim[d];\n",
+   "   }\n",
+   "   return m + i * b->mstride[0];\n",
+   "}\n",
+   "\n",
+   "/* The keep decision of one stream position (one Philox block per call). */\n",
+   "DROPOUT_HD int dropout_keep_at(uint64_t seed, uint64_t stream, uint64_t pos, dropout_rule r)\n",
+   "{\n",
+   "   uint32_t w[4];\n",
+   "   unsigned log2_draws = r.bits == 32 \? 2u : r.bits == 16 \? 3u : 4u;\n",
+   "   dropout_block(seed, stream, pos >> log2_draws, w);\n",
+   "   return dropout_keep(dropout_draw(w, r.bits, (unsigned)(pos & ((1u << log2_draws) - 1u))), r);\n",
+   "}\n",
+   "\n",
+   "/* -- Exact-by-construction arithmetic -------------------------------------------------\n",
+   "   Every product below that feeds an addition is exact (float x float in double, or a\n",
+   "   product of a <= 32-bit value by a <= 21-bit constant piece), so FMA contraction by any\n",
+   "   compiler (gcc -ffp-contract=fast, nvcc --fmad=true) cannot change a result. */\n",
+   "\n",
+   "/* (float)(a * b + c) with a*b exact in double: two roundings (double, then float). */\n",
+   "DROPOUT_HD float dropout__madf(float a, float b, double c)\n",
+   "{\n",
+   "   return (float)((double)a * (double)b + c);\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint64_t dropout__f64_bits(double x)\n",
+   "{\n",
+   "   union { double f; uint64_t u; } v;\n",
+   "   v.f = x;\n",
+   "   return v.u;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout__f64_from_bits(uint64_t u)\n",
+   "{\n",
+   "   union { uint64_t u; double f; } v;\n",
+   "   v.u = u;\n",
+   "   return v.f;\n",
+   "}\n",
+   "\n",
+   "/* x with its low 32 significand bits cleared: at most 21 significant bits. */\n",
+   "DROPOUT_HD double dropout__trunc21(double x)\n",
+   "{\n",
+   "   return dropout__f64_from_bits(dropout__f64_bits(x) & ~(uint64_t)0xFFFFFFFFu);\n",
+   "}\n",
+   "\n",
+   "/* x * k for x with at most 32 significant bits, as (x*k1 + x*k2) + x*k3 with\n",
+   "   k = k1 + k2 + k3 split into 21-, 21- and 11-bit pieces: every product exact. */\n",
+   "DROPOUT_HD double dropout__mul_split(double x, double k)\n",
+   "{\n",
+   "   double k1 = dropout__trunc21(k);\n",
+   "   double k2 = dropout__trunc21(k - k1);\n",
+   "   double k3 = (k - k1) - k2;\n",
+   "   return (x * k1 + x * k2) + x * k3;\n",
+   "}\n",
+   "\n",
+   "/* sqrt(x) for x >= 0 in double, no libm: a bit-level first guess (relative error < 6.1%)\n",
+   "   and six Newton steps y = 0.5 * (y + x / y) (a division, an addition and an exact\n",
+   "   halving: nothing to contract). Within 1 ulp of the true root (tested); 0 for x <= 0\n",
+   "   or NaN, x for +Inf. */\n",
+   "DROPOUT_HD double dropout__sqrt_f64(double x)\n",
+   "{\n",
+   "   double y, scale = 1.0;\n",
+   "   int i;\n",
+   "   if (!(x > 0.0)) return 0.0;\n",
+   "   if (x > 1.7976931348623157e308) return x;\n",
+   "   if (x < 2.2250738585072014e-308) { x *= 3.2451855365842673e32; scale = 5.5511151231257827e-17; } /* 2^108, 2^-54 */\n",
+   "   y = dropout__f64_from_bits((dropout__f64_bits(x) >> 1) + ((uint64_t)0x3FF0000000000000u >> 1));\n",
+   "   for (i = 0; i < 6; ++i) y = 0.5 * (y + x / y);\n",
+   "   return y * scale;\n",
+   "}\n",
+   "\n",
+   "/* -- Alpha dropout ------------------------------------------------------------------ */\n",
+   "\n",
+   "#define DROPOUT_SELU_ALPHA_PRIME (-1.7580993408473766)   /* -scale * alpha of SELU */\n",
+   "\n",
+   "/* Dropped elements take alpha'; then y = (v + c) * a, v = kept \? x : alpha', with the\n",
+   "   realised P = t / 2^bits: a = ((1-P)(1 + P alpha'^2))^-1/2, c = -alpha' P (so that\n",
+   "   a*c is the affine shift b = -a alpha' P). Add-then-multiply cannot be contracted. */\n",
+   "typedef struct dropout_alpha_rule {\n",
+   "   dropout_rule base;      /* threshold and bits; base.scale_* unused */\n",
+   "   double a, c, drop;      /* f64: y = (x + c) * a; drop = (alpha' + c) * a */\n",
+   "   float a_f32, c_f32, drop_f32;\n",
+   "} dropout_alpha_rule;\n",
+   "\n",
+   "/* The alpha rule of a realised dropout rule (bits valid, threshold <= 2^bits). */\n",
+   "DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_of(dropout_rule base)\n",
+   "{\n",
+   "   dropout_alpha_rule r;\n",
+   "   double two_b, P, q, a2, s, v;\n",
+   "   r.base = base;\n",
+   "   two_b = (double)((uint64_t)1 << base.bits);\n",
+   "   P = (double)r.base.threshold / two_b;                    /* exact, <= 32 bits */\n",
+   "   q = 1.0 - P;                                             /* exact */\n",
+   "   a2 = DROPOUT_SELU_ALPHA_PRIME * DROPOUT_SELU_ALPHA_PRIME;\n",
+   "   s = 1.0 + dropout__mul_split(P, a2);\n",
+   "   v = q * s;\n",
+   "   r.a = v > 0.0 \? 1.0 / dropout__sqrt_f64(v) : 0.0;       /* v = 0: all dropped */\n",
+   "   r.c = dropout__mul_split(P, -DROPOUT_SELU_ALPHA_PRIME);\n",
+   "   r.drop = (DROPOUT_SELU_ALPHA_PRIME + r.c) * r.a;\n",
+   "   r.a_f32 = (float)r.a;\n",
+   "   r.c_f32 = (float)r.c;\n",
+   "   r.drop_f32 = ((float)DROPOUT_SELU_ALPHA_PRIME + r.c_f32) * r.a_f32;\n",
+   "   return r;\n",
+   "}\n",
+   "\n",
+   "/* Call only with a valid p and bits. */\n",
+   "DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)\n",
+   "{\n",
+   "   return dropout_alpha_rule_of(dropout_rule_make(p, bits));\n",
+   "}\n",
+   "\n",
+   "/* One element forward: t = 0 copies x; t = 2^bits gives +0; else (v + c) * a. */\n",
+   "DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return x;\n",
+   "   if (r.base.threshold == (uint64_t)1 << r.base.bits) return 0.0f;   /* all dropped */\n",
+   "   return keep \? (x + r.c_f32) * r.a_f32 : r.drop_f32;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout_alpha_apply_f64(double x, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return x;\n",
+   "   if (r.base.threshold == (uint64_t)1 << r.base.bits) return 0.0;\n",
+   "   return keep \? (x + r.c) * r.a : r.drop;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_alpha_apply_f16(uint16_t x, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return x;\n",
+   "   return dropout_f32_to_f16(dropout_alpha_apply_f32(dropout_f16_to_f32(x), keep, r));\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_alpha_apply_bf16(uint16_t x, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return x;\n",
+   "   return dropout_f32_to_bf16(dropout_alpha_apply_f32(dropout_bf16_to_f32(x), keep, r));\n",
+   "}\n",
+   "\n",
+   "/* One element backward: dx = a * dy kept, +0 dropped; t = 0 copies dy. */\n",
+   "DROPOUT_HD float dropout_alpha_grad_f32(float dy, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return dy;\n",
+   "   return keep \? dy * r.a_f32 : 0.0f;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout_alpha_grad_f64(double dy, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return dy;\n",
+   "   return keep \? dy * r.a : 0.0;\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_alpha_grad_f16(uint16_t dy, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return dy;\n",
+   "   return dropout_f32_to_f16(dropout_alpha_grad_f32(dropout_f16_to_f32(dy), keep, r));\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD uint16_t dropout_alpha_grad_bf16(uint16_t dy, int keep, dropout_alpha_rule r)\n",
+   "{\n",
+   "   if (r.base.threshold == 0) return dy;\n",
+   "   return dropout_f32_to_bf16(dropout_alpha_grad_f32(dropout_bf16_to_f32(dy), keep, r));\n",
+   "}\n",
+   "\n",
+   "/* -- Normals (Box-Muller, no libm) ---------------------------------------------------\n",
+   "   Normal q of a stream uses words w0 = word 2(q & ~1) and w1 = w0's successor, i.e.\n",
+   "   block q/4, lanes 2((q/2)%2) and +1: four normals per Philox block, like bits = 32.\n",
+   "   u = (w0 + 1) 2^-32 in (0, 1], angle = 2 pi w1 2^-32; even q gives r cos, odd q r sin,\n",
+   "   r = sqrt(-2 ln u) <= 6.6604. Float-accurate; docs/SPEC.md has the exact operations. */\n",
+   "\n",
+   "#define DROPOUT__LN2 0.6931471805599453\n",
+   "#define DROPOUT__SQRT2 1.4142135623730951\n",
+   "#define DROPOUT__PI_2_30 1.4629180792671596e-09    /* (pi / 2) * 2^-30 */\n",
+   "\n",
+   "/* ln((w0 + 1) 2^-32) in double, <= 0. */\n",
+   "DROPOUT_HD double dropout__log_u(uint32_t w0)\n",
+   "{\n",
+   "   uint64_t m = (uint64_t)w0 + 1u;              /* 1 .. 2^32 */\n",
+   "   int e = 0;\n",
+   "   double f, s, lnf, ln2_hi, ln2_lo, E;\n",
+   "   float sf, z, h;\n",
+   "   while ((m >> (e + 1)) != 0) ++e;              /* e = floor(log2 m), 0 .. 32 */\n",
+   "   f = (double)m * dropout__f64_from_bits((uint64_t)(1023 - e) << 52);   /* [1, 2), exact */\n",
+   "   if (f > DROPOUT__SQRT2) { f *= 0.5; ++e; }   /* [sqrt(1/2), sqrt 2] */\n",
+   "   s = (f - 1.0) / (f + 1.0);                    /* f - 1 and f + 1 exact */\n",
+   "   sf = (float)s;\n",
+   "   z = dropout__madf(sf, sf, 0.0);\n",
+   "   h = (float)(1.0 / 11.0);\n",
+   "   h = dropout__madf(h, z, 1.0 / 9.0);\n",
+   "   h = dropout__madf(h, z, 1.0 / 7.0);\n",
+   "   h = dropout__madf(h, z, 1.0 / 5.0);\n",
+   "   h = dropout__madf(h, z, 1.0 / 3.0);\n",
+   "   h = dropout__madf(h, z, 1.0);\n",
+   "   lnf = 2.0 * ((double)sf * (double)h);          /* exact */\n",
+   "   E = (double)(e - 32);                          /* -32 .. 0 */\n",
+   "   ln2_hi = dropout__trunc21(DROPOUT__LN2);       /* E * piece: exact */\n",
+   "   ln2_lo = DROPOUT__LN2 - ln2_hi;                /* 32 bits */\n",
+   "   return (E * ln2_hi + lnf) + E * ln2_lo;\n",
+   "}\n",
+   "\n",
+   "/* sin and cos of x in [0, pi/4] from its square z, Taylor to x^9 and x^10. */\n",
+   "DROPOUT_HD float dropout__sin_poly(float x, float z)\n",
+   "{\n",
+   "   float h = (float)(1.0 / 362880.0);\n",
+   "   h = dropout__madf(h, z, -1.0 / 5040.0);\n",
+   "   h = dropout__madf(h, z, 1.0 / 120.0);\n",
+   "   h = dropout__madf(h, z, -1.0 / 6.0);\n",
+   "   h = dropout__madf(h, z, 1.0);\n",
+   "   return dropout__madf(x, h, 0.0);\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD float dropout__cos_poly(float z)\n",
+   "{\n",
+   "   float h = (float)(-1.0 / 3628800.0);\n",
+   "   h = dropout__madf(h, z, 1.0 / 40320.0);\n",
+   "   h = dropout__madf(h, z, -1.0 / 720.0);\n",
+   "   h = dropout__madf(h, z, 1.0 / 24.0);\n",
+   "   h = dropout__madf(h, z, -0.5);\n",
+   "   return dropout__madf(h, z, 1.0);\n",
+   "}\n",
+   "\n",
+   "/* The normal of a word pair: odd = 0 gives r cos(angle), odd = 1 gives r sin(angle). */\n",
+   "DROPOUT_HD float dropout_normal_from_words(uint32_t w0, uint32_t w1, int odd)\n",
+   "{\n",
+   "   unsigned quadrant = w1 >> 30;\n",
+   "   uint32_t rem = w1 & 0x3FFFFFFFu, g;\n",
+   "   int swap = rem > 0x20000000u;                  /* past pi/4: use the complement */\n",
+   "   float x, z, sn, cs, s_t, c_t, trig, r;\n",
+   "   g = swap \? 0x40000000u - rem : rem;            /* 0 .. 2^29 */\n",
+   "   x = (float)((double)g * DROPOUT__PI_2_30);\n",
+   "   z = dropout__madf(x, x, 0.0);\n",
+   "   sn = dropout__sin_poly(x, z);\n",
+   "   cs = dropout__cos_poly(z);\n",
+   "   s_t = swap \? cs : sn;                          /* sin and cos of the angle in the quadrant */\n",
+   "   c_t = swap \? sn : cs;\n",
+   "   if (odd) trig = quadrant == 0 \? s_t : quadrant == 1 \? c_t : quadrant == 2 \? -s_t : -c_t;\n",
+   "   else     trig = quadrant == 0 \? c_t : quadrant == 1 \? -s_t : quadrant == 2 \? -c_t : s_t;\n",
+   "   r = (float)dropout__sqrt_f64(-2.0 * dropout__log_u(w0));\n",
+   "   return dropout__madf(r, trig, 0.0);\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD float dropout_normal_at(uint64_t seed, uint64_t stream, uint64_t q)\n",
+   "{\n",
+   "   uint32_t w[4];\n",
+   "   unsigned lane = (unsigned)(q & 2u);\n",
+   "   dropout_block(seed, stream, q >> 2, w);\n",
+   "   return dropout_normal_from_words(w[lane], w[lane + 1u], (int)(q & 1u));\n",
+   "}\n",
+   "\n",
+   "/* -- Gaussian dropout and Gaussian noise -------------------------------------------- */\n",
+   "\n",
+   "/* Gaussian dropout: y = x * m, m = (float)(1 + sigma_f z), sigma_f = (float)sqrt(p/(1-p)). */\n",
+   "DROPOUT_HD float dropout_gaussian_mult(float z, float sigma_f32)\n",
+   "{\n",
+   "   return dropout__madf(sigma_f32, z, 1.0);\n",
+   "}\n",
+   "\n",
+   "/* Gaussian noise: y = x + sigma_f z, the product exact, one rounding (two for f32). */\n",
+   "DROPOUT_HD float dropout_noise_add_f32(float x, float z, float sigma_f32)\n",
+   "{\n",
+   "   return dropout__madf(sigma_f32, z, (double)x);\n",
+   "}\n",
+   "\n",
+   "DROPOUT_HD double dropout_noise_add_f64(double x, float z, float sigma_f32)\n",
+   "{\n",
+   "   return x + (double)sigma_f32 * (double)z;\n",
+   "}\n",
+   "\n",
+   "/* -- API ------------------------------------------------------------------------------ */\n",
+   "\n",
+   "/* out[i] = normal number first + i (float; positions count normals). */\n",
+   "DROPOUTDEF int dropout_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n);\n",
+   "\n",
+   "/* sigma_f of Gaussian dropout: (float)sqrt(p / (1 - p)); p in [0, 1) only. */\n",
+   "DROPOUTDEF float dropout_gaussian_sigma(double p);\n",
+   "\n",
+   "/* ============================ end of VARIANTS declarations ============================ */\n",
+   "\n",
+   "/* ====================================================================================\n",
+   "   THE EXTENDED ENTRY: one descriptor, one run function per backend (dropout_run here,\n",
+   "   dropout_cuda_run in dropout_cuda.cuh). A descriptor is plain caller-owned data, filled\n",
+   "   by dropout_desc_init and the setters (each checks its argument); dropout_run checks it\n",
+   "   all again with the tensors before it writes anything. Adding an option later adds a\n",
+   "   setter, never changes a prototype.\n",
+   "\n",
+   "   Shape and strides: element (i0 .. ik) of the tensor (row-major logical order, the last\n",
+   "   dim fastest) sits at base[sum i_d * stride_d] of each operand (element strides, any\n",
+   "   sign; the base pointer is element (0, .., 0)). The mask has the shape with broadcast\n",
+   "   dims set to 1 and is packed in its own row-major order; element (i0 .. ik) draws\n",
+   "   position plan->pos + (its row-major index in the mask shape), so a view gets exactly\n",
+   "   the bits of the same call on the contiguous copy. Inputs may have zero strides (an\n",
+   "   input broadcast in memory); an output may not, and an output whose strides make two\n",
+   "   elements share memory is refused: its dims, taken by growing |stride|, must each step\n",
+   "   past the extent of the ones before (every transpose, slice and flip of a real tensor\n",
+   "   does). An output may be an input (in place) only with the same strides.\n",
+   "   ==================================================================================== */\n",
+   "\n",
+   "typedef enum dropout_op {            /* values pinned forever */\n",
+   "   DROPOUT_OP_FORWARD = 1,           /* out = dropout(in); mask: optional output */\n",
+   "   DROPOUT_OP_BACKWARD = 2,          /* out = dropout(in) from the plan (in = dy, out = dx) */\n",
+   "   DROPOUT_OP_MASK = 3,              /* mask only */\n",
+   "   DROPOUT_OP_APPLY_MASK = 4,        /* out = in where the stored mask (input) keeps, scaled */\n",
+   "   DROPOUT_OP_ALPHA_FORWARD = 5,     /* alpha dropout (SELU); mask: optional output */\n",
+   "   DROPOUT_OP_ALPHA_BACKWARD = 6,\n",
+   "   DROPOUT_OP_GAUSSIAN = 7,          /* forward and backward alike: y = x * (1 + sigma z), sigma from p */\n",
+   "   DROPOUT_OP_NOISE = 8,             /* y = x + sigma z (dropout_desc_set_sigma); its gradient is dy */\n",
+   "   DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */\n",
+   "} dropout_op;\n",
+   "\n",
+   "typedef enum dropout_dtype { DROPOUT_DTYPE_F32 = 1, DROPOUT_DTYPE_F64 = 2, DROPOUT_DTYPE_F16 = 3, DROPOUT_DTYPE_BF16 = 4 } dropout_dtype;\n",
+   "\n",
+   "/* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along\n",
+   "   the last dim; the mask is always packed in logical (mask-shape) row-major order. */\n",
+   "typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, DROPOUT_OPERAND_RESIDUAL = 2 } dropout_operand;\n",
+   "\n",
+   "/* Gradients (BACKWARD, ALPHA_BACKWARD, APPLY_MASK, GAUSSIAN): overwrite dx (default), or\n",
+   "   add into it: dx = dx + g, one rounding in the dtype (f16/bf16: the sum in float). */\n",
+   "typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;\n",
+   "\n",
+   "/* Private fields: use the functions below. */\n",
+   "typedef struct dropout_desc {\n",
+   "   uint32_t dropout__magic;                          /* set by dropout_desc_init */\n",
+   "   int dropout__op, dropout__dtype, dropout__rank, dropout__grad;\n",
+   "   unsigned dropout__broadcast;                      /* bit d: dim d shares one decision */\n",
+   "   unsigned dropout__strided;                        /* bit w: operand w has its own strides */\n",
+   "   dropout_plan dropout__plan;\n",
+   "   size_t dropout__dim[DROPOUT_MAX_RANK];\n",
+   "   ptrdiff_t dropout__stride[3][DROPOUT_MAX_RANK];   /* by dropout_operand; when its bit is set */\n",
+   "   double dropout__sigma;                            /* NOISE; NaN until set */\n",
+   "   size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */\n",
+   "   const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */\n",
+   "} dropout_desc;\n",
+   "\n",
+   "/* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no\n",
+   "   broadcast, overwrite. GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of the\n",
+   "   realised p). */\n",
+   "DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);\n",
+   "/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous; the positions the shape\n",
+   "   draws must equal plan->count (checked here and at run). */\n",
+   "DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);\n",
+   "/* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */\n",
+   "DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);\n",
+   "/* bit d set = dim d shares one keep decision (channel / spatial / locked dropout, drop path). */\n",
+   "DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);\n",
+   "DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode);\n",
+   "DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma);       /* NOISE: finite, >= 0 */\n",
+   "/* BIAS_DROPOUT_ADD: the bias length, which is the last dim. On the default 1-D shape it\n",
+   "   makes the shape [count / bias_len, bias_len]. */\n",
+   "DROPOUTDEF int dropout_desc_set_bias_len(dropout_desc *d, size_t bias_len);\n",
+   "/* CUDA graphs: the seed and the first position are read from device memory when the kernel\n",
+   "   runs (dropout_cuda.cuh); a CPU run refuses a descriptor with these set. NULL, NULL clears. */\n",
+   "DROPOUTDEF int dropout_desc_set_device_coords(dropout_desc *d, const uint64_t *dev_seed, const uint64_t *dev_pos);\n",
+   "/* How many positions the shape draws (the mask's element count). */\n",
+   "DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions);\n",
+   "\n",
+   "/* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */\n",
+   "typedef struct dropout_tensors {\n",
+   "   void *out;  uint8_t *mask;  const void *in;  const void *bias;  const void *residual;\n",
+   "} dropout_tensors;\n",
+   "\n",
+   "DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t);\n",
+   "\n",
+   "/* For the other backends (dropout_cuda.cuh): every check dropout_run makes of d and t but\n",
+   "   the CPU's own (FPU mode, device coordinates). */\n",
+   "DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t);\n",
+   "/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and\n",
+   "   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */\n",
+   "DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy);\n",
+   "\n",
+   "/* ============================ end of VARIANTS declarations ============================ */\n",
+   "\n",
+   "\n",
+   "/* ====================================================================================\n",
+   "   DROPOUT_V0_API: the 0.1.0 interface, for code on its way over. Define DROPOUT_V0_API\n",
+   "   before the include (in the implementation file too) and 0.1.0 code compiles unchanged\n",
+   "   and gives the same bits: the names whose 1.0 form differs are macros (defined after\n",
+   "   the implementation section) for the dropout_v0_ functions below, which run on the 1.0\n",
+   "   engine. Moving a call: see CHANGELOG.md.\n",
+   "   ==================================================================================== */\n",
+   "#ifdef DROPOUT_V0_API\n",
+   "/* Arguments: outputs first, then inputs, n, the rule (p, bits), then the stream\n",
+   "   coordinates (seed, stream, offset). y may equal x (in place); otherwise the buffers\n",
+   "   must not overlap. mask may be NULL where marked optional. */\n",
+   "\n",
+   "/* A checkpointable generator: plain integers, advance by n per call. */\n",
+   "typedef struct dropout_v0_gen {\n",
+   "   uint64_t seed;\n",
+   "   uint64_t stream;\n",
+   "   uint64_t offset;   /* next unused stream position */\n",
+   "} dropout_v0_gen;\n",
+   "\n",
+   "DROPOUTDEF dropout_v0_gen dropout_v0_gen_make(uint64_t seed, uint64_t stream);\n",
+   "/* Reserve n positions: *offset receives the first, g->offset moves past the last.\n",
+   "   DROPOUT_ERR_RANGE when the generator cannot represent the next offset. */\n",
+   "DROPOUTDEF int dropout_gen_next(dropout_v0_gen *g, size_t n, uint64_t *offset);\n",
+   "\n",
+   "/* The raw stream: word `word` of stream `stream` under `seed`. */\n",
+   "DROPOUTDEF uint32_t dropout_v0_stream_u32(uint64_t seed, uint64_t stream, uint64_t word);\n",
+   "/* out[i] = word (word + i), i < n. */\n",
+   "DROPOUTDEF int dropout_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);\n",
+   "/* out[i] = (word(word + i) >> 8) * 2^-24: exact, in [0, 1). */\n",
+   "DROPOUTDEF int dropout_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);\n",
+   "/* out[i] = ((w(2(q)+1) << 32 | w(2q)) >> 11) * 2^-53 with q = index + i: exact, in [0, 1).\n",
+   "   `index` counts doubles (two words each), so index + n must not pass 2^63. */\n",
+   "DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index);\n",
+   "\n",
+   "/* Forward. mask (optional): ceil(n/8) bytes, bit j%8 of byte j/8 = element j kept;\n",
+   "   bits of the last byte past n are written as 0. */\n",
+   "DROPOUTDEF int dropout_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* Backward that rebuilds the mask from (seed, stream, offset): no mask memory. */\n",
+   "DROPOUTDEF int dropout_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* The mask alone. */\n",
+   "DROPOUTDEF int dropout_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* y = x where the stored mask keeps, scaled as forward; 0 elsewhere. This is also the\n",
+   "   backward from a stored mask (x = dy). (p, bits) give the scale and must be those of the\n",
+   "   forward that made the mask. */\n",
+   "DROPOUTDEF int dropout_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "DROPOUTDEF int dropout_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "DROPOUTDEF int dropout_v0_apply_mask_f16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "DROPOUTDEF int dropout_v0_apply_mask_bf16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "\n",
+   "/* Backward from a stored mask: the same operation as apply_mask, named for the reader. */\n",
+   "DROPOUTDEF int dropout_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "DROPOUTDEF int dropout_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "DROPOUTDEF int dropout_backward_mask_f16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);\n",
+   "\n",
+   "/* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */\n",
+   "DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);\n",
+   "\n",
+   "/* y, x, residual: rows * cols elements; bias: cols; mask: optional, ceil(rows*cols/8)\n",
+   "   bytes as forward's. y may equal x or residual. DROPOUT_ERR_ARG if rows * cols\n",
+   "   overflows size_t. */\n",
+   "DROPOUTDEF int dropout_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_v0_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* A contiguous row-major tensor (the last dimension varies fastest) and the dimensions\n",
+   "   that share one keep decision: bit d of `broadcast` set = dimension d is broadcast.\n",
+   "   The mask has the tensor's shape with broadcast dimensions set to 1; its element m\n",
+   "   (row-major index in that shape) draws stream position offset + m. So a channel mask\n",
+   "   for (N, C, H, W) is broadcast = 0xC (H, W) and uses N*C positions. A zero dimension\n",
+   "   makes an empty tensor (nothing is written to y; the mask still has its own shape). */\n",
+   "typedef struct dropout_shape {\n",
+   "   int rank;                       /* 1 .. DROPOUT_MAX_RANK */\n",
+   "   size_t dim[DROPOUT_MAX_RANK];\n",
+   "   unsigned broadcast;\n",
+   "} dropout_shape;\n",
+   "\n",
+   "/* Validate a shape: DROPOUT_ERR_NULL, DROPOUT_ERR_ARG (rank outside 1..8, broadcast bits\n",
+   "   at or past rank, element or mask counts that overflow size_t) or DROPOUT_OK, with the\n",
+   "   tensor's element count and the positions a call uses (both optional). */\n",
+   "DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions);\n",
+   "DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape);\n",
+   "\n",
+   "/* Broadcast dropout: the core keep rule on the mask positions, scaled as the core.\n",
+   "   mask (optional): ceil(positions / 8) bytes, the mask in its own shape (== dropout_v0_mask\n",
+   "   of `positions` elements). No broadcast bits gives exactly dropout_forward_*. */\n",
+   "DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_bcast_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_bcast_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_bcast_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_bcast_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* Alpha dropout (broadcast = 0) and feature alpha dropout (broadcast the spatial dims). */\n",
+   "DROPOUTDEF int dropout_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_alpha_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_alpha_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_alpha_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* out[i] = normal number offset + i (float). A call uses n positions. */\n",
+   "DROPOUTDEF int dropout_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* Gaussian dropout, p in [0, 1): y = x * m_i (backward: dx = dy * m_i, same noise).\n",
+   "   p = 0 copies x. f16/bf16 compute in float; f64 multiplies by (double)m_i. */\n",
+   "DROPOUTDEF int dropout_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_gaussian_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_gaussian_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_gaussian_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_gaussian_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "/* Gaussian noise: y = x + sigma_f * z_i, sigma finite and >= 0 (else DROPOUT_ERR_ARG);\n",
+   "   sigma = 0 copies x. The gradient is the identity (dx = dy): no backward function. */\n",
+   "DROPOUTDEF int dropout_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_noise_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);\n",
+   "\n",
+   "#endif /* DROPOUT_V0_API */\n",
+   "\n",
+   "#ifdef __cplusplus\n",
+   "}\n",
+   "#endif\n",
+   "\n",
+   "#endif /* DROPOUT_H_INCLUDED */\n",
+   "\n",
+   "/* Ops of the kernels (the host maps dropout_op onto these). */\n",
+   "#define DROPOUT_OCL_DROP 0        /* forward / backward; optional mask out */\n",
+   "#define DROPOUT_OCL_APPLY_MASK 1  /* keep bits from a stored mask */\n",
+   "#define DROPOUT_OCL_MASK 2        /* the mask alone */\n",
+   "#define DROPOUT_OCL_FUSED 3       /* y = residual + dropout(x + bias) */\n",
+   "#define DROPOUT_OCL_ALPHA 4       /* element path only */\n",
+   "#define DROPOUT_OCL_ALPHA_GRAD 5\n",
+   "#define DROPOUT_OCL_GAUSS 6\n",
+   "#define DROPOUT_OCL_NOISE 7\n",
+   "\n",
+   "#define DROPOUT_OCL_F32 1\n",
+   "#define DROPOUT_OCL_F64 2\n",
+   "#define DROPOUT_OCL_F16 3\n",
+   "#define DROPOUT_OCL_BF16 4\n",
+   "\n",
+   "typedef __global uchar *dropout_ocl_gp;\n",
+   "typedef __global const uchar *dropout_ocl_gcp;\n",
+   "\n",
+   "static inline dropout_rule dropout_ocl_rule(ulong thr, uint bits, float s32, ulong s64)\n",
+   "{\n",
+   "   dropout_rule r;\n",
+   "   r.threshold = thr;\n",
+   "   r.bits = (int)bits;\n",
+   "   r.scale_f32 = s32;\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "   r.scale_f64 = as_double(s64);\n",
+   "#else\n",
+   "   r.scale_f64 = 0.0f;\n",
+   "   (void)s64;\n",
+   "#endif\n",
+   "   return r;\n",
+   "}\n",
+   "\n",
+   "/* Keep bits of one Philox block: bit l = draw l kept (4, 8 or 16 bits), each one\n",
+   "   dropout_keep(dropout_draw(...)); the loops have constant bounds per width, so they\n",
+   "   unroll and the draws stay in registers. */\n",
+   "static inline uint dropout_ocl_block_keep(const uint w[4], dropout_rule r)\n",
+   "{\n",
+   "   uint k = 0, l;\n",
+   "   if (r.bits == 32) {\n",
+   "      for (l = 0; l < 4u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 32, l), r) << l;\n",
+   "   } else if (r.bits == 16) {\n",
+   "      for (l = 0; l < 8u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 16, l), r) << l;\n",
+   "   } else {\n",
+   "      for (l = 0; l < 16u; ++l) k |= (uint)dropout_keep(dropout_draw(w, 8, l), r) << l;\n",
+   "   }\n",
+   "   return k;\n",
+   "}\n",
+   "\n",
+   "/* Keep bits of positions pos .. pos + count - 1 (count <= 32), bit i = position pos + i:\n",
+   "   the blocks that hold them, their bits side by side, shifted by the first one's lane.\n",
+   "   Blocks are generated only for wanted positions: nothing past 2^64 - 1 is touched. */\n",
+   "static inline uint dropout_ocl_keep_bits(ulong seed, ulong stream, dropout_rule r, ulong pos, uint count)\n",
+   "{\n",
+   "   uint log2d = r.bits == 32 \? 2u : r.bits == 16 \? 3u : 4u;\n",
+   "   uint lanes = 1u << log2d, lane0 = (uint)(pos & (lanes - 1u));\n",
+   "   uint nb = (lane0 + count + lanes - 1u) >> log2d, k;   /* <= 9 blocks, <= 48 bits */\n",
+   "   ulong b0 = pos >> log2d, acc = 0;\n",
+   "   for (k = 0; k < nb; ++k) {\n",
+   "      uint w[4];\n",
+   "      dropout_block(seed, stream, b0 + k, w);\n",
+   "      acc |= (ulong)dropout_ocl_block_keep(w, r) << (k << log2d);\n",
+   "   }\n",
+   "   acc >>= lane0;\n",
+   "   return count == 32u \? (uint)acc : (uint)acc & ((1u << count) - 1u);\n",
+   "}\n",
+   "\n",
+   "/* One element of the contiguous ops, out[j] from in[j] (and bias, residual). */\n",
+   "#define DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                     \\\n",
+   "   {                                                                                     \\\n",
+   "      __global T *yp = (__global T *)(y + y_off);                                         \\\n",
+   "      __global const T *xp = (__global const T *)(x + x_off);                             \\\n",
+   "      T v;                                                                               \\\n",
+   "      if (op == DROPOUT_OCL_FUSED)                                                       \\\n",
+   "         v = FUSED_ONE(xp[j], ((__global const T *)(bias + b_off))[col],                   \\\n",
+   "                       ((__global const T *)(res + r_off))[j], keep, r);                 \\\n",
+   "      else                                                                               \\\n",
+   "         v = APPLY(xp[j], keep, r);                                                      \\\n",
+   "      if (acc) v = ACC(yp[j], v);                                                        \\\n",
+   "      yp[j] = v;                                                                         \\\n",
+   "   }\n",
+   "\n",
+   "/* The contiguous kernel: forward, backward, apply_mask, mask, fused. Units of 32\n",
+   "   consecutive elements (one uint of keep bits, 4 mask bytes of their own); a work-group\n",
+   "   takes a span of L units at a time (L = its size), keeps their bits in local memory and\n",
+   "   then moves the span's elements with consecutive work-items on consecutive elements.\n",
+   "   Spans go round the groups (group-stride), so the bits do not depend on the launch. */\n",
+   "#define DROPOUT_OCL_UNIT_KERNEL(NAME, T, APPLY, FUSED_ONE, ACC)                               \\\n",
+   "__kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong mo_off,      \\\n",
+   "                   dropout_ocl_gcp x, ulong x_off, dropout_ocl_gcp mask_in, ulong mi_off,     \\\n",
+   "                   dropout_ocl_gcp bias, ulong b_off, dropout_ocl_gcp res, ulong r_off,      \\\n",
+   "                   ulong n, ulong bias_len, ulong seed, ulong stream, ulong pos,             \\\n",
+   "                   ulong thr, uint bits, float s32, ulong s64, int op, int acc,              \\\n",
+   "                   __local uint *kl)                                                     \\\n",
+   "{                                                                                        \\\n",
+   "   dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \\\n",
+   "   ulong L = get_local_size(0), lid = get_local_id(0), col, l_step = L % bias_len;       \\\n",
+   "   ulong units = n / 32u + (n % 32u != 0), spans = (units + L - 1u) / L, s;              \\\n",
+   "   int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \\\n",
+   "   for (s = get_group_id(0); s < spans; s += get_num_groups(0)) {                        \\\n",
+   "      ulong u = s * L + lid, e0 = s * L * 32u, elems, e;                                  \\\n",
+   "      uint kb = 0;                                                                       \\\n",
+   "      if (u < units) {                                                                   \\\n",
+   "         uint count = n - u * 32u < 32u \? (uint)(n - u * 32u) : 32u, i;                  \\\n",
+   "         if (op == DROPOUT_OCL_APPLY_MASK) {                                             \\\n",
+   "            if (!none)                                                                   \\\n",
+   "               for (i = 0; i < (count + 7u) / 8u; ++i) kb |= (uint)mask_in[mi_off + u * 4u + i] << (8u * i); \\\n",
+   "            if (count < 32u) kb &= (1u << count) - 1u;                                   \\\n",
+   "         } else {                                                                        \\\n",
+   "            kb = dropout_ocl_keep_bits(seed, stream, r, pos + u * 32u, count);           \\\n",
+   "         }                                                                               \\\n",
+   "         if (mask_out)                                                                   \\\n",
+   "            for (i = 0; i < (count + 7u) / 8u; ++i) mask_out[mo_off + u * 4u + i] = (uchar)(kb >> (8u * i)); \\\n",
+   "      }                                                                                  \\\n",
+   "      if (op == DROPOUT_OCL_MASK) continue;                                              \\\n",
+   "      kl[lid] = kb;                                                                      \\\n",
+   "      barrier(CLK_LOCAL_MEM_FENCE);                                                      \\\n",
+   "      elems = n - e0 < L * 32u \? n - e0 : L * 32u;                                       \\\n",
+   "      col = op == DROPOUT_OCL_FUSED \? (e0 + lid) % bias_len : 0;   /* no division per element */ \\\n",
+   "      for (e = lid; e < elems; e += L) {                                                 \\\n",
+   "         ulong j = e0 + e;                                                               \\\n",
+   "         int keep = (int)((kl[e >> 5] >> (e & 31u)) & 1u);                               \\\n",
+   "         DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \\\n",
+   "         col += l_step;                                                                  \\\n",
+   "         if (col >= bias_len) col -= bias_len;                                           \\\n",
+   "      }                                                                                  \\\n",
+   "      barrier(CLK_LOCAL_MEM_FENCE);                                                      \\\n",
+   "   }                                                                                     \\\n",
+   "}\n",
+   "\n",
+   "/* The same units, each work-item moving its own 32 elements straight from global memory\n",
+   "   (no local memory, no barrier): the better layout where a work-item is a CPU thread's\n",
+   "   loop (PoCL and other CPU devices), the worse one on a GPU (uncoalesced). Same bits. */\n",
+   "#define DROPOUT_OCL_DIRECT_KERNEL(NAME, T, APPLY, FUSED_ONE, ACC)                             \\\n",
+   "__kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong mo_off,      \\\n",
+   "                   dropout_ocl_gcp x, ulong x_off, dropout_ocl_gcp mask_in, ulong mi_off,     \\\n",
+   "                   dropout_ocl_gcp bias, ulong b_off, dropout_ocl_gcp res, ulong r_off,      \\\n",
+   "                   ulong n, ulong bias_len, ulong seed, ulong stream, ulong pos,             \\\n",
+   "                   ulong thr, uint bits, float s32, ulong s64, int op, int acc,              \\\n",
+   "                   __local uint *kl)                                                     \\\n",
+   "{                                                                                        \\\n",
+   "   dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \\\n",
+   "   ulong units = n / 32u + (n % 32u != 0), u, col;                                       \\\n",
+   "   int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \\\n",
+   "   (void)kl;                                                                             \\\n",
+   "   for (u = get_global_id(0); u < units; u += get_global_size(0)) {                      \\\n",
+   "      uint count = n - u * 32u < 32u \? (uint)(n - u * 32u) : 32u, i, kb = 0;             \\\n",
+   "      if (op == DROPOUT_OCL_APPLY_MASK) {                                                \\\n",
+   "         if (!none)                                                                      \\\n",
+   "            for (i = 0; i < (count + 7u) / 8u; ++i) kb |= (uint)mask_in[mi_off + u * 4u + i] << (8u * i); \\\n",
+   "         if (count < 32u) kb &= (1u << count) - 1u;                                      \\\n",
+   "      } else {                                                                           \\\n",
+   "         kb = dropout_ocl_keep_bits(seed, stream, r, pos + u * 32u, count);              \\\n",
+   "      }                                                                                  \\\n",
+   "      if (mask_out)                                                                      \\\n",
+   "         for (i = 0; i < (count + 7u) / 8u; ++i) mask_out[mo_off + u * 4u + i] = (uchar)(kb >> (8u * i)); \\\n",
+   "      if (op == DROPOUT_OCL_MASK) continue;                                              \\\n",
+   "      col = op == DROPOUT_OCL_FUSED \? (u * 32u) % bias_len : 0;   /* no division per element */ \\\n",
+   "      for (i = 0; i < count; ++i) {                                                      \\\n",
+   "         ulong j = u * 32u + i;                                                          \\\n",
+   "         int keep = (int)((kb >> i) & 1u);                                               \\\n",
+   "         DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \\\n",
+   "         if (++col == bias_len) col = 0;                                                 \\\n",
+   "      }                                                                                  \\\n",
+   "   }                                                                                     \\\n",
+   "}\n",
+   "\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)\n",
+   "#endif\n",
+   "\n",
+   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
+   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
+   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)\n",
+   "#endif\n",
+   "\n",
+   "/* ---- The element path: strided views, broadcast masks and the variants ---------------\n",
+   "   One element per work-item step (grid-stride). Element i (row-major logical index) has\n",
+   "   the multi-index (i0 .. ik); operand w sits at base_w[sum i_d * stride_w[d]] and the\n",
+   "   element draws position pos + sum i_d * mstride[d] (0 on broadcast dims), the row-major\n",
+   "   index of its mask element. */\n",
+   "typedef struct dropout_ocl_where { long oy, ox, orr; ulong m, last; } dropout_ocl_where;\n",
+   "\n",
+   "static inline dropout_ocl_where dropout_ocl_locate(ulong i, int rank, ulong8 dims, long8 sy, long8 sx,\n",
+   "                                                   long8 sr, ulong8 ms)\n",
+   "{\n",
+   "   ulong dd[8], md[8];\n",
+   "   long ys[8], xs[8], rs[8];\n",
+   "   dropout_ocl_where w;\n",
+   "   int d;\n",
+   "   vstore8(dims, 0, dd); vstore8(ms, 0, md);\n",
+   "   vstore8(sy, 0, ys); vstore8(sx, 0, xs); vstore8(sr, 0, rs);\n",
+   "   w.oy = w.ox = w.orr = 0; w.m = 0; w.last = 0;\n",
+   "   for (d = rank - 1; d >= 0; --d) {\n",
+   "      ulong id = i % dd[d];\n",
+   "      i /= dd[d];\n",
+   "      if (d == rank - 1) w.last = id;\n",
+   "      w.oy += (long)id * ys[d]; w.ox += (long)id * xs[d]; w.orr += (long)id * rs[d];\n",
+   "      w.m += id * md[d];\n",
+   "   }\n",
+   "   return w;\n",
+   "}\n",
+   "\n",
+   "#define DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                                   \\\n",
+   "__kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gcp x, ulong x_off,            \\\n",
+   "                   dropout_ocl_gcp mask_in, ulong mi_off, dropout_ocl_gcp bias, ulong b_off, \\\n",
+   "                   dropout_ocl_gcp res, ulong r_off, ulong numel, int rank, ulong8 dims,     \\\n",
+   "                   long8 sy, long8 sx, long8 sr, ulong8 ms, ulong seed, ulong stream,         \\\n",
+   "                   ulong pos, ulong thr, uint bits, float s32, ulong s64, int op, int acc,   \\\n",
+   "                   float a32, float c32, float drop32, ulong a64, ulong c64, ulong drop64,   \\\n",
+   "                   float sigma, int copy)                                                \\\n",
+   "{                                                                                        \\\n",
+   "   dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \\\n",
+   "   ulong i;                                                                              \\\n",
+   "   for (i = get_global_id(0); i < numel; i += get_global_size(0)) {                      \\\n",
+   "      dropout_ocl_where w = dropout_ocl_locate(i, rank, dims, sy, sx, sr, ms);           \\\n",
+   "      int keep = 0;                                                                      \\\n",
+   "      if (op == DROPOUT_OCL_APPLY_MASK)                                                  \\\n",
+   "         keep = (thr >> bits) == 0 && ((mask_in[mi_off + (w.m >> 3)] >> (w.m & 7u)) & 1u); \\\n",
+   "      else if (op < DROPOUT_OCL_GAUSS)                                                   \\\n",
+   "         keep = dropout_keep_at(seed, stream, pos + w.m, r);\n",
+   "\n",
+   "/* alpha rule of the kernel arguments (the host made it with dropout_alpha_rule_make) */\n",
+   "static inline dropout_alpha_rule dropout_ocl_alpha(dropout_rule r, float a32, float c32, float drop32,\n",
+   "                                                    ulong a64, ulong c64, ulong drop64)\n",
+   "{\n",
+   "   dropout_alpha_rule a;\n",
+   "   a.base = r;\n",
+   "   a.a_f32 = a32; a.c_f32 = c32; a.drop_f32 = drop32;\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "   a.a = as_double(a64); a.c = as_double(c64); a.drop = as_double(drop64);\n",
+   "#else\n",
+   "   a.a = a.c = a.drop = 0.0f;\n",
+   "   (void)a64; (void)c64; (void)drop64;\n",
+   "#endif\n",
+   "   return a;\n",
+   "}\n",
+   "\n",
+   "/* f32, f16 and bf16: the element in float (f16 / bf16 widened and narrowed by the\n",
+   "   header's converters), the same operations as dropout.h's element functions. */\n",
+   "#define DROPOUT_OCL_ELEM_16_32(NAME, T, TO32, FROM32, APPLY, ALPHA_APPLY, ALPHA_GRAD, FUSED_ONE, ACC) \\\n",
+   "DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                                           \\\n",
+   "      {                                                                                  \\\n",
+   "         __global T *yp = (__global T *)(y + y_off) + w.oy;                              \\\n",
+   "         T xv = ((__global const T *)(x + x_off))[w.ox], v;                              \\\n",
+   "         dropout_alpha_rule ar = dropout_ocl_alpha(r, a32, c32, drop32, a64, c64, drop64); \\\n",
+   "         if (op == DROPOUT_OCL_DROP || op == DROPOUT_OCL_APPLY_MASK) v = APPLY(xv, keep, r); \\\n",
+   "         else if (op == DROPOUT_OCL_ALPHA) v = ALPHA_APPLY(xv, keep, ar);                \\\n",
+   "         else if (op == DROPOUT_OCL_ALPHA_GRAD) v = ALPHA_GRAD(xv, keep, ar);            \\\n",
+   "         else if (op == DROPOUT_OCL_FUSED)                                               \\\n",
+   "            v = FUSED_ONE(xv, ((__global const T *)(bias + b_off))[w.last],              \\\n",
+   "                          ((__global const T *)(res + r_off))[w.orr], keep, r);          \\\n",
+   "         else DROPOUT_OCL_NORMAL_OP(T, TO32, FROM32)                                     \\\n",
+   "         if (acc) v = ACC(*yp, v);                                                       \\\n",
+   "         *yp = v;                                                                        \\\n",
+   "      }                                                                                  \\\n",
+   "   }                                                                                     \\\n",
+   "}\n",
+   "\n",
+   "#define DROPOUT_OCL_ID(v) (v)\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "/* Gaussian dropout y = x * (float)(1 + sigma z), noise y = x + sigma z (dropout.h's\n",
+   "   dropout_gaussian_mult, dropout_noise_add_f32); the normal needs double. */\n",
+   "#define DROPOUT_OCL_NORMAL_OP(T, TO32, FROM32)                                           \\\n",
+   "         {                                                                               \\\n",
+   "            if (copy) v = xv;                                                            \\\n",
+   "            else {                                                                       \\\n",
+   "               float z = dropout_normal_at(seed, stream, pos + w.m), xf = TO32(xv);      \\\n",
+   "               v = FROM32(op == DROPOUT_OCL_GAUSS \? xf * dropout_gaussian_mult(z, sigma)  \\\n",
+   "                                                  : dropout_noise_add_f32(xf, z, sigma)); \\\n",
+   "            }                                                                            \\\n",
+   "         }\n",
+   "#else\n",
+   "#define DROPOUT_OCL_NORMAL_OP(T, TO32, FROM32) v = xv;   /* refused by the host */\n",
+   "#endif\n",
+   "\n",
+   "DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f32, float, DROPOUT_OCL_ID, DROPOUT_OCL_ID, dropout_apply_f32,\n",
+   "                       dropout_alpha_apply_f32, dropout_alpha_grad_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
+   "DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f16, ushort, dropout_f16_to_f32, dropout_f32_to_f16, dropout_apply_f16,\n",
+   "                       dropout_alpha_apply_f16, dropout_alpha_grad_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
+   "DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_bf16, ushort, dropout_bf16_to_f32, dropout_f32_to_bf16, dropout_apply_bf16,\n",
+   "                       dropout_alpha_apply_bf16, dropout_alpha_grad_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)\n",
+   "\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "DROPOUT_OCL_ELEM_KERNEL_HEAD(dropout_ocl_elem_f64)\n",
+   "      {\n",
+   "         __global double *yp = (__global double *)(y + y_off) + w.oy;\n",
+   "         double xv = ((__global const double *)(x + x_off))[w.ox], v;\n",
+   "         dropout_alpha_rule ar = dropout_ocl_alpha(r, a32, c32, drop32, a64, c64, drop64);\n",
+   "         if (op == DROPOUT_OCL_DROP || op == DROPOUT_OCL_APPLY_MASK) v = dropout_apply_f64(xv, keep, r);\n",
+   "         else if (op == DROPOUT_OCL_ALPHA) v = dropout_alpha_apply_f64(xv, keep, ar);\n",
+   "         else if (op == DROPOUT_OCL_ALPHA_GRAD) v = dropout_alpha_grad_f64(xv, keep, ar);\n",
+   "         else if (op == DROPOUT_OCL_FUSED)\n",
+   "            v = dropout_bias_dropout_add_one_f64(xv, ((__global const double *)(bias + b_off))[w.last],\n",
+   "                                                 ((__global const double *)(res + r_off))[w.orr], keep, r);\n",
+   "         else if (copy) v = xv;\n",
+   "         else {\n",
+   "            float z = dropout_normal_at(seed, stream, pos + w.m);\n",
+   "            v = op == DROPOUT_OCL_GAUSS \? xv * (double)dropout_gaussian_mult(z, sigma)\n",
+   "                                        : dropout_noise_add_f64(xv, z, sigma);\n",
+   "         }\n",
+   "         if (acc) v = dropout_accumulate_f64(*yp, v);\n",
+   "         *yp = v;\n",
+   "      }\n",
+   "   }\n",
+   "}\n",
+   "#endif\n",
+   "\n",
+   "/* ---- The raw stream -------------------------------------------------------------------\n",
+   "   One Philox block per work-item step: words 4b .. 4b + 3 of the stream. kind 0: the\n",
+   "   words (u32); 1: uniform floats (w >> 8) 2^-24; 2: uniform doubles, double q = words\n",
+   "   2q, 2q + 1 as ((w(2q+1) << 32 | w(2q)) >> 11) 2^-53; 3: normals (float), normal q\n",
+   "   from block q / 4. Output element e is stream element first + e. */\n",
+   "__kernel void dropout_ocl_fill(dropout_ocl_gp out, ulong o_off, ulong n, ulong seed, ulong stream,\n",
+   "                               ulong first, int kind)\n",
+   "{\n",
+   "   uint per = kind == 2 \? 2u : 4u;          /* stream elements per block */\n",
+   "   ulong b0 = first / per, nb = (first + (n - 1u)) / per - b0 + 1u, k;\n",
+   "   for (k = get_global_id(0); k < nb; k += get_global_size(0)) {\n",
+   "      uint w[4], l;\n",
+   "      ulong b = b0 + k;\n",
+   "      dropout_block(seed, stream, b, w);\n",
+   "      for (l = 0; l < per; ++l) {\n",
+   "         ulong q = b * per + l, e;\n",
+   "         if (q < first || q - first >= n) continue;\n",
+   "         e = q - first;\n",
+   "         if (kind == 0) ((__global uint *)(out + o_off))[e] = w[l];\n",
+   "         else if (kind == 1) ((__global float *)(out + o_off))[e] = (float)(w[l] >> 8) * 5.9604644775390625e-8f;\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "         else if (kind == 2) {\n",
+   "            ulong u = (ulong)w[2u * l + 1u] << 32 | w[2u * l];\n",
+   "            ((__global double *)(out + o_off))[e] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;\n",
+   "         } else ((__global float *)(out + o_off))[e] = dropout_normal_from_words(w[l & 2u], w[(l & 2u) + 1u], (int)(l & 1u));\n",
+   "#endif\n",
+   "      }\n",
+   "   }\n",
+   "}\n",
+/* END program */
+   ""
+};
+
+DROPOUT_OPENCLDEF const char *const *dropout_opencl_source(size_t *lines)
+{
+   if (lines) *lines = sizeof dropout_opencl__program / sizeof dropout_opencl__program[0];
+   return dropout_opencl__program;
+}
+
+#define DROPOUT_OPENCL__MAGIC 0x4F434C31u   /* "OCL1" */
+
+/* kernel slots */
+enum {
+   DROPOUT_OPENCL__UNIT = 0,    /* + dtype - 1: unit_f32, unit_f64, unit_f16, unit_bf16 */
+   DROPOUT_OPENCL__ELEM = 4,    /* + dtype - 1 */
+   DROPOUT_OPENCL__FILL = 8,
+   DROPOUT_OPENCL__DIRECT = 9   /* + dtype - 1 */
+};
+static const char *const dropout_opencl__kernel_names[DROPOUT_OPENCL__KERNELS] = {
+   "dropout_ocl_unit_f32", "dropout_ocl_unit_f64", "dropout_ocl_unit_f16", "dropout_ocl_unit_bf16",
+   "dropout_ocl_elem_f32", "dropout_ocl_elem_f64", "dropout_ocl_elem_f16", "dropout_ocl_elem_bf16",
+   "dropout_ocl_fill",
+   "dropout_ocl_direct_f32", "dropout_ocl_direct_f64", "dropout_ocl_direct_f16", "dropout_ocl_direct_bf16"
+};
+
+/* kernel ops (opencl/kernels.cl) */
+enum { DROPOUT_OPENCL__DROP = 0, DROPOUT_OPENCL__APPLY_MASK = 1, DROPOUT_OPENCL__MASK = 2, DROPOUT_OPENCL__FUSED = 3,
+       DROPOUT_OPENCL__ALPHA = 4, DROPOUT_OPENCL__ALPHA_GRAD = 5, DROPOUT_OPENCL__GAUSS = 6, DROPOUT_OPENCL__NOISE = 7 };
+
+static int dropout_opencl__cl(dropout_opencl *ctx, cl_int err, const char *what)
+{
+   if (err == CL_SUCCESS) return DROPOUT_OK;
+   snprintf(ctx->message, sizeof ctx->message, "%s failed: OpenCL error %d", what, (int)err);
+   return DROPOUT_ERR_OPENCL_BASE + (int)err;
+}
+
+static int dropout_opencl__fail(dropout_opencl *ctx, int code, const char *text)
+{
+   snprintf(ctx->message, sizeof ctx->message, "%s", text);
+   return code;
+}
+
+DROPOUT_OPENCLDEF const char *dropout_opencl_strerror(int code)
+{
+   switch (code) {
+   case DROPOUT_ERR_OPENCL_BUILD: return "dropout_opencl: the OpenCL program did not build (ctx->message has the log)";
+   case DROPOUT_ERR_OPENCL_FP: return "dropout_opencl: the device's single precision lacks round to nearest or denormals (CL_DEVICE_SINGLE_FP_CONFIG), which this op needs for the same bits";
+   case DROPOUT_ERR_OPENCL_FP64: return "dropout_opencl: this op needs cl_khr_fp64 with round to nearest and denormals (CL_DEVICE_DOUBLE_FP_CONFIG)";
+   case DROPOUT_ERR_OPENCL_OFFSET: return "dropout_opencl: a data buffer's byte offset is not a multiple of its element size";
+   case DROPOUT_ERR_OPENCL_BOUNDS: return "dropout_opencl: a buffer is smaller than its offset plus the bytes the call touches";
+   case DROPOUT_ERR_OPENCL_CTX: return "dropout_opencl: ctx is NULL or not initialised by dropout_opencl_init";
+   default: break;
+   }
+   if (code <= DROPOUT_ERR_OPENCL_BASE + 100 && code < DROPOUT_ERR_OPENCL_BASE + 1)
+      return "dropout_opencl: an OpenCL call failed (the code is DROPOUT_ERR_OPENCL_BASE + its cl_int; ctx->message names the call)";
+   return dropout_strerror(code);
+}
+
+DROPOUT_OPENCLDEF void dropout_opencl_release(dropout_opencl *ctx)
+{
+   int k;
+   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return;
+   for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k)
+      if (ctx->kernel[k]) clReleaseKernel(ctx->kernel[k]);
+   if (ctx->program) clReleaseProgram(ctx->program);
+   ctx->magic = 0;
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context context, cl_device_id device, unsigned flags)
+{
+   cl_device_fp_config single = 0, dbl = 0, need = CL_FP_ROUND_TO_NEAREST | CL_FP_DENORM;
+   cl_uint cus = 1;
+   cl_int err;
+   char ext[4096];
+   const char *options;
+   size_t lines, k;
+   int rc;
+   if (!ctx) return DROPOUT_ERR_OPENCL_CTX;
+   memset(ctx, 0, sizeof *ctx);
+   if (!context || !device) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_init: context or device is NULL");
+   ctx->context = context;
+   ctx->device = device;
+   err = clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof ctx->device_name - 1, ctx->device_name, NULL);
+   if (err != CL_SUCCESS) strcpy(ctx->device_name, "(unnamed)");
+   err = clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof single, &single, NULL);
+   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)");
+   ext[0] = 0;
+   err = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
+   ext[sizeof ext - 1] = 0;   /* a longer list fails the call: then fp64 is looked up by its config alone */
+   if (clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof dbl, &dbl, NULL) != CL_SUCCESS) dbl = 0;
+   if (err == CL_SUCCESS && !strstr(ext, "cl_khr_fp64")) dbl = 0;
+   clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+   {
+      cl_device_type type = 0;
+      clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      ctx->direct = (type & CL_DEVICE_TYPE_CPU) != 0;
+   }
+   ctx->fp32_exact = (single & need) == need && !(flags & DROPOUT_OPENCL_WITHOUT_DENORM);
+   ctx->fp64 = (dbl & need) == need && !(flags & DROPOUT_OPENCL_WITHOUT_FP64);
+   ctx->local_size = 64;
+   ctx->max_groups = 16u * (cus ? cus : 1u);
+
+   ctx->program = clCreateProgramWithSource(context, (cl_uint)(sizeof dropout_opencl__program / sizeof dropout_opencl__program[0]),
+                                            (const char **)dropout_opencl_source(&lines), NULL, &err);
+   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clCreateProgramWithSource");
+   ctx->magic = DROPOUT_OPENCL__MAGIC;   /* from here on release() cleans up */
+   options = ctx->fp64 ? "-DDROPOUT_OPENCL_FP64" : "";
+   err = clBuildProgram(ctx->program, 1, &device, options, NULL, NULL);
+   if (err != CL_SUCCESS) {
+      size_t size = 0;
+      char *log;
+      clGetProgramBuildInfo(ctx->program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+      log = (char *)malloc(size + 1);
+      if (log && clGetProgramBuildInfo(ctx->program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
+         log[size] = 0;
+         snprintf(ctx->message, sizeof ctx->message, "clBuildProgram on %s: error %d; log: %s", ctx->device_name, (int)err, log);
+      } else {
+         snprintf(ctx->message, sizeof ctx->message, "clBuildProgram on %s: error %d (no log)", ctx->device_name, (int)err);
+      }
+      free(log);
+      dropout_opencl_release(ctx);
+      return DROPOUT_ERR_OPENCL_BUILD;
+   }
+   for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k) {
+      if (!ctx->fp64 && (k == DROPOUT_OPENCL__UNIT + 1 || k == DROPOUT_OPENCL__ELEM + 1 || k == DROPOUT_OPENCL__DIRECT + 1)) continue;
+      ctx->kernel[k] = clCreateKernel(ctx->program, dropout_opencl__kernel_names[k], &err);
+      if (err != CL_SUCCESS) {
+         rc = dropout_opencl__cl(ctx, err, dropout_opencl__kernel_names[k]);
+         dropout_opencl_release(ctx);
+         return rc;
+      }
+   }
+   return dropout_opencl_set_launch(ctx, 64, 0);
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t local_size, size_t max_groups)
+{
+   size_t limit = 0, k_limit;
+   int k;
+   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return DROPOUT_ERR_OPENCL_CTX;
+   if (local_size) {
+      limit = local_size;
+      for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k) {
+         if (!ctx->kernel[k]) continue;
+         if (clGetKernelWorkGroupInfo(ctx->kernel[k], ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof k_limit, &k_limit, NULL) == CL_SUCCESS &&
+             k_limit < limit) limit = k_limit;
+      }
+      if (limit < local_size && local_size != 64)
+         return dropout_opencl__fail(ctx, DROPOUT_ERR_ARG, "dropout_opencl_set_launch: local_size is past the kernels' CL_KERNEL_WORK_GROUP_SIZE");
+      ctx->local_size = limit ? limit : 1;
+   }
+   if (max_groups) ctx->max_groups = max_groups;
+   return DROPOUT_OK;
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_set_direct(dropout_opencl *ctx, int direct)
+{
+   cl_device_type type = 0;
+   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return DROPOUT_ERR_OPENCL_CTX;
+   if (direct < 0) {
+      clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+      direct = (type & CL_DEVICE_TYPE_CPU) != 0;
+   }
+   ctx->direct = direct != 0;
+   return DROPOUT_OK;
+}
+
+/* ---- one launch ----------------------------------------------------------------------- */
+
+typedef struct dropout_opencl__call {
+   int kop, dtype, acc;
+   dropout_rule rule;
+   uint64_t seed, stream, pos;
+   uint64_t n;                       /* unit path: elements (MASK: positions) */
+   uint64_t bias_len;
+   int rank;                         /* element path */
+   cl_ulong dims[8], ms[8];
+   cl_long sy[8], sx[8], sr[8];
+   dropout_alpha_rule alpha;
+   float sigma;
+   int copy;
+   cl_mem y, mo, x, mi, bias, res;
+   cl_ulong y_off, mo_off, x_off, mi_off, b_off, r_off;
+} dropout_opencl__call;
+
+static cl_ulong dropout_opencl__f64_bits(double v)
+{
+   cl_ulong u;
+   memcpy(&u, &v, sizeof u);
+   return u;
+}
+
+#define DROPOUT_OPENCL__ARG(i, v) do { err = clSetKernelArg(k, (cl_uint)(i), sizeof(v), &(v)); \
+   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clSetKernelArg"); } while (0)
+
+static size_t dropout_opencl__groups(const dropout_opencl *ctx, uint64_t items)
+{
+   uint64_t g = (items + ctx->local_size - 1u) / ctx->local_size;
+   if (g > ctx->max_groups) g = ctx->max_groups;
+   return (size_t)(g ? g : 1u);
+}
+
+static int dropout_opencl__launch_unit(dropout_opencl *ctx, const dropout_opencl__call *c, cl_command_queue q)
+{
+   cl_kernel k = ctx->kernel[(ctx->direct ? DROPOUT_OPENCL__DIRECT : DROPOUT_OPENCL__UNIT) + c->dtype - 1];
+   cl_ulong n = c->n, bl = c->bias_len ? c->bias_len : 1u, seed = c->seed, stream = c->stream, pos = c->pos;
+   cl_ulong thr = c->rule.threshold, s64 = dropout_opencl__f64_bits(c->rule.scale_f64);
+   cl_uint bits = (cl_uint)c->rule.bits;
+   cl_float s32 = c->rule.scale_f32;
+   cl_int op = c->kop, acc = c->acc, err;
+   size_t local = ctx->local_size, global = local * dropout_opencl__groups(ctx, (n + 31u) / 32u);
+   DROPOUT_OPENCL__ARG(0, c->y);   DROPOUT_OPENCL__ARG(1, c->y_off);
+   DROPOUT_OPENCL__ARG(2, c->mo);  DROPOUT_OPENCL__ARG(3, c->mo_off);
+   DROPOUT_OPENCL__ARG(4, c->x);   DROPOUT_OPENCL__ARG(5, c->x_off);
+   DROPOUT_OPENCL__ARG(6, c->mi);  DROPOUT_OPENCL__ARG(7, c->mi_off);
+   DROPOUT_OPENCL__ARG(8, c->bias); DROPOUT_OPENCL__ARG(9, c->b_off);
+   DROPOUT_OPENCL__ARG(10, c->res); DROPOUT_OPENCL__ARG(11, c->r_off);
+   DROPOUT_OPENCL__ARG(12, n); DROPOUT_OPENCL__ARG(13, bl);
+   DROPOUT_OPENCL__ARG(14, seed); DROPOUT_OPENCL__ARG(15, stream); DROPOUT_OPENCL__ARG(16, pos);
+   DROPOUT_OPENCL__ARG(17, thr); DROPOUT_OPENCL__ARG(18, bits); DROPOUT_OPENCL__ARG(19, s32);
+   DROPOUT_OPENCL__ARG(20, s64); DROPOUT_OPENCL__ARG(21, op); DROPOUT_OPENCL__ARG(22, acc);
+   err = clSetKernelArg(k, 23, local * sizeof(cl_uint), NULL);
+   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clSetKernelArg(local keep bits)");
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+   return dropout_opencl__cl(ctx, err, "clEnqueueNDRangeKernel(unit)");
+}
+
+static int dropout_opencl__launch_elem(dropout_opencl *ctx, const dropout_opencl__call *c, cl_command_queue q)
+{
+   cl_kernel k = ctx->kernel[DROPOUT_OPENCL__ELEM + c->dtype - 1];
+   cl_ulong n = c->n, seed = c->seed, stream = c->stream, pos = c->pos;
+   cl_ulong thr = c->rule.threshold, s64 = dropout_opencl__f64_bits(c->rule.scale_f64);
+   cl_ulong a64 = dropout_opencl__f64_bits(c->alpha.a), c64 = dropout_opencl__f64_bits(c->alpha.c);
+   cl_ulong d64 = dropout_opencl__f64_bits(c->alpha.drop);
+   cl_uint bits = (cl_uint)c->rule.bits;
+   cl_float s32 = c->rule.scale_f32, a32 = c->alpha.a_f32, c32 = c->alpha.c_f32, d32 = c->alpha.drop_f32, sigma = c->sigma;
+   cl_int op = c->kop, acc = c->acc, rank = c->rank, copy = c->copy, err;
+   cl_ulong8 dims, ms;
+   cl_long8 sy, sx, sr;
+   size_t local = ctx->local_size, global = local * dropout_opencl__groups(ctx, n);
+   memcpy(dims.s, c->dims, sizeof dims.s); memcpy(ms.s, c->ms, sizeof ms.s);
+   memcpy(sy.s, c->sy, sizeof sy.s); memcpy(sx.s, c->sx, sizeof sx.s); memcpy(sr.s, c->sr, sizeof sr.s);
+   DROPOUT_OPENCL__ARG(0, c->y);   DROPOUT_OPENCL__ARG(1, c->y_off);
+   DROPOUT_OPENCL__ARG(2, c->x);   DROPOUT_OPENCL__ARG(3, c->x_off);
+   DROPOUT_OPENCL__ARG(4, c->mi);  DROPOUT_OPENCL__ARG(5, c->mi_off);
+   DROPOUT_OPENCL__ARG(6, c->bias); DROPOUT_OPENCL__ARG(7, c->b_off);
+   DROPOUT_OPENCL__ARG(8, c->res); DROPOUT_OPENCL__ARG(9, c->r_off);
+   DROPOUT_OPENCL__ARG(10, n); DROPOUT_OPENCL__ARG(11, rank); DROPOUT_OPENCL__ARG(12, dims);
+   DROPOUT_OPENCL__ARG(13, sy); DROPOUT_OPENCL__ARG(14, sx); DROPOUT_OPENCL__ARG(15, sr); DROPOUT_OPENCL__ARG(16, ms);
+   DROPOUT_OPENCL__ARG(17, seed); DROPOUT_OPENCL__ARG(18, stream); DROPOUT_OPENCL__ARG(19, pos);
+   DROPOUT_OPENCL__ARG(20, thr); DROPOUT_OPENCL__ARG(21, bits); DROPOUT_OPENCL__ARG(22, s32); DROPOUT_OPENCL__ARG(23, s64);
+   DROPOUT_OPENCL__ARG(24, op); DROPOUT_OPENCL__ARG(25, acc);
+   DROPOUT_OPENCL__ARG(26, a32); DROPOUT_OPENCL__ARG(27, c32); DROPOUT_OPENCL__ARG(28, d32);
+   DROPOUT_OPENCL__ARG(29, a64); DROPOUT_OPENCL__ARG(30, c64); DROPOUT_OPENCL__ARG(31, d64);
+   DROPOUT_OPENCL__ARG(32, sigma); DROPOUT_OPENCL__ARG(33, copy);
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+   return dropout_opencl__cl(ctx, err, "clEnqueueNDRangeKernel(elem)");
+}
+
+/* ---- checks ------------------------------------------------------------------------- */
+
+static int dropout_opencl__ctx_ok(dropout_opencl *ctx)
+{
+   return ctx && ctx->magic == DROPOUT_OPENCL__MAGIC;
+}
+
+/* buffer b must hold bytes [off + lo, off + hi) (hi > lo; lo may be negative for negative
+   strides) */
+static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64_t lo, uint64_t hi, const char *name)
+{
+   size_t size = 0;
+   cl_int err = clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof size, &size, NULL);
+   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clGetMemObjectInfo(CL_MEM_SIZE)");
+   if ((lo < 0 && (uint64_t)-lo > off) || off > size || hi > size - off) {
+      snprintf(ctx->message, sizeof ctx->message,
+               "dropout_opencl: buffer `%s` has %lu bytes; the call touches bytes %lld .. %llu past its offset %lu",
+               name, (unsigned long)size, (long long)lo, (unsigned long long)hi, (unsigned long)off);
+      return DROPOUT_ERR_OPENCL_BOUNDS;
+   }
+   return DROPOUT_OK;
+}
+
+/* a fake host address for each distinct cl_mem, so that dropout.h's own checks (NULL,
+   overlap, in-place) see the same relations as the buffers have */
+static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, size_t off)
+{
+   const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
+   uintptr_t slot = 0;
+   int i;
+   if (!m) return NULL;
+   for (i = 0; i < 5; ++i) if (all[i] == m) { slot = (uintptr_t)i + 1u; break; }
+   return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 44 : 28)) + off);
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
+{
+   dropout_tensors ht;
+   dropout_opencl__call c;
+   const dropout_plan *plan;
+   uint64_t numel = 1, positions = 1, es;
+   int rc, rank, dd, op, mask_out, strided, contiguous;
+   if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
+   ctx->message[0] = 0;
+   if (!d || !t || !q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_run: d, t or the queue is NULL");
+   ht.out = dropout_opencl__addr(t, t->out, t->out_offset);
+   ht.mask = (uint8_t *)dropout_opencl__addr(t, t->mask, t->mask_offset);
+   ht.in = dropout_opencl__addr(t, t->in, t->in_offset);
+   ht.bias = dropout_opencl__addr(t, t->bias, t->bias_offset);
+   ht.residual = dropout_opencl__addr(t, t->residual, t->residual_offset);
+   rc = dropout__desc_check(d, &ht);
+   if (rc) {
+      snprintf(ctx->message, sizeof ctx->message, "%s", dropout_strerror(rc));
+      return rc;
+   }
+   op = d->dropout__op;
+   plan = &d->dropout__plan;
+   rank = d->dropout__rank;
+   es = d->dropout__dtype == DROPOUT_DTYPE_F64 ? 8u : d->dropout__dtype == DROPOUT_DTYPE_F32 ? 4u : 2u;
+
+   memset(&c, 0, sizeof c);
+   c.dtype = d->dropout__dtype;
+   c.rule = plan->rule;
+   c.seed = plan->key.seed; c.stream = plan->key.stream; c.pos = plan->pos;
+   c.acc = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
+   c.rank = rank;
+
+   /* the float configuration this op needs */
+   if (op != DROPOUT_OP_MASK) {
+      if (c.dtype == DROPOUT_DTYPE_F64 || op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) {
+         if (!ctx->fp64) {
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM",
+                     c.dtype == DROPOUT_DTYPE_F64 ? "an f64 op" : "a normal (Gaussian, noise)", ctx->device_name);
+            return DROPOUT_ERR_OPENCL_FP64;
+         }
+      }
+      if (!ctx->fp32_exact && c.dtype != DROPOUT_DTYPE_F64) {
+         snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s's CL_DEVICE_SINGLE_FP_CONFIG lacks CL_FP_ROUND_TO_NEAREST or CL_FP_DENORM; "
+                  "its float results could differ from the CPU's, so the op is refused", ctx->device_name);
+         return DROPOUT_ERR_OPENCL_FP;
+      }
+   }
+
+   /* shape, strides, mask strides */
+   {
+      uint64_t mstride = 1;
+      int64_t lo[3] = { 0, 0, 0 };
+      uint64_t hi[3] = { 0, 0, 0 };
+      int w;
+      strided = 0;
+      for (dd = rank - 1; dd >= 0; --dd) {
+         uint64_t n_d = d->dropout__dim[dd];
+         int bc = (int)((d->dropout__broadcast >> dd) & 1u);
+         uint64_t contig = numel;
+         c.dims[dd] = n_d;
+         c.ms[dd] = bc ? 0u : mstride;
+         for (w = 0; w < 3; ++w) {
+            int64_t s = (d->dropout__strided >> w) & 1u ? (int64_t)d->dropout__stride[w][dd] : (int64_t)contig;
+            if (w == 0) c.sy[dd] = s; else if (w == 1) c.sx[dd] = s; else c.sr[dd] = s;
+            if ((uint64_t)s != contig && n_d > 1) strided = 1;
+            if (n_d > 0) {
+               if (s < 0) lo[w] += s * (int64_t)(n_d - 1u); else hi[w] += (uint64_t)s * (n_d - 1u);
+            }
+         }
+         if (!bc) mstride *= n_d;
+         numel *= n_d;
+      }
+      positions = mstride;
+      /* buffer checks: offsets and sizes */
+      if (numel > 0) {
+         const cl_mem bufs[3] = { t->out, t->in, t->residual };
+         const size_t offs[3] = { t->out_offset, t->in_offset, t->residual_offset };
+         static const char *const names[3] = { "out", "in", "residual" };
+         for (w = 0; w < 3; ++w) {
+            if (!bufs[w]) continue;
+            if (offs[w] % es) {
+               snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: the offset of `%s` (%lu bytes) is not a multiple of the element size (%u)",
+                        names[w], (unsigned long)offs[w], (unsigned)es);
+               return DROPOUT_ERR_OPENCL_OFFSET;
+            }
+            rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo[w] * (int64_t)es, (hi[w] + 1u) * es, names[w]);
+            if (rc) return rc;
+         }
+         if (t->bias) {
+            if (t->bias_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_run: the offset of `bias` is not a multiple of the element size");
+            rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, c.dims[rank - 1] * es, "bias");
+            if (rc) return rc;
+         }
+      }
+      if (t->mask && positions > 0) {
+         rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, (positions + 7u) / 8u, "mask");
+         if (rc) return rc;
+      }
+   }
+   contiguous = !strided && d->dropout__broadcast == 0;
+   mask_out = t->mask && (op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_BIAS_DROPOUT_ADD);
+
+   c.y = t->out; c.y_off = t->out_offset;
+   c.x = t->in; c.x_off = t->in_offset;
+   c.bias = t->bias; c.b_off = t->bias_offset;
+   c.res = t->residual; c.r_off = t->residual_offset;
+   c.bias_len = rank > 0 ? c.dims[rank - 1] : 1u;
+   if (op == DROPOUT_OP_APPLY_MASK) { c.mi = t->mask; c.mi_off = t->mask_offset; }
+
+   if (op == DROPOUT_OP_MASK || (mask_out && (!contiguous || op == DROPOUT_OP_ALPHA_FORWARD))) {
+      /* the mask alone (over the positions): the op itself, or the mask of a run that
+         takes the element path */
+      dropout_opencl__call m = c;
+      if (positions == 0) { if (op == DROPOUT_OP_MASK) return DROPOUT_OK; }
+      else {
+         m.kop = DROPOUT_OPENCL__MASK;
+         m.dtype = DROPOUT_DTYPE_F16;   /* no float in the mask: any kernel, always built */
+         m.n = positions;
+         m.mo = t->mask; m.mo_off = t->mask_offset;
+         m.y = m.x = m.mi = m.bias = m.res = NULL;
+         rc = dropout_opencl__launch_unit(ctx, &m, q);
+         if (rc || op == DROPOUT_OP_MASK) return rc;
+      }
+   }
+   if (numel == 0) return DROPOUT_OK;
+
+   if (contiguous && (op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_BACKWARD || op == DROPOUT_OP_APPLY_MASK ||
+                      op == DROPOUT_OP_BIAS_DROPOUT_ADD)) {
+      c.kop = op == DROPOUT_OP_APPLY_MASK ? DROPOUT_OPENCL__APPLY_MASK
+            : op == DROPOUT_OP_BIAS_DROPOUT_ADD ? DROPOUT_OPENCL__FUSED : DROPOUT_OPENCL__DROP;
+      c.n = numel;
+      if (mask_out) { c.mo = t->mask; c.mo_off = t->mask_offset; }
+      return dropout_opencl__launch_unit(ctx, &c, q);
+   }
+
+   c.n = numel;
+   switch (op) {
+   case DROPOUT_OP_FORWARD: case DROPOUT_OP_BACKWARD: c.kop = DROPOUT_OPENCL__DROP; break;
+   case DROPOUT_OP_APPLY_MASK: c.kop = DROPOUT_OPENCL__APPLY_MASK; break;
+   case DROPOUT_OP_BIAS_DROPOUT_ADD: c.kop = DROPOUT_OPENCL__FUSED; break;
+   case DROPOUT_OP_ALPHA_FORWARD: c.kop = DROPOUT_OPENCL__ALPHA; break;
+   case DROPOUT_OP_ALPHA_BACKWARD: c.kop = DROPOUT_OPENCL__ALPHA_GRAD; break;
+   case DROPOUT_OP_GAUSSIAN: c.kop = DROPOUT_OPENCL__GAUSS; break;
+   default: c.kop = DROPOUT_OPENCL__NOISE; break;
+   }
+   if (op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_ALPHA_BACKWARD) c.alpha = dropout_alpha_rule_of(c.rule);
+   if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) dropout__desc_sigma(d, &c.sigma, &c.copy);
+   return dropout_opencl__launch_elem(ctx, &c, q);
+}
+
+/* ---- the raw stream --------------------------------------------------------------------- */
+
+static int dropout_opencl__fill(dropout_opencl *ctx, int kind, dropout_key key, dropout_pos first, cl_mem out,
+                                size_t out_offset, size_t n, cl_command_queue q)
+{
+   cl_kernel k;
+   cl_ulong off = out_offset, nn = n, seed = key.seed, stream = key.stream, f = first.index, blocks;
+   cl_int kd = kind, err;
+   size_t es = kind == 2 ? 8u : 4u, local, global;
+   int rc;
+   if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
+   ctx->message[0] = 0;
+   if (n == 0) return DROPOUT_OK;
+   if (!out || !q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_fill: out or the queue is NULL");
+   if ((uint64_t)(n - 1u) > UINT64_MAX - first.index)
+      return dropout_opencl__fail(ctx, DROPOUT_ERR_RANGE, "dropout_opencl_fill: first + n runs past the stream's 2^64 positions");
+   if (kind == 2 && (uint64_t)(n - 1u) + first.index >= ((uint64_t)1 << 63))
+      return dropout_opencl__fail(ctx, DROPOUT_ERR_RANGE, "dropout_opencl_fill_uniform_f64: first + n runs past 2^63 doubles");
+   if ((kind >= 2) && !ctx->fp64) {
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_fill_%s on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM",
+               kind == 2 ? "uniform_f64" : "normal_f32", ctx->device_name);
+      return DROPOUT_ERR_OPENCL_FP64;
+   }
+   if (out_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_fill: out_offset is not a multiple of the element size");
+   rc = dropout_opencl__fits(ctx, out, out_offset, 0, (uint64_t)n * es, "out");
+   if (rc) return rc;
+   k = ctx->kernel[DROPOUT_OPENCL__FILL];
+   blocks = (f + (nn - 1u)) / (kind == 2 ? 2u : 4u) - f / (kind == 2 ? 2u : 4u) + 1u;
+   local = ctx->local_size;
+   global = local * dropout_opencl__groups(ctx, blocks);
+   DROPOUT_OPENCL__ARG(0, out); DROPOUT_OPENCL__ARG(1, off); DROPOUT_OPENCL__ARG(2, nn);
+   DROPOUT_OPENCL__ARG(3, seed); DROPOUT_OPENCL__ARG(4, stream); DROPOUT_OPENCL__ARG(5, f); DROPOUT_OPENCL__ARG(6, kd);
+   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+   return dropout_opencl__cl(ctx, err, "clEnqueueNDRangeKernel(fill)");
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_fill_u32(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q)
+{
+   return dropout_opencl__fill(ctx, 0, key, first, out, out_offset, n, q);
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_fill_uniform_f32(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q)
+{
+   return dropout_opencl__fill(ctx, 1, key, first, out, out_offset, n, q);
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_fill_uniform_f64(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q)
+{
+   return dropout_opencl__fill(ctx, 2, key, first, out, out_offset, n, q);
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_fill_normal_f32(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q)
+{
+   return dropout_opencl__fill(ctx, 3, key, first, out, out_offset, n, q);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DROPOUT_OPENCL_IMPLEMENTATION_DONE */
+#endif /* DROPOUT_OPENCL_IMPLEMENTATION */

@@ -1,0 +1,26 @@
+# covers: dropout_opencl.h - every op, dtype, draw width, view and fill on an OpenCL device; its C99/C++11 builds; its embedded dropout.h is the current one
+# oracle: dropout.h's CPU functions (dropout_run, dropout_fill_*) byte for byte, guards included; Random123's Philox4x32 known answers run as an OpenCL kernel
+# needs: an OpenCL ICD and device (Debian: pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers; PoCL runs it on the CPU), else SKIP
+# (sourced by tests/run.sh: say, build, run_prog, $CC, $BUILD, $WARN)
+
+mkdir -p "$BUILD/opencl"
+if sh opencl/embed.sh --check >"$BUILD/opencl/embed.log" 2>&1; then
+   say "PASS opencl embedded program: dropout_opencl.h holds the current dropout.h and opencl/kernels.cl"
+else
+   say "FAIL opencl embedded program: $(cat "$BUILD/opencl/embed.log")"
+fi
+
+# CL/cl.h and libOpenCL: the headers and the ICD loader, without which nothing builds
+if ! printf '#define CL_TARGET_OPENCL_VERSION 120\n#include <CL/cl.h>\nint main(void){cl_uint n;return (int)clGetPlatformIDs(0,0,&n);}\n' |
+     $CC -x c - -o "$BUILD/opencl/probe" -lOpenCL >/dev/null 2>&1; then
+   say "SKIP opencl: no OpenCL headers or libOpenCL (apt-get install ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd)"
+else
+   # -ffp-contract=off: the CPU oracle's own arithmetic must not fuse either
+   build opencl_c99 $CC -std=c99 -O2 $WARN -ffp-contract=off -I. tests/opencl/test_opencl.c -o "$BUILD/opencl/test_opencl" -lOpenCL
+   if command -v c++ >/dev/null 2>&1; then
+      build opencl_cxx11 c++ -x c++ -std=c++11 -O2 $WARN -Wno-old-style-cast -ffp-contract=off -I. -fsyntax-only tests/opencl/test_opencl.c
+   else
+      say "SKIP build opencl_cxx11: no c++ compiler"
+   fi
+   [ -x "$BUILD/opencl/test_opencl" ] && run_prog test_opencl "$BUILD/opencl/test_opencl"
+fi
