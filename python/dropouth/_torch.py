@@ -71,6 +71,18 @@ class DropoutFunction(torch.autograd.Function):
         return DropoutFunction.apply(dy, ctx.coords, False), None, None
 
 
+def _run(x, coords, inplace):
+    """Through autograd where a graph is recorded; in place without one returns x itself, as
+    torch's dropout_ does (a Function would hand back another tensor object)."""
+    if inplace and not (torch.is_grad_enabled() and x.requires_grad):
+        _apply(x, x, coords)
+        with torch.no_grad():
+            x.copy_(x)   # a copy onto itself (ATen returns at once): bumps x's version counter, so a
+                         # graph that saved x notices the write, as after any in-place op
+        return x
+    return DropoutFunction.apply(x, coords, bool(inplace))
+
+
 def _order(ndim, batch_dim):
     """The dims with the batch dim first: positions run sample by sample."""
     if ndim == 0:
@@ -90,7 +102,7 @@ def dropout(input, p=0.5, training=True, inplace=False, *, generator=None, seed=
     if not training:
         return input
     seed, stream, pos = _coords(generator, seed, stream, pos, input.numel(), input)
-    return DropoutFunction.apply(input, (p, bits, seed, stream, pos, list(range(input.dim()))), bool(inplace))
+    return _run(input, (p, bits, seed, stream, pos, list(range(input.dim()))), inplace)
 
 
 def _data_parallel(dp):
@@ -167,7 +179,7 @@ class Dropout(torch.nn.Module):
         start = self.generator.reserve(n * world, input)
         coords = (p, bits, self.generator.seed, self.generator.stream, start + rank * n,
                   _order(input.dim(), self.batch_dim))
-        return DropoutFunction.apply(input, coords, bool(self.inplace))
+        return _run(input, coords, self.inplace)
 
     def extra_repr(self):
         s = "p={}, inplace={}".format(self.p, self.inplace)
