@@ -29,10 +29,10 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # a checkout: python/dropouth
-import dropouth  # noqa: E402
+import dropouth   # python3 python/demo_ddp.py finds python/dropouth beside it; else the installed one
 
-GLOBAL, CHUNKS, STEPS, LR = 16, 4, 8, 0.05
+GLOBAL, CHUNKS, LR = 16, 4, 0.05
+STEPS = int(os.environ.get("DROPOUTH_DEMO_STEPS", "8"))
 IN, HID, OUT = 12, 32, 3
 
 

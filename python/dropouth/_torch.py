@@ -17,7 +17,7 @@ def _check_tensor(name, t):
         raise TypeError("%s must be a torch.Tensor, got %s%s" % (
             name, type(t).__name__, " (for NumPy arrays use dropouth.forward)" if type(t).__module__ == "numpy" else ""))
     if t.layout != torch.strided:
-        raise TypeError("%s must be a dense tensor, got layout %s (sparse tensors are not supported)" % (name, t.layout))
+        raise TypeError("%s must be a dense tensor, got layout %s (sparse and opaque layouts are not supported)" % (name, t.layout))
     if t.dtype not in _DTYPES:
         raise TypeError("%s must be float32, float64, float16 or bfloat16, got %s" % (name, t.dtype))
     if t.device.type == "cuda":

@@ -12,7 +12,7 @@ name only; the default draw width; errors.
 import sys
 
 import numpy as np
-import dropouth
+import dropouth  # noqa: E402
 from common import report, skip, failures_exit  # noqa: F401
 
 
