@@ -45,8 +45,9 @@ def _check_p(p):
     if isinstance(p, bool) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
         raise TypeError("p must be a number in [0, 1], got %r" % (p,))
     p = float(p)
-    if not 0.0 <= p <= 1.0:     # also NaN
-        raise ValueError("dropout probability has to be between 0 and 1, but got %r" % (p,))
+    if not 0.0 <= p <= 1.0:     # also NaN: the library's own message
+        _lib.threshold(p, 32)
+        raise ValueError("dropout.h: p must be a number in [0, 1], got %r" % (p,))   # not reached
     return p
 
 
