@@ -1,6 +1,6 @@
 """doc_python.py - runs the ```python blocks of a Markdown page and checks what they print.
 
-Usage: python3 tests/doc_python.py docs/PYTHON.md   (run from the repository root)
+Usage: python3 tests/python/doc_python.py docs/PYTHON.md   (run from the repository root)
 
 The blocks run in order in one namespace, as a reader would type them. A ```python block
 followed directly by a ```text block must print exactly that text. A block announced by a
