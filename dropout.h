@@ -1,4 +1,4 @@
-/* dropout.h - v0.1.0 - reproducible dropout for C/C++/CUDA - public domain or MIT
+/* dropout.h - v0.9.0 - reproducible dropout for C/C++/CUDA - public domain or MIT
 
    One header, no dependencies, no malloc, no global state, no libm. A counter-based
    Philox4x32-10 generator makes every dropout mask a pure function of
@@ -18,16 +18,21 @@
       Every other file just does #include "dropout.h".
 
    QUICK START
-         dropout_gen g = dropout_gen_make(1234, 0);    // seed, stream
-         uint64_t off;
-         dropout_gen_next(&g, n, &off);                 // reserve n stream positions
-         dropout_forward_f32(y, NULL, x, n, 0.1, 8, g.seed, g.stream, off);
+         dropout_rule rule;
+         dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));   // seed, stream
+         dropout_plan plan;
+         dropout_rule_init(&rule, 0.1, DROPOUT_BITS_8);   // p = 0.1 with 8-bit draws
+         dropout_gen_plan(&g, &rule, n, &plan);           // reserve n positions for a layer
+         dropout_forward_f32(&plan, y, NULL, x);          // plan, outputs, inputs
          ...
-         // backward: rebuild the same mask, no mask memory needed
-         dropout_backward_f32(dx, dy, n, 0.1, 8, g.seed, g.stream, off);
+         // backward: the same plan rebuilds the same mask, no mask memory needed
+         dropout_backward_f32(&plan, dx, dy);             // overwrites dx
 
       Every function returns DROPOUT_OK (0) or a negative code; dropout_strerror(code)
-      says what was wrong. On error nothing is written.
+      says which argument was wrong. On error nothing is written.
+      Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
+      Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
+      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (see below).
 
    OPTIONS (#define before including, in the implementation file at least)
       DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only)
@@ -36,6 +41,8 @@
                               or nothing where there is no assert.h: -ffreestanding,
                               wasm32 -nostdlib); argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
+   DROPOUT_V0_API          the 0.1.0 interface, unchanged names and signatures, same bits
+                           (define it in the implementation file too); for moving over
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
@@ -111,13 +118,32 @@
 #error "dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast"
 #endif
 
+/* Options that let the compiler change float results (each would change bits that every
+   other build agrees on, silently): refused, like excess precision above. gcc and clang
+   say which of them are on through these macros; -ffast-math sets several. */
+#if defined(__FAST_MATH__)
+#error "dropout.h must not be built with -ffast-math (it reassociates, flushes subnormals and assumes no NaN/Inf, which changes the bits): drop -ffast-math / -Ofast, or add -fno-fast-math after it"
+#endif
+#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0
+#error "dropout.h must not be built with -ffinite-math-only (NaN and Inf inputs must pass as specified): add -fno-finite-math-only"
+#endif
+#if defined(__NO_SIGNED_ZEROS__)
+#error "dropout.h must not be built with -fno-signed-zeros (dropped elements are +0 and -0 inputs must stay -0): add -fsigned-zeros"
+#endif
+#if defined(__RECIPROCAL_MATH__)
+#error "dropout.h must not be built with -freciprocal-math (x / y may become x * (1 / y), another rounding): add -fno-reciprocal-math"
+#endif
+#if defined(__ASSOCIATIVE_MATH__)
+#error "dropout.h must not be built with -fassociative-math (reassociated sums round differently): add -fno-associative-math"
+#endif
+
 #include <stddef.h>   /* both freestanding headers: no libc needed */
 #include <stdint.h>
 
 #define DROPOUT_VERSION_MAJOR 0
-#define DROPOUT_VERSION_MINOR 1
+#define DROPOUT_VERSION_MINOR 9
 #define DROPOUT_VERSION_PATCH 0
-#define DROPOUT_VERSION_STRING "0.1.0"
+#define DROPOUT_VERSION_STRING "0.9.0"
 
 #ifndef DROPOUTDEF
 #ifdef DROPOUT_STATIC
@@ -144,18 +170,70 @@
 extern "C" {
 #endif
 
-/* Return codes. */
+/* Return codes. Values are pinned: 0.1.0's -1 .. -5 keep their meaning; new ones are
+   added below the last, never renumbered. dropout_strerror(code) names the argument. */
 enum {
    DROPOUT_OK = 0,
-   DROPOUT_ERR_P = -1,      /* p is NaN or outside [0, 1] */
-   DROPOUT_ERR_NULL = -2,   /* a required pointer is NULL while n > 0 */
-   DROPOUT_ERR_BITS = -3,   /* bits is not 8, 16 or 32 */
-   DROPOUT_ERR_RANGE = -4,  /* offset + n runs past the stream's 2^64 positions */
-   DROPOUT_ERR_ARG = -5,    /* another argument is out of its domain */
+   DROPOUT_ERR_P = -1,               /* p is NaN or outside [0, 1] */
+   DROPOUT_ERR_NULL = -2,            /* a required pointer is NULL */
+   DROPOUT_ERR_BITS = -3,            /* the draw width is not 8, 16 or 32 */
+   DROPOUT_ERR_RANGE = -4,           /* positions run past the stream's 2^64 */
+   DROPOUT_ERR_ARG = -5,             /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */
+   DROPOUT_ERR_P_NEEDS_16 = -6,      /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */
+   DROPOUT_ERR_P_NEEDS_32 = -7,      /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */
+   DROPOUT_ERR_P_UNREALISABLE = -8,  /* ... that even 32-bit draws realise as 0 or 1 */
+   DROPOUT_ERR_THRESHOLD = -9,       /* threshold past 2^bits */
+   DROPOUT_ERR_RULE = -10,           /* a dropout_rule that dropout_rule_init did not make (bits, threshold) */
+   DROPOUT_ERR_SLICE = -11,          /* plan slice start + count runs past the plan's count */
+   DROPOUT_ERR_RANK = -12,           /* rank outside 1 .. DROPOUT_MAX_RANK */
+   DROPOUT_ERR_BROADCAST = -13,      /* a broadcast bit at or past the rank */
+   DROPOUT_ERR_SIGMA = -14,          /* sigma NaN, negative or infinite; or NOISE without sigma */
+   DROPOUT_ERR_SHAPE_OVERFLOW = -15, /* the shape's element count overflows size_t */
+   DROPOUT_ERR_SHAPE_COUNT = -16,    /* the shape draws a number of positions other than plan->count */
+   DROPOUT_ERR_STRIDE = -17,         /* an output stride is zero, or the strides' extent overflows */
+   DROPOUT_ERR_OVERLAP = -18,        /* two output elements share memory, or an output partly overlaps an input */
+   DROPOUT_ERR_OP = -19,             /* not a dropout_op, or the op does not take this setting / tensor */
+   DROPOUT_ERR_DTYPE = -20,          /* not a dropout_dtype */
+   DROPOUT_ERR_DESC = -21,           /* a dropout_desc that dropout_desc_init did not initialise */
+   DROPOUT_ERR_FLUSH = -22,          /* the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, Arm FZ) */
+   DROPOUT_ERR_ROUNDING = -23,       /* the FPU does not round to nearest even */
+   DROPOUT_ERR_DEVICE_COORDS = -24,  /* device-memory coordinates given to a CPU run */
+   DROPOUT_ERR_BIAS_LEN = -25,       /* bias_len is 0, does not divide the count, or is not the last dim */
+   DROPOUT_ERR_GRAD = -26,           /* not a dropout_grad */
    /* dropout_cuda.cuh: a failed CUDA call returns DROPOUT_ERR_CUDA_BASE - cudaError_t,
       so the CUDA error travels in the code itself (no global state). */
    DROPOUT_ERR_CUDA_BASE = -1000
 };
+
+/* Stream coordinates, as types of their own, so that they cannot be passed in each
+   other's place: a key {seed, stream} names a stream; a position is the index of a draw
+   in it, counted in draws of the call's width. */
+typedef struct dropout_key { uint64_t seed; uint64_t stream; } dropout_key;
+typedef struct dropout_pos { uint64_t index; } dropout_pos;
+
+DROPOUT_HD dropout_key dropout_key_make(uint64_t seed, uint64_t stream)
+{
+   dropout_key k;
+   k.seed = seed;
+   k.stream = stream;
+   return k;
+}
+
+DROPOUT_HD dropout_pos dropout_pos_make(uint64_t index)
+{
+   dropout_pos p;
+   p.index = index;
+   return p;
+}
+
+/* The draw width: a dropout decision compares an 8-, 16- or 32-bit slice of the stream
+   with the threshold. Wider draws realise p more finely and use more of the stream. */
+typedef enum dropout_bits { DROPOUT_BITS_8 = 8, DROPOUT_BITS_16 = 16, DROPOUT_BITS_32 = 32 } dropout_bits;
+
+/* f16 and bf16 buffers: distinct types, so one cannot be passed for the other. The bits
+   are IEEE binary16 / bfloat16 (the same memory as __half / __nv_bfloat16). */
+typedef struct dropout_f16 { uint16_t bits; } dropout_f16;
+typedef struct dropout_bf16 { uint16_t bits; } dropout_bf16;
 
 /* ------------------------------------------------------------------------------------
    Inline building blocks (host and device). Usable in your own kernels; the library
@@ -363,71 +441,112 @@ DROPOUT_HD uint16_t dropout_apply_bf16(uint16_t x, int keep, dropout_rule r)
                : (uint16_t)0;
 }
 
+/* Gradient accumulation (DROPOUT_GRAD_ACCUMULATE): acc + g, one rounding in the dtype;
+   f16/bf16 widen both exactly, add in float and round once. g has been rounded on its
+   own before (the product that made it is never fused with this add: a volatile on the
+   CPU, __fadd_rn / __dadd_rn on the GPU). */
+DROPOUT_HD float dropout_accumulate_f32(float acc, float g)
+{
+#if defined(__CUDA_ARCH__)
+   return __fadd_rn(acc, g);
+#else
+   volatile float v = g;
+   return acc + v;
+#endif
+}
+
+DROPOUT_HD double dropout_accumulate_f64(double acc, double g)
+{
+#if defined(__CUDA_ARCH__)
+   return __dadd_rn(acc, g);
+#else
+   volatile double v = g;
+   return acc + v;
+#endif
+}
+
+DROPOUT_HD uint16_t dropout_accumulate_f16(uint16_t acc, uint16_t g)
+{
+   return dropout_f32_to_f16(dropout_accumulate_f32(dropout_f16_to_f32(acc), dropout_f16_to_f32(g)));
+}
+
+DROPOUT_HD uint16_t dropout_accumulate_bf16(uint16_t acc, uint16_t g)
+{
+   return dropout_f32_to_bf16(dropout_accumulate_f32(dropout_bf16_to_f32(acc), dropout_bf16_to_f32(g)));
+}
+
 /* ------------------------------------------------------------------------------------
-   The library API. Arguments: outputs first, then inputs, n, the rule (p, bits), then
-   the stream coordinates (seed, stream, offset). y may equal x (in place); otherwise the
-   buffers must not overlap. mask may be NULL where marked optional.
+   The library API. Argument order: plan (or rule), outputs, inputs. Every call checks
+   all its arguments before it writes anything. y may equal x (in place); otherwise the
+   buffers must not overlap.
    ------------------------------------------------------------------------------------ */
 
-/* A checkpointable generator: plain integers, advance by n per call. */
-typedef struct dropout_gen {
-   uint64_t seed;
-   uint64_t stream;
-   uint64_t offset;   /* next unused stream position */
-} dropout_gen;
+/* The rule of a layer: p realised with a draw width. p = 0 and p = 1 are exact at any
+   width; a p in (0, 1) that `bits` realises as 0 or 1 is refused with the code of the
+   width that serves (DROPOUT_ERR_P_NEEDS_16 / _NEEDS_32 / _P_UNREALISABLE). */
+DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits);
+/* The same rule from the threshold t in [0, 2^bits] (p = t / 2^bits), with integer
+   arithmetic only: no double code is linked (microcontrollers without a double FPU).
+   Gives the same scale_f32 and scale_f64, bit for bit, as dropout_rule_init. */
+DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits);
+/* The realised p = threshold / 2^bits. */
+DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
 
-DROPOUTDEF dropout_gen dropout_gen_make(uint64_t seed, uint64_t stream);
-/* Reserve n positions: *offset receives the first, g->offset moves past the last.
-   DROPOUT_ERR_RANGE when the generator cannot represent the next offset. */
-DROPOUTDEF int dropout_gen_next(dropout_gen *g, size_t n, uint64_t *offset);
+/* A checkpointable generator: a key and the next unused position (plain integers). */
+typedef struct dropout_gen { dropout_key key; uint64_t next; } dropout_gen;
+DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key);
+
+/* What one layer application's forward and backward share: the rule, the key, the first
+   position and the number of positions. Pass the same plan to both. */
+typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; uint64_t count; } dropout_plan;
+/* Reserve `count` positions of g and hand back the plan that uses them. */
+DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out);
+/* A plan at explicit coordinates (a resumed run, another framework's offsets). */
+DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);
+/* Elements start .. start + count - 1 of a plan (a chunk, a thread, a rank): calls on the
+   slices give what one call on the whole gives. Slices that write masks start at
+   multiples of 8 elements (a mask byte holds 8). */
+DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uint64_t count, dropout_plan *out);
+
+/* Forward, n = plan->count elements. mask (optional, NULL for none): ceil(n/8) bytes,
+   bit j%8 of byte j/8 = element j kept; bits of the last byte past n are written 0. */
+DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x);
+DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x);
+DROPOUTDEF int dropout_forward_f16(const dropout_plan *plan, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x);
+DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x);
+
+/* Backward: rebuilds the forward's mask from the plan (no mask memory) and OVERWRITES dx
+   with dropout(dy). To add into dx instead: dropout_run with DROPOUT_GRAD_ACCUMULATE. */
+DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy);
+DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy);
+DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, dropout_f16 *dx, const dropout_f16 *dy);
+DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, dropout_bf16 *dx, const dropout_bf16 *dy);
+
+/* The mask alone: ceil(plan->count / 8) bytes. */
+DROPOUTDEF int dropout_mask(const dropout_plan *plan, uint8_t *mask);
+
+/* With a stored mask, forward and backward alike (pass dy as x for backward; overwrites
+   y): y = x scaled as forward where the mask keeps, +0 elsewhere. The rule must be the
+   forward's (it gives the scale); n elements. */
+DROPOUTDEF int dropout_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x);
+DROPOUTDEF int dropout_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x);
+DROPOUTDEF int dropout_apply_mask_f16(const dropout_rule *rule, size_t n, dropout_f16 *y, const uint8_t *mask, const dropout_f16 *x);
+DROPOUTDEF int dropout_apply_mask_bf16(const dropout_rule *rule, size_t n, dropout_bf16 *y, const uint8_t *mask, const dropout_bf16 *x);
 
 DROPOUTDEF const char *dropout_strerror(int code);
 
 /* Philox4x32-10 of one counter, exactly as Random123's philox4x32(ctr, key). */
 DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
 
-/* The raw stream: word `word` of stream `stream` under `seed`. */
-DROPOUTDEF uint32_t dropout_stream_u32(uint64_t seed, uint64_t stream, uint64_t word);
-/* out[i] = word (word + i), i < n. */
-DROPOUTDEF int dropout_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
-/* out[i] = (word(word + i) >> 8) * 2^-24: exact, in [0, 1). */
-DROPOUTDEF int dropout_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
-/* out[i] = ((w(2(q)+1) << 32 | w(2q)) >> 11) * 2^-53 with q = index + i: exact, in [0, 1).
-   `index` counts doubles (two words each), so index + n must not pass 2^63. */
-DROPOUTDEF int dropout_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index);
-
-/* Forward. mask (optional): ceil(n/8) bytes, bit j%8 of byte j/8 = element j kept;
-   bits of the last byte past n are written as 0. */
-DROPOUTDEF int dropout_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* Backward that rebuilds the mask from (seed, stream, offset): no mask memory. */
-DROPOUTDEF int dropout_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* The mask alone. */
-DROPOUTDEF int dropout_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* y = x where the stored mask keeps, scaled as forward; 0 elsewhere. This is also the
-   backward from a stored mask (x = dy). (p, bits) give the scale and must be those of the
-   forward that made the mask. */
-DROPOUTDEF int dropout_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_apply_mask_f16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_apply_mask_bf16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);
-
-/* Backward from a stored mask: the same operation as apply_mask, named for the reader. */
-DROPOUTDEF int dropout_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_backward_mask_f16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);
-
-/* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */
-DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);
+/* The raw stream. Positions count 32-bit words here. */
+DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos);
+/* out[i] = word first + i, i < n. */
+DROPOUTDEF int dropout_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n);
+/* out[i] = (word(first + i) >> 8) * 2^-24: exact, in [0, 1). */
+DROPOUTDEF int dropout_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n);
+/* out[i] = ((w(2q+1) << 32 | w(2q)) >> 11) * 2^-53 with q = first + i: exact, in [0, 1).
+   Positions count doubles (two words each), so first + n must not pass 2^63. */
+DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n);
 
 /* ---- fused bias-dropout-residual: y = residual + dropout(x + bias) (SPEC section 12) ---
    y = residual + dropout(x + bias), the transformer's "bias dropout add", with bias[cols]
@@ -515,13 +634,14 @@ DROPOUT_HD double dropout_bias_dropout_add_one_f64(double x, double bias, double
 #endif
 }
 
-/* y, x, residual: rows * cols elements; bias: cols; mask: optional, ceil(rows*cols/8)
-   bytes as forward's. y may equal x or residual. DROPOUT_ERR_ARG if rows * cols
-   overflows size_t. */
-DROPOUTDEF int dropout_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+/* The fused op, n = plan->count elements: x, y, residual are row-major [n / bias_len,
+   bias_len] (one size, so rows and columns cannot be swapped; n % bias_len != 0 is
+   DROPOUT_ERR_BIAS_LEN); bias has bias_len elements; mask optional as forward's. y may
+   equal x or residual. */
+DROPOUTDEF int dropout_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual);
+DROPOUTDEF int dropout_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual);
+DROPOUTDEF int dropout_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual);
+DROPOUTDEF int dropout_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual);
 /* ---- END fused bias-dropout-residual (declarations) ----------------------------------- */
 
 /* ====================================================================================
@@ -531,18 +651,6 @@ DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const u
    ==================================================================================== */
 
 #define DROPOUT_MAX_RANK 8
-
-/* A contiguous row-major tensor (the last dimension varies fastest) and the dimensions
-   that share one keep decision: bit d of `broadcast` set = dimension d is broadcast.
-   The mask has the tensor's shape with broadcast dimensions set to 1; its element m
-   (row-major index in that shape) draws stream position offset + m. So a channel mask
-   for (N, C, H, W) is broadcast = 0xC (H, W) and uses N*C positions. A zero dimension
-   makes an empty tensor (nothing is written to y; the mask still has its own shape). */
-typedef struct dropout_shape {
-   int rank;                       /* 1 .. DROPOUT_MAX_RANK */
-   size_t dim[DROPOUT_MAX_RANK];
-   unsigned broadcast;
-} dropout_shape;
 
 /* The shape reduced for indexing: adjacent dimensions with the same broadcast flag are
    merged (this does not change any mask index); mstride is 0 on broadcast dims. */
@@ -645,13 +753,13 @@ typedef struct dropout_alpha_rule {
    float a_f32, c_f32, drop_f32;
 } dropout_alpha_rule;
 
-/* Call only with a valid p and bits (dropout_check_args). */
-DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
+/* The alpha rule of a realised dropout rule (bits valid, threshold <= 2^bits). */
+DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_of(dropout_rule base)
 {
    dropout_alpha_rule r;
    double two_b, P, q, a2, s, v;
-   r.base = dropout_rule_make(p, bits);
-   two_b = (double)((uint64_t)1 << bits);
+   r.base = base;
+   two_b = (double)((uint64_t)1 << base.bits);
    P = (double)r.base.threshold / two_b;                    /* exact, <= 32 bits */
    q = 1.0 - P;                                             /* exact */
    a2 = DROPOUT_SELU_ALPHA_PRIME * DROPOUT_SELU_ALPHA_PRIME;
@@ -664,6 +772,12 @@ DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
    r.c_f32 = (float)r.c;
    r.drop_f32 = ((float)DROPOUT_SELU_ALPHA_PRIME + r.c_f32) * r.a_f32;
    return r;
+}
+
+/* Call only with a valid p and bits. */
+DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
+{
+   return dropout_alpha_rule_of(dropout_rule_make(p, bits));
 }
 
 /* One element forward: t = 0 copies x; t = 2^bits gives +0; else (v + c) * a. */
@@ -824,6 +938,195 @@ DROPOUT_HD double dropout_noise_add_f64(double x, float z, float sigma_f32)
 
 /* -- API ------------------------------------------------------------------------------ */
 
+/* out[i] = normal number first + i (float; positions count normals). */
+DROPOUTDEF int dropout_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n);
+
+/* sigma_f of Gaussian dropout: (float)sqrt(p / (1 - p)); p in [0, 1) only. */
+DROPOUTDEF float dropout_gaussian_sigma(double p);
+
+/* ============================ end of VARIANTS declarations ============================ */
+
+/* ====================================================================================
+   THE EXTENDED ENTRY: one descriptor, one run function per backend (dropout_run here,
+   dropout_cuda_run in dropout_cuda.cuh). A descriptor is plain caller-owned data, filled
+   by dropout_desc_init and the setters (each checks its argument); dropout_run checks it
+   all again with the tensors before it writes anything. Adding an option later adds a
+   setter, never changes a prototype.
+
+   Shape and strides: element (i0 .. ik) of the tensor (row-major logical order, the last
+   dim fastest) sits at base[sum i_d * stride_d] of each operand (element strides, any
+   sign; the base pointer is element (0, .., 0)). The mask has the shape with broadcast
+   dims set to 1 and is packed in its own row-major order; element (i0 .. ik) draws
+   position plan->pos + (its row-major index in the mask shape), so a view gets exactly
+   the bits of the same call on the contiguous copy. Inputs may have zero strides (an
+   input broadcast in memory); an output may not, and an output whose strides make two
+   elements share memory is refused: its dims, taken by growing |stride|, must each step
+   past the extent of the ones before (every transpose, slice and flip of a real tensor
+   does). An output may be an input (in place) only with the same strides.
+   ==================================================================================== */
+
+typedef enum dropout_op {            /* values pinned forever */
+   DROPOUT_OP_FORWARD = 1,           /* out = dropout(in); mask: optional output */
+   DROPOUT_OP_BACKWARD = 2,          /* out = dropout(in) from the plan (in = dy, out = dx) */
+   DROPOUT_OP_MASK = 3,              /* mask only */
+   DROPOUT_OP_APPLY_MASK = 4,        /* out = in where the stored mask (input) keeps, scaled */
+   DROPOUT_OP_ALPHA_FORWARD = 5,     /* alpha dropout (SELU); mask: optional output */
+   DROPOUT_OP_ALPHA_BACKWARD = 6,
+   DROPOUT_OP_GAUSSIAN = 7,          /* forward and backward alike: y = x * (1 + sigma z), sigma from p */
+   DROPOUT_OP_NOISE = 8,             /* y = x + sigma z (dropout_desc_set_sigma); its gradient is dy */
+   DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */
+} dropout_op;
+
+typedef enum dropout_dtype { DROPOUT_DTYPE_F32 = 1, DROPOUT_DTYPE_F64 = 2, DROPOUT_DTYPE_F16 = 3, DROPOUT_DTYPE_BF16 = 4 } dropout_dtype;
+
+/* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along
+   the last dim; the mask is always packed in logical (mask-shape) row-major order. */
+typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, DROPOUT_OPERAND_RESIDUAL = 2 } dropout_operand;
+
+/* Gradients (BACKWARD, ALPHA_BACKWARD, APPLY_MASK, GAUSSIAN): overwrite dx (default), or
+   add into it: dx = dx + g, one rounding in the dtype (f16/bf16: the sum in float). */
+typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;
+
+/* Private fields: use the functions below. */
+typedef struct dropout_desc {
+   uint32_t dropout__magic;                          /* set by dropout_desc_init */
+   int dropout__op, dropout__dtype, dropout__rank, dropout__grad;
+   unsigned dropout__broadcast;                      /* bit d: dim d shares one decision */
+   unsigned dropout__strided;                        /* bit w: operand w has its own strides */
+   dropout_plan dropout__plan;
+   size_t dropout__dim[DROPOUT_MAX_RANK];
+   ptrdiff_t dropout__stride[3][DROPOUT_MAX_RANK];   /* by dropout_operand; when its bit is set */
+   double dropout__sigma;                            /* NOISE; NaN until set */
+   size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */
+   const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
+} dropout_desc;
+
+/* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no
+   broadcast, overwrite. GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of the
+   realised p). */
+DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
+/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous; the positions the shape
+   draws must equal plan->count (checked here and at run). */
+DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
+/* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */
+DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);
+/* bit d set = dim d shares one keep decision (channel / spatial / locked dropout, drop path). */
+DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);
+DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode);
+DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma);       /* NOISE: finite, >= 0 */
+/* BIAS_DROPOUT_ADD: the bias length, which is the last dim. On the default 1-D shape it
+   makes the shape [count / bias_len, bias_len]. */
+DROPOUTDEF int dropout_desc_set_bias_len(dropout_desc *d, size_t bias_len);
+/* CUDA graphs: the seed and the first position are read from device memory when the kernel
+   runs (dropout_cuda.cuh); a CPU run refuses a descriptor with these set. NULL, NULL clears. */
+DROPOUTDEF int dropout_desc_set_device_coords(dropout_desc *d, const uint64_t *dev_seed, const uint64_t *dev_pos);
+/* How many positions the shape draws (the mask's element count). */
+DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions);
+
+/* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */
+typedef struct dropout_tensors {
+   void *out;  uint8_t *mask;  const void *in;  const void *bias;  const void *residual;
+} dropout_tensors;
+
+DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t);
+
+/* For the other backends (dropout_cuda.cuh): every check dropout_run makes of d and t but
+   the CPU's own (FPU mode, device coordinates). */
+DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t);
+/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and
+   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */
+DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy);
+
+/* ============================ end of VARIANTS declarations ============================ */
+
+
+/* ====================================================================================
+   DROPOUT_V0_API: the 0.1.0 interface, for code on its way over. Define DROPOUT_V0_API
+   before the include (in the implementation file too) and 0.1.0 code compiles unchanged
+   and gives the same bits: the names whose 1.0 form differs are macros (defined after
+   the implementation section) for the dropout_v0_ functions below, which run on the 1.0
+   engine. Moving a call: see CHANGELOG.md.
+   ==================================================================================== */
+#ifdef DROPOUT_V0_API
+/* Arguments: outputs first, then inputs, n, the rule (p, bits), then the stream
+   coordinates (seed, stream, offset). y may equal x (in place); otherwise the buffers
+   must not overlap. mask may be NULL where marked optional. */
+
+/* A checkpointable generator: plain integers, advance by n per call. */
+typedef struct dropout_v0_gen {
+   uint64_t seed;
+   uint64_t stream;
+   uint64_t offset;   /* next unused stream position */
+} dropout_v0_gen;
+
+DROPOUTDEF dropout_v0_gen dropout_v0_gen_make(uint64_t seed, uint64_t stream);
+/* Reserve n positions: *offset receives the first, g->offset moves past the last.
+   DROPOUT_ERR_RANGE when the generator cannot represent the next offset. */
+DROPOUTDEF int dropout_gen_next(dropout_v0_gen *g, size_t n, uint64_t *offset);
+
+/* The raw stream: word `word` of stream `stream` under `seed`. */
+DROPOUTDEF uint32_t dropout_v0_stream_u32(uint64_t seed, uint64_t stream, uint64_t word);
+/* out[i] = word (word + i), i < n. */
+DROPOUTDEF int dropout_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
+/* out[i] = (word(word + i) >> 8) * 2^-24: exact, in [0, 1). */
+DROPOUTDEF int dropout_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
+/* out[i] = ((w(2(q)+1) << 32 | w(2q)) >> 11) * 2^-53 with q = index + i: exact, in [0, 1).
+   `index` counts doubles (two words each), so index + n must not pass 2^63. */
+DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index);
+
+/* Forward. mask (optional): ceil(n/8) bytes, bit j%8 of byte j/8 = element j kept;
+   bits of the last byte past n are written as 0. */
+DROPOUTDEF int dropout_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* Backward that rebuilds the mask from (seed, stream, offset): no mask memory. */
+DROPOUTDEF int dropout_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* The mask alone. */
+DROPOUTDEF int dropout_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* y = x where the stored mask keeps, scaled as forward; 0 elsewhere. This is also the
+   backward from a stored mask (x = dy). (p, bits) give the scale and must be those of the
+   forward that made the mask. */
+DROPOUTDEF int dropout_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits);
+DROPOUTDEF int dropout_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits);
+DROPOUTDEF int dropout_v0_apply_mask_f16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);
+DROPOUTDEF int dropout_v0_apply_mask_bf16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);
+
+/* Backward from a stored mask: the same operation as apply_mask, named for the reader. */
+DROPOUTDEF int dropout_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits);
+DROPOUTDEF int dropout_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits);
+DROPOUTDEF int dropout_backward_mask_f16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);
+DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);
+
+/* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */
+DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);
+
+/* y, x, residual: rows * cols elements; bias: cols; mask: optional, ceil(rows*cols/8)
+   bytes as forward's. y may equal x or residual. DROPOUT_ERR_ARG if rows * cols
+   overflows size_t. */
+DROPOUTDEF int dropout_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
+
+/* A contiguous row-major tensor (the last dimension varies fastest) and the dimensions
+   that share one keep decision: bit d of `broadcast` set = dimension d is broadcast.
+   The mask has the tensor's shape with broadcast dimensions set to 1; its element m
+   (row-major index in that shape) draws stream position offset + m. So a channel mask
+   for (N, C, H, W) is broadcast = 0xC (H, W) and uses N*C positions. A zero dimension
+   makes an empty tensor (nothing is written to y; the mask still has its own shape). */
+typedef struct dropout_shape {
+   int rank;                       /* 1 .. DROPOUT_MAX_RANK */
+   size_t dim[DROPOUT_MAX_RANK];
+   unsigned broadcast;
+} dropout_shape;
+
 /* Validate a shape: DROPOUT_ERR_NULL, DROPOUT_ERR_ARG (rank outside 1..8, broadcast bits
    at or past rank, element or mask counts that overflow size_t) or DROPOUT_OK, with the
    tensor's element count and the positions a call uses (both optional). */
@@ -831,7 +1134,7 @@ DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, si
 DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape);
 
 /* Broadcast dropout: the core keep rule on the mask positions, scaled as the core.
-   mask (optional): ceil(positions / 8) bytes, the mask in its own shape (== dropout_mask
+   mask (optional): ceil(positions / 8) bytes, the mask in its own shape (== dropout_v0_mask
    of `positions` elements). No broadcast bits gives exactly dropout_forward_*. */
 DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
 DROPOUTDEF int dropout_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
@@ -853,7 +1156,7 @@ DROPOUTDEF int dropout_alpha_backward_f16(uint16_t *dx, const uint16_t *dy, cons
 DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
 
 /* out[i] = normal number offset + i (float). A call uses n positions. */
-DROPOUTDEF int dropout_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset);
+DROPOUTDEF int dropout_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset);
 
 /* Gaussian dropout, p in [0, 1): y = x * m_i (backward: dx = dy * m_i, same noise).
    p = 0 copies x. f16/bf16 compute in float; f64 multiplies by (double)m_i. */
@@ -873,11 +1176,7 @@ DROPOUTDEF int dropout_noise_forward_f64(double *y, const double *x, size_t n, d
 DROPOUTDEF int dropout_noise_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
 DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
 
-/* sigma_f of Gaussian dropout: (float)sqrt(p / (1 - p)); valid p only. */
-DROPOUTDEF float dropout_gaussian_sigma(double p);
-
-/* ============================ end of VARIANTS declarations ============================ */
-
+#endif /* DROPOUT_V0_API */
 
 #ifdef __cplusplus
 }
@@ -892,6 +1191,35 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
 #ifdef DROPOUT_IMPLEMENTATION
 #ifndef DROPOUT_IMPLEMENTATION_DONE
 #define DROPOUT_IMPLEMENTATION_DONE
+
+/* the DROPOUT_V0_API names (defined at the end of the file) would rename the 1.0
+   definitions: off while the implementation is compiled */
+#ifdef DROPOUT_V0_API
+#undef dropout_apply_mask_bf16
+#undef dropout_apply_mask_f16
+#undef dropout_apply_mask_f32
+#undef dropout_apply_mask_f64
+#undef dropout_backward_bf16
+#undef dropout_backward_f16
+#undef dropout_backward_f32
+#undef dropout_backward_f64
+#undef dropout_bias_dropout_add_bf16
+#undef dropout_bias_dropout_add_f16
+#undef dropout_bias_dropout_add_f32
+#undef dropout_bias_dropout_add_f64
+#undef dropout_fill_normal_f32
+#undef dropout_fill_u32
+#undef dropout_fill_uniform_f32
+#undef dropout_fill_uniform_f64
+#undef dropout_forward_bf16
+#undef dropout_forward_f16
+#undef dropout_forward_f32
+#undef dropout_forward_f64
+#undef dropout_gen
+#undef dropout_gen_make
+#undef dropout_mask
+#undef dropout_stream_u32
+#endif
 
 #ifndef DROPOUT_ASSERT
 /* assert.h is a hosted header: a freestanding build (-ffreestanding, or a target with no
@@ -924,35 +1252,38 @@ enum { DROPOUT__F32, DROPOUT__F64, DROPOUT__F16, DROPOUT__BF16 };
 DROPOUTDEF const char *dropout_strerror(int code)
 {
    switch (code) {
-   case DROPOUT_OK:        return "ok";
-   case DROPOUT_ERR_P:     return "p must be a number in [0, 1]";
-   case DROPOUT_ERR_NULL:  return "a required pointer is NULL while n > 0";
-   case DROPOUT_ERR_BITS:  return "bits must be 8, 16 or 32";
-   case DROPOUT_ERR_RANGE: return "offset + n runs past the end of the stream (2^64 positions)";
-   case DROPOUT_ERR_ARG:   return "an argument is out of its domain";
+   case DROPOUT_OK:                 return "ok";
+   case DROPOUT_ERR_P:              return "p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))";
+   case DROPOUT_ERR_NULL:           return "a required pointer (plan, rule, descriptor, tensor, output) is NULL";
+   case DROPOUT_ERR_BITS:           return "bits: the draw width must be DROPOUT_BITS_8, _16 or _32";
+   case DROPOUT_ERR_RANGE:          return "positions: first + count runs past the end of the stream (2^64 positions), or count does not fit size_t";
+   case DROPOUT_ERR_ARG:            return "an argument is out of its domain";
+   case DROPOUT_ERR_P_NEEDS_16:     return "p: 8-bit draws realise this p as 0 or 1; use DROPOUT_BITS_16 (or 32)";
+   case DROPOUT_ERR_P_NEEDS_32:     return "p: 8- and 16-bit draws realise this p as 0 or 1; use DROPOUT_BITS_32";
+   case DROPOUT_ERR_P_UNREALISABLE: return "p: even 32-bit draws realise this p as 0 or 1 (p within 2^-33 of 0 or 1)";
+   case DROPOUT_ERR_THRESHOLD:      return "threshold: must be at most 2^bits";
+   case DROPOUT_ERR_RULE:           return "rule: not made by dropout_rule_init (bits not 8/16/32, or threshold past 2^bits)";
+   case DROPOUT_ERR_SLICE:          return "slice: start + count runs past the plan's count";
+   case DROPOUT_ERR_RANK:           return "rank: must be 1 .. DROPOUT_MAX_RANK (8)";
+   case DROPOUT_ERR_BROADCAST:      return "broadcast: a bit at or past the rank is set";
+   case DROPOUT_ERR_SIGMA:          return "sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)";
+   case DROPOUT_ERR_SHAPE_OVERFLOW: return "shape: the element count overflows size_t";
+   case DROPOUT_ERR_SHAPE_COUNT:    return "shape: it draws a number of positions other than plan->count";
+   case DROPOUT_ERR_STRIDE:         return "strides: an output stride is zero, or the strides reach past the address space";
+   case DROPOUT_ERR_OVERLAP:        return "strides/tensors: two output elements share memory, or an output partly overlaps an input or the mask";
+   case DROPOUT_ERR_OP:             return "op: not a dropout_op, or the op does not take this setting or tensor";
+   case DROPOUT_ERR_DTYPE:          return "dtype: not a dropout_dtype";
+   case DROPOUT_ERR_DESC:           return "descriptor: not initialised by dropout_desc_init";
+   case DROPOUT_ERR_FLUSH:          return "FPU: subnormals are flushed to zero (x86 MXCSR FTZ/DAZ, e.g. from -ffast-math's crtfastmath.o; Arm FZ): the bits would differ";
+   case DROPOUT_ERR_ROUNDING:       return "FPU: the rounding mode is not round-to-nearest-even: the bits would differ";
+   case DROPOUT_ERR_DEVICE_COORDS:  return "descriptor: device-memory coordinates (dropout_desc_set_device_coords) given to a CPU run";
+   case DROPOUT_ERR_BIAS_LEN:       return "bias_len: must be non-zero, divide the count and equal the last dim";
+   case DROPOUT_ERR_GRAD:           return "grad: must be DROPOUT_GRAD_OVERWRITE or DROPOUT_GRAD_ACCUMULATE";
    default:
       if (code <= DROPOUT_ERR_CUDA_BASE)
          return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code)";
       return "unknown dropout error code";
    }
-}
-
-DROPOUTDEF dropout_gen dropout_gen_make(uint64_t seed, uint64_t stream)
-{
-   dropout_gen g;
-   g.seed = seed;
-   g.stream = stream;
-   g.offset = 0;
-   return g;
-}
-
-DROPOUTDEF int dropout_gen_next(dropout_gen *g, size_t n, uint64_t *offset)
-{
-   if (!g || !offset) return DROPOUT_ERR_NULL;
-   if ((uint64_t)n > UINT64_MAX - g->offset) return DROPOUT_ERR_RANGE;
-   *offset = g->offset;
-   g->offset += (uint64_t)n;
-   return DROPOUT_OK;
 }
 
 /* Positions offset .. offset + n - 1 must all exist (< 2^64). */
@@ -961,12 +1292,51 @@ static int dropout__range_ok(size_t n, uint64_t offset)
    return n == 0 || (uint64_t)(n - 1) <= UINT64_MAX - offset;
 }
 
-DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset)
+static int dropout__range_ok64(uint64_t n, uint64_t offset)
+{
+   return n == 0 || n - 1 <= UINT64_MAX - offset;
+}
+
+#ifdef DROPOUT_V0_API
+/* 0.1.0's argument check (p, bits, n, offset), behind the DROPOUT_V0_API calls. */
+static int dropout__check_v0(double p, int bits, size_t n, uint64_t offset)
 {
    if (bits != 8 && bits != 16 && bits != 32) return DROPOUT_ERR_BITS;
    if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;    /* also catches NaN */
    if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
    return DROPOUT_OK;
+}
+#endif
+
+/* The FPU's mode, read on every CPU call that computes floats: flushing subnormals to
+   zero (x86 MXCSR FTZ bit 15 and DAZ bit 6, which crtfastmath.o sets for a whole
+   process; Arm FPCR/FPSCR FZ bit 24) or rounding other than to nearest would change the
+   bits. Targets without such modes (RISC-V, wasm, s390x, soft float) have nothing to read. */
+static int dropout__fpu_check(void)
+{
+#if defined(__CUDA_ARCH__)
+   return DROPOUT_OK;
+#elif (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
+   unsigned int csr;
+   __asm__ __volatile__("stmxcsr %0" : "=m"(csr));
+   if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
+   if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
+   return DROPOUT_OK;
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+   uint64_t fpcr;
+   __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+   if ((fpcr >> 24) & 1u) return DROPOUT_ERR_FLUSH;
+   if ((fpcr >> 22) & 3u) return DROPOUT_ERR_ROUNDING;
+   return DROPOUT_OK;
+#elif defined(__arm__) && defined(__ARM_FP) && (defined(__GNUC__) || defined(__clang__))
+   uint32_t fpscr;
+   __asm__ __volatile__("vmrs %0, fpscr" : "=r"(fpscr));
+   if ((fpscr >> 24) & 1u) return DROPOUT_ERR_FLUSH;
+   if ((fpscr >> 22) & 3u) return DROPOUT_ERR_ROUNDING;
+   return DROPOUT_OK;
+#else
+   return DROPOUT_OK;
+#endif
 }
 
 DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
@@ -974,11 +1344,11 @@ DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[
    dropout_philox4x32_rounds(10, ctr, key, out);
 }
 
-DROPOUTDEF uint32_t dropout_stream_u32(uint64_t seed, uint64_t stream, uint64_t word)
+DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
 {
    uint32_t w[4];
-   dropout_block(seed, stream, word >> 2, w);
-   return w[word & 3u];
+   dropout_block(key.seed, key.stream, pos.index >> 2, w);
+   return w[pos.index & 3u];
 }
 
 /* Walks the stream one Philox block at a time, so that consecutive draws share a block. */
@@ -1972,27 +2342,24 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 #endif /* DROPOUT__SIMD */
 /* ------------------------------- end of SIMD PATHS ---------------------------------- */
 
-static int dropout__run(int dtype, void *y, uint8_t *mask_out, const void *x,
-                        const uint8_t *mask_in, size_t n, double p, int bits,
-                        uint64_t seed, uint64_t stream, uint64_t offset)
+/* The engine behind every plain dropout call (forward, backward, mask, apply_mask), for a
+   valid rule: the SIMD path or the reference, the same bits. */
+static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
+                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                            uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   dropout_rule r;
-   int err = dropout_check_args(p, bits, n, offset);
-   if (err) return err;
-   r = dropout_rule_make(p, bits);
    /* p = 1 drops everything, whatever a stored mask says (SPEC section 7): a kept bit would
       scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
       the call is forward at t = 2^bits, which keeps nothing and writes +0. */
-   if (mask_in && r.threshold >> bits) mask_in = NULL;
+   if (mask_in && r->threshold >> r->bits) mask_in = NULL;
 #ifdef DROPOUT__SIMD
    /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
    if (n >= DROPOUT__CHUNK) {
-      dropout__run_simd(dtype, y, mask_out, x, mask_in, n, &r, seed, stream, offset);
-      return DROPOUT_OK;
+      dropout__run_simd(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+      return;
    }
 #endif
-   dropout__run_ref(dtype, y, mask_out, x, mask_in, n, &r, seed, stream, offset);
-   return DROPOUT_OK;
+   dropout__run_ref(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
 static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
@@ -2006,48 +2373,291 @@ static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stre
    dropout__words_ref(out, n, seed, stream, word);
 }
 
-#define DROPOUT__NEED(ptr) do { if (n > 0 && !(ptr)) return DROPOUT_ERR_NULL; } while (0)
+/* ---- rules, generators, plans ------------------------------------------------------ */
 
-DROPOUTDEF int dropout_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+static int dropout__bits_ok(int bits)
 {
-   DROPOUT__NEED(mask);
-   return dropout__run(DROPOUT__F32, NULL, mask, NULL, NULL, n, p, bits, seed, stream, offset);
+   return bits == 8 || bits == 16 || bits == 32;
 }
 
-/* forward and mask-free backward are the same operation on different data */
-#define DROPOUT__DEFINE_TYPE(suffix, T, dtype)                                                  \
-   DROPOUTDEF int dropout_forward_##suffix(T *y, uint8_t *mask, const T *x, size_t n, double p,  \
-                                           int bits, uint64_t seed, uint64_t stream,             \
-                                           uint64_t offset)                                      \
-   {                                                                                             \
-      DROPOUT__NEED(y); DROPOUT__NEED(x);                                                        \
-      return dropout__run(dtype, y, mask, x, NULL, n, p, bits, seed, stream, offset);            \
-   }                                                                                             \
-   DROPOUTDEF int dropout_backward_##suffix(T *dx, const T *dy, size_t n, double p, int bits,    \
-                                            uint64_t seed, uint64_t stream, uint64_t offset)     \
-   {                                                                                             \
-      return dropout_forward_##suffix(dx, NULL, dy, n, p, bits, seed, stream, offset);           \
-   }                                                                                             \
-   DROPOUTDEF int dropout_apply_mask_##suffix(T *y, const T *x, const uint8_t *mask, size_t n,   \
-                                              double p, int bits)                                \
-   {                                                                                             \
-      DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);                                   \
-      return dropout__run(dtype, y, NULL, x, mask, n, p, bits, 0, 0, 0);                         \
-   }                                                                                             \
-   DROPOUTDEF int dropout_backward_mask_##suffix(T *dx, const T *dy, const uint8_t *mask,        \
-                                                 size_t n, double p, int bits)                   \
-   {                                                                                             \
-      return dropout_apply_mask_##suffix(dx, dy, mask, n, p, bits);                              \
-   }
-
-DROPOUT__DEFINE_TYPE(f32, float, DROPOUT__F32)
-DROPOUT__DEFINE_TYPE(f64, double, DROPOUT__F64)
-DROPOUT__DEFINE_TYPE(f16, uint16_t, DROPOUT__F16)
-DROPOUT__DEFINE_TYPE(bf16, uint16_t, DROPOUT__BF16)
-
-DROPOUTDEF int dropout_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+static int dropout__rule_check(const dropout_rule *r)
 {
-   DROPOUT__NEED(out);
+   if (!r) return DROPOUT_ERR_NULL;
+   if (!dropout__bits_ok(r->bits) || r->threshold > (uint64_t)1 << r->bits) return DROPOUT_ERR_RULE;
+   return DROPOUT_OK;
+}
+
+static int dropout__plan_check(const dropout_plan *plan)
+{
+   int err;
+   if (!plan) return DROPOUT_ERR_NULL;
+   err = dropout__rule_check(&plan->rule);
+   if (err) return err;
+   if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
+   return DROPOUT_OK;
+}
+
+/* The threshold of p at a width, as dropout_rule_make computes it (p valid). */
+static uint64_t dropout__threshold_of(double p, int bits)
+{
+   return (uint64_t)(p * (double)((uint64_t)1 << bits) + 0.5);
+}
+
+DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits)
+{
+   int b = (int)bits;
+   uint64_t t;
+   if (!r) return DROPOUT_ERR_NULL;
+   if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
+   if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;    /* also catches NaN */
+   t = dropout__threshold_of(p, b);
+   if (p > 0.0 && p < 1.0 && (t == 0 || t == (uint64_t)1 << b)) {
+      /* the width that would serve: the first wider one that realises p inside (0, 1) */
+      int w;
+      for (w = b * 2; w <= 32; w *= 2) {
+         uint64_t tw = dropout__threshold_of(p, w);
+         if (tw != 0 && tw != (uint64_t)1 << w) return w == 16 ? DROPOUT_ERR_P_NEEDS_16 : DROPOUT_ERR_P_NEEDS_32;
+      }
+      return DROPOUT_ERR_P_UNREALISABLE;
+   }
+   return dropout_rule_init_threshold(r, t, bits);
+}
+
+/* scale = 2^bits / (2^bits - t), rounded to nearest even in 53 bits (scale_f64) and that
+   rounded again to 24 bits (scale_f32): exactly what dropout_rule_make's double
+   arithmetic gives (its q = 1 - t / 2^bits is exact, 1 / q rounds once), here by long
+   division on integers, so that no double code is linked. */
+DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits)
+{
+   int b = (int)bits;
+   uint64_t n, den, q = 0, rem = 1, m24, rem24;
+   int k = 0, e, i;
+   union { uint64_t u; double f; } d;
+   union { uint32_t u; float f; } f;
+   if (!r) return DROPOUT_ERR_NULL;
+   if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
+   n = (uint64_t)1 << b;
+   if (threshold > n) return DROPOUT_ERR_THRESHOLD;
+   r->threshold = threshold;
+   r->bits = b;
+   if (threshold == n) {          /* everything dropped: scale 0 */
+      d.u = 0; f.u = 0;
+      r->scale_f64 = d.f;
+      r->scale_f32 = f.f;
+      return DROPOUT_OK;
+   }
+   den = n - threshold;           /* 1 .. 2^b */
+   while ((den >> (k + 1)) != 0) ++k;   /* 2^k <= den < 2^(k+1) */
+   /* q = floor(2^(53+k) / den) in (2^52, 2^53]: one quotient bit a step, rem < den <= 2^32 */
+   for (i = 0; i < 53 + k; ++i) {
+      rem <<= 1;
+      q <<= 1;
+      if (rem >= den) { rem -= den; q |= 1u; }
+   }
+   /* scale = q * 2^(b - 53 - k) (+ the remainder): exponent e of q's leading bit */
+   e = b - 1 - k;
+   if (q >> 53) { q >>= 1; ++e; }            /* den a power of two: exact, rem = 0 */
+   if (2 * rem > den || (2 * rem == den && (q & 1u))) {   /* round to nearest even */
+      ++q;
+      if (q >> 53) { q >>= 1; ++e; }
+   }
+   d.u = (uint64_t)(1023 + e) << 52 | (q & (((uint64_t)1 << 52) - 1u));
+   /* float: the 53-bit significand rounded to 24 bits, ties to even */
+   m24 = q >> 29;
+   rem24 = q & (((uint64_t)1 << 29) - 1u);
+   if (rem24 > ((uint64_t)1 << 28) || (rem24 == ((uint64_t)1 << 28) && (m24 & 1u))) {
+      ++m24;
+      if (m24 >> 24) { m24 >>= 1; ++e; }
+   }
+   f.u = (uint32_t)(127 + e) << 23 | (uint32_t)(m24 & 0x7FFFFFu);
+   r->scale_f64 = d.f;
+   r->scale_f32 = f.f;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF double dropout_rule_p(const dropout_rule *r)
+{
+   if (dropout__rule_check(r)) return -1.0;
+   return (double)r->threshold / (double)((uint64_t)1 << r->bits);   /* exact */
+}
+
+DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key)
+{
+   dropout_gen g;
+   g.key = key;
+   g.next = 0;
+   return g;
+}
+
+DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
+{
+   int err;
+   if (!g || !out) return DROPOUT_ERR_NULL;
+   err = dropout__rule_check(rule);
+   if (err) return err;
+   if (count > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   out->rule = *rule;
+   out->key = g->key;
+   out->pos = g->next;
+   out->count = count;
+   g->next += count;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
+{
+   int err;
+   if (!out) return DROPOUT_ERR_NULL;
+   err = dropout__rule_check(rule);
+   if (err) return err;
+   if (!dropout__range_ok64(count, first.index)) return DROPOUT_ERR_RANGE;
+   out->rule = *rule;
+   out->key = key;
+   out->pos = first.index;
+   out->count = count;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uint64_t count, dropout_plan *out)
+{
+   dropout_plan s;
+   int err;
+   if (!out) return DROPOUT_ERR_NULL;
+   err = dropout__plan_check(whole);
+   if (err) return err;
+   if (start > whole->count || count > whole->count - start) return DROPOUT_ERR_SLICE;
+   s = *whole;
+   s.pos += start;
+   s.count = count;
+   *out = s;
+   return DROPOUT_OK;
+}
+
+/* ---- the short calls --------------------------------------------------------------- */
+
+static const size_t dropout__esize[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
+
+/* Do [a, a + an) and [b, b + bn) (bytes) share memory? */
+static int dropout__meets(const void *a, size_t an, const void *b, size_t bn)
+{
+   uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+   if (!a || !b || an == 0 || bn == 0) return 0;
+   return pa < pb + bn && pb < pa + an;
+}
+
+/* y and x are the same buffer (in place) or apart; n elements of es bytes */
+static int dropout__in_place_ok(const void *y, const void *x, size_t n, size_t es)
+{
+   return y == x || !dropout__meets(y, n * es, x, n * es);
+}
+
+/* forward and mask-free backward: the same operation on different data */
+static int dropout__short(int dtype, const dropout_plan *plan, void *y, uint8_t *mask, const void *x)
+{
+   size_t n;
+   int err = dropout__plan_check(plan);
+   if (err) return err;
+   n = (size_t)plan->count;
+   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   if (!dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
+       dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]) ||
+       dropout__meets(mask, (n + 7) / 8, x, n * dropout__esize[dtype]))
+      return DROPOUT_ERR_OVERLAP;
+   err = dropout__fpu_check();
+   if (err) return err;
+   dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   return DROPOUT_OK;
+}
+
+static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t n, void *y, const uint8_t *mask, const void *x)
+{
+   int err = dropout__rule_check(rule);
+   if (err) return err;
+   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
+   if (n > (size_t)-1 / 8 || !dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
+       dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]))
+      return DROPOUT_ERR_OVERLAP;
+   err = dropout__fpu_check();
+   if (err) return err;
+   dropout__engine(dtype, y, NULL, x, mask, n, rule, 0, 0, 0);
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x)
+{
+   return dropout__short(DROPOUT__F32, plan, y, mask, x);
+}
+
+DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x)
+{
+   return dropout__short(DROPOUT__F64, plan, y, mask, x);
+}
+
+DROPOUTDEF int dropout_forward_f16(const dropout_plan *plan, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x)
+{
+   return dropout__short(DROPOUT__F16, plan, y, mask, x);
+}
+
+DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x)
+{
+   return dropout__short(DROPOUT__BF16, plan, y, mask, x);
+}
+
+DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy)
+{
+   return dropout__short(DROPOUT__F32, plan, dx, NULL, dy);
+}
+
+DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy)
+{
+   return dropout__short(DROPOUT__F64, plan, dx, NULL, dy);
+}
+
+DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, dropout_f16 *dx, const dropout_f16 *dy)
+{
+   return dropout__short(DROPOUT__F16, plan, dx, NULL, dy);
+}
+
+DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, dropout_bf16 *dx, const dropout_bf16 *dy)
+{
+   return dropout__short(DROPOUT__BF16, plan, dx, NULL, dy);
+}
+
+DROPOUTDEF int dropout_mask(const dropout_plan *plan, uint8_t *mask)
+{
+   int err = dropout__plan_check(plan);
+   if (err) return err;
+   if (plan->count > 0 && !mask) return DROPOUT_ERR_NULL;
+   dropout__engine(DROPOUT__F32, NULL, mask, NULL, NULL, (size_t)plan->count, &plan->rule,
+                   plan->key.seed, plan->key.stream, plan->pos);
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x)
+{
+   return dropout__short_apply_mask(DROPOUT__F32, rule, n, y, mask, x);
+}
+
+DROPOUTDEF int dropout_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x)
+{
+   return dropout__short_apply_mask(DROPOUT__F64, rule, n, y, mask, x);
+}
+
+DROPOUTDEF int dropout_apply_mask_f16(const dropout_rule *rule, size_t n, dropout_f16 *y, const uint8_t *mask, const dropout_f16 *x)
+{
+   return dropout__short_apply_mask(DROPOUT__F16, rule, n, y, mask, x);
+}
+
+DROPOUTDEF int dropout_apply_mask_bf16(const dropout_rule *rule, size_t n, dropout_bf16 *y, const uint8_t *mask, const dropout_bf16 *x)
+{
+   return dropout__short_apply_mask(DROPOUT__BF16, rule, n, y, mask, x);
+}
+
+/* ---- the raw stream ---------------------------------------------------------------- */
+
+static int dropout__fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
    if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
    dropout__words(out, n, seed, stream, word);
    return DROPOUT_OK;
@@ -2056,11 +2666,11 @@ DROPOUTDEF int dropout_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t
 /* The uniform fills convert words made DROPOUT__FILL at a time. */
 #define DROPOUT__FILL 256
 
-DROPOUTDEF int dropout_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+static int dropout__fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
 {
    uint32_t w[DROPOUT__FILL];
    size_t at, i;
-   DROPOUT__NEED(out);
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
    if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
    for (at = 0; at < n; at += DROPOUT__FILL) {
       size_t m = n - at < DROPOUT__FILL ? n - at : DROPOUT__FILL;
@@ -2071,11 +2681,11 @@ DROPOUTDEF int dropout_fill_uniform_f32(float *out, size_t n, uint64_t seed, uin
    return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
+static int dropout__fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
 {
    uint32_t w[DROPOUT__FILL];
    size_t at, i;
-   DROPOUT__NEED(out);
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
    /* doubles index..index+n-1 must lie below 2^63 (two words each); n = 0 asks for none */
    if (n > 0 && (index > (UINT64_MAX >> 1) || (uint64_t)(n - 1) > (UINT64_MAX >> 1) - index))
       return DROPOUT_ERR_RANGE;
@@ -2091,33 +2701,1006 @@ DROPOUTDEF int dropout_fill_uniform_f64(double *out, size_t n, uint64_t seed, ui
    return DROPOUT_OK;
 }
 
-#undef DROPOUT__NEED
+DROPOUTDEF int dropout_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n)
+{
+   return dropout__fill_u32(out, n, key.seed, key.stream, first.index);
+}
+
+DROPOUTDEF int dropout_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n)
+{
+   return dropout__fill_uniform_f32(out, n, key.seed, key.stream, first.index);
+}
+
+DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n)
+{
+   return dropout__fill_uniform_f64(out, n, key.seed, key.stream, first.index);
+}
+
 #undef DROPOUT__FILL
-#undef DROPOUT__DEFINE_TYPE
 
 /* ====================================================================================
-   VARIANTS implementation (declarations and formulas: see the VARIANTS block above).
+   VARIANTS, STRIDES AND THE DESCRIPTOR (implementation). One walker runs every op of
+   dropout_run over any shape, broadcast and strides: rows of the innermost dim, keep
+   bits made for a chunk of a row at a time by the engine above, the element formulas
+   of the building blocks. Plain dropout rows that are contiguous go through the engine
+   whole (its SIMD paths).
    ==================================================================================== */
 
-DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions)
+#define DROPOUT__DESC_MAGIC 0x64726F70u    /* "drop" */
+#define DROPOUT__ROW_CHUNK 512             /* elements per keep-bit chunk of a row */
+
+/* The operands the walker moves through: by dropout_operand, then the bias. */
+enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };
+
+typedef struct dropout__job {
+   int op, dtype, accumulate;
+   int copy;                      /* GAUSSIAN / NOISE with nothing to add: copy bit for bit */
+   dropout_rule rule;
+   dropout_alpha_rule arule;
+   float sigma;
+   uint64_t seed, stream, pos, positions;
+   size_t numel, es;
+   int rank;
+   size_t dim[DROPOUT_MAX_RANK];
+   uint64_t ms[DROPOUT_MAX_RANK];                 /* mask strides, 0 on broadcast dims */
+   ptrdiff_t st[DROPOUT__NW][DROPOUT_MAX_RANK];   /* element strides by operand */
+   char *out;
+   uint8_t *mask;
+   const char *in, *res, *bias;
+} dropout__job;
+
+static int dropout__op_ok(int op) { return op >= DROPOUT_OP_FORWARD && op <= DROPOUT_OP_BIAS_DROPOUT_ADD; }
+static int dropout__dtype_ok(int dt) { return dt >= DROPOUT_DTYPE_F32 && dt <= DROPOUT_DTYPE_BF16; }
+
+/* the ops that write the mask when one is given, and the ops that read it */
+static int dropout__op_mask_out(int op)
+{
+   return op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_BIAS_DROPOUT_ADD || op == DROPOUT_OP_MASK;
+}
+
+static int dropout__op_takes_grad(int op)
+{
+   return op == DROPOUT_OP_BACKWARD || op == DROPOUT_OP_ALPHA_BACKWARD || op == DROPOUT_OP_APPLY_MASK || op == DROPOUT_OP_GAUSSIAN;
+}
+
+/* Element count and positions of a shape: SHAPE_OVERFLOW past size_t (judged on the
+   non-zero dims, so the answer does not depend on their order). A zero dim empties the
+   tensor; the mask keeps its own shape (a zero dim that is broadcast is 1 there). */
+static int dropout__shape_count(int rank, const size_t *dim, unsigned bcast, size_t *numel, size_t *positions)
 {
    size_t ne = 1, np = 1;
-   int d, empty = 0;
-   if (!shape) return DROPOUT_ERR_NULL;
-   if (shape->rank < 1 || shape->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_ARG;
-   if ((shape->broadcast >> shape->rank) != 0) return DROPOUT_ERR_ARG;
-   for (d = 0; d < shape->rank; ++d) {
-      size_t k = shape->dim[d];
-      int b = (int)((shape->broadcast >> d) & 1u);
-      if (k == 0) { empty = 1; continue; }
-      /* overflow is judged on the non-zero dims, so the answer does not depend on order */
-      if (ne > (size_t)-1 / k) return DROPOUT_ERR_ARG;
+   int d, empty = 0, mask_empty = 0;
+   for (d = 0; d < rank; ++d) {
+      size_t k = dim[d];
+      int b = (int)((bcast >> d) & 1u);
+      if (k == 0) { empty = 1; if (!b) mask_empty = 1; continue; }
+      if (ne > (size_t)-1 / k) return DROPOUT_ERR_SHAPE_OVERFLOW;
       ne *= k;
       if (!b) np *= k;    /* np divides ne: cannot overflow once ne did not */
    }
-   for (d = 0; d < shape->rank; ++d)       /* a zero mask dim empties the mask too */
-      if (shape->dim[d] == 0 && !((shape->broadcast >> d) & 1u)) np = 0;
-   if (numel) *numel = empty ? 0 : ne;
+   *numel = empty ? 0 : ne;
+   *positions = mask_empty ? 0 : np;
+   return DROPOUT_OK;
+}
+
+/* Lowest and highest element offsets of a strided operand (dims of size 1 do not count;
+   the caller has a non-empty shape); 0 if they do not fit ptrdiff_t bytes. */
+static int dropout__extent(int rank, const size_t *dim, const ptrdiff_t *st, size_t es, ptrdiff_t *lo, ptrdiff_t *hi)
+{
+   size_t neg = 0, pos = 0, lim = (size_t)PTRDIFF_MAX / es;
+   int d;
+   for (d = 0; d < rank; ++d) {
+      size_t a, span;
+      if (dim[d] <= 1) continue;
+      a = st[d] < 0 ? (size_t)0 - (size_t)st[d] : (size_t)st[d];
+      if (a != 0 && dim[d] - 1 > lim / a) return 0;
+      span = a * (dim[d] - 1);
+      if (st[d] < 0) { if (span > lim - neg) return 0; neg += span; }
+      else { if (span > lim - pos) return 0; pos += span; }
+   }
+   if (pos > lim - neg) return 0;     /* the whole span, in bytes, fits ptrdiff_t */
+   *lo = -(ptrdiff_t)neg;
+   *hi = (ptrdiff_t)pos;
+   return 1;
+}
+
+/* An output's strides: no zero stride on a dim of more than one element, and no two
+   elements at one address. Sufficient and checkable: the dims, by growing |stride|,
+   each step past the extent of the ones before. */
+static int dropout__out_strides_ok(int rank, const size_t *dim, const ptrdiff_t *st)
+{
+   size_t a[DROPOUT_MAX_RANK], n[DROPOUT_MAX_RANK], reach = 0;
+   int d, k = 0, i;
+   for (d = 0; d < rank; ++d) {
+      size_t v;
+      if (dim[d] <= 1) continue;
+      if (st[d] == 0) return DROPOUT_ERR_STRIDE;
+      v = st[d] < 0 ? (size_t)0 - (size_t)st[d] : (size_t)st[d];
+      for (i = k; i > 0 && a[i - 1] > v; --i) { a[i] = a[i - 1]; n[i] = n[i - 1]; }
+      a[i] = v;
+      n[i] = dim[d];
+      ++k;
+   }
+   for (i = 0; i < k; ++i) {       /* reach: the largest offset the smaller dims make */
+      if (a[i] <= reach) return DROPOUT_ERR_OVERLAP;
+      reach += a[i] * (n[i] - 1);  /* fits: the extent was checked */
+   }
+   return DROPOUT_OK;
+}
+
+static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
+{
+   ptrdiff_t acc = 1;
+   int d;
+   for (d = rank - 1; d >= 0; --d) {
+      st[d] = acc;
+      acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
+   }
+}
+
+static int dropout__desc_ok(const dropout_desc *d)
+{
+   if (!d) return DROPOUT_ERR_NULL;
+   if (d->dropout__magic != DROPOUT__DESC_MAGIC) return DROPOUT_ERR_DESC;
+   return DROPOUT_OK;
+}
+
+/* The strides of operand w (0..2) of a descriptor. */
+static void dropout__desc_strides(const dropout_desc *d, int w, ptrdiff_t *st)
+{
+   int k;
+   if ((d->dropout__strided >> w) & 1u)
+      for (k = 0; k < d->dropout__rank; ++k) st[k] = d->dropout__stride[w][k];
+   else
+      dropout__contiguous(d->dropout__rank, d->dropout__dim, st);
+}
+
+/* Bytes [lo, hi) of a strided operand (non-empty shape, extent checked). */
+static void dropout__span(const void *base, int rank, const size_t *dim, const ptrdiff_t *st, size_t es,
+                          uintptr_t *lo, uintptr_t *hi)
+{
+   ptrdiff_t l = 0, h = 0;
+   (void)dropout__extent(rank, dim, st, es, &l, &h);
+   *lo = (uintptr_t)base - (uintptr_t)((size_t)(-l) * es);
+   *hi = (uintptr_t)base + (uintptr_t)((size_t)h * es) + es;
+}
+
+static int dropout__spans_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uintptr_t bhi)
+{
+   return alo < bhi && blo < ahi;
+}
+
+DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
+{
+   int op, err, w, k, rank;
+   size_t numel, positions, es, mask_bytes;
+   ptrdiff_t st[3][DROPOUT_MAX_RANK];
+   const void *ptr[3];
+   uintptr_t lo[3], hi[3];
+   int need_in, need_mask;
+   err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!t) return DROPOUT_ERR_NULL;
+   op = d->dropout__op;
+   if (!dropout__op_ok(op)) return DROPOUT_ERR_OP;
+   if (!dropout__dtype_ok(d->dropout__dtype)) return DROPOUT_ERR_DTYPE;
+   rank = d->dropout__rank;
+   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
+   if (d->dropout__grad != DROPOUT_GRAD_OVERWRITE && d->dropout__grad != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
+   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad(op)) return DROPOUT_ERR_OP;
+   err = dropout__plan_check(&d->dropout__plan);
+   if (err) return err;
+   if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
+   if (op == DROPOUT_OP_NOISE && !(d->dropout__sigma >= 0.0 && d->dropout__sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
+   err = dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
+   if (err) return err;
+   if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
+   if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
+      return DROPOUT_ERR_BIAS_LEN;
+   /* the tensors the op takes, and no other */
+   need_in = op != DROPOUT_OP_MASK;
+   need_mask = op == DROPOUT_OP_APPLY_MASK;
+   if (op == DROPOUT_OP_MASK && t->out) return DROPOUT_ERR_OP;
+   if (!need_in && t->in) return DROPOUT_ERR_OP;
+   if (!dropout__op_mask_out(op) && !need_mask && t->mask) return DROPOUT_ERR_OP;
+   if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && (t->bias || t->residual)) return DROPOUT_ERR_OP;
+   if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u) == 0) {}
+   else if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
+   if (op == DROPOUT_OP_MASK && positions > 0 && !t->mask) return DROPOUT_ERR_NULL;
+   if (numel > 0) {
+      if (need_in && (!t->out || !t->in)) return DROPOUT_ERR_NULL;
+      if (need_mask && !t->mask) return DROPOUT_ERR_NULL;
+      if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && (!t->bias || !t->residual)) return DROPOUT_ERR_NULL;
+   }
+   if (numel == 0) return DROPOUT_OK;          /* nothing but perhaps a mask is written */
+   if (op == DROPOUT_OP_MASK) return DROPOUT_OK;
+   es = dropout__esize[d->dropout__dtype - 1];
+   if (numel > (size_t)PTRDIFF_MAX / es) return DROPOUT_ERR_SHAPE_OVERFLOW;
+   ptr[0] = t->out; ptr[1] = t->in; ptr[2] = t->residual;
+   for (w = 0; w < 3; ++w) {
+      ptrdiff_t l, h;
+      if (!ptr[w]) continue;
+      dropout__desc_strides(d, w, st[w]);
+      if (!dropout__extent(rank, d->dropout__dim, st[w], es, &l, &h)) return DROPOUT_ERR_STRIDE;
+      if ((uintptr_t)ptr[w] < (uintptr_t)((size_t)(-l) * es) ||
+          (uintptr_t)ptr[w] + (uintptr_t)((size_t)h * es + es) < (uintptr_t)ptr[w]) return DROPOUT_ERR_STRIDE;
+      dropout__span(ptr[w], rank, d->dropout__dim, st[w], es, &lo[w], &hi[w]);
+   }
+   err = dropout__out_strides_ok(rank, d->dropout__dim, st[0]);
+   if (err) return err;
+   /* an output meets an input only as the same elements (in place) */
+   for (w = 1; w < 3; ++w) {
+      if (!ptr[w] || !dropout__spans_meet(lo[0], hi[0], lo[w], hi[w])) continue;
+      if (ptr[w] != ptr[0]) return DROPOUT_ERR_OVERLAP;
+      for (k = 0; k < rank; ++k)
+         if (d->dropout__dim[k] > 1 && st[w][k] != st[0][k]) return DROPOUT_ERR_OVERLAP;
+   }
+   if (t->bias) {
+      uintptr_t b = (uintptr_t)t->bias, n = (uintptr_t)(d->dropout__dim[rank - 1] * es);
+      if (dropout__spans_meet(lo[0], hi[0], b, b + n)) return DROPOUT_ERR_OVERLAP;
+   }
+   mask_bytes = positions / 8 + (positions % 8 != 0);
+   if (t->mask && mask_bytes) {
+      uintptr_t m = (uintptr_t)t->mask;
+      for (w = 0; w < 3; ++w)
+         if (ptr[w] && (w == 0 || dropout__op_mask_out(op)) && dropout__spans_meet(lo[w], hi[w], m, m + mask_bytes))
+            return DROPOUT_ERR_OVERLAP;
+      if (t->bias && dropout__op_mask_out(op)) {
+         uintptr_t b = (uintptr_t)t->bias, n = (uintptr_t)(d->dropout__dim[rank - 1] * es);
+         if (dropout__spans_meet(m, m + mask_bytes, b, b + n)) return DROPOUT_ERR_OVERLAP;
+      }
+   }
+   return DROPOUT_OK;
+}
+
+/* Fill the job's geometry: mask strides, then size-1 dims dropped and neighbours merged
+   where every operand and the mask step through them as through one dim (a contiguous
+   tensor becomes 1-D, a slice of rows 2-D). */
+static void dropout__job_geometry(dropout__job *j, int rank, const size_t *dim, unsigned bcast)
+{
+   uint64_t acc = 1;
+   int d, r = 0, w;
+   for (d = rank - 1; d >= 0; --d) {
+      if ((bcast >> d) & 1u) j->ms[d] = 0;
+      else { j->ms[d] = acc; acc *= (uint64_t)dim[d]; }
+   }
+   for (d = 0; d < rank; ++d) {         /* drop dims of 1 (their index is always 0) */
+      if (dim[d] == 1) continue;
+      j->dim[r] = dim[d];
+      j->ms[r] = j->ms[d];
+      for (w = 0; w < DROPOUT__NW; ++w) j->st[w][r] = j->st[w][d];
+      ++r;
+   }
+   if (r == 0) {                        /* a single element */
+      j->dim[0] = 1;
+      j->ms[0] = 0;
+      for (w = 0; w < DROPOUT__NW; ++w) j->st[w][0] = 0;
+      r = 1;
+   }
+   j->rank = r;
+   for (d = j->rank - 2; d >= 0; --d) { /* merge dim d into d + 1 where they chain */
+      int ok = j->ms[d] == j->ms[d + 1] * (uint64_t)j->dim[d + 1];
+      for (w = 0; w < DROPOUT__NW && ok; ++w) {
+         ptrdiff_t inner = j->st[w][d + 1];
+         ok = inner == 0 ? j->st[w][d] == 0
+                         : j->st[w][d] % inner == 0 && (size_t)(j->st[w][d] / inner) == j->dim[d + 1];
+      }
+      if (!ok) continue;
+      j->dim[d + 1] *= j->dim[d];
+      for (r = d; r + 1 < j->rank; ++r) {   /* remove dim d */
+         j->dim[r] = j->dim[r + 1];
+         j->ms[r] = j->ms[r + 1];
+         for (w = 0; w < DROPOUT__NW; ++w) j->st[w][r] = j->st[w][r + 1];
+      }
+      --j->rank;
+   }
+}
+
+/* len bits from bit `at` of src into dst, from bit 0 (reads no byte past the bits) */
+static void dropout__bits_copy(uint8_t *dst, const uint8_t *src, uint64_t at, size_t len)
+{
+   const uint8_t *s = src + at / 8u;
+   unsigned sh = (unsigned)(at % 8u);
+   size_t i;
+   for (i = 0; i < (len + 7u) / 8u; ++i) {
+      unsigned v = (unsigned)s[i] >> sh;
+      if (sh && i * 8u + 8u - sh < len) v |= (unsigned)s[i + 1] << (8u - sh);
+      dst[i] = (uint8_t)v;
+   }
+}
+
+/* g added to what the output holds (the building blocks dropout_accumulate_*) */
+static void dropout__accumulate(int dtype, char *o, const char *g)
+{
+   switch (dtype) {
+   case DROPOUT__F32: { float *p = (float *)(void *)o; *p = dropout_accumulate_f32(*p, *(const float *)(const void *)g); } break;
+   case DROPOUT__F64: { double *p = (double *)(void *)o; *p = dropout_accumulate_f64(*p, *(const double *)(const void *)g); } break;
+   case DROPOUT__F16: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_f16(*p, *(const uint16_t *)(const void *)g); } break;
+   default: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_bf16(*p, *(const uint16_t *)(const void *)g); } break;
+   }
+}
+
+/* One element of any op: its value from x (and bias, residual), keep decision, normal z,
+   written to o (or added, for gradients that accumulate). */
+static void dropout__elem(const dropout__job *j, char *o, const char *x, const char *res, const char *b, int keep, float z)
+{
+   union { float f; double d; uint16_t h; } g;
+   int op = j->op;
+   switch (j->dtype) {
+   case DROPOUT__F32: {
+      float v = *(const float *)(const void *)x;
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.f = dropout_alpha_apply_f32(v, keep, j->arule);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.f = dropout_alpha_grad_f32(v, keep, j->arule);
+      else if (op == DROPOUT_OP_GAUSSIAN) g.f = j->copy ? v : v * dropout_gaussian_mult(z, j->sigma);
+      else if (op == DROPOUT_OP_NOISE) g.f = j->copy ? v : dropout_noise_add_f32(v, z, j->sigma);
+      else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
+         g.f = dropout_bias_dropout_add_one_f32(v, *(const float *)(const void *)b, *(const float *)(const void *)res, keep, j->rule);
+      else g.f = dropout_apply_f32(v, keep, j->rule);
+      if (j->accumulate) dropout__accumulate(j->dtype, o, (const char *)&g.f);
+      else *(float *)(void *)o = g.f;
+   } break;
+   case DROPOUT__F64: {
+      double v = *(const double *)(const void *)x;
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.d = dropout_alpha_apply_f64(v, keep, j->arule);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.d = dropout_alpha_grad_f64(v, keep, j->arule);
+      else if (op == DROPOUT_OP_GAUSSIAN) g.d = j->copy ? v : v * (double)dropout_gaussian_mult(z, j->sigma);
+      else if (op == DROPOUT_OP_NOISE) g.d = j->copy ? v : dropout_noise_add_f64(v, z, j->sigma);
+      else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
+         g.d = dropout_bias_dropout_add_one_f64(v, *(const double *)(const void *)b, *(const double *)(const void *)res, keep, j->rule);
+      else g.d = dropout_apply_f64(v, keep, j->rule);
+      if (j->accumulate) dropout__accumulate(j->dtype, o, (const char *)&g.d);
+      else *(double *)(void *)o = g.d;
+   } break;
+   default: {   /* f16, bf16: the building blocks widen to float and round back once */
+      uint16_t v = *(const uint16_t *)(const void *)x;
+      int h = j->dtype == DROPOUT__F16;
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.h = h ? dropout_alpha_apply_f16(v, keep, j->arule) : dropout_alpha_apply_bf16(v, keep, j->arule);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.h = h ? dropout_alpha_grad_f16(v, keep, j->arule) : dropout_alpha_grad_bf16(v, keep, j->arule);
+      else if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) {
+         if (j->copy) g.h = v;
+         else {
+            float f = h ? dropout_f16_to_f32(v) : dropout_bf16_to_f32(v);
+            f = op == DROPOUT_OP_GAUSSIAN ? f * dropout_gaussian_mult(z, j->sigma) : dropout_noise_add_f32(f, z, j->sigma);
+            g.h = h ? dropout_f32_to_f16(f) : dropout_f32_to_bf16(f);
+         }
+      } else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD) {
+         uint16_t bv = *(const uint16_t *)(const void *)b, rv = *(const uint16_t *)(const void *)res;
+         g.h = h ? dropout_bias_dropout_add_one_f16(v, bv, rv, keep, j->rule) : dropout_bias_dropout_add_one_bf16(v, bv, rv, keep, j->rule);
+      } else g.h = h ? dropout_apply_f16(v, keep, j->rule) : dropout_apply_bf16(v, keep, j->rule);
+      if (j->accumulate) dropout__accumulate(j->dtype, o, (const char *)&g.h);
+      else *(uint16_t *)(void *)o = g.h;
+   } break;
+   }
+}
+
+/* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
+static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
+{
+   int in = j->rank - 1, op = j->op;
+   size_t len = j->dim[in], es = j->es, at, i;
+   ptrdiff_t so = j->st[DROPOUT__W_OUT][in], si = j->st[DROPOUT__W_IN][in];
+   ptrdiff_t sr = j->st[DROPOUT__W_RES][in], sb = j->st[DROPOUT__W_BIAS][in];
+   uint64_t sm = j->ms[in];
+   char *o = j->out + off[DROPOUT__W_OUT] * (ptrdiff_t)es;
+   const char *x = j->in + off[DROPOUT__W_IN] * (ptrdiff_t)es;
+   const char *res = j->res ? j->res + off[DROPOUT__W_RES] * (ptrdiff_t)es : NULL;
+   const char *b = j->bias ? j->bias + off[DROPOUT__W_BIAS] * (ptrdiff_t)es : NULL;
+   int plain = op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_BACKWARD || op == DROPOUT_OP_APPLY_MASK;
+   int normal = op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE;
+   int all_dropped = (j->rule.threshold >> j->rule.bits) != 0;   /* p = 1: a stored mask is not read */
+   uint8_t kb[DROPOUT__ROW_CHUNK / 8];
+   union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tmp;
+   dropout__cursor c;
+   if (plain && so == 1 && si == 1 && sm == 1) {
+      /* contiguous: the engine, whole or by chunks (accumulate; a mask row that does not
+         start on a byte) */
+      if (!j->accumulate && (op != DROPOUT_OP_APPLY_MASK || m0 % 8u == 0 || all_dropped)) {
+         dropout__engine(j->dtype, o, NULL, x, op == DROPOUT_OP_APPLY_MASK ? j->mask + m0 / 8u : NULL, len,
+                         &j->rule, j->seed, j->stream, j->pos + m0);
+         return;
+      }
+      for (at = 0; at < len; at += DROPOUT__ROW_CHUNK) {
+         size_t n = len - at < DROPOUT__ROW_CHUNK ? len - at : DROPOUT__ROW_CHUNK;
+         const uint8_t *mk = NULL;
+         if (op == DROPOUT_OP_APPLY_MASK) { dropout__bits_copy(kb, j->mask, m0 + at, n); mk = kb; }
+         if (j->accumulate) {
+            dropout__engine(j->dtype, &tmp, NULL, x + at * es, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+            for (i = 0; i < n; ++i) dropout__accumulate(j->dtype, o + (at + i) * es, (const char *)&tmp + i * es);
+         } else {
+            dropout__engine(j->dtype, o + at * es, NULL, x + at * es, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+         }
+      }
+      return;
+   }
+   dropout__cursor_init(&c, j->seed, j->stream);
+   for (at = 0; at < len; at += DROPOUT__ROW_CHUNK) {
+      size_t n = len - at < DROPOUT__ROW_CHUNK ? len - at : DROPOUT__ROW_CHUNK;
+      int k1 = 0;
+      if (!normal) {   /* the chunk's keep bits: from the stream, or the stored mask */
+         if (sm == 0) {
+            if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && ((j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
+            else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
+         } else if (op == DROPOUT_OP_APPLY_MASK) {
+            if (all_dropped) { for (i = 0; i < (n + 7u) / 8u; ++i) kb[i] = 0; }
+            else dropout__bits_copy(kb, j->mask, m0 + at, n);
+         } else {
+            dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+         }
+      }
+      for (i = 0; i < n; ++i) {
+         ptrdiff_t e = (ptrdiff_t)(at + i);
+         int keep = sm == 0 ? k1 : (kb[i / 8u] >> (i % 8u)) & 1;
+         float z = 0.0f;
+         if (normal && !j->copy) {
+            uint64_t q = j->pos + m0 + (uint64_t)e * sm;
+            const uint32_t *w = dropout__cursor_words(&c, q >> 2);
+            z = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+         }
+         dropout__elem(j, o + e * so * (ptrdiff_t)es, x + e * si * (ptrdiff_t)es,
+                       res ? res + e * sr * (ptrdiff_t)es : NULL, b ? b + e * sb * (ptrdiff_t)es : NULL, keep, z);
+      }
+   }
+}
+
+/* Run a checked job: the mask first (ops that write one), then the rows in order. */
+static void dropout__job_run(dropout__job *j)
+{
+   size_t idx[DROPOUT_MAX_RANK];
+   ptrdiff_t off[DROPOUT__NW];
+   uint64_t m0 = 0;
+   int d, w, plain_fwd;
+   if (j->op == DROPOUT_OP_MASK) {
+      dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
+      return;
+   }
+   plain_fwd = j->op == DROPOUT_OP_FORWARD && !j->accumulate && j->rank == 1 && j->ms[0] == 1 &&
+               j->st[DROPOUT__W_OUT][0] == 1 && j->st[DROPOUT__W_IN][0] == 1;
+   if (plain_fwd && j->numel > 0) {   /* contiguous, no broadcast: one engine call, mask and all */
+      dropout__engine(j->dtype, j->out, j->mask, j->in, NULL, j->numel, &j->rule, j->seed, j->stream, j->pos);
+      return;
+   }
+   if (j->mask && dropout__op_mask_out(j->op))
+      dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
+   if (j->numel == 0) return;
+   for (d = 0; d < j->rank; ++d) idx[d] = 0;
+   for (w = 0; w < DROPOUT__NW; ++w) off[w] = 0;
+   for (;;) {
+      dropout__job_row(j, off, m0);
+      for (d = j->rank - 2; d >= 0; --d) {   /* the next row: an odometer over the outer dims */
+         m0 += j->ms[d];
+         for (w = 0; w < DROPOUT__NW; ++w) off[w] += j->st[w][d];
+         if (++idx[d] < j->dim[d]) break;
+         m0 -= j->ms[d] * (uint64_t)j->dim[d];
+         for (w = 0; w < DROPOUT__NW; ++w) off[w] -= j->st[w][d] * (ptrdiff_t)j->dim[d];
+         idx[d] = 0;
+      }
+      if (d < 0) return;
+   }
+}
+
+/* Set up a checked job: op, dtype, rule, coordinates, shape and the strides of out, in
+   and residual (NULL: contiguous); the caller sets the pointers (and sigma). */
+static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout_rule *rule,
+                               uint64_t seed, uint64_t stream, uint64_t pos,
+                               int rank, const size_t *dim, unsigned bcast, const ptrdiff_t *const *st)
+{
+   size_t numel = 0, positions = 0;
+   int w, d;
+   j->op = op;
+   j->dtype = dtype;
+   j->es = dropout__esize[dtype];
+   j->accumulate = 0;
+   j->copy = 0;
+   j->sigma = 0.0f;
+   j->rule = *rule;
+   if (op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_ALPHA_BACKWARD) {
+      j->arule = dropout_alpha_rule_of(*rule);
+   } else {                 /* unused: set, so that copies of the job read no garbage */
+      j->arule.base = *rule;
+      j->arule.a = j->arule.c = j->arule.drop = 0.0;
+      j->arule.a_f32 = j->arule.c_f32 = j->arule.drop_f32 = 0.0f;
+   }
+   j->seed = seed;
+   j->stream = stream;
+   j->pos = pos;
+   (void)dropout__shape_count(rank, dim, bcast, &numel, &positions);
+   j->numel = numel;
+   j->positions = positions;
+   for (w = 0; w < 3; ++w) {
+      if (st && st[w]) for (d = 0; d < rank; ++d) j->st[w][d] = st[w][d];
+      else dropout__contiguous(rank, dim, j->st[w]);
+   }
+   for (d = 0; d < rank; ++d) j->st[DROPOUT__W_BIAS][d] = d == rank - 1 ? 1 : 0;
+   j->out = NULL;
+   j->mask = NULL;
+   j->in = j->res = j->bias = NULL;
+   dropout__job_geometry(j, rank, dim, bcast);
+}
+
+/* ---- the descriptor ------------------------------------------------------------------ */
+
+DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
+{
+   dropout_desc n;
+   int err, k, w;
+   if (!d) return DROPOUT_ERR_NULL;
+   if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
+   if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
+   err = dropout__plan_check(plan);
+   if (err) return err;
+   if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
+   n.dropout__magic = DROPOUT__DESC_MAGIC;
+   n.dropout__op = (int)op;
+   n.dropout__dtype = (int)dtype;
+   n.dropout__rank = 1;
+   n.dropout__grad = DROPOUT_GRAD_OVERWRITE;
+   n.dropout__broadcast = 0;
+   n.dropout__strided = 0;
+   n.dropout__plan = *plan;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) {
+      n.dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
+      for (w = 0; w < 3; ++w) n.dropout__stride[w][k] = 0;
+   }
+   n.dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
+   n.dropout__bias_len = 0;
+   n.dropout__dev_seed = NULL;
+   n.dropout__dev_pos = NULL;
+   *d = n;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims)
+{
+   size_t numel, positions;
+   int err = dropout__desc_ok(d), k;
+   if (err) return err;
+   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (!dims) return DROPOUT_ERR_NULL;
+   if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
+   err = dropout__shape_count(rank, dims, d->dropout__broadcast, &numel, &positions);
+   if (err) return err;
+   d->dropout__rank = rank;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k < rank ? dims[k] : 1;
+   d->dropout__strided = 0;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides)
+{
+   int err = dropout__desc_ok(d), w = (int)which, k;
+   if (err) return err;
+   if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OP;
+   if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
+   if (!strides) {
+      d->dropout__strided &= ~(1u << w);
+      return DROPOUT_OK;
+   }
+   if (w == DROPOUT_OPERAND_OUT) {
+      ptrdiff_t l, h;
+      size_t es = dropout__dtype_ok(d->dropout__dtype) ? dropout__esize[d->dropout__dtype - 1] : 1;
+      if (!dropout__extent(d->dropout__rank, d->dropout__dim, strides, es, &l, &h)) return DROPOUT_ERR_STRIDE;
+      err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);
+      if (err) return err;
+   }
+   for (k = 0; k < d->dropout__rank; ++k) d->dropout__stride[w][k] = strides[k];
+   d->dropout__strided |= 1u << w;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (dims >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
+   d->dropout__broadcast = dims;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (mode != DROPOUT_GRAD_OVERWRITE && mode != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
+   if (mode == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad(d->dropout__op)) return DROPOUT_ERR_OP;
+   d->dropout__grad = (int)mode;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (d->dropout__op != DROPOUT_OP_NOISE) return DROPOUT_ERR_OP;
+   if (!(sigma >= 0.0 && sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
+   d->dropout__sigma = sigma;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_bias_len(dropout_desc *d, size_t bias_len)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
+   if (bias_len == 0) return DROPOUT_ERR_BIAS_LEN;
+   if (bias_len != d->dropout__dim[d->dropout__rank - 1]) {
+      /* the default 1-D shape becomes [count / bias_len, bias_len] */
+      if (d->dropout__rank != 1 || d->dropout__strided || d->dropout__broadcast || d->dropout__dim[0] % bias_len != 0)
+         return DROPOUT_ERR_BIAS_LEN;
+      d->dropout__rank = 2;
+      d->dropout__dim[1] = bias_len;
+      d->dropout__dim[0] /= bias_len;
+   }
+   d->dropout__bias_len = bias_len;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_device_coords(dropout_desc *d, const uint64_t *dev_seed, const uint64_t *dev_pos)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!dev_seed != !dev_pos) return DROPOUT_ERR_NULL;   /* both, or neither (clears) */
+   d->dropout__dev_seed = dev_seed;
+   d->dropout__dev_pos = dev_pos;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions)
+{
+   size_t numel, np;
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!positions) return DROPOUT_ERR_NULL;
+   if (d->dropout__rank < 1 || d->dropout__rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (d->dropout__broadcast >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
+   err = dropout__shape_count(d->dropout__rank, d->dropout__dim, d->dropout__broadcast, &numel, &np);
+   if (err) return err;
+   *positions = (uint64_t)np;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy)
+{
+   *sigma = 0.0f;
+   *copy = 0;
+   if (d->dropout__op == DROPOUT_OP_GAUSSIAN) {
+      *copy = d->dropout__plan.rule.threshold == 0;
+      *sigma = *copy ? 0.0f : dropout_gaussian_sigma(dropout_rule_p(&d->dropout__plan.rule));
+   } else if (d->dropout__op == DROPOUT_OP_NOISE) {
+      *copy = !(d->dropout__sigma > 0.0);
+      *sigma = (float)d->dropout__sigma;
+   }
+}
+
+DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
+{
+   dropout__job j;
+   ptrdiff_t st[3][DROPOUT_MAX_RANK];
+   const ptrdiff_t *sp[3];
+   const dropout_plan *plan;
+   int err = dropout__desc_ok(d), w;
+   if (err) return err;
+   if (d->dropout__dev_seed || d->dropout__dev_pos) return DROPOUT_ERR_DEVICE_COORDS;
+   err = dropout__desc_check(d, t);
+   if (err) return err;
+   if (d->dropout__op != DROPOUT_OP_MASK) {
+      err = dropout__fpu_check();
+      if (err) return err;
+   }
+   plan = &d->dropout__plan;
+   for (w = 0; w < 3; ++w) {
+      dropout__desc_strides(d, w, st[w]);
+      sp[w] = st[w];
+   }
+   dropout__job_setup(&j, d->dropout__op, d->dropout__dtype - 1, &plan->rule, plan->key.seed, plan->key.stream,
+                      plan->pos, d->dropout__rank, d->dropout__dim, d->dropout__broadcast, sp);
+   j.accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
+   dropout__desc_sigma(d, &j.sigma, &j.copy);
+   j.out = (char *)t->out;
+   j.mask = t->mask;
+   j.in = (const char *)t->in;
+   j.res = (const char *)t->residual;
+   j.bias = (const char *)t->bias;
+   dropout__job_run(&j);
+   return DROPOUT_OK;
+}
+
+/* ---- the fused op's short calls --------------------------------------------------------- */
+
+static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t bias_len, void *y, uint8_t *mask,
+                              const void *x, const void *bias, const void *residual)
+{
+   dropout_desc d;
+   dropout_tensors t;
+   int err = dropout__plan_check(plan);
+   if (err) return err;
+   if (bias_len == 0 || plan->count % bias_len != 0) return DROPOUT_ERR_BIAS_LEN;
+   err = dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, (dropout_dtype)(dtype + 1), plan);
+   if (!err) err = dropout_desc_set_bias_len(&d, bias_len);
+   if (err) return err;
+   t.out = y; t.mask = mask; t.in = x; t.bias = bias; t.residual = residual;
+   return dropout_run(&d, &t);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual)
+{
+   return dropout__short_bda(DROPOUT__F32, plan, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual)
+{
+   return dropout__short_bda(DROPOUT__F64, plan, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual)
+{
+   return dropout__short_bda(DROPOUT__F16, plan, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual)
+{
+   return dropout__short_bda(DROPOUT__BF16, plan, bias_len, y, mask, x, bias, residual);
+}
+
+/* ---- normals ------------------------------------------------------------------------- */
+
+DROPOUTDEF float dropout_gaussian_sigma(double p)
+{
+   return (float)dropout__sqrt_f64(p / (1.0 - p));
+}
+
+static int dropout__fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__cursor c;
+   size_t i;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = offset + i;
+      const uint32_t *w = dropout__cursor_words(&c, q >> 2);
+      out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+   }
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n)
+{
+   int err = dropout__fpu_check();
+   if (err) return err;
+   return dropout__fill_normal_f32(out, n, key.seed, key.stream, first.index);
+}
+
+/* ====================================================================================
+   DROPOUT_V0_API (implementation): the 0.1.0 calls, their checks in their order, on the
+   1.0 engine.
+   ==================================================================================== */
+#ifdef DROPOUT_V0_API
+
+DROPOUTDEF dropout_v0_gen dropout_v0_gen_make(uint64_t seed, uint64_t stream)
+{
+   dropout_v0_gen g;
+   g.seed = seed;
+   g.stream = stream;
+   g.offset = 0;
+   return g;
+}
+
+DROPOUTDEF int dropout_gen_next(dropout_v0_gen *g, size_t n, uint64_t *offset)
+{
+   if (!g || !offset) return DROPOUT_ERR_NULL;
+   if ((uint64_t)n > UINT64_MAX - g->offset) return DROPOUT_ERR_RANGE;
+   *offset = g->offset;
+   g->offset += (uint64_t)n;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset)
+{
+   return dropout__check_v0(p, bits, n, offset);
+}
+
+DROPOUTDEF uint32_t dropout_v0_stream_u32(uint64_t seed, uint64_t stream, uint64_t word)
+{
+   return dropout_stream_u32(dropout_key_make(seed, stream), dropout_pos_make(word));
+}
+
+DROPOUTDEF int dropout_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   return dropout__fill_u32(out, n, seed, stream, word);
+}
+
+DROPOUTDEF int dropout_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   return dropout__fill_uniform_f32(out, n, seed, stream, word);
+}
+
+DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
+{
+   return dropout__fill_uniform_f64(out, n, seed, stream, index);
+}
+
+DROPOUTDEF int dropout_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   int err = n > 0 && !out ? DROPOUT_ERR_NULL : dropout__range_ok(n, offset) ? dropout__fpu_check() : DROPOUT_ERR_RANGE;
+   if (err) return err;
+   return dropout__fill_normal_f32(out, n, seed, stream, offset);
+}
+
+/* forward, backward, mask, apply_mask of 0.1.0: pointers, then (bits, p, range), then
+   the FPU; the rule from dropout_rule_make (p realised as 0 or 1 is not refused here) */
+static int dropout__v0_run(int dtype, void *y, uint8_t *mask_out, const void *x, const uint8_t *mask_in,
+                           size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout_rule r;
+   int err = dropout__check_v0(p, bits, n, offset);
+   if (err) return err;
+   if (y) {
+      err = dropout__fpu_check();
+      if (err) return err;
+   }
+   r = dropout_rule_make(p, bits);
+   dropout__engine(dtype, y, mask_out, x, mask_in, n, &r, seed, stream, offset);
+   return DROPOUT_OK;
+}
+
+#define DROPOUT__NEED(ptr) do { if (n > 0 && !(ptr)) return DROPOUT_ERR_NULL; } while (0)
+
+DROPOUTDEF int dropout_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x);
+   return dropout__v0_run(DROPOUT__F32, y, mask, x, NULL, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x);
+   return dropout__v0_run(DROPOUT__F64, y, mask, x, NULL, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x);
+   return dropout__v0_run(DROPOUT__F16, y, mask, x, NULL, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x);
+   return dropout__v0_run(DROPOUT__BF16, y, mask, x, NULL, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout_v0_forward_f32(dx, NULL, dy, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout_v0_forward_f64(dx, NULL, dy, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout_v0_forward_f16(dx, NULL, dy, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout_v0_forward_bf16(dx, NULL, dy, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   DROPOUT__NEED(mask);
+   return dropout__v0_run(DROPOUT__F32, NULL, mask, NULL, NULL, n, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
+   return dropout__v0_run(DROPOUT__F32, y, NULL, x, mask, n, p, bits, 0, 0, 0);
+}
+
+DROPOUTDEF int dropout_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
+   return dropout__v0_run(DROPOUT__F64, y, NULL, x, mask, n, p, bits, 0, 0, 0);
+}
+
+DROPOUTDEF int dropout_v0_apply_mask_f16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
+   return dropout__v0_run(DROPOUT__F16, y, NULL, x, mask, n, p, bits, 0, 0, 0);
+}
+
+DROPOUTDEF int dropout_v0_apply_mask_bf16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits)
+{
+   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
+   return dropout__v0_run(DROPOUT__BF16, y, NULL, x, mask, n, p, bits, 0, 0, 0);
+}
+
+DROPOUTDEF int dropout_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits)
+{
+   return dropout_v0_apply_mask_f32(dx, dy, mask, n, p, bits);
+}
+
+DROPOUTDEF int dropout_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits)
+{
+   return dropout_v0_apply_mask_f64(dx, dy, mask, n, p, bits);
+}
+
+DROPOUTDEF int dropout_backward_mask_f16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits)
+{
+   return dropout_v0_apply_mask_f16(dx, dy, mask, n, p, bits);
+}
+
+DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits)
+{
+   return dropout_v0_apply_mask_bf16(dx, dy, mask, n, p, bits);
+}
+
+#undef DROPOUT__NEED
+
+/* ---- 0.1.0 fused op ---- */
+static int dropout__v0_bda(int dtype, void *y, uint8_t *mask, const void *x, const void *bias, const void *residual,
+                           size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__job j;
+   dropout_rule r;
+   size_t n, dim[2];
+   int err;
+   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
+   n = rows * cols;
+   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
+   err = dropout__check_v0(p, bits, n, offset);
+   if (err) return err;
+   err = dropout__fpu_check();
+   if (err) return err;
+   r = dropout_rule_make(p, bits);
+   dim[0] = rows;
+   dim[1] = cols;
+   dropout__job_setup(&j, DROPOUT_OP_BIAS_DROPOUT_ADD, dtype, &r, seed, stream, offset, 2, dim, 0, NULL);
+   j.out = (char *)y; j.mask = mask; j.in = (const char *)x; j.bias = (const char *)bias; j.res = (const char *)residual;
+   dropout__job_run(&j);
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bda(DROPOUT__F32, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bda(DROPOUT__F64, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bda(DROPOUT__F16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_v0_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bda(DROPOUT__BF16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+}
+
+/* ---- 0.1.0 shapes and variants ---- */
+static int dropout__v0_shape_check(const dropout_shape *shape, size_t *numel, size_t *positions)
+{
+   if (!shape) return DROPOUT_ERR_NULL;
+   if (shape->rank < 1 || shape->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_ARG;
+   if ((shape->broadcast >> shape->rank) != 0) return DROPOUT_ERR_ARG;
+   return dropout__shape_count(shape->rank, shape->dim, shape->broadcast, numel, positions) ? DROPOUT_ERR_ARG : DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions)
+{
+   size_t ne, np;
+   int err = dropout__v0_shape_check(shape, &ne, &np);
+   if (err) return err;
+   if (numel) *numel = ne;
    if (positions) *positions = np;
    return DROPOUT_OK;
 }
@@ -2154,250 +3737,187 @@ DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape)
    return DROPOUT_OK;
 }
 
-enum { DROPOUT__PLAIN, DROPOUT__ALPHA, DROPOUT__ALPHA_GRAD };
-
-/* One element of the broadcast ops. */
-static void dropout__bcast_elem(int kind, int dtype, void *y, const void *x, size_t i, int keep,
-                                const dropout_rule *r, const dropout_alpha_rule *ar)
+/* 0.1.0's broadcast and alpha calls: shape, (bits, p, range), pointers, the FPU */
+static int dropout__v0_bcast(int op, int dtype, void *y, uint8_t *mask, const void *x, const dropout_shape *shape,
+                             double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   switch (dtype) {
-   case DROPOUT__F32: {
-      float v = ((const float *)x)[i];
-      ((float *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f32(v, keep, *r)
-                       : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f32(v, keep, *ar)
-                       : dropout_alpha_grad_f32(v, keep, *ar);
-   } break;
-   case DROPOUT__F64: {
-      double v = ((const double *)x)[i];
-      ((double *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f64(v, keep, *r)
-                        : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f64(v, keep, *ar)
-                        : dropout_alpha_grad_f64(v, keep, *ar);
-   } break;
-   case DROPOUT__F16: {
-      uint16_t v = ((const uint16_t *)x)[i];
-      ((uint16_t *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_f16(v, keep, *r)
-                          : kind == DROPOUT__ALPHA ? dropout_alpha_apply_f16(v, keep, *ar)
-                          : dropout_alpha_grad_f16(v, keep, *ar);
-   } break;
-   default: {
-      uint16_t v = ((const uint16_t *)x)[i];
-      ((uint16_t *)y)[i] = kind == DROPOUT__PLAIN ? dropout_apply_bf16(v, keep, *r)
-                          : kind == DROPOUT__ALPHA ? dropout_alpha_apply_bf16(v, keep, *ar)
-                          : dropout_alpha_grad_bf16(v, keep, *ar);
-   } break;
-   }
+   dropout__job j;
+   dropout_rule r;
+   size_t ne, np;
+   int err = dropout__v0_shape_check(shape, &ne, &np);
+   if (err) return err;
+   err = dropout__check_v0(p, bits, np, offset);
+   if (err) return err;
+   if (ne > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   err = dropout__fpu_check();
+   if (err) return err;
+   r = dropout_rule_make(p, bits);
+   dropout__job_setup(&j, op, dtype, &r, seed, stream, offset, shape->rank, shape->dim, shape->broadcast, NULL);
+   j.out = (char *)y; j.mask = mask; j.in = (const char *)x;
+   dropout__job_run(&j);
+   return DROPOUT_OK;
 }
 
-/* Scalar reference of every broadcast op: walks the tensor in row-major order with an
-   odometer over the merged dims; consecutive mask positions share a cached block. */
-static int dropout__bcast_run(int kind, int dtype, void *y, uint8_t *mask, const void *x,
-                              const dropout_shape *shape, double p, int bits,
+/* 0.1.0's Gaussian dropout (kind 0, param p) and noise (kind 1, param sigma) */
+static int dropout__v0_normal(int op, int dtype, void *y, const void *x, size_t n, double param,
                               uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   dropout_bcast b;
+   dropout__job j;
    dropout_rule r;
-   dropout_alpha_rule ar;
-   dropout__cursor c;
-   uint64_t idx[DROPOUT_MAX_RANK], m = 0, i;
-   unsigned log2_draws;
-   int d, err = dropout_bcast_make(&b, shape);
-   if (err) return err;
-   err = dropout_check_args(p, bits, (size_t)b.positions, offset);
-   if (err) return err;
-   if (b.numel > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   if (mask) {
-      err = dropout_mask(mask, (size_t)b.positions, p, bits, seed, stream, offset);
-      if (err) return err;
-   }
-   r = dropout_rule_make(p, bits);
-   ar = dropout_alpha_rule_make(p, bits);
-   log2_draws = bits == 32 ? 2u : bits == 16 ? 3u : 4u;
-   dropout__cursor_init(&c, seed, stream);
-   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* a fixed size: no memset call (freestanding) */
-   for (i = 0; i < b.numel; ++i) {
-      uint64_t pos = offset + m;
-      const uint32_t *w = dropout__cursor_words(&c, pos >> log2_draws);
-      int keep = dropout_keep(dropout_draw(w, bits, (unsigned)(pos & ((1u << log2_draws) - 1u))), r);
-      DROPOUT_ASSERT(m == dropout_bcast_index(&b, i));
-      dropout__bcast_elem(kind, dtype, y, x, (size_t)i, keep, &r, &ar);
-      for (d = b.rank - 1; d >= 0; --d) {          /* next index, mask index with it */
-         m += b.mstride[d];
-         if (++idx[d] < b.dim[d]) break;
-         m -= b.mstride[d] * b.dim[d];
-         idx[d] = 0;
-      }
-   }
-   return DROPOUT_OK;
-}
-
-/* The normal noise ops, n elements: kind 0 Gaussian dropout (forward == backward),
-   kind 1 Gaussian noise. */
-static int dropout__normal_run(int kind, int dtype, void *y, const void *x, size_t n,
-                               double param, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__cursor c;
-   float sigma;
-   size_t i;
-   if (kind == 0 && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   if (kind == 1 && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   int err;
+   if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
+   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
    if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
    if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   sigma = kind == 0 ? dropout_gaussian_sigma(param) : (float)param;
-   dropout__cursor_init(&c, seed, stream);
-   for (i = 0; i < n; ++i) {
-      uint64_t q = offset + i;
-      const uint32_t *w;
-      float z;
-      if (!(param > 0.0)) {                       /* copy bit for bit */
-         switch (dtype) {
-         case DROPOUT__F32: ((float *)y)[i] = ((const float *)x)[i]; break;
-         case DROPOUT__F64: ((double *)y)[i] = ((const double *)x)[i]; break;
-         default: ((uint16_t *)y)[i] = ((const uint16_t *)x)[i]; break;
-         }
-         continue;
-      }
-      w = dropout__cursor_words(&c, q >> 2);
-      z = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
-      switch (dtype) {
-      case DROPOUT__F32: {
-         float v = ((const float *)x)[i];
-         ((float *)y)[i] = kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma);
-      } break;
-      case DROPOUT__F64: {
-         double v = ((const double *)x)[i];
-         ((double *)y)[i] = kind == 0 ? v * (double)dropout_gaussian_mult(z, sigma) : dropout_noise_add_f64(v, z, sigma);
-      } break;
-      case DROPOUT__F16: {
-         float v = dropout_f16_to_f32(((const uint16_t *)x)[i]);
-         ((uint16_t *)y)[i] = dropout_f32_to_f16(kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma));
-      } break;
-      default: {
-         float v = dropout_bf16_to_f32(((const uint16_t *)x)[i]);
-         ((uint16_t *)y)[i] = dropout_f32_to_bf16(kind == 0 ? v * dropout_gaussian_mult(z, sigma) : dropout_noise_add_f32(v, z, sigma));
-      } break;
-      }
-   }
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF float dropout_gaussian_sigma(double p)
-{
-   return (float)dropout__sqrt_f64(p / (1.0 - p));
-}
-
-DROPOUTDEF int dropout_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__cursor c;
-   size_t i;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
-   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
-   dropout__cursor_init(&c, seed, stream);
-   for (i = 0; i < n; ++i) {
-      uint64_t q = offset + i;
-      const uint32_t *w = dropout__cursor_words(&c, q >> 2);
-      out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
-   }
-   return DROPOUT_OK;
-}
-
-#define DROPOUT__DEFINE_VARIANTS(suffix, T, dtype)                                                  \
-   DROPOUTDEF int dropout_bcast_forward_##suffix(T *y, uint8_t *mask, const T *x,                    \
-         const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset) \
-   { return dropout__bcast_run(DROPOUT__PLAIN, dtype, y, mask, x, shape, p, bits, seed, stream, offset); } \
-   DROPOUTDEF int dropout_bcast_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape,    \
-         double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)                        \
-   { return dropout__bcast_run(DROPOUT__PLAIN, dtype, dx, NULL, dy, shape, p, bits, seed, stream, offset); } \
-   DROPOUTDEF int dropout_alpha_forward_##suffix(T *y, uint8_t *mask, const T *x,                    \
-         const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset) \
-   { return dropout__bcast_run(DROPOUT__ALPHA, dtype, y, mask, x, shape, p, bits, seed, stream, offset); } \
-   DROPOUTDEF int dropout_alpha_backward_##suffix(T *dx, const T *dy, const dropout_shape *shape,    \
-         double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)                        \
-   { return dropout__bcast_run(DROPOUT__ALPHA_GRAD, dtype, dx, NULL, dy, shape, p, bits, seed, stream, offset); } \
-   DROPOUTDEF int dropout_gaussian_forward_##suffix(T *y, const T *x, size_t n, double p,            \
-         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
-   { return dropout__normal_run(0, dtype, y, x, n, p, seed, stream, offset); }                       \
-   DROPOUTDEF int dropout_gaussian_backward_##suffix(T *dx, const T *dy, size_t n, double p,         \
-         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
-   { return dropout__normal_run(0, dtype, dx, dy, n, p, seed, stream, offset); }                     \
-   DROPOUTDEF int dropout_noise_forward_##suffix(T *y, const T *x, size_t n, double sigma,           \
-         uint64_t seed, uint64_t stream, uint64_t offset)                                            \
-   { return dropout__normal_run(1, dtype, y, x, n, sigma, seed, stream, offset); }
-
-DROPOUT__DEFINE_VARIANTS(f32, float, DROPOUT__F32)
-DROPOUT__DEFINE_VARIANTS(f64, double, DROPOUT__F64)
-DROPOUT__DEFINE_VARIANTS(f16, uint16_t, DROPOUT__F16)
-DROPOUT__DEFINE_VARIANTS(bf16, uint16_t, DROPOUT__BF16)
-#undef DROPOUT__DEFINE_VARIANTS
-
-/* ============================ end of VARIANTS implementation ========================== */
-
-/* ---- fused bias-dropout-residual (implementation) -------------------------------------
-   Scalar and self-contained (only the public building blocks), so it is the reference
-   the GPU kernels are tested against. */
-static int dropout__bda_run(int dtype, void *y, uint8_t *mask, const void *x, const void *bias,
-                            const void *residual, size_t rows, size_t cols, double p, int bits,
-                            uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout_rule r;
-   uint32_t w[4];
-   uint64_t block = 0;
-   unsigned log2_draws;
-   size_t n, j, c = 0;
-   uint8_t byte = 0;
-   int have = 0, err;
-   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
-   n = rows * cols;
-   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
-   err = dropout_check_args(p, bits, n, offset);
+   err = dropout__fpu_check();
    if (err) return err;
-   r = dropout_rule_make(p, bits);
-   log2_draws = bits == 32 ? 2u : bits == 16 ? 3u : 4u;
-   for (j = 0; j < n; ++j) {
-      uint64_t q = offset + (uint64_t)j;
-      int keep;
-      if (!have || (q >> log2_draws) != block) {
-         block = q >> log2_draws;
-         dropout_block(seed, stream, block, w);
-         have = 1;
-      }
-      keep = dropout_keep(dropout_draw(w, bits, (unsigned)(q & ((1u << log2_draws) - 1u))), r);
-      if (dtype == DROPOUT__F32)
-         ((float *)y)[j] = dropout_bias_dropout_add_one_f32(((const float *)x)[j], ((const float *)bias)[c], ((const float *)residual)[j], keep, r);
-      else if (dtype == DROPOUT__F64)
-         ((double *)y)[j] = dropout_bias_dropout_add_one_f64(((const double *)x)[j], ((const double *)bias)[c], ((const double *)residual)[j], keep, r);
-      else if (dtype == DROPOUT__F16)
-         ((uint16_t *)y)[j] = dropout_bias_dropout_add_one_f16(((const uint16_t *)x)[j], ((const uint16_t *)bias)[c], ((const uint16_t *)residual)[j], keep, r);
-      else
-         ((uint16_t *)y)[j] = dropout_bias_dropout_add_one_bf16(((const uint16_t *)x)[j], ((const uint16_t *)bias)[c], ((const uint16_t *)residual)[j], keep, r);
-      if (++c == cols) c = 0;
-      if (mask) {
-         byte = (uint8_t)(byte | (unsigned)keep << (j & 7u));
-         if ((j & 7u) == 7u || j + 1 == n) { mask[j >> 3] = byte; byte = 0; }
-      }
-   }
+   r = dropout_rule_make(0.0, 32);     /* unused by these ops */
+   dropout__job_setup(&j, op, dtype, &r, seed, stream, offset, 1, &n, 0, NULL);
+   j.copy = !(param > 0.0);
+   j.sigma = op == DROPOUT_OP_GAUSSIAN ? dropout_gaussian_sigma(param) : (float)param;
+   j.out = (char *)y; j.in = (const char *)x;
+   dropout__job_run(&j);
    return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   return dropout__bda_run(DROPOUT__F32, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__F32, y, mask, x, shape, p, bits, seed, stream, offset);
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUTDEF int dropout_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   return dropout__bda_run(DROPOUT__F64, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__F32, dx, NULL, dy, shape, p, bits, seed, stream, offset);
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUTDEF int dropout_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   return dropout__bda_run(DROPOUT__F16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__F32, y, mask, x, shape, p, bits, seed, stream, offset);
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUTDEF int dropout_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   return dropout__bda_run(DROPOUT__BF16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__F32, dx, NULL, dy, shape, p, bits, seed, stream, offset);
 }
-/* ---- END fused bias-dropout-residual (implementation) --------------------------------- */
+
+DROPOUTDEF int dropout_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F32, y, x, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F32, dx, dy, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__F32, y, x, n, sigma, seed, stream, offset);
+}
+DROPOUTDEF int dropout_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__F64, y, mask, x, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__F64, dx, NULL, dy, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__F64, y, mask, x, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__F64, dx, NULL, dy, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F64, y, x, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F64, dx, dy, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__F64, y, x, n, sigma, seed, stream, offset);
+}
+DROPOUTDEF int dropout_bcast_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__F16, y, mask, x, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_bcast_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__F16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_alpha_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__F16, y, mask, x, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_alpha_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__F16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_gaussian_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F16, y, x, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_gaussian_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F16, dx, dy, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_noise_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__F16, y, x, n, sigma, seed, stream, offset);
+}
+DROPOUTDEF int dropout_bcast_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__BF16, y, mask, x, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_bcast_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__BF16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_alpha_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__BF16, y, mask, x, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__BF16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_gaussian_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__BF16, y, x, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_gaussian_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__BF16, dx, dy, n, p, seed, stream, offset);
+}
+
+DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__BF16, y, x, n, sigma, seed, stream, offset);
+}
+
+#endif /* DROPOUT_V0_API */
 
 
 #ifdef __cplusplus
@@ -2406,6 +3926,35 @@ DROPOUTDEF int dropout_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const u
 
 #endif /* DROPOUT_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_IMPLEMENTATION */
+
+/* DROPOUT_V0_API: the 0.1.0 names whose 1.0 form differs, as the dropout_v0_ functions.
+   After the implementation, so that the 1.0 definitions keep their names. */
+#if defined(DROPOUT_V0_API)
+#define dropout_apply_mask_bf16 dropout_v0_apply_mask_bf16
+#define dropout_apply_mask_f16 dropout_v0_apply_mask_f16
+#define dropout_apply_mask_f32 dropout_v0_apply_mask_f32
+#define dropout_apply_mask_f64 dropout_v0_apply_mask_f64
+#define dropout_backward_bf16 dropout_v0_backward_bf16
+#define dropout_backward_f16 dropout_v0_backward_f16
+#define dropout_backward_f32 dropout_v0_backward_f32
+#define dropout_backward_f64 dropout_v0_backward_f64
+#define dropout_bias_dropout_add_bf16 dropout_v0_bias_dropout_add_bf16
+#define dropout_bias_dropout_add_f16 dropout_v0_bias_dropout_add_f16
+#define dropout_bias_dropout_add_f32 dropout_v0_bias_dropout_add_f32
+#define dropout_bias_dropout_add_f64 dropout_v0_bias_dropout_add_f64
+#define dropout_fill_normal_f32 dropout_v0_fill_normal_f32
+#define dropout_fill_u32 dropout_v0_fill_u32
+#define dropout_fill_uniform_f32 dropout_v0_fill_uniform_f32
+#define dropout_fill_uniform_f64 dropout_v0_fill_uniform_f64
+#define dropout_forward_bf16 dropout_v0_forward_bf16
+#define dropout_forward_f16 dropout_v0_forward_f16
+#define dropout_forward_f32 dropout_v0_forward_f32
+#define dropout_forward_f64 dropout_v0_forward_f64
+#define dropout_gen dropout_v0_gen
+#define dropout_gen_make dropout_v0_gen_make
+#define dropout_mask dropout_v0_mask
+#define dropout_stream_u32 dropout_v0_stream_u32
+#endif
 
 /*
 ------------------------------------------------------------------------------

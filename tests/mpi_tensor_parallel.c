@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"

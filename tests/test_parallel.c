@@ -4,6 +4,7 @@
    odd offsets and every draw width; bad arguments return the library's code and write
    nothing. run.sh builds it without OpenMP (the chunking alone); suite_examples.sh
    builds it again with -fopenmp, where the chunks really run on threads. */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "examples/dropout_parallel.h"

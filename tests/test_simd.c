@@ -13,6 +13,7 @@
    in place and not, data with NaN payloads, signalling NaNs, Inf, subnormals, -0. */
 /* Streaming stores start at 1 KiB of output here (default 16 MiB), so that small calls
    cross the threshold; suite_simd.sh also builds with 0 (always) and SIZE_MAX (never). */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #ifndef DROPOUT_STREAM_STORE_BYTES
 #define DROPOUT_STREAM_STORE_BYTES 1024
 #endif

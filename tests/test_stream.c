@@ -8,6 +8,7 @@
    3. cuRAND's host generator, in tests/build/peer_curand.c (run by tests/suite_build.sh).
    Peers that are missing print a SKIP line. */
 #define _POSIX_C_SOURCE 200809L   /* popen */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "tests/check.h"

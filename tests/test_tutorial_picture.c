@@ -15,6 +15,7 @@
    Every wire must join exactly two things. The outputs it computes for random counters
    and keys must equal one round of dropout_philox4x32_rounds. The table above the picture
    (its "mix" row) is read and run the same way. */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "tests/check.h"

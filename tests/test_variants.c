@@ -3,6 +3,7 @@
    per-element apply functions) or against the formulas themselves, bit for bit; the
    statistics use bounds stated next to them. Accuracy against libm is in
    tests/variants_ref.c (built by tests/suite_variants.sh with -lm). */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"

@@ -7,6 +7,7 @@
    - the distribution of 2^22 normals: mean, variance, skew, excess kurtosis within 5 sd
      of N(0,1), and the Kolmogorov-Smirnov statistic sqrt(n) D < 1.95 (a true N(0,1)
      exceeds it with probability 0.001). */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"

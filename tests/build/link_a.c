@@ -1,6 +1,7 @@
 /* link_a.c + link_b.c: the implementation in one translation unit, a plain include in
    another, linked together (also with one side compiled as C++ and the other as C:
    extern "C" must make the symbols meet). */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 

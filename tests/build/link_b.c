@@ -1,4 +1,5 @@
 /* link_b.c: uses the library through the declarations only (see link_a.c). */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #include "dropout.h"
 #include <stdio.h>
 

@@ -3,6 +3,7 @@
    __global__ kernel for each target architecture. Run on a machine with a GPU, the
    kernel's masks and outputs are compared bit for bit with the host library; without a
    GPU that part prints a SKIP line. */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include <cuda_runtime.h>

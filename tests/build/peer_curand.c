@@ -6,6 +6,7 @@
    g / 65536 (/work/shared/reference/README.md). In dropout.h's terms those are words
    4 * (g / 65536) .. + 3 of stream g % 65536. Built and run by tests/suite_build.sh
    with -lcurand. */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "tests/check.h"

@@ -1,5 +1,6 @@
 /* static_a.c + static_b.c: two translation units, each with its own private copy of the
    library (DROPOUT_STATIC), linked into one program without clashing symbols. */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_STATIC
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"

@@ -1,4 +1,5 @@
 /* static_b.c: see static_a.c. Uses only a few functions: the others must not warn. */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_STATIC
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"

@@ -9,6 +9,7 @@
    It needs no libc: output goes through xd_write(), which is stdio on a hosted build, an
    import from JavaScript on wasm32 (tests/xarch/run_wasm.js) and semihosting on a
    Cortex-M (XD_SEMIHOSTING, with tests/xarch/cortex_m.ld). Exit status 0 = ran to the end. */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
