@@ -139,7 +139,7 @@ class Generator(object):
             if start is not None:
                 return start
         if count > U64 - self.position:
-            raise ValueError("dropout.h: the generator has %d positions left, %d asked for (2^64 in all)"
+            raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
                              % (U64 - self.position, count))
         epoch = _replay.epoch()
         if self._epoch != epoch:      # a backward pass has ended since: its replays are done
@@ -162,10 +162,8 @@ def _coords(generator, seed, stream, pos, count, like=None):
     if seed is None or pos is None:
         raise TypeError("coordinates needed: generator=dropouth.Generator(...) or seed= and pos= "
                         "(there is no default: it would give every call the same mask)")
-    seed, stream, pos = _lib.u64("seed", seed), _lib.u64("stream", stream), _lib.u64("pos", pos)
-    if count > U64 - pos:
-        raise ValueError("dropout.h: pos + n runs past the end of the stream (2^64 positions)")
-    return seed, stream, pos
+    # pos + count past 2^64: the library's own error, from the call (before it writes anything)
+    return _lib.u64("seed", seed), _lib.u64("stream", stream), _lib.u64("pos", pos)
 
 
 # ---- NumPy ---------------------------------------------------------------------------------
