@@ -21,7 +21,6 @@ many local samples repeat rank 0's mask.
 import hashlib
 import os
 import socket
-import sys
 import tempfile
 
 import numpy as np

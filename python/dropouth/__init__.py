@@ -22,6 +22,8 @@ Draw width: `bits=None` (the default) picks the narrowest of 8, 16 and 32 bits w
 is within 0.1% of p (relative to min(p, 1 - p)), 32 bits when none is (see default_bits); an
 explicit width that realises p as 0 or 1 raises ValueError, as in C.
 """
+import threading
+
 from . import _lib
 from ._lib import U64
 
@@ -119,6 +121,7 @@ class Generator(object):
         self.position = _lib.u64("position", position)
         self._records = []   # reservations since the last backward pass: (start, count, fingerprint)
         self._epoch = None
+        self._lock = threading.Lock()   # threads sharing a layer (nn.DataParallel) get disjoint positions
 
     def __repr__(self):
         return "dropouth.Generator(seed=%d, stream=%d, position=%d)" % (self.seed, self.stream, self.position)
@@ -138,16 +141,17 @@ class Generator(object):
             start = _replay.find(self._records, count, like)
             if start is not None:
                 return start
-        if count > U64 - self.position:
-            raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
-                             % (U64 - self.position, count))
-        epoch = _replay.epoch()
-        if self._epoch != epoch:      # a backward pass has ended since: its replays are done
-            self._records, self._epoch = [], epoch
-        start = self.position
-        self.position += count
-        if like is not None:
-            _replay.remember(self._records, start, count, like)
+        with self._lock:
+            if count > U64 - self.position:
+                raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
+                                 % (U64 - self.position, count))
+            epoch = _replay.epoch()
+            if self._epoch != epoch:      # a backward pass has ended since: its replays are done
+                self._records, self._epoch = [], epoch
+            start = self.position
+            self.position += count
+            if like is not None:
+                _replay.remember(self._records, start, count, like)
         return start
 
 

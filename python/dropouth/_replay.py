@@ -34,7 +34,7 @@ def in_backward():
     """True while the autograd engine runs a backward pass (the only time a callback can be
     queued, so queueing one is the test); the callback then counts the pass's end."""
     try:
-        import torch  # noqa: F401
+        import torch  # noqa: F401  (no torch: no backward pass either)
     except ImportError:
         return False
     try:

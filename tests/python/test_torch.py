@@ -381,6 +381,65 @@ def test_resume():
     report("training: save after 10 steps, load into a freshly numbered model, 10 more == 20 unbroken", weights(m2) == whole)
 
 
+# ---- CUDA tensors (a GPU machine): the CPU's bits on every path ----------------------------
+def test_cuda():
+    why = ""
+    base = torch.randn(8, 30, 12, dtype=torch.float64)
+    for dt in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+        b = base.to(dt)
+        b.view(-1)[::97] = float("nan")
+        for name, view in (("contiguous", lambda t: t), ("transposed", lambda t: t.transpose(0, 2)),
+                           ("stepped", lambda t: t[1::3, 2:29:4, ::5]), ("expanded input", lambda t: t[:1].expand(5, 30, 12))):
+            xc = view(b).detach().requires_grad_(True)
+            xg = view(b.cuda()).detach().requires_grad_(True)
+            yc = dropouth.dropout(xc, 0.3, seed=77, stream=3, pos=2 ** 64 - 100000)
+            yg = dropouth.dropout(xg, 0.3, seed=77, stream=3, pos=2 ** 64 - 100000)
+            dy = torch.randn(yc.shape).to(dt)
+            yc.backward(dy)
+            yg.backward(dy.cuda())
+            torch.cuda.synchronize()
+            if not same(yc, yg.cpu()):
+                why = "%s %s: output differs" % (dt, name)
+            elif not same(xc.grad, xg.grad.cpu()):
+                why = "%s %s: gradient differs" % (dt, name)
+    report("torch CUDA: dropouth.dropout output and gradient == CPU, bit for bit (4 dtypes, NaN, strided views, "
+           "positions near 2^64)", not why, why)
+    dropouth.manual_seed(4)
+    cpu_layer = dropouth.Dropout(0.1)
+    dropouth.manual_seed(4)
+    gpu_layer = dropouth.Dropout(0.1).cuda()
+    x = torch.randn(64, 33)
+    report("torch CUDA: the module on a CUDA tensor == on the CPU, two calls",
+           same(cpu_layer(x), gpu_layer(x.cuda()).cpu()) and same(cpu_layer(x.t()), gpu_layer(x.t().cuda()).cpu()))
+    for mode in ("reentrant", "non-reentrant"):
+        _, ref_pos = train_steps(build(True), "plain")
+        blocks = build(True).cuda()
+        xg = torch.randn(6, 24, generator=torch.Generator().manual_seed(1)).cuda().requires_grad_(True)
+        grads = []
+        for _ in range(3):
+            for p in blocks.parameters():
+                p.grad = None
+            h = xg
+            for blk in blocks:
+                h = tcp.checkpoint(blk, h, use_reentrant=(mode == "reentrant"))
+            h.square().sum().backward()
+            grads.append([p.grad.clone() for p in blocks.parameters()])
+        plain = build(True).cuda()
+        pg = []
+        for _ in range(3):
+            for p in plain.parameters():
+                p.grad = None
+            h = xg
+            for blk in plain:
+                h = blk(h)
+            h.square().sum().backward()
+            pg.append([p.grad.clone() for p in plain.parameters()])
+        pos = [m.position for m in blocks.modules() if isinstance(m, dropouth.Dropout)]
+        report("torch CUDA: torch.utils.checkpoint (%s, a shared layer) gradients bit-identical to no checkpointing "
+               "on the GPU; positions == the CPU run's" % mode,
+               all(same(a, b) for sa, sb in zip(pg, grads) for a, b in zip(sa, sb)) and pos == ref_pos, str(pos))
+
+
 def main():
     test_layers_differ()
     test_checkpoint()
@@ -395,6 +454,13 @@ def main():
     test_resume()
     if not torch.cuda.is_available():
         skip("torch CUDA: dropouth on CUDA tensors (strided, checkpointed, module) == CPU bits", "no CUDA device here")
+    else:
+        try:
+            dropouth._lib.cuda()
+        except OSError as e:
+            skip("torch CUDA: dropouth on CUDA tensors (strided, checkpointed, module) == CPU bits", str(e))
+        else:
+            test_cuda()
     return failures_exit()
 
 
