@@ -1,6 +1,6 @@
-# tests/python/suite.sh - the Python package dropouth (python/): install, NumPy, PyTorch, data parallel, docs/PYTHON.md.
-# Oracles: an independent NumPy Philox (test_numpy.py); torch itself and the step without checkpointing (test_torch.py);
-# one process without torch.distributed (test_ddp.py). Needs python3 with numpy (torch, pip, venv optional: SKIP).
+# covers: the Python package dropouth (python/): install, NumPy, PyTorch, checkpointing, data parallel, docs/PYTHON.md
+# oracle: an independent NumPy Philox (test_numpy.py); torch and the step without checkpointing (test_torch.py); one process (test_ddp.py)
+# needs: /usr/bin/python3 with numpy; optional torch, pip + setuptools + wheel + venv (else SKIP; the checkout is tested instead)
 #
 # 1. installs the package as a user would, into a virtual environment that sees Debian's numpy and torch
 #    (python3 -m venv --system-site-packages; python -m pip install --no-build-isolation --no-index), from a copy
