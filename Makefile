@@ -19,7 +19,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz
+.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -281,13 +281,21 @@ gpu:
 	  echo "make gpu: $$( [ $$rc = 0 ] && echo ALL OK || echo SOMETHING FAILED, see above ); report $(REPORT); log $(GPU_LOG)"; \
 	} 2>&1 | tee $(GPU_LOG); exit $$(cat build/cuda/gpu.rc)
 
-# --- Python (python/dropouth.py, ctypes over these libraries; docs/PYTHON.md) ------------
-#   make python        build/python/libdropouth.so from dropout.h
+# --- Python (the package python/dropouth, ctypes over these libraries; docs/PYTHON.md) ----
+#   Install:  python3 -m pip install --no-build-isolation ./python   (in a venv made with
+#             python3 -m venv --system-site-packages; docs/PYTHON.md). Without installing:
+#   make python        build/python/libdropouth.so from python/dropouth_lib.c (checkout use)
 #   make python-cuda   build/python/libdropouth_cuda.so from dropout_cuda.cuh (nvcc; the
 #                      launchers need a GPU to run)
+#   make demo-ddp      data parallel at 1, 2 and 4 processes (gloo, CPU): dropouth.Dropout
+#                      beside nn.Dropout + DDP, measured (python/demo_ddp.py)
 PY_CFLAGS ?= -std=c99 -O2 $(WARN)
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 
 python: build/python/libdropouth.so
+
+demo-ddp: build/python/libdropouth.so
+	$(PYTHON) python/demo_ddp.py
 
 build/python/libdropouth.so: python/dropouth_lib.c dropout.h
 	@mkdir -p build/python

@@ -1,5 +1,99 @@
-/* dropouth_lib.c - dropout.h as a shared library, for python/dropouth.py (ctypes).
-   `make python` builds it: cc -O2 -shared -fPIC python/dropouth_lib.c
-   Every DROPOUTDEF function of dropout.h is exported; nothing is added here. */
+/* dropouth_lib.c - the C side of the Python package dropouth (python/dropouth/, loaded with ctypes).
+
+   Flat functions with plain integer, double and pointer arguments, so that ctypes needs no
+   struct layouts and the Python code does not change when the library's structs do. Each one
+   builds the library's own objects (rule, plan, descriptor) and calls the library: the bits are
+   dropout.h's, nothing is computed here.
+
+   dropouth_run takes a tensor as (rank, dims, element strides): a transposed or sliced view gets
+   exactly the bits its contiguous copy gets (draw position = first position + the element's
+   row-major index in the logical shape), read and written in place, without a copy.
+
+   Built by `pip install ./python` (python/setup.py) and by `make python`. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
 #define DROPOUT_IMPLEMENTATION
 #include "../dropout.h"
+
+#if defined(_WIN32)
+#define DROPOUTH_API __declspec(dllexport)
+#else
+#define DROPOUTH_API __attribute__((visibility("default")))
+#endif
+
+/* what dropouth_run does (the Python module names them; values are this file's own) */
+enum { DROPOUTH_OP_FORWARD = 1, DROPOUTH_OP_BACKWARD = 2, DROPOUTH_OP_MASK = 3 };
+/* dtype: the dropout_dtype numbers (1 f32, 2 f64, 3 f16, 4 bf16), passed through */
+#define DROPOUTH_MAX_RANK DROPOUT_MAX_RANK
+
+DROPOUTH_API const char *dropouth_version(void) { return DROPOUT_VERSION_STRING; }
+DROPOUTH_API int dropouth_max_rank(void) { return DROPOUTH_MAX_RANK; }
+
+#if DROPOUT_VERSION_MAJOR == 0 && DROPOUT_VERSION_MINOR < 9
+#error "python/dropouth_lib.c needs dropout.h 0.9 or later (the 1.0 interface: plan, descriptor, dropout_run)"
+#endif
+
+DROPOUTH_API const char *dropouth_strerror(int code) { return dropout_strerror(code); }
+
+/* The rule of (p, bits): its threshold t (keep iff draw >= t); an error when this width
+   cannot honour p (p in (0, 1) realised as 0 or 1). */
+DROPOUTH_API int dropouth_rule(double p, int bits, uint64_t *threshold)
+{
+   dropout_rule r;
+   int rc = dropout_rule_init(&r, p, (dropout_bits)bits);
+   if (rc == DROPOUT_OK && threshold) *threshold = r.threshold;
+   return rc;
+}
+
+/* op on a strided tensor of `rank` dims: out (y, or dx for BACKWARD), in (x, or dy); mask,
+   when not NULL, is packed in the logical row-major order. Strides count elements. */
+DROPOUTH_API int dropouth_run(int op, int dtype, double p, int bits, uint64_t seed, uint64_t stream,
+                              uint64_t pos, int rank, const size_t *dims, const ptrdiff_t *out_strides,
+                              const ptrdiff_t *in_strides, void *out, uint8_t *mask, const void *in)
+{
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc d;
+   dropout_tensors t;
+   uint64_t count = 1;
+   int i, rc, dop;
+   if (rank < 0 || rank > DROPOUTH_MAX_RANK) return DROPOUT_ERR_RANK;
+   for (i = 0; i < rank; i++) {
+      if (dims[i] != 0 && count > UINT64_MAX / dims[i]) return DROPOUT_ERR_SHAPE_OVERFLOW;
+      count *= dims[i];
+   }
+   dop = op == DROPOUTH_OP_FORWARD ? DROPOUT_OP_FORWARD
+       : op == DROPOUTH_OP_BACKWARD ? DROPOUT_OP_BACKWARD
+       : op == DROPOUTH_OP_MASK ? DROPOUT_OP_MASK : 0;
+   if (!dop) return DROPOUT_ERR_OP;
+   if ((rc = dropout_rule_init(&rule, p, (dropout_bits)bits)) != DROPOUT_OK) return rc;
+   if ((rc = dropout_plan_at(&plan, &rule, dropout_key_make(seed, stream), dropout_pos_make(pos), count)) != DROPOUT_OK)
+      return rc;
+   if (op == DROPOUTH_OP_MASK) return dropout_mask(&plan, mask);
+   if ((rc = dropout_desc_init(&d, (dropout_op)dop, (dropout_dtype)dtype, &plan)) != DROPOUT_OK) return rc;
+   if (rank > 0) {
+      if ((rc = dropout_desc_set_shape(&d, rank, dims)) != DROPOUT_OK) return rc;
+      if ((rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, out_strides)) != DROPOUT_OK) return rc;
+      if ((rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, in_strides)) != DROPOUT_OK) return rc;
+   }
+   memset(&t, 0, sizeof t);
+   t.out = out;
+   t.in = in;
+   t.mask = op == DROPOUTH_OP_FORWARD ? mask : NULL;
+   return dropout_run(&d, &t);
+}
+
+DROPOUTH_API int dropouth_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t first)
+{
+   return dropout_fill_u32(dropout_key_make(seed, stream), dropout_pos_make(first), out, n);
+}
+DROPOUTH_API int dropouth_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t first)
+{
+   return dropout_fill_uniform_f32(dropout_key_make(seed, stream), dropout_pos_make(first), out, n);
+}
+DROPOUTH_API int dropouth_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t first)
+{
+   return dropout_fill_uniform_f64(dropout_key_make(seed, stream), dropout_pos_make(first), out, n);
+}

@@ -1,0 +1,289 @@
+"""dropouth - dropout.h from Python: NumPy arrays and PyTorch tensors, the same masks on every device.
+
+    python3 -m pip install --no-build-isolation ./python      # from a checkout (docs/PYTHON.md)
+
+A mask is a function of coordinates and nothing else: a key (seed, stream) and a first stream
+position `pos`; element i (row-major, in the logical shape) uses position pos + i. So the same
+coordinates give the same mask in C, NumPy, PyTorch, on a CPU and on a GPU, for a tensor and
+for any strided view of it.
+
+PyTorch (imported on first use, so that NumPy alone is enough for the rest):
+
+    layer = dropouth.Dropout(0.1)             # nn.Dropout's arguments and meaning; own options keyword-only
+    y = dropouth.dropout(x, 0.1, generator=g) # the functional form: a Generator or explicit coordinates
+
+NumPy:
+
+    keep = dropouth.mask(1000, 0.1, seed=42, pos=0)          # bool array, True = kept
+    y, packed = dropouth.forward(x, 0.1, seed=42, pos=0)
+    dx = dropouth.backward(dy, 0.1, seed=42, pos=0)          # the mask rebuilt, not stored
+
+Draw width: `bits=None` (the default) picks the narrowest of 8, 16 and 32 bits whose realised p
+is within 0.1% of p (relative to min(p, 1 - p)), 32 bits when none is (see default_bits); an
+explicit width that realises p as 0 or 1 raises ValueError, as in C.
+"""
+import threading
+
+from . import _lib
+from ._lib import U64
+
+try:
+    from ._version import __version__          # written by setup.py from dropout.h
+except ImportError:                              # a checkout on sys.path: read the header
+    import os as _os
+    import re as _re
+    with open(_os.path.join(_lib._REPO, "dropout.h"), encoding="utf-8") as _f:
+        __version__ = _re.search(r'#define DROPOUT_VERSION_STRING "([^"]+)"', _f.read()).group(1)
+
+__all__ = ["__version__", "Generator", "manual_seed", "default_bits", "realised_p",
+           "mask", "forward", "backward", "unpack_mask", "stream_u32", "uniform_f32", "uniform_f64",
+           "dropout", "Dropout", "DropoutFunction"]
+
+TOLERANCE = 1e-3     # default_bits: relative error allowed on p (and on 1 - p)
+
+
+# ---- the rule ------------------------------------------------------------------------------
+def _check_p(p):
+    if isinstance(p, bool) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
+        raise TypeError("p must be a number in [0, 1], got %r" % (p,))
+    p = float(p)
+    if not 0.0 <= p <= 1.0:     # also NaN: the library's own message
+        _lib.threshold(p, 32)
+        raise ValueError("dropout.h: p must be a number in [0, 1], got %r" % (p,))   # not reached
+    return p
+
+
+def _realised(p, bits):
+    return int(p * (1 << bits) + 0.5) / float(1 << bits)
+
+
+def default_bits(p):
+    """The draw width used when none is given: the narrowest of 8, 16, 32 whose realised p
+    (round(p 2^bits) / 2^bits) is within TOLERANCE of p relative to min(p, 1 - p); 32 when
+    none is. p = 0 and p = 1 are exact at 8 bits."""
+    p = _check_p(p)
+    for bits in (8, 16):
+        if abs(_realised(p, bits) - p) <= TOLERANCE * min(p, 1.0 - p):
+            return bits
+    return 32
+
+
+def _bits(p, bits):
+    """(p, bits) checked by the library; bits None -> default_bits(p)."""
+    p = _check_p(p)
+    if bits is None:
+        bits = default_bits(p)
+    elif isinstance(bits, bool) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32):
+        raise ValueError("bits must be 8, 16 or 32 (or None for the default), got %r" % (bits,))
+    bits = int(bits)
+    _lib.threshold(p, bits)       # ValueError with the library's message when bits cannot honour p
+    return p, bits
+
+
+def realised_p(p, bits=None):
+    """The drop probability really used: round(p 2^bits) / 2^bits; kept elements are scaled by
+    1 / (1 - realised_p), so the mean is kept."""
+    p, bits = _bits(p, bits)
+    return _lib.threshold(p, bits) / float(1 << bits)
+
+
+# ---- where masks come from: explicit coordinates or a Generator ------------------------------
+_defaults = {"seed": 0, "next_stream": 0}
+
+
+def manual_seed(seed):
+    """The seed of the Dropout layers built from now on, and their numbering restarted at 0:
+    a layer built without stream= takes the next number as its stream. Call it before building
+    a model, as torch.manual_seed is called, so that the same code gives the same layers."""
+    _defaults["seed"] = _lib.u64("seed", seed)
+    _defaults["next_stream"] = 0
+
+
+def _next_stream():
+    s = _defaults["next_stream"]
+    _defaults["next_stream"] = s + 1
+    return s
+
+
+class Generator(object):
+    """Hands out stream positions of one key (seed, stream): each call reserves the next
+    `count` positions, as dropout_gen_plan does in C. Plain data: it pickles and copies.
+
+    Under activation checkpointing (torch.utils.checkpoint, reentrant or not) the recomputation
+    of a forward pass runs during the backward pass; a reservation made then is recognised as a
+    replay and gets the positions of the original call back, reserving nothing. So gradients are
+    those of the original masks and the generator ends where a step without checkpointing ends.
+    """
+
+    def __init__(self, seed, stream=0, position=0):
+        self.seed = _lib.u64("seed", seed)
+        self.stream = _lib.u64("stream", stream)
+        self.position = _lib.u64("position", position)
+        self._records = []   # reservations since the last backward pass: (start, count, fingerprint)
+        self._epoch = None
+        self._lock = threading.Lock()   # threads sharing a layer (nn.DataParallel) get disjoint positions
+
+    def __repr__(self):
+        return "dropouth.Generator(seed=%d, stream=%d, position=%d)" % (self.seed, self.stream, self.position)
+
+    def __getstate__(self):
+        return {"seed": self.seed, "stream": self.stream, "position": self.position}
+
+    def __setstate__(self, state):
+        self.__init__(state["seed"], state["stream"], state["position"])
+
+    def reserve(self, count, like=None):
+        """The first of `count` fresh positions (a replay's original ones during a backward
+        pass); `like` is the tensor the positions are for, which tells replays apart."""
+        count = _lib.u64("count", count)
+        from . import _replay
+        if like is not None and _replay.in_backward():
+            start = _replay.find(self._records, count, like)
+            if start is not None:
+                return start
+        with self._lock:
+            if count > U64 - self.position:
+                raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
+                                 % (U64 - self.position, count))
+            epoch = _replay.epoch()
+            if self._epoch != epoch:      # a backward pass has ended since: its replays are done
+                self._records, self._epoch = [], epoch
+            start = self.position
+            self.position += count
+            if like is not None:
+                _replay.remember(self._records, start, count, like)
+        return start
+
+
+def _coords(generator, seed, stream, pos, count, like=None):
+    """(seed, stream, pos) of a call: from a Generator, or explicit; never a silent default."""
+    if generator is not None:
+        if seed is not None or pos is not None:
+            raise TypeError("give either generator= or seed= and pos=, not both")
+        if not isinstance(generator, Generator):
+            raise TypeError("generator must be a dropouth.Generator, got %s" % type(generator).__name__)
+        return generator.seed, generator.stream, generator.reserve(count, like)
+    if seed is None or pos is None:
+        raise TypeError("coordinates needed: generator=dropouth.Generator(...) or seed= and pos= "
+                        "(there is no default: it would give every call the same mask)")
+    # pos + count past 2^64: the library's own error, from the call (before it writes anything)
+    return _lib.u64("seed", seed), _lib.u64("stream", stream), _lib.u64("pos", pos)
+
+
+# ---- NumPy ---------------------------------------------------------------------------------
+def _np():
+    import numpy
+    return numpy
+
+
+_NP_NAMES = {"float32": "float32", "float64": "float64", "float16": "float16"}
+
+
+def _array(name, x, dtype):
+    """x's element type by name: float32/64/16 from the array; bf16 only when asked for by name
+    (dtype='bfloat16' on a uint16 array of bit patterns), never inferred from uint16."""
+    np = _np()
+    if not isinstance(x, np.ndarray):
+        raise TypeError("%s must be a NumPy array, got %s%s" % (
+            name, type(x).__name__, " (for torch tensors use dropouth.dropout)" if type(x).__module__.startswith("torch") else ""))
+    if dtype is not None:
+        if dtype not in ("bfloat16", "bf16"):
+            raise ValueError("dtype= names bf16 data only ('bfloat16'); other types come from the array, got %r" % (dtype,))
+        if x.dtype != np.uint16:
+            raise TypeError("dtype='bfloat16' needs a uint16 array of bf16 bit patterns, got %s" % x.dtype)
+        return "bfloat16"
+    if x.dtype == np.uint16:
+        raise TypeError("%s is uint16: for bf16 bit patterns say so with dtype='bfloat16' (never guessed)" % name)
+    if x.dtype.name not in _NP_NAMES:
+        raise TypeError("%s must be float32, float64, float16 (or uint16 with dtype='bfloat16'), got %s" % (name, x.dtype))
+    return x.dtype.name
+
+
+def _elem_strides(x):
+    if any(s % x.itemsize for s in x.strides):
+        raise ValueError("strides %s are not whole elements of %d bytes" % (x.strides, x.itemsize))
+    return [s // x.itemsize for s in x.strides]
+
+
+def _np_run(op, x, dtype, p, bits, seed, stream, pos, want_mask):
+    np = _np()
+    y = np.empty(x.shape, x.dtype)          # C order: any input layout, the same bits
+    packed = np.zeros((x.size + 7) // 8, np.uint8) if want_mask else None
+    if x.size:
+        _lib.run(op, dtype, p, bits, seed, stream, pos, x.shape, _elem_strides(y), _elem_strides(x),
+                 y.ctypes.data, packed.ctypes.data if want_mask else None, x.ctypes.data)
+    return y, packed
+
+
+def unpack_mask(packed, n):
+    """The bool mask of n elements from the library's packed bytes (bit j%8 of byte j/8)."""
+    np = _np()
+    return np.unpackbits(np.asarray(packed, dtype=np.uint8), bitorder="little")[:n].astype(bool)
+
+
+def mask(n, p, *, seed=None, stream=0, pos=None, generator=None, bits=None):
+    """Keep decisions of n stream positions: a bool array, True = kept."""
+    np = _np()
+    n = _lib.u64("n", n)
+    p, bits = _bits(p, bits)
+    seed, stream, pos = _coords(generator, seed, stream, pos, n)
+    packed = np.zeros((n + 7) // 8, np.uint8)
+    if n:
+        _lib.run(_lib.OP_MASK, "float32", p, bits, seed, stream, pos, [n], [1], [1], None, packed.ctypes.data, None)
+    return unpack_mask(packed, n)
+
+
+def forward(x, p, *, seed=None, stream=0, pos=None, generator=None, bits=None, dtype=None):
+    """y = dropout(x) and its packed mask (ceil(n/8) bytes, logical row-major order). x may be
+    any strided view: it gets the bits of its contiguous copy. y is C-contiguous."""
+    kind = _array("x", x, dtype)
+    p, bits = _bits(p, bits)
+    seed, stream, pos = _coords(generator, seed, stream, pos, x.size)
+    return _np_run(_lib.OP_FORWARD, x, kind, p, bits, seed, stream, pos, True)
+
+
+def backward(dy, p, *, seed=None, stream=0, pos=None, bits=None, dtype=None):
+    """dx for dy, the mask rebuilt from the forward's coordinates (give the same ones)."""
+    kind = _array("dy", dy, dtype)
+    p, bits = _bits(p, bits)
+    seed, stream, pos = _coords(None, seed, stream, pos, dy.size)
+    return _np_run(_lib.OP_BACKWARD, dy, kind, p, bits, seed, stream, pos, False)[0]
+
+
+def _fill(fn, dtype, n, seed, stream, pos, per):
+    np = _np()
+    n = _lib.u64("n", n)
+    seed, stream, pos = _lib.u64("seed", seed), _lib.u64("stream", stream), _lib.u64("pos", pos)
+    out = np.empty(n, dtype)
+    _lib.check(getattr(_lib.cpu(), fn)(out.ctypes.data, n, seed, stream, pos))
+    return out
+
+
+def stream_u32(n, *, seed, stream=0, pos):
+    """Raw 32-bit stream words pos .. pos+n-1 (cuRAND's curand_init(seed, stream, pos) + curand())."""
+    return _fill("dropouth_fill_u32", "uint32", n, seed, stream, pos, 1)
+
+
+def uniform_f32(n, *, seed, stream=0, pos):
+    """(word >> 8) * 2^-24 for the same words: exact floats in [0, 1)."""
+    return _fill("dropouth_fill_uniform_f32", "float32", n, seed, stream, pos, 1)
+
+
+def uniform_f64(n, *, seed, stream=0, pos):
+    """Doubles in [0, 1) from word pairs; pos counts doubles (two words each)."""
+    return _fill("dropouth_fill_uniform_f64", "float64", n, seed, stream, pos, 2)
+
+
+# ---- PyTorch, imported when first asked for (PEP 562) ----------------------------------------
+_TORCH_NAMES = ("dropout", "Dropout", "DropoutFunction")
+
+
+def __getattr__(name):
+    if name in _TORCH_NAMES:
+        from . import _torch
+        return getattr(_torch, name)
+    raise AttributeError("module 'dropouth' has no attribute %r" % name)
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_TORCH_NAMES))

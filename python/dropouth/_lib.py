@@ -1,0 +1,135 @@
+"""The ctypes side: finding, loading and calling the C libraries (python/dropouth_lib.c and,
+for CUDA tensors, python/dropouth_cuda_lib.cu). Nothing here knows NumPy or PyTorch: callers
+pass element pointers, a logical shape and element strides."""
+import ctypes
+import glob
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_REPO = os.path.normpath(os.path.join(_HERE, os.pardir, os.pardir))   # when used from a checkout
+
+U64 = 1 << 64
+OP_FORWARD, OP_BACKWARD, OP_MASK = 1, 2, 3          # python/dropouth_lib.c
+DTYPES = {"float32": 1, "float64": 2, "float16": 3, "bfloat16": 4}
+MAX_RANK = 8
+
+_VP, _SZ, _U64T, _D, _I = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint64, ctypes.c_double, ctypes.c_int
+_SZP, _PDP = ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_ssize_t)
+_RUN_ARGS = [_I, _I, _D, _I, _U64T, _U64T, _U64T, _I, _SZP, _PDP, _PDP, _VP, _VP, _VP]
+
+_libs = {}
+
+
+def _candidates(stem, env, built):
+    """Where a library may be: $env, the installed package, a checkout's build/python/."""
+    if os.environ.get(env):
+        return [os.environ[env]]
+    found = sorted(glob.glob(os.path.join(_HERE, stem + "*.so")) + glob.glob(os.path.join(_HERE, stem + "*.pyd")))
+    return found + [os.path.join(_REPO, "build", "python", built)]
+
+
+def _load(stem, env, built, how):
+    if stem in _libs:
+        return _libs[stem]
+    paths = _candidates(stem, env, built)
+    path = next((p for p in paths if os.path.exists(p)), None)
+    if path is None:
+        raise OSError("dropouth: %s not found (looked at %s): %s" % (stem, ", ".join(paths), how))
+    lib = ctypes.CDLL(path)
+    lib.dropouth_version.restype = ctypes.c_char_p
+    _libs[stem] = lib
+    return lib
+
+
+def cpu():
+    """The CPU library, typed."""
+    if "_dropouth_cpu" not in _libs:
+        lib = _load("_dropouth_cpu", "DROPOUTH_LIB", "libdropouth.so",
+                    "install the package (python3 -m pip install --no-build-isolation ./python) "
+                    "or run `make python` in the repository")
+        lib.dropouth_strerror.restype = ctypes.c_char_p
+        lib.dropouth_strerror.argtypes = [_I]
+        lib.dropouth_rule.argtypes = [_D, _I, ctypes.POINTER(ctypes.c_uint64)]
+        lib.dropouth_run.argtypes = _RUN_ARGS
+        for fill in ("dropouth_fill_u32", "dropouth_fill_uniform_f32", "dropouth_fill_uniform_f64"):
+            getattr(lib, fill).argtypes = [_VP, _SZ, _U64T, _U64T, _U64T]
+    return _libs["_dropouth_cpu"]
+
+
+def cuda():
+    """The CUDA library, typed; OSError where it was not built (no nvcc at install time)."""
+    if "_dropouth_cuda" not in _libs:
+        lib = _load("_dropouth_cuda", "DROPOUTH_CUDA_LIB", "libdropouth_cuda.so",
+                    "install the package on a machine with nvcc and g++, or run `make python-cuda`")
+        if not hasattr(lib, "dropouth_cuda_run"):
+            _libs.pop("_dropouth_cuda")
+            raise OSError("dropouth: the CUDA library has no dropouth_cuda_run (an older build?)")
+        lib.dropouth_strerror.restype = ctypes.c_char_p
+        lib.dropouth_strerror.argtypes = [_I]
+        lib.dropouth_cuda_run.argtypes = _RUN_ARGS + [_VP]
+    return _libs["_dropouth_cuda"]
+
+
+def library_version():
+    return cpu().dropouth_version().decode()
+
+
+def check(rc, lib=None):
+    """ValueError with the library's own message (RuntimeError for a failed CUDA call)."""
+    if rc == 0:
+        return
+    msg = (lib or cpu()).dropouth_strerror(rc).decode()
+    if rc <= -1000:   # DROPOUT_ERR_CUDA_BASE: the launch itself failed
+        raise RuntimeError("dropout.h: %s (code %d)" % (msg, rc))
+    raise ValueError("dropout.h: %s (code %d)" % (msg, rc))
+
+
+def u64(name, v):
+    """A stream coordinate: an integer in [0, 2^64). ctypes would silently wrap anything else."""
+    if isinstance(v, bool) or not hasattr(v, "__index__"):
+        raise TypeError("%s must be an integer in [0, 2^64), got %r" % (name, v))
+    v = v.__index__()
+    if not 0 <= v < U64:
+        raise ValueError("%s must be an integer in [0, 2^64), got %d" % (name, v))
+    return v
+
+
+def threshold(p, bits):
+    """t of the rule (p, bits), checked by the library: ValueError when bits cannot honour p."""
+    t = ctypes.c_uint64(0)
+    check(cpu().dropouth_rule(float(p), int(bits), ctypes.byref(t)))
+    return t.value
+
+
+def run(op, dtype, p, bits, seed, stream, pos, dims, out_strides, in_strides, out_ptr, mask_ptr, in_ptr,
+        cuda_stream=None):
+    """One library call on a strided tensor; dims and strides in elements, logical order."""
+    dims, (out_strides, in_strides) = _merge(list(dims), list(out_strides), list(in_strides))
+    if len(dims) > MAX_RANK:
+        raise ValueError("dropouth: a tensor of %d dimensions that cannot be merged into %d (strides %s)"
+                         % (len(dims), MAX_RANK, in_strides))
+    rank = len(dims)
+    cdims = (ctypes.c_size_t * max(rank, 1))(*dims)
+    cout = (ctypes.c_ssize_t * max(rank, 1))(*out_strides)
+    cin = (ctypes.c_ssize_t * max(rank, 1))(*in_strides)
+    args = (op, DTYPES[dtype], float(p), int(bits), seed, stream, pos, rank, cdims, cout, cin, out_ptr, mask_ptr, in_ptr)
+    if cuda_stream is None:
+        check(cpu().dropouth_run(*args))
+    else:
+        lib = cuda()
+        check(lib.dropouth_cuda_run(*(args + (cuda_stream,))), lib)
+
+
+def _merge(dims, a, b):
+    """Drop dims of size 1 and merge neighbours that are contiguous in both operands: the same
+    elements in the same row-major order, in fewer and longer rows (and within MAX_RANK)."""
+    keep = [i for i, d in enumerate(dims) if d != 1]
+    dims, a, b = [dims[i] for i in keep], [a[i] for i in keep], [b[i] for i in keep]
+    i = len(dims) - 2
+    while i >= 0:
+        if a[i] == a[i + 1] * dims[i + 1] and b[i] == b[i + 1] * dims[i + 1]:
+            dims[i] *= dims[i + 1]
+            a[i], b[i] = a[i + 1], b[i + 1]
+            del dims[i + 1], a[i + 1], b[i + 1]
+        i -= 1
+    return dims, (a, b)
