@@ -90,4 +90,11 @@ for api_x in "clang++ -Wold-style-cast -Wzero-as-null-pointer-constant" "g++ -Wu
          fi
       done
    done
+   # the warnings are off inside the header only: a C cast of the user's own is still caught
+   printf '#include "dropout.h"\nint user_cast(double d) { return (int)d; }\n' >"$ABUILD/after.cpp"
+   if $api_x -std=c++11 -Werror -I. -c "$ABUILD/after.cpp" -o "$ABUILD/strict.o" >"$ABUILD/strict.log" 2>&1; then
+      say "FAIL api c++ strict [$api_x]: the user's own old-style cast after the include was not reported"
+   else
+      say "PASS api c++ strict [$api_x]: the user's own old-style cast after the include is still reported"
+   fi
 done
