@@ -59,9 +59,11 @@
    THE CONTRACT (docs/SPEC.md has it to the bit)
       word w of stream s under seed k = philox4x32_10(ctr = {w/4 lo, w/4 hi, s lo, s hi},
       key = {k lo, k hi})[w % 4], which is cuRAND's curand_init(k, s, w) + curand().
-      Element j of a call with offset o draws position o + j: a 32-, 16- or 8-bit slice of
-      that stream. Keep iff draw >= round(p * 2^bits); kept y = x * (1/q), q the realised
-      keep probability; dropped y = +0. Masks are bit-packed, LSB first, 1 = kept.
+      Element j of a plan (key {seed k, stream s}, first position o) draws position o + j:
+      a 32-, 16- or 8-bit slice of that stream (a strided or broadcast tensor: j is the
+      element's row-major index in the mask's shape). Keep iff draw >= t = round(p *
+      2^bits); kept y = x * (1/q), q the realised keep probability; dropped y = +0. Masks
+      are bit-packed, LSB first, 1 = kept.
 
    DETERMINISM
       Results are defined as specific IEEE-754 operations in round-to-nearest-even: one
@@ -70,9 +72,14 @@
       multiply-add to contract; the fused op uses an explicit, exactly emulated fma; the
       variants are written so that every product that meets an add is exact, and use the
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
-      hardware change nothing. Do not build with -ffast-math (it may flush denormals to
-      zero and reassociate); excess precision (FLT_EVAL_METHOD != 0) is refused at
-      compile time (see PORTABILITY).
+      hardware change nothing. What would change them is refused: -ffast-math and its
+      parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math,
+      -fassociative-math) and excess precision (FLT_EVAL_METHOD != 0) stop at an #error
+      that names the fix; at run time, a call that computes floats while the FPU flushes
+      subnormals (x86 MXCSR FTZ/DAZ, which a program linked with -ffast-math gets from
+      crtfastmath.o; Arm FZ) or rounds other than to nearest returns DROPOUT_ERR_FLUSH /
+      DROPOUT_ERR_ROUNDING and writes nothing. That check reads one register per call
+      (about 15 ns on x86: make bench-fpu-check).
 
    PORTABILITY AND FREESTANDING USE
       C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
@@ -90,14 +97,16 @@
       library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
       them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
       -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
-      and NEON paths call. On a Cortex-M4 (-Os) forward + backward f32 take about 2 KB of
-      flash plus 2.5 KB (FPU) to 3.1 KB (soft float) of libgcc, mostly soft double.
+      and NEON paths call. On a Cortex-M4 (-Os), forward + backward f32 with a rule from
+      dropout_rule_init_threshold (integers only: no soft double is linked) take 1.7 KB
+      of flash with the FPU and 2.3 KB with soft float, libgcc included
+      (tests/suite_xarch.sh holds them to 2.5 and 3.5 KB).
 
    THREADS AND CHUNKS
       Functions are reentrant. To split a tensor over threads or machines, give each
-      chunk its own offset (offset + chunk start) and output slice: the result equals
-      one call. Mask bytes hold 8 elements, so chunks that write masks start at
-      multiples of 8 elements.
+      chunk dropout_plan_slice(&plan, start, count, &chunk) and its output slice: the
+      result equals one call. Mask bytes hold 8 elements, so chunks that write masks
+      start at multiples of 8 elements.
 
    LICENSE: see the end of the file.
 */
