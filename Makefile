@@ -15,11 +15,12 @@
 #   make web     the teaching page (web/): a static site in build/web/, the header built for
 #                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
 #   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
+#   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp
+.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -138,6 +139,9 @@ build/bench_cpu: bench/bench_cpu.c dropout.h build/bench_variant_nt.o build/benc
 	@mkdir -p build
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c \
 	   build/bench_variant_nt.o build/bench_variant_cached.o -o $@ $(BENCH_CURAND)
+
+bench-fpu-check:
+	@mkdir -p build; $(CC) -std=c99 -O2 $(WARN) -I. bench/fpu_check.c -o build/fpu_check && ./build/fpu_check | tee build/fpu_check.txt
 
 # Where the time goes on every x86 path this CPU runs (reference, SSE2, SSE4.1, AVX2,
 # AVX-512), one build each at the x86-64 micro-architecture levels, into one file:
