@@ -2880,13 +2880,14 @@ static int dropout__out_strides_ok(int rank, const size_t *dim, const ptrdiff_t 
    return DROPOUT_OK;
 }
 
+/* row-major strides of a shape; 0 past the rank (every entry set) */
 static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
 {
    ptrdiff_t acc = 1;
    int d;
-   for (d = rank - 1; d >= 0; --d) {
-      st[d] = acc;
-      acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
+   for (d = DROPOUT_MAX_RANK - 1; d >= 0; --d) {
+      st[d] = d < rank ? acc : 0;
+      if (d < rank) acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
    }
 }
 
@@ -2902,7 +2903,7 @@ static void dropout__desc_strides(const dropout_desc *d, int w, ptrdiff_t *st)
 {
    int k;
    if ((d->dropout__strided >> w) & 1u)
-      for (k = 0; k < d->dropout__rank; ++k) st[k] = d->dropout__stride[w][k];
+      for (k = 0; k < DROPOUT_MAX_RANK; ++k) st[k] = d->dropout__stride[w][k];   /* a fixed size: no memcpy call */
    else
       dropout__contiguous(d->dropout__rank, d->dropout__dim, st);
 }
@@ -3174,15 +3175,14 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
             if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && ((j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
             else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
          } else if (op == DROPOUT_OP_APPLY_MASK) {
-            if (all_dropped) { for (i = 0; i < (n + 7u) / 8u; ++i) kb[i] = 0; }
-            else dropout__bits_copy(kb, j->mask, m0 + at, n);
+            if (!all_dropped) dropout__bits_copy(kb, j->mask, m0 + at, n);
          } else {
             dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
          }
       }
       for (i = 0; i < n; ++i) {
          ptrdiff_t e = (ptrdiff_t)(at + i);
-         int keep = sm == 0 ? k1 : (kb[i / 8u] >> (i % 8u)) & 1;
+         int keep = sm == 0 ? k1 : op == DROPOUT_OP_APPLY_MASK && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
          float z = 0.0f;
          if (normal && !j->copy) {
             uint64_t q = j->pos + m0 + (uint64_t)e * sm;
@@ -3215,8 +3215,8 @@ static void dropout__job_run(dropout__job *j)
    if (j->mask && dropout__op_mask_out(j->op))
       dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
    if (j->numel == 0) return;
-   for (d = 0; d < j->rank; ++d) idx[d] = 0;
-   for (w = 0; w < DROPOUT__NW; ++w) off[w] = 0;
+   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* fixed sizes: no memset call (freestanding) */
+   off[0] = off[1] = off[2] = off[3] = 0;
    for (;;) {
       dropout__job_row(j, off, m0);
       for (d = j->rank - 2; d >= 0; --d) {   /* the next row: an odometer over the outer dims */
@@ -3260,7 +3260,7 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
    j->numel = numel;
    j->positions = positions;
    for (w = 0; w < 3; ++w) {
-      if (st && st[w]) for (d = 0; d < rank; ++d) j->st[w][d] = st[w][d];
+      if (st && st[w]) for (d = 0; d < DROPOUT_MAX_RANK; ++d) j->st[w][d] = st[w][d];   /* fixed size: no memcpy */
       else dropout__contiguous(rank, dim, j->st[w]);
    }
    for (d = 0; d < rank; ++d) j->st[DROPOUT__W_BIAS][d] = d == rank - 1 ? 1 : 0;
@@ -3274,31 +3274,34 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
 
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
 {
-   dropout_desc n;
-   int err, k, w;
+   int err, k;
    if (!d) return DROPOUT_ERR_NULL;
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
    err = dropout__plan_check(plan);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
-   n.dropout__magic = DROPOUT__DESC_MAGIC;
-   n.dropout__op = (int)op;
-   n.dropout__dtype = (int)dtype;
-   n.dropout__rank = 1;
-   n.dropout__grad = DROPOUT_GRAD_OVERWRITE;
-   n.dropout__broadcast = 0;
-   n.dropout__strided = 0;
-   n.dropout__plan = *plan;
-   for (k = 0; k < DROPOUT_MAX_RANK; ++k) {
-      n.dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
-      for (w = 0; w < 3; ++w) n.dropout__stride[w][k] = 0;
-   }
-   n.dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
-   n.dropout__bias_len = 0;
-   n.dropout__dev_seed = NULL;
-   n.dropout__dev_pos = NULL;
-   *d = n;
+   /* field by field (no struct copy, no zeroing loop: freestanding builds have no
+      memcpy/memset to call); dropout__stride is read only where dropout__strided says */
+   d->dropout__magic = DROPOUT__DESC_MAGIC;
+   d->dropout__op = (int)op;
+   d->dropout__dtype = (int)dtype;
+   d->dropout__rank = 1;
+   d->dropout__grad = DROPOUT_GRAD_OVERWRITE;
+   d->dropout__broadcast = 0;
+   d->dropout__strided = 0;
+   d->dropout__plan.rule.threshold = plan->rule.threshold;
+   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
+   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
+   d->dropout__plan.rule.bits = plan->rule.bits;
+   d->dropout__plan.key = plan->key;
+   d->dropout__plan.pos = plan->pos;
+   d->dropout__plan.count = plan->count;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
+   d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
+   d->dropout__bias_len = 0;
+   d->dropout__dev_seed = NULL;
+   d->dropout__dev_pos = NULL;
    return DROPOUT_OK;
 }
 
@@ -3335,7 +3338,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
       err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);
       if (err) return err;
    }
-   for (k = 0; k < d->dropout__rank; ++k) d->dropout__stride[w][k] = strides[k];
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__strided |= 1u << w;
    return DROPOUT_OK;
 }
