@@ -140,6 +140,20 @@
 #include <stddef.h>   /* both freestanding headers: no libc needed */
 #include <stdint.h>
 
+/* C++ users who build with -Wold-style-cast, -Wzero-as-null-pointer-constant or
+   -Wuseless-cast (-Werror): the header is C99 first, and its casts are C casts (a cast
+   that is needed on one target is useless on another: size_t is uint64_t on LP64 only),
+   so inside the header, and there only, these three are off; the user's own code after
+   the include is checked as before (push / pop; tests/api/suite.sh builds it so). */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
+
 #define DROPOUT_VERSION_MAJOR 0
 #define DROPOUT_VERSION_MINOR 9
 #define DROPOUT_VERSION_PATCH 0
@@ -1182,6 +1196,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 }
 #endif
 
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
+
 #endif /* DROPOUT_H_INCLUDED */
 
 /* ==================================================================================== */
@@ -1191,6 +1209,14 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #ifdef DROPOUT_IMPLEMENTATION
 #ifndef DROPOUT_IMPLEMENTATION_DONE
 #define DROPOUT_IMPLEMENTATION_DONE
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
 
 /* the DROPOUT_V0_API names (defined at the end of the file) would rename the 1.0
    definitions: off while the implementation is compiled */
@@ -3979,6 +4005,9 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 }
 #endif
 
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
 #endif /* DROPOUT_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_IMPLEMENTATION */
 
