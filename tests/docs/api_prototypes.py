@@ -19,7 +19,7 @@ The last line says how many prototypes were compared."""
 import re
 import sys
 
-MARKERS = r'\b(?:DROPOUTDEF|DROPOUT_CUDADEF|DROPOUT_HD)\b'
+MARKERS = r'\b(?:DROPOUTDEF|DROPOUT_CUDADEF|DROPOUT_OPENCLDEF|DROPOUT_HD)\b'
 
 
 def strip_comments(text):
@@ -68,7 +68,7 @@ def name_of(proto):
 def header_prototypes(path):
     text = open(path, encoding='utf-8').read()
     # the interface part only: stop at the implementation section
-    cut = re.search(r'^#\s*if(def)?\s+(defined\s*\(\s*)?DROPOUT(_CUDA)?_IMPLEMENTATION\b', text, flags=re.M)
+    cut = re.search(r'^#\s*if(def)?\s+(defined\s*\(\s*)?DROPOUT(_CUDA|_OPENCL)?_IMPLEMENTATION\b', text, flags=re.M)
     if cut:
         text = text[:cut.start()]
     lines = drop_block(text.split('\n'), 'DROPOUT_V0_API')
@@ -119,8 +119,8 @@ def doc_prototypes(path):
             s = re.sub(r'\s+', ' ', stmt).strip()
             if not s or s.startswith('typedef') or '=' in s:
                 continue
-            if re.match(r'^(?:(?:DROPOUTDEF|DROPOUT_CUDADEF|DROPOUT_HD|const|unsigned|struct)\s+)*'
-                        r'[A-Za-z_]\w*[\s*]+\**\s*dropout_\w+\s*\(.*\)$', s):
+            if re.match(r'^(?:(?:DROPOUTDEF|DROPOUT_CUDADEF|DROPOUT_OPENCLDEF|DROPOUT_HD|const|unsigned|struct)\s+)*'
+                        r'[A-Za-z_]\w*(?:[\s*]+const)?[\s*]+dropout_\w+\s*\(.*\)$', s):
                 protos.append(normalise(s))
     return protos
 
@@ -137,8 +137,16 @@ def main():
     have = doc_prototypes(doc)
     bad = 0
     seen = set()
+    # an optional backend's header that is not in this checkout (dropout_opencl.h before
+    # its branch is merged): its prototypes on the page are named, not checked
+    opencl = any(h.endswith('dropout_opencl.h') for h in headers)
+    unchecked = sorted(name_of(p) for p in have if name_of(p).startswith('dropout_opencl_') and not opencl)
+    if unchecked:
+        print('note: dropout_opencl.h not given: %d prototypes of it not checked' % len(unchecked))
     for proto in have:
         name = name_of(proto)
+        if name.startswith('dropout_opencl_') and not opencl:
+            continue
         if name not in want:
             print('FAIL docs: %s has a prototype of %s, which no header declares: %s' % (doc, name, proto))
             bad += 1

@@ -63,6 +63,7 @@ typedef struct fcase {
    double sigma; float sigma_f32; int sigma_set;
    size_t bias_len; int bias_set;
    int with_mask;
+   int inplace;                                /* in = out, same strides */
 } fcase;
 
 static size_t esize(int dtype) { return dtype == DROPOUT_DTYPE_F64 ? 8 : dtype == DROPOUT_DTYPE_F32 ? 4 : 2; }
@@ -419,6 +420,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          }
       }
    }
+   /* in place: the input is the output itself, with the output's strides */
+   c.inplace = (flags & 8u) != 0 && has_in(c.op) && c.op != DROPOUT_OP_BIAS_DROPOUT_ADD;
+   if (c.inplace) {
+      err = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, c.strides[OPD_OUT]);
+      if (err == DROPOUT_OK) memcpy(c.strides[OPD_IN], c.strides[OPD_OUT], sizeof c.strides[OPD_IN]);
+      else c.inplace = 0;
+   }
    sel = u8(&in);
    c.accumulate = (sel & 1u) && is_grad(c.op);
    if (sel & 2u) {
@@ -480,7 +488,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    buf_make(&bbias, 0, (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? c.dims[c.rank - 1] : 0) + 1, esize(c.dtype), &in);
    memset(&t, 0, sizeof t);
    t.out = c.op != DROPOUT_OP_MASK ? b[OPD_OUT].base : NULL;
-   t.in = has_in(c.op) ? b[OPD_IN].base : NULL;
+   t.in = !has_in(c.op) ? NULL : c.inplace ? b[OPD_OUT].base : b[OPD_IN].base;
    t.mask = c.with_mask ? bmask.base : NULL;
    t.bias = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? bbias.base : NULL;
    t.residual = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
@@ -519,7 +527,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          ptrdiff_t ei = offset_of(&c, c.strides[OPD_IN], i, NULL);
          ptrdiff_t er = offset_of(&c, c.strides[OPD_RES], i, NULL);
          unsigned char *dst = expect + (b[OPD_OUT].base - b[OPD_OUT].mem) + eo * (ptrdiff_t)es;
-         val x = load(c.dtype, b[OPD_IN].base + ei * (ptrdiff_t)es), old = load(c.dtype, dst), y = x;
+         val old = load(c.dtype, dst), x = c.inplace ? old : load(c.dtype, b[OPD_IN].base + ei * (ptrdiff_t)es), y = x;
          int keep = 1;
          if (c.op == DROPOUT_OP_APPLY_MASK)   /* p = 1 drops all, whatever the stored mask says (SPEC 7) */
             keep = c.rule.threshold != (uint64_t)1 << c.rule.bits && mask_bit(bmask.snap + PAD, m);
@@ -542,6 +550,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break; }
          }
          if (c.accumulate) y = accumulate(c.dtype, old, y);
+#ifdef FUZZ_BREAK_REFERENCE   /* the suite's proof that a wrong bit is caught */
+         if (i == 0) *(unsigned char *)&y ^= 1u;
+#endif
          store(c.dtype, dst, y);
       }
       if (memcmp(expect, b[OPD_OUT].mem, b[OPD_OUT].bytes) != 0) {
@@ -573,7 +584,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        *cres = (unsigned char *)malloc((size_t)numel * es + 1), *cmask = (unsigned char *)malloc((size_t)(positions + 7) / 8 + 1);
          if (!cin || !cout || !cres || !cmask) fail("out of memory");
          for (i = 0; i < numel; ++i) {
-            memcpy(cin + i * es, b[OPD_IN].base + offset_of(&c, c.strides[OPD_IN], i, NULL) * (ptrdiff_t)es, es);
+            if (c.inplace)   /* the input was the output's bytes before the call */
+               memcpy(cin + i * es, b[OPD_OUT].snap + (b[OPD_OUT].base - b[OPD_OUT].mem) + offset_of(&c, c.strides[OPD_OUT], i, NULL) * (ptrdiff_t)es, es);
+            else memcpy(cin + i * es, b[OPD_IN].base + offset_of(&c, c.strides[OPD_IN], i, NULL) * (ptrdiff_t)es, es);
             memcpy(cres + i * es, b[OPD_RES].base + offset_of(&c, c.strides[OPD_RES], i, NULL) * (ptrdiff_t)es, es);
             memcpy(cout + i * es, b[OPD_OUT].snap + (b[OPD_OUT].base - b[OPD_OUT].mem) + offset_of(&c, c.strides[OPD_OUT], i, NULL) * (ptrdiff_t)es, es);
          }

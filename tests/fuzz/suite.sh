@@ -27,6 +27,19 @@ else
    say "FAIL build fuzz replay: $(head -c 600 "$fz_dir/replay.build.log" | tr '\n' ' ')"
 fi
 
+# the replay can fail: with one bit of the reference flipped, the corpus must be caught
+if $CC -std=c99 -O1 $WARN -DFUZZ_MAIN -DFUZZ_BREAK_REFERENCE -I. "$fz_src" -o "$fz_dir/replay_broken" >"$fz_dir/replay_broken.build.log" 2>&1; then
+   if "$fz_dir/replay_broken" "$fz_corpus"/* >"$fz_dir/replay_broken.out" 2>&1; then
+      say "FAIL fuzz replay: a reference with one wrong bit passes the corpus: the corpus checks nothing"
+   elif grep -q "differs from the scalar reference" "$fz_dir/replay_broken.out"; then
+      say "PASS fuzz replay: a reference with one wrong bit is caught by the corpus"
+   else
+      say "FAIL fuzz replay: the broken reference failed for another reason: $(grep -m1 FAIL "$fz_dir/replay_broken.out")"
+   fi
+else
+   say "FAIL build fuzz replay (broken reference): $(head -c 400 "$fz_dir/replay_broken.build.log" | tr '\n' ' ')"
+fi
+
 # 2. coverage-guided, bounded in time
 FUZZ_CLANG=${FUZZ_CLANG:-clang}
 if ! command -v "$FUZZ_CLANG" >/dev/null 2>&1; then
