@@ -2074,6 +2074,9 @@ DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc
       snprintf(ctx->message, sizeof ctx->message, "%s", dropout_strerror(rc));
       return rc;
    }
+   if (d->dropout__dev_seed || d->dropout__dev_pos)
+      return dropout_opencl__fail(ctx, DROPOUT_ERR_DEVICE_COORDS, "dropout_opencl_run: the descriptor has device coordinates "
+                                  "(dropout_desc_set_device_coords is for CUDA graphs); pass the seed and position in the plan");
    op = d->dropout__op;
    plan = &d->dropout__plan;
    rank = d->dropout__rank;
