@@ -1844,6 +1844,14 @@ DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context contex
    ctx->device = device;
    err = clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof ctx->device_name - 1, ctx->device_name, NULL);
    if (err != CL_SUCCESS) strcpy(ctx->device_name, "(unnamed)");
+   {   /* OpenCL C 1.2 at least: 1.0 and 1.1 have no `static` functions (the header's building blocks) */
+      char ver[64] = "";
+      clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_VERSION, sizeof ver - 1, ver, NULL);
+      if (!strncmp(ver, "OpenCL C 1.0", 12) || !strncmp(ver, "OpenCL C 1.1", 12)) {
+         snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_init: %s offers %s; the program needs OpenCL C 1.2", ctx->device_name, ver);
+         return DROPOUT_ERR_OPENCL_BUILD;
+      }
+   }
    err = clGetDeviceInfo(device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof single, &single, NULL);
    if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)");
    ext[0] = 0;
