@@ -1261,6 +1261,20 @@ enum { DROPOUT__F32, DROPOUT__F64, DROPOUT__F16, DROPOUT__BF16 };
    uint64_t: bit i = element i of the chunk kept. */
 #define DROPOUT__CHUNK 64
 
+/* Bodies written once for every dtype and inlined where the dtype is a constant, so that
+   a program calling only the f32 functions links only f32 code (a Cortex-M4 build then
+   carries no soft double). */
+#if defined(__GNUC__) || defined(__clang__)
+#define DROPOUT__INLINE static inline __attribute__((always_inline))
+#define DROPOUT__SIMD_ONLY static __attribute__((unused))   /* called by the SIMD paths alone */
+#elif defined(_MSC_VER)
+#define DROPOUT__INLINE static __forceinline
+#define DROPOUT__SIMD_ONLY static
+#else
+#define DROPOUT__INLINE static inline
+#define DROPOUT__SIMD_ONLY static
+#endif
+
 DROPOUTDEF const char *dropout_strerror(int code)
 {
    switch (code) {
@@ -1420,7 +1434,7 @@ static void dropout__store_mask_bits(uint8_t *mask, uint64_t keep, unsigned coun
 }
 
 /* Apply one chunk's keep bits to `count` elements of the given type. */
-static void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
+DROPOUT__INLINE void dropout__apply_chunk_body(int dtype, void *y, const void *x, size_t at,
                                  uint64_t keep, unsigned count, const dropout_rule *r)
 {
    unsigned i;
@@ -1444,12 +1458,18 @@ static void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
    }
 }
 
+DROPOUT__SIMD_ONLY void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
+                                            uint64_t keep, unsigned count, const dropout_rule *r)
+{
+   dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
+}
+
 /* The scalar reference of the one loop behind forward, backward, mask and apply_mask.
    y/x: the data (both NULL for mask only); mask_out: optional; mask_in: when given, the
    keep bits come from it instead of the stream. */
-static void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
-                             const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                             uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUT__INLINE void dropout__run_ref_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                           const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                           uint64_t seed, uint64_t stream, uint64_t offset)
 {
    dropout__cursor c;
    size_t at;
@@ -1460,8 +1480,15 @@ static void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *
       uint64_t keep = mask_in ? dropout__load_mask_bits(mask_in + at / 8u, count)
                               : dropout__keep_bits_ref(&c, r, offset + at, count);
       if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
-      if (y) dropout__apply_chunk(dtype, y, x, at, keep, count, r);
+      if (y) dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
    }
+}
+
+DROPOUT__SIMD_ONLY void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                        const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                        uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
 /* Stream words word .. word + n - 1 into out, one block at a time. */
@@ -2356,9 +2383,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 
 /* The engine behind every plain dropout call (forward, backward, mask, apply_mask), for a
    valid rule: the SIMD path or the reference, the same bits. */
-static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
-                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                            uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUT__INLINE void dropout__engine_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                          const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                          uint64_t seed, uint64_t stream, uint64_t offset)
 {
    /* p = 1 drops everything, whatever a stored mask says (SPEC section 7): a kept bit would
       scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
@@ -2371,7 +2398,22 @@ static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x
       return;
    }
 #endif
-   dropout__run_ref(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
+                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                            uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+/* the f32 calls' own copy (see DROPOUT__INLINE) */
+static void dropout__engine_f32(float *y, uint8_t *mask_out, const float *x,
+                                const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(DROPOUT__F32, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
 static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
@@ -2563,19 +2605,25 @@ static int dropout__in_place_ok(const void *y, const void *x, size_t n, size_t e
    return y == x || !dropout__meets(y, n * es, x, n * es);
 }
 
-/* forward and mask-free backward: the same operation on different data */
+/* forward and mask-free backward (the same operation on different data): every check,
+   and the count to run */
+static int dropout__short_check(int dtype, const dropout_plan *plan, const void *y, const uint8_t *mask, const void *x, size_t *n)
+{
+   size_t es = dropout__esize[dtype];
+   int err = dropout__plan_check(plan);
+   if (err) return err;
+   *n = (size_t)plan->count;
+   if (*n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   if (*n > (size_t)-1 / es || !dropout__in_place_ok(y, x, *n, es) ||
+       dropout__meets(mask, (*n + 7) / 8, y, *n * es) || dropout__meets(mask, (*n + 7) / 8, x, *n * es))
+      return DROPOUT_ERR_OVERLAP;
+   return dropout__fpu_check();
+}
+
 static int dropout__short(int dtype, const dropout_plan *plan, void *y, uint8_t *mask, const void *x)
 {
    size_t n;
-   int err = dropout__plan_check(plan);
-   if (err) return err;
-   n = (size_t)plan->count;
-   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   if (!dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
-       dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]) ||
-       dropout__meets(mask, (n + 7) / 8, x, n * dropout__esize[dtype]))
-      return DROPOUT_ERR_OVERLAP;
-   err = dropout__fpu_check();
+   int err = dropout__short_check(dtype, plan, y, mask, x, &n);
    if (err) return err;
    dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
    return DROPOUT_OK;
@@ -2597,7 +2645,11 @@ static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t
 
 DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x)
 {
-   return dropout__short(DROPOUT__F32, plan, y, mask, x);
+   size_t n;
+   int err = dropout__short_check(DROPOUT__F32, plan, y, mask, x, &n);
+   if (err) return err;
+   dropout__engine_f32(y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   return DROPOUT_OK;
 }
 
 DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x)
@@ -2617,7 +2669,7 @@ DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, u
 
 DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy)
 {
-   return dropout__short(DROPOUT__F32, plan, dx, NULL, dy);
+   return dropout_forward_f32(plan, dx, NULL, dy);
 }
 
 DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy)
@@ -2840,13 +2892,14 @@ static int dropout__out_strides_ok(int rank, const size_t *dim, const ptrdiff_t 
    return DROPOUT_OK;
 }
 
+/* row-major strides of a shape; 0 past the rank (every entry set) */
 static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
 {
    ptrdiff_t acc = 1;
    int d;
-   for (d = rank - 1; d >= 0; --d) {
-      st[d] = acc;
-      acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
+   for (d = DROPOUT_MAX_RANK - 1; d >= 0; --d) {
+      st[d] = d < rank ? acc : 0;
+      if (d < rank) acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
    }
 }
 
@@ -2862,7 +2915,7 @@ static void dropout__desc_strides(const dropout_desc *d, int w, ptrdiff_t *st)
 {
    int k;
    if ((d->dropout__strided >> w) & 1u)
-      for (k = 0; k < d->dropout__rank; ++k) st[k] = d->dropout__stride[w][k];
+      for (k = 0; k < DROPOUT_MAX_RANK; ++k) st[k] = d->dropout__stride[w][k];   /* a fixed size: no memcpy call */
    else
       dropout__contiguous(d->dropout__rank, d->dropout__dim, st);
 }
@@ -3134,15 +3187,14 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
             if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && ((j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
             else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
          } else if (op == DROPOUT_OP_APPLY_MASK) {
-            if (all_dropped) { for (i = 0; i < (n + 7u) / 8u; ++i) kb[i] = 0; }
-            else dropout__bits_copy(kb, j->mask, m0 + at, n);
+            if (!all_dropped) dropout__bits_copy(kb, j->mask, m0 + at, n);
          } else {
             dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
          }
       }
       for (i = 0; i < n; ++i) {
          ptrdiff_t e = (ptrdiff_t)(at + i);
-         int keep = sm == 0 ? k1 : (kb[i / 8u] >> (i % 8u)) & 1;
+         int keep = sm == 0 ? k1 : op == DROPOUT_OP_APPLY_MASK && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
          float z = 0.0f;
          if (normal && !j->copy) {
             uint64_t q = j->pos + m0 + (uint64_t)e * sm;
@@ -3175,8 +3227,8 @@ static void dropout__job_run(dropout__job *j)
    if (j->mask && dropout__op_mask_out(j->op))
       dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
    if (j->numel == 0) return;
-   for (d = 0; d < j->rank; ++d) idx[d] = 0;
-   for (w = 0; w < DROPOUT__NW; ++w) off[w] = 0;
+   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* fixed sizes: no memset call (freestanding) */
+   off[0] = off[1] = off[2] = off[3] = 0;
    for (;;) {
       dropout__job_row(j, off, m0);
       for (d = j->rank - 2; d >= 0; --d) {   /* the next row: an odometer over the outer dims */
@@ -3220,7 +3272,7 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
    j->numel = numel;
    j->positions = positions;
    for (w = 0; w < 3; ++w) {
-      if (st && st[w]) for (d = 0; d < rank; ++d) j->st[w][d] = st[w][d];
+      if (st && st[w]) for (d = 0; d < DROPOUT_MAX_RANK; ++d) j->st[w][d] = st[w][d];   /* fixed size: no memcpy */
       else dropout__contiguous(rank, dim, j->st[w]);
    }
    for (d = 0; d < rank; ++d) j->st[DROPOUT__W_BIAS][d] = d == rank - 1 ? 1 : 0;
@@ -3234,31 +3286,34 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
 
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
 {
-   dropout_desc n;
-   int err, k, w;
+   int err, k;
    if (!d) return DROPOUT_ERR_NULL;
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
    err = dropout__plan_check(plan);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
-   n.dropout__magic = DROPOUT__DESC_MAGIC;
-   n.dropout__op = (int)op;
-   n.dropout__dtype = (int)dtype;
-   n.dropout__rank = 1;
-   n.dropout__grad = DROPOUT_GRAD_OVERWRITE;
-   n.dropout__broadcast = 0;
-   n.dropout__strided = 0;
-   n.dropout__plan = *plan;
-   for (k = 0; k < DROPOUT_MAX_RANK; ++k) {
-      n.dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
-      for (w = 0; w < 3; ++w) n.dropout__stride[w][k] = 0;
-   }
-   n.dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
-   n.dropout__bias_len = 0;
-   n.dropout__dev_seed = NULL;
-   n.dropout__dev_pos = NULL;
-   *d = n;
+   /* field by field (no struct copy, no zeroing loop: freestanding builds have no
+      memcpy/memset to call); dropout__stride is read only where dropout__strided says */
+   d->dropout__magic = DROPOUT__DESC_MAGIC;
+   d->dropout__op = (int)op;
+   d->dropout__dtype = (int)dtype;
+   d->dropout__rank = 1;
+   d->dropout__grad = DROPOUT_GRAD_OVERWRITE;
+   d->dropout__broadcast = 0;
+   d->dropout__strided = 0;
+   d->dropout__plan.rule.threshold = plan->rule.threshold;
+   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
+   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
+   d->dropout__plan.rule.bits = plan->rule.bits;
+   d->dropout__plan.key = plan->key;
+   d->dropout__plan.pos = plan->pos;
+   d->dropout__plan.count = plan->count;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
+   d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
+   d->dropout__bias_len = 0;
+   d->dropout__dev_seed = NULL;
+   d->dropout__dev_pos = NULL;
    return DROPOUT_OK;
 }
 
@@ -3295,7 +3350,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
       err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);
       if (err) return err;
    }
-   for (k = 0; k < d->dropout__rank; ++k) d->dropout__stride[w][k] = strides[k];
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__strided |= 1u << w;
    return DROPOUT_OK;
 }
