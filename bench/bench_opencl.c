@@ -5,7 +5,8 @@
    For each op and size the bytes the op moves (inputs read + outputs written, mask bits
    included) are copied once with clEnqueueCopyBuffer in the same run, on the same queue,
    and the op's time is reported as a ratio to that copy's: 1.0 = the op runs at the speed
-   of a plain copy of its bytes. Best of REPS timed runs each (clFinish around every run),
+   of a plain copy of its bytes. The last column is the same descriptor through dropout.h's
+   dropout_run on the host, one thread, same run (context for CPU devices). Best of REPS timed runs each (clFinish around every run),
    after a warm-up run that also compiles the kernels for the work-group size.
 
    On PoCL the "device" is this machine's CPU: the figures then say how the OpenCL
@@ -49,6 +50,20 @@ static double time_run(const dropout_desc *d, const dropout_opencl_tensors *t)
    return best;
 }
 
+/* best time of the same descriptor through dropout.h on the CPU (one thread) */
+static double time_cpu(const dropout_desc *d, const dropout_tensors *t)
+{
+   double best = 1e30;
+   int r;
+   for (r = 0; r <= g_reps; ++r) {
+      double t0 = now(), dt;
+      if (dropout_run(d, t)) { fprintf(stderr, "dropout_run failed\n"); exit(1); }
+      dt = now() - t0;
+      if (r > 0 && dt < best) best = dt;
+   }
+   return best;
+}
+
 static double time_copy(cl_mem src, cl_mem dst, size_t bytes)
 {
    double best = 1e30;
@@ -87,6 +102,7 @@ int main(int argc, char **argv)
    cl_context ctx;
    cl_int err;
    cl_mem a, b, c2, m, bias;
+   unsigned char *ha, *hb, *hc, *hm, *hbias;
    FILE *f;
    char cpu[256] = "unknown";
    const char *env = getenv("DROPOUT_BENCH_MAX_LOG2");
@@ -114,6 +130,16 @@ int main(int argc, char **argv)
       m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, maxb / 64u + 8u, NULL, &err);
       bias = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024 * 8, NULL, &err);
       if (err != CL_SUCCESS) { printf("FAIL bench_opencl: buffers of %lu bytes: %d\n", (unsigned long)maxb, (int)err); return 1; }
+      ha = (unsigned char *)malloc(maxb); hb = (unsigned char *)malloc(maxb); hc = (unsigned char *)malloc(maxb);
+      hm = (unsigned char *)malloc(maxb / 64u + 8u); hbias = (unsigned char *)malloc(1024 * 8);
+      if (!ha || !hb || !hc || !hm || !hbias) { printf("FAIL bench_opencl: out of host memory\n"); return 1; }
+      {
+         size_t j;
+         float one = 1.0f;
+         for (j = 0; j + 4 <= maxb; j += 4) { memcpy(ha + j, &one, 4); memcpy(hb + j, &one, 4); memcpy(hc + j, &one, 4); }
+         for (j = 0; j < 1024 * 8; j += 4) memcpy(hbias + j, &one, 4);
+         memset(hm, 0x5A, maxb / 64u + 8u);
+      }
       {   /* defined contents (ones), so that no denormal or NaN path is timed */
          float one = 1.0f;
          clEnqueueFillBuffer(g_q, a, &one, sizeof one, 0, maxb, 0, NULL, NULL);
@@ -130,7 +156,7 @@ int main(int argc, char **argv)
                "# dropout_opencl.h against clEnqueueCopyBuffer\n\n"
                "- device: %s (%s)\n- host CPU: %s\n"
                "- %s\n- ratio = copy time of the op's bytes / op time (1.00 = copy speed); best of %d runs, work-group %lu\n\n"
-               "| op | elements | bytes moved | op ms | copy ms | ratio |\n| --- | ---: | ---: | ---: | ---: | ---: |\n",
+               "| op | elements | bytes moved | op ms | copy ms | ratio | dropout.h on the CPU, 1 thread, ms |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
                g_ocl.device_name, strstr(g_ocl.device_name, "pthread") || strstr(g_ocl.device_name, "cpu") ? "PoCL on this CPU: these are CPU figures, not a GPU's" : "OpenCL device",
                cpu, "dropout_opencl_run on contiguous 1-D tensors, p = 0.1", g_reps, (unsigned long)g_ocl.local_size);
       fputs(head, f); fputs(head, stdout);
@@ -143,8 +169,9 @@ int main(int argc, char **argv)
          dropout_plan plan;
          dropout_desc d;
          dropout_opencl_tensors t;
+         dropout_tensors ht;
          size_t es = o->dt == DROPOUT_DTYPE_F64 ? 8 : o->dt == DROPOUT_DTYPE_F32 ? 4 : 2, bytes;
-         double top, tcopy;
+         double top, tcopy, tcpu;
          char row[256];
          if (o->dt == DROPOUT_DTYPE_F64 && !g_ocl.fp64) continue;
          if (o->op == DROPOUT_OP_GAUSSIAN && !g_ocl.fp64) continue;
@@ -152,17 +179,19 @@ int main(int argc, char **argv)
          dropout_plan_at(&plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), n);
          dropout_desc_init(&d, o->op, o->dt, &plan);
          memset(&t, 0, sizeof t);
+         memset(&ht, 0, sizeof ht);
          bytes = 0;
-         if (o->op != DROPOUT_OP_MASK) { t.out = b; t.in = a; bytes += 2 * n * es; }
-         if (o->mask) { t.mask = m; bytes += n / 8u; }
+         if (o->op != DROPOUT_OP_MASK) { t.out = b; t.in = a; ht.out = hb; ht.in = ha; bytes += 2 * n * es; }
+         if (o->mask) { t.mask = m; ht.mask = hm; bytes += n / 8u; }
          if (o->op == DROPOUT_OP_BIAS_DROPOUT_ADD) {
             dropout_desc_set_bias_len(&d, 1024);
-            t.bias = bias; t.residual = c2; bytes += n * es;
+            t.bias = bias; t.residual = c2; ht.bias = hbias; ht.residual = hc; bytes += n * es;
          }
          top = time_run(&d, &t);
+         tcpu = time_cpu(&d, &ht);
          tcopy = time_copy(c2, b, bytes / 2u);   /* a copy of bytes/2 moves `bytes` (read + write) */
-         snprintf(row, sizeof row, "| %s | 2^%d | %.1f MB | %.3f | %.3f | %.2f |\n", o->name, lg,
-                  (double)bytes / 1e6, top * 1e3, tcopy * 1e3, tcopy / top);
+         snprintf(row, sizeof row, "| %s | 2^%d | %.1f MB | %.3f | %.3f | %.2f | %.3f |\n", o->name, lg,
+                  (double)bytes / 1e6, top * 1e3, tcopy * 1e3, tcopy / top, tcpu * 1e3);
          fputs(row, f); fputs(row, stdout); fflush(stdout);
       }
    }
@@ -172,5 +201,6 @@ int main(int argc, char **argv)
    clReleaseMemObject(a); clReleaseMemObject(b); clReleaseMemObject(c2); clReleaseMemObject(m); clReleaseMemObject(bias);
    clReleaseCommandQueue(g_q);
    clReleaseContext(ctx);
+   free(ha); free(hb); free(hc); free(hm); free(hbias);
    return 0;
 }

@@ -90,19 +90,24 @@ static inline uint dropout_ocl_keep_bits(ulong seed, ulong stream, dropout_rule 
    return count == 32u ? (uint)acc : (uint)acc & ((1u << count) - 1u);
 }
 
-/* One element of the contiguous ops, out[j] from in[j] (and bias, residual). */
-#define DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                     \
+/* The element loops of the contiguous ops, one loop per case (the op's branch hoisted out
+   of the loop: apply_mask ran 3x faster on PoCL than with one loop branching per element).
+   FOR(j, keep) is the kernel's loop header: it declares element j and its keep bit, and
+   STEP advances the fused op's column. */
+#define DROPOUT_OCL_ELEMS(T, APPLY, FUSED_ONE, ACC, FOR, COL0, STEP)                          \
    {                                                                                     \
       __global T *yp = (__global T *)(y + y_off);                                         \
       __global const T *xp = (__global const T *)(x + x_off);                             \
-      T v;                                                                               \
-      if (op == DROPOUT_OCL_FUSED)                                                       \
-         v = FUSED_ONE(xp[j], ((__global const T *)(bias + b_off))[col],                   \
-                       ((__global const T *)(res + r_off))[j], keep, r);                 \
-      else                                                                               \
-         v = APPLY(xp[j], keep, r);                                                      \
-      if (acc) v = ACC(yp[j], v);                                                        \
-      yp[j] = v;                                                                         \
+      if (op == DROPOUT_OCL_FUSED) {                                                     \
+         __global const T *bp = (__global const T *)(bias + b_off);                       \
+         __global const T *rp = (__global const T *)(res + r_off);                        \
+         col = COL0;                                                                     \
+         FOR { yp[j] = FUSED_ONE(xp[j], bp[col], rp[j], keep, r); STEP }                 \
+      } else if (acc) {                                                                  \
+         FOR { yp[j] = ACC(yp[j], APPLY(xp[j], keep, r)); }                              \
+      } else {                                                                           \
+         FOR { yp[j] = APPLY(xp[j], keep, r); }                                          \
+      }                                                                                  \
    }
 
 /* The contiguous kernel: forward, backward, apply_mask, mask, fused. Units of 32
@@ -110,6 +115,11 @@ static inline uint dropout_ocl_keep_bits(ulong seed, ulong stream, dropout_rule 
    takes a span of L units at a time (L = its size), keeps their bits in local memory and
    then moves the span's elements with consecutive work-items on consecutive elements.
    Spans go round the groups (group-stride), so the bits do not depend on the launch. */
+#define DROPOUT_OCL_STAGED_FOR                                                           \
+   for (e = lid; e < elems; e += L)                                                      \
+      for (j = e0 + e, keep = (int)((kl[e >> 5] >> (e & 31u)) & 1u), once = 1; once; once = 0)
+#define DROPOUT_OCL_STAGED_STEP col += l_step; if (col >= bias_len) col -= bias_len;
+
 #define DROPOUT_OCL_UNIT_KERNEL(NAME, T, APPLY, FUSED_ONE, ACC)                               \
 __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong mo_off,      \
                    dropout_ocl_gcp x, ulong x_off, dropout_ocl_gcp mask_in, ulong mi_off,     \
@@ -123,8 +133,9 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
    ulong units = n / 32u + (n % 32u != 0), spans = (units + L - 1u) / L, s;              \
    int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \
    for (s = get_group_id(0); s < spans; s += get_num_groups(0)) {                        \
-      ulong u = s * L + lid, e0 = s * L * 32u, elems, e;                                  \
+      ulong u = s * L + lid, e0 = s * L * 32u, elems, e, j;                               \
       uint kb = 0;                                                                       \
+      int keep, once;                                                                    \
       if (u < units) {                                                                   \
          uint count = n - u * 32u < 32u ? (uint)(n - u * 32u) : 32u, i;                  \
          if (op == DROPOUT_OCL_APPLY_MASK) {                                             \
@@ -141,14 +152,7 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
       kl[lid] = kb;                                                                      \
       barrier(CLK_LOCAL_MEM_FENCE);                                                      \
       elems = n - e0 < L * 32u ? n - e0 : L * 32u;                                       \
-      col = op == DROPOUT_OCL_FUSED ? (e0 + lid) % bias_len : 0;   /* no division per element */ \
-      for (e = lid; e < elems; e += L) {                                                 \
-         ulong j = e0 + e;                                                               \
-         int keep = (int)((kl[e >> 5] >> (e & 31u)) & 1u);                               \
-         DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \
-         col += l_step;                                                                  \
-         if (col >= bias_len) col -= bias_len;                                           \
-      }                                                                                  \
+      DROPOUT_OCL_ELEMS(T, APPLY, FUSED_ONE, ACC, DROPOUT_OCL_STAGED_FOR, (e0 + lid) % bias_len, DROPOUT_OCL_STAGED_STEP) \
       barrier(CLK_LOCAL_MEM_FENCE);                                                      \
    }                                                                                     \
 }
@@ -156,6 +160,11 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
 /* The same units, each work-item moving its own 32 elements straight from global memory
    (no local memory, no barrier): the better layout where a work-item is a CPU thread's
    loop (PoCL and other CPU devices), the worse one on a GPU (uncoalesced). Same bits. */
+#define DROPOUT_OCL_DIRECT_FOR                                                           \
+   for (i = 0; i < count; ++i)                                                           \
+      for (j = u * 32u + i, keep = (int)((kb >> i) & 1u), once = 1; once; once = 0)
+#define DROPOUT_OCL_DIRECT_STEP if (++col == bias_len) col = 0;
+
 #define DROPOUT_OCL_DIRECT_KERNEL(NAME, T, APPLY, FUSED_ONE, ACC)                             \
 __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong mo_off,      \
                    dropout_ocl_gcp x, ulong x_off, dropout_ocl_gcp mask_in, ulong mi_off,     \
@@ -165,11 +174,12 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
                    __local uint *kl)                                                     \
 {                                                                                        \
    dropout_rule r = dropout_ocl_rule(thr, bits, s32, s64);                               \
-   ulong units = n / 32u + (n % 32u != 0), u, col;                                       \
+   ulong units = n / 32u + (n % 32u != 0), u, col, j;                                    \
    int none = op == DROPOUT_OCL_APPLY_MASK && (thr >> bits) != 0;  /* p = 1: keep none */ \
    (void)kl;                                                                             \
    for (u = get_global_id(0); u < units; u += get_global_size(0)) {                      \
       uint count = n - u * 32u < 32u ? (uint)(n - u * 32u) : 32u, i, kb = 0;             \
+      int keep, once;                                                                    \
       if (op == DROPOUT_OCL_APPLY_MASK) {                                                \
          if (!none)                                                                      \
             for (i = 0; i < (count + 7u) / 8u; ++i) kb |= (uint)mask_in[mi_off + u * 4u + i] << (8u * i); \
@@ -180,13 +190,7 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
       if (mask_out)                                                                      \
          for (i = 0; i < (count + 7u) / 8u; ++i) mask_out[mo_off + u * 4u + i] = (uchar)(kb >> (8u * i)); \
       if (op == DROPOUT_OCL_MASK) continue;                                              \
-      col = op == DROPOUT_OCL_FUSED ? (u * 32u) % bias_len : 0;   /* no division per element */ \
-      for (i = 0; i < count; ++i) {                                                      \
-         ulong j = u * 32u + i;                                                          \
-         int keep = (int)((kb >> i) & 1u);                                               \
-         DROPOUT_OCL_ELEM_BODY(T, APPLY, FUSED_ONE, ACC)                                 \
-         if (++col == bias_len) col = 0;                                                 \
-      }                                                                                  \
+      DROPOUT_OCL_ELEMS(T, APPLY, FUSED_ONE, ACC, DROPOUT_OCL_DIRECT_FOR, (u * 32u) % bias_len, DROPOUT_OCL_DIRECT_STEP) \
    }                                                                                     \
 }
 

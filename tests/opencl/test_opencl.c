@@ -169,14 +169,13 @@ static int run_case(const Case *c)
    size_t es = c->dtype == DROPOUT_DTYPE_F64 ? 8 : c->dtype == DROPOUT_DTYPE_F32 ? 4 : 2, at = 0;
    int64_t lo[3], hi[3];
    int rc_cpu, rc_ocl, ok = 1, w;
-   size_t base[3], numel = 1, mbytes;
+   size_t base[3], mbytes;
    int uses_in = c->op != DROPOUT_OP_MASK, uses_res = c->op == DROPOUT_OP_BIAS_DROPOUT_ADD;
    int uses_mask = c->op == DROPOUT_OP_MASK || c->op == DROPOUT_OP_APPLY_MASK || c->with_mask;
    memset(&out, 0, sizeof out); memset(&in, 0, sizeof in); memset(&res, 0, sizeof res);
    memset(&bias, 0, sizeof bias); memset(&mask, 0, sizeof mask);
    g_why[0] = 0;
    if (dropout_rule_init(&rule, c->p, (dropout_bits)c->bits)) return 1;   /* not a case */
-   for (w = 0; w < c->rank; ++w) numel *= c->dims[w];
    {
       /* the plan's count is the positions the shape draws */
       size_t pcount = 1;
@@ -545,9 +544,16 @@ static void refusals(void)
    if (ok && rc != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "no input: %d", rc); }
    t.in = x.m;
    if (ok && dropout_opencl_run(NULL, &d, &t, g_q) != DROPOUT_ERR_OPENCL_CTX) { ok = 0; snprintf(why, sizeof why, "NULL ctx"); }
+   {   /* CUDA-graph device coordinates mean nothing here */
+      static const uint64_t fake = 0;
+      dropout_desc dc = d;
+      dropout_desc_set_device_coords(&dc, &fake, &fake);
+      rc = dropout_opencl_run(&g_ocl, &dc, &t, g_q);
+      if (ok && rc != DROPOUT_ERR_DEVICE_COORDS) { ok = 0; snprintf(why, sizeof why, "device coordinates: %d", rc); }
+   }
    clFinish(g_q);
    if (ok && (!buf_same(&x, &at) || !buf_same(&y, &at) || !buf_same(&m, &at))) { ok = 0; snprintf(why, sizeof why, "a refused call wrote"); }
-   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input and no context are refused, nothing written\n");
+   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context and device coordinates are refused, nothing written\n");
    else { printf("FAIL opencl refusals: %s\n", why); g_fail = 1; }
 
    /* a device that would flush denormals or has no fp64: refused, never other bits */
