@@ -298,6 +298,7 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo pyth
 
 python: build/python/libdropouth.so
 
+.PHONY: demo-ddp
 demo-ddp: build/python/libdropouth.so
 	$(PYTHON) python/demo_ddp.py
 

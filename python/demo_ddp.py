@@ -11,6 +11,9 @@ order after an all_gather: a fixed-order reduction.
   (local elements x world size) and uses its rank's slice. So global sample j gets the mask
   that one process gives it, and the weights after training are bit-identical at 1, 2 and 4
   processes and equal to one process without torch.distributed.
+- dropouth.Dropout + DistributedDataParallel (rank r takes samples r*B .. r*B + B - 1, DDP's
+  all-reduce averages): the same masks as one process; the weights may differ in the last bits,
+  since the all-reduce adds the ranks' gradients in another order than one process's matmul.
 - nn.Dropout + DistributedDataParallel (the usual setup: torch.manual_seed(0) on every rank):
   each rank draws from its own copy of torch's generator, so every rank repeats rank 0's masks
   on its local samples, and the weights change with the world size.
@@ -98,10 +101,10 @@ def train_dropouth(rank, world, group=None):
     return weights_of(m), masks
 
 
-def train_nn_dropout(rank, world, group=None):
+def train_nn_dropout(rank, world, group=None, kind="torch"):
     """The usual DDP: rank r takes samples r*G/W .. of each step, DDP averages the gradients."""
     torch.set_num_threads(1)
-    m = model("torch")
+    m = model(kind, group)
     ddp = torch.nn.parallel.DistributedDataParallel(m, process_group=group) if world > 1 else m
     opt = torch.optim.SGD(m.parameters(), lr=LR)
     xs, ys = data()
@@ -130,7 +133,10 @@ def _worker(rank, size, port, outdir, kinds, worlds):
             if rank >= w:
                 continue
             for kind in kinds:
-                wts, masks = (train_dropouth if kind == "dropouth" else train_nn_dropout)(rank, w, group)
+                if kind == "dropouth":
+                    wts, masks = train_dropouth(rank, w, group)
+                else:   # "torch": nn.Dropout + DDP; "dropouth-ddp": dropouth.Dropout + DDP
+                    wts, masks = train_nn_dropout(rank, w, group, "dropouth" if kind == "dropouth-ddp" else "torch")
                 torch.save({"weights": wts, "masks": masks}, os.path.join(outdir, "%s-%d-%d.pt" % (kind, w, rank)))
         dist.barrier()
     finally:
@@ -145,7 +151,10 @@ def free_port():
     return port
 
 
-def run_worlds(worlds=(1, 2, 4), kinds=("dropouth", "torch")):
+KINDS = ("dropouth", "dropouth-ddp", "torch")
+
+
+def run_worlds(worlds=(1, 2, 4), kinds=KINDS):
     """{world: {kind: (weights (None where ranks differ), [masks dict of each rank])}}, all world
     sizes from one start of max(worlds) processes (gloo on CPU)."""
     size = max(worlds)
@@ -163,7 +172,7 @@ def run_worlds(worlds=(1, 2, 4), kinds=("dropouth", "torch")):
 
 def local_order(kind, rank, world):
     """Global sample numbers in the order rank `rank` runs them at step 0."""
-    if kind == "torch":
+    if kind != "dropouth":
         b = GLOBAL // world
         return [rank * b + i for i in range(b)]
     c = GLOBAL // CHUNKS
@@ -192,18 +201,29 @@ def measure(one, worlds):
     return out
 
 
+def one_process():
+    """Each kind trained by one process without torch.distributed: the reference."""
+    return {"dropouth": train_dropouth(0, 1), "dropouth-ddp": train_nn_dropout(0, 1, None, "dropouth"),
+            "torch": train_nn_dropout(0, 1)}
+
+
 def main():
     t = "dropouth.Dropout (fixed-order reduction) vs nn.Dropout + DDP, gloo on CPU, global batch %d, %d steps" % (GLOBAL, STEPS)
     print(t)
-    one = {"dropouth": train_dropouth(0, 1), "torch": train_nn_dropout(0, 1)}
+    one = one_process()
     worlds = run_worlds((1, 2, 4))
     table = measure(one, worlds)
-    for kind, name in (("dropouth", "dropouth.Dropout, fixed-order reduction"), ("torch", "nn.Dropout + DistributedDataParallel")):
+    for kind, name in (("dropouth", "dropouth.Dropout, fixed-order reduction"),
+                       ("dropouth-ddp", "dropouth.Dropout + DistributedDataParallel (all-reduce: the order of the sum changes)"),
+                       ("torch", "nn.Dropout + DistributedDataParallel")):
         print("\n%s (one process without torch.distributed: weights %s)" % (name, digest(one[kind][0])))
         print("  processes  weights           = one process  masks = one process's  ranks 1.. repeat rank 0's masks")
         for w, (h, eq, equal, rep, n) in table[kind].items():
-            print("  %9d  %-16s  %-13s  %2d of %d samples       %s" % (
-                w, h or "ranks differ", "yes" if eq else "no", equal, GLOBAL, "%d of %d samples" % (rep, n) if n else "-"))
+            wts = worlds[w][kind][0]
+            gap = "" if eq or wts is None else "  (largest weight difference %.1e)" % float(np.abs(
+                np.frombuffer(wts, np.float32) - np.frombuffer(one[kind][0], np.float32)).max())
+            print("  %9d  %-16s  %-13s  %2d of %d samples       %s%s" % (
+                w, h or "ranks differ", "yes" if eq else "no", equal, GLOBAL, "%d of %d samples" % (rep, n) if n else "-", gap))
 
 
 if __name__ == "__main__":

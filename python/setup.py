@@ -62,7 +62,13 @@ class BuildExt(build_ext):
         out_dir = os.path.join(self.build_lib, "dropouth")
         os.makedirs(out_dir, exist_ok=True)
         out = os.path.join(out_dir, "_dropouth_cuda.so")
-        cmd = [nvcc, "-O2", "-std=c++14", "-shared", "-Xcompiler", "-fPIC", "-o", out, src]
+        # the GPU that is here (a binary for it, no JIT at first use), else nvcc's default target
+        # with PTX; DROPOUTH_NVCC_FLAGS replaces this choice (e.g. "-arch=sm_90")
+        arch = os.environ.get("DROPOUTH_NVCC_FLAGS")
+        if arch is None:
+            arch = "-arch=native" if shutil.which("nvidia-smi") and subprocess.call(
+                ["nvidia-smi"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0 else ""
+        cmd = [nvcc, "-O2", "-std=c++14"] + arch.split() + ["-shared", "-Xcompiler", "-fPIC", "-o", out, src]
         print("dropouth: " + " ".join(cmd))
         if subprocess.call(cmd) != 0:
             print("dropouth: nvcc failed (a host compiler g++ is needed): the package is CPU-only")

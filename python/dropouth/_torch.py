@@ -21,7 +21,10 @@ def _check_tensor(name, t):
     if t.dtype not in _DTYPES:
         raise TypeError("%s must be float32, float64, float16 or bfloat16, got %s" % (name, t.dtype))
     if t.device.type == "cuda":
-        _lib.cuda()   # OSError now, not after a reservation, where the CUDA library is missing
+        try:
+            _lib.cuda()   # now, not after a reservation
+        except OSError as e:
+            raise ValueError("%s is on %s, and this dropouth has no CUDA library: %s" % (name, t.device, e))
     elif t.device.type != "cpu":
         raise ValueError("%s is on device %s: dropouth runs on CPU and CUDA tensors" % (name, t.device))
 

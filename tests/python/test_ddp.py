@@ -21,7 +21,7 @@ def main():
         skip("data parallel (gloo)", "this torch has no torch.distributed with gloo")
         return 0
     import demo_ddp as demo
-    one = {"dropouth": demo.train_dropouth(0, 1), "torch": demo.train_nn_dropout(0, 1)}
+    one = demo.one_process()
     worlds = demo.run_worlds((1, 2, 4))
     table = demo.measure(one, worlds)
     for w, (h, eq, equal, rep, n) in table["dropouth"].items():
@@ -31,6 +31,12 @@ def main():
         report("dropouth.Dropout, %d process%s: each of the %d global samples gets one process's mask; ranks repeat "
                "none of rank 0's (%d of %d)" % (w, "es" if w > 1 else "", demo.GLOBAL, rep, n),
                equal == demo.GLOBAL and rep == 0, "%d of %d masks equal" % (equal, demo.GLOBAL))
+    for w, (h, eq, equal, rep, n) in table["dropouth-ddp"].items():
+        report("dropouth.Dropout + DistributedDataParallel, %d process%s: each of the %d global samples gets one "
+               "process's mask; ranks repeat none of rank 0's (%d of %d)" % (w, "es" if w > 1 else "", demo.GLOBAL, rep, n),
+               equal == demo.GLOBAL and rep == 0, "%d of %d masks equal" % (equal, demo.GLOBAL))
+        print("    dropouth.Dropout + DDP (all-reduce), %d process%s: weights %s (%s one process's)" % (
+            w, "es" if w > 1 else "", h, "==" if eq else "!="))
     for w, (h, eq, equal, rep, n) in table["torch"].items():
         print("    nn.Dropout + DDP, %d process%s: weights %s (%s one process's), %d of %d global samples with one "
               "process's mask, %s of rank 0's masks repeated on other ranks" % (

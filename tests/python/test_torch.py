@@ -109,6 +109,28 @@ def test_checkpoint():
                    % (mode, ", a layer used twice per block and shared by all blocks" if shared else ""), ok)
             report("torch.utils.checkpoint (%s)%s: every layer's stream position after 3 steps == without "
                    "checkpointing %s" % (mode, " (shared layer)" if shared else "", ref_pos), pos == ref_pos, str(pos))
+    # torch.autograd.grad instead of .backward (non-reentrant supports it), and gradient
+    # accumulation: two micro-batches per step, each with its own backward pass
+    blocks_p, blocks_c = build(True), build(True)
+    xs = torch.randn(2, 6, 24, generator=torch.Generator().manual_seed(2))
+    ok = True
+    for step in range(2):
+        gp = [torch.zeros_like(p) for p in blocks_p.parameters()]
+        gc = [torch.zeros_like(p) for p in blocks_c.parameters()]
+        for micro in range(2):
+            hp, hc = xs[micro], xs[micro]
+            for bp, bc in zip(blocks_p, blocks_c):
+                hp = bp(hp)
+                hc = tcp.checkpoint(bc, hc, use_reentrant=False)
+            for acc, g in zip(gp, torch.autograd.grad(hp.square().sum(), list(blocks_p.parameters()))):
+                acc += g
+            for acc, g in zip(gc, torch.autograd.grad(hc.square().sum(), list(blocks_c.parameters()))):
+                acc += g
+        ok = ok and all(same(a, b) for a, b in zip(gp, gc))
+    pos_p = [m.position for m in blocks_p.modules() if isinstance(m, dropouth.Dropout)]
+    pos_c = [m.position for m in blocks_c.modules() if isinstance(m, dropouth.Dropout)]
+    report("non-reentrant checkpoint with torch.autograd.grad and two micro-batches per step: gradients and "
+           "positions == without checkpointing", ok and pos_p == pos_c, "%s vs %s" % (pos_p, pos_c))
     # checkpoint_sequential and preserve_rng_state=False: no RNG state is needed
     ref_g, _ = train_steps(build(False), "plain", 1)
     blocks = build(False)
@@ -364,6 +386,13 @@ def test_resume():
     opt = torch.optim.Adam(m.parameters(), 1e-2)
     train(m, opt, 0, 20)
     whole = weights(m)
+    torch.set_num_threads(2)
+    m = make_model()
+    opt = torch.optim.Adam(m.parameters(), 1e-2)
+    train(m, opt, 0, 20)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    report("training with dropouth.Dropout: identical weights with 1 and %d torch threads" % threads, weights(m) == whole)
     m = make_model()
     opt = torch.optim.Adam(m.parameters(), 1e-2)
     train(m, opt, 0, 10)
