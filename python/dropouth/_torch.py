@@ -199,6 +199,14 @@ class Dropout(torch.nn.Module):
     def set_extra_state(self, state):
         self.generator = Generator(state["seed"], state["stream"], state["position"])
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        """A state_dict without this layer's coordinates (one saved from a model with nn.Dropout
+        there) loads, strict or not: the layer keeps its own seed, stream and position."""
+        strict = strict and (prefix + "_extra_state") in state_dict
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
     def __deepcopy__(self, memo):
         """A deep copy is another layer: nn.Dropout copies draw fresh masks, so this one takes
         the next stream (pickling and torch.save keep the stream: that is the same layer)."""

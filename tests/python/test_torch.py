@@ -211,6 +211,13 @@ def test_manners():
     report("dropouth.Dropout, dropouth.dropout, dropouth.Generator are module-level names (no local classes)",
            dropouth.Dropout.__qualname__ == "Dropout" and "<locals>" not in dropouth.Dropout.__qualname__
            and "Dropout" in dir(dropouth))
+    plain = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.25), torch.nn.Linear(8, 8), torch.nn.Dropout(0.1))
+    fresh = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.Linear(8, 8), dropouth.Dropout(0.1))
+    before = (fresh[1].stream, fresh[1].position)
+    msg = raises(RuntimeError, lambda: fresh.load_state_dict(plain.state_dict()))
+    report("a state_dict saved with nn.Dropout loads strictly into the same model with dropouth.Dropout "
+           "(the layers keep their coordinates)", msg is None and (fresh[1].stream, fresh[1].position) == before
+           and torch.equal(fresh[0].weight, plain[0].weight))
     st = model.state_dict()
     report("(seed, stream, position) are in state_dict: %s" % st["1._extra_state"],
            st["1._extra_state"] == {"seed": 3, "stream": model[1].stream, "position": model[1].position})
