@@ -173,6 +173,11 @@ class Dropout(torch.nn.Module):
         return self.generator.position
 
     def forward(self, input):
+        tracer = getattr(input, "tracer", None)
+        if tracer is not None and hasattr(tracer, "path_of_module"):
+            # torch.fx tracing: one call_module node, as for nn.Dropout (a leaf); the traced
+            # module calls this layer when it runs
+            return tracer.create_proxy("call_module", tracer.path_of_module(self), (input,), {})
         _check_tensor("input", input)
         if not self.training:
             return input

@@ -218,6 +218,16 @@ def test_manners():
     report("a state_dict saved with nn.Dropout loads strictly into the same model with dropouth.Dropout "
            "(the layers keep their coordinates)", msg is None and (fresh[1].stream, fresh[1].position) == before
            and torch.equal(fresh[0].weight, plain[0].weight))
+    from torch import fx
+    dropouth.manual_seed(8)
+    m1 = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.ReLU())
+    traced = fx.symbolic_trace(m1)
+    dropouth.manual_seed(8)
+    m2 = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.ReLU())
+    m2.load_state_dict(m1.state_dict())
+    kinds = [n.op for n in traced.graph.nodes]
+    report("torch.fx.symbolic_trace: the layer is one call_module node (a leaf, as nn.Dropout); the traced "
+           "module gives the layer's masks", kinds.count("call_module") == 3 and same(traced(x), m2(x)), str(kinds))
     st = model.state_dict()
     report("(seed, stream, position) are in state_dict: %s" % st["1._extra_state"],
            st["1._extra_state"] == {"seed": 3, "stream": model[1].stream, "position": model[1].position})
