@@ -309,6 +309,16 @@ def test_strided():
                 why = "%s %s differs from its contiguous copy" % (dt, name)
     report("strided tensors (transposed, permuted, stepped, narrowed, expanded, a column; 4 dtypes) == their "
            "contiguous copies, bit for bit", not why, why)
+    calls = []
+    real = torch.Tensor.contiguous
+    torch.Tensor.contiguous = lambda self, *a, **k: calls.append(1) or real(self, *a, **k)
+    try:
+        v = base.transpose(0, 2)[::2]
+        y = dropouth.dropout(v, 0.3, seed=5, pos=0)
+    finally:
+        torch.Tensor.contiguous = real
+    report("a view goes to the library as it is: no .contiguous() copy (%d calls), and the output has the "
+           "input's shape" % len(calls), not calls and y.shape == v.shape)
     t = base.transpose(0, 2).clone().transpose(0, 2)   # non-contiguous, dense: in place through the strides
     t0 = t.clone()
     before = t.data_ptr()
