@@ -1,7 +1,7 @@
-# tests/api_names.awk - prints the name of every function a header declares with
+# tests/docs/api_names.awk - prints the name of every function a header declares with
 # DROPOUTDEF or DROPOUT_CUDADEF, one a line, with the names that macros build by token
 # pasting (NAME##suffix inside "#define M(suffix, ...)") expanded for every "M(f32, ...)"
-# line that instantiates the macro. Used by tests/suite_docs.sh.
+# line that instantiates the macro. Used by tests/docs/suite.sh.
 function defname(decl,   s) { s = decl; sub(/\(.*/, "", s); sub(/.*[ *]/, "", s); return s }
 function take(line, macro,   x) {
    x = line

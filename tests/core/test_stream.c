@@ -5,13 +5,13 @@
    1. Random123's published known-answer vectors (7 and 10 rounds);
    2. Random123's own philox4x32() over millions of words at awkward coordinates
       (word offsets near 2^64, streams with the high bits set, carries between counter words);
-   3. cuRAND's host generator, in tests/build/peer_curand.c (run by tests/suite_build.sh).
+   3. cuRAND's host generator, in tests/build/peer_curand.c (run by tests/build/suite.sh).
    Peers that are missing print a SKIP line. */
 #define _POSIX_C_SOURCE 200809L   /* popen */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Variants against libm and long double (built by tests/suite_variants.sh with -lm; the
+/* Variants against libm and long double (built by tests/variants/suite.sh with -lm; the
    library itself never uses libm):
    - dropout__sqrt_f64 within 1 ulp of sqrtl over 2^18 inputs spanning all binades;
    - the alpha constants a, c within 2 ulp of the long double formula;

@@ -1,7 +1,7 @@
 """check_pictures.py - the examples' pictures read back by code that shares nothing with
-the code that wrote them (tests/suite_examples.sh runs it; standard library only).
+the code that wrote them (tests/examples/suite.sh runs it; standard library only).
 
-  python3 tests/check_pictures.py png FILE.png...
+  python3 tests/examples/check_pictures.py png FILE.png...
       Each PNG is decoded here: signature, every chunk's CRC-32 (zlib.crc32), IHDR (8-bit
       RGB), the IDAT stream through zlib (which checks the deflate bits and Adler-32), and
       the five PNG row filters undone. Where FILE.png.rgb exists (a binary PPM written by
@@ -9,7 +9,7 @@ the code that wrote them (tests/suite_examples.sh runs it; standard library only
       be smaller than its pixels (w*h*3) by the factor given with --shrink (default 4),
       except for files named *noise* (random pixels) and tiny ones, which must stay
       within deflate's fixed-Huffman worst case (9 bits a byte plus framing).
-  python3 tests/check_pictures.py loss DIR
+  python3 tests/examples/check_pictures.py loss DIR
       DIR/loss.svg's two summary lines must state what DIR/loss.csv's held-out curves do:
       the lowest value and its epoch, the last value and epoch, and the rise after the
       lowest point (to the printed precision).

@@ -1,12 +1,13 @@
-# suite_mpi.sh - data and tensor parallelism over Open MPI (sourced by tests/run.sh; uses say,
-# build, run_prog, $CC, $BUILD, $WARN).
+# covers: data and tensor parallelism over Open MPI, and the tutorial's MPI snippets
+# oracle: the serial trainer's weights hash; the unsplit call's bits (mpi_tensor_parallel.c)
+# needs: cc; optional mpicc + mpirun (openmpi-bin, libopenmpi-dev; else SKIP)
 #  1. examples/train_mlp_mpi.c without MPI (any C compiler): its serial run with one block
 #     per batch equals train_mlp.c's weights (--quick, 20 epochs).
 #  2. With mpicc and mpirun: the trainer on 1, 2, 3 and 4 ranks equals the serial run bit for
 #     bit (20 epochs), also with uneven blocks and a short last batch; MPI_Allreduce of
 #     per-rank sums equals train_mlp.c on 1 rank and differs on 2 (why the fixed order);
 #     a rank that crashes stops the job with a message and no weights.
-#  3. tests/mpi_tensor_parallel.c on 1, 2, 3 and 4 ranks.
+#  3. tests/mpi/mpi_tensor_parallel.c on 1, 2, 3 and 4 ranks.
 #  4. docs/TUTORIAL.md's MPI snippets (```c mpi blocks after <!-- snippet-mpi: NAME -->),
 #     built with mpicc and run on 3 ranks.
 # Open MPI refuses to run as root without OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); 3 and 4 ranks on
@@ -55,7 +56,7 @@ if ! command -v "$MPICC" >/dev/null 2>&1 || ! command -v "$MPIRUN" >/dev/null 2>
 else
    build train_mlp_mpi "$MPICC" -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp_mpi.c \
       -o "$mpi_dir/train_mlp_mpi" -lpthread -lm
-   build mpi_tensor_parallel "$MPICC" -std=c99 -O2 $WARN -I. -Itests tests/mpi_tensor_parallel.c \
+   build mpi_tensor_parallel "$MPICC" -std=c99 -O2 $WARN -I. -Itests tests/mpi/mpi_tensor_parallel.c \
       -o "$mpi_dir/tensor_parallel"
 
    # 2. data parallel: every rank count against the serial run of the same settings

@@ -1,7 +1,7 @@
 /* mpi_tensor_parallel.c - tensor parallelism over Open MPI ranks: a layer's activation split
    by columns, each rank calling dropout.h on its slice, gives the unsplit call's bits.
 
-   mpicc -std=c99 -O2 -I. tests/mpi_tensor_parallel.c && mpirun -np R ./a.out   (R = 1..4+)
+   mpicc -std=c99 -O2 -I. tests/mpi/mpi_tensor_parallel.c && mpirun -np R ./a.out   (R = 1..4+)
 
    The activation is X (ROWS, WIDTH), row-major, and one unsplit call over all of it puts
    element (b, c) at stream position off + b*WIDTH + c. Rank r holds columns [c0, c1), stored

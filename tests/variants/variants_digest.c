@@ -1,4 +1,4 @@
-/* Prints one 64-bit digest of every variant's and the fused op's output on fixed inputs. tests/suite_variants.sh
+/* Prints one 64-bit digest of every variant's and the fused op's output on fixed inputs. tests/variants/suite.sh
    builds it with several compilers and flag sets (-O3 -march=native -ffp-contract=fast, C++)
    and requires the same digest from all: FMA contraction must not change a bit. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */

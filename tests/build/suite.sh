@@ -1,4 +1,7 @@
-# suite_build.sh - sourced by tests/run.sh: the build matrix and the peers, as checks.
+# covers: the build matrix (gcc/clang, C99/C11, C++11/17), links, no libm, sanitizers, nvcc, cuRAND
+# oracle: -Werror compiles that run; libm's symbol list; cuRAND's host Philox generator's words
+# needs: cc; optional gcc, clang, g++, clang++, nm, asan/ubsan runtime, nvcc + g++, libcurand (else SKIP)
+# Sourced by tests/run.sh: the build matrix and the peers, as checks.
 #   - tests/build/smoke.c (every public function) with gcc and clang in C99 and C11, and
 #     as C++ with g++ (C++11, C++17) and clang++ (C++17), all under $WARN, each one run;
 #   - two-file links: implementation in one file, plain include in the other (also with
@@ -50,7 +53,7 @@ if [ ! -x "$sb_nvcc" ]; then sb_nvcc_skip="nvcc not found (neither on PATH nor i
 elif ! sb_have g++; then sb_nvcc_skip="nvcc's host compiler g++ not found"; fi
 if [ -z "$sb_nvcc_skip" ]; then
    rm -f "$sb_dir/nvcc_smoke"
-   sb_bg nvcc_sm75_sm90 "$sb_nvcc" -O1 -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Wshadow,-Wconversion,-Werror \
+   sb_bg nvcc_sm75_sm90 "$sb_nvcc" -O1 -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Wshadow,-Wconversion,-Werror -Itests \
       -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90 tests/build/nvcc_smoke.cu -o "$sb_dir/nvcc_smoke"
 fi
 sb_san=""
@@ -63,7 +66,7 @@ if [ -n "$sb_san" ]; then
    for sb_t in test_dropout test_stream; do
       rm -f "$sb_dir/san_$sb_t"
       sb_bg "asan_ubsan_$sb_t" $sb_san -std=c99 -O1 -g $WARN -fsanitize=address,undefined -fno-sanitize-recover=all \
-         -fno-omit-frame-pointer -I. tests/$sb_t.c -o "$sb_dir/san_$sb_t"
+         -fno-omit-frame-pointer -I. -Itests tests/core/$sb_t.c -o "$sb_dir/san_$sb_t"
    done
 fi
 
@@ -75,7 +78,7 @@ for sb_m in $sb_matrix; do
    sb_have "$sb_cc" || continue
    case $sb_cc in *++) sb_lang="-x c++" ;; *) sb_lang="" ;; esac
    rm -f "$sb_dir/smoke_$sb_tag"
-   sb_bg "matrix_$sb_tag" "$sb_cc" $sb_lang -std=$sb_std $sb_opt $WARN -I. tests/build/smoke.c -o "$sb_dir/smoke_$sb_tag"
+   sb_bg "matrix_$sb_tag" "$sb_cc" $sb_lang -std=$sb_std $sb_opt $WARN -I. -Itests tests/build/smoke.c -o "$sb_dir/smoke_$sb_tag"
 done
 for sb_m in $sb_matrix; do
    sb_cc=${sb_m%%:*}; sb_std=${sb_m#*:}; sb_tag="$sb_cc-$sb_std"
@@ -86,16 +89,16 @@ done
 
 # ---- links
 rm -f "$sb_dir"/link_* "$sb_dir"/static_*
-build link_c "$CC" -std=c99 $sb_opt $WARN -I. tests/build/link_a.c tests/build/link_b.c -o "$sb_dir/link_c"
+build link_c "$CC" -std=c99 $sb_opt $WARN -I. -Itests tests/build/link_a.c tests/build/link_b.c -o "$sb_dir/link_c"
 [ -x "$sb_dir/link_c" ] && run_prog link_c "$sb_dir/link_c" c_impl_c_user
 if sb_have g++; then
-   build link_cxx_impl_c_user sh -c "g++ -x c++ -std=c++11 $sb_opt $WARN -I. -c tests/build/link_a.c -o $sb_dir/link_a_cxx.o &&
-      $CC -std=c99 $sb_opt $WARN -I. tests/build/link_b.c $sb_dir/link_a_cxx.o -o $sb_dir/link_mixed"
+   build link_cxx_impl_c_user sh -c "g++ -x c++ -std=c++11 $sb_opt $WARN -I. -Itests -c tests/build/link_a.c -o $sb_dir/link_a_cxx.o &&
+      $CC -std=c99 $sb_opt $WARN -I. -Itests tests/build/link_b.c $sb_dir/link_a_cxx.o -o $sb_dir/link_mixed"
    [ -x "$sb_dir/link_mixed" ] && run_prog link_mixed "$sb_dir/link_mixed" cxx_impl_c_user
 else
    say "SKIP link_cxx_impl_c_user: g++ not found"
 fi
-build static_two_tus "$CC" -std=c99 $sb_opt $WARN -I. tests/build/static_a.c tests/build/static_b.c -o "$sb_dir/static_ab"
+build static_two_tus "$CC" -std=c99 $sb_opt $WARN -I. -Itests tests/build/static_a.c tests/build/static_b.c -o "$sb_dir/static_ab"
 [ -x "$sb_dir/static_ab" ] && run_prog static_ab "$sb_dir/static_ab"
 
 # ---- no libm: the links above had no -lm; here the implementation's undefined symbols
@@ -105,7 +108,7 @@ if sb_have nm && [ -f "$sb_libm" ]; then
    nm -D --defined-only "$sb_libm" 2>/dev/null | awk '{print $NF}' | sed 's/@.*//' | sort -u >"$sb_dir/libm.syms"
    sb_bad=""
    for sb_o in -O0 -O2; do
-      $CC -std=c99 $sb_o $WARN -I. -c tests/build/link_a.c -o "$sb_dir/impl$sb_o.o" 2>"$sb_dir/impl.log" ||
+      $CC -std=c99 $sb_o $WARN -I. -Itests -c tests/build/link_a.c -o "$sb_dir/impl$sb_o.o" 2>"$sb_dir/impl.log" ||
          sb_bad="$sb_bad (compile $sb_o failed)"
       nm -u "$sb_dir/impl$sb_o.o" | awk '{print $NF}' | sort -u >"$sb_dir/impl$sb_o.undef"
       sb_bad="$sb_bad$(comm -12 "$sb_dir/libm.syms" "$sb_dir/impl$sb_o.undef" | tr '\n' ' ')"
@@ -119,7 +122,7 @@ fi
 # ---- cuRAND's host generator as a peer
 if [ -f "$sb_cuda/include/curand.h" ] && ls "$sb_cuda"/lib64/libcurand.so* >/dev/null 2>&1; then
    rm -f "$sb_dir/peer_curand"
-   build peer_curand "$CC" -std=c99 -O2 $WARN -I. -isystem "$sb_cuda/include" tests/build/peer_curand.c \
+   build peer_curand "$CC" -std=c99 -O2 $WARN -I. -Itests -isystem "$sb_cuda/include" tests/build/peer_curand.c \
       -L"$sb_cuda/lib64" -lcurand -Wl,-rpath,"$sb_cuda/lib64" -o "$sb_dir/peer_curand"
    [ -x "$sb_dir/peer_curand" ] && run_prog peer_curand "$sb_dir/peer_curand"
 else

@@ -1,6 +1,6 @@
 /* test_simd.c - every vector path equals the scalar reference, bit for bit.
 
-   The library picks its SIMD path when it is compiled (tests/suite_simd.sh builds this
+   The library picks its SIMD path when it is compiled (tests/simd/suite.sh builds this
    file once per instruction set: SSE2, SSE4.1, AVX2, AVX-512 compile-only, and
    DROPOUT_NO_SIMD). Inside one binary the reference is the header's own per-element
    building blocks (dropout_block, dropout_draw, dropout_keep, dropout_apply_*), walked
@@ -12,7 +12,7 @@
    rule's edges (t = 0, t = 1, t = 2^bits - 1, t = 2^bits), modes 8/16/32, the 4 dtypes,
    in place and not, data with NaN payloads, signalling NaNs, Inf, subnormals, -0. */
 /* Streaming stores start at 1 KiB of output here (default 16 MiB), so that small calls
-   cross the threshold; suite_simd.sh also builds with 0 (always) and SIZE_MAX (never). */
+   cross the threshold; tests/simd/suite.sh also builds with 0 (always) and SIZE_MAX (never). */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #ifndef DROPOUT_STREAM_STORE_BYTES
 #define DROPOUT_STREAM_STORE_BYTES 1024
@@ -20,7 +20,6 @@
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
-#include "../examples/dropout_parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -269,7 +268,7 @@ static void case_fills(void)
    case_end(NAME("fill_u32/uniform == reference"));
 }
 
-/* Splitting a call at multiples of 64 elements, as the parallel helper does for any
+/* Splitting a call at multiples of 64 elements, as a threaded caller does for any
    thread count, changes nothing. */
 static void case_chunks(void)
 {
@@ -297,8 +296,30 @@ static void case_chunks(void)
    case_end(NAME("chunked calls (1, 2, 3, 7 parts) == one call"));
 }
 
-/* The parallel helper on 1, 2, 3 and 7 threads (OpenMP builds; otherwise the same
-   chunks one after the other) equals one call. */
+/* forward (or mask-free backward) f32 split the way a caller threads the library: about
+   n / nt elements a thread, rounded up to 64 (whole mask bytes, so no two threads write one
+   byte), each chunk a call at position off + its start; on nt OpenMP threads where built
+   with -fopenmp, else the same chunks one after the other. */
+static int f32_on_threads(int backward, float *y, uint8_t *mask, const float *x, size_t n, double p,
+                          int bits, uint64_t seed, uint64_t stream, uint64_t off, int nt)
+{
+   size_t per = ((n + (size_t)nt - 1) / (size_t)nt + 63) / 64 * 64;
+   long c, chunks = per ? (long)((n + per - 1) / per) : 0;
+   int err = 0;
+   (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(|:err)
+#endif
+   for (c = 0; c < chunks; ++c) {
+      size_t at = (size_t)c * per, m = n - at < per ? n - at : per;
+      err |= backward ? dropout_backward_f32(y + at, x + at, m, p, bits, seed, stream, off + at)
+                      : dropout_forward_f32(y + at, mask + at / 8, x + at, m, p, bits, seed, stream, off + at);
+   }
+   return err;
+}
+
+/* That split on 1, 2, 3 and 7 threads (OpenMP builds; otherwise the same chunks one
+   after the other) equals one call. */
 static void case_threads(void)
 {
    static const int threads[4] = {1, 2, 3, 7};
@@ -313,17 +334,17 @@ static void case_threads(void)
       CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
       for (k = 0; k < 4; ++k) {
          memset(m1, 0, sizeof m1);
-         CHECK(dropout_forward_f32_mt(y, m1, x, n, p, bits, seed, stream, off, threads[k]) == 0, "mt error");
+         CHECK(f32_on_threads(0, y, m1, x, n, p, bits, seed, stream, off, threads[k]) == 0, "threaded forward error");
          CHECK(memcmp(y, z, n * 4) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
                "%d threads, n=%zu: differs from one call", threads[k], n);
-         CHECK(dropout_backward_f32_mt(y, x, n, p, bits, seed, stream, off, threads[k]) == 0 &&
+         CHECK(f32_on_threads(1, y, NULL, x, n, p, bits, seed, stream, off, threads[k]) == 0 &&
                memcmp(y, z, n * 4) == 0, "backward on %d threads differs", threads[k]);
       }
    }
 #ifdef _OPENMP
-   case_end(NAME("parallel helper on 1, 2, 3, 7 OpenMP threads == one call"));
+   case_end(NAME("one call split over 1, 2, 3, 7 OpenMP threads == one call"));
 #else
-   case_end(NAME("parallel helper, 1, 2, 3, 7 chunkings (no OpenMP) == one call"));
+   case_end(NAME("one call split in 1, 2, 3, 7 thread chunks (no OpenMP) == one call"));
 #endif
 }
 

@@ -1,5 +1,6 @@
-# tests/suite_tutorial.sh - sourced by tests/run.sh (uses say, build, run_prog, $CC, $BUILD, $WARN).
-#
+# covers: docs/TUTORIAL.md: every C snippet, its quoted output, its picture; the trainer's claims
+# oracle: the snippets' own checks and printed lines; the trainer's hashes compared run to run
+# needs: cc; optional nvcc + g++ (else SKIP); the picture is tests/tutorial/test_tutorial_picture.c
 # 1. Every ```c block of docs/TUTORIAL.md is a complete program, announced by a line
 #    <!-- snippet: NAME --> just before it. Each is extracted, compiled with $WARN and run;
 #    it must exit 0 (the snippets check their own claims and return 1 when one is false).

@@ -1,7 +1,7 @@
 /* The variants' CUDA launchers (dropout_cuda.cuh) against the CPU reference, bit for bit
    (all dtypes, a few shapes, odd offsets). Inputs include NaNs with payloads, Inf, -0
    and subnormals; the variants' NaN payloads are unspecified (docs/SPEC.md section 10),
-   so there a NaN matches any NaN and every other element must match to the bit. Built by tests/suite_cuda.sh
+   so there a NaN matches any NaN and every other element must match to the bit. Built by tests/cuda/suite.sh
    with nvcc -Werror all-warnings for sm_75, sm_80 and sm_90 (cached) and run by
    `make test-cuda`; prints one SKIP line where no GPU is present. The kernel bodies are
    also run over emulated grids by tests/cuda/test_cuda_logic.c. */
@@ -12,7 +12,7 @@
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
-#include "tests/check.h"
+#include "check.h"
 
 /* f16 / bf16 buffers are uint16_t bit patterns here, __half / __nv_bfloat16 in the API */
 #define H(p) ((__half *)(p))

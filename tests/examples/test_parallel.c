@@ -2,7 +2,7 @@
    a mask), mask-free backward and stored-mask backward on 1, 2 and 3 threads gives the
    same bits as the library's one call, for sizes around the 64-element chunk edges,
    odd offsets and every draw width; bad arguments return the library's code and write
-   nothing. run.sh builds it without OpenMP (the chunking alone); suite_examples.sh
+   nothing. run.sh builds it without OpenMP (the chunking alone); tests/examples/suite.sh
    builds it again with -fopenmp, where the chunks really run on threads. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION

@@ -1,11 +1,13 @@
-# tests/suite_examples.sh - sourced by tests/run.sh (uses say, build, run_prog, $CC, $BUILD,
-# $WARN). The examples that are not the demo trainer's reproducibility (suite_tutorial.sh):
-#  1. examples/dropout_parallel.h on real threads: tests/test_parallel.c again with
+# covers: the examples (threads, checkpoint/resume, pictures) and docs/img/ against `make figures`
+# oracle: one library call (test_parallel.c); Python's zlib decoding the PNGs; the committed images
+# needs: cc; optional -fopenmp, python3 (else SKIP)
+# The examples that are not the demo trainer's reproducibility (tests/tutorial/suite.sh):
+#  1. examples/dropout_parallel.h on real threads: tests/examples/test_parallel.c again with
 #     -fopenmp (run.sh already ran it without), 1, 2 and 3 threads = the one-call result;
 #  2. examples/train_loop.c: checkpoint + resume gives bit-identical weights;
 #  3. examples/make_figures.c: the Philox picture's wiring run as Philox, the threshold
 #     picture's decisions = dropout_mask; its PNGs (and png.h's self-test images) decoded
-#     by Python's zlib and compared pixel for pixel (tests/check_pictures.py);
+#     by Python's zlib and compared pixel for pixel (tests/examples/check_pictures.py);
 #  4. docs/img/ equals what `make figures` makes now (so it cannot go stale), every
 #     picture docs/TUTORIAL.md links exists, the demo's PNGs decode and shrink, and
 #     loss.svg's title states what its curves do.
@@ -25,7 +27,7 @@ fi
 
 # 1. dropout_parallel.h with OpenMP
 if echo 'int main(void){return 0;}' | $CC -fopenmp -x c - -o "$ex_dir/omp_probe" 2>/dev/null; then
-   build test_parallel_openmp $CC -std=c99 -O2 $WARN -fopenmp -I. -Itests tests/test_parallel.c -o "$ex_dir/test_parallel_omp"
+   build test_parallel_openmp $CC -std=c99 -O2 $WARN -fopenmp -I. -Itests tests/examples/test_parallel.c -o "$ex_dir/test_parallel_omp"
    # passive waiting: spinning threads on a busy 2-core machine cost seconds, not bits
    [ -x "$ex_dir/test_parallel_omp" ] && run_prog test_parallel_omp env OMP_WAIT_POLICY=passive sh -c \
       '"$0" >"$0.raw" 2>&1; r=$?; sed -E "s/^(PASS|FAIL|SKIP) /\1 openmp: /" "$0.raw"; exit $r' "$ex_dir/test_parallel_omp"
@@ -43,7 +45,7 @@ ex_py=$(command -v python3 || true)
 if [ -x "$ex_dir/make_figures" ]; then
    run_prog make_figures_check "$ex_dir/make_figures" "$ex_dir/selftest" --raw --check
    if [ -n "$ex_py" ]; then
-      run_prog png_decode "$ex_py" tests/check_pictures.py png "$ex_dir"/selftest/*.png
+      run_prog png_decode "$ex_py" tests/examples/check_pictures.py png "$ex_dir"/selftest/*.png
    else
       say "SKIP png_decode: no python3 (the independent decoder is Python's zlib)"
    fi
@@ -82,8 +84,8 @@ done
 if [ -z "$ex_missing" ] && grep -q '](img/' docs/TUTORIAL.md; then say "PASS docs/TUTORIAL.md: every picture it links is in docs/img"
 else say "FAIL docs/TUTORIAL.md: links missing pictures:${ex_missing:- none linked}"; fi
 if [ -n "$ex_py" ]; then
-   run_prog demo_png "$ex_py" tests/check_pictures.py png "$ex_dir"/figures/*.png
-   run_prog demo_loss_title "$ex_py" tests/check_pictures.py loss "$ex_dir/figures"
+   run_prog demo_png "$ex_py" tests/examples/check_pictures.py png "$ex_dir"/figures/*.png
+   run_prog demo_loss_title "$ex_py" tests/examples/check_pictures.py loss "$ex_dir/figures"
 else
    say "SKIP demo_pictures: no python3 (decoding the PNGs and reading loss.csv)"
 fi

@@ -2,7 +2,7 @@
    Gaussian noise. Everything here is checked against the core (dropout_mask and the
    per-element apply functions) or against the formulas themselves, bit for bit; the
    statistics use bounds stated next to them. Accuracy against libm is in
-   tests/variants_ref.c (built by tests/suite_variants.sh with -lm). */
+   tests/variants/variants_ref.c (built by tests/variants/suite.sh with -lm). */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -403,7 +403,7 @@ static void test_gaussian(void)
 }
 
 /* Known answers: first normals of (seed 0, stream 0), frozen from this implementation and
-   checked against long double Box-Muller in tests/variants_ref.c. */
+   checked against long double Box-Muller in tests/variants/variants_ref.c. */
 static void test_normal_kat(void)
 {
    static const uint32_t kat[8] = {0x3F7DBB33u, 0xBF6CB6B0u, 0xBF1E1B9Eu, 0xBEF6D1B1u,

@@ -1,4 +1,6 @@
-# suite_xarch.sh - sourced by tests/run.sh: the same bits on every instruction set.
+# covers: the same bits on every instruction set and byte order (8 targets), two refusals
+# oracle: the host build's digests of tests/xarch/digest.c, line for line
+# needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
 # tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
 # this host and for other ISAs and byte orders, each run under qemu-user, node or
 # qemu-system-arm, and every line must equal the host's:
@@ -76,7 +78,7 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
    for xa_fpu in soft hard; do
       xa_ff=""; xa_max=3584; [ $xa_fpu = hard ] && { xa_ff="-mfloat-abi=hard -mfpu=fpv4-sp-d16"; xa_max=2560; }
       # shellcheck disable=SC2086
-      if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -ffreestanding \
+      if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -Itests -ffreestanding \
             -ffunction-sections -c tests/xarch/mcu_fb.c -o "$xa_dir/mcu_fb_$xa_fpu.o" >"$xa_dir/mcu_fb.log" 2>&1 &&
          arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $xa_ff -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
             "$xa_dir/mcu_fb_$xa_fpu.o" -lgcc -o "$xa_dir/mcu_fb_$xa_fpu.elf" >>"$xa_dir/mcu_fb.log" 2>&1; then
@@ -84,7 +86,7 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
          # the library's functions by name; the rest of .text is libgcc (whose entry points
          # overlap, so it is counted as the remainder)
          xa_lib=$(arm-none-eabi-nm -S -t d "$xa_dir/mcu_fb_$xa_fpu.elf" | awk 'NR==FNR { own[$1] = 1; next }
-            NF == 4 && ($4 in own) { lib += $2 } END { print lib + 0 }' "$xa_dir/mcu_fb.own" -)
+            NF == 4 && ($4 in own) && $3 ~ /^[tTwW]$/ { lib += $2 } END { print lib + 0 }' "$xa_dir/mcu_fb.own" -)
          xa_text=$(arm-none-eabi-size -A "$xa_dir/mcu_fb_$xa_fpu.elf" | awk '$1 == ".text" { print $2 }')
          xa_dbl=$(arm-none-eabi-nm "$xa_dir/mcu_fb_$xa_fpu.elf" | grep -cE ' (__aeabi_d[a-z0-9]+|__[a-z]+df[23])$')
          xa_msg="forward+backward f32 = $xa_text bytes: $xa_lib of dropout.h, $((xa_text - xa_lib)) of libgcc"

@@ -1,13 +1,16 @@
-# Variants (docs/SPEC.md "Variants"), sourced by tests/run.sh.
-#  1. tests/variants_ref.c against libm/long double (needs -lm, so it is not a test_*.c).
-#  2. tests/variants_digest.c under several compilers and flag sets, FMA contraction
+# covers: the variants (docs/SPEC.md "Variants"): accuracy, and the same bits under FMA contraction
+# oracle: libm and long double (variants_ref.c); one digest equal over compilers and flags
+# needs: cc, libm; optional gcc, clang, g++ (else SKIP)
+# tests/variants/test_variants.c is run by the runner (the rule); this suite adds:
+#  1. tests/variants/variants_ref.c against libm/long double (needs -lm, so it is not a test_*.c).
+#  2. tests/variants/variants_digest.c under several compilers and flag sets, FMA contraction
 #     forced on (-ffp-contract=fast -march=native): every build must print the same digest.
-# The variants' CUDA launchers live in dropout_cuda.cuh: tests/suite_cuda.sh builds
-# tests/variants_cuda.cu with nvcc and emulates their kernel bodies on the CPU.
+# The variants' CUDA launchers live in dropout_cuda.cuh: tests/cuda/suite.sh builds
+# tests/cuda/variants_cuda.cu with nvcc and emulates their kernel bodies on the CPU.
 VBUILD=$BUILD/variants
 mkdir -p "$VBUILD"
 
-if $CC -std=c99 -O2 $WARN -I. tests/variants_ref.c -o "$VBUILD/variants_ref" -lm \
+if $CC -std=c99 -O2 $WARN -I. -Itests tests/variants/variants_ref.c -o "$VBUILD/variants_ref" -lm \
       2>"$VBUILD/variants_ref.build.log"; then
    run_prog variants_ref "$VBUILD/variants_ref"
 else
@@ -23,7 +26,7 @@ for flags in "$CC -std=c99 -O2" \
              "g++ -std=c++11 -x c++ -O2 -march=native -ffp-contract=fast"; do
    cc1=${flags%% *}
    if ! command -v "$cc1" >/dev/null 2>&1; then say "SKIP variants digest [$flags]: no $cc1"; continue; fi
-   if $flags $WARN -I. tests/variants_digest.c -o "$VBUILD/digest" 2>"$VBUILD/digest.build.log"; then
+   if $flags $WARN -I. -Itests tests/variants/variants_digest.c -o "$VBUILD/digest" 2>"$VBUILD/digest.build.log"; then
       d=$("$VBUILD/digest")
       variants_digest_n=$((variants_digest_n + 1))
       if [ -z "$variants_digest_ref" ]; then variants_digest_ref=$d

@@ -1,4 +1,6 @@
-# tests/suite_docs.sh - sourced by tests/run.sh (uses say, $CC, $BUILD, $WARN).
+# covers: the documents' checkable claims: version, LICENSE, docs/API.md's names, README's code
+# oracle: the headers themselves (macros, license text, declarations); the trainer's own output
+# needs: cc, awk; the trainer runs 5 seeds in the background (about 2.5 s of CPU each)
 # The documents' checkable claims, so that an edit to the code that makes one false fails:
 #  1. the version: README.md, CHANGELOG.md and both headers' first lines state the version
 #     that dropout.h's DROPOUT_VERSION_* macros define;
@@ -9,7 +11,7 @@
 #  5. docs/TUTORIAL.md section 7: the demo's summary table and hashes for seed 1, and the
 #     ranges over seeds 1 to 5, are what the trainer prints (five runs in the background,
 #     about 2.5 s of CPU each).
-# The Philox picture of docs/TUTORIAL.md is checked by tests/test_tutorial_picture.c.
+# The Philox picture of docs/TUTORIAL.md is checked by tests/tutorial/test_tutorial_picture.c.
 
 DOCS=$BUILD/docs
 rm -rf "$DOCS"
@@ -65,7 +67,7 @@ else
 fi
 
 # -- 3. docs/API.md: every public function, and nothing that is not there ------------------
-{ awk -f tests/api_names.awk dropout.h; awk -f tests/api_names.awk dropout_cuda.cuh; } | sort -u >"$DOCS/api_headers"
+{ awk -f tests/docs/api_names.awk dropout.h; awk -f tests/docs/api_names.awk dropout_cuda.cuh; } | sort -u >"$DOCS/api_headers"
 if [ ! -f docs/API.md ]; then
    say "FAIL docs: no docs/API.md"
 else

@@ -3,7 +3,7 @@
    The reference below (ref_*) is written from the contract text in docs/SPEC.md and
    the header comment, element by element, without the library's internals: its own
    Philox, its own threshold rounding, its own scale. The only header functions it uses
-   are the public f16/bf16 conversions, which tests/test_f16.c checks against
+   are the public f16/bf16 conversions, which tests/core/test_f16.c checks against
    independent oracles. Literal bytes frozen from it (and, for one case, derived by hand
    from Random123's published vector) keep the contract checked on any machine.
 
@@ -15,7 +15,7 @@
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,11 @@
-# suite_simd.sh - sourced by tests/run.sh. The SIMD path is chosen when dropout.h is
-# compiled, so tests/test_simd.c is built once per instruction set (run.sh's own build is
-# the compiler's default: SSE2 on x86-64). Each build runs only where this CPU has the
-# instructions; AVX-512 is compiled only when the CPU lacks it; NEON is cross-compiled
-# and run under qemu when those are installed. Prints which builds ran.
+# covers: every SIMD path (SSE2, SSE4.1, AVX2, AVX-512, NEON) and every x86 path in 4 compilers
+# oracle: the header's scalar building blocks (test_simd.c); the DROPOUT_NO_SIMD build's digest
+# needs: cc; optional clang, g++, clang++, aarch64-linux-gnu-gcc + qemu-aarch64 (else SKIP)
+# The SIMD path is chosen when dropout.h is compiled, so tests/simd/test_simd.c is built
+# once per instruction set (run.sh's own build is the compiler's default: SSE2 on x86-64).
+# Each build runs only where this CPU has the instructions; AVX-512 is compiled only when
+# the CPU lacks it; NEON is cross-compiled and run under qemu when those are installed.
+# Prints which builds ran.
 
 simd_flag() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
 
@@ -10,7 +13,7 @@ simd_flag() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
 simd_case() {
    sname=$1; sflag=$2; scc=$3; shift 3
    if ! command -v "$scc" >/dev/null 2>&1; then say "SKIP simd[$sname]: $scc not installed"; return; fi
-   if "$scc" -std=c99 -O2 $WARN "$@" -I. -Itests tests/test_simd.c -o "$BUILD/test_simd_$sname" \
+   if "$scc" -std=c99 -O2 $WARN "$@" -I. -Itests tests/simd/test_simd.c -o "$BUILD/test_simd_$sname" \
          >"$BUILD/test_simd_$sname.build.log" 2>&1; then
       say "PASS build simd[$sname] ($scc $*)"
    else
@@ -69,7 +72,7 @@ fi
 
 # AArch64 NEON: cross-compiled when the cross compiler is there, run under qemu-user
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
-   if aarch64-linux-gnu-gcc -std=c99 -O2 $WARN -static -I. -Itests tests/test_simd.c \
+   if aarch64-linux-gnu-gcc -std=c99 -O2 $WARN -static -I. -Itests tests/simd/test_simd.c \
          -o "$BUILD/test_simd_neon" >"$BUILD/test_simd_neon.build.log" 2>&1; then
       say "PASS build simd[neon] (aarch64-linux-gnu-gcc)"
       if command -v qemu-aarch64 >/dev/null 2>&1; then
