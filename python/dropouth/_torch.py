@@ -220,6 +220,15 @@ class Dropout(torch.nn.Module):
         memo[id(self)] = new
         import copy
         for k, v in self.__dict__.items():
-            new.__dict__[k] = copy.deepcopy(v, memo)
+            new.__dict__[k] = v if k == "data_parallel" else copy.deepcopy(v, memo)   # a process group is shared
         new.generator = Generator(self.seed, _next_stream(), 0)
         return new
+
+    def __getstate__(self):
+        """Pickled (torch.save) without a process group, which belongs to one process: the
+        loaded layer finds torch.distributed's default group, or runs alone."""
+        state = self.__dict__.copy()
+        if not (state.get("data_parallel") is None or state.get("data_parallel") is False
+                or isinstance(state.get("data_parallel"), tuple)):
+            state["data_parallel"] = None
+        return state
