@@ -36,8 +36,14 @@ except ImportError:                              # a checkout on sys.path: read 
         __version__ = _re.search(r'#define DROPOUT_VERSION_STRING "([^"]+)"', _f.read()).group(1)
 
 __all__ = ["__version__", "Generator", "manual_seed", "default_bits", "realised_p",
-           "mask", "forward", "backward", "unpack_mask", "stream_u32", "uniform_f32", "uniform_f64",
-           "dropout", "Dropout", "DropoutFunction"]
+           "mask", "forward", "backward", "unpack_mask", "stream_u32", "uniform_f32", "uniform_f64"]
+_TORCH_NAMES = ("dropout", "Dropout", "DropoutFunction")
+try:
+    import importlib.util as _iu
+    if _iu.find_spec("torch") is not None:     # `from dropouth import *` must work without torch
+        __all__ += list(_TORCH_NAMES)
+except (ImportError, ValueError):
+    pass
 
 TOLERANCE = 1e-3     # default_bits: relative error allowed on p (and on 1 - p)
 
@@ -275,7 +281,6 @@ def uniform_f64(n, *, seed, stream=0, pos):
 
 
 # ---- PyTorch, imported when first asked for (PEP 562) ----------------------------------------
-_TORCH_NAMES = ("dropout", "Dropout", "DropoutFunction")
 
 
 def __getattr__(name):

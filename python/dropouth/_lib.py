@@ -2,6 +2,7 @@
 for CUDA tensors, python/dropouth_cuda_lib.cu). Nothing here knows NumPy or PyTorch: callers
 pass element pointers, a logical shape and element strides."""
 import ctypes
+import functools
 import glob
 import os
 
@@ -94,8 +95,10 @@ def u64(name, v):
     return v
 
 
+@functools.lru_cache(maxsize=256)
 def threshold(p, bits):
-    """t of the rule (p, bits), checked by the library: ValueError when bits cannot honour p."""
+    """t of the rule (p, bits), checked by the library: ValueError when bits cannot honour p.
+    (Cached: a layer asks on every call; a refusal raises, and is not cached.)"""
     t = ctypes.c_uint64(0)
     check(cpu().dropouth_rule(float(p), int(bits), ctypes.byref(t)))
     return t.value

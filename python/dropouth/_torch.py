@@ -173,6 +173,11 @@ class Dropout(torch.nn.Module):
         return self.generator.position
 
     def forward(self, input):
+        tracer = getattr(input, "tracer", None)
+        if tracer is not None and hasattr(tracer, "path_of_module"):
+            # torch.fx tracing: one call_module node, as for nn.Dropout (a leaf); the traced
+            # module calls this layer when it runs
+            return tracer.create_proxy("call_module", tracer.path_of_module(self), (input,), {})
         _check_tensor("input", input)
         if not self.training:
             return input
@@ -199,6 +204,14 @@ class Dropout(torch.nn.Module):
     def set_extra_state(self, state):
         self.generator = Generator(state["seed"], state["stream"], state["position"])
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        """A state_dict without this layer's coordinates (one saved from a model with nn.Dropout
+        there) loads, strict or not: the layer keeps its own seed, stream and position."""
+        strict = strict and (prefix + "_extra_state") in state_dict
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+
     def __deepcopy__(self, memo):
         """A deep copy is another layer: nn.Dropout copies draw fresh masks, so this one takes
         the next stream (pickling and torch.save keep the stream: that is the same layer)."""
@@ -207,6 +220,15 @@ class Dropout(torch.nn.Module):
         memo[id(self)] = new
         import copy
         for k, v in self.__dict__.items():
-            new.__dict__[k] = copy.deepcopy(v, memo)
+            new.__dict__[k] = v if k == "data_parallel" else copy.deepcopy(v, memo)   # a process group is shared
         new.generator = Generator(self.seed, _next_stream(), 0)
         return new
+
+    def __getstate__(self):
+        """Pickled (torch.save) without a process group, which belongs to one process: the
+        loaded layer finds torch.distributed's default group, or runs alone."""
+        state = self.__dict__.copy()
+        if not (state.get("data_parallel") is None or state.get("data_parallel") is False
+                or isinstance(state.get("data_parallel"), tuple)):
+            state["data_parallel"] = None
+        return state

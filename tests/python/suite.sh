@@ -50,20 +50,20 @@ else
    else
       say "SKIP python install: $PY has no venv or pip (apt-get install python3-venv python3-pip python3-setuptools python3-wheel); testing the checkout"
    fi
+   # the programs' environment (passed with env, so nothing leaks into the suites after this one)
+   PYENV="DROPOUT_HEADER=$ROOT/dropout.h"
    if [ -z "$RUNPY" ] && [ -f "$PYB/libdropouth.so" ]; then   # the checkout instead
       RUNPY=$PY
-      export DROPOUTH_LIB="$PYB_ABS/libdropouth.so" PYTHONPATH="$ROOT/python"
+      PYENV="$PYENV DROPOUTH_LIB=$PYB_ABS/libdropouth.so PYTHONPATH=$ROOT/python"
    fi
    if [ -n "$RUNPY" ]; then
-      export DROPOUT_HEADER="$ROOT/dropout.h"
-      run_prog python_numpy "$RUNPY" tests/python/test_numpy.py
-      if "$RUNPY" -c "import torch" >/dev/null 2>&1; then
-         run_prog python_torch "$RUNPY" tests/python/test_torch.py
-         run_prog python_ddp "$RUNPY" tests/python/test_ddp.py
+      run_prog python_numpy env $PYENV "$RUNPY" tests/python/test_numpy.py
+      if env $PYENV "$RUNPY" -c "import torch" >/dev/null 2>&1; then
+         run_prog python_torch env $PYENV "$RUNPY" tests/python/test_torch.py
+         run_prog python_ddp env $PYENV "$RUNPY" tests/python/test_ddp.py
       else
          say "SKIP python torch: $RUNPY cannot import torch (apt-get install python3-torch)"
       fi
-      run_prog python_doc "$RUNPY" tests/python/doc_python.py docs/PYTHON.md
-      unset DROPOUT_HEADER DROPOUTH_LIB PYTHONPATH
+      run_prog python_doc env $PYENV "$RUNPY" tests/python/doc_python.py docs/PYTHON.md
    fi
 fi

@@ -211,6 +211,23 @@ def test_manners():
     report("dropouth.Dropout, dropouth.dropout, dropouth.Generator are module-level names (no local classes)",
            dropouth.Dropout.__qualname__ == "Dropout" and "<locals>" not in dropouth.Dropout.__qualname__
            and "Dropout" in dir(dropouth))
+    plain = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.25), torch.nn.Linear(8, 8), torch.nn.Dropout(0.1))
+    fresh = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.Linear(8, 8), dropouth.Dropout(0.1))
+    before = (fresh[1].stream, fresh[1].position)
+    msg = raises(RuntimeError, lambda: fresh.load_state_dict(plain.state_dict()))
+    report("a state_dict saved with nn.Dropout loads strictly into the same model with dropouth.Dropout "
+           "(the layers keep their coordinates)", msg is None and (fresh[1].stream, fresh[1].position) == before
+           and torch.equal(fresh[0].weight, plain[0].weight))
+    from torch import fx
+    dropouth.manual_seed(8)
+    m1 = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.ReLU())
+    traced = fx.symbolic_trace(m1)
+    dropouth.manual_seed(8)
+    m2 = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.ReLU())
+    m2.load_state_dict(m1.state_dict())
+    kinds = [n.op for n in traced.graph.nodes]
+    report("torch.fx.symbolic_trace: the layer is one call_module node (a leaf, as nn.Dropout); the traced "
+           "module gives the layer's masks", kinds.count("call_module") == 3 and same(traced(x), m2(x)), str(kinds))
     st = model.state_dict()
     report("(seed, stream, position) are in state_dict: %s" % st["1._extra_state"],
            st["1._extra_state"] == {"seed": 3, "stream": model[1].stream, "position": model[1].position})
@@ -292,6 +309,16 @@ def test_strided():
                 why = "%s %s differs from its contiguous copy" % (dt, name)
     report("strided tensors (transposed, permuted, stepped, narrowed, expanded, a column; 4 dtypes) == their "
            "contiguous copies, bit for bit", not why, why)
+    calls = []
+    real = torch.Tensor.contiguous
+    torch.Tensor.contiguous = lambda self, *a, **k: calls.append(1) or real(self, *a, **k)
+    try:
+        v = base.transpose(0, 2)[::2]
+        y = dropouth.dropout(v, 0.3, seed=5, pos=0)
+    finally:
+        torch.Tensor.contiguous = real
+    report("a view goes to the library as it is: no .contiguous() copy (%d calls), and the output has the "
+           "input's shape" % len(calls), not calls and y.shape == v.shape)
     t = base.transpose(0, 2).clone().transpose(0, 2)   # non-contiguous, dense: in place through the strides
     t0 = t.clone()
     before = t.data_ptr()
