@@ -10,11 +10,12 @@
 #   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
 #   make bench-isa  where the time goes on each x86 SIMD path; writes build/bench/isa-*.md
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
+#   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example figures test check bench bench-isa bench-fpu-check clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -87,6 +88,9 @@ build/bench_cpu: bench/bench_cpu.c dropout.h build/bench_variant_nt.o build/benc
 	@mkdir -p build
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c \
 	   build/bench_variant_nt.o build/bench_variant_cached.o -o $@ $(BENCH_CURAND)
+
+bench-fpu-check:
+	@mkdir -p build; $(CC) -std=c99 -O2 $(WARN) -I. bench/fpu_check.c -o build/fpu_check && ./build/fpu_check | tee build/fpu_check.txt
 
 # Where the time goes on every x86 path this CPU runs (reference, SSE2, SSE4.1, AVX2,
 # AVX-512), one build each at the x86-64 micro-architecture levels, into one file:

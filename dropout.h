@@ -59,9 +59,11 @@
    THE CONTRACT (docs/SPEC.md has it to the bit)
       word w of stream s under seed k = philox4x32_10(ctr = {w/4 lo, w/4 hi, s lo, s hi},
       key = {k lo, k hi})[w % 4], which is cuRAND's curand_init(k, s, w) + curand().
-      Element j of a call with offset o draws position o + j: a 32-, 16- or 8-bit slice of
-      that stream. Keep iff draw >= round(p * 2^bits); kept y = x * (1/q), q the realised
-      keep probability; dropped y = +0. Masks are bit-packed, LSB first, 1 = kept.
+      Element j of a plan (key {seed k, stream s}, first position o) draws position o + j:
+      a 32-, 16- or 8-bit slice of that stream (a strided or broadcast tensor: j is the
+      element's row-major index in the mask's shape). Keep iff draw >= t = round(p *
+      2^bits); kept y = x * (1/q), q the realised keep probability; dropped y = +0. Masks
+      are bit-packed, LSB first, 1 = kept.
 
    DETERMINISM
       Results are defined as specific IEEE-754 operations in round-to-nearest-even: one
@@ -70,9 +72,14 @@
       multiply-add to contract; the fused op uses an explicit, exactly emulated fma; the
       variants are written so that every product that meets an add is exact, and use the
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
-      hardware change nothing. Do not build with -ffast-math (it may flush denormals to
-      zero and reassociate); excess precision (FLT_EVAL_METHOD != 0) is refused at
-      compile time (see PORTABILITY).
+      hardware change nothing. What would change them is refused: -ffast-math and its
+      parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math,
+      -fassociative-math) and excess precision (FLT_EVAL_METHOD != 0) stop at an #error
+      that names the fix; at run time, a call that computes floats while the FPU flushes
+      subnormals (x86 MXCSR FTZ/DAZ, which a program linked with -ffast-math gets from
+      crtfastmath.o; Arm FZ) or rounds other than to nearest returns DROPOUT_ERR_FLUSH /
+      DROPOUT_ERR_ROUNDING and writes nothing. That check reads one register per call
+      (about 15 ns on x86: make bench-fpu-check).
 
    PORTABILITY AND FREESTANDING USE
       C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
@@ -90,14 +97,16 @@
       library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
       them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
       -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
-      and NEON paths call. On a Cortex-M4 (-Os) forward + backward f32 take about 2 KB of
-      flash plus 2.5 KB (FPU) to 3.1 KB (soft float) of libgcc, mostly soft double.
+      and NEON paths call. On a Cortex-M4 (-Os), forward + backward f32 with a rule from
+      dropout_rule_init_threshold (integers only: no soft double is linked) take 1.7 KB
+      of flash with the FPU and 2.3 KB with soft float, libgcc included
+      (tests/suite_xarch.sh holds them to 2.5 and 3.5 KB).
 
    THREADS AND CHUNKS
       Functions are reentrant. To split a tensor over threads or machines, give each
-      chunk its own offset (offset + chunk start) and output slice: the result equals
-      one call. Mask bytes hold 8 elements, so chunks that write masks start at
-      multiples of 8 elements.
+      chunk dropout_plan_slice(&plan, start, count, &chunk) and its output slice: the
+      result equals one call. Mask bytes hold 8 elements, so chunks that write masks
+      start at multiples of 8 elements.
 
    LICENSE: see the end of the file.
 */
@@ -139,6 +148,20 @@
 
 #include <stddef.h>   /* both freestanding headers: no libc needed */
 #include <stdint.h>
+
+/* C++ users who build with -Wold-style-cast, -Wzero-as-null-pointer-constant or
+   -Wuseless-cast (-Werror): the header is C99 first, and its casts are C casts (a cast
+   that is needed on one target is useless on another: size_t is uint64_t on LP64 only),
+   so inside the header, and there only, these three are off; the user's own code after
+   the include is checked as before (push / pop; tests/api/suite.sh builds it so). */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
 
 #define DROPOUT_VERSION_MAJOR 0
 #define DROPOUT_VERSION_MINOR 9
@@ -1005,8 +1028,8 @@ typedef struct dropout_desc {
    broadcast, overwrite. GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of the
    realised p). */
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
-/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous; the positions the shape
-   draws must equal plan->count (checked here and at run). */
+/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous. The positions the shape
+   draws (with the broadcast set after it) must equal plan->count: dropout_run checks. */
 DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
 /* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */
 DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);
@@ -1182,6 +1205,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 }
 #endif
 
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
+
 #endif /* DROPOUT_H_INCLUDED */
 
 /* ==================================================================================== */
@@ -1191,6 +1218,14 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #ifdef DROPOUT_IMPLEMENTATION
 #ifndef DROPOUT_IMPLEMENTATION_DONE
 #define DROPOUT_IMPLEMENTATION_DONE
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
 
 /* the DROPOUT_V0_API names (defined at the end of the file) would rename the 1.0
    definitions: off while the implementation is compiled */
@@ -1239,6 +1274,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #endif
 #endif
 
+#if defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+#include <xmmintrin.h>   /* _mm_getcsr: the FPU mode check */
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -1248,6 +1287,20 @@ enum { DROPOUT__F32, DROPOUT__F64, DROPOUT__F16, DROPOUT__BF16 };
 /* Elements are processed in chunks of 64 so that a chunk's keep decisions fit one
    uint64_t: bit i = element i of the chunk kept. */
 #define DROPOUT__CHUNK 64
+
+/* Bodies written once for every dtype and inlined where the dtype is a constant, so that
+   a program calling only the f32 functions links only f32 code (a Cortex-M4 build then
+   carries no soft double). */
+#if defined(__GNUC__) || defined(__clang__)
+#define DROPOUT__INLINE static inline __attribute__((always_inline))
+#define DROPOUT__SIMD_ONLY static __attribute__((unused))   /* called by the SIMD paths alone */
+#elif defined(_MSC_VER)
+#define DROPOUT__INLINE static __forceinline
+#define DROPOUT__SIMD_ONLY static
+#else
+#define DROPOUT__INLINE static inline
+#define DROPOUT__SIMD_ONLY static
+#endif
 
 DROPOUTDEF const char *dropout_strerror(int code)
 {
@@ -1319,6 +1372,11 @@ static int dropout__fpu_check(void)
 #elif (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
    unsigned int csr;
    __asm__ __volatile__("stmxcsr %0" : "=m"(csr));
+   if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
+   if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
+   return DROPOUT_OK;
+#elif defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+   unsigned int csr = _mm_getcsr();
    if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
    if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
    return DROPOUT_OK;
@@ -1408,7 +1466,7 @@ static void dropout__store_mask_bits(uint8_t *mask, uint64_t keep, unsigned coun
 }
 
 /* Apply one chunk's keep bits to `count` elements of the given type. */
-static void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
+DROPOUT__INLINE void dropout__apply_chunk_body(int dtype, void *y, const void *x, size_t at,
                                  uint64_t keep, unsigned count, const dropout_rule *r)
 {
    unsigned i;
@@ -1432,12 +1490,18 @@ static void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
    }
 }
 
+DROPOUT__SIMD_ONLY void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
+                                            uint64_t keep, unsigned count, const dropout_rule *r)
+{
+   dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
+}
+
 /* The scalar reference of the one loop behind forward, backward, mask and apply_mask.
    y/x: the data (both NULL for mask only); mask_out: optional; mask_in: when given, the
    keep bits come from it instead of the stream. */
-static void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
-                             const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                             uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUT__INLINE void dropout__run_ref_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                           const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                           uint64_t seed, uint64_t stream, uint64_t offset)
 {
    dropout__cursor c;
    size_t at;
@@ -1448,8 +1512,15 @@ static void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *
       uint64_t keep = mask_in ? dropout__load_mask_bits(mask_in + at / 8u, count)
                               : dropout__keep_bits_ref(&c, r, offset + at, count);
       if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
-      if (y) dropout__apply_chunk(dtype, y, x, at, keep, count, r);
+      if (y) dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
    }
+}
+
+DROPOUT__SIMD_ONLY void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                        const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                        uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
 /* Stream words word .. word + n - 1 into out, one block at a time. */
@@ -2437,9 +2508,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 
 /* The engine behind every plain dropout call (forward, backward, mask, apply_mask), for a
    valid rule: the SIMD path or the reference, the same bits. */
-static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
-                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                            uint64_t seed, uint64_t stream, uint64_t offset)
+DROPOUT__INLINE void dropout__engine_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                          const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                          uint64_t seed, uint64_t stream, uint64_t offset)
 {
    /* p = 1 drops everything, whatever a stored mask says (SPEC section 7): a kept bit would
       scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
@@ -2452,7 +2523,22 @@ static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x
       return;
    }
 #endif
-   dropout__run_ref(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
+                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                            uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+/* the f32 calls' own copy (see DROPOUT__INLINE) */
+static void dropout__engine_f32(float *y, uint8_t *mask_out, const float *x,
+                                const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(DROPOUT__F32, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
 static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
@@ -2644,19 +2730,25 @@ static int dropout__in_place_ok(const void *y, const void *x, size_t n, size_t e
    return y == x || !dropout__meets(y, n * es, x, n * es);
 }
 
-/* forward and mask-free backward: the same operation on different data */
+/* forward and mask-free backward (the same operation on different data): every check,
+   and the count to run */
+static int dropout__short_check(int dtype, const dropout_plan *plan, const void *y, const uint8_t *mask, const void *x, size_t *n)
+{
+   size_t es = dropout__esize[dtype];
+   int err = dropout__plan_check(plan);
+   if (err) return err;
+   *n = (size_t)plan->count;
+   if (*n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
+   if (*n > (size_t)-1 / es || !dropout__in_place_ok(y, x, *n, es) ||
+       dropout__meets(mask, (*n + 7) / 8, y, *n * es) || dropout__meets(mask, (*n + 7) / 8, x, *n * es))
+      return DROPOUT_ERR_OVERLAP;
+   return dropout__fpu_check();
+}
+
 static int dropout__short(int dtype, const dropout_plan *plan, void *y, uint8_t *mask, const void *x)
 {
    size_t n;
-   int err = dropout__plan_check(plan);
-   if (err) return err;
-   n = (size_t)plan->count;
-   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   if (!dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
-       dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]) ||
-       dropout__meets(mask, (n + 7) / 8, x, n * dropout__esize[dtype]))
-      return DROPOUT_ERR_OVERLAP;
-   err = dropout__fpu_check();
+   int err = dropout__short_check(dtype, plan, y, mask, x, &n);
    if (err) return err;
    dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
    return DROPOUT_OK;
@@ -2678,7 +2770,11 @@ static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t
 
 DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x)
 {
-   return dropout__short(DROPOUT__F32, plan, y, mask, x);
+   size_t n;
+   int err = dropout__short_check(DROPOUT__F32, plan, y, mask, x, &n);
+   if (err) return err;
+   dropout__engine_f32(y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   return DROPOUT_OK;
 }
 
 DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x)
@@ -2698,7 +2794,7 @@ DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, u
 
 DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy)
 {
-   return dropout__short(DROPOUT__F32, plan, dx, NULL, dy);
+   return dropout_forward_f32(plan, dx, NULL, dy);
 }
 
 DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy)
@@ -2921,13 +3017,14 @@ static int dropout__out_strides_ok(int rank, const size_t *dim, const ptrdiff_t 
    return DROPOUT_OK;
 }
 
+/* row-major strides of a shape; 0 past the rank (every entry set) */
 static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
 {
    ptrdiff_t acc = 1;
    int d;
-   for (d = rank - 1; d >= 0; --d) {
-      st[d] = acc;
-      acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
+   for (d = DROPOUT_MAX_RANK - 1; d >= 0; --d) {
+      st[d] = d < rank ? acc : 0;
+      if (d < rank) acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
    }
 }
 
@@ -2943,7 +3040,7 @@ static void dropout__desc_strides(const dropout_desc *d, int w, ptrdiff_t *st)
 {
    int k;
    if ((d->dropout__strided >> w) & 1u)
-      for (k = 0; k < d->dropout__rank; ++k) st[k] = d->dropout__stride[w][k];
+      for (k = 0; k < DROPOUT_MAX_RANK; ++k) st[k] = d->dropout__stride[w][k];   /* a fixed size: no memcpy call */
    else
       dropout__contiguous(d->dropout__rank, d->dropout__dim, st);
 }
@@ -2998,8 +3095,7 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    if (!need_in && t->in) return DROPOUT_ERR_OP;
    if (!dropout__op_mask_out(op) && !need_mask && t->mask) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && (t->bias || t->residual)) return DROPOUT_ERR_OP;
-   if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u) == 0) {}
-   else if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
+   if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
    if (op == DROPOUT_OP_MASK && positions > 0 && !t->mask) return DROPOUT_ERR_NULL;
    if (numel > 0) {
       if (need_in && (!t->out || !t->in)) return DROPOUT_ERR_NULL;
@@ -3215,15 +3311,14 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
             if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && ((j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
             else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
          } else if (op == DROPOUT_OP_APPLY_MASK) {
-            if (all_dropped) { for (i = 0; i < (n + 7u) / 8u; ++i) kb[i] = 0; }
-            else dropout__bits_copy(kb, j->mask, m0 + at, n);
+            if (!all_dropped) dropout__bits_copy(kb, j->mask, m0 + at, n);
          } else {
             dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
          }
       }
       for (i = 0; i < n; ++i) {
          ptrdiff_t e = (ptrdiff_t)(at + i);
-         int keep = sm == 0 ? k1 : (kb[i / 8u] >> (i % 8u)) & 1;
+         int keep = sm == 0 ? k1 : op == DROPOUT_OP_APPLY_MASK && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
          float z = 0.0f;
          if (normal && !j->copy) {
             uint64_t q = j->pos + m0 + (uint64_t)e * sm;
@@ -3256,8 +3351,8 @@ static void dropout__job_run(dropout__job *j)
    if (j->mask && dropout__op_mask_out(j->op))
       dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
    if (j->numel == 0) return;
-   for (d = 0; d < j->rank; ++d) idx[d] = 0;
-   for (w = 0; w < DROPOUT__NW; ++w) off[w] = 0;
+   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* fixed sizes: no memset call (freestanding) */
+   off[0] = off[1] = off[2] = off[3] = 0;
    for (;;) {
       dropout__job_row(j, off, m0);
       for (d = j->rank - 2; d >= 0; --d) {   /* the next row: an odometer over the outer dims */
@@ -3301,7 +3396,7 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
    j->numel = numel;
    j->positions = positions;
    for (w = 0; w < 3; ++w) {
-      if (st && st[w]) for (d = 0; d < rank; ++d) j->st[w][d] = st[w][d];
+      if (st && st[w]) for (d = 0; d < DROPOUT_MAX_RANK; ++d) j->st[w][d] = st[w][d];   /* fixed size: no memcpy */
       else dropout__contiguous(rank, dim, j->st[w]);
    }
    for (d = 0; d < rank; ++d) j->st[DROPOUT__W_BIAS][d] = d == rank - 1 ? 1 : 0;
@@ -3315,31 +3410,34 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
 
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
 {
-   dropout_desc n;
-   int err, k, w;
+   int err, k;
    if (!d) return DROPOUT_ERR_NULL;
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
    err = dropout__plan_check(plan);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
-   n.dropout__magic = DROPOUT__DESC_MAGIC;
-   n.dropout__op = (int)op;
-   n.dropout__dtype = (int)dtype;
-   n.dropout__rank = 1;
-   n.dropout__grad = DROPOUT_GRAD_OVERWRITE;
-   n.dropout__broadcast = 0;
-   n.dropout__strided = 0;
-   n.dropout__plan = *plan;
-   for (k = 0; k < DROPOUT_MAX_RANK; ++k) {
-      n.dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
-      for (w = 0; w < 3; ++w) n.dropout__stride[w][k] = 0;
-   }
-   n.dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
-   n.dropout__bias_len = 0;
-   n.dropout__dev_seed = NULL;
-   n.dropout__dev_pos = NULL;
-   *d = n;
+   /* field by field (no struct copy, no zeroing loop: freestanding builds have no
+      memcpy/memset to call); dropout__stride is read only where dropout__strided says */
+   d->dropout__magic = DROPOUT__DESC_MAGIC;
+   d->dropout__op = (int)op;
+   d->dropout__dtype = (int)dtype;
+   d->dropout__rank = 1;
+   d->dropout__grad = DROPOUT_GRAD_OVERWRITE;
+   d->dropout__broadcast = 0;
+   d->dropout__strided = 0;
+   d->dropout__plan.rule.threshold = plan->rule.threshold;
+   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
+   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
+   d->dropout__plan.rule.bits = plan->rule.bits;
+   d->dropout__plan.key = plan->key;
+   d->dropout__plan.pos = plan->pos;
+   d->dropout__plan.count = plan->count;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
+   d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
+   d->dropout__bias_len = 0;
+   d->dropout__dev_seed = NULL;
+   d->dropout__dev_pos = NULL;
    return DROPOUT_OK;
 }
 
@@ -3376,7 +3474,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
       err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);
       if (err) return err;
    }
-   for (k = 0; k < d->dropout__rank; ++k) d->dropout__stride[w][k] = strides[k];
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__strided |= 1u << w;
    return DROPOUT_OK;
 }
@@ -4017,6 +4115,9 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 }
 #endif
 
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
 #endif /* DROPOUT_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_IMPLEMENTATION */
 

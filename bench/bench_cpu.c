@@ -22,6 +22,7 @@
    usage: bench_cpu [results.md]      bench_cpu --path   prints the SIMD path's name
           bench_cpu --cycles [file.md]   the where-the-time-goes table alone, appended */
 #define _POSIX_C_SOURCE 200809L
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 

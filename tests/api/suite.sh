@@ -1,0 +1,94 @@
+# The 1.0 interface (dropout.h 0.9.0): the new calls against the 0.1.0 ones, strided views, errors, rules, FPU modes, guards.
+# Oracle: byte equality with the 0.1.0 calls (DROPOUT_V0_API) and with contiguous copies; exhaustive integer-vs-double rules; canaries; compiler exit codes and messages.
+# Needs: $CC; optional g++/clang++ (strict C++ flags), gcc/clang (-ffast-math guards), aarch64-linux-gnu-gcc + qemu-aarch64 (FPCR test).
+ABUILD=$BUILD/api
+mkdir -p "$ABUILD"
+
+# tests/api/test_*.c (strided views, errors, rules, the FPU mode) are built and run by the
+# runner; here: the 1.0 calls against the 0.1.0 ones, two translation units (v0_side.c is
+# compiled with DROPOUT_V0_API and holds the implementation)
+if $CC $CFLAGS_TEST -I. -Itests tests/api/v0_equal.c tests/api/v0_side.c -o "$ABUILD/v0_equal" 2>"$ABUILD/v0_equal.build.log"; then
+   run_prog api_v0_equal "$ABUILD/v0_equal"
+else
+   say "FAIL build api v0_equal: $(head -c 600 "$ABUILD/v0_equal.build.log" | tr '\n' ' ')"
+fi
+
+# the FPCR half of the FPU test, on AArch64 under qemu
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then
+   if aarch64-linux-gnu-gcc -static -std=c99 -O2 $WARN -I. -Itests tests/api/test_fpu.c -o "$ABUILD/fpu_a64" \
+         2>"$ABUILD/fpu_a64.build.log"; then
+      run_prog api_fpu_a64 qemu-aarch64 "$ABUILD/fpu_a64"
+   else
+      say "FAIL build api fpu aarch64: $(head -c 400 "$ABUILD/fpu_a64.build.log" | tr '\n' ' ')"
+   fi
+else
+   say "SKIP api fpu aarch64: no aarch64-linux-gnu-gcc or qemu-aarch64 (apt-get install gcc-aarch64-linux-gnu qemu-user)"
+fi
+
+# -ffast-math at link time alone: crtfastmath.o sets MXCSR FTZ/DAZ for the whole process
+# before main, in code that never saw dropout.h; the calls must refuse, not give other bits
+printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\n#include <stdio.h>\nint main(void) { float x[4] = {1e-39f, 1, 2, 3}, y[4]; dropout_rule r; dropout_plan p;\n dropout_rule_init(&r, 0.5, DROPOUT_BITS_8); dropout_plan_at(&p, &r, dropout_key_make(1, 2), dropout_pos_make(0), 4);\n printf("%%d\\n", dropout_forward_f32(&p, y, NULL, x)); return 0; }\n' >"$ABUILD/crtfastmath.c"
+case $(uname -m) in
+x86_64|i?86)
+   if gcc -std=c99 -O2 -I. -c "$ABUILD/crtfastmath.c" -o "$ABUILD/crtfastmath.o" 2>"$ABUILD/crtfastmath.log" &&
+      gcc -ffast-math "$ABUILD/crtfastmath.o" -o "$ABUILD/crtfastmath" 2>>"$ABUILD/crtfastmath.log"; then
+      api_out=$("$ABUILD/crtfastmath")
+      if [ "$api_out" = "-22" ]; then say "PASS api fpu: a program linked with -ffast-math (crtfastmath.o: FTZ/DAZ) gets DROPOUT_ERR_FLUSH"
+      else say "FAIL api fpu: a program linked with -ffast-math got $api_out, not DROPOUT_ERR_FLUSH (-22)"; fi
+   else
+      say "FAIL build api crtfastmath: $(head -c 400 "$ABUILD/crtfastmath.log" | tr '\n' ' ')"
+   fi ;;
+*) say "SKIP api fpu crtfastmath: not x86" ;;
+esac
+
+# the compile-time guards: each option that lets the compiler change float results stops
+# at an #error that names the fix (gcc and clang define a macro for each of these)
+printf '#include "dropout.h"\nint main(void) { return 0; }\n' >"$ABUILD/plain.c"
+for api_g in "gcc -ffast-math|-ffast-math" "gcc -Ofast|-ffast-math" "gcc -ffinite-math-only|-ffinite-math-only" \
+             "gcc -fno-signed-zeros|-fno-signed-zeros" "gcc -freciprocal-math|-freciprocal-math" \
+             "gcc -funsafe-math-optimizations|-fno-" "clang -ffast-math|-ffast-math" "clang -ffinite-math-only|-ffinite-math-only" \
+             "g++ -x c++ -ffast-math|-ffast-math"; do
+   api_cmd=${api_g%%|*}; api_want=${api_g#*|}; api_cc=${api_cmd%% *}
+   if ! command -v "$api_cc" >/dev/null 2>&1; then say "SKIP api guard [$api_cmd]: no $api_cc"; continue; fi
+   if $api_cmd -I. -fsyntax-only "$ABUILD/plain.c" >"$ABUILD/guard.log" 2>&1; then
+      say "FAIL api guard [$api_cmd]: the header built"
+   elif grep -q '#error' "$ABUILD/guard.log" && grep -q -- "$api_want" "$ABUILD/guard.log"; then
+      say "PASS api guard [$api_cmd]: refused by an #error that names the fix"
+   else
+      say "FAIL api guard [$api_cmd]: failed without the #error: $(head -c 300 "$ABUILD/guard.log" | tr '\n' ' ')"
+   fi
+done
+
+# without DROPOUT_V0_API the 0.1.0 calls are gone (and with it they build: the tests/*.c)
+printf '#include "dropout.h"\nint f(float *y, const float *x, size_t n) { return dropout_forward_f32(y, NULL, x, n, 0.1, 8, 1234, 0, 0); }\n' >"$ABUILD/v0_gone.c"
+if $CC -std=c99 $WARN -I. -fsyntax-only "$ABUILD/v0_gone.c" >"$ABUILD/v0_gone.log" 2>&1; then
+   say "FAIL api v0: a 0.1.0 call compiled without DROPOUT_V0_API"
+else
+   say "PASS api v0: a 0.1.0 call does not compile without DROPOUT_V0_API"
+fi
+
+# strict C++ users: the header (declarations, and the implementation too) is clean under
+# clang++ -Wold-style-cast -Wzero-as-null-pointer-constant and g++ -Wuseless-cast, -Werror
+printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\nint main(void) { return 0; }\n' >"$ABUILD/impl.cpp"
+printf '#include "dropout.h"\nint main(void) { return 0; }\n' >"$ABUILD/plain.cpp"
+for api_x in "clang++ -Wold-style-cast -Wzero-as-null-pointer-constant" "g++ -Wuseless-cast -Wold-style-cast -Wzero-as-null-pointer-constant"; do
+   api_cc=${api_x%% *}
+   if ! command -v "$api_cc" >/dev/null 2>&1; then say "SKIP api c++ strict [$api_x]: no $api_cc"; continue; fi
+   for api_f in plain impl; do
+      for api_v0 in "" "-DDROPOUT_V0_API"; do
+         if $api_x -std=c++11 -Wall -Wextra -Wpedantic -Werror $api_v0 -I. -c "$ABUILD/$api_f.cpp" -o "$ABUILD/strict.o" \
+               >"$ABUILD/strict.log" 2>&1; then
+            say "PASS api c++ strict [$api_x $api_v0, $api_f]"
+         else
+            say "FAIL api c++ strict [$api_x $api_v0, $api_f]: $(grep -c 'error:' "$ABUILD/strict.log") errors: $(head -c 300 "$ABUILD/strict.log" | tr '\n' ' ')"
+         fi
+      done
+   done
+   # the warnings are off inside the header only: a C cast of the user's own is still caught
+   printf '#include "dropout.h"\nint user_cast(double d) { return (int)d; }\n' >"$ABUILD/after.cpp"
+   if $api_x -std=c++11 -Werror -I. -c "$ABUILD/after.cpp" -o "$ABUILD/strict.o" >"$ABUILD/strict.log" 2>&1; then
+      say "FAIL api c++ strict [$api_x]: the user's own old-style cast after the include was not reported"
+   else
+      say "PASS api c++ strict [$api_x]: the user's own old-style cast after the include is still reported"
+   fi
+done

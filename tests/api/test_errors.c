@@ -1,0 +1,223 @@
+/* test_errors.c - every error code, each from the call and argument that should give it,
+   with nothing written: the output, the mask and the inputs are compared with copies
+   taken before the call (canaries), and setters must leave the descriptor as it was.
+   Also: every code has its own message, which names the argument. */
+#include <stdio.h>
+#include <stdint.h>
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+#include "check.h"
+
+#define N 96
+static float x[N + 8], y[N + 8], r[N + 8], b[16];
+static uint8_t m[N / 8 + 4];
+static float x0[N + 8], y0[N + 8], r0[N + 8];
+static uint8_t m0[N / 8 + 4];
+
+static void snap(void)
+{
+   int i;
+   for (i = 0; i < N + 8; ++i) { x[i] = (float)i * 0.5f - 7.0f; y[i] = -12345.0f; r[i] = (float)i; }
+   for (i = 0; i < N / 8 + 4; ++i) m[i] = 0xA5;
+   memcpy(x0, x, sizeof x); memcpy(y0, y, sizeof y); memcpy(r0, r, sizeof r); memcpy(m0, m, sizeof m);
+}
+
+static int untouched(void)
+{
+   return !memcmp(x0, x, sizeof x) && !memcmp(y0, y, sizeof y) && !memcmp(r0, r, sizeof r) && !memcmp(m0, m, sizeof m);
+}
+
+#define EXPECT(call, code) do { int e_; snap(); e_ = (call); \
+   CHECK(e_ == (code), "%s: got %d (%s), want %d", #call, e_, dropout_strerror(e_), (int)(code)); \
+   CHECK(untouched(), "%s: wrote something", #call); } while (0)
+
+/* a setter that fails leaves the descriptor as it was */
+#define EXPECT_SET(dp, call, code) do { dropout_desc before_ = *(dp); int e_ = (call); \
+   CHECK(e_ == (code), "%s: got %d (%s), want %d", #call, e_, dropout_strerror(e_), (int)(code)); \
+   CHECK(!memcmp(&before_, (dp), sizeof before_), "%s: changed the descriptor", #call); } while (0)
+
+static double zero_val(void) { volatile double z = 0.0; return z; }
+#define INF_VAL (1.0 / zero_val())
+#define NAN_VAL (zero_val() / zero_val())
+
+static dropout_rule rule;
+static dropout_plan plan;
+
+static int run(int op, const dropout_plan *pl, void (*tweak)(dropout_desc *), void *out, uint8_t *mask, const void *in,
+               const void *bias, const void *res)
+{
+   dropout_desc d;
+   dropout_tensors t;
+   int err = dropout_desc_init(&d, (dropout_op)op, DROPOUT_DTYPE_F32, pl);
+   if (err) return err;
+   if (tweak) tweak(&d);
+   t.out = out; t.mask = mask; t.in = in; t.bias = bias; t.residual = res;
+   return dropout_run(&d, &t);
+}
+
+static size_t dims2[2] = {8, 12}, dims_big[2] = {(size_t)-1, 2};
+static void t_shape(dropout_desc *d) { dropout_desc_set_shape(d, 2, dims2); }
+static void t_rank(dropout_desc *d) { d->dropout__rank = 9; }
+static void t_bcast(dropout_desc *d) { d->dropout__broadcast = 4; }
+static void t_count(dropout_desc *d) { dropout_desc_set_shape(d, 2, dims2); dropout_desc_set_broadcast(d, 1); }
+static void t_ostride0(dropout_desc *d) { dropout_desc_set_shape(d, 2, dims2); d->dropout__strided = 1; d->dropout__stride[0][0] = 0; d->dropout__stride[0][1] = 1; }
+static void t_overlap(dropout_desc *d) { dropout_desc_set_shape(d, 2, dims2); d->dropout__strided = 1; d->dropout__stride[0][0] = 4; d->dropout__stride[0][1] = 1; }
+static void t_huge(dropout_desc *d) { static const ptrdiff_t s[2] = {PTRDIFF_MAX / 2, 1}; dropout_desc_set_shape(d, 2, dims2); dropout_desc_set_strides(d, DROPOUT_OPERAND_IN, s); }
+static void t_inplace_other(dropout_desc *d) { static const ptrdiff_t s[2] = {1, 8}; dropout_desc_set_shape(d, 2, dims2); dropout_desc_set_strides(d, DROPOUT_OPERAND_IN, s); }
+static void t_devc(dropout_desc *d) { static uint64_t a, c; dropout_desc_set_device_coords(d, &a, &c); }
+static void t_magic(dropout_desc *d) { d->dropout__magic = 0; }
+static void t_op(dropout_desc *d) { d->dropout__op = 42; }
+static void t_dtype(dropout_desc *d) { d->dropout__dtype = 0; }
+static void t_grad(dropout_desc *d) { d->dropout__grad = 3; }
+static void t_bias12(dropout_desc *d) { dropout_desc_set_shape(d, 2, dims2); d->dropout__bias_len = 5; }
+static void t_rule(dropout_desc *d) { d->dropout__plan.rule.bits = 7; }
+
+static void case_codes(void)
+{
+   dropout_rule bad;
+   dropout_plan p1, big;
+   dropout_gen g;
+   dropout_desc d;
+   double dbl[4];
+   dropout_rule_init(&rule, 0.25, DROPOUT_BITS_8);
+   dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), N);
+   /* rules and plans */
+   EXPECT(dropout_rule_init(&bad, NAN_VAL, DROPOUT_BITS_8), DROPOUT_ERR_P);
+   EXPECT(dropout_rule_init(&bad, -0.25, DROPOUT_BITS_8), DROPOUT_ERR_P);
+   EXPECT(dropout_rule_init(&bad, 0.5, (dropout_bits)12), DROPOUT_ERR_BITS);
+   EXPECT(dropout_rule_init(NULL, 0.5, DROPOUT_BITS_8), DROPOUT_ERR_NULL);
+   EXPECT(dropout_rule_init(&bad, 0.001, DROPOUT_BITS_8), DROPOUT_ERR_P_NEEDS_16);
+   EXPECT(dropout_rule_init(&bad, 1e-6, DROPOUT_BITS_16), DROPOUT_ERR_P_NEEDS_32);
+   EXPECT(dropout_rule_init(&bad, 1e-13, DROPOUT_BITS_32), DROPOUT_ERR_P_UNREALISABLE);
+   EXPECT(dropout_rule_init_threshold(&bad, 65537, DROPOUT_BITS_16), DROPOUT_ERR_THRESHOLD);
+   bad = rule; bad.threshold = 300;
+   EXPECT(dropout_plan_at(&p1, &bad, dropout_key_make(1, 2), dropout_pos_make(0), 1), DROPOUT_ERR_RULE);
+   EXPECT(dropout_plan_at(&p1, &rule, dropout_key_make(1, 2), dropout_pos_make(UINT64_MAX - 10), 12), DROPOUT_ERR_RANGE);
+   EXPECT(dropout_plan_slice(&plan, 90, 7, &p1), DROPOUT_ERR_SLICE);
+   EXPECT(dropout_plan_slice(&plan, 97, 0, &p1), DROPOUT_ERR_SLICE);
+   g = dropout_gen_make(dropout_key_make(1, 1)); g.next = UINT64_MAX - 3;
+   EXPECT(dropout_gen_plan(&g, &rule, 5, &p1), DROPOUT_ERR_RANGE);
+   CHECK(g.next == UINT64_MAX - 3, "gen_plan moved the generator on error");
+   EXPECT(dropout_fill_uniform_f64(dropout_key_make(0, 0), dropout_pos_make((uint64_t)1 << 63), dbl, 1), DROPOUT_ERR_RANGE);
+   /* short calls */
+   EXPECT(dropout_forward_f32(&plan, NULL, m, x), DROPOUT_ERR_NULL);
+   EXPECT(dropout_forward_f32(NULL, y, m, x), DROPOUT_ERR_NULL);
+   EXPECT(dropout_forward_f32(&plan, y + 1, m, y), DROPOUT_ERR_OVERLAP);          /* partly in place */
+   EXPECT(dropout_forward_f32(&plan, y, (uint8_t *)(void *)(y + 4), x), DROPOUT_ERR_OVERLAP);   /* mask inside y */
+   p1 = plan; p1.rule.bits = 9;
+   EXPECT(dropout_forward_f32(&p1, y, m, x), DROPOUT_ERR_RULE);
+   EXPECT(dropout_backward_f32(&p1, y, x), DROPOUT_ERR_RULE);
+   big = plan; big.pos = UINT64_MAX - 5;
+   EXPECT(dropout_backward_f32(&big, y, x), DROPOUT_ERR_RANGE);
+   EXPECT(dropout_mask(&plan, NULL), DROPOUT_ERR_NULL);
+   EXPECT(dropout_apply_mask_f32(&rule, N, y, NULL, x), DROPOUT_ERR_NULL);
+   EXPECT(dropout_apply_mask_f32(&bad, N, y, m, x), DROPOUT_ERR_RULE);
+   EXPECT(dropout_bias_dropout_add_f32(&plan, 0, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
+   EXPECT(dropout_bias_dropout_add_f32(&plan, 7, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
+   EXPECT(dropout_bias_dropout_add_f32(&plan, 12, y, m, x, NULL, r), DROPOUT_ERR_NULL);
+   /* descriptor setters */
+   CHECK(dropout_desc_init(&d, (dropout_op)0, DROPOUT_DTYPE_F32, &plan) == DROPOUT_ERR_OP, "op 0");
+   CHECK(dropout_desc_init(&d, (dropout_op)10, DROPOUT_DTYPE_F32, &plan) == DROPOUT_ERR_OP, "op 10");
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, (dropout_dtype)5, &plan) == DROPOUT_ERR_DTYPE, "dtype 5");
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, NULL) == DROPOUT_ERR_NULL, "plan NULL");
+   {
+      dropout_rule all;
+      dropout_plan pa;
+      dropout_rule_init(&all, 1.0, DROPOUT_BITS_8);
+      dropout_plan_at(&pa, &all, dropout_key_make(0, 0), dropout_pos_make(0), 4);
+      CHECK(dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &pa) == DROPOUT_ERR_P, "GAUSSIAN p = 1");
+   }
+   dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+   {
+      static const size_t d0[2] = {8, 0};
+      static const ptrdiff_t s0[2] = {12, 0}, sov[2] = {1, 1}, sbig[2] = {PTRDIFF_MAX, 1};
+      size_t d9[9] = {1, 1, 1, 1, 1, 1, 1, 1, 96};
+      EXPECT_SET(&d, dropout_desc_set_shape(&d, 0, dims2), DROPOUT_ERR_RANK);
+      EXPECT_SET(&d, dropout_desc_set_shape(&d, 9, d9), DROPOUT_ERR_RANK);
+      EXPECT_SET(&d, dropout_desc_set_shape(&d, 2, NULL), DROPOUT_ERR_NULL);
+      EXPECT_SET(&d, dropout_desc_set_shape(&d, 2, dims_big), DROPOUT_ERR_SHAPE_OVERFLOW);
+      EXPECT_SET(&d, dropout_desc_set_broadcast(&d, 2), DROPOUT_ERR_BROADCAST);
+      EXPECT_SET(&d, dropout_desc_set_grad(&d, (dropout_grad)2), DROPOUT_ERR_GRAD);
+      EXPECT_SET(&d, dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE), DROPOUT_ERR_OP);   /* forward has none */
+      EXPECT_SET(&d, dropout_desc_set_sigma(&d, 1.0), DROPOUT_ERR_OP);
+      EXPECT_SET(&d, dropout_desc_set_bias_len(&d, 12), DROPOUT_ERR_OP);
+      EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_RESIDUAL, s0), DROPOUT_ERR_OP);
+      EXPECT_SET(&d, dropout_desc_set_strides(&d, (dropout_operand)3, s0), DROPOUT_ERR_OP);
+      EXPECT_SET(&d, dropout_desc_set_device_coords(&d, NULL, &plan.pos), DROPOUT_ERR_NULL);
+      dropout_desc_set_shape(&d, 2, dims2);
+      EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, s0), DROPOUT_ERR_STRIDE);
+      EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, sov), DROPOUT_ERR_OVERLAP);
+      EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, sbig), DROPOUT_ERR_STRIDE);
+      CHECK(dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, s0) == DROPOUT_OK, "a zero input stride is allowed");
+      CHECK(dropout_desc_set_shape(&d, 2, d0) == DROPOUT_OK, "a zero dim is allowed");
+   }
+   dropout_desc_init(&d, DROPOUT_OP_NOISE, DROPOUT_DTYPE_F32, &plan);
+   EXPECT_SET(&d, dropout_desc_set_sigma(&d, -1.0), DROPOUT_ERR_SIGMA);
+   EXPECT_SET(&d, dropout_desc_set_sigma(&d, INF_VAL), DROPOUT_ERR_SIGMA);
+   EXPECT_SET(&d, dropout_desc_set_sigma(&d, NAN_VAL), DROPOUT_ERR_SIGMA);
+   dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F32, &plan);
+   EXPECT_SET(&d, dropout_desc_set_bias_len(&d, 0), DROPOUT_ERR_BIAS_LEN);
+   EXPECT_SET(&d, dropout_desc_set_bias_len(&d, 7), DROPOUT_ERR_BIAS_LEN);
+   /* dropout_run: every check before any write */
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_rank, y, m, x, NULL, NULL), DROPOUT_ERR_RANK);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_bcast, y, m, x, NULL, NULL), DROPOUT_ERR_BROADCAST);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_count, y, m, x, NULL, NULL), DROPOUT_ERR_SHAPE_COUNT);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_ostride0, y, m, x, NULL, NULL), DROPOUT_ERR_STRIDE);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_overlap, y, m, x, NULL, NULL), DROPOUT_ERR_OVERLAP);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_huge, y, m, x, NULL, NULL), DROPOUT_ERR_STRIDE);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_inplace_other, y, m, y, NULL, NULL), DROPOUT_ERR_OVERLAP);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_shape, y, (uint8_t *)(void *)x, x, NULL, NULL), DROPOUT_ERR_OVERLAP);  /* mask over x */
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_devc, y, m, x, NULL, NULL), DROPOUT_ERR_DEVICE_COORDS);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_magic, y, m, x, NULL, NULL), DROPOUT_ERR_DESC);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_op, y, m, x, NULL, NULL), DROPOUT_ERR_OP);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_dtype, y, m, x, NULL, NULL), DROPOUT_ERR_DTYPE);
+   EXPECT(run(DROPOUT_OP_BACKWARD, &plan, t_grad, y, NULL, x, NULL, NULL), DROPOUT_ERR_GRAD);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, t_rule, y, m, x, NULL, NULL), DROPOUT_ERR_RULE);
+   EXPECT(run(DROPOUT_OP_BACKWARD, &plan, NULL, y, m, x, NULL, NULL), DROPOUT_ERR_OP);      /* a mask BACKWARD does not take */
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, NULL, y, m, x, b, NULL), DROPOUT_ERR_OP);          /* a bias FORWARD does not take */
+   EXPECT(run(DROPOUT_OP_MASK, &plan, NULL, y, m, NULL, NULL, NULL), DROPOUT_ERR_OP);
+   EXPECT(run(DROPOUT_OP_APPLY_MASK, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_NULL);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, NULL, NULL, m, x, NULL, NULL), DROPOUT_ERR_NULL);
+   EXPECT(run(DROPOUT_OP_NOISE, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_SIGMA);    /* sigma never set */
+   EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_bias12, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
+   EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_shape, y, m, x, b, NULL), DROPOUT_ERR_NULL);
+   EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_shape, y, m, x, y + 3, r), DROPOUT_ERR_OVERLAP);  /* bias inside y */
+   EXPECT(dropout_run(NULL, NULL), DROPOUT_ERR_NULL);
+   dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+   EXPECT(dropout_run(&d, NULL), DROPOUT_ERR_NULL);
+   {
+      dropout_desc z;
+      dropout_tensors t;
+      uint64_t pcount;
+      memset(&z, 0, sizeof z);
+      t.out = y; t.mask = m; t.in = x; t.bias = NULL; t.residual = NULL;
+      EXPECT(dropout_run(&z, &t), DROPOUT_ERR_DESC);
+      EXPECT(dropout_desc_set_shape(&z, 1, dims2), DROPOUT_ERR_DESC);
+      EXPECT(dropout_desc_positions(&z, &pcount), DROPOUT_ERR_DESC);
+   }
+   case_end("api errors: every code from its argument, with nothing written (output, mask, inputs, generator, descriptor)");
+}
+
+static void case_messages(void)
+{
+   int c, k;
+   const char *msg[27];
+   for (c = 0; c <= 26; ++c) {
+      msg[c] = dropout_strerror(-c);
+      CHECK(strstr(msg[c], "unknown") == NULL, "code %d has no message", -c);
+      for (k = 0; k < c; ++k) CHECK(strcmp(msg[c], msg[k]) != 0, "codes %d and %d share a message", -c, -k);
+   }
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_RANK), "rank") && strstr(dropout_strerror(DROPOUT_ERR_BROADCAST), "broadcast") &&
+         strstr(dropout_strerror(DROPOUT_ERR_SIGMA), "sigma") && strstr(dropout_strerror(DROPOUT_ERR_SHAPE_OVERFLOW), "shape") &&
+         strstr(dropout_strerror(DROPOUT_ERR_STRIDE), "stride") && strstr(dropout_strerror(DROPOUT_ERR_BIAS_LEN), "bias_len"),
+         "the messages name their argument");
+   CHECK(strstr(dropout_strerror(-27), "unknown") != NULL, "-27 is not a code yet");
+   case_end("api errors: each code has its own message, naming the argument");
+}
+
+int main(void)
+{
+   case_codes();
+   case_messages();
+   return check_exit();
+}
