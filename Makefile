@@ -6,14 +6,17 @@
 #   make figures the tutorial's pictures in docs/img/ (examples/make_figures.c and the demo)
 #   make test    every test and build check; ends with "N passed, M failed, K skipped"
 #   make check   the quick subset (known answers, the contract, one SIMD build), same last line
-#   make bench   CPU speed against the memory wall and peers; saves bench/results/cpu-*.md
-#   make bench-isa  where the time goes on each x86 SIMD path; saves bench/results/isa-*.md
+#   make test T="NAME..."  only those areas or tests (tests/README.md)
+#   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
+#   make bench-isa  where the time goes on each x86 SIMD path; writes build/bench/isa-*.md
+#   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
+#   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
 #   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
+.PHONY: demo example figures test check bench bench-isa bench-fpu-check clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -36,7 +39,7 @@ build/train_loop: examples/train_loop.c dropout.h
 	@mkdir -p build
 	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_loop.c -o $@
 
-# docs/img/ is committed; tests/suite_examples.sh fails when it differs from what this
+# docs/img/ is committed; tests/examples/suite.sh fails when it differs from what this
 # makes now. The demo runs with 2 threads so that weight_diff.svg's labels do not depend
 # on the machine's core count.
 figures: build/make_figures build/train_mlp
@@ -54,10 +57,14 @@ test:
 check:
 	@sh tests/check.sh
 
+# Results go to build/bench/ (a run leaves the checkout clean); PUBLISH=1 writes them to
+# bench/results/, the tracked files the README cites.
+BENCH_OUT = $(if $(PUBLISH),bench/results,build/bench)
+
 # The bench is built for this CPU (BENCH_ARCH, default -march=native; -mavx2 measures the
 # AVX2 path on an AVX-512 machine) and with OpenMP when the compiler has it. cuRAND's host
 # generator is a peer where the CUDA toolkit's libcurand is. One results file per CPU model
-# and SIMD path: bench/results/cpu-<model>-f<family>m<model number>-<path>.md (the
+# and SIMD path: $(BENCH_OUT)/cpu-<model>-f<family>m<model number>-<path>.md (the
 # family and model tell apart CPUs that share a name, such as "AMD EPYC"; the history is in git).
 BENCH_ARCH ?= -march=native
 BENCH_CFLAGS = -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP)
@@ -70,7 +77,7 @@ BENCH_MODEL := $(shell grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d:
    awk -F': *' '/^cpu family/{f=$$2} /^model[ \t]*:/{m=$$2} END{if (f != "") printf "-f%sm%s", f, m}' /proc/cpuinfo 2>/dev/null)
 
 bench: build/bench_cpu
-	@path=$$(./build/bench_cpu --path); out=bench/results/cpu-$(or $(BENCH_MODEL),unknown)-$$path.md; \
+	@mkdir -p $(BENCH_OUT); path=$$(./build/bench_cpu --path); out=$(BENCH_OUT)/cpu-$(or $(BENCH_MODEL),unknown)-$$path.md; \
 	   ./build/bench_cpu $$out && echo "saved $$out"
 
 # the library twice more, streaming from 0 bytes and never, for the threshold table
@@ -78,18 +85,21 @@ build/bench_variant_%.o: bench/stream_variant.c dropout.h
 	@mkdir -p build
 	$(CC) $(BENCH_CFLAGS) $(WARN) -DVARIANT=$* -DDROPOUT_STREAM_STORE_BYTES=$(if $(filter nt,$*),0,SIZE_MAX) -I. -c $< -o $@
 
-build/bench_cpu: bench/bench_cpu.c dropout.h examples/dropout_parallel.h build/bench_variant_nt.o build/bench_variant_cached.o
+build/bench_cpu: bench/bench_cpu.c dropout.h build/bench_variant_nt.o build/bench_variant_cached.o
 	@mkdir -p build
 	$(CC) $(BENCH_CFLAGS) $(WARN) -Wno-error -DBENCH_FLAGS='"$(CC) $(BENCH_CFLAGS)"' -I. bench/bench_cpu.c \
 	   build/bench_variant_nt.o build/bench_variant_cached.o -o $@ $(BENCH_CURAND)
 
+bench-fpu-check:
+	@mkdir -p build; $(CC) -std=c99 -O2 $(WARN) -I. bench/fpu_check.c -o build/fpu_check && ./build/fpu_check | tee build/fpu_check.txt
+
 # Where the time goes on every x86 path this CPU runs (reference, SSE2, SSE4.1, AVX2,
 # AVX-512), one build each at the x86-64 micro-architecture levels, into one file:
-# bench/results/isa-<model>.md
+# $(BENCH_OUT)/isa-<model>.md
 ISA_LEVELS = reference:-march=x86-64:-DDROPOUT_NO_SIMD sse2:-march=x86-64: sse4.1:-march=x86-64-v2:sse4_1 \
    avx2:-march=x86-64-v3:avx2 avx512:-march=x86-64-v4:avx512bw
 bench-isa:
-	@mkdir -p build/isa; out=bench/results/isa-$(or $(BENCH_MODEL),unknown).md; \
+	@mkdir -p build/isa $(BENCH_OUT); out=$(BENCH_OUT)/isa-$(or $(BENCH_MODEL),unknown).md; \
 	{ echo "# Where the time goes, by SIMD path"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL))"; \
 	  echo "- $(CC) -std=c99 -O3 at each x86-64 level; 2^14 f32 in cache, one thread, best of 300 calls, ns per 64 elements"; echo; } >$$out; \
@@ -111,24 +121,25 @@ bench-isa:
 #                   bench_cuda.md, bench_cuda.csv); about 2.5 minutes on an H100.
 #   make test-cuda / demo-cuda / bench-cuda / bench-matmul-cuda / sanitize-cuda /
 #        profile-cuda (Nsight Compute counters)   the pieces
-#   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else bench/results/)
+#   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else build/bench/,
+#                   or bench/results/ with PUBLISH=1)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 # (not NVARCH: CUDA container images export NVARCH=x86_64)
 NVCC_ARCH ?= -arch=native
 NVFLAGS = -std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. $(NVCC_ARCH)
 SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local/cuda/bin/compute-sanitizer)
 SANITIZER_TIMEOUT ?= 150
-REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,bench/results/cuda-$(shell date +%Y%m%d-%H%M%S).md)
+REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,$(BENCH_OUT)/cuda-$(shell date +%Y%m%d-%H%M%S).md)
 GPU_LOG = $(if $(OUT),$(OUT)/gpu.log,build/cuda/gpu.log)
 CUDA_BINS = build/cuda/test_cuda build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
 
 build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
-	$(NVCC) $(NVFLAGS) tests/cuda/test_cuda.cu -o $@
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda.cu -o $@
 
-build/cuda/variants_cuda: tests/variants_cuda.cu dropout_cuda.cuh dropout.h tests/check.h
+build/cuda/variants_cuda: tests/cuda/variants_cuda.cu dropout_cuda.cuh dropout.h tests/check.h
 	@mkdir -p build/cuda
-	$(NVCC) $(NVFLAGS) tests/variants_cuda.cu -o $@
+	$(NVCC) $(NVFLAGS) -Itests tests/cuda/variants_cuda.cu -o $@
 
 build/cuda/bench_cuda: bench/bench_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
@@ -193,6 +204,7 @@ test-cuda: test-cuda-run sanitize-cuda
 
 bench-cuda: build/cuda/bench_cuda
 	./build/cuda/bench_cuda build/cuda/bench_cuda.csv
+	@mkdir -p $(dir $(REPORT))
 	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
 	@if [ -n "$(OUT)" ]; then cp build/cuda/bench_cuda.csv "$(OUT)/"; fi
 
@@ -236,8 +248,8 @@ clean:
 #   make demo-mpi   the demo MLP trained serially and data-parallel on 1, 2, 3 and 4 ranks:
 #                   one weight hash per run, IDENTICAL when all are equal (examples/demo_mpi.sh)
 #   make bench-mpi  epoch time against the rank count, fixed-order reduction vs MPI_Allreduce;
-#                   saves bench/results/mpi-<cpu model>.md
-# `make test` runs the MPI tests (tests/suite_mpi.sh). Open MPI refuses to run as root without
+#                   writes build/bench/mpi-<cpu model>.md (bench/results/ with PUBLISH=1)
+# `make test` runs the MPI tests (tests/mpi/suite.sh). Open MPI refuses to run as root without
 # the two OMPI_ALLOW_* variables; --oversubscribe lets 3 and 4 ranks share 2 cores;
 # MPIRUN_FLAGS are explained in examples/demo_mpi.sh.
 MPICC ?= mpicc
@@ -255,14 +267,15 @@ build/train_mlp_mpi: examples/train_mlp_mpi.c examples/mlp_model.h examples/mlp_
 	$(MPICC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp_mpi.c -o $@ -lpthread -lm
 
 bench-mpi: build/train_mlp_mpi
-	$(MPI_ENV) TRAINER=build/train_mlp_mpi sh bench/mpi_bench.sh bench/results/mpi-$(or $(BENCH_MODEL),unknown).md
+	@mkdir -p $(BENCH_OUT)
+	$(MPI_ENV) TRAINER=build/train_mlp_mpi sh bench/mpi_bench.sh $(BENCH_OUT)/mpi-$(or $(BENCH_MODEL),unknown).md
 
 # --- OpenCL (dropout_opencl.h); needs libOpenCL, CL/cl.h and an ICD (Debian: ocl-icd-opencl-dev
 # opencl-c-headers pocl-opencl-icd; PoCL runs OpenCL on the CPU)
 #   make demo-opencl   the demo MLP with its dropout on the first OpenCL device, weights
 #                      compared with the CPU's byte for byte (CPU vs OpenCL weights: IDENTICAL)
 #   make bench-opencl  each op against clEnqueueCopyBuffer of the same bytes, in one run;
-#                      writes build/opencl/bench_opencl.md (on PoCL: CPU figures, it says so)
+#                      writes $(BENCH_OUT)/opencl-<cpu model>.md (on PoCL: CPU figures, it says so)
 #   make opencl-embed  rewrite the program text in dropout_opencl.h from dropout.h and
 #                      opencl/kernels.cl (after changing either; the tests check it is current)
 # `make test T=opencl` runs the OpenCL tests alone (tests/opencl/suite.sh).
@@ -278,7 +291,8 @@ build/opencl/train_mlp_opencl: examples/train_mlp_opencl.c examples/mlp_model.h 
 	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp_opencl.c -o $@ $(OPENCL_LIBS) -lpthread -lm
 
 bench-opencl: build/opencl/bench_opencl
-	./build/opencl/bench_opencl build/opencl/bench_opencl.md
+	@mkdir -p $(BENCH_OUT)
+	./build/opencl/bench_opencl $(BENCH_OUT)/opencl-$(or $(BENCH_MODEL),unknown).md
 
 build/opencl/bench_opencl: bench/bench_opencl.c dropout_opencl.h dropout.h
 	@mkdir -p build/opencl

@@ -59,9 +59,11 @@
    THE CONTRACT (docs/SPEC.md has it to the bit)
       word w of stream s under seed k = philox4x32_10(ctr = {w/4 lo, w/4 hi, s lo, s hi},
       key = {k lo, k hi})[w % 4], which is cuRAND's curand_init(k, s, w) + curand().
-      Element j of a call with offset o draws position o + j: a 32-, 16- or 8-bit slice of
-      that stream. Keep iff draw >= round(p * 2^bits); kept y = x * (1/q), q the realised
-      keep probability; dropped y = +0. Masks are bit-packed, LSB first, 1 = kept.
+      Element j of a plan (key {seed k, stream s}, first position o) draws position o + j:
+      a 32-, 16- or 8-bit slice of that stream (a strided or broadcast tensor: j is the
+      element's row-major index in the mask's shape). Keep iff draw >= t = round(p *
+      2^bits); kept y = x * (1/q), q the realised keep probability; dropped y = +0. Masks
+      are bit-packed, LSB first, 1 = kept.
 
    DETERMINISM
       Results are defined as specific IEEE-754 operations in round-to-nearest-even: one
@@ -70,9 +72,14 @@
       multiply-add to contract; the fused op uses an explicit, exactly emulated fma; the
       variants are written so that every product that meets an add is exact, and use the
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
-      hardware change nothing. Do not build with -ffast-math (it may flush denormals to
-      zero and reassociate); excess precision (FLT_EVAL_METHOD != 0) is refused at
-      compile time (see PORTABILITY).
+      hardware change nothing. What would change them is refused: -ffast-math and its
+      parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math,
+      -fassociative-math) and excess precision (FLT_EVAL_METHOD != 0) stop at an #error
+      that names the fix; at run time, a call that computes floats while the FPU flushes
+      subnormals (x86 MXCSR FTZ/DAZ, which a program linked with -ffast-math gets from
+      crtfastmath.o; Arm FZ) or rounds other than to nearest returns DROPOUT_ERR_FLUSH /
+      DROPOUT_ERR_ROUNDING and writes nothing. That check reads one register per call
+      (about 15 ns on x86: make bench-fpu-check).
 
    PORTABILITY AND FREESTANDING USE
       C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
@@ -90,14 +97,16 @@
       library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
       them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
       -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
-      and NEON paths call. On a Cortex-M4 (-Os) forward + backward f32 take about 2 KB of
-      flash plus 2.5 KB (FPU) to 3.1 KB (soft float) of libgcc, mostly soft double.
+      and NEON paths call. On a Cortex-M4 (-Os), forward + backward f32 with a rule from
+      dropout_rule_init_threshold (integers only: no soft double is linked) take 1.7 KB
+      of flash with the FPU and 2.3 KB with soft float, libgcc included
+      (tests/suite_xarch.sh holds them to 2.5 and 3.5 KB).
 
    THREADS AND CHUNKS
       Functions are reentrant. To split a tensor over threads or machines, give each
-      chunk its own offset (offset + chunk start) and output slice: the result equals
-      one call. Mask bytes hold 8 elements, so chunks that write masks start at
-      multiples of 8 elements.
+      chunk dropout_plan_slice(&plan, start, count, &chunk) and its output slice: the
+      result equals one call. Mask bytes hold 8 elements, so chunks that write masks
+      start at multiples of 8 elements.
 
    LICENSE: see the end of the file.
 */
@@ -148,6 +157,20 @@ typedef ulong uint64_t;
 #else
 #include <stddef.h>   /* both freestanding headers: no libc needed */
 #include <stdint.h>
+#endif
+
+/* C++ users who build with -Wold-style-cast, -Wzero-as-null-pointer-constant or
+   -Wuseless-cast (-Werror): the header is C99 first, and its casts are C casts (a cast
+   that is needed on one target is useless on another: size_t is uint64_t on LP64 only),
+   so inside the header, and there only, these three are off; the user's own code after
+   the include is checked as before (push / pop; tests/api/suite.sh builds it so). */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
 #endif
 
 #define DROPOUT_VERSION_MAJOR 0
@@ -1017,8 +1040,8 @@ typedef struct dropout_desc {
    broadcast, overwrite. GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of the
    realised p). */
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
-/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous; the positions the shape
-   draws must equal plan->count (checked here and at run). */
+/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous. The positions the shape
+   draws (with the broadcast set after it) must equal plan->count: dropout_run checks. */
 DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
 /* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */
 DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);
@@ -1194,6 +1217,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 }
 #endif
 
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
+
 #endif /* DROPOUT_H_INCLUDED */
 
 /* ==================================================================================== */
@@ -1203,6 +1230,14 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #ifdef DROPOUT_IMPLEMENTATION
 #ifndef DROPOUT_IMPLEMENTATION_DONE
 #define DROPOUT_IMPLEMENTATION_DONE
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
 
 /* the DROPOUT_V0_API names (defined at the end of the file) would rename the 1.0
    definitions: off while the implementation is compiled */
@@ -1249,6 +1284,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #include <assert.h>
 #define DROPOUT_ASSERT(x) assert(x)
 #endif
+#endif
+
+#if defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+#include <xmmintrin.h>   /* _mm_getcsr: the FPU mode check */
 #endif
 
 #ifdef __cplusplus
@@ -1345,6 +1384,11 @@ static int dropout__fpu_check(void)
 #elif (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
    unsigned int csr;
    __asm__ __volatile__("stmxcsr %0" : "=m"(csr));
+   if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
+   if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
+   return DROPOUT_OK;
+#elif defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+   unsigned int csr = _mm_getcsr();
    if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
    if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
    return DROPOUT_OK;
@@ -2232,112 +2276,205 @@ static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep,
 }
 
 /* dropout__run_ref's loop: whole chunks by steps of a few windows with vector arithmetic,
-   the last partial chunk (< 64 elements) by the reference. A call at a position offset
-   s = offset % 64 reads chunk c's keep word from window c at bit s and window c + 1: the
-   step's last window is kept for the next step, so no window is made twice.
-   Keep words and masks follow the call's chunks (elements 64c .. 64c + 63); the data may
-   follow a grid shifted by h elements, so that streamed stores start on an aligned y
-   (whole-vector streams, and with x as aligned as y no split loads): data chunk c then
-   covers elements h + 64(c - 1) .. h + 64c - 1 and takes its keep bits from keep words
-   c - 1 and c, as the offset shift does. Elements 0 .. h - 1 and the last 64 - h
-   elements of the whole chunks are applied one by one with the same keep bits. */
+   the last partial chunk (< 64 elements) by the reference. Three concerns, one function
+   each, that dropout__run_simd puts together step by step:
+   - keep bits (dropout__keep_*): the keep words of the call's chunks, from the windows at
+     the call's position (or from a stored mask);
+   - store policy (dropout__stores_*): plain or streaming stores, and for streaming the
+     shift of the data grid that puts y on an aligned address;
+   - data grid (dropout__grid_*): the keep bits applied to the data, 64 elements at a time,
+     on the call's grid or on that shifted one. */
+
+/* Keep bits. Keep words and masks follow the call's chunks (elements 64c .. 64c + 63).
+   A call at a position offset s = offset % 64 reads chunk c's keep word from window c at
+   bit s and window c + 1: the step's last window is kept for the next step, so no window
+   is made twice. */
+typedef struct dropout__keep_src {
+   const uint8_t *mask_in;    /* keep words read from this stored mask, when not NULL */
+   uint64_t seed, stream;
+   uint64_t first;            /* window of the call's first position */
+   unsigned s;                /* the call's position in that window */
+   int bits, all;             /* all: t = 0, every element kept */
+   uint32_t tm1;
+   int have;                  /* win[0] holds the window after the last step's words (s != 0) */
+   uint64_t win[DROPOUT__GROUP + 1];
+} dropout__keep_src;
+
+static inline void dropout__keep_init(dropout__keep_src *ks, const uint8_t *mask_in, const dropout_rule *r,
+                                      uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   ks->mask_in = mask_in;
+   ks->seed = seed;
+   ks->stream = stream;
+   ks->first = offset >> 6;
+   ks->s = (unsigned)(offset & 63u);
+   ks->bits = r->bits;
+   ks->all = r->threshold == 0;
+   ks->tm1 = (uint32_t)(r->threshold - 1u);
+   ks->have = 0;
+}
+
+/* k[0 .. nb): the keep words of the nb whole chunks from element at (a multiple of 64) on */
+static inline void dropout__keep_step(dropout__keep_src *ks, size_t at, unsigned nb, uint64_t *k)
+{
+   const uint64_t w = ks->first + at / DROPOUT__CHUNK;
+   unsigned c;
+   if (ks->mask_in) {
+      for (c = 0; c < nb; ++c) k[c] = dropout__load_mask64(ks->mask_in + at / 8u + 8u * c);
+   } else if (ks->all) {
+      for (c = 0; c < nb; ++c) k[c] = ~(uint64_t)0;
+   } else if (ks->s == 0) {
+      dropout__windows_keep(ks->seed, ks->stream, w, nb, ks->bits, ks->tm1, k);
+   } else {
+      /* window w + nb is in the call's range: the chunks are whole */
+      if (ks->have) dropout__windows_keep(ks->seed, ks->stream, w + 1, nb, ks->bits, ks->tm1, ks->win + 1);
+      else dropout__windows_keep(ks->seed, ks->stream, w, nb + 1, ks->bits, ks->tm1, ks->win);
+      for (c = 0; c < nb; ++c) k[c] = ks->win[c] >> ks->s | ks->win[c + 1] << (64u - ks->s);
+      ks->win[0] = ks->win[nb];
+      ks->have = 1;
+   }
+}
+
+/* Store policy: streaming stores from DROPOUT_STREAM_STORE_BYTES of output on (nt, as in
+   dropout__nt_mode), plain ones below. The data grid is then shifted by h elements, so
+   that the streamed stores start on an aligned y (whole-vector streams, and with x as
+   aligned as y no split loads). */
+typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
+
+static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r)
+{
+   dropout__stores st;
+#ifdef DROPOUT__NT_ALIGN
+   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+#endif
+   st.nt = 0;
+   st.h = 0;
+#ifdef DROPOUT__NT_ALIGN
+   if (y && r->threshold != 0 && n * es >= nt_from) {
+      size_t mis = (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN);
+      if (mis % es == 0) st.h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
+      st.nt = dropout__nt_mode((const char *)y + (size_t)st.h * es);
+   }
+#else
+   (void)y; (void)n; (void)es; (void)r;
+#endif
+   return st;
+}
+
+/* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
+   step on), so that the loads overlap the arithmetic. Measured on Zen 4: +2 to +35% out of
+   cache with streamed stores in the AVX-512 build, while the AVX2 build on the same CPU
+   lost 5-8% with it; so AVX-512 with streaming stores only. */
+static inline void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+#if defined(DROPOUT__SIMD_AVX512)
+   if (x && nt && left > DROPOUT__GROUP) {
+      const char *pf = (const char *)x + (at + (size_t)DROPOUT__GROUP * DROPOUT__CHUNK) * es;
+      size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
+      for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
+   }
+#else
+   (void)x; (void)at; (void)left; (void)es; (void)nt;
+#endif
+}
+
+/* The streamed stores are ordered before what follows the call. */
+static inline void dropout__stores_end(dropout__stores st)
+{
+#ifdef DROPOUT__NT_ALIGN
+   if (st.nt) _mm_sfence();
+#else
+   (void)st;
+#endif
+}
+
+/* Data grid: the step's nb chunks from element at, t > 0. kb[1 .. nb] are their keep words
+   and kb[0] the step before's last. Unshifted (h = 0), data chunk c is keep chunk c.
+   Shifted by h, data chunk c covers elements at + h + 64(c - 1) .. at + h + 64c - 1 and
+   takes its keep bits from keep words c - 1 and c, as the position shift does; the first
+   step starts at data chunk 1, and dropout__grid_edges applies the elements left over. */
+static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t at, unsigned nb,
+                                      const uint64_t *kb, dropout__stores st, const dropout_rule *r)
+{
+   const uint64_t *k = kb + 1;
+   const unsigned h = st.h;
+   unsigned c;
+   if (h == 0) {
+      if (dtype == DROPOUT__F32) {
+         float *yo = (float *)y + at;
+         const float *xi = (const float *)x + at;
+         /* nt a constant in each loop, so the store choice folds away */
+         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
+         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
+         else                 for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
+      } else {
+         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, st.nt);
+      }
+   } else {
+      const unsigned c0 = at == 0 ? 1u : 0u;
+      if (dtype == DROPOUT__F32) {
+         float *yo = (float *)y + at + h - 64u;
+         const float *xi = (const float *)x + at + h - 64u;
+         for (c = c0; c < nb; ++c)
+            dropout__apply64_f32(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
+      } else {
+         for (c = c0; c < nb; ++c)
+            dropout__apply_chunk_simd(dtype, y, x, at + h + 64u * c - 64u, kb[c] >> h | kb[c + 1] << (64u - h), r, st.nt);
+      }
+   }
+}
+
+/* The shifted grid's leftovers, element by element with the same keep bits: elements
+   0 .. h - 1 (keep word k0, of chunk 0) and the last 64 - h of the whole chunks (the low
+   bits of klast, the last chunk's keep word). */
+static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t full, unsigned h,
+                                       uint64_t k0, uint64_t klast, const dropout_rule *r)
+{
+   if (h) {
+      dropout__apply_chunk(dtype, y, x, 0, k0, h, r);
+      dropout__apply_chunk(dtype, y, x, full - 64u + h, klast >> h, 64u - h, r);
+   }
+}
+
 static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
                               const uint8_t *mask_in, size_t n, const dropout_rule *r,
                               uint64_t seed, uint64_t stream, uint64_t offset)
 {
    static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
-   size_t es = size[dtype];
-   size_t full = n & ~(size_t)(DROPOUT__CHUNK - 1), at;
-   unsigned s = (unsigned)(offset & 63u);
-   uint64_t first = offset >> 6;                 /* window of the call's first position */
-   uint32_t tm1 = (uint32_t)(r->threshold - 1u);
-   uint64_t win[DROPOUT__GROUP + 1], kb[DROPOUT__GROUP + 1];
-   uint64_t *k = kb + 1;     /* the step's keep words; kb[0]: the last one of the step before */
+   const size_t es = size[dtype];
+   const size_t full = n & ~(size_t)(DROPOUT__CHUNK - 1);
    /* DROPOUT__GROUP windows a step, a constant: measured on Zen 3 (AVX2), steps of 1
       Philox call or 1 window (keep bits and data alternating finely) or any step size
       known only at run time were no faster out of cache and 7-8% slower in cache. */
    const unsigned step = DROPOUT__GROUP;
-   int have = 0;             /* win[0] holds window first + at/64 (s != 0) */
-   int nt = 0;
-   unsigned h = 0;           /* the data grid's shift, elements */
-   uint64_t k0 = 0;          /* keep word of chunk 0, for the head when h > 0 */
-   char *yb = (char *)y;
-   const char *xb = (const char *)x;
-#ifdef DROPOUT__NT_ALIGN
-   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-   if (y && r->threshold != 0 && n * es >= nt_from) {
-      size_t mis = (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN);
-      if (mis % es == 0) h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
-      nt = dropout__nt_mode(yb + (size_t)h * es);
-   }
-#endif
+   const dropout__stores st = dropout__stores_choose(y, n, es, r);
+   dropout__keep_src ks;
+   uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
+   uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
+   size_t at;
+   dropout__keep_init(&ks, mask_in, r, seed, stream, offset);
+   kb[0] = 0;
    for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
-      size_t left = (full - at) / DROPOUT__CHUNK;
-      unsigned nb = left < step ? (unsigned)left : step, c, c0;
-#if defined(DROPOUT__SIMD_AVX512)
-      /* the next step's x, asked for before this step's Philox runs, so that the loads
-         overlap the arithmetic: measured on Zen 4, +2 to +35% out of cache with streamed
-         stores (AVX-512 build), while the AVX2 build on the same CPU lost 5-8% with it */
-      if (x && nt && left > step) {
-         const char *pf = xb + (at + (size_t)step * DROPOUT__CHUNK) * es;
-         size_t e, bytes = (size_t)step * DROPOUT__CHUNK * es;
-         for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
-      }
-#endif
-      if (mask_in) {
-         for (c = 0; c < nb; ++c) k[c] = dropout__load_mask64(mask_in + at / 8u + 8u * c);
-      } else if (r->threshold == 0) {
-         for (c = 0; c < nb; ++c) k[c] = ~(uint64_t)0;
-      } else if (s == 0) {
-         dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb, r->bits, tm1, k);
-      } else {
-         /* window first + at/64 + nb is in the call's range: the chunks are whole */
-         if (have) dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK + 1, nb, r->bits, tm1, win + 1);
-         else dropout__windows_keep(seed, stream, first + at / DROPOUT__CHUNK, nb + 1, r->bits, tm1, win);
-         for (c = 0; c < nb; ++c) k[c] = win[c] >> s | win[c + 1] << (64u - s);
-         win[0] = win[nb];
-         have = 1;
-      }
+      const size_t left = (full - at) / DROPOUT__CHUNK;
+      const unsigned nb = left < step ? (unsigned)left : step;
+      unsigned c;
+      dropout__stores_prefetch(x, at, left, es, st.nt);
+      dropout__keep_step(&ks, at, nb, kb + 1);
       if (mask_out)
-         for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, k[c]);
+         for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[1 + c]);
       if (y && r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
-         if (y != x) memcpy(yb + at * es, xb + at * es, (size_t)nb * DROPOUT__CHUNK * es);
-      } else if (y && h == 0) {
-         if (dtype == DROPOUT__F32) {
-            float *yo = (float *)y + at;
-            const float *xi = (const float *)x + at;
-            /* nt a constant in each loop, so the store choice folds away */
-            if (nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
-            else if (nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
-            else              for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
-         } else {
-            for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, nt);
-         }
-      } else if (y) {   /* the shifted grid: data chunk c from keep words c - 1 and c */
-         if (at == 0) k0 = k[0];
-         c0 = at == 0 ? 1u : 0u;
-         if (dtype == DROPOUT__F32) {
-            float *yo = (float *)y + at + h - 64u;
-            const float *xi = (const float *)x + at + h - 64u;
-            for (c = c0; c < nb; ++c)
-               dropout__apply64_f32(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, nt);
-         } else {
-            for (c = c0; c < nb; ++c)
-               dropout__apply_chunk_simd(dtype, y, x, at + h + 64u * c - 64u, kb[c] >> h | kb[c + 1] << (64u - h), r, nt);
-         }
-         kb[0] = kb[nb];
+         if (y != x) memcpy((char *)y + at * es, (const char *)x + at * es, (size_t)nb * DROPOUT__CHUNK * es);
+      } else if (y) {
+         if (at == 0) k0 = kb[1];
+         dropout__grid_step(dtype, y, x, at, nb, kb, st, r);
       }
+      kb[0] = kb[nb];
    }
-#ifdef DROPOUT__NT_ALIGN
-   if (nt) _mm_sfence();   /* the streamed stores are ordered before what follows */
-#endif
-   if (h) {   /* the head and the rest of the last whole chunk, element by element */
-      dropout__apply_chunk(dtype, y, x, 0, k0, h, r);
-      dropout__apply_chunk(dtype, y, x, full - 64u + h, kb[0] >> h, 64u - h, r);
-   }
+   dropout__stores_end(st);
+   dropout__grid_edges(dtype, y, x, full, st.h, k0, kb[0], r);
    if (full < n)
-      dropout__run_ref(dtype, y ? yb + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
-                       x ? xb + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
+      dropout__run_ref(dtype, y ? (char *)y + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
+                       x ? (const char *)x + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
                        n - full, r, seed, stream, offset + full);
 }
 
@@ -2970,8 +3107,7 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    if (!need_in && t->in) return DROPOUT_ERR_OP;
    if (!dropout__op_mask_out(op) && !need_mask && t->mask) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && (t->bias || t->residual)) return DROPOUT_ERR_OP;
-   if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u) == 0) {}
-   else if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
+   if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
    if (op == DROPOUT_OP_MASK && positions > 0 && !t->mask) return DROPOUT_ERR_NULL;
    if (numel > 0) {
       if (need_in && (!t->out || !t->in)) return DROPOUT_ERR_NULL;
@@ -3991,6 +4127,9 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 }
 #endif
 
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
 #endif /* DROPOUT_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_IMPLEMENTATION */
 

@@ -22,9 +22,9 @@
    usage: bench_cpu [results.md]      bench_cpu --path   prints the SIMD path's name
           bench_cpu --cycles [file.md]   the where-the-time-goes table alone, appended */
 #define _POSIX_C_SOURCE 200809L
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "../examples/dropout_parallel.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,9 +74,18 @@ static volatile uint32_t sink;
 enum { K_WALL, K_WALL_NT, K_FWD, K_FWD_MASK, K_BWD, K_BWD_MASK, K_STREAM, K_R123, K_CURAND };
 typedef struct { int kind, bits; } job;
 
+/* Elements a thread: about n / threads, rounded up to 64 (whole mask bytes and keep words,
+   so no two threads write one mask byte); each chunk is a call at its own position. */
+static size_t chunk_elems(size_t count, int nthreads)
+{
+   size_t t = nthreads > 1 ? (size_t)nthreads : 1u;
+   size_t per = (count + t - 1) / t;
+   return per == 0 ? 64u : (per + 63u) / 64u * 64u;
+}
+
 static void run_job(job j)
 {
-   size_t per = dropout_parallel_chunk(n, threads);
+   size_t per = chunk_elems(n, threads);
    long c, chunks = (long)((n + per - 1) / per);
    const float s = 1.1111112f;
 #ifdef _OPENMP

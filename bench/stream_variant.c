@@ -2,6 +2,7 @@
    its own, so that bench_cpu.c can time streaming and plain stores in one process, in
    alternation (compiled twice by the Makefile: VARIANT=nt with the threshold 0, VARIANT=
    cached with SIZE_MAX). */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls */
 #define DROPOUT_STATIC
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"

@@ -1,79 +1,61 @@
 #!/bin/sh
-# The test runner behind `make test`. It builds and runs every tests/test_*.c with the
-# default compiler, then sources each tests/suite_*.sh (build matrices, SIMD builds, nvcc,
-# tutorial snippets ...). Every check prints PASS/FAIL/SKIP lines; this script counts them
-# and ends with "N passed, M failed, K skipped". Exit status: 0 only when nothing failed.
+# tests/run.sh - the test runner behind `make test` (the layout: tests/README.md).
+#   sh tests/run.sh            every area
+#   sh tests/run.sh NAME...    only these: an area (a folder tests/NAME/: all of it) or a
+#                              test (a file tests/*/test_NAME.c: that file alone);
+#                              `make test T="NAME..."` is the same
+# The rule: for each area, in name order, every tests/<area>/test_*.c is built with
+# `$CC $CFLAGS_TEST -I. -Itests` and run; then tests/<area>/suite.sh, if there is one, is
+# sourced (with tests/lib.sh's say, build, run_prog, $CC, $BUILD, $WARN, $CFLAGS_TEST) and
+# runs everything else of the area. tests/layout/suite.sh fails on a file that looks like a
+# test (test_*, *_test.*) that neither way runs.
+# Checks print PASS / FAIL / SKIP lines, builds "BUILD ok" lines, counted apart; the last
+# line is "N passed, M failed, K skipped". Exit status: 0 only when nothing failed.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. ./tests/lib.sh
 
-CC=${CC:-cc}
-BUILD=${BUILD:-build/tests}
-WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror"
-CFLAGS_TEST=${CFLAGS_TEST:-"-std=c99 -O2 $WARN"}
-LOG=$BUILD/run.log
-mkdir -p "$BUILD"
-: >"$LOG"
+# what to run: areas (every test_*.c and the suite) and single tests (one test_*.c).
+# Names here start with run_: the suites are sourced into this shell.
+run_areas=""; run_tests=""
+if [ $# -eq 0 ]; then
+   for run_d in tests/*/; do run_d=${run_d%/}; run_areas="$run_areas ${run_d#tests/}"; done
+fi
+for run_arg in "$@"; do
+   case $run_arg in
+      ''|*/*|*' '*) say "FAIL run.sh '$run_arg': a name is an area or a test, not a path" ;;
+      *) if [ -d "tests/$run_arg" ]; then run_areas="$run_areas $run_arg"
+         elif ls tests/*/"test_$run_arg.c" >/dev/null 2>&1; then run_tests="$run_tests $(ls tests/*/"test_$run_arg.c")"
+         else say "FAIL run.sh $run_arg: no area tests/$run_arg/ and no test tests/*/test_$run_arg.c"; fi ;;
+   esac
+done
+run_has() { case " $run_areas " in *" $1 "*) true;; *) false;; esac; }
 
-# say LINE: print a result line and keep it for the count
-say() { echo "$1"; echo "$1" >>"$LOG"; }
-
-# run_prog NAME CMD...: run a test program, pass its lines through, and turn a crash or a
-# non-zero exit without any FAIL line into a FAIL of its own.
-run_prog() {
-   name=$1; shift
-   out=$BUILD/$name.out
-   "$@" >"$out" 2>&1
-   rc=$?
-   grep -E '^(PASS|FAIL|SKIP) ' "$out" >>"$LOG"
-   grep -vE '^(PASS|FAIL|SKIP) ' "$out" | sed 's/^/    /'
-   grep -E '^(PASS|FAIL|SKIP) ' "$out"
-   if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
-      say "FAIL $name: exited with status $rc"
-   fi
-   if ! grep -qE '^(PASS|FAIL|SKIP) ' "$out" && [ $rc -eq 0 ]; then
-      say "FAIL $name: printed no result"
+# run_c_test FILE: the rule's one build and run of a tests/<area>/test_*.c
+run_c_test() {
+   run_t=$(basename "$1" .c)
+   mkdir -p "$BUILD/$2"
+   # shellcheck disable=SC2086 # $CFLAGS_TEST is a flag list
+   if $CC $CFLAGS_TEST -I. -Itests "$1" -o "$BUILD/$2/$run_t" >"$BUILD/$2/$run_t.build.log" 2>&1; then
+      say "BUILD ok $run_t"
+      run_prog "$run_t" "$BUILD/$2/$run_t"
+   else
+      say "FAIL build $run_t: $(head -c 600 "$BUILD/$2/$run_t.build.log" | tr '\n' ' ')"
    fi
 }
-
-# build NAME CMD...: a compile that is itself a check
-build() {
-   name=$1; shift
-   if "$@" >"$BUILD/$name.build.log" 2>&1; then say "PASS build $name"
-   else say "FAIL build $name: $(head -c 600 "$BUILD/$name.build.log" | tr '\n' ' ')"; fi
-}
-
-# sh tests/run.sh NAME...: only the suites (tests/suite_NAME.sh, tests/NAME/suite.sh) and
-# tests (tests/test_NAME.c) named; no names = everything
-ONLY=" $* "
-want() { [ "$ONLY" = "  " ] || case "$ONLY" in *" $1 "*) true;; *) false;; esac; }
 
 # the cross-architecture and x86-matrix builds start now, in the background: they fill the
-# core that the one-at-a-time builds below leave idle (suite_xarch.sh, suite_simd.sh wait)
-if want xarch || want simd; then . ./tests/xarch/start.sh; fi
+# core that the one-at-a-time builds below leave idle (the xarch and simd suites wait)
+if run_has xarch || run_has simd; then . ./tests/xarch/start.sh; fi
 
-for src in tests/test_*.c; do
-   [ -e "$src" ] || continue
-   want "$(basename "$src" .c | sed 's/^test_//')" || continue
-   t=$(basename "$src" .c)
-   if $CC $CFLAGS_TEST -I. "$src" -o "$BUILD/$t" 2>"$BUILD/$t.build.log"; then
-      run_prog "$t" "$BUILD/$t"
-   else
-      say "FAIL build $t: $(head -c 600 "$BUILD/$t.build.log" | tr '\n' ' ')"
-   fi
+for run_src in $run_tests; do
+   run_a=${run_src#tests/}; run_c_test "$run_src" "${run_a%%/*}"
+done
+for run_area in $run_areas; do
+   for run_src in tests/"$run_area"/test_*.c; do
+      [ -e "$run_src" ] && run_c_test "$run_src" "$run_area"
+   done
+   if [ -f "tests/$run_area/suite.sh" ]; then . "./tests/$run_area/suite.sh"; fi
 done
 
-for suite in tests/suite_*.sh tests/*/suite.sh; do
-   [ -e "$suite" ] || continue
-   case $suite in tests/suite_*) sn=$(basename "$suite" .sh | sed 's/^suite_//');; *) sn=$(basename "$(dirname "$suite")");; esac
-   want "$sn" || continue
-   . "./$suite"
-done
-
-pass=$(grep -c '^PASS ' "$LOG")
-fail=$(grep -c '^FAIL ' "$LOG")
-skip=$(grep -c '^SKIP ' "$LOG")
-if [ "$fail" -gt 0 ]; then
-   echo; echo "failures:"; grep '^FAIL ' "$LOG"
-fi
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tally

@@ -4,12 +4,12 @@
    Philox4_32_10. It lays its output out as: words 4g .. 4g+3 = philox4x32_10(
    ctr = {g / 65536, 0, g % 65536, 0}, key = seed), i.e. subsequence g % 65536 at block
    g / 65536 (/work/shared/reference/README.md). In dropout.h's terms those are words
-   4 * (g / 65536) .. + 3 of stream g % 65536. Built and run by tests/suite_build.sh
+   4 * (g / 65536) .. + 3 of stream g % 65536. Built and run by tests/build/suite.sh
    with -lcurand. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #include <curand.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* smoke.c - every public function once, in a file that is valid C99, C11, C++11 and
-   C++17. tests/suite_build.sh compiles it with each compiler and standard under the
+   C++17. tests/build/suite.sh compiles it with each compiler and standard under the
    project's warnings (-Werror) and runs it; argv[1] names the build in the result line.
-   What it checks is small on purpose: the real tests are tests/test_*.c. */
+   What it checks is small on purpose: the real tests are tests/<area>/test_*.c. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #include <string.h>
 

@@ -6,14 +6,14 @@
    equal the CPU library bit for bit: that checks the unit/tail/alignment/mid-block
    indexing without a GPU. A second check replays each thread alone on poisoned buffers
    and proves that no two threads write the same byte (the property that makes the mask
-   bytes race-free on the GPU). Built by tests/suite_cuda.sh with the host compiler. */
+   bytes race-free on the GPU). Built by tests/cuda/suite.sh with the host compiler. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DROPOUT_IMPLEMENTATION
 #include "dropout_cuda.cuh"
-#include "tests/check.h"
+#include "check.h"
 
 enum { MAXN = 4200, PAD = 16 };
 

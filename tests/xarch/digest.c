@@ -1,6 +1,6 @@
 /* digest.c - the whole API on fixed inputs, one hash per group plus a total.
 
-   tests/suite_xarch.sh builds this one file for the host and for other instruction sets
+   tests/xarch/suite.sh builds this one file for the host and for other instruction sets
    and byte orders (aarch64, armhf, i386, s390x, riscv64, wasm32, a Cortex-M4 with no
    libc) and requires every line to equal the host's: that is the header's promise of the
    same bits everywhere. Values are hashed as little-endian integers, so a big-endian

@@ -1,5 +1,5 @@
 /* mcu_fb.c - what forward + backward f32 cost in flash on a microcontroller.
-   tests/suite_xarch.sh links this alone for a Cortex-M4 (-Os, no libc, unused code
+   tests/xarch/suite.sh links this alone for a Cortex-M4 (-Os, no libc, unused code
    collected away) and reports the library's bytes and libgcc's (soft-float helpers).
    The rule is built from an integer threshold (26 / 256, p ~ 0.1), so no double
    arithmetic is linked: the suite holds the total to 2.5 KB with the FPU, 3.5 KB without. */

@@ -1,4 +1,4 @@
-# start.sh - the background half of tests/suite_xarch.sh and of suite_simd.sh's x86 matrix:
+# start.sh - the background half of tests/xarch/suite.sh and of tests/simd/suite.sh's x86 matrix:
 # probes the toolchains and starts every build of tests/xarch/digest.c at once. tests/run.sh
 # sources it before its own one-at-a-time test builds, so that these fill the idle core;
 # each suite sources it itself when run alone (xa_started unset). Sourced, not run: the
@@ -8,9 +8,9 @@ xa_started=1
 xa_dir=$BUILD/xarch
 mkdir -p "$xa_dir"
 xa_src=tests/xarch/digest.c
-xa_cflags="-std=c99 -O2 $WARN -I."
+xa_cflags="-std=c99 -O2 $WARN -I. -Itests"
 xa_hostcc=${CC:-cc}
-xa_m4="-mthumb -Os -std=c99 $WARN -I. -ffreestanding -nostdlib -DXD_SEMIHOSTING -T tests/xarch/cortex_m.ld"
+xa_m4="-mthumb -Os -std=c99 $WARN -I. -Itests -ffreestanding -nostdlib -DXD_SEMIHOSTING -T tests/xarch/cortex_m.ld"
 xa_qemu_m4="-M mps2-an386 -nographic -monitor none -serial none -semihosting-config enable=on,target=native -kernel"
 xa_wasm="--target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export=main -Wl,--allow-undefined"
 
@@ -28,7 +28,7 @@ host|$xa_hostcc||$xa_cflags|-|
 i386-sse|gcc|-m32 -msse2 -mfpmath=sse|$xa_cflags -m32 -msse2 -mfpmath=sse|-|apt-get install gcc-multilib
 aarch64|aarch64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-aarch64|apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 armhf|clang|--target=arm-linux-gnueabihf -fuse-ld=lld -static|--target=arm-linux-gnueabihf -fuse-ld=lld -static $xa_cflags|qemu-arm|apt-get install clang lld libc6-dev-armhf-cross libgcc-12-dev-armhf-cross qemu-user
-s390x|s390x-linux-gnu-gcc|-static|-std=gnu99 -O2 $WARN -I. -static|qemu-s390x|apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
+s390x|s390x-linux-gnu-gcc|-static|-std=gnu99 -O2 $WARN -I. -Itests -static|qemu-s390x|apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 riscv64|riscv64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-riscv64|apt-get install gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
 wasm32|clang|$xa_wasm|$xa_wasm $xa_cflags|node|apt-get install clang lld nodejs
 cortex-m4|arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb -nostdlib -ffreestanding -c|-mcpu=cortex-m4 $xa_m4|qemu-system-arm|apt-get install gcc-arm-none-eabi qemu-system-arm
@@ -71,21 +71,21 @@ if xa_have s390x-linux-gnu-gcc; then
    xa_pid_s390x_iso=$!
 else xa_pid_s390x_iso=""; say "SKIP xarch[s390x -std=c99]: no s390x-linux-gnu-gcc (apt-get install gcc-s390x-linux-gnu)"; fi
 
-# ---- suite_simd.sh's x86 matrix: every path, four compilers, and the DROPOUT_NO_SIMD digest
+# ---- tests/simd/suite.sh's x86 matrix: every path, four compilers, and the DROPOUT_NO_SIMD digest
 simd_x86="sse2:-msse2:sse2 sse4.1:-msse4.1:sse4_1 avx2:-mavx2:avx2 avx512:-mavx512f,-mavx512bw:avx512bw"
 simd_mx=$BUILD/simd_matrix
 mkdir -p "$simd_mx"
 simd_ref=""; simd_pids=""
 if [ "$(uname -m)" = x86_64 ]; then
    rm -f "$simd_mx"/*.bin
-   "$CC" -std=c99 -O2 $WARN -DDROPOUT_NO_SIMD -I. tests/xarch/digest.c -o "$simd_mx/ref.bin" >"$simd_mx/ref.build.log" 2>&1 &
+   "$CC" -std=c99 -O2 $WARN -DDROPOUT_NO_SIMD -I. -Itests tests/xarch/digest.c -o "$simd_mx/ref.bin" >"$simd_mx/ref.build.log" 2>&1 &
    simd_pid_ref=$!
    for simd_c in gcc g++ clang clang++; do
       command -v $simd_c >/dev/null 2>&1 || continue
       case $simd_c in *++) simd_l="-x c++ -std=c++11" ;; *) simd_l="-std=c99" ;; esac
       for simd_p in $simd_x86; do
          simd_n=${simd_p%%:*}; simd_f=$(echo "$simd_p" | cut -d: -f2 | tr , ' ')
-         $simd_c $simd_l -O2 $WARN $simd_f -I. tests/xarch/digest.c -o "$simd_mx/$simd_c-$simd_n.bin" \
+         $simd_c $simd_l -O2 $WARN $simd_f -I. -Itests tests/xarch/digest.c -o "$simd_mx/$simd_c-$simd_n.bin" \
             >"$simd_mx/$simd_c-$simd_n.build.log" 2>&1 &
          simd_pids="$simd_pids $!"
       done

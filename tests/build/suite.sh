@@ -1,0 +1,148 @@
+# covers: the build matrix (gcc/clang, C99/C11, C++11/17), links, no libm, sanitizers, nvcc, cuRAND
+# oracle: -Werror compiles that run; libm's symbol list; cuRAND's host Philox generator's words
+# needs: cc; optional gcc, clang, g++, clang++, nm, asan/ubsan runtime, nvcc + g++, libcurand (else SKIP)
+# Sourced by tests/run.sh: the build matrix and the peers, as checks.
+#   - tests/build/smoke.c (every public function) with gcc and clang in C99 and C11, and
+#     as C++ with g++ (C++11, C++17) and clang++ (C++17), all under $WARN, each one run;
+#   - two-file links: implementation in one file, plain include in the other (also with
+#     the implementation compiled as C++ and the user as C); DROPOUT_STATIC twice in one
+#     program;
+#   - no libm: programs link without -lm, and no undefined symbol of the implementation
+#     is one that libm defines;
+#   - test_dropout and test_stream under -fsanitize=address,undefined;
+#   - nvcc: the implementation as CUDA host code and the building blocks in a kernel, for
+#     sm_75 and sm_90 (-Werror all-warnings), run (device part SKIPs without a GPU);
+#   - cuRAND's host generator as a peer for the stream (tests/build/peer_curand.c).
+# Uses run.sh's say / build / run_prog, $CC, $BUILD, $WARN. Names here start with sb_
+# because this file is sourced into run.sh's shell.
+
+sb_dir=$BUILD/suite_build
+mkdir -p "$sb_dir"
+sb_cuda=${CUDA_HOME:-/usr/local/cuda}
+sb_opt=-O1   # the matrix checks that the code compiles cleanly; speed is not the point
+
+sb_have() { command -v "$1" >/dev/null 2>&1; }
+
+# sb_bg NAME CMD...: start a compile in the background (the machine has 2 cores and
+# nvcc mostly waits on one); sb_wait NAME reports it like run.sh's build().
+sb_key() { printf '%s' "$1" | tr -c 'A-Za-z0-9_' '_'; }   # a name usable in a variable
+sb_bg() {
+   sb_n=$1; shift
+   "$@" >"$BUILD/$sb_n.build.log" 2>&1 &
+   eval "sb_pid_$(sb_key "$sb_n")=\$!"
+}
+sb_wait() {
+   eval "sb_w=\$sb_pid_$(sb_key "$1")"
+   if wait "$sb_w"; then say "PASS build $1"
+   else say "FAIL build $1: $(head -c 600 "$BUILD/$1.build.log" | tr '\n' ' ')"; fi
+}
+
+# sb_prefixed NAME PREFIX CMD...: run CMD, rename its result lines "PASS x" -> "PASS PREFIX: x"
+# so that a second run of a test program under other flags counts apart.
+sb_prefixed() {
+   sb_n=$1; sb_p=$2; shift 2
+   run_prog "$sb_n" sh -c '"$@" >"$0.raw" 2>&1; r=$?; sed -E "s/^(PASS|FAIL|SKIP) /\1 '"$sb_p"': /" "$0.raw"; exit $r' \
+      "$sb_dir/$sb_n" "$@"
+}
+
+# ---- all compiles start here, in the background (nvcc, sanitizer builds, the matrix):
+# the shell waits for each where its result is reported
+sb_nvcc=$(command -v nvcc 2>/dev/null || echo "$sb_cuda/bin/nvcc")
+sb_nvcc_skip=""
+if [ ! -x "$sb_nvcc" ]; then sb_nvcc_skip="nvcc not found (neither on PATH nor in $sb_cuda/bin)"
+elif ! sb_have g++; then sb_nvcc_skip="nvcc's host compiler g++ not found"; fi
+if [ -z "$sb_nvcc_skip" ]; then
+   rm -f "$sb_dir/nvcc_smoke"
+   sb_bg nvcc_sm75_sm90 "$sb_nvcc" -O1 -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Wshadow,-Wconversion,-Werror -Itests \
+      -gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90 tests/build/nvcc_smoke.cu -o "$sb_dir/nvcc_smoke"
+fi
+sb_san=""
+for sb_c in clang gcc; do
+   if sb_have $sb_c && echo 'int main(void){return 0;}' >"$sb_dir/san_probe.c" &&
+      $sb_c -fsanitize=address,undefined "$sb_dir/san_probe.c" -o "$sb_dir/san_probe" 2>/dev/null &&
+      "$sb_dir/san_probe"; then sb_san=$sb_c; break; fi
+done
+if [ -n "$sb_san" ]; then
+   for sb_t in test_dropout test_stream; do
+      rm -f "$sb_dir/san_$sb_t"
+      sb_bg "asan_ubsan_$sb_t" $sb_san -std=c99 -O1 -g $WARN -fsanitize=address,undefined -fno-sanitize-recover=all \
+         -fno-omit-frame-pointer -I. -Itests tests/core/$sb_t.c -o "$sb_dir/san_$sb_t"
+   done
+fi
+
+# ---- the matrix: every compiler and standard, every public function (all compiled at
+# once in the background; each is waited for in order)
+sb_matrix="gcc:c99 gcc:c11 clang:c99 clang:c11 g++:c++11 g++:c++17 clang++:c++17"
+for sb_m in $sb_matrix; do
+   sb_cc=${sb_m%%:*}; sb_std=${sb_m#*:}; sb_tag="$sb_cc-$sb_std"
+   sb_have "$sb_cc" || continue
+   case $sb_cc in *++) sb_lang="-x c++" ;; *) sb_lang="" ;; esac
+   rm -f "$sb_dir/smoke_$sb_tag"
+   sb_bg "matrix_$sb_tag" "$sb_cc" $sb_lang -std=$sb_std $sb_opt $WARN -I. -Itests tests/build/smoke.c -o "$sb_dir/smoke_$sb_tag"
+done
+for sb_m in $sb_matrix; do
+   sb_cc=${sb_m%%:*}; sb_std=${sb_m#*:}; sb_tag="$sb_cc-$sb_std"
+   if ! sb_have "$sb_cc"; then say "SKIP matrix $sb_tag: $sb_cc not found"; continue; fi
+   sb_wait "matrix_$sb_tag"
+   [ -x "$sb_dir/smoke_$sb_tag" ] && run_prog "smoke_$sb_tag" "$sb_dir/smoke_$sb_tag" "$sb_tag"
+done
+
+# ---- links
+rm -f "$sb_dir"/link_* "$sb_dir"/static_*
+build link_c "$CC" -std=c99 $sb_opt $WARN -I. -Itests tests/build/link_a.c tests/build/link_b.c -o "$sb_dir/link_c"
+[ -x "$sb_dir/link_c" ] && run_prog link_c "$sb_dir/link_c" c_impl_c_user
+if sb_have g++; then
+   build link_cxx_impl_c_user sh -c "g++ -x c++ -std=c++11 $sb_opt $WARN -I. -Itests -c tests/build/link_a.c -o $sb_dir/link_a_cxx.o &&
+      $CC -std=c99 $sb_opt $WARN -I. -Itests tests/build/link_b.c $sb_dir/link_a_cxx.o -o $sb_dir/link_mixed"
+   [ -x "$sb_dir/link_mixed" ] && run_prog link_mixed "$sb_dir/link_mixed" cxx_impl_c_user
+else
+   say "SKIP link_cxx_impl_c_user: g++ not found"
+fi
+build static_two_tus "$CC" -std=c99 $sb_opt $WARN -I. -Itests tests/build/static_a.c tests/build/static_b.c -o "$sb_dir/static_ab"
+[ -x "$sb_dir/static_ab" ] && run_prog static_ab "$sb_dir/static_ab"
+
+# ---- no libm: the links above had no -lm; here the implementation's undefined symbols
+# are checked against what libm defines (at -O0 and -O2: inlining must not matter).
+sb_libm=$($CC -print-file-name=libm.so.6 2>/dev/null)
+if sb_have nm && [ -f "$sb_libm" ]; then
+   nm -D --defined-only "$sb_libm" 2>/dev/null | awk '{print $NF}' | sed 's/@.*//' | sort -u >"$sb_dir/libm.syms"
+   sb_bad=""
+   for sb_o in -O0 -O2; do
+      $CC -std=c99 $sb_o $WARN -I. -Itests -c tests/build/link_a.c -o "$sb_dir/impl$sb_o.o" 2>"$sb_dir/impl.log" ||
+         sb_bad="$sb_bad (compile $sb_o failed)"
+      nm -u "$sb_dir/impl$sb_o.o" | awk '{print $NF}' | sort -u >"$sb_dir/impl$sb_o.undef"
+      sb_bad="$sb_bad$(comm -12 "$sb_dir/libm.syms" "$sb_dir/impl$sb_o.undef" | tr '\n' ' ')"
+   done
+   if [ -z "$sb_bad" ] && [ -s "$sb_dir/libm.syms" ]; then say "PASS no_libm (implementation needs no libm symbol, -O0 and -O2)"
+   else say "FAIL no_libm: libm symbols used: $sb_bad"; fi
+else
+   say "SKIP no_libm: nm or libm.so.6 not found"
+fi
+
+# ---- cuRAND's host generator as a peer
+if [ -f "$sb_cuda/include/curand.h" ] && ls "$sb_cuda"/lib64/libcurand.so* >/dev/null 2>&1; then
+   rm -f "$sb_dir/peer_curand"
+   build peer_curand "$CC" -std=c99 -O2 $WARN -I. -Itests -isystem "$sb_cuda/include" tests/build/peer_curand.c \
+      -L"$sb_cuda/lib64" -lcurand -Wl,-rpath,"$sb_cuda/lib64" -o "$sb_dir/peer_curand"
+   [ -x "$sb_dir/peer_curand" ] && run_prog peer_curand "$sb_dir/peer_curand"
+else
+   say "SKIP stream_vs_curand_host: no curand.h / libcurand under $sb_cuda"
+fi
+
+# ---- sanitizers (compiled in the background above)
+if [ -n "$sb_san" ]; then
+   for sb_t in test_dropout test_stream; do
+      sb_wait "asan_ubsan_$sb_t"
+      [ -x "$sb_dir/san_$sb_t" ] && sb_prefixed "san_$sb_t" "asan+ubsan" "$sb_dir/san_$sb_t" --quick
+   done
+else
+   say "SKIP asan_ubsan: no compiler here links -fsanitize=address,undefined"
+fi
+
+# ---- nvcc (compiled in the background above)
+if [ -z "$sb_nvcc_skip" ]; then
+   sb_wait nvcc_sm75_sm90
+   [ -x "$sb_dir/nvcc_smoke" ] && run_prog nvcc_smoke "$sb_dir/nvcc_smoke" nvcc_smoke
+else
+   say "SKIP nvcc: $sb_nvcc_skip"
+fi

@@ -1,0 +1,51 @@
+# covers: dropout_cuda.cuh without a GPU: kernel bodies on the CPU, every kernel through nvcc
+# oracle: the CPU library, bit for bit (test_cuda_logic.c); nvcc -Werror all-warnings
+# needs: cc; optional c++, nvcc + g++ (else SKIP); the GPU runs are `make test-cuda`
+#  1. the kernel bodies over emulated grids, built by the host compiler as C99 (the runner's
+#     build of tests/cuda/test_cuda_logic.c, the rule) and here as C++;
+#  2. nvcc compiles every kernel for sm_75, sm_80 and sm_90 with warnings as errors
+#     (tests/cuda/test_cuda.cu instantiates them all, tests/cuda/variants_cuda.cu the
+#     variants' launchers), and the benchmarks (bench_cuda, matmul_cost_cuda) for sm_90;
+#  3. bench/torch_cuda.py parses.
+# The GPU runs themselves are `make test-cuda` and `make bench-cuda`.
+# nvcc is slow on two cores: its outputs are reused while a hash of the sources, the
+# flags and the nvcc version is unchanged (DROPOUT_NVCC_FRESH=1 forces a rebuild).
+
+if command -v c++ >/dev/null 2>&1; then
+   build cuda_logic_cxx c++ -x c++ -std=c++11 -O2 $WARN -I. -Itests tests/cuda/test_cuda_logic.c -o "$BUILD/test_cuda_logic_cxx"
+else
+   say "SKIP build cuda_logic_cxx: no c++ compiler"
+fi
+
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$NVCC" ] && ! command -v g++ >/dev/null 2>&1; then
+   say "SKIP build nvcc_kernels: nvcc's host compiler g++ not found"
+elif [ -x "$NVCC" ]; then
+   NVFLAGS="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
+   ARCHS="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+   key=$( { cat dropout.h dropout_cuda.cuh tests/cuda/test_cuda.cu tests/cuda/variants_cuda.cu tests/check.h bench/bench_cuda.cu bench/matmul_cost_cuda.cu; echo "$NVFLAGS $ARCHS"; "$NVCC" --version; } | cksum | cut -d' ' -f1)
+   stamp=$BUILD/nvcc.stamp
+   if [ "${DROPOUT_NVCC_FRESH:-0}" != 1 ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
+      say "PASS build nvcc_kernels_sm75_sm80_sm90 (reused: sources unchanged since the last build)"
+      say "PASS build nvcc_variants_sm75_sm80_sm90 (reused)"
+      say "PASS build nvcc_bench_sm90 (reused)"
+      say "PASS build nvcc_matmul_cost_sm90 (reused)"
+   else
+      rm -f "$stamp"
+      t0=$(date +%s)
+      build nvcc_kernels_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
+      build nvcc_variants_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/variants_cuda.cu -o "$BUILD/variants_cuda"
+      build nvcc_bench_sm90 "$NVCC" $NVFLAGS -gencode arch=compute_90,code=sm_90 bench/bench_cuda.cu -o "$BUILD/bench_cuda"
+      build nvcc_matmul_cost_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off -gencode arch=compute_90,code=sm_90 bench/matmul_cost_cuda.cu -o "$BUILD/matmul_cost_cuda" -lcublas
+      echo "    nvcc builds took $(( $(date +%s) - t0 )) s"
+      [ -x "$BUILD/test_cuda" ] && [ -x "$BUILD/variants_cuda" ] && [ -x "$BUILD/bench_cuda" ] && [ -x "$BUILD/matmul_cost_cuda" ] && echo "$key" >"$stamp"
+   fi
+else
+   say "SKIP build nvcc_kernels: nvcc not found (set NVCC=...)"
+fi
+
+if command -v python3 >/dev/null 2>&1; then
+   build torch_cuda_py python3 -c "import py_compile; py_compile.compile('bench/torch_cuda.py', cfile='$BUILD/torch_cuda.pyc', doraise=True)"
+else
+   say "SKIP build torch_cuda_py: no python3"
+fi

@@ -1,0 +1,88 @@
+# covers: every SIMD path (SSE2, SSE4.1, AVX2, AVX-512, NEON) and every x86 path in 4 compilers
+# oracle: the header's scalar building blocks (test_simd.c); the DROPOUT_NO_SIMD build's digest
+# needs: cc; optional clang, g++, clang++, aarch64-linux-gnu-gcc + qemu-aarch64 (else SKIP)
+# The SIMD path is chosen when dropout.h is compiled, so tests/simd/test_simd.c is built
+# once per instruction set (run.sh's own build is the compiler's default: SSE2 on x86-64).
+# Each build runs only where this CPU has the instructions; AVX-512 is compiled only when
+# the CPU lacks it; NEON is cross-compiled and run under qemu when those are installed.
+# Prints which builds ran.
+
+simd_flag() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
+
+# simd_case NAME CPUFLAG(or -) COMPILER FLAGS...: build test_simd.c; run it if the CPU can
+simd_case() {
+   sname=$1; sflag=$2; scc=$3; shift 3
+   if ! command -v "$scc" >/dev/null 2>&1; then say "SKIP simd[$sname]: $scc not installed"; return; fi
+   if "$scc" -std=c99 -O2 $WARN "$@" -I. -Itests tests/simd/test_simd.c -o "$BUILD/test_simd_$sname" \
+         >"$BUILD/test_simd_$sname.build.log" 2>&1; then
+      say "PASS build simd[$sname] ($scc $*)"
+   else
+      say "FAIL build simd[$sname]: $(head -c 600 "$BUILD/test_simd_$sname.build.log" | tr '\n' ' ')"
+      return
+   fi
+   if [ "$sflag" = - ] || simd_flag "$sflag"; then
+      echo "    simd[$sname]: running"
+      run_prog "test_simd_$sname" "$BUILD/test_simd_$sname"
+   else
+      say "SKIP simd[$sname] run: this CPU has no $sflag"
+   fi
+}
+
+if [ "$(uname -m)" = x86_64 ]; then
+   simd_case sse2-clang sse2 clang -mno-sse4.1
+   simd_case sse4.1 sse4_1 "$CC" -msse4.1
+   simd_case avx2-openmp avx2 "$CC" -mavx2 -fopenmp
+   # streaming stores for every call (threshold 0) and never (test_simd.c's own is 1 KiB)
+   simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
+   simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
+   simd_case avx512 avx512bw "$CC" -mavx512f -mavx512bw
+   # every call streams: the shifted data grid (y aligned to 64 bytes) with masks, in place
+   simd_case avx512-stream-always avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=0
+fi
+simd_case reference - "$CC" -DDROPOUT_NO_SIMD
+
+# Every x86 path with explicit flags (not -march=native: that hid a g++ -Werror failure on
+# AVX-512 hosts), in C and C++, gcc, g++, clang and clang++, -O2 -Werror, whatever this CPU
+# is: tests/xarch/digest.c (the whole API) must print the DROPOUT_NO_SIMD build's digests.
+# All compile in the background; each runs where the CPU has the instructions.
+[ -n "${xa_started:-}" ] || . ./tests/xarch/start.sh   # the builds (started early by run.sh)
+if [ "$(uname -m)" = x86_64 ]; then
+   wait "$simd_pid_ref" && "$simd_mx/ref.bin" >"$simd_mx/ref.out" 2>&1 && simd_ref=$simd_mx/ref.out
+   for simd_w in $simd_pids; do wait "$simd_w"; done
+   for simd_c in gcc g++ clang clang++; do
+      if ! command -v $simd_c >/dev/null 2>&1; then say "SKIP simd-matrix[$simd_c]: not installed"; continue; fi
+      for simd_p in $simd_x86; do
+         simd_n=${simd_p%%:*}; simd_f=$(echo "$simd_p" | cut -d: -f2 | tr , ' '); simd_cpu=${simd_p##*:}
+         simd_t="simd-matrix[$simd_c $simd_f]"
+         if [ ! -x "$simd_mx/$simd_c-$simd_n.bin" ]; then
+            say "FAIL build $simd_t: $(head -c 600 "$simd_mx/$simd_c-$simd_n.build.log" | tr '\n' ' ')"; continue
+         fi
+         say "PASS build $simd_t"
+         if ! simd_flag "$simd_cpu"; then say "SKIP $simd_t run: this CPU has no $simd_cpu"
+         elif [ -z "$simd_ref" ]; then say "FAIL $simd_t: the DROPOUT_NO_SIMD digest did not build or run"
+         elif "$simd_mx/$simd_c-$simd_n.bin" >"$simd_mx/$simd_c-$simd_n.out" 2>&1 &&
+              cmp -s "$simd_ref" "$simd_mx/$simd_c-$simd_n.out"; then
+            say "PASS $simd_t: whole-API digest equals DROPOUT_NO_SIMD's"
+         else
+            say "FAIL $simd_t: digest differs from DROPOUT_NO_SIMD's in: $(diff "$simd_ref" "$simd_mx/$simd_c-$simd_n.out" | sed -n 's/^> \([a-z]*\) .*/\1/p' | tr '\n' ' ')"
+         fi
+      done
+   done
+fi
+
+# AArch64 NEON: cross-compiled when the cross compiler is there, run under qemu-user
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
+   if aarch64-linux-gnu-gcc -std=c99 -O2 $WARN -static -I. -Itests tests/simd/test_simd.c \
+         -o "$BUILD/test_simd_neon" >"$BUILD/test_simd_neon.build.log" 2>&1; then
+      say "PASS build simd[neon] (aarch64-linux-gnu-gcc)"
+      if command -v qemu-aarch64 >/dev/null 2>&1; then
+         run_prog test_simd_neon qemu-aarch64 "$BUILD/test_simd_neon"
+      else
+         say "SKIP simd[neon] run: qemu-aarch64 not installed"
+      fi
+   else
+      say "FAIL build simd[neon]: $(head -c 600 "$BUILD/test_simd_neon.build.log" | tr '\n' ' ')"
+   fi
+else
+   say "SKIP simd[neon]: aarch64-linux-gnu-gcc not installed (apt-get install gcc-aarch64-linux-gnu)"
+fi

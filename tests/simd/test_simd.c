@@ -1,0 +1,500 @@
+/* test_simd.c - every vector path equals the scalar reference, bit for bit.
+
+   The library picks its SIMD path when it is compiled (tests/simd/suite.sh builds this
+   file once per instruction set: SSE2, SSE4.1, AVX2, AVX-512 compile-only, and
+   DROPOUT_NO_SIMD). Inside one binary the reference is the header's own per-element
+   building blocks (dropout_block, dropout_draw, dropout_keep, dropout_apply_*), walked
+   one position at a time with no chunking, windows or vectors: the definition itself.
+   So a SIMD build that passes equals the DROPOUT_NO_SIMD build that passes.
+
+   Inputs are random sizes (0 .. ~1200 and one large), offsets (odd, near 2^64, at
+   window and block boundaries), element offsets into buffers (alignment), p at the
+   rule's edges (t = 0, t = 1, t = 2^bits - 1, t = 2^bits), modes 8/16/32, the 4 dtypes,
+   in place and not, data with NaN payloads, signalling NaNs, Inf, subnormals, -0. */
+/* Streaming stores start at 1 KiB of output here (default 16 MiB), so that small calls
+   cross the threshold; tests/simd/suite.sh also builds with 0 (always) and SIZE_MAX (never). */
+#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#ifndef DROPOUT_STREAM_STORE_BYTES
+#define DROPOUT_STREAM_STORE_BYTES 1024
+#endif
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint64_t rnd(void)   /* splitmix64 */
+{
+   uint64_t z = (rng_state += 0x9E3779B97F4A7C15u);
+   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+   z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+   return z ^ (z >> 31);
+}
+static size_t rnd_below(size_t n) { return (size_t)(rnd() % n); }
+
+/* case names carry the compiled path, so the suite's builds stay apart in the log */
+static char name_buf[160];
+static const char *NAME(const char *what)
+{
+   snprintf(name_buf, sizeof name_buf, "simd[%s] %s", DROPOUT__SIMD_NAME, what);
+   return name_buf;
+}
+
+enum { T_F32, T_F64, T_F16, T_BF16 };
+static const char *type_name[4] = {"f32", "f64", "f16", "bf16"};
+static const size_t type_size[4] = {4, 8, 2, 2};
+
+/* Awkward data: mostly ordinary values, with every special class mixed in. */
+static uint32_t data32(void)
+{
+   uint32_t r = (uint32_t)rnd(), sign = r & 0x80000000u;
+   switch (rnd_below(12)) {
+   case 0: return sign | 0x7F800000u | ((r & 0x7FFFFFu) | 1u);     /* NaN, any payload */
+   case 1: return sign | 0x7F800000u;                               /* Inf */
+   case 2: return sign | (r & 0x7FFFFFu);                           /* subnormal / 0 */
+   case 3: return sign | (0x7F7FFFFFu - (r & 0xFFFFu));            /* near FLT_MAX */
+   case 4: return sign | (0x33000000u + (r & 0x01FFFFFFu));        /* around f16 subnormals */
+   case 5: return sign | (0x477F0000u + (r & 0x1FFFFu));           /* around f16 max */
+   default: return sign | ((uint32_t)(100u + rnd_below(56)) << 23) | (r & 0x7FFFFFu);
+   }
+}
+static uint16_t data16(void)
+{
+   uint16_t r = (uint16_t)rnd();
+   switch (rnd_below(8)) {
+   case 0: return (uint16_t)(r | 0x7C00u);                          /* Inf / NaN (f16) */
+   case 1: return (uint16_t)(r & 0x83FFu);                          /* subnormal (f16) */
+   case 2: return (uint16_t)(r | 0x7F80u);                          /* Inf / NaN (bf16) */
+   case 3: return (uint16_t)(r & 0x807Fu);                          /* subnormal (bf16) */
+   default: return r;
+   }
+}
+static void fill_data(int t, void *buf, size_t n)
+{
+   size_t i;
+   for (i = 0; i < n; ++i) {
+      if (t == T_F32) ((uint32_t *)buf)[i] = data32();
+      else if (t == T_F64) ((uint64_t *)buf)[i] = rnd_below(8) == 0 ? (uint64_t)data32() << 32 | (uint32_t)rnd() : rnd() >> rnd_below(3);
+      else ((uint16_t *)buf)[i] = data16();
+   }
+}
+
+/* The definition, one element at a time. */
+static int model_keep(uint64_t seed, uint64_t stream, uint64_t q, const dropout_rule *r)
+{
+   uint32_t w[4];
+   unsigned per = 128u / (unsigned)r->bits;
+   dropout_block(seed, stream, q / per, w);
+   return dropout_keep(dropout_draw(w, r->bits, (unsigned)(q % per)), *r);
+}
+static void model_apply(int t, void *y, const void *x, size_t i, int keep, const dropout_rule *r)
+{
+   if (t == T_F32) ((float *)y)[i] = dropout_apply_f32(((const float *)x)[i], keep, *r);
+   else if (t == T_F64) ((double *)y)[i] = dropout_apply_f64(((const double *)x)[i], keep, *r);
+   else if (t == T_F16) ((uint16_t *)y)[i] = dropout_apply_f16(((const uint16_t *)x)[i], keep, *r);
+   else ((uint16_t *)y)[i] = dropout_apply_bf16(((const uint16_t *)x)[i], keep, *r);
+}
+/* forward (x != NULL) or mask only; mask bits past n stay 0 */
+static void model_forward(int t, void *y, uint8_t *mask, const void *x, size_t n, double p, int bits,
+                          uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout_rule r = dropout_rule_make(p, bits);
+   size_t i;
+   if (mask) memset(mask, 0, (n + 7) / 8);
+   for (i = 0; i < n; ++i) {
+      int k = model_keep(seed, stream, offset + i, &r);
+      if (mask && k) mask[i / 8] = (uint8_t)(mask[i / 8] | (1u << (i % 8)));
+      if (x) model_apply(t, y, x, i, k, &r);
+   }
+}
+static void model_apply_mask(int t, void *y, const void *x, const uint8_t *mask, size_t n, double p, int bits)
+{
+   dropout_rule r = dropout_rule_make(p, bits);
+   size_t i;
+   for (i = 0; i < n; ++i) model_apply(t, y, x, i, (mask[i / 8] >> (i % 8)) & 1, &r);
+}
+
+static int lib_forward(int t, void *y, uint8_t *mask, const void *x, size_t n, double p, int bits,
+                       uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   switch (t) {
+   case T_F32: return dropout_forward_f32((float *)y, mask, (const float *)x, n, p, bits, seed, stream, offset);
+   case T_F64: return dropout_forward_f64((double *)y, mask, (const double *)x, n, p, bits, seed, stream, offset);
+   case T_F16: return dropout_forward_f16((uint16_t *)y, mask, (const uint16_t *)x, n, p, bits, seed, stream, offset);
+   default: return dropout_forward_bf16((uint16_t *)y, mask, (const uint16_t *)x, n, p, bits, seed, stream, offset);
+   }
+}
+static int lib_backward(int t, void *dx, const void *dy, size_t n, double p, int bits,
+                        uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   switch (t) {
+   case T_F32: return dropout_backward_f32((float *)dx, (const float *)dy, n, p, bits, seed, stream, offset);
+   case T_F64: return dropout_backward_f64((double *)dx, (const double *)dy, n, p, bits, seed, stream, offset);
+   case T_F16: return dropout_backward_f16((uint16_t *)dx, (const uint16_t *)dy, n, p, bits, seed, stream, offset);
+   default: return dropout_backward_bf16((uint16_t *)dx, (const uint16_t *)dy, n, p, bits, seed, stream, offset);
+   }
+}
+static int lib_backward_mask(int t, void *dx, const void *dy, const uint8_t *mask, size_t n, double p, int bits)
+{
+   switch (t) {
+   case T_F32: return dropout_backward_mask_f32((float *)dx, (const float *)dy, mask, n, p, bits);
+   case T_F64: return dropout_backward_mask_f64((double *)dx, (const double *)dy, mask, n, p, bits);
+   case T_F16: return dropout_backward_mask_f16((uint16_t *)dx, (const uint16_t *)dy, mask, n, p, bits);
+   default: return dropout_backward_mask_bf16((uint16_t *)dx, (const uint16_t *)dy, mask, n, p, bits);
+   }
+}
+
+/* p at the rule's edges and in between, for a mode */
+static double pick_p(int bits)
+{
+   double two_b = (double)((uint64_t)1 << bits);
+   switch (rnd_below(8)) {
+   case 0: return 0.0;                        /* t = 0: copy */
+   case 1: return 1.0;                        /* t = 2^bits: all dropped */
+   case 2: return 1.0 / two_b;                /* t = 1 */
+   case 3: return (two_b - 1.0) / two_b;      /* t = 2^bits - 1 */
+   case 4: return 0.4 / two_b;                /* rounds to t = 0 */
+   default: return (double)rnd_below(1000001) / 1e6;
+   }
+}
+static uint64_t pick_offset(size_t n)
+{
+   switch (rnd_below(6)) {
+   case 0: return rnd_below(200);                           /* small, odd */
+   case 1: return (rnd() & ~(uint64_t)63) + rnd_below(3);   /* window edges */
+   case 2: return UINT64_MAX - (uint64_t)n + 1u - rnd_below(70) * (n > 0);  /* ends at 2^64 */
+   case 3: return ((uint64_t)1 << 32) * 4u - rnd_below(300); /* block counter wraps 2^32 */
+   default: return rnd();
+   }
+}
+static size_t pick_n(void)
+{
+   switch (rnd_below(5)) {
+   case 0: return rnd_below(70);
+   case 1: return 64 * (1 + rnd_below(8)) + rnd_below(2);
+   default: return rnd_below(1300);
+   }
+}
+
+#define MAXN 70000
+static unsigned char xbuf[MAXN * 8 + 64], ybuf[MAXN * 8 + 64], zbuf[MAXN * 8 + 64];
+static unsigned char sbuf[MAXN * 8 + 64];
+static uint8_t m1[MAXN / 8 + 16], m2[MAXN / 8 + 16];
+
+static void case_forward(int t, int rounds)
+{
+   char name[64];
+   int it;
+   for (it = 0; it < rounds; ++it) {
+      int bits = 8 << rnd_below(3);
+      size_t n = it == 0 ? 65536 + 37 : pick_n();
+      double p = pick_p(bits);
+      uint64_t seed = rnd(), stream = rnd_below(2) ? rnd() : 0, off = pick_offset(n);
+      size_t es = type_size[t], ax = rnd_below(16), ay = rnd_below(16), am = rnd_below(3);
+      unsigned char *x = xbuf + ax * es, *y = ybuf + ay * es, *z = zbuf + ay * es;
+      int with_mask = (int)rnd_below(2), inplace = rnd_below(4) == 0, err;
+      uint8_t *mk = with_mask ? m1 + am : NULL;
+      fill_data(t, x, n);
+      model_forward(t, z, with_mask ? m2 : NULL, x, n, p, bits, seed, stream, off);
+      memset(m1, 0xA5, sizeof m1);
+      if (inplace) { memcpy(y, x, n * es); err = lib_forward(t, y, mk, y, n, p, bits, seed, stream, off); }
+      else err = lib_forward(t, y, mk, x, n, p, bits, seed, stream, off);
+      CHECK(err == 0, "forward returned %d", err);
+      CHECK(memcmp(y, z, n * es) == 0, "forward %s bits=%d n=%zu p=%.17g off=%llu inplace=%d differs",
+            type_name[t], bits, n, p, (unsigned long long)off, inplace);
+      if (with_mask) {
+         CHECK(memcmp(mk, m2, (n + 7) / 8) == 0, "mask bits=%d n=%zu off=%llu differs", bits, n, (unsigned long long)off);
+         /* backward from the stored mask == apply_mask of the model */
+         model_apply_mask(t, z, x, m2, n, p, bits);
+         err = lib_backward_mask(t, y, x, mk, n, p, bits);
+         CHECK(err == 0 && memcmp(y, z, n * es) == 0, "backward_mask %s bits=%d n=%zu differs", type_name[t], bits, n);
+      } else {
+         err = lib_backward(t, y, x, n, p, bits, seed, stream, off);
+         CHECK(err == 0 && memcmp(y, z, n * es) == 0, "backward %s bits=%d n=%zu differs", type_name[t], bits, n);
+      }
+   }
+   sprintf(name, "forward/backward %s == reference", type_name[t]);
+   case_end(NAME(name));
+}
+
+static void case_mask_only(void)
+{
+   int it;
+   for (it = 0; it < 300; ++it) {
+      int bits = 8 << rnd_below(3);
+      size_t n = pick_n();
+      double p = pick_p(bits);
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n);
+      size_t am = rnd_below(5);
+      memset(m1, 0x5A, sizeof m1);
+      model_forward(T_F32, NULL, m2, NULL, n, p, bits, seed, stream, off);
+      CHECK(dropout_mask(m1 + am, n, p, bits, seed, stream, off) == 0, "mask returned an error");
+      CHECK(memcmp(m1 + am, m2, (n + 7) / 8) == 0, "mask bits=%d n=%zu p=%.17g off=%llu differs",
+            bits, n, p, (unsigned long long)off);
+      CHECK(m1[am + (n + 7) / 8] == 0x5A, "mask wrote past its ceil(n/8) bytes");
+   }
+   case_end(NAME("mask == reference"));
+}
+
+static void case_fills(void)
+{
+   static uint32_t out[MAXN + 8];
+   static float of[MAXN + 8];
+   static double od[MAXN + 8];
+   int it;
+   for (it = 0; it < 200; ++it) {
+      size_t n = it == 0 ? MAXN : pick_n(), i, a = rnd_below(7);
+      uint64_t seed = rnd(), stream = rnd(), w = pick_offset(n), di;
+      CHECK(dropout_fill_u32(out + a, n, seed, stream, w) == 0, "fill_u32 error");
+      for (i = 0; i < n; ++i)
+         CHECK(out[a + i] == dropout_stream_u32(seed, stream, w + i), "fill_u32 n=%zu word=%llu i=%zu differs",
+               n, (unsigned long long)w, i);
+      w >>= 1;   /* the f32 fill checks its own range; keep it valid */
+      CHECK(dropout_fill_uniform_f32(of + a, n, seed, stream, w) == 0, "fill_uniform_f32 error");
+      for (i = 0; i < n; ++i)
+         CHECK(of[a + i] == (float)(dropout_stream_u32(seed, stream, w + i) >> 8) * 5.9604644775390625e-8f,
+               "fill_uniform_f32 i=%zu differs", i);
+      di = w >> 2;
+      CHECK(dropout_fill_uniform_f64(od + a, n, seed, stream, di) == 0, "fill_uniform_f64 error");
+      for (i = 0; i < n; ++i) {
+         uint64_t q = 2u * (di + i);
+         uint64_t u = (uint64_t)dropout_stream_u32(seed, stream, q + 1) << 32 | dropout_stream_u32(seed, stream, q);
+         CHECK(od[a + i] == (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16,
+               "fill_uniform_f64 i=%zu differs", i);
+      }
+   }
+   case_end(NAME("fill_u32/uniform == reference"));
+}
+
+/* Splitting a call at multiples of 64 elements, as a threaded caller does for any
+   thread count, changes nothing. */
+static void case_chunks(void)
+{
+   static const int parts[4] = {1, 2, 3, 7};
+   int it, k;
+   for (it = 0; it < 40; ++it) {
+      int bits = 8 << rnd_below(3);
+      size_t n = 1 + rnd_below(MAXN - 1);
+      double p = pick_p(bits);
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n);
+      float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
+      fill_data(T_F32, x, n);
+      CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
+      for (k = 0; k < 4; ++k) {
+         size_t per = ((n + (size_t)parts[k] - 1) / (size_t)parts[k] + 63) / 64 * 64, at;
+         memset(m1, 0, sizeof m1);
+         for (at = 0; at < n; at += per) {
+            size_t m = n - at < per ? n - at : per;
+            CHECK(dropout_forward_f32(y + at, m1 + at / 8, x + at, m, p, bits, seed, stream, off + at) == 0, "chunk error");
+         }
+         CHECK(memcmp(y, z, n * 4) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+               "%d chunks of n=%zu differ from one call", parts[k], n);
+      }
+   }
+   case_end(NAME("chunked calls (1, 2, 3, 7 parts) == one call"));
+}
+
+/* forward (or mask-free backward) f32 split the way a caller threads the library: about
+   n / nt elements a thread, rounded up to 64 (whole mask bytes, so no two threads write one
+   byte), each chunk a call at position off + its start; on nt OpenMP threads where built
+   with -fopenmp, else the same chunks one after the other. */
+static int f32_on_threads(int backward, float *y, uint8_t *mask, const float *x, size_t n, double p,
+                          int bits, uint64_t seed, uint64_t stream, uint64_t off, int nt)
+{
+   size_t per = ((n + (size_t)nt - 1) / (size_t)nt + 63) / 64 * 64;
+   long c, chunks = per ? (long)((n + per - 1) / per) : 0;
+   int err = 0;
+   (void)nt;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(|:err)
+#endif
+   for (c = 0; c < chunks; ++c) {
+      size_t at = (size_t)c * per, m = n - at < per ? n - at : per;
+      err |= backward ? dropout_backward_f32(y + at, x + at, m, p, bits, seed, stream, off + at)
+                      : dropout_forward_f32(y + at, mask + at / 8, x + at, m, p, bits, seed, stream, off + at);
+   }
+   return err;
+}
+
+/* That split on 1, 2, 3 and 7 threads (OpenMP builds; otherwise the same chunks one
+   after the other) equals one call. */
+static void case_threads(void)
+{
+   static const int threads[4] = {1, 2, 3, 7};
+   int it, k;
+   for (it = 0; it < 6; ++it) {
+      int bits = 8 << (it % 3);
+      size_t n = it == 0 ? MAXN : 1 + rnd_below(MAXN - 1);
+      double p = 0.1 + 0.1 * it;
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n);
+      float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
+      fill_data(T_F32, x, n);
+      CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
+      for (k = 0; k < 4; ++k) {
+         memset(m1, 0, sizeof m1);
+         CHECK(f32_on_threads(0, y, m1, x, n, p, bits, seed, stream, off, threads[k]) == 0, "threaded forward error");
+         CHECK(memcmp(y, z, n * 4) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+               "%d threads, n=%zu: differs from one call", threads[k], n);
+         CHECK(f32_on_threads(1, y, NULL, x, n, p, bits, seed, stream, off, threads[k]) == 0 &&
+               memcmp(y, z, n * 4) == 0, "backward on %d threads differs", threads[k]);
+      }
+   }
+#ifdef _OPENMP
+   case_end(NAME("one call split over 1, 2, 3, 7 OpenMP threads == one call"));
+#else
+   case_end(NAME("one call split in 1, 2, 3, 7 thread chunks (no OpenMP) == one call"));
+#endif
+}
+
+#ifdef DROPOUT__SIMD
+/* The vector conversions against the header's scalar ones: every f16/bf16 input, and f32
+   inputs at a stride plus every boundary neighbourhood (DROPOUT_TEST_EXHAUSTIVE=1 in
+   the environment walks all 2^32). */
+static void case_conversions(void)
+{
+   uint32_t in[DROPOUT__W], out[DROPOUT__W];
+   uint64_t b, step = getenv("DROPOUT_TEST_EXHAUSTIVE") ? 1 : 4093;
+   static const uint32_t edges[] = {0x0u, 0x33000000u, 0x38800000u, 0x477FF000u, 0x7F800000u,
+                                    0x387FE000u, 0x33800000u, 0x477FE000u, 0x7FC00000u, 0x3F800000u};
+   unsigned i, e;
+   for (b = 0; b < 65536; b += DROPOUT__W) {
+      for (i = 0; i < DROPOUT__W; ++i) in[i] = (uint32_t)(b + i);
+      dropout__v_storeu(out, dropout__v_f16_to_f32(dropout__v_loadu(in)));
+      for (i = 0; i < DROPOUT__W; ++i) {
+         float f = dropout_f16_to_f32((uint16_t)in[i]);
+         uint32_t u;
+         memcpy(&u, &f, 4);
+         CHECK(out[i] == u, "f16 %04x -> f32: vector %08x, scalar %08x", in[i], out[i], u);
+      }
+   }
+   for (e = 0; e < 2 * sizeof edges / sizeof edges[0]; ++e) {
+      uint32_t base = (edges[e / 2] | (e & 1u ? 0x80000000u : 0u)) - 4096u;
+      for (b = 0; b < 8192; b += DROPOUT__W) {
+         for (i = 0; i < DROPOUT__W; ++i) in[i] = base + (uint32_t)b + i;
+         dropout__v_storeu(out, dropout__v_f32_to_f16(dropout__v_loadu(in)));
+         for (i = 0; i < DROPOUT__W; ++i) {
+            float f;
+            memcpy(&f, &in[i], 4);
+            CHECK(out[i] == dropout_f32_to_f16(f), "f32 %08x -> f16 differs", in[i]);
+         }
+      }
+   }
+   for (b = 0; b < ((uint64_t)1 << 32); b += step * DROPOUT__W) {
+      uint32_t o2[DROPOUT__W];
+      for (i = 0; i < DROPOUT__W; ++i) in[i] = (uint32_t)(b + i * step);
+      dropout__v_storeu(out, dropout__v_f32_to_f16(dropout__v_loadu(in)));
+      dropout__v_storeu(o2, dropout__v_f32_to_bf16(dropout__v_loadu(in)));
+      for (i = 0; i < DROPOUT__W; ++i) {
+         float f;
+         memcpy(&f, &in[i], 4);
+         CHECK(out[i] == dropout_f32_to_f16(f), "f32 %08x -> f16: vector %04x, scalar %04x", in[i], out[i], dropout_f32_to_f16(f));
+         CHECK(o2[i] == dropout_f32_to_bf16(f), "f32 %08x -> bf16 differs", in[i]);
+      }
+   }
+   case_end(NAME(step == 1 ? "f16/bf16 conversions == scalar (all 2^32 f32)"
+                           : "f16/bf16 conversions == scalar (all f16, f32 sampled)"));
+}
+#endif
+
+/* The vector loop runs batches of 8 chunks of 64 elements: the window-aligned fast path
+   (offset % 64 == 0) and the two-window shift (any other offset), at batch and chunk
+   edges, every mode, with and without the mask, in place and not. */
+static void case_batches(void)
+{
+   static const unsigned shifts[4] = {0, 1, 32, 63};
+   static const size_t sizes[6] = {64, 511, 512, 513, 1024 + 64, 4096 + 63};
+   int b, si, ni, k;
+   for (b = 0; b < 3; ++b)
+      for (si = 0; si < 4; ++si)
+         for (ni = 0; ni < 6; ++ni)
+            for (k = 0; k < 2; ++k) {
+               int bits = 8 << b, err;
+               size_t n = sizes[ni];
+               uint64_t seed = rnd(), stream = rnd(), off = (rnd() & ~(uint64_t)63) + shifts[si];
+               float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
+               fill_data(T_F32, x, n);
+               model_forward(T_F32, z, m2, x, n, 0.3, bits, seed, stream, off);
+               memset(m1, 0xA5, sizeof m1);
+               if (k) { memcpy(y, x, n * 4); err = dropout_forward_f32(y, m1, y, n, 0.3, bits, seed, stream, off); }
+               else err = dropout_forward_f32(y, m1, x, n, 0.3, bits, seed, stream, off);
+               CHECK(err == 0 && memcmp(y, z, n * 4) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+                     "bits=%d n=%zu offset%%64=%u inplace=%d differs", bits, n, shifts[si], k);
+               CHECK(m1[(n + 7) / 8] == 0xA5, "mask wrote past its ceil(n/8) bytes");
+            }
+   case_end(NAME("batch/chunk edges, aligned and shifted offsets == reference"));
+}
+
+/* Streaming stores (x86, from DROPOUT_STREAM_STORE_BYTES of output on, y aligned to
+   DROPOUT__NT_ALIGN): below, at and above the threshold, y aligned to 64 bytes and off by
+   one element or 4/8 bytes (no streaming, or streaming on a coarser path), in place, with
+   and without masks, every mode and dtype, window-aligned and shifted offsets. */
+static void case_streaming(void)
+{
+   static const unsigned heads[6] = {0, 1, 2, 4, 7, 12};   /* elements past a 64-byte boundary */
+   char name[100];
+   int t, b, hi, k;
+   for (t = 0; t < 4; ++t)
+      for (b = 0; b < 3; ++b)
+         for (hi = 0; hi < 6; ++hi)
+            for (k = 0; k < 8; ++k) {
+               int bits = 8 << b, err, inplace = k & 1, with_mask = (k >> 1) & 1;
+               size_t es = type_size[t], lim = (size_t)DROPOUT_STREAM_STORE_BYTES / es;
+               if (lim > 8192) lim = 8192;   /* never streams: keep the calls small */
+               size_t sizes[4], n;
+               unsigned char *y = ybuf + (64u - (size_t)((uintptr_t)ybuf % 64u)) % 64u + heads[hi] * es;
+               unsigned char *x = inplace ? y : xbuf + 8 * es, *z = zbuf, *src = inplace ? sbuf : x;
+               uint64_t seed = rnd(), stream = rnd(), off = (rnd() & ~(uint64_t)63) + ((k >> 2) ? 37u : 0u);
+               double p = b == 0 ? 0.25 : 0.6;
+               uint8_t *mk = with_mask ? m1 : NULL;
+               sizes[0] = lim > 64 ? lim - 64 - 3 : 64;   /* below */
+               sizes[1] = lim < 64 ? 64 : lim;            /* at */
+               sizes[2] = sizes[1] + 64 * 9 + 11;         /* above, several steps */
+               sizes[3] = 5000 + rnd_below(64);
+               n = sizes[rnd_below(4)];
+               fill_data(t, src, n);
+               if (inplace) memcpy(y, src, n * es);
+               model_forward(t, z, m2, src, n, p, bits, seed, stream, off);
+               memset(m1, 0xA5, sizeof m1);
+               err = lib_forward(t, y, mk, x, n, p, bits, seed, stream, off);
+               CHECK(err == 0 && memcmp(y, z, n * es) == 0, "forward %s bits=%d n=%zu head=%u inplace=%d off%%64=%u differs",
+                     type_name[t], bits, n, heads[hi], inplace, (unsigned)(off % 64));
+               if (with_mask) {
+                  CHECK(memcmp(m1, m2, (n + 7) / 8) == 0 && m1[(n + 7) / 8] == 0xA5, "mask %s bits=%d n=%zu differs",
+                        type_name[t], bits, n);
+                  fill_data(t, xbuf, n);
+                  model_apply_mask(t, z, xbuf, m2, n, p, bits);
+                  err = lib_backward_mask(t, y, xbuf, m1, n, p, bits);
+                  CHECK(err == 0 && memcmp(y, z, n * es) == 0, "backward_mask %s bits=%d n=%zu head=%u differs",
+                        type_name[t], bits, n, heads[hi]);
+               }
+            }
+#ifdef DROPOUT__NT_ALIGN
+   snprintf(name, sizeof name, "streaming stores (from %zu bytes, y %d-byte aligned) == reference",
+            (size_t)DROPOUT_STREAM_STORE_BYTES, DROPOUT__NT_ALIGN);
+#else
+   snprintf(name, sizeof name, "threshold edges, heads (no streaming stores on this path) == reference");
+#endif
+   case_end(NAME(name));
+}
+
+int main(void)
+{
+   int t;
+   printf("    SIMD path compiled in: %s\n", DROPOUT__SIMD_NAME);
+#ifdef DROPOUT__SIMD
+   (void)case_skip;
+   case_conversions();
+#else
+   case_skip(NAME("f16/bf16 conversions == scalar"), "no SIMD path in this build");
+#endif
+   for (t = 0; t < 4; ++t) case_forward(t, 400);
+   case_mask_only();
+   case_batches();
+   case_streaming();
+   case_fills();
+   case_chunks();
+   case_threads();
+   return check_exit();
+}

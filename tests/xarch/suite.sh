@@ -1,0 +1,123 @@
+# covers: the same bits on every instruction set and byte order (8 targets), two refusals
+# oracle: the host build's digests of tests/xarch/digest.c, line for line
+# needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
+# tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
+# this host and for other ISAs and byte orders, each run under qemu-user, node or
+# qemu-system-arm, and every line must equal the host's:
+#   aarch64 (NEON), armhf (clang, lld), i386 with SSE2 math, s390x (big-endian), riscv64,
+#   wasm32 (clang -nostdlib, run by node), Cortex-M4 with no libc (arm-none-eabi-gcc -Os,
+#   semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU.
+# And two builds that must refuse with the fix in the message: i386 x87 (gcc -m32) and
+# s390x in strict ISO C, both FLT_EVAL_METHOD != 0 (float or double evaluated wider).
+# A missing cross compiler, libc or emulator is a SKIP line (.ci/run installs them).
+# The builds start in tests/xarch/start.sh (run.sh sources it early). Names start with xa_.
+
+[ -n "${xa_started:-}" ] || . ./tests/xarch/start.sh
+
+# xa_runner NAME RUNNER BINARY: run it, keep the digest lines
+xa_runner() {
+   case $2 in
+      -) "$3" ;;
+      node) node tests/xarch/run_wasm.js "$3" ;;
+      qemu-system-arm) timeout 300 qemu-system-arm $xa_qemu_m4 "$3" 2>&1 ;;
+      *) timeout 300 "$2" "$3" ;;
+   esac
+}
+
+# ---- wait for each build, run it, compare with the host (the host comes first)
+xa_host=""
+for xa_t in $xa_ok; do
+   xa_n=${xa_t%%:*}; xa_run=${xa_t#*:}
+   eval "xa_pid=\$xa_pid_$(printf '%s' "$xa_n" | tr -c 'A-Za-z0-9' '_')"
+   if ! wait "$xa_pid"; then
+      say "FAIL xarch[$xa_n] build: $(head -c 600 "$xa_dir/$xa_n.build.log" | tr '\n' ' ')"; continue
+   fi
+   if [ "$xa_run" != - ] && [ "$xa_run" != node ] && ! xa_have "$xa_run"; then
+      say "SKIP xarch[$xa_n] run: $xa_run not installed (apt-get install qemu-user / qemu-system-arm)"; continue
+   fi
+   if [ "$xa_run" = node ] && ! xa_have node; then
+      say "SKIP xarch[$xa_n] run: node not installed (apt-get install nodejs)"; continue
+   fi
+   xa_runner "$xa_n" "$xa_run" "$xa_dir/$xa_n.bin" >"$xa_dir/$xa_n.raw" 2>&1
+   xa_rc=$?
+   grep -E '^[a-z]+ [0-9a-f]{16}$' "$xa_dir/$xa_n.raw" >"$xa_dir/$xa_n.out"
+   xa_lines=$(wc -l <"$xa_dir/$xa_n.out")
+   if [ $xa_rc -ne 0 ] || ! grep -q '^total ' "$xa_dir/$xa_n.out"; then
+      say "FAIL xarch[$xa_n]: exit $xa_rc, $xa_lines digest lines: $(tail -c 300 "$xa_dir/$xa_n.raw" | tr '\n' ' ')"
+   elif [ "$xa_n" = host ]; then
+      xa_host=$xa_dir/host.out
+      say "PASS xarch[host]: $xa_lines digests ($(grep '^total ' "$xa_host"))"
+   elif [ -z "$xa_host" ]; then
+      say "FAIL xarch[$xa_n]: no host digest to compare with"
+   elif cmp -s "$xa_host" "$xa_dir/$xa_n.out"; then
+      xa_extra=""
+      case $xa_n in cortex-m4*) xa_extra=", image $(wc -c <"$xa_dir/$xa_n.bin" | tr -d ' ') bytes ELF" ;; esac
+      say "PASS xarch[$xa_n]: all $xa_lines digests equal the host's$xa_extra"
+   else
+      say "FAIL xarch[$xa_n]: differs from the host in: $(diff "$xa_host" "$xa_dir/$xa_n.out" | sed -n 's/^> \([a-z]*\) .*/\1/p' | tr '\n' ' ')"
+   fi
+done
+
+# ---- the refusals
+if [ -n "$xa_pid_x87" ]; then
+   if wait "$xa_pid_x87"; then say "FAIL xarch[i386-x87]: gcc -m32 -mfpmath=387 built the header (f64 drifts by an ulp there)"
+   elif grep -q -- '-msse2 -mfpmath=sse' "$xa_dir/x87.build.log"; then say "PASS xarch[i386-x87]: refused, the message says -msse2 -mfpmath=sse"
+   else say "FAIL xarch[i386-x87]: failed without the #error: $(head -c 400 "$xa_dir/x87.build.log" | tr '\n' ' ')"; fi
+fi
+if [ -n "$xa_pid_s390x_iso" ]; then
+   if wait "$xa_pid_s390x_iso"; then say "FAIL xarch[s390x -std=c99]: built with FLT_EVAL_METHOD 1 (float evaluated in double)"
+   elif grep -q 'FLT_EVAL_METHOD' "$xa_dir/s390x-iso.build.log"; then say "PASS xarch[s390x -std=c99]: refused (FLT_EVAL_METHOD 1), the message says how"
+   else say "FAIL xarch[s390x -std=c99]: failed without the #error: $(head -c 400 "$xa_dir/s390x-iso.build.log" | tr '\n' ' ')"; fi
+fi
+
+# ---- flash: forward + backward f32 alone on a Cortex-M4 (-Os, --gc-sections), split into
+# the library's own code and libgcc's (soft float helpers); figures in README. The rule is
+# built from an integer threshold, so no soft double may be linked: the whole .text must
+# stay within 2.5 KB with the FPU and 3.5 KB without (0.1.0 took 4.5 and 5.1 KB).
+if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
+   for xa_fpu in soft hard; do
+      xa_ff=""; xa_max=3584; [ $xa_fpu = hard ] && { xa_ff="-mfloat-abi=hard -mfpu=fpv4-sp-d16"; xa_max=2560; }
+      # shellcheck disable=SC2086
+      if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -Itests -ffreestanding \
+            -ffunction-sections -c tests/xarch/mcu_fb.c -o "$xa_dir/mcu_fb_$xa_fpu.o" >"$xa_dir/mcu_fb.log" 2>&1 &&
+         arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $xa_ff -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
+            "$xa_dir/mcu_fb_$xa_fpu.o" -lgcc -o "$xa_dir/mcu_fb_$xa_fpu.elf" >>"$xa_dir/mcu_fb.log" 2>&1; then
+         arm-none-eabi-nm --defined-only "$xa_dir/mcu_fb_$xa_fpu.o" | awk '{print $NF}' >"$xa_dir/mcu_fb.own"
+         # the library's functions by name; the rest of .text is libgcc (whose entry points
+         # overlap, so it is counted as the remainder)
+         xa_lib=$(arm-none-eabi-nm -S -t d "$xa_dir/mcu_fb_$xa_fpu.elf" | awk 'NR==FNR { own[$1] = 1; next }
+            NF == 4 && ($4 in own) && $3 ~ /^[tTwW]$/ { lib += $2 } END { print lib + 0 }' "$xa_dir/mcu_fb.own" -)
+         xa_text=$(arm-none-eabi-size -A "$xa_dir/mcu_fb_$xa_fpu.elf" | awk '$1 == ".text" { print $2 }')
+         xa_dbl=$(arm-none-eabi-nm "$xa_dir/mcu_fb_$xa_fpu.elf" | grep -cE ' (__aeabi_d[a-z0-9]+|__[a-z]+df[23])$')
+         xa_msg="forward+backward f32 = $xa_text bytes: $xa_lib of dropout.h, $((xa_text - xa_lib)) of libgcc"
+         if [ "$xa_text" -gt "$xa_max" ]; then say "FAIL xarch[cortex-m4 flash, $xa_fpu float]: $xa_msg, over $xa_max"
+         elif [ "$xa_dbl" -ne 0 ]; then say "FAIL xarch[cortex-m4 flash, $xa_fpu float]: $xa_msg, with $xa_dbl soft-double symbols linked"
+         else say "PASS xarch[cortex-m4 flash, $xa_fpu float]: $xa_msg (at most $xa_max, no soft double)"; fi
+      else
+         say "FAIL xarch[cortex-m4 flash]: $(head -c 400 "$xa_dir/mcu_fb.log" | tr '\n' ' ')"
+      fi
+   done
+else
+   say "SKIP xarch[cortex-m4 flash]: no arm-none-eabi-gcc (apt-get install gcc-arm-none-eabi)"
+fi
+
+# ---- what a user's strict flags meet: under C89 the first error says "C99";
+# -Wfloat-equal (not in -Wall -Wextra) stays quiet, for the plain include and the implementation
+printf '#include "dropout.h"\nint main(void) { return 0; }\n' >"$xa_dir/plain.c"
+printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\nint main(void) { return 0; }\n' >"$xa_dir/impl.c"
+if "$xa_hostcc" -std=c89 -I. -fsyntax-only "$xa_dir/plain.c" >"$xa_dir/c89.log" 2>&1; then
+   say "FAIL header[c89]: -std=c89 compiled the header"
+elif grep -m1 'error' "$xa_dir/c89.log" | grep -q 'needs C99'; then
+   say "PASS header[c89]: the first error of -std=c89 is the #error that says C99"
+else
+   say "FAIL header[c89]: $(head -c 400 "$xa_dir/c89.log" | tr '\n' ' ')"
+fi
+for xa_c in gcc clang; do
+   if ! xa_have $xa_c; then say "SKIP header[-Wfloat-equal, $xa_c]: not installed"; continue; fi
+   if $xa_c -std=c99 $WARN -Wfloat-equal -I. -fsyntax-only "$xa_dir/plain.c" >"$xa_dir/feq.log" 2>&1 &&
+      $xa_c -std=c99 $WARN -Wfloat-equal -I. -fsyntax-only "$xa_dir/impl.c" >>"$xa_dir/feq.log" 2>&1; then
+      say "PASS header[-Wfloat-equal, $xa_c]: include and implementation compile clean"
+   else
+      say "FAIL header[-Wfloat-equal, $xa_c]: $(head -c 400 "$xa_dir/feq.log" | tr '\n' ' ')"
+   fi
+done
