@@ -16,6 +16,7 @@
 #                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
 #   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 #   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
+#   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
@@ -346,7 +347,7 @@ bench-mpi: build/train_mlp_mpi
 #   make demo-opencl   the demo MLP with its dropout on the first OpenCL device, weights
 #                      compared with the CPU's byte for byte (CPU vs OpenCL weights: IDENTICAL)
 #   make bench-opencl  each op against clEnqueueCopyBuffer of the same bytes, in one run;
-#                      writes build/opencl/bench_opencl.md (on PoCL: CPU figures, it says so)
+#                      writes $(BENCH_OUT)/opencl-<cpu model>.md (on PoCL: CPU figures, it says so)
 #   make opencl-embed  rewrite the program text in dropout_opencl.h from dropout.h and
 #                      opencl/kernels.cl (after changing either; the tests check it is current)
 # `make test T=opencl` runs the OpenCL tests alone (tests/opencl/suite.sh).
@@ -362,7 +363,8 @@ build/opencl/train_mlp_opencl: examples/train_mlp_opencl.c examples/mlp_model.h 
 	$(CC) $(CFLAGS) -ffp-contract=off -I. examples/train_mlp_opencl.c -o $@ $(OPENCL_LIBS) -lpthread -lm
 
 bench-opencl: build/opencl/bench_opencl
-	./build/opencl/bench_opencl build/opencl/bench_opencl.md
+	@mkdir -p $(BENCH_OUT)
+	./build/opencl/bench_opencl $(BENCH_OUT)/opencl-$(or $(BENCH_MODEL),unknown).md
 
 build/opencl/bench_opencl: bench/bench_opencl.c dropout_opencl.h dropout.h
 	@mkdir -p build/opencl

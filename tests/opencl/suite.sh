@@ -1,5 +1,5 @@
-# covers: dropout_opencl.h - every op, dtype, draw width, view and fill on an OpenCL device; its C99/C++11 builds; its embedded dropout.h is the current one
-# oracle: dropout.h's CPU functions (dropout_run, dropout_fill_*) byte for byte, guards included; Random123's Philox4x32 known answers run as an OpenCL kernel
+# covers: dropout_opencl.h - every op, dtype, draw width, view and fill on an OpenCL device; its C99/C++11 builds; its embedded dropout.h is the current one; the demo's OpenCL twin
+# oracle: dropout.h's CPU functions (dropout_run, dropout_fill_*) byte for byte, guards included; Random123's Philox4x32 known answers run as an OpenCL kernel; make demo's weight hash e950157a793eac0e
 # needs: an OpenCL ICD and device (Debian: pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers; PoCL runs it on the CPU), else SKIP
 # (sourced by tests/run.sh: say, build, run_prog, $CC, $BUILD, $WARN)
 
@@ -16,11 +16,14 @@ if ! printf '#define CL_TARGET_OPENCL_VERSION 120\n#include <CL/cl.h>\nint main(
    say "SKIP opencl: no OpenCL headers or libOpenCL (apt-get install ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd)"
 else
    # -ffp-contract=off: the CPU oracle's own arithmetic must not fuse either
-   build opencl_c99 $CC -std=c99 -O2 $WARN -ffp-contract=off -I. tests/opencl/test_opencl.c -o "$BUILD/opencl/test_opencl" -lOpenCL
+   build opencl_c99 $CC -std=c99 -O2 $WARN -ffp-contract=off -I. tests/opencl/opencl_vs_cpu.c -o "$BUILD/opencl/opencl_vs_cpu" -lOpenCL
    if command -v c++ >/dev/null 2>&1; then
-      build opencl_cxx11 c++ -x c++ -std=c++11 -O2 $WARN -Wno-old-style-cast -ffp-contract=off -I. -fsyntax-only tests/opencl/test_opencl.c
+      build opencl_cxx11 c++ -x c++ -std=c++11 -O2 $WARN -Wno-old-style-cast -ffp-contract=off -I. -fsyntax-only tests/opencl/opencl_vs_cpu.c
    else
       say "SKIP build opencl_cxx11: no c++ compiler"
    fi
-   [ -x "$BUILD/opencl/test_opencl" ] && run_prog test_opencl "$BUILD/opencl/test_opencl"
+   [ -x "$BUILD/opencl/opencl_vs_cpu" ] && run_prog opencl_vs_cpu "$BUILD/opencl/opencl_vs_cpu"
+   # the demo trainer with its dropout on the device: make demo's weights, bit for bit
+   build opencl_train_mlp $CC -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp_opencl.c -o "$BUILD/opencl/train_mlp_opencl" -lOpenCL -lpthread -lm
+   [ -x "$BUILD/opencl/train_mlp_opencl" ] && run_prog train_mlp_opencl "$BUILD/opencl/train_mlp_opencl"
 fi

@@ -1,4 +1,4 @@
-/* test_opencl.c - dropout_opencl.h against dropout.h's CPU functions, bit for bit.
+/* opencl_vs_cpu.c - dropout_opencl.h against dropout.h's CPU functions, bit for bit.
 
    Every case runs the same descriptor (or fill) through dropout_run on the CPU and
    through dropout_opencl_run on the first OpenCL device, into buffers filled with the
