@@ -1,5 +1,5 @@
 # covers: the teaching page (make web -> build/web/): its wasm32 builds of dropout.h and of the demo trainer, every stage value and mask digest it shows, the trainer's weights, keyboard and labels, no console errors; screenshots at desktop and phone sizes in build/web/
-# oracle: tests/web/stages.c, the same inputs through a native build of dropout.h, line by line; the demo's pinned weights hash e950157a793eac0e (tests/suite_examples.sh checks make demo prints it)
+# oracle: tests/web/stages.c, the same inputs through a native build of dropout.h, line by line; the demo's pinned weights hash e950157a793eac0e (tests/examples/suite.sh checks make demo prints it)
 # needs: clang + wasm-ld (wasm32), node; for the browser checks chromium and puppeteer-core in build/web-test/ (.ci/run installs them); each missing piece is a SKIP
 # Sourced by tests/run.sh (say, build, $CC, $BUILD, $CFLAGS_TEST). Names start with wb_.
 
