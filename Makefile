@@ -11,8 +11,8 @@
 #   make test T="NAME..."  only those areas or tests (tests/README.md)
 #   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
 #   make bench-isa  where the time goes on each x86 SIMD path; writes build/bench/isa-*.md
-#   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
+#   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)

@@ -1028,8 +1028,8 @@ typedef struct dropout_desc {
    broadcast, overwrite. GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of the
    realised p). */
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
-/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous; the positions the shape
-   draws must equal plan->count (checked here and at run). */
+/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous. The positions the shape
+   draws (with the broadcast set after it) must equal plan->count: dropout_run checks. */
 DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
 /* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */
 DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);
@@ -1274,6 +1274,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #endif
 #endif
 
+#if defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+#include <xmmintrin.h>   /* _mm_getcsr: the FPU mode check */
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -1368,6 +1372,11 @@ static int dropout__fpu_check(void)
 #elif (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
    unsigned int csr;
    __asm__ __volatile__("stmxcsr %0" : "=m"(csr));
+   if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
+   if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
+   return DROPOUT_OK;
+#elif defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
+   unsigned int csr = _mm_getcsr();
    if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
    if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
    return DROPOUT_OK;
@@ -3086,8 +3095,7 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    if (!need_in && t->in) return DROPOUT_ERR_OP;
    if (!dropout__op_mask_out(op) && !need_mask && t->mask) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && (t->bias || t->residual)) return DROPOUT_ERR_OP;
-   if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u) == 0) {}
-   else if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
+   if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
    if (op == DROPOUT_OP_MASK && positions > 0 && !t->mask) return DROPOUT_ERR_NULL;
    if (numel > 0) {
       if (need_in && (!t->out || !t->in)) return DROPOUT_ERR_NULL;

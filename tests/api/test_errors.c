@@ -6,7 +6,7 @@
 #include <stdint.h>
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #define N 96
 static float x[N + 8], y[N + 8], r[N + 8], b[16];

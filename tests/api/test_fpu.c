@@ -6,7 +6,7 @@
 #include <stdio.h>
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__)
 #define FPU_NAME "x86 MXCSR"

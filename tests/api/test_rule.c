@@ -4,11 +4,12 @@
    a p in (0, 1) that the width realises as 0 or 1, with the code of the width that serves
    (a table with the boundaries on both sides), and dropout_rule_p gives the realised p. */
 #include <stdio.h>
-#include <math.h>
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 #include "data.h"
+
+static double absd(double v) { return v < 0 ? -v : v; }
 
 static int same_rule(const dropout_rule *a, const dropout_rule *b)
 {
@@ -94,10 +95,10 @@ static void case_refusals(void)
          CHECK(!memcmp(&r, c, sizeof r), "p = %g: the rule was written on error", tab[i].p);
       } else {
          double rp = dropout_rule_p(&r);
-         CHECK(fabs(rp - tab[i].p) <= 0.5 / (double)((uint64_t)1 << tab[i].bits), "realised p %.17g for p %.17g", rp, tab[i].p);
+         CHECK(absd(rp - tab[i].p) <= 0.5 / (double)((uint64_t)1 << tab[i].bits), "realised p %.17g for p %.17g", rp, tab[i].p);
       }
    }
-   CHECK(dropout_rule_init(&r, NAN, DROPOUT_BITS_8) == DROPOUT_ERR_P, "NaN");
+   { volatile double z = 0.0; CHECK(dropout_rule_init(&r, z / z, DROPOUT_BITS_8) == DROPOUT_ERR_P, "NaN"); }
    CHECK(dropout_rule_init(&r, 0.5, (dropout_bits)24) == DROPOUT_ERR_BITS, "bits 24");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_P_NEEDS_16), "DROPOUT_BITS_16") != NULL, "the message names 16 bits");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_P_NEEDS_32), "DROPOUT_BITS_32") != NULL, "the message names 32 bits");

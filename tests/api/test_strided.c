@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 #include "data.h"
 
 #define CAP 8192   /* storage elements */

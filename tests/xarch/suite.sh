@@ -86,7 +86,7 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
          # the library's functions by name; the rest of .text is libgcc (whose entry points
          # overlap, so it is counted as the remainder)
          xa_lib=$(arm-none-eabi-nm -S -t d "$xa_dir/mcu_fb_$xa_fpu.elf" | awk 'NR==FNR { own[$1] = 1; next }
-            NF == 4 && ($4 in own) { lib += $2 } END { print lib + 0 }' "$xa_dir/mcu_fb.own" -)
+            NF == 4 && ($4 in own) && $3 ~ /^[tTwW]$/ { lib += $2 } END { print lib + 0 }' "$xa_dir/mcu_fb.own" -)
          xa_text=$(arm-none-eabi-size -A "$xa_dir/mcu_fb_$xa_fpu.elf" | awk '$1 == ".text" { print $2 }')
          xa_dbl=$(arm-none-eabi-nm "$xa_dir/mcu_fb_$xa_fpu.elf" | grep -cE ' (__aeabi_d[a-z0-9]+|__[a-z]+df[23])$')
          xa_msg="forward+backward f32 = $xa_text bytes: $xa_lib of dropout.h, $((xa_text - xa_lib)) of libgcc"

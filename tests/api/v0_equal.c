@@ -1,11 +1,11 @@
-/* test_equal.c - the 1.0 calls give the 0.1.0 calls' bits (the 0.1.0 ones built with
+/* v0_equal.c - the 1.0 calls give the 0.1.0 calls' bits (the 0.1.0 ones built with
    DROPOUT_V0_API in v0_side.c): short calls and dropout_run, every op, the four dtypes,
    the three draw widths, sizes around the 64-element chunks and positions up to the end
    of the stream. Oracle: byte equality of every output and mask, return codes equal. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "dropout.h"
-#include "tests/check.h"
+#include "check.h"
 #include "v0_side.h"
 #include "data.h"
 
