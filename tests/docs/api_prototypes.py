@@ -14,8 +14,10 @@ collapsed, `T *p` spacing) and compared whole: return type, name, every paramete
 and name. It prints one line per finding and exits 1 when
   - a header function has no prototype in API.md (undocumented),
   - an API.md prototype is not, character for character once normalised, the header's
-    (a stale signature: a changed type, order or parameter name), or names no function.
-The last line says how many prototypes were compared."""
+    (a stale signature: a changed type, order or parameter name), or names no function;
+  - an enum value the page states (in a ```c block, `NAME = value`, or a table row
+    `| \`NAME\` | value |`) is not the header's, or an error code of the headers has no row.
+The PASS lines say how many prototypes and values were compared."""
 import re
 import sys
 
@@ -102,6 +104,32 @@ def header_prototypes(path):
     return found
 
 
+def header_constants(path):
+    """NAME = value of the public enums (DROPOUT_*) of a header's interface part."""
+    text = open(path, encoding='utf-8').read()
+    cut = re.search(r'^#\s*if(def)?\s+(defined\s*\(\s*)?DROPOUT(_CUDA|_OPENCL)?_IMPLEMENTATION\b', text, flags=re.M)
+    if cut:
+        text = text[:cut.start()]
+    text = strip_comments('\n'.join(drop_block(text.split('\n'), 'DROPOUT_V0_API')))
+    found = {}
+    for body in re.findall(r'\benum\b[^{;]*\{([^}]*)\}', text):
+        for name, value in re.findall(r'\b(DROPOUT_[A-Z0-9_]+)\s*=\s*(-?\s*\d+)', body):
+            found[name] = int(value.replace(' ', ''))
+    return found
+
+
+def doc_constants(path):
+    """NAME = value in the page's ```c blocks, and `NAME` | value in its tables."""
+    text = open(path, encoding='utf-8').read()
+    found = []
+    for block in re.findall(r'^```c\n(.*?)^```', text, flags=re.S | re.M):
+        for name, value in re.findall(r'\b(DROPOUT_[A-Z0-9_]+)\s*=\s*(-?\s*\d+)', strip_comments(block)):
+            found.append((name, int(value.replace(' ', ''))))
+    for name, value in re.findall(r'^\|\s*`(DROPOUT_[A-Z0-9_]+)`\s*\|\s*(-?\d+)\s*\|', text, flags=re.M):
+        found.append((name, int(value)))
+    return found
+
+
 def doc_prototypes(path):
     text = open(path, encoding='utf-8').read()
     blocks = re.findall(r'^```c\n(.*?)^```', text, flags=re.S | re.M)
@@ -160,7 +188,28 @@ def main():
         print('FAIL docs: %s lacks the prototype of %d header function(s): %s'
               % (doc, len(missing), ' '.join(missing)))
         bad += 1
-    if not bad:
+    # the pinned values: every enum value the page states is the header's, and every error
+    # code of the headers has its row
+    consts = {}
+    for h in headers:
+        consts.update(header_constants(h))
+    stated = doc_constants(doc)
+    wrong = ['%s = %d (header: %s)' % (n, v, consts.get(n)) for n, v in stated
+             if n in consts and consts[n] != v]
+    unknown = sorted(set(n for n, v in stated if n not in consts and
+                         not (n.startswith('DROPOUT_ERR_OPENCL') and not opencl)))
+    text = open(doc, encoding='utf-8').read()
+    table = set(re.findall(r'^\|\s*`(DROPOUT_[A-Z0-9_]+)[^`]*`\s*\|', text, flags=re.M))
+    unlisted = sorted(n for n in consts if n.startswith('DROPOUT_ERR_') and n not in table)
+    proto_bad = bad
+    if wrong or unknown or unlisted:
+        print('FAIL docs: %s: enum values stated wrongly: %s; not in the headers: %s; error codes without a row: %s'
+              % (doc, ', '.join(wrong) or 'none', ' '.join(unknown) or 'none', ' '.join(unlisted) or 'none'))
+        bad += 1
+    else:
+        print('PASS docs: %s states %d enum values (ops, dtypes, error codes, ...), each the header\'s; every error code has its row'
+              % (doc, len(stated)))
+    if not proto_bad:
         print('PASS docs: %s gives the full prototype of all %d public functions of %s, each as the header declares it'
               % (doc, len(want), ' and '.join(headers)))
     return 1 if bad else 0

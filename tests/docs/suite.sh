@@ -7,7 +7,8 @@
 #  2. LICENSE is the license text at the end of dropout.h, byte for byte;
 #  3. docs/API.md gives the full prototype of every public function of the two headers
 #     (DROPOUTDEF, DROPOUT_CUDADEF and the inline DROPOUT_HD building blocks), each equal to
-#     the header's once normalised, and names no dropout_* identifier the headers lack;
+#     the header's once normalised, states every enum value (ops, dtypes, error codes) as
+#     the header defines it, and names no dropout_* identifier the headers lack;
 #  4. README.md's usage snippet compiles and runs; examples/basic.c prints the scale 1/q;
 #  5. docs/TUTORIAL.md section 7: the demo's summary table and hashes for seed 1, and the
 #     ranges over seeds 1 to 5, are what the trainer prints (five runs in the background,

@@ -1,6 +1,6 @@
 # covers: the way across for 0.1 code: 0.1.0 programs built unchanged with DROPOUT_V0_API, and not without it
 # oracle: their output under 0.1.0, frozen in tests/v0/*.expected (a hash of every output)
-# needs: $CC only
+# needs: $CC only; tests/v0/api-0.1.0.txt lists the 0.1 functions that CHANGELOG must move
 #
 # tests/v0/basic.c and train_loop.c are examples/basic.c and examples/train_loop.c as they
 # were in 0.1.0, byte for byte; calls.c makes one call of every 0.1 kind. Each must compile
@@ -35,4 +35,23 @@ if $CC -std=c99 -O2 $WARN -I. tests/v0/calls.c -o "$v0_dir/calls_new" >"$v0_dir/
    say "FAIL v0: tests/v0/calls.c (0.1 calls) compiles without DROPOUT_V0_API: the old spelling is not gone"
 else
    say "PASS v0: without DROPOUT_V0_API the 0.1 calls do not compile ($(grep -c 'error' "$v0_dir/calls_new.build.log") errors)"
+fi
+
+# CHANGELOG's 0.9.0 table names every 0.1 public function (tests/v0/api-0.1.0.txt), by name
+# or as its dtype family (dropout_forward_T for dropout_forward_f32 ...)
+v0_cl=$v0_dir/changelog-0.9.0.md
+sed -n '/^## 0\.9\.0/,/^### Also in 0\.9\.0/p' CHANGELOG.md >"$v0_cl"
+v0_missing=""
+v0_count=0
+for v0_name in $(grep -v '^#' tests/v0/api-0.1.0.txt); do
+   v0_count=$((v0_count + 1))
+   v0_family=$(echo "$v0_name" | sed -E 's/_(f32|f64|f16|bf16)(_state)?$/_T\2/')
+   grep -q -e "\`$v0_name[\`(]" -e "\`$v0_family[\`(]" -e "\`$v0_name\`" "$v0_cl" || v0_missing="$v0_missing $v0_name"
+done
+if [ ! -s "$v0_cl" ]; then
+   say "FAIL v0: CHANGELOG.md has no '## 0.9.0' section"
+elif [ -z "$v0_missing" ]; then
+   say "PASS v0: CHANGELOG's 0.9.0 table says how to move each of the $v0_count public 0.1 functions"
+else
+   say "FAIL v0: CHANGELOG's 0.9.0 table lacks these 0.1 functions:$v0_missing"
 fi
