@@ -2916,7 +2916,7 @@ DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, doub
    ==================================================================================== */
 
 #define DROPOUT__DESC_MAGIC 0x64726F70u    /* "drop" */
-#define DROPOUT__ROW_CHUNK 512             /* elements per keep-bit chunk of a row */
+#define DROPOUT__ROW_CHUNK 256             /* elements per chunk of a row (keep bits, gathered data) */
 
 /* The operands the walker moves through: by dropout_operand, then the bias. */
 enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };
@@ -3263,6 +3263,17 @@ static void dropout__elem(const dropout__job *j, char *o, const char *x, const c
    }
 }
 
+/* Copy element i of a strided run to element k of a contiguous one, or back: by the
+   element's own type (no memcpy: freestanding builds have none to call). */
+static void dropout__elem_copy(int dtype, char *dst, const char *src)
+{
+   switch (dtype) {
+   case DROPOUT__F32: *(float *)(void *)dst = *(const float *)(const void *)src; break;
+   case DROPOUT__F64: *(double *)(void *)dst = *(const double *)(const void *)src; break;
+   default: *(uint16_t *)(void *)dst = *(const uint16_t *)(const void *)src; break;
+   }
+}
+
 /* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
 static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
 {
@@ -3279,26 +3290,40 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
    int normal = op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE;
    int all_dropped = (j->rule.threshold >> j->rule.bits) != 0;   /* p = 1: a stored mask is not read */
    uint8_t kb[DROPOUT__ROW_CHUNK / 8];
-   union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tmp;
+   union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tin, tout;
    dropout__cursor c;
-   if (plain && so == 1 && si == 1 && sm == 1) {
-      /* contiguous: the engine, whole or by chunks (accumulate; a mask row that does not
-         start on a byte) */
-      if (!j->accumulate && (op != DROPOUT_OP_APPLY_MASK || m0 % 8u == 0 || all_dropped)) {
-         dropout__engine(j->dtype, o, NULL, x, op == DROPOUT_OP_APPLY_MASK ? j->mask + m0 / 8u : NULL, len,
-                         &j->rule, j->seed, j->stream, j->pos + m0);
-         return;
-      }
+   if (plain && so == 1 && si == 1 && sm == 1 && !j->accumulate &&
+       (op != DROPOUT_OP_APPLY_MASK || m0 % 8u == 0 || all_dropped)) {
+      /* contiguous: the engine on the whole row */
+      dropout__engine(j->dtype, o, NULL, x, op == DROPOUT_OP_APPLY_MASK ? j->mask + m0 / 8u : NULL, len,
+                      &j->rule, j->seed, j->stream, j->pos + m0);
+      return;
+   }
+   if (plain && sm == 1) {
+      /* the engine by chunks: a strided input is gathered into tin, a strided output (or
+         a gradient to add) comes out of tout; a mask row that does not start on a byte is
+         shifted into kb */
       for (at = 0; at < len; at += DROPOUT__ROW_CHUNK) {
          size_t n = len - at < DROPOUT__ROW_CHUNK ? len - at : DROPOUT__ROW_CHUNK;
          const uint8_t *mk = NULL;
-         if (op == DROPOUT_OP_APPLY_MASK) { dropout__bits_copy(kb, j->mask, m0 + at, n); mk = kb; }
-         if (j->accumulate) {
-            dropout__engine(j->dtype, &tmp, NULL, x + at * es, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
-            for (i = 0; i < n; ++i) dropout__accumulate(j->dtype, o + (at + i) * es, (const char *)&tmp + i * es);
-         } else {
-            dropout__engine(j->dtype, o + at * es, NULL, x + at * es, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+         const char *src = x + (ptrdiff_t)at * si * (ptrdiff_t)es;
+         char *dst = o + (ptrdiff_t)at * so * (ptrdiff_t)es;
+         int direct = so == 1 && !j->accumulate;
+         if (op == DROPOUT_OP_APPLY_MASK) {
+            if (m0 % 8u == 0 && (m0 + at) % 8u == 0) mk = j->mask + (m0 + at) / 8u;
+            else { dropout__bits_copy(kb, j->mask, m0 + at, n); mk = kb; }
          }
+         if (si != 1) {
+            for (i = 0; i < n; ++i) dropout__elem_copy(j->dtype, (char *)&tin + i * es, src + (ptrdiff_t)i * si * (ptrdiff_t)es);
+            src = (const char *)&tin;
+         }
+         dropout__engine(j->dtype, direct ? (void *)dst : (void *)&tout, NULL, src, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+         if (!direct)
+            for (i = 0; i < n; ++i) {
+               char *e = dst + (ptrdiff_t)i * so * (ptrdiff_t)es;
+               if (j->accumulate) dropout__accumulate(j->dtype, e, (const char *)&tout + i * es);
+               else dropout__elem_copy(j->dtype, e, (const char *)&tout + i * es);
+            }
       }
       return;
    }
