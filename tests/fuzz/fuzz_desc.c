@@ -225,6 +225,24 @@ static val gauss_el(int dtype, val x, float z, float sigma_f32, int noise)
    return y;
 }
 
+/* Bits equal, or (where docs/SPEC.md leaves a NaN's payload to the FPU: the variants, the
+   fused op, an accumulated gradient) both NaN. Plain dropout keeps payloads exactly. */
+static int is_nan(int dtype, const unsigned char *p)
+{
+   val v = load(dtype, p);
+   if (dtype == DROPOUT_DTYPE_F32) return v.f != v.f;
+   if (dtype == DROPOUT_DTYPE_F64) return v.d != v.d;
+   if (dtype == DROPOUT_DTYPE_F16) return (v.h & 0x7C00u) == 0x7C00u && (v.h & 0x3FFu) != 0;
+   return (v.h & 0x7F80u) == 0x7F80u && (v.h & 0x7Fu) != 0;
+}
+static int same_element(const fcase *c, const unsigned char *a, const unsigned char *b)
+{
+   int payload_free = c->accumulate || (c->op != DROPOUT_OP_FORWARD && c->op != DROPOUT_OP_BACKWARD &&
+                                        c->op != DROPOUT_OP_APPLY_MASK && c->op != DROPOUT_OP_MASK);
+   if (memcmp(a, b, esize(c->dtype)) == 0) return 1;
+   return payload_free && is_nan(c->dtype, a) && is_nan(c->dtype, b);
+}
+
 static int mask_bit(const uint8_t *mask, uint64_t m) { return mask[m >> 3] >> (m & 7u) & 1; }
 
 /* ---- the verdict: what the rules say about a case ----------------------------------- */
@@ -301,7 +319,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    const char *why = "";
    ptrdiff_t lo[N_OPD], hi[N_OPD];
    buf b[N_OPD], bmask, bbias;
-   char msg[300];
+   char msg[600];
 
    in.p = data; in.n = size; in.at = 0;
    memset(&c, 0, sizeof c);
@@ -353,18 +371,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    }
    if (err != DROPOUT_OK) return 0;
    if (c.op == DROPOUT_OP_GAUSSIAN) c.sigma_f32 = dropout_gaussian_sigma(dropout_rule_p(&c.rule));
-   err = dropout_desc_set_shape(&d, c.rank, c.dims);
-   if (c.rank < 1 || c.rank > DROPOUT_MAX_RANK) {
-      if (err == DROPOUT_OK) fail("set_shape accepted a rank outside 1..8");
-      return 0;
-   }
-   if (!ok_counts) {
-      if (err == DROPOUT_OK) fail("set_shape accepted a shape whose element count overflows");
-      return 0;
-   }
-   if (err != DROPOUT_OK) {
-      snprintf(msg, sizeof msg, "set_shape refused a rank-%d shape whose counts fit (%d: %s)", c.rank, err, dropout_strerror(err));
-      fail(msg);
+   if (flags & 16u) {
+      /* no set_shape: the default shape, 1-D with plan->count elements; the fused op's
+         bias length then makes it [count / bias_len, bias_len] */
+      c.rank = 1;
+      c.dims[0] = (size_t)c.plan.count;
+      ok_counts = counts(&c, &numel, &positions);
+      if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && (flags & 32u)) {
+         size_t bl = (size_t)(u8(&in) % 9u);
+         err = dropout_desc_set_bias_len(&d, bl);
+         if ((err == DROPOUT_OK) != (bl != 0 && c.dims[0] % bl == 0))
+            fail("set_bias_len on the default shape: a length that does not divide the count accepted, or one that does refused");
+         if (err == DROPOUT_OK) {
+            if (bl != c.dims[0]) { c.rank = 2; c.dims[1] = bl; c.dims[0] /= bl; }   /* one row: stays 1-D */
+            c.bias_set = 1; c.bias_len = bl;
+            ok_counts = counts(&c, &numel, &positions);
+         }
+      }
+   } else {
+      err = dropout_desc_set_shape(&d, c.rank, c.dims);
+      if (c.rank < 1 || c.rank > DROPOUT_MAX_RANK) {
+         if (err == DROPOUT_OK) fail("set_shape accepted a rank outside 1..8");
+         return 0;
+      }
+      if (!ok_counts) {
+         if (err == DROPOUT_OK) fail("set_shape accepted a shape whose element count overflows");
+         return 0;
+      }
+      if (err != DROPOUT_OK) {
+         snprintf(msg, sizeof msg, "set_shape refused a rank-%d shape whose counts fit (%d: %s)", c.rank, err, dropout_strerror(err));
+         fail(msg);
+      }
    }
    for (o = 0; o < N_OPD; ++o) contiguous(&c, c.strides[o]);
    if (c.broadcast) {
@@ -452,9 +489,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    }
    c.with_mask = ((sel & 16u) != 0 && has_mask_out(c.op)) || c.op == DROPOUT_OP_MASK || c.op == DROPOUT_OP_APPLY_MASK;
    extra = (sel & 64u) != 0;
-   if (sel & 32u) {
+   if (sel & 32u) {   /* device coordinates (CUDA graphs): both, one alone, or set then cleared */
       static const uint64_t dev_seed = 1, dev_pos = 2;
-      if (dropout_desc_set_device_coords(&d, &dev_seed, &dev_pos) == DROPOUT_OK) { invalid = 1; why = "device coordinates on a CPU run"; }   /* a CPU run refuses */
+      unsigned mode = u8(&in) % 3u;
+      if (mode == 1) {
+         if (dropout_desc_set_device_coords(&d, &dev_seed, NULL) != DROPOUT_ERR_NULL) fail("set_device_coords accepted a seed without a position");
+      } else if (dropout_desc_set_device_coords(&d, &dev_seed, &dev_pos) == DROPOUT_OK) {
+         if (mode == 2) {
+            if (dropout_desc_set_device_coords(&d, NULL, NULL) != DROPOUT_OK) fail("set_device_coords(NULL, NULL) did not clear");
+         } else { invalid = 1; why = "device coordinates on a CPU run"; }   /* a CPU run refuses */
+      }
    }
 
    /* what the rules say */
@@ -555,12 +599,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
          store(c.dtype, dst, y);
       }
+      /* elements: the reference's bits (NaN payloads aside where the FPU chooses them);
+         then every other byte of the span (gaps, canaries): untouched */
+      for (i = 0; i < numel; ++i) {
+         ptrdiff_t at = (b[OPD_OUT].base - b[OPD_OUT].mem) + offset_of(&c, c.strides[OPD_OUT], i, NULL) * (ptrdiff_t)es;
+         if (c.op != DROPOUT_OP_MASK && same_element(&c, expect + at, b[OPD_OUT].mem + at)) memcpy(expect + at, b[OPD_OUT].mem + at, es);
+      }
       if (memcmp(expect, b[OPD_OUT].mem, b[OPD_OUT].bytes) != 0) {
          size_t k;
          for (k = 0; k < b[OPD_OUT].bytes && expect[k] == b[OPD_OUT].mem[k]; ++k) {}
-         snprintf(msg, sizeof msg, "op %d dtype %d rank %d broadcast %x accumulate %d: the output differs from the scalar reference at byte %lld of the span (%s)",
-                  c.op, c.dtype, c.rank, c.broadcast, c.accumulate, (long long)k - PAD,
-                  k < PAD || k >= b[OPD_OUT].bytes - PAD ? "a canary" : "an element or a gap");
+         snprintf(msg, sizeof msg, "op %d dtype %d rank %d dims %zu,%zu,%zu broadcast %x accumulate %d in place %d out strides %td,%td,%td in strides %td,%td,%td p %.17g bits %d: the output differs from the scalar reference at byte %lld of the span (%s: want %02x, got %02x)",
+                  c.op, c.dtype, c.rank, c.dims[0], c.dims[1], c.dims[2], c.broadcast, c.accumulate, c.inplace,
+                  c.strides[OPD_OUT][0], c.strides[OPD_OUT][1], c.strides[OPD_OUT][2],
+                  c.strides[OPD_IN][0], c.strides[OPD_IN][1], c.strides[OPD_IN][2], dropout_rule_p(&c.rule), c.rule.bits,
+                  (long long)k - PAD, k < PAD || k >= b[OPD_OUT].bytes - PAD ? "a canary" : "an element or a gap",
+                  (unsigned)expect[k], (unsigned)b[OPD_OUT].mem[k]);
          fail(msg);
       }
       free(expect);
@@ -604,7 +657,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          err = dropout_run(&dc, &tc);
          if (err != DROPOUT_OK) fail("the same call on contiguous copies was refused");
          for (i = 0; i < numel; ++i)
-            if (memcmp(cout + i * es, b[OPD_OUT].base + offset_of(&c, c.strides[OPD_OUT], i, NULL) * (ptrdiff_t)es, es) != 0)
+            if (!same_element(&c, cout + i * es, b[OPD_OUT].base + offset_of(&c, c.strides[OPD_OUT], i, NULL) * (ptrdiff_t)es))
                fail("a strided element differs from the same call on the contiguous copy");
          if (t.mask && has_mask_out(c.op) && positions > 0 && memcmp(cmask, bmask.base, (size_t)(positions + 7) / 8) != 0)
             fail("the strided call's mask differs from the contiguous call's");
