@@ -13,6 +13,24 @@ else
    say "FAIL build api v0_equal: $(head -c 600 "$ABUILD/v0_equal.build.log" | tr '\n' ' ')"
 fi
 
+# the descriptor's walker under ASan and UBSan (negative strides, broadcast, accumulate,
+# every error path): any report stops the program (-fno-sanitize-recover), which fails it
+if command -v clang >/dev/null 2>&1 && printf 'int main(void){return 0;}\n' >"$ABUILD/san.c" &&
+      clang -fsanitize=address,undefined "$ABUILD/san.c" -o "$ABUILD/san" 2>/dev/null; then
+   for api_t in test_strided test_errors test_plan; do
+      if clang -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests tests/api/$api_t.c \
+            -o "$ABUILD/san_$api_t" 2>"$ABUILD/san_$api_t.build.log"; then
+         "$ABUILD/san_$api_t" >"$ABUILD/san_$api_t.out" 2>&1
+         if [ $? -eq 0 ] && ! grep -q '^FAIL' "$ABUILD/san_$api_t.out"; then say "PASS api sanitizers [$api_t]: ASan + UBSan quiet, every case passes"
+         else say "FAIL api sanitizers [$api_t]: $(grep -m1 -E 'ERROR|runtime error|^FAIL' "$ABUILD/san_$api_t.out" | head -c 300)"; fi
+      else
+         say "FAIL build api sanitizers $api_t: $(head -c 300 "$ABUILD/san_$api_t.build.log" | tr '\n' ' ')"
+      fi
+   done
+else
+   say "SKIP api sanitizers: clang with the ASan/UBSan runtime not found (apt-get install clang)"
+fi
+
 # the FPCR half of the FPU test, on AArch64 under qemu
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then
    if aarch64-linux-gnu-gcc -static -std=c99 -O2 $WARN -I. -Itests tests/api/test_fpu.c -o "$ABUILD/fpu_a64" \

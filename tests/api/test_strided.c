@@ -48,7 +48,7 @@ static ptrdiff_t offset_of(const layout *L, int rank, const size_t *dims, size_t
    return off;
 }
 
-static unsigned char xs[CAP * 8], rs[CAP * 8], ys[CAP * 8], yref[CAP * 8], xl[CAP * 8], rl[CAP * 8], bias[64 * 8], yinit[CAP * 8];
+static unsigned char xs[CAP * 8], rs[CAP * 8], ys[CAP * 8], yref[CAP * 8], xl[CAP * 8], rl[CAP * 8], bias[256 * 8], yinit[CAP * 8];
 static uint8_t m_in[CAP / 8], m_ref[CAP / 8 + 8], m_out[CAP / 8 + 8];
 
 static int setup(dropout_desc *d, int op, int dt, const dropout_plan *pl, int rank, const size_t *dims, unsigned bc)

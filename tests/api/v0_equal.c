@@ -18,8 +18,8 @@ static const dropout_bits widths[] = {DROPOUT_BITS_8, DROPOUT_BITS_16, DROPOUT_B
 #define NPS (sizeof ps / sizeof ps[0])
 #define MAXN 4099
 
-static unsigned char x[MAXN * 8], y_new[MAXN * 8], y_old[MAXN * 8], r_in[MAXN * 8], bias[MAXN * 8];
-static uint8_t m_new[MAXN / 8 + 1], m_old[MAXN / 8 + 1], m_in[MAXN / 8 + 1];
+static unsigned char x[(MAXN + 8) * 8], y_new[(MAXN + 8) * 8], y_old[(MAXN + 8) * 8], r_in[(MAXN + 8) * 8], bias[(MAXN + 8) * 8];
+static uint8_t m_new[MAXN / 8 + 8], m_old[MAXN / 8 + 8], m_in[MAXN / 8 + 8];
 
 static void canary(void)
 {
