@@ -3456,6 +3456,9 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    err = dropout__plan_check(plan);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
+   /* the default 1-D shape holds plan->count elements: their strides must fit ptrdiff_t
+      (and a 32-bit size_t must not truncate the count) */
+   if (plan->count > (uint64_t)PTRDIFF_MAX) return DROPOUT_ERR_SHAPE_OVERFLOW;
    /* field by field (no struct copy, no zeroing loop: freestanding builds have no
       memcpy/memset to call); dropout__stride is read only where dropout__strided says */
    d->dropout__magic = DROPOUT__DESC_MAGIC;
@@ -3490,6 +3493,14 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
    err = dropout__shape_count(rank, dims, d->dropout__broadcast, &numel, &positions);
    if (err) return err;
+   {  /* the contiguous strides (a dim of 0 counts as 1 there) must fit ptrdiff_t */
+      size_t span = 1;
+      for (k = 0; k < rank; ++k) {
+         size_t e = dims[k] ? dims[k] : 1;
+         if (span > (size_t)PTRDIFF_MAX / e) return DROPOUT_ERR_SHAPE_OVERFLOW;
+         span *= e;
+      }
+   }
    d->dropout__rank = rank;
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k < rank ? dims[k] : 1;
    d->dropout__strided = 0;
