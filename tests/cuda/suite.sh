@@ -47,14 +47,20 @@ elif [ -x "$NVCC" ]; then
          rm -f "$BUILD/$b"   # a failed build must not leave an old binary behind
       done
       t0=$(date +%s)
-      build nvcc_kernels_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
-      build nvcc_variants_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/variants_cuda.cu -o "$BUILD/variants_cuda"
-      build nvcc_run_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_run.cu -o "$BUILD/test_cuda_run"
-      build nvcc_v0_program_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_v0.cu -o "$BUILD/test_cuda_v0"
-      build nvcc_trainer_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off $SM90 examples/train_mlp_cuda.cu -o "$BUILD/train_mlp_cuda" -lpthread
-      build nvcc_python_lib_sm90 "$NVCC" $NVFLAGS $SM90 -shared -Xcompiler -fPIC python/dropouth_cuda_lib.cu -o "$BUILD/libdropouth_cuda.so"
-      build nvcc_bench_sm90 "$NVCC" $NVFLAGS $SM90 bench/bench_cuda.cu -o "$BUILD/bench_cuda"
-      build nvcc_matmul_cost_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off -gencode arch=compute_90,code=sm_90 bench/matmul_cost_cuda.cu -o "$BUILD/matmul_cost_cuda" -lcublas
+      # two lanes (two cores): the three-architecture kernel build is as long as the rest
+      (
+         build nvcc_kernels_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
+         build nvcc_run_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_run.cu -o "$BUILD/test_cuda_run"
+         build nvcc_v0_program_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_v0.cu -o "$BUILD/test_cuda_v0"
+      ) & nv_lane_a=$!
+      (
+         build nvcc_variants_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/variants_cuda.cu -o "$BUILD/variants_cuda"
+         build nvcc_trainer_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off $SM90 examples/train_mlp_cuda.cu -o "$BUILD/train_mlp_cuda" -lpthread
+         build nvcc_python_lib_sm90 "$NVCC" $NVFLAGS $SM90 -shared -Xcompiler -fPIC python/dropouth_cuda_lib.cu -o "$BUILD/libdropouth_cuda.so"
+         build nvcc_bench_sm90 "$NVCC" $NVFLAGS $SM90 bench/bench_cuda.cu -o "$BUILD/bench_cuda"
+         build nvcc_matmul_cost_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off -gencode arch=compute_90,code=sm_90 bench/matmul_cost_cuda.cu -o "$BUILD/matmul_cost_cuda" -lcublas
+      ) & nv_lane_b=$!
+      wait $nv_lane_a; wait $nv_lane_b   # these two only: the xarch builds run in the background too
       echo "    nvcc builds took $(( $(date +%s) - t0 )) s"
       ok=1
       for b in test_cuda variants_cuda test_cuda_run test_cuda_v0 train_mlp_cuda libdropouth_cuda.so bench_cuda matmul_cost_cuda; do
