@@ -86,7 +86,7 @@
       float and double operations rounded to their own precision: 32-bit x86 needs
       -msse2 -mfpmath=sse (the x87 FPU rounds a double product twice), s390x GNU mode
       or -fexcess-precision=fast; other settings stop at an #error that says so.
-      Tested to give the same bits (tests/suite_xarch.sh) on x86-64 (SSE2, SSE4.1, AVX2,
+      Tested to give the same bits (tests/xarch/suite.sh) on x86-64 (SSE2, SSE4.1, AVX2,
       AVX-512, none), i386 SSE2, aarch64 (NEON), armhf, s390x (big-endian), riscv64,
       wasm32 and a Cortex-M4 (soft float and FPv4-SP), NaN payloads of the variants and
       the fused op aside (docs/SPEC.md).
@@ -100,7 +100,7 @@
       and NEON paths call. On a Cortex-M4 (-Os), forward + backward f32 with a rule from
       dropout_rule_init_threshold (integers only: no soft double is linked) take 1.7 KB
       of flash with the FPU and 2.3 KB with soft float, libgcc included
-      (tests/suite_xarch.sh holds them to 2.5 and 3.5 KB).
+      (tests/xarch/suite.sh holds them to 2.5 and 3.5 KB).
 
    THREADS AND CHUNKS
       Functions are reentrant. To split a tensor over threads or machines, give each
@@ -121,7 +121,7 @@
 /* Every result is specified as float and double operations, each rounded once. Where the
    compiler evaluates them wider (FLT_EVAL_METHOD 2: x87, plain gcc -m32, where a double
    product is rounded twice; FLT_EVAL_METHOD 1: s390x in strict ISO mode, float in double)
-   the bits drift from every other CPU's (tests/suite_xarch.sh saw both), so refuse. */
+   the bits drift from every other CPU's (tests/xarch/suite.sh saw both), so refuse. */
 #if defined(__FLT_EVAL_METHOD__) && !defined(__CUDA_ARCH__) && \
     !(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == 16 || __FLT_EVAL_METHOD__ == 32)
 #error "dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast"
