@@ -3034,11 +3034,14 @@ static int dropout__out_strides_ok(int rank, const size_t *dim, const ptrdiff_t 
 /* row-major strides of a shape; 0 past the rank (every entry set) */
 static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
 {
-   ptrdiff_t acc = 1;
+   /* set_shape keeps the products of the inner dims of a non-empty shape within
+      ptrdiff_t; an empty one (a dim of 0) addresses nothing, and its strides saturate */
+   size_t acc = 1;
    int d;
    for (d = DROPOUT_MAX_RANK - 1; d >= 0; --d) {
-      st[d] = d < rank ? acc : 0;
-      if (d < rank) acc *= (ptrdiff_t)(dim[d] ? dim[d] : 1);
+      size_t e = d < rank && dim[d] ? dim[d] : 1;
+      st[d] = d < rank ? (ptrdiff_t)acc : 0;
+      acc = acc > (size_t)PTRDIFF_MAX / e ? (size_t)PTRDIFF_MAX : acc * e;
    }
 }
 
@@ -3456,9 +3459,6 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    err = dropout__plan_check(plan);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
-   /* the default 1-D shape holds plan->count elements: their strides must fit ptrdiff_t
-      (and a 32-bit size_t must not truncate the count) */
-   if (plan->count > (uint64_t)PTRDIFF_MAX) return DROPOUT_ERR_SHAPE_OVERFLOW;
    /* field by field (no struct copy, no zeroing loop: freestanding builds have no
       memcpy/memset to call); dropout__stride is read only where dropout__strided says */
    d->dropout__magic = DROPOUT__DESC_MAGIC;
@@ -3493,9 +3493,10 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
    err = dropout__shape_count(rank, dims, d->dropout__broadcast, &numel, &positions);
    if (err) return err;
-   {  /* the contiguous strides (a dim of 0 counts as 1 there) must fit ptrdiff_t */
+   if (numel) {  /* the contiguous strides (products of the inner dims) must fit ptrdiff_t;
+                    an empty tensor has no element to address */
       size_t span = 1;
-      for (k = 0; k < rank; ++k) {
+      for (k = 1; k < rank; ++k) {
          size_t e = dims[k] ? dims[k] : 1;
          if (span > (size_t)PTRDIFF_MAX / e) return DROPOUT_ERR_SHAPE_OVERFLOW;
          span *= e;

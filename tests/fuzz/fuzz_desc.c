@@ -81,6 +81,10 @@ static int counts(const fcase *c, uint64_t *numel, uint64_t *positions)
       if (!(c->broadcast >> d & 1u)) np *= k;
    }
    for (d = 0; d < c->rank; ++d) if (c->dims[d] == 0 && !(c->broadcast >> d & 1u)) np = 0;
+   if (!empty && c->rank > 1) {   /* a non-empty shape's contiguous strides must fit ptrdiff_t */
+      uint64_t inner = ne / (uint64_t)c->dims[0];
+      if (inner > (uint64_t)PTRDIFF_MAX) return 0;
+   }
    *numel = empty ? 0 : ne;
    *positions = np;
    return 1;
