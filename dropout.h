@@ -1409,18 +1409,6 @@ static int dropout__fpu_check(void)
 #endif
 }
 
-DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
-{
-   dropout_philox4x32_rounds(10, ctr, key, out);
-}
-
-DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
-{
-   uint32_t w[4];
-   dropout_block(key.seed, key.stream, pos.index >> 2, w);
-   return w[pos.index & 3u];
-}
-
 /* Walks the stream one Philox block at a time, so that consecutive draws share a block. */
 typedef struct dropout__cursor {
    uint64_t seed, stream;
@@ -1447,1124 +1435,15 @@ static const uint32_t *dropout__cursor_words(dropout__cursor *c, uint64_t block)
    return c->words;
 }
 
-/* Scalar reference: keep bits for `count` (<= 64) positions starting at `pos`. */
-static uint64_t dropout__keep_bits_ref(dropout__cursor *c, const dropout_rule *r,
-                                       uint64_t pos, unsigned count)
-{
-   unsigned log2_draws = r->bits == 32 ? 2u : r->bits == 16 ? 3u : 4u;  /* draws per block */
-   uint64_t keep = 0;
-   unsigned i;
-   for (i = 0; i < count; ++i) {
-      uint64_t q = pos + i;
-      const uint32_t *w = dropout__cursor_words(c, q >> log2_draws);
-      unsigned lane = (unsigned)(q & ((1u << log2_draws) - 1u));
-      keep |= (uint64_t)dropout_keep(dropout_draw(w, r->bits, lane), *r) << i;
-   }
-   return keep;
-}
-
-static uint64_t dropout__load_mask_bits(const uint8_t *mask, unsigned count)
-{
-   uint64_t keep = 0;
-   unsigned i;
-   for (i = 0; i < (count + 7u) / 8u; ++i) keep |= (uint64_t)mask[i] << (8u * i);
-   return count == 64 ? keep : keep & (((uint64_t)1 << count) - 1u);
-}
-
-static void dropout__store_mask_bits(uint8_t *mask, uint64_t keep, unsigned count)
-{
-   unsigned i;
-   for (i = 0; i < (count + 7u) / 8u; ++i) mask[i] = (uint8_t)(keep >> (8u * i));
-}
-
-/* Apply one chunk's keep bits to `count` elements of the given type. */
-DROPOUT__INLINE void dropout__apply_chunk_body(int dtype, void *y, const void *x, size_t at,
-                                 uint64_t keep, unsigned count, const dropout_rule *r)
-{
-   unsigned i;
-   switch (dtype) {
-   case DROPOUT__F32: {
-      float *yo = (float *)y + at; const float *xi = (const float *)x + at;
-      for (i = 0; i < count; ++i) yo[i] = dropout_apply_f32(xi[i], (int)((keep >> i) & 1u), *r);
-   } break;
-   case DROPOUT__F64: {
-      double *yo = (double *)y + at; const double *xi = (const double *)x + at;
-      for (i = 0; i < count; ++i) yo[i] = dropout_apply_f64(xi[i], (int)((keep >> i) & 1u), *r);
-   } break;
-   case DROPOUT__F16: {
-      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
-      for (i = 0; i < count; ++i) yo[i] = dropout_apply_f16(xi[i], (int)((keep >> i) & 1u), *r);
-   } break;
-   default: {
-      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
-      for (i = 0; i < count; ++i) yo[i] = dropout_apply_bf16(xi[i], (int)((keep >> i) & 1u), *r);
-   } break;
-   }
-}
-
-DROPOUT__SIMD_ONLY void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
-                                            uint64_t keep, unsigned count, const dropout_rule *r)
-{
-   dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
-}
-
-/* The scalar reference of the one loop behind forward, backward, mask and apply_mask.
-   y/x: the data (both NULL for mask only); mask_out: optional; mask_in: when given, the
-   keep bits come from it instead of the stream. */
-DROPOUT__INLINE void dropout__run_ref_body(int dtype, void *y, uint8_t *mask_out, const void *x,
-                                           const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                                           uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__cursor c;
-   size_t at;
-   dropout__cursor_init(&c, seed, stream);
-   for (at = 0; at < n; at += DROPOUT__CHUNK) {
-      unsigned count = (unsigned)(n - at < DROPOUT__CHUNK ? n - at : DROPOUT__CHUNK);
-      DROPOUT_ASSERT(count >= 1 && count <= DROPOUT__CHUNK);
-      uint64_t keep = mask_in ? dropout__load_mask_bits(mask_in + at / 8u, count)
-                              : dropout__keep_bits_ref(&c, r, offset + at, count);
-      if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
-      if (y) dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
-   }
-}
-
-DROPOUT__SIMD_ONLY void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
-                                        const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                                        uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
-}
-
-/* Stream words word .. word + n - 1 into out, one block at a time. */
-static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
-{
-   dropout__cursor c;
-   size_t i;
-   dropout__cursor_init(&c, seed, stream);
-   for (i = 0; i < n; ++i) {
-      uint64_t q = word + i;
-      out[i] = dropout__cursor_words(&c, q >> 2)[q & 3u];
-   }
-}
-
-/* ------------------------------------------------------------------------------------
-   SIMD PATHS (x86 SSE2 / SSE4.1 / AVX2 / AVX-512BW, AArch64 NEON)
-
-   Selected at compile time from the compiler's target macros, as stb_image does: no
-   cpuid, no function pointers, no global state. Every path computes exactly what the
-   scalar reference above computes (dropout__run_ref, dropout__keep_bits_ref,
-   dropout__words_ref): the same Philox words, the same integer compares, the same single
-   IEEE multiply per kept element, the same integer f16/bf16 rounding.
-
-   How: Philox runs on W blocks at once (one block per 32-bit lane, the 32x32->64
-   products from mul_epu32 on even and odd lanes), then a 4x4 transpose per 128-bit lane
-   stores the words in stream order. Keep bits are made for stream-aligned windows of 64
-   positions (4, 8 or 16 blocks: only the blocks the mode needs) straight from vector
-   compares (movemask / AVX-512 mask registers); a call at any offset reads its 64-bit
-   keep words as a shift of two windows.
-   ------------------------------------------------------------------------------------ */
-#if !defined(DROPOUT_NO_SIMD)
-#if defined(__AVX512F__) && defined(__AVX512BW__)
-#define DROPOUT__SIMD_AVX512 1
-#define DROPOUT__SIMD_NAME "avx512"
-#elif defined(__AVX2__)
-#define DROPOUT__SIMD_AVX2 1
-#define DROPOUT__SIMD_NAME "avx2"
-#elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#define DROPOUT__SIMD_SSE 1
-#ifdef __SSE4_1__
-#define DROPOUT__SIMD_NAME "sse4.1"
-#else
-#define DROPOUT__SIMD_NAME "sse2"
-#endif
-#elif defined(__ARM_NEON) && defined(__aarch64__)
-#define DROPOUT__SIMD_NEON 1
-#define DROPOUT__SIMD_NAME "neon"
-#endif
-#endif
-#ifndef DROPOUT__SIMD_NAME
-#define DROPOUT__SIMD_NAME "reference"
-#else
-#define DROPOUT__SIMD 1
-#endif
-
-#ifdef DROPOUT__SIMD
-#include <string.h>   /* memcpy */
-
-/* g++ 12 (C++ only) reports GCC's own AVX-512 headers, whose _mm512_undefined_* are
-   self-initialised on purpose, as "used uninitialized" once they are inlined here; the
-   warning is about those headers, not this code, so it is off for the SIMD paths. */
-#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && defined(DROPOUT__SIMD_AVX512)
-#define DROPOUT__QUIET_AVX512_HEADERS 1
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
-/* ---- the primitive layer: W lanes of uint32 in a dropout__v ------------------------ */
-#if defined(DROPOUT__SIMD_AVX512)
-#include <immintrin.h>
-typedef __m512i dropout__v;
-#define DROPOUT__W 16
-#define dropout__v_set1(a) _mm512_set1_epi32((int)(a))
-#define dropout__v_add _mm512_add_epi32
-#define dropout__v_xor _mm512_xor_si512
-#define dropout__v_and _mm512_and_si512
-#define dropout__v_or _mm512_or_si512
-#define dropout__v_srli(a, n) _mm512_srli_epi32(a, n)
-#define dropout__v_slli(a, n) _mm512_slli_epi32(a, n)
-#define dropout__v_loadu(p) _mm512_loadu_si512((const void *)(p))
-#define dropout__v_storeu(p, a) _mm512_storeu_si512((void *)(p), a)
-#define dropout__v_fmul(a, b) _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)))
-#define dropout__v_fadd(a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)))
-#define dropout__v_dmul(a, b) _mm512_castpd_si512(_mm512_mul_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)))
-#define dropout__v_cvt_f32(a) _mm512_castps_si512(_mm512_cvtepi32_ps(a))
-static inline dropout__v dropout__v_gt_s(dropout__v a, dropout__v b)
-{ return _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(a, b), _mm512_set1_epi32(-1)); }
-static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
-{ return _mm512_ternarylogic_epi32(m, a, b, 0xCA); }   /* m ? a : b, bitwise */
-static inline dropout__v dropout__v_lanes32(uint64_t bits)
-{ return _mm512_maskz_mov_epi32((__mmask16)bits, _mm512_set1_epi32(-1)); }
-static inline dropout__v dropout__v_lanes64(uint64_t bits)
-{ return _mm512_maskz_mov_epi64((__mmask8)bits, _mm512_set1_epi32(-1)); }
-static inline dropout__v dropout__v_load_u16(const uint16_t *p)
-{ return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
-static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
-{ _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(a)); }
-/* lane 4m + j holds block 4j + m, so that the in-lane transpose lands in stream order */
-#define DROPOUT__V_IOTA _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
-#define dropout__v_unpacklo32 _mm512_unpacklo_epi32
-#define dropout__v_unpackhi32 _mm512_unpackhi_epi32
-#define dropout__v_unpacklo64 _mm512_unpacklo_epi64
-#define dropout__v_unpackhi64 _mm512_unpackhi_epi64
-
-#elif defined(DROPOUT__SIMD_AVX2)
-#include <immintrin.h>
-typedef __m256i dropout__v;
-#define DROPOUT__W 8
-#define dropout__v_set1(a) _mm256_set1_epi32((int)(a))
-#define dropout__v_add _mm256_add_epi32
-#define dropout__v_xor _mm256_xor_si256
-#define dropout__v_and _mm256_and_si256
-#define dropout__v_or _mm256_or_si256
-#define dropout__v_srli(a, n) _mm256_srli_epi32(a, n)
-#define dropout__v_slli(a, n) _mm256_slli_epi32(a, n)
-#define dropout__v_loadu(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define dropout__v_storeu(p, a) _mm256_storeu_si256((__m256i *)(void *)(p), a)
-#define dropout__v_fmul(a, b) _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
-#define dropout__v_fadd(a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
-#define dropout__v_dmul(a, b) _mm256_castpd_si256(_mm256_mul_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
-#define dropout__v_cvt_f32(a) _mm256_castps_si256(_mm256_cvtepi32_ps(a))
-#define dropout__v_gt_s _mm256_cmpgt_epi32
-static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
-{ return _mm256_blendv_epi8(b, a, m); }
-static inline dropout__v dropout__v_lanes32(uint64_t bits)
-{
-   __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xFFu)), sel), sel);
-}
-static inline dropout__v dropout__v_lanes64(uint64_t bits)
-{
-   __m256i sel = _mm256_setr_epi32(1, 1, 2, 2, 4, 4, 8, 8);
-   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xFu)), sel), sel);
-}
-static inline dropout__v dropout__v_load_u16(const uint16_t *p)
-{ return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
-static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
-{
-   _mm_storeu_si128((__m128i *)(void *)p,
-                    _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)));
-}
-/* lanes 0..3 hold blocks 0, 2, 4, 6 and lanes 4..7 blocks 1, 3, 5, 7: after the
-   in-lane transpose, vector j = blocks 2j, 2j + 1, in stream order */
-#define DROPOUT__V_IOTA _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)
-#define dropout__v_unpacklo32 _mm256_unpacklo_epi32
-#define dropout__v_unpackhi32 _mm256_unpackhi_epi32
-#define dropout__v_unpacklo64 _mm256_unpacklo_epi64
-#define dropout__v_unpackhi64 _mm256_unpackhi_epi64
-
-#elif defined(DROPOUT__SIMD_SSE)
-#include <emmintrin.h>
-#ifdef __SSE4_1__
-#include <smmintrin.h>
-#endif
-typedef __m128i dropout__v;
-#define DROPOUT__W 4
-#define dropout__v_set1(a) _mm_set1_epi32((int)(a))
-#define dropout__v_add _mm_add_epi32
-#define dropout__v_xor _mm_xor_si128
-#define dropout__v_and _mm_and_si128
-#define dropout__v_or _mm_or_si128
-#define dropout__v_srli(a, n) _mm_srli_epi32(a, n)
-#define dropout__v_slli(a, n) _mm_slli_epi32(a, n)
-#define dropout__v_loadu(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define dropout__v_storeu(p, a) _mm_storeu_si128((__m128i *)(void *)(p), a)
-#define dropout__v_fmul(a, b) _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)))
-#define dropout__v_fadd(a, b) _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)))
-#define dropout__v_dmul(a, b) _mm_castpd_si128(_mm_mul_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)))
-#define dropout__v_cvt_f32(a) _mm_castps_si128(_mm_cvtepi32_ps(a))
-#define dropout__v_gt_s _mm_cmpgt_epi32
-static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
-{
-#ifdef __SSE4_1__
-   return _mm_blendv_epi8(b, a, m);
-#else
-   return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
-#endif
-}
-static inline dropout__v dropout__v_lanes32(uint64_t bits)
-{
-   __m128i sel = _mm_setr_epi32(1, 2, 4, 8);
-   return _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(bits & 0xFu)), sel), sel);
-}
-static inline dropout__v dropout__v_lanes64(uint64_t bits)
-{
-   __m128i sel = _mm_setr_epi32(1, 1, 2, 2);
-   return _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(bits & 3u)), sel), sel);
-}
-static inline dropout__v dropout__v_load_u16(const uint16_t *p)
-{ return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128()); }
-static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
-{
-#ifdef __SSE4_1__
-   _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi32(a, a));
-#else   /* lanes < 2^16: sign-extend the low half so the signed saturating pack keeps it */
-   __m128i s = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16);
-   _mm_storel_epi64((__m128i *)(void *)p, _mm_packs_epi32(s, s));
-#endif
-}
-#define DROPOUT__V_IOTA _mm_setr_epi32(0, 1, 2, 3)
-#define dropout__v_unpacklo32 _mm_unpacklo_epi32
-#define dropout__v_unpackhi32 _mm_unpackhi_epi32
-#define dropout__v_unpacklo64 _mm_unpacklo_epi64
-#define dropout__v_unpackhi64 _mm_unpackhi_epi64
-
-#elif defined(DROPOUT__SIMD_NEON)
-#include <arm_neon.h>
-typedef uint32x4_t dropout__v;
-#define DROPOUT__W 4
-#define dropout__v_set1(a) vdupq_n_u32((uint32_t)(a))
-#define dropout__v_add vaddq_u32
-#define dropout__v_xor veorq_u32
-#define dropout__v_and vandq_u32
-#define dropout__v_or vorrq_u32
-#define dropout__v_srli(a, n) vshrq_n_u32(a, n)
-#define dropout__v_slli(a, n) vshlq_n_u32(a, n)
-#define dropout__v_loadu(p) vld1q_u32((const uint32_t *)(const void *)(p))
-#define dropout__v_storeu(p, a) vst1q_u32((uint32_t *)(void *)(p), a)
-#define dropout__v_fmul(a, b) vreinterpretq_u32_f32(vmulq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)))
-#define dropout__v_fadd(a, b) vreinterpretq_u32_f32(vaddq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)))
-#define dropout__v_dmul(a, b) vreinterpretq_u32_f64(vmulq_f64(vreinterpretq_f64_u32(a), vreinterpretq_f64_u32(b)))
-#define dropout__v_cvt_f32(a) vreinterpretq_u32_f32(vcvtq_f32_u32(a))
-#define dropout__v_gt_s(a, b) vcgtq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b))
-#define dropout__v_sel(m, a, b) vbslq_u32(m, a, b)
-static inline dropout__v dropout__v_lanes32(uint64_t bits)
-{
-   static const uint32_t sel[4] = {1, 2, 4, 8};
-   return vtstq_u32(vdupq_n_u32((uint32_t)(bits & 0xFu)), vld1q_u32(sel));
-}
-static inline dropout__v dropout__v_lanes64(uint64_t bits)
-{
-   static const uint32_t sel[4] = {1, 1, 2, 2};
-   return vtstq_u32(vdupq_n_u32((uint32_t)(bits & 3u)), vld1q_u32(sel));
-}
-static inline dropout__v dropout__v_iota(void)
-{
-   static const uint32_t iota[4] = {0, 1, 2, 3};   /* vst4q stores blocks in order */
-   return vld1q_u32(iota);
-}
-#define DROPOUT__V_IOTA dropout__v_iota()
-#define dropout__v_load_u16(p) vmovl_u16(vld1_u16(p))
-#define dropout__v_store_u16(p, a) vst1_u16(p, vmovn_u32(a))
-static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
-{
-   uint32x2_t mv = vdup_n_u32(m);
-   uint64x2_t p01 = vmull_u32(vget_low_u32(a), mv);
-   uint64x2_t p23 = vmull_u32(vget_high_u32(a), mv);
-   uint32x4x2_t u = vuzpq_u32(vreinterpretq_u32_u64(p01), vreinterpretq_u32_u64(p23));
-   *lo = u.val[0];
-   *hi = u.val[1];
-}
-#endif
-
-#define DROPOUT__V_SIGN dropout__v_set1(0x80000000u)
-/* unsigned a > b through the sign-flip trick (all-ones lanes where true) */
-#define dropout__v_gt_u(a, b) dropout__v_gt_s(dropout__v_xor(a, DROPOUT__V_SIGN), dropout__v_xor(b, DROPOUT__V_SIGN))
-
-#if defined(DROPOUT__SIMD_NEON)
-/* Blocks processed per call: two vectors interleaved, so the multiplier latency of one
-   hides behind the other. */
-#define DROPOUT__VB (2 * DROPOUT__W)
-
-/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
-static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block, uint32_t *out)
-{
-   dropout__v iota = DROPOUT__V_IOTA;
-   dropout__v a0, a1, a2, a3, b0, b1, b2, b3, carry;
-   uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
-   int r;
-   /* counter low word of each lane, with the carry into the high word where it wraps */
-   a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
-   carry = dropout__v_gt_u(iota, a0);
-   a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
-   b0 = dropout__v_add(a0, dropout__v_set1(DROPOUT__W));
-   carry = dropout__v_gt_u(a0, b0);
-   b1 = dropout__v_add(a1, dropout__v_and(carry, dropout__v_set1(1)));
-   a2 = b2 = dropout__v_set1((uint32_t)stream);
-   a3 = b3 = dropout__v_set1((uint32_t)(stream >> 32));
-   for (r = 0; r < 10; ++r) {
-      dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
-      dropout__v vk0 = dropout__v_set1(k0), vk1 = dropout__v_set1(k1);
-      dropout__v_mulhilo(a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
-      dropout__v_mulhilo(a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
-      dropout__v_mulhilo(b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
-      dropout__v_mulhilo(b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
-      a0 = dropout__v_xor(dropout__v_xor(ahi1, a1), vk0);  a1 = alo1;
-      a2 = dropout__v_xor(dropout__v_xor(ahi0, a3), vk1);  a3 = alo0;
-      b0 = dropout__v_xor(dropout__v_xor(bhi1, b1), vk0);  b1 = blo1;
-      b2 = dropout__v_xor(dropout__v_xor(bhi0, b3), vk1);  b3 = blo0;
-      k0 += DROPOUT_PHILOX_W0;
-      k1 += DROPOUT_PHILOX_W1;
-   }
-   {
-      uint32x4x4_t s;
-      s.val[0] = a0; s.val[1] = a1; s.val[2] = a2; s.val[3] = a3;
-      vst4q_u32(out, s);
-      s.val[0] = b0; s.val[1] = b1; s.val[2] = b2; s.val[3] = b3;
-      vst4q_u32(out + 4 * DROPOUT__W, s);
-   }
-}
-#else
-/* x86: Philox with one block per 64-bit lane, its 32-bit words in the low halves.
-   mul_epu32 reads only the low halves and returns the full 64-bit product, so a round
-   is 2 multiplies, 2 shifts and 4 xors per W/2 blocks with no blends; the high halves
-   carry garbage through the rounds and are dropped when the words are packed at the
-   end. The 64-bit counter add also gives the carry into the counter's high word. */
-#if defined(DROPOUT__SIMD_AVX512)
-#define dropout__v_mul64 _mm512_mul_epu32
-#define dropout__v_add64 _mm512_add_epi64
-#define dropout__v_set64(a) _mm512_set1_epi64((long long)(a))
-#define dropout__v_hi64(a) _mm512_srli_epi64(a, 32)
-#define dropout__v_xor3(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0x96)
-/* low word from a, high word from b's low word */
-#define dropout__v_pack64(a, b) _mm512_mask_blend_epi32(0xAAAA, a, _mm512_slli_epi64(b, 32))
-/* 64-bit lane 2L + h holds block L + 4h, so unpacklo64 gives blocks 0..3, unpackhi 4..7 */
-#define DROPOUT__V_IOTA64 _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7)
-#elif defined(DROPOUT__SIMD_AVX2)
-#define dropout__v_mul64 _mm256_mul_epu32
-#define dropout__v_add64 _mm256_add_epi64
-#define dropout__v_set64(a) _mm256_set1_epi64x((long long)(a))
-#define dropout__v_hi64(a) _mm256_srli_epi64(a, 32)
-#define dropout__v_xor3(a, b, c) _mm256_xor_si256(a, _mm256_xor_si256(b, c))
-#define dropout__v_pack64(a, b) _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xAA)
-#define DROPOUT__V_IOTA64 _mm256_setr_epi64x(0, 2, 1, 3)
-#else
-#define dropout__v_mul64 _mm_mul_epu32
-#define dropout__v_add64 _mm_add_epi64
-#define dropout__v_set64(a) _mm_set1_epi64x((long long)(a))
-#define dropout__v_hi64(a) _mm_srli_epi64(a, 32)
-#define dropout__v_xor3(a, b, c) _mm_xor_si128(a, _mm_xor_si128(b, c))
-#ifdef __SSE4_1__
-#define dropout__v_pack64(a, b) _mm_blend_epi16(a, _mm_slli_epi64(b, 32), 0xCC)
-#else
-#define dropout__v_pack64(a, b) _mm_or_si128(_mm_and_si128(a, _mm_setr_epi32(-1, 0, -1, 0)), _mm_slli_epi64(b, 32))
-#endif
-#define DROPOUT__V_IOTA64 _mm_setr_epi32(0, 0, 1, 0)
-#endif
-
-/* Independent chains in flight: a round is 8 vector uops a chain with about 5 cycles of
-   latency (multiply, shift, xor), so 4 chains keep the vector pipes busy. On AVX2 that is
-   more than 16 registers hold, but the few spilled constants are cheap memory operands:
-   measured on Zen 3 (AVX2), 4 chains unrolled are 9% faster than the former
-   even/odd + blend layout; 2 or 3 chains are no faster than it. */
-#define DROPOUT__U 4
-/* Blocks processed per call */
-#define DROPOUT__VB (DROPOUT__U * DROPOUT__W / 2)
-
-/* one Philox round on chain (a, b, c, d) = words 0..3; c1 ^ k0 is off the critical path */
-#define DROPOUT__ROUND1(a, b, c, d)                                                \
-   do {                                                                            \
-      dropout__v p0_ = dropout__v_mul64(a, m0), p1_ = dropout__v_mul64(c, m1);    \
-      a = dropout__v_xor3(dropout__v_hi64(p1_), b, vk0);                          \
-      b = p1_;                                                                     \
-      c = dropout__v_xor3(dropout__v_hi64(p0_), d, vk1);                          \
-      d = p0_;                                                                     \
-   } while (0)
-#define DROPOUT__ROUND()                                                           \
-   do {                                                                            \
-      DROPOUT__ROUND1(a0, a1, a2, a3); DROPOUT__ROUND1(b0, b1, b2, b3);             \
-      DROPOUT__ROUND1(e0, e1, e2, e3); DROPOUT__ROUND1(f0, f1, f2, f3);             \
-      vk0 = dropout__v_add(vk0, w0); vk1 = dropout__v_add(vk1, w1);                 \
-   } while (0)
-
-/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
-static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block, uint32_t *out)
-{
-   dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
-   dropout__v w0 = dropout__v_set1(DROPOUT_PHILOX_W0), w1 = dropout__v_set1(DROPOUT_PHILOX_W1);
-   dropout__v vk0 = dropout__v_set1((uint32_t)seed), vk1 = dropout__v_set1((uint32_t)(seed >> 32));
-   dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)(stream >> 32));
-   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
-   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;
-   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));
-   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;
-   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));
-   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;
-   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
-   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
-   /* ten rounds, unrolled so that the word rotation costs no moves */
-   DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND();
-   DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND();
-   (void)vk0; (void)vk1;
-#define DROPOUT__STORE(k, a, b, c, d)                                                              \
-   do {                                                                                            \
-      dropout__v lo_ = dropout__v_pack64(a, b), hi_ = dropout__v_pack64(c, d);                     \
-      dropout__v_storeu(out + (k) * 2 * DROPOUT__W, dropout__v_unpacklo64(lo_, hi_));              \
-      dropout__v_storeu(out + (k) * 2 * DROPOUT__W + DROPOUT__W, dropout__v_unpackhi64(lo_, hi_)); \
-   } while (0)
-   DROPOUT__STORE(0, a0, a1, a2, a3);
-   DROPOUT__STORE(1, b0, b1, b2, b3);
-   DROPOUT__STORE(2, e0, e1, e2, e3);
-   DROPOUT__STORE(3, f0, f1, f2, f3);
-}
-#undef DROPOUT__STORE
-#undef DROPOUT__ROUND
-#undef DROPOUT__ROUND1
-#endif
-
-/* Keep bits of one stream-aligned window of 64 positions from its 2 * bits words:
-   bit i = (draw of position i >= t) = (draw > tm1), tm1 = t - 1 (t >= 1 here). */
-static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
-{
-   uint64_t keep = 0;
-   int k;
-#if defined(DROPOUT__SIMD_AVX512)
-   if (bits == 8) {
-      return _mm512_cmpgt_epu8_mask(_mm512_loadu_si512((const void *)w), _mm512_set1_epi8((char)tm1));
-   } else if (bits == 16) {
-      __m512i t = _mm512_set1_epi16((short)tm1);
-      for (k = 0; k < 2; ++k)
-         keep |= (uint64_t)_mm512_cmpgt_epu16_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (32 * k);
-   } else {
-      __m512i t = _mm512_set1_epi32((int)tm1);
-      for (k = 0; k < 4; ++k)
-         keep |= (uint64_t)_mm512_cmpgt_epu32_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (16 * k);
-   }
-#elif defined(DROPOUT__SIMD_AVX2)
-   if (bits == 8) {
-      __m256i f = _mm256_set1_epi8((char)0x80), t = _mm256_set1_epi8((char)(tm1 ^ 0x80u));
-      for (k = 0; k < 2; ++k) {
-         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, t)) << (32 * k);
-      }
-   } else if (bits == 16) {
-      __m256i f = _mm256_set1_epi16((short)0x8000), t = _mm256_set1_epi16((short)(tm1 ^ 0x8000u));
-      __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)w), f);
-      __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8)), f);
-      __m256i c = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 16)), f);
-      __m256i d = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 24)), f);
-      /* packs works per 128-bit lane: the permute puts the quadwords back in order */
-      __m256i ab = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(a, t), _mm256_cmpgt_epi16(b, t)), 0xD8);
-      __m256i cd = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(c, t), _mm256_cmpgt_epi16(d, t)), 0xD8);
-      keep = (uint64_t)(uint32_t)_mm256_movemask_epi8(ab) | (uint64_t)(uint32_t)_mm256_movemask_epi8(cd) << 32;
-   } else {
-      __m256i f = _mm256_set1_epi32((int)0x80000000u), t = _mm256_set1_epi32((int)(tm1 ^ 0x80000000u));
-      for (k = 0; k < 8; ++k) {
-         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, t))) << (8 * k);
-      }
-   }
-#elif defined(DROPOUT__SIMD_SSE)
-   if (bits == 8) {
-      __m128i f = _mm_set1_epi8((char)0x80), t = _mm_set1_epi8((char)(tm1 ^ 0x80u));
-      for (k = 0; k < 4; ++k) {
-         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v, t)) << (16 * k);
-      }
-   } else if (bits == 16) {
-      __m128i f = _mm_set1_epi16((short)0x8000), t = _mm_set1_epi16((short)(tm1 ^ 0x8000u));
-      for (k = 0; k < 4; ++k) {
-         __m128i a = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k)), f);
-         __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k + 4)), f);
-         __m128i ab = _mm_packs_epi16(_mm_cmpgt_epi16(a, t), _mm_cmpgt_epi16(b, t));
-         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(ab) << (16 * k);
-      }
-   } else {
-      __m128i f = _mm_set1_epi32((int)0x80000000u), t = _mm_set1_epi32((int)(tm1 ^ 0x80000000u));
-      for (k = 0; k < 16; ++k) {
-         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, t))) << (4 * k);
-      }
-   }
-#elif defined(DROPOUT__SIMD_NEON)
-   if (bits == 8) {
-      static const uint8_t wt[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
-      uint8x16_t vw = vld1q_u8(wt), t = vdupq_n_u8((uint8_t)tm1);
-      for (k = 0; k < 4; ++k) {
-         uint8x16_t m = vandq_u8(vcgtq_u8(vld1q_u8((const uint8_t *)(w + 4 * k)), t), vw);
-         keep |= (uint64_t)(vaddv_u8(vget_low_u8(m)) | (unsigned)vaddv_u8(vget_high_u8(m)) << 8) << (16 * k);
-      }
-   } else if (bits == 16) {
-      static const uint16_t wt[8] = {1, 2, 4, 8, 16, 32, 64, 128};
-      uint16x8_t vw = vld1q_u16(wt), t = vdupq_n_u16((uint16_t)tm1);
-      for (k = 0; k < 8; ++k) {
-         uint16x8_t m = vandq_u16(vcgtq_u16(vld1q_u16((const uint16_t *)(w + 4 * k)), t), vw);
-         keep |= (uint64_t)vaddvq_u16(m) << (8 * k);
-      }
-   } else {
-      static const uint32_t wt[4] = {1, 2, 4, 8};
-      uint32x4_t vw = vld1q_u32(wt), t = vdupq_n_u32(tm1);
-      for (k = 0; k < 16; ++k)
-         keep |= (uint64_t)vaddvq_u32(vandq_u32(vcgtq_u32(vld1q_u32(w + 4 * k), t), vw)) << (4 * k);
-   }
-#endif
-   return keep;
-}
-
-/* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
-   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
-#define DROPOUT__GROUP 8
-
-/* Keep words of `count` consecutive stream-aligned windows from window `index` on. */
-static void dropout__windows_keep(uint64_t seed, uint64_t stream, uint64_t index, unsigned count,
-                                  int bits, uint32_t tm1, uint64_t *keep)
-{
-   /* 32-bit mode: 64 words a window; room for a vector step's rounding up */
-   uint32_t words[(DROPOUT__GROUP + 1) * 64 + 4 * DROPOUT__VB];
-   unsigned per = (unsigned)bits / 2u;                  /* blocks per window */
-   uint64_t block = index * per;
-   unsigned b, i;
-   for (b = 0; b < count * per; b += DROPOUT__VB)
-      dropout__blocks_simd(seed, stream, block + b, words + 4u * b);
-   for (i = 0; i < count; ++i)
-      keep[i] = dropout__window_keep(words + i * 2u * (unsigned)bits, bits, tm1);
-}
-
-/* f16 bits -> f32 bits, lane-wise, exactly as dropout_f16_to_f32. */
-static inline dropout__v dropout__v_f16_to_f32(dropout__v h)
-{
-   dropout__v sign = dropout__v_slli(dropout__v_and(h, dropout__v_set1(0x8000u)), 16);
-   dropout__v em = dropout__v_and(h, dropout__v_set1(0x7FFFu));
-   dropout__v sh = dropout__v_slli(em, 13);
-   dropout__v normal = dropout__v_add(sh, dropout__v_set1(112u << 23));
-   dropout__v special = dropout__v_or(sh, dropout__v_set1(0x7F800000u));
-   /* subnormal (and zero): man * 2^-24, an exact int->float and an exact scaling */
-   dropout__v sub = dropout__v_fmul(dropout__v_cvt_f32(em), dropout__v_set1(0x33800000u));
-   dropout__v r = dropout__v_sel(dropout__v_gt_s(em, dropout__v_set1(0x3FFu)), normal, sub);
-   r = dropout__v_sel(dropout__v_gt_s(em, dropout__v_set1(0x7BFFu)), special, r);
-   return dropout__v_or(r, sign);
-}
-
-/* f32 bits -> f16 bits, lane-wise, exactly as dropout_f32_to_f16 (RNE, NaN payload). */
-static inline dropout__v dropout__v_f32_to_f16(dropout__v x)
-{
-   dropout__v sign = dropout__v_and(dropout__v_srli(x, 16), dropout__v_set1(0x8000u));
-   dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
-   dropout__v nan = dropout__v_or(dropout__v_and(dropout__v_srli(ax, 13), dropout__v_set1(0x3FFu)),
-                                  dropout__v_set1(0x7E00u));
-   /* normal: add 0xFFF + lsb and shift drops the 13 bits with ties to even; a carry
-      bumps the exponent (and reaches Inf from 65520 up) */
-   dropout__v lsb = dropout__v_and(dropout__v_srli(ax, 13), dropout__v_set1(1u));
-   dropout__v normal = dropout__v_add(dropout__v_srli(dropout__v_add(dropout__v_add(ax, dropout__v_set1(0xFFFu)), lsb), 13),
-                                      dropout__v_set1((uint32_t)-(int32_t)(112u << 10)));
-   /* below 2^-14: adding 0.5f rounds (RNE) at 2^-24, the half's subnormal step */
-   dropout__v sub = dropout__v_add(dropout__v_fadd(ax, dropout__v_set1(0x3F000000u)),
-                                   dropout__v_set1((uint32_t)-(int32_t)0x3F000000u));
-   dropout__v r = dropout__v_sel(dropout__v_gt_s(dropout__v_set1(0x38800000u), ax), sub, normal);
-   r = dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x477FEFFFu)), dropout__v_set1(0x7C00u), r);
-   r = dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, r);
-   return dropout__v_or(r, sign);
-}
-
-/* f32 bits -> bf16 bits, exactly as dropout_f32_to_bf16. */
-static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
-{
-   dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
-   dropout__v hi = dropout__v_srli(x, 16);
-   dropout__v nan = dropout__v_or(hi, dropout__v_set1(0x40u));
-   dropout__v rne = dropout__v_srli(dropout__v_add(dropout__v_add(x, dropout__v_set1(0x7FFFu)),
-                                                   dropout__v_and(hi, dropout__v_set1(1u))), 16);
-   return dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, rne);
-}
-
-/* Streaming (non-temporal) stores write around the caches: a large output then costs no
-   read-for-ownership of y (8 instead of 12 bytes of memory traffic per f32 element). They
-   are used from DROPOUT_STREAM_STORE_BYTES of output on, and the call ends with a store
-   fence. The bits are the same. nt = 1: whole vectors, y DROPOUT__NT_ALIGN-byte aligned
-   (dropout__run_simd shifts its data grid to get there); nt = 2 (AVX-512): 16-byte
-   pieces, y 16-byte aligned (the fills, whose grid does not shift).
-   The default threshold, from `make bench`'s table on Zen 4 (32 MiB L3), two runs: forward
-   alone gains from streaming from 2 MiB of output on, but forward followed by a read of y
-   (what the next layer does) loses 4 to 22% with it from 2 to 8 MiB and is within -6%
-   to +15% at 16 MiB; from 32 MiB on streaming wins both ways. */
-#ifndef DROPOUT_STREAM_STORE_BYTES
-#define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
-#endif
-#if defined(DROPOUT__SIMD_AVX512)
-#define DROPOUT__NT_ALIGN 64
-#define dropout__v_stream(p, a) _mm512_stream_si512((__m512i *)(void *)(p), a)
-#define dropout__v_stream_u16(p, a) _mm256_stream_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(a))
-static inline void dropout__v_stream16(void *p, __m512i a)
-{
-   __m128i *q = (__m128i *)p;
-   _mm_stream_si128(q, _mm512_castsi512_si128(a));
-   _mm_stream_si128(q + 1, _mm512_extracti32x4_epi32(a, 1));
-   _mm_stream_si128(q + 2, _mm512_extracti32x4_epi32(a, 2));
-   _mm_stream_si128(q + 3, _mm512_extracti32x4_epi32(a, 3));
-}
-static inline void dropout__v_stream16_u16(void *p, __m512i a)
-{
-   __m256i h = _mm512_cvtepi32_epi16(a);
-   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(h));
-   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(h, 1));
-}
-#elif defined(DROPOUT__SIMD_AVX2)
-/* as two 16-byte halves: malloc gives 16-byte alignment, and halves stream as fast */
-#define DROPOUT__NT_ALIGN 16
-static inline void dropout__v_stream(void *p, __m256i a)
-{
-   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(a));
-   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(a, 1));
-}
-#define dropout__v_stream_u16(p, a) \
-   _mm_stream_si128((__m128i *)(void *)(p), _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)))
-#elif defined(DROPOUT__SIMD_SSE)
-#define DROPOUT__NT_ALIGN 16
-#define dropout__v_stream(p, a) _mm_stream_si128((__m128i *)(void *)(p), a)
-#define dropout__v_stream_u16 dropout__v_store_u16   /* 8 bytes: SSE has no such stream */
-#endif
-#if defined(DROPOUT__SIMD_AVX512)
-#define dropout__v_put(nt, p, a) do { if (nt == 1) dropout__v_stream(p, a); else if (nt == 2) dropout__v_stream16(p, a); \
-                                      else dropout__v_storeu(p, a); } while (0)
-#define dropout__v_put_u16(nt, p, a) do { if (nt == 1) dropout__v_stream_u16(p, a); else if (nt == 2) dropout__v_stream16_u16(p, a); \
-                                          else dropout__v_store_u16(p, a); } while (0)
-#elif defined(DROPOUT__NT_ALIGN)
-#define dropout__v_put(nt, p, a) do { if (nt) dropout__v_stream(p, a); else dropout__v_storeu(p, a); } while (0)
-#define dropout__v_put_u16(nt, p, a) do { if (nt) dropout__v_stream_u16(p, a); else dropout__v_store_u16(p, a); } while (0)
-#else   /* NEON: plain stores */
-#define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
-#define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
-#endif
-
-#ifdef DROPOUT__NT_ALIGN
-/* How stores to p (and to p plus any multiple of 64 bytes) can stream: 1 whole vectors,
-   2 16-byte pieces (AVX-512), 0 not at all. */
-static inline int dropout__nt_mode(const void *p)
-{
-   uintptr_t a = (uintptr_t)p;
-#if defined(DROPOUT__SIMD_AVX512)
-   return a % DROPOUT__NT_ALIGN == 0 ? 1 : a % 16u == 0 ? 2 : 0;
-#else
-   return a % DROPOUT__NT_ALIGN == 0;
-#endif
-}
-#endif
-
-/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies);
-   nt: streaming stores (y aligned). */
-static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t at,
-                                      uint64_t keep, const dropout_rule *r, int nt)
-{
-   unsigned g;
-   (void)nt;
-   switch (dtype) {
-   case DROPOUT__F64: {
-      double *yo = (double *)y + at; const double *xi = (const double *)x + at;
-      dropout__v s;
-      uint64_t sb;
-      uint32_t lo, hi;
-      memcpy(&sb, &r->scale_f64, 8);
-      lo = (uint32_t)sb; hi = (uint32_t)(sb >> 32);
-      /* the 64-bit scale in every pair of lanes: low word first (little endian lanes) */
-      {
-         uint32_t tmp[DROPOUT__W];
-         unsigned i;
-         for (i = 0; i < DROPOUT__W; i += 2) { tmp[i] = lo; tmp[i + 1] = hi; }
-         s = dropout__v_loadu(tmp);
-      }
-      for (g = 0; g < 64; g += DROPOUT__W / 2)
-         dropout__v_put(nt, yo + g, dropout__v_and(dropout__v_lanes64(keep >> g),
-                                                   dropout__v_dmul(dropout__v_loadu(xi + g), s)));
-   } break;
-   case DROPOUT__F16: {
-      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
-      dropout__v s;
-      uint32_t sb;
-      memcpy(&sb, &r->scale_f32, 4);
-      s = dropout__v_set1(sb);
-      for (g = 0; g < 64; g += DROPOUT__W) {
-         dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(xi + g)), s);
-         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
-      }
-   } break;
-   default: {   /* bf16 (f32 has its own) */
-      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
-      dropout__v s;
-      uint32_t sb;
-      memcpy(&sb, &r->scale_f32, 4);
-      s = dropout__v_set1(sb);
-      for (g = 0; g < 64; g += DROPOUT__W) {
-         dropout__v f = dropout__v_fmul(dropout__v_slli(dropout__v_load_u16(xi + g), 16), s);
-         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
-      }
-   } break;
-   }
-}
-
-/* 64 mask bits as 8 bytes, LSB first */
-static inline void dropout__store_mask64(uint8_t *mask, uint64_t keep)
-{
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-   dropout__store_mask_bits(mask, keep, 64);
-#else
-   memcpy(mask, &keep, 8);
-#endif
-}
-static inline uint64_t dropout__load_mask64(const uint8_t *mask)
-{
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-   return dropout__load_mask_bits(mask, 64);
-#else
-   uint64_t keep;
-   memcpy(&keep, mask, 8);
-   return keep;
-#endif
-}
-
-/* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned).
-   The chunk's loads come before its stores: where y sits 16 to 48 bytes past x modulo
-   4 KiB, a store followed by a load 4 to 12 elements on looks like a dependence to the
-   core (4K aliasing), and interleaving them cost 20-35% out of cache on Zen 4 (AVX-512
-   and AVX2 builds); loads first costs nothing elsewhere. */
-static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
-{
-#if defined(DROPOUT__SIMD_AVX512)
-   __m512 s = _mm512_set1_ps(scale), v[4];
-   int g;
-   for (g = 0; g < 4; ++g) v[g] = _mm512_loadu_ps(x + 16 * g);
-   for (g = 0; g < 4; ++g)   /* zero-masking gives +0 in dropped lanes */
-      dropout__v_put(nt, y + 16 * g, _mm512_castps_si512(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s)));
-#elif defined(DROPOUT__SIMD_AVX2)
-   /* a variable shift moves keep bit 8g + i to the sign bit of lane i, which is all
-      blendv reads: 1 uop a lane mask instead of broadcast + and + compare */
-   __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
-   __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24), eight = _mm256_set1_epi32(8);
-   int h, g;
-   for (h = 0; h < 2; ++h) {
-      __m256i v = _mm256_set1_epi32((int)(uint32_t)(keep >> (32 * h)));
-      __m256i t = sh;
-      __m256 in[4];
-      for (g = 0; g < 4; ++g) in[g] = _mm256_loadu_ps(x + 32 * h + 8 * g);
-      for (g = 0; g < 4; ++g) {
-         __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(v, t));
-         __m256 o = _mm256_blendv_ps(z, _mm256_mul_ps(in[g], s), m);
-         dropout__v_put(nt, y + 32 * h + 8 * g, _mm256_castps_si256(o));
-         t = _mm256_sub_epi32(t, eight);
-      }
-   }
-#else
-   dropout__v s;
-   uint32_t sb;
-   unsigned g;
-   memcpy(&sb, &scale, 4);
-   s = dropout__v_set1(sb);
-   for (g = 0; g < 64; g += DROPOUT__W)
-      dropout__v_put(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
-                                               dropout__v_fmul(dropout__v_loadu(x + g), s)));
-#endif
-   (void)nt;
-}
-
-/* dropout__run_ref's loop: whole chunks by steps of a few windows with vector arithmetic,
-   the last partial chunk (< 64 elements) by the reference. Three concerns, one function
-   each, that dropout__run_simd puts together step by step:
-   - keep bits (dropout__keep_*): the keep words of the call's chunks, from the windows at
-     the call's position (or from a stored mask);
-   - store policy (dropout__stores_*): plain or streaming stores, and for streaming the
-     shift of the data grid that puts y on an aligned address;
-   - data grid (dropout__grid_*): the keep bits applied to the data, 64 elements at a time,
-     on the call's grid or on that shifted one. */
-
-/* Keep bits. Keep words and masks follow the call's chunks (elements 64c .. 64c + 63).
-   A call at a position offset s = offset % 64 reads chunk c's keep word from window c at
-   bit s and window c + 1: the step's last window is kept for the next step, so no window
-   is made twice (win[0] carries it; every step after the first starts there). The key
-   (seed, stream) goes to each step as it is, not through this struct, so that a call with
-   a constant key still gets Philox with the key folded in (through the struct: 5 to 16%
-   slower at 8 bits in cache, gcc 12, AVX-512); the windows live in the caller, so that
-   the struct itself never escapes to dropout__windows_keep. */
-typedef struct dropout__keep_src {
-   const uint8_t *mask_in;    /* keep words read from this stored mask, when not NULL */
-   uint64_t first;            /* window of the call's first position */
-   unsigned s;                /* the call's position in that window */
-   int bits, all;             /* all: t = 0, every element kept */
-   uint32_t tm1;
-   uint64_t *win;             /* DROPOUT__GROUP + 1 windows */
-} dropout__keep_src;
-
-static inline void dropout__keep_init(dropout__keep_src *ks, uint64_t *win, const uint8_t *mask_in,
-                                      const dropout_rule *r, uint64_t offset)
-{
-   ks->win = win;
-   ks->mask_in = mask_in;
-   ks->first = offset >> 6;
-   ks->s = (unsigned)(offset & 63u);
-   ks->bits = r->bits;
-   ks->all = r->threshold == 0;
-   ks->tm1 = (uint32_t)(r->threshold - 1u);
-}
-
-/* k[0 .. nb): the keep words of the nb whole chunks from element at (a multiple of 64) on;
-   the steps come in order, from at = 0 */
-static inline void dropout__keep_step(const dropout__keep_src *ks, uint64_t seed, uint64_t stream,
-                                      size_t at, unsigned nb, uint64_t *k)
-{
-   const uint64_t w = ks->first + at / DROPOUT__CHUNK;
-   unsigned c;
-   if (ks->mask_in) {
-      for (c = 0; c < nb; ++c) k[c] = dropout__load_mask64(ks->mask_in + at / 8u + 8u * c);
-   } else if (ks->all) {
-      for (c = 0; c < nb; ++c) k[c] = ~(uint64_t)0;
-   } else if (ks->s == 0) {
-      dropout__windows_keep(seed, stream, w, nb, ks->bits, ks->tm1, k);
-   } else {
-      /* window w + nb is in the call's range: the chunks are whole */
-      if (at) dropout__windows_keep(seed, stream, w + 1, nb, ks->bits, ks->tm1, ks->win + 1);
-      else dropout__windows_keep(seed, stream, w, nb + 1, ks->bits, ks->tm1, ks->win);
-      for (c = 0; c < nb; ++c) k[c] = ks->win[c] >> ks->s | ks->win[c + 1] << (64u - ks->s);
-      ks->win[0] = ks->win[nb];
-   }
-}
-
-/* Store policy: streaming stores from DROPOUT_STREAM_STORE_BYTES of output on (nt, as in
-   dropout__nt_mode), plain ones below. The data grid is then shifted by h elements, so
-   that the streamed stores start on an aligned y (whole-vector streams, and with x as
-   aligned as y no split loads). */
-typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
-
-static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r)
-{
-   dropout__stores st;
-#ifdef DROPOUT__NT_ALIGN
-   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-#endif
-   st.nt = 0;
-   st.h = 0;
-#ifdef DROPOUT__NT_ALIGN
-   if (y && r->threshold != 0 && n * es >= nt_from) {
-      size_t mis = (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN);
-      if (mis % es == 0) st.h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
-      st.nt = dropout__nt_mode((const char *)y + (size_t)st.h * es);
-   }
-#else
-   (void)y; (void)n; (void)es; (void)r;
-#endif
-   return st;
-}
-
-/* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
-   step on), so that the loads overlap the arithmetic. Measured on Zen 4: +2 to +35% out of
-   cache with streamed stores in the AVX-512 build, while the AVX2 build on the same CPU
-   lost 5-8% with it; so AVX-512 with streaming stores only. */
-static inline void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
-{
-#if defined(DROPOUT__SIMD_AVX512)
-   if (x && nt && left > DROPOUT__GROUP) {
-      const char *pf = (const char *)x + (at + (size_t)DROPOUT__GROUP * DROPOUT__CHUNK) * es;
-      size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
-      for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
-   }
-#else
-   (void)x; (void)at; (void)left; (void)es; (void)nt;
-#endif
-}
-
-/* The streamed stores are ordered before what follows the call. */
-static inline void dropout__stores_end(dropout__stores st)
-{
-#ifdef DROPOUT__NT_ALIGN
-   if (st.nt) _mm_sfence();
-#else
-   (void)st;
-#endif
-}
-
-/* Data grid: the step's nb chunks from element at, t > 0. kb[1 .. nb] are their keep words
-   and kb[0] the step before's last. Unshifted (h = 0), data chunk c is keep chunk c.
-   Shifted by h, data chunk c covers elements at + h + 64(c - 1) .. at + h + 64c - 1 and
-   takes its keep bits from keep words c - 1 and c, as the position shift does; the first
-   step starts at data chunk 1, and dropout__grid_edges applies the elements left over. */
-static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t at, unsigned nb,
-                                      const uint64_t *kb, dropout__stores st, const dropout_rule *r)
-{
-   const uint64_t *k = kb + 1;
-   const unsigned h = st.h;
-   unsigned c;
-   if (h == 0) {
-      if (dtype == DROPOUT__F32) {
-         float *yo = (float *)y + at;
-         const float *xi = (const float *)x + at;
-         /* nt a constant in each loop, so the store choice folds away */
-         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
-         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
-         else                 for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
-      } else {
-         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, st.nt);
-      }
-   } else {
-      const unsigned c0 = at == 0 ? 1u : 0u;
-      if (dtype == DROPOUT__F32) {
-         float *yo = (float *)y + at + h - 64u;
-         const float *xi = (const float *)x + at + h - 64u;
-         for (c = c0; c < nb; ++c)
-            dropout__apply64_f32(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
-      } else {
-         for (c = c0; c < nb; ++c)
-            dropout__apply_chunk_simd(dtype, y, x, at + h + 64u * c - 64u, kb[c] >> h | kb[c + 1] << (64u - h), r, st.nt);
-      }
-   }
-}
-
-/* The shifted grid's leftovers, element by element with the same keep bits: elements
-   0 .. h - 1 (keep word k0, of chunk 0) and the last 64 - h of the whole chunks (the low
-   bits of klast, the last chunk's keep word). */
-static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t full, unsigned h,
-                                       uint64_t k0, uint64_t klast, const dropout_rule *r)
-{
-   if (h) {
-      dropout__apply_chunk(dtype, y, x, 0, k0, h, r);
-      dropout__apply_chunk(dtype, y, x, full - 64u + h, klast >> h, 64u - h, r);
-   }
-}
-
-static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
-                              const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                              uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
-   const size_t es = size[dtype];
-   const size_t full = n & ~(size_t)(DROPOUT__CHUNK - 1);
-   /* DROPOUT__GROUP windows a step, a constant: measured on Zen 3 (AVX2), steps of 1
-      Philox call or 1 window (keep bits and data alternating finely) or any step size
-      known only at run time were no faster out of cache and 7-8% slower in cache. */
-   const unsigned step = DROPOUT__GROUP;
-   const dropout__stores st = dropout__stores_choose(y, n, es, r);
-   dropout__keep_src ks;
-   uint64_t win[DROPOUT__GROUP + 1];  /* the keep bits' windows (ks) */
-   uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
-   uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
-   size_t at;
-   dropout__keep_init(&ks, win, mask_in, r, offset);
-   kb[0] = 0;
-   for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
-      const size_t left = (full - at) / DROPOUT__CHUNK;
-      const unsigned nb = left < step ? (unsigned)left : step;
-      unsigned c;
-      dropout__stores_prefetch(x, at, left, es, st.nt);
-      dropout__keep_step(&ks, seed, stream, at, nb, kb + 1);
-      if (mask_out)
-         for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[1 + c]);
-      if (y && r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
-         if (y != x) memcpy((char *)y + at * es, (const char *)x + at * es, (size_t)nb * DROPOUT__CHUNK * es);
-      } else if (y) {
-         if (at == 0) k0 = kb[1];
-         dropout__grid_step(dtype, y, x, at, nb, kb, st, r);
-      }
-      kb[0] = kb[nb];
-   }
-   dropout__stores_end(st);
-   dropout__grid_edges(dtype, y, x, full, st.h, k0, kb[0], r);
-   if (full < n)
-      dropout__run_ref(dtype, y ? (char *)y + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
-                       x ? (const char *)x + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
-                       n - full, r, seed, stream, offset + full);
-}
-
-/* Stream words word .. word + n - 1 into out. A large fill streams its stores as forward
-   does (through an L1 buffer): whole blocks land at out - skip + a multiple of 4 * VB
-   words, so their alignment is the same every time. */
-static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
-{
-   uint32_t buf[4 * DROPOUT__VB];
-   size_t i = 0, j;
-   uint64_t block = word >> 2;
-   unsigned skip = (unsigned)(word & 3u);
-   int nt = 0;
-#ifdef DROPOUT__NT_ALIGN
-   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-   if (n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
-#endif
-   while (i < n) {
-      size_t take = 4u * DROPOUT__VB - skip;
-      if (take > n - i) take = n - i;
-      if (skip == 0 && take == 4u * DROPOUT__VB && nt) {
-         dropout__blocks_simd(seed, stream, block, buf);
-         for (j = 0; j < 4u * DROPOUT__VB; j += DROPOUT__W) dropout__v_put(nt, out + i + j, dropout__v_loadu(buf + j));
-      } else if (skip == 0 && take == 4u * DROPOUT__VB) {
-         dropout__blocks_simd(seed, stream, block, out + i);
-      } else {
-         dropout__blocks_simd(seed, stream, block, buf);
-         memcpy(out + i, buf + skip, take * 4u);
-      }
-      i += take;
-      skip = 0;
-      block += DROPOUT__VB;
-   }
-#ifdef DROPOUT__NT_ALIGN
-   if (nt) _mm_sfence();
-#endif
-}
-#if defined(DROPOUT__QUIET_AVX512_HEADERS)
-#pragma GCC diagnostic pop
-#endif
-#endif /* DROPOUT__SIMD */
-/* ------------------------------- end of SIMD PATHS ---------------------------------- */
-
-/* The engine behind every plain dropout call (forward, backward, mask, apply_mask), for a
-   valid rule: the SIMD path or the reference, the same bits. */
-DROPOUT__INLINE void dropout__engine_body(int dtype, void *y, uint8_t *mask_out, const void *x,
-                                          const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                                          uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   /* p = 1 drops everything, whatever a stored mask says (SPEC section 7): a kept bit would
-      scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
-      the call is forward at t = 2^bits, which keeps nothing and writes +0. */
-   if (mask_in && r->threshold >> r->bits) mask_in = NULL;
-#ifdef DROPOUT__SIMD
-   /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
-   if (n >= DROPOUT__CHUNK) {
-      dropout__run_simd(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
-      return;
-   }
-#endif
-   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
-}
-
+/* Defined further down (the engine, then the SIMD paths): the public calls come first, so
+   that a reader following one call goes down the file. */
 static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
                             const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                            uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__engine_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
-}
-
-/* the f32 calls' own copy (see DROPOUT__INLINE) */
+                            uint64_t seed, uint64_t stream, uint64_t offset);
 static void dropout__engine_f32(float *y, uint8_t *mask_out, const float *x,
                                 const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                                uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__engine_body(DROPOUT__F32, y, mask_out, x, mask_in, n, r, seed, stream, offset);
-}
-
-static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
-{
-#ifdef DROPOUT__SIMD
-   if (n >= 4u * DROPOUT__VB) {   /* shorter: the reference makes fewer blocks */
-      dropout__words_simd(out, n, seed, stream, word);
-      return;
-   }
-#endif
-   dropout__words_ref(out, n, seed, stream, word);
-}
+                                uint64_t seed, uint64_t stream, uint64_t offset);
+static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
 
 /* ---- rules, generators, plans ------------------------------------------------------ */
 
@@ -3711,6 +2590,1137 @@ DROPOUTDEF int dropout_fill_normal_f32(dropout_key key, dropout_pos first, float
    int err = dropout__fpu_check();
    if (err) return err;
    return dropout__fill_normal_f32(out, n, key.seed, key.stream, first.index);
+}
+
+DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
+{
+   dropout_philox4x32_rounds(10, ctr, key, out);
+}
+
+DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
+{
+   uint32_t w[4];
+   dropout_block(key.seed, key.stream, pos.index >> 2, w);
+   return w[pos.index & 3u];
+}
+
+/* Scalar reference: keep bits for `count` (<= 64) positions starting at `pos`. */
+static uint64_t dropout__keep_bits_ref(dropout__cursor *c, const dropout_rule *r,
+                                       uint64_t pos, unsigned count)
+{
+   unsigned log2_draws = r->bits == 32 ? 2u : r->bits == 16 ? 3u : 4u;  /* draws per block */
+   uint64_t keep = 0;
+   unsigned i;
+   for (i = 0; i < count; ++i) {
+      uint64_t q = pos + i;
+      const uint32_t *w = dropout__cursor_words(c, q >> log2_draws);
+      unsigned lane = (unsigned)(q & ((1u << log2_draws) - 1u));
+      keep |= (uint64_t)dropout_keep(dropout_draw(w, r->bits, lane), *r) << i;
+   }
+   return keep;
+}
+
+static uint64_t dropout__load_mask_bits(const uint8_t *mask, unsigned count)
+{
+   uint64_t keep = 0;
+   unsigned i;
+   for (i = 0; i < (count + 7u) / 8u; ++i) keep |= (uint64_t)mask[i] << (8u * i);
+   return count == 64 ? keep : keep & (((uint64_t)1 << count) - 1u);
+}
+
+static void dropout__store_mask_bits(uint8_t *mask, uint64_t keep, unsigned count)
+{
+   unsigned i;
+   for (i = 0; i < (count + 7u) / 8u; ++i) mask[i] = (uint8_t)(keep >> (8u * i));
+}
+
+/* Apply one chunk's keep bits to `count` elements of the given type. */
+DROPOUT__INLINE void dropout__apply_chunk_body(int dtype, void *y, const void *x, size_t at,
+                                 uint64_t keep, unsigned count, const dropout_rule *r)
+{
+   unsigned i;
+   switch (dtype) {
+   case DROPOUT__F32: {
+      float *yo = (float *)y + at; const float *xi = (const float *)x + at;
+      for (i = 0; i < count; ++i) yo[i] = dropout_apply_f32(xi[i], (int)((keep >> i) & 1u), *r);
+   } break;
+   case DROPOUT__F64: {
+      double *yo = (double *)y + at; const double *xi = (const double *)x + at;
+      for (i = 0; i < count; ++i) yo[i] = dropout_apply_f64(xi[i], (int)((keep >> i) & 1u), *r);
+   } break;
+   case DROPOUT__F16: {
+      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
+      for (i = 0; i < count; ++i) yo[i] = dropout_apply_f16(xi[i], (int)((keep >> i) & 1u), *r);
+   } break;
+   default: {
+      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
+      for (i = 0; i < count; ++i) yo[i] = dropout_apply_bf16(xi[i], (int)((keep >> i) & 1u), *r);
+   } break;
+   }
+}
+
+DROPOUT__SIMD_ONLY void dropout__apply_chunk(int dtype, void *y, const void *x, size_t at,
+                                            uint64_t keep, unsigned count, const dropout_rule *r)
+{
+   dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
+}
+
+/* The scalar reference of the one loop behind forward, backward, mask and apply_mask.
+   y/x: the data (both NULL for mask only); mask_out: optional; mask_in: when given, the
+   keep bits come from it instead of the stream. */
+DROPOUT__INLINE void dropout__run_ref_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                           const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                           uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__cursor c;
+   size_t at;
+   dropout__cursor_init(&c, seed, stream);
+   for (at = 0; at < n; at += DROPOUT__CHUNK) {
+      unsigned count = (unsigned)(n - at < DROPOUT__CHUNK ? n - at : DROPOUT__CHUNK);
+      DROPOUT_ASSERT(count >= 1 && count <= DROPOUT__CHUNK);
+      uint64_t keep = mask_in ? dropout__load_mask_bits(mask_in + at / 8u, count)
+                              : dropout__keep_bits_ref(&c, r, offset + at, count);
+      if (mask_out) dropout__store_mask_bits(mask_out + at / 8u, keep, count);
+      if (y) dropout__apply_chunk_body(dtype, y, x, at, keep, count, r);
+   }
+}
+
+DROPOUT__SIMD_ONLY void dropout__run_ref(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                        const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                        uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+/* Stream words word .. word + n - 1 into out, one block at a time. */
+static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   dropout__cursor c;
+   size_t i;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = word + i;
+      out[i] = dropout__cursor_words(&c, q >> 2)[q & 3u];
+   }
+}
+
+/* ------------------------------------------------------------------------------------
+   SIMD PATHS (x86 SSE2 / SSE4.1 / AVX2 / AVX-512BW, AArch64 NEON)
+
+   Selected at compile time from the compiler's target macros, as stb_image does: no
+   cpuid, no function pointers, no global state. Every path computes exactly what the
+   scalar reference above computes (dropout__run_ref, dropout__keep_bits_ref,
+   dropout__words_ref): the same Philox words, the same integer compares, the same single
+   IEEE multiply per kept element, the same integer f16/bf16 rounding.
+
+   How: Philox runs on W blocks at once (one block per 32-bit lane, the 32x32->64
+   products from mul_epu32 on even and odd lanes), then a 4x4 transpose per 128-bit lane
+   stores the words in stream order. Keep bits are made for stream-aligned windows of 64
+   positions (4, 8 or 16 blocks: only the blocks the mode needs) straight from vector
+   compares (movemask / AVX-512 mask registers); a call at any offset reads its 64-bit
+   keep words as a shift of two windows.
+   ------------------------------------------------------------------------------------ */
+#if !defined(DROPOUT_NO_SIMD)
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#define DROPOUT__SIMD_AVX512 1
+#define DROPOUT__SIMD_NAME "avx512"
+#elif defined(__AVX2__)
+#define DROPOUT__SIMD_AVX2 1
+#define DROPOUT__SIMD_NAME "avx2"
+#elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#define DROPOUT__SIMD_SSE 1
+#ifdef __SSE4_1__
+#define DROPOUT__SIMD_NAME "sse4.1"
+#else
+#define DROPOUT__SIMD_NAME "sse2"
+#endif
+#elif defined(__ARM_NEON) && defined(__aarch64__)
+#define DROPOUT__SIMD_NEON 1
+#define DROPOUT__SIMD_NAME "neon"
+#endif
+#endif
+#ifndef DROPOUT__SIMD_NAME
+#define DROPOUT__SIMD_NAME "reference"
+#else
+#define DROPOUT__SIMD 1
+#endif
+
+#ifdef DROPOUT__SIMD
+#include <string.h>   /* memcpy */
+
+/* g++ 12 (C++ only) reports GCC's own AVX-512 headers, whose _mm512_undefined_* are
+   self-initialised on purpose, as "used uninitialized" once they are inlined here; the
+   warning is about those headers, not this code, so it is off for the SIMD paths. */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__) && defined(DROPOUT__SIMD_AVX512)
+#define DROPOUT__QUIET_AVX512_HEADERS 1
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+/* ---- the primitive layer: W lanes of uint32 in a dropout__v ------------------------ */
+#if defined(DROPOUT__SIMD_AVX512)
+#include <immintrin.h>
+typedef __m512i dropout__v;
+#define DROPOUT__W 16
+#define dropout__v_set1(a) _mm512_set1_epi32((int)(a))
+#define dropout__v_add _mm512_add_epi32
+#define dropout__v_xor _mm512_xor_si512
+#define dropout__v_and _mm512_and_si512
+#define dropout__v_or _mm512_or_si512
+#define dropout__v_srli(a, n) _mm512_srli_epi32(a, n)
+#define dropout__v_slli(a, n) _mm512_slli_epi32(a, n)
+#define dropout__v_loadu(p) _mm512_loadu_si512((const void *)(p))
+#define dropout__v_storeu(p, a) _mm512_storeu_si512((void *)(p), a)
+#define dropout__v_fmul(a, b) _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)))
+#define dropout__v_fadd(a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)))
+#define dropout__v_dmul(a, b) _mm512_castpd_si512(_mm512_mul_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)))
+#define dropout__v_cvt_f32(a) _mm512_castps_si512(_mm512_cvtepi32_ps(a))
+static inline dropout__v dropout__v_gt_s(dropout__v a, dropout__v b)
+{ return _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(a, b), _mm512_set1_epi32(-1)); }
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{ return _mm512_ternarylogic_epi32(m, a, b, 0xCA); }   /* m ? a : b, bitwise */
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{ return _mm512_maskz_mov_epi32((__mmask16)bits, _mm512_set1_epi32(-1)); }
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{ return _mm512_maskz_mov_epi64((__mmask8)bits, _mm512_set1_epi32(-1)); }
+static inline dropout__v dropout__v_load_u16(const uint16_t *p)
+{ return _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p)); }
+static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
+{ _mm256_storeu_si256((__m256i *)(void *)p, _mm512_cvtepi32_epi16(a)); }
+/* lane 4m + j holds block 4j + m, so that the in-lane transpose lands in stream order */
+#define DROPOUT__V_IOTA _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15)
+#define dropout__v_unpacklo32 _mm512_unpacklo_epi32
+#define dropout__v_unpackhi32 _mm512_unpackhi_epi32
+#define dropout__v_unpacklo64 _mm512_unpacklo_epi64
+#define dropout__v_unpackhi64 _mm512_unpackhi_epi64
+
+#elif defined(DROPOUT__SIMD_AVX2)
+#include <immintrin.h>
+typedef __m256i dropout__v;
+#define DROPOUT__W 8
+#define dropout__v_set1(a) _mm256_set1_epi32((int)(a))
+#define dropout__v_add _mm256_add_epi32
+#define dropout__v_xor _mm256_xor_si256
+#define dropout__v_and _mm256_and_si256
+#define dropout__v_or _mm256_or_si256
+#define dropout__v_srli(a, n) _mm256_srli_epi32(a, n)
+#define dropout__v_slli(a, n) _mm256_slli_epi32(a, n)
+#define dropout__v_loadu(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define dropout__v_storeu(p, a) _mm256_storeu_si256((__m256i *)(void *)(p), a)
+#define dropout__v_fmul(a, b) _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
+#define dropout__v_fadd(a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
+#define dropout__v_dmul(a, b) _mm256_castpd_si256(_mm256_mul_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
+#define dropout__v_cvt_f32(a) _mm256_castps_si256(_mm256_cvtepi32_ps(a))
+#define dropout__v_gt_s _mm256_cmpgt_epi32
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{ return _mm256_blendv_epi8(b, a, m); }
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{
+   __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xFFu)), sel), sel);
+}
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{
+   __m256i sel = _mm256_setr_epi32(1, 1, 2, 2, 4, 4, 8, 8);
+   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xFu)), sel), sel);
+}
+static inline dropout__v dropout__v_load_u16(const uint16_t *p)
+{ return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p)); }
+static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
+{
+   _mm_storeu_si128((__m128i *)(void *)p,
+                    _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)));
+}
+/* lanes 0..3 hold blocks 0, 2, 4, 6 and lanes 4..7 blocks 1, 3, 5, 7: after the
+   in-lane transpose, vector j = blocks 2j, 2j + 1, in stream order */
+#define DROPOUT__V_IOTA _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)
+#define dropout__v_unpacklo32 _mm256_unpacklo_epi32
+#define dropout__v_unpackhi32 _mm256_unpackhi_epi32
+#define dropout__v_unpacklo64 _mm256_unpacklo_epi64
+#define dropout__v_unpackhi64 _mm256_unpackhi_epi64
+
+#elif defined(DROPOUT__SIMD_SSE)
+#include <emmintrin.h>
+#ifdef __SSE4_1__
+#include <smmintrin.h>
+#endif
+typedef __m128i dropout__v;
+#define DROPOUT__W 4
+#define dropout__v_set1(a) _mm_set1_epi32((int)(a))
+#define dropout__v_add _mm_add_epi32
+#define dropout__v_xor _mm_xor_si128
+#define dropout__v_and _mm_and_si128
+#define dropout__v_or _mm_or_si128
+#define dropout__v_srli(a, n) _mm_srli_epi32(a, n)
+#define dropout__v_slli(a, n) _mm_slli_epi32(a, n)
+#define dropout__v_loadu(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define dropout__v_storeu(p, a) _mm_storeu_si128((__m128i *)(void *)(p), a)
+#define dropout__v_fmul(a, b) _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)))
+#define dropout__v_fadd(a, b) _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b)))
+#define dropout__v_dmul(a, b) _mm_castpd_si128(_mm_mul_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)))
+#define dropout__v_cvt_f32(a) _mm_castps_si128(_mm_cvtepi32_ps(a))
+#define dropout__v_gt_s _mm_cmpgt_epi32
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{
+#ifdef __SSE4_1__
+   return _mm_blendv_epi8(b, a, m);
+#else
+   return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+#endif
+}
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{
+   __m128i sel = _mm_setr_epi32(1, 2, 4, 8);
+   return _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(bits & 0xFu)), sel), sel);
+}
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{
+   __m128i sel = _mm_setr_epi32(1, 1, 2, 2);
+   return _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32((int)(bits & 3u)), sel), sel);
+}
+static inline dropout__v dropout__v_load_u16(const uint16_t *p)
+{ return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128()); }
+static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
+{
+#ifdef __SSE4_1__
+   _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi32(a, a));
+#else   /* lanes < 2^16: sign-extend the low half so the signed saturating pack keeps it */
+   __m128i s = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16);
+   _mm_storel_epi64((__m128i *)(void *)p, _mm_packs_epi32(s, s));
+#endif
+}
+#define DROPOUT__V_IOTA _mm_setr_epi32(0, 1, 2, 3)
+#define dropout__v_unpacklo32 _mm_unpacklo_epi32
+#define dropout__v_unpackhi32 _mm_unpackhi_epi32
+#define dropout__v_unpacklo64 _mm_unpacklo_epi64
+#define dropout__v_unpackhi64 _mm_unpackhi_epi64
+
+#elif defined(DROPOUT__SIMD_NEON)
+#include <arm_neon.h>
+typedef uint32x4_t dropout__v;
+#define DROPOUT__W 4
+#define dropout__v_set1(a) vdupq_n_u32((uint32_t)(a))
+#define dropout__v_add vaddq_u32
+#define dropout__v_xor veorq_u32
+#define dropout__v_and vandq_u32
+#define dropout__v_or vorrq_u32
+#define dropout__v_srli(a, n) vshrq_n_u32(a, n)
+#define dropout__v_slli(a, n) vshlq_n_u32(a, n)
+#define dropout__v_loadu(p) vld1q_u32((const uint32_t *)(const void *)(p))
+#define dropout__v_storeu(p, a) vst1q_u32((uint32_t *)(void *)(p), a)
+#define dropout__v_fmul(a, b) vreinterpretq_u32_f32(vmulq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)))
+#define dropout__v_fadd(a, b) vreinterpretq_u32_f32(vaddq_f32(vreinterpretq_f32_u32(a), vreinterpretq_f32_u32(b)))
+#define dropout__v_dmul(a, b) vreinterpretq_u32_f64(vmulq_f64(vreinterpretq_f64_u32(a), vreinterpretq_f64_u32(b)))
+#define dropout__v_cvt_f32(a) vreinterpretq_u32_f32(vcvtq_f32_u32(a))
+#define dropout__v_gt_s(a, b) vcgtq_s32(vreinterpretq_s32_u32(a), vreinterpretq_s32_u32(b))
+#define dropout__v_sel(m, a, b) vbslq_u32(m, a, b)
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{
+   static const uint32_t sel[4] = {1, 2, 4, 8};
+   return vtstq_u32(vdupq_n_u32((uint32_t)(bits & 0xFu)), vld1q_u32(sel));
+}
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{
+   static const uint32_t sel[4] = {1, 1, 2, 2};
+   return vtstq_u32(vdupq_n_u32((uint32_t)(bits & 3u)), vld1q_u32(sel));
+}
+static inline dropout__v dropout__v_iota(void)
+{
+   static const uint32_t iota[4] = {0, 1, 2, 3};   /* vst4q stores blocks in order */
+   return vld1q_u32(iota);
+}
+#define DROPOUT__V_IOTA dropout__v_iota()
+#define dropout__v_load_u16(p) vmovl_u16(vld1_u16(p))
+#define dropout__v_store_u16(p, a) vst1_u16(p, vmovn_u32(a))
+static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
+{
+   uint32x2_t mv = vdup_n_u32(m);
+   uint64x2_t p01 = vmull_u32(vget_low_u32(a), mv);
+   uint64x2_t p23 = vmull_u32(vget_high_u32(a), mv);
+   uint32x4x2_t u = vuzpq_u32(vreinterpretq_u32_u64(p01), vreinterpretq_u32_u64(p23));
+   *lo = u.val[0];
+   *hi = u.val[1];
+}
+#endif
+
+#define DROPOUT__V_SIGN dropout__v_set1(0x80000000u)
+/* unsigned a > b through the sign-flip trick (all-ones lanes where true) */
+#define dropout__v_gt_u(a, b) dropout__v_gt_s(dropout__v_xor(a, DROPOUT__V_SIGN), dropout__v_xor(b, DROPOUT__V_SIGN))
+
+#if defined(DROPOUT__SIMD_NEON)
+/* Blocks processed per call: two vectors interleaved, so the multiplier latency of one
+   hides behind the other. */
+#define DROPOUT__VB (2 * DROPOUT__W)
+
+/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
+static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block, uint32_t *out)
+{
+   dropout__v iota = DROPOUT__V_IOTA;
+   dropout__v a0, a1, a2, a3, b0, b1, b2, b3, carry;
+   uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+   int r;
+   /* counter low word of each lane, with the carry into the high word where it wraps */
+   a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
+   carry = dropout__v_gt_u(iota, a0);
+   a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
+   b0 = dropout__v_add(a0, dropout__v_set1(DROPOUT__W));
+   carry = dropout__v_gt_u(a0, b0);
+   b1 = dropout__v_add(a1, dropout__v_and(carry, dropout__v_set1(1)));
+   a2 = b2 = dropout__v_set1((uint32_t)stream);
+   a3 = b3 = dropout__v_set1((uint32_t)(stream >> 32));
+   for (r = 0; r < 10; ++r) {
+      dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
+      dropout__v vk0 = dropout__v_set1(k0), vk1 = dropout__v_set1(k1);
+      dropout__v_mulhilo(a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
+      dropout__v_mulhilo(a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
+      dropout__v_mulhilo(b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
+      dropout__v_mulhilo(b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
+      a0 = dropout__v_xor(dropout__v_xor(ahi1, a1), vk0);  a1 = alo1;
+      a2 = dropout__v_xor(dropout__v_xor(ahi0, a3), vk1);  a3 = alo0;
+      b0 = dropout__v_xor(dropout__v_xor(bhi1, b1), vk0);  b1 = blo1;
+      b2 = dropout__v_xor(dropout__v_xor(bhi0, b3), vk1);  b3 = blo0;
+      k0 += DROPOUT_PHILOX_W0;
+      k1 += DROPOUT_PHILOX_W1;
+   }
+   {
+      uint32x4x4_t s;
+      s.val[0] = a0; s.val[1] = a1; s.val[2] = a2; s.val[3] = a3;
+      vst4q_u32(out, s);
+      s.val[0] = b0; s.val[1] = b1; s.val[2] = b2; s.val[3] = b3;
+      vst4q_u32(out + 4 * DROPOUT__W, s);
+   }
+}
+#else
+/* x86: Philox with one block per 64-bit lane, its 32-bit words in the low halves.
+   mul_epu32 reads only the low halves and returns the full 64-bit product, so a round
+   is 2 multiplies, 2 shifts and 4 xors per W/2 blocks with no blends; the high halves
+   carry garbage through the rounds and are dropped when the words are packed at the
+   end. The 64-bit counter add also gives the carry into the counter's high word. */
+#if defined(DROPOUT__SIMD_AVX512)
+#define dropout__v_mul64 _mm512_mul_epu32
+#define dropout__v_add64 _mm512_add_epi64
+#define dropout__v_set64(a) _mm512_set1_epi64((long long)(a))
+#define dropout__v_hi64(a) _mm512_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0x96)
+/* low word from a, high word from b's low word */
+#define dropout__v_pack64(a, b) _mm512_mask_blend_epi32(0xAAAA, a, _mm512_slli_epi64(b, 32))
+/* 64-bit lane 2L + h holds block L + 4h, so unpacklo64 gives blocks 0..3, unpackhi 4..7 */
+#define DROPOUT__V_IOTA64 _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7)
+#elif defined(DROPOUT__SIMD_AVX2)
+#define dropout__v_mul64 _mm256_mul_epu32
+#define dropout__v_add64 _mm256_add_epi64
+#define dropout__v_set64(a) _mm256_set1_epi64x((long long)(a))
+#define dropout__v_hi64(a) _mm256_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm256_xor_si256(a, _mm256_xor_si256(b, c))
+#define dropout__v_pack64(a, b) _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xAA)
+#define DROPOUT__V_IOTA64 _mm256_setr_epi64x(0, 2, 1, 3)
+#else
+#define dropout__v_mul64 _mm_mul_epu32
+#define dropout__v_add64 _mm_add_epi64
+#define dropout__v_set64(a) _mm_set1_epi64x((long long)(a))
+#define dropout__v_hi64(a) _mm_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm_xor_si128(a, _mm_xor_si128(b, c))
+#ifdef __SSE4_1__
+#define dropout__v_pack64(a, b) _mm_blend_epi16(a, _mm_slli_epi64(b, 32), 0xCC)
+#else
+#define dropout__v_pack64(a, b) _mm_or_si128(_mm_and_si128(a, _mm_setr_epi32(-1, 0, -1, 0)), _mm_slli_epi64(b, 32))
+#endif
+#define DROPOUT__V_IOTA64 _mm_setr_epi32(0, 0, 1, 0)
+#endif
+
+/* Independent chains in flight: a round is 8 vector uops a chain with about 5 cycles of
+   latency (multiply, shift, xor), so 4 chains keep the vector pipes busy. On AVX2 that is
+   more than 16 registers hold, but the few spilled constants are cheap memory operands:
+   measured on Zen 3 (AVX2), 4 chains unrolled are 9% faster than the former
+   even/odd + blend layout; 2 or 3 chains are no faster than it. */
+#define DROPOUT__U 4
+/* Blocks processed per call */
+#define DROPOUT__VB (DROPOUT__U * DROPOUT__W / 2)
+
+/* one Philox round on chain (a, b, c, d) = words 0..3; c1 ^ k0 is off the critical path */
+#define DROPOUT__ROUND1(a, b, c, d)                                                \
+   do {                                                                            \
+      dropout__v p0_ = dropout__v_mul64(a, m0), p1_ = dropout__v_mul64(c, m1);    \
+      a = dropout__v_xor3(dropout__v_hi64(p1_), b, vk0);                          \
+      b = p1_;                                                                     \
+      c = dropout__v_xor3(dropout__v_hi64(p0_), d, vk1);                          \
+      d = p0_;                                                                     \
+   } while (0)
+#define DROPOUT__ROUND()                                                           \
+   do {                                                                            \
+      DROPOUT__ROUND1(a0, a1, a2, a3); DROPOUT__ROUND1(b0, b1, b2, b3);             \
+      DROPOUT__ROUND1(e0, e1, e2, e3); DROPOUT__ROUND1(f0, f1, f2, f3);             \
+      vk0 = dropout__v_add(vk0, w0); vk1 = dropout__v_add(vk1, w1);                 \
+   } while (0)
+
+/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
+static void dropout__blocks_simd(uint64_t seed, uint64_t stream, uint64_t block, uint32_t *out)
+{
+   dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
+   dropout__v w0 = dropout__v_set1(DROPOUT_PHILOX_W0), w1 = dropout__v_set1(DROPOUT_PHILOX_W1);
+   dropout__v vk0 = dropout__v_set1((uint32_t)seed), vk1 = dropout__v_set1((uint32_t)(seed >> 32));
+   dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)(stream >> 32));
+   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
+   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;
+   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));
+   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;
+   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));
+   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;
+   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
+   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
+   /* ten rounds, unrolled so that the word rotation costs no moves */
+   DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND();
+   DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND(); DROPOUT__ROUND();
+   (void)vk0; (void)vk1;
+#define DROPOUT__STORE(k, a, b, c, d)                                                              \
+   do {                                                                                            \
+      dropout__v lo_ = dropout__v_pack64(a, b), hi_ = dropout__v_pack64(c, d);                     \
+      dropout__v_storeu(out + (k) * 2 * DROPOUT__W, dropout__v_unpacklo64(lo_, hi_));              \
+      dropout__v_storeu(out + (k) * 2 * DROPOUT__W + DROPOUT__W, dropout__v_unpackhi64(lo_, hi_)); \
+   } while (0)
+   DROPOUT__STORE(0, a0, a1, a2, a3);
+   DROPOUT__STORE(1, b0, b1, b2, b3);
+   DROPOUT__STORE(2, e0, e1, e2, e3);
+   DROPOUT__STORE(3, f0, f1, f2, f3);
+}
+#undef DROPOUT__STORE
+#undef DROPOUT__ROUND
+#undef DROPOUT__ROUND1
+#endif
+
+/* Keep bits of one stream-aligned window of 64 positions from its 2 * bits words:
+   bit i = (draw of position i >= t) = (draw > tm1), tm1 = t - 1 (t >= 1 here). */
+static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+{
+   uint64_t keep = 0;
+   int k;
+#if defined(DROPOUT__SIMD_AVX512)
+   if (bits == 8) {
+      return _mm512_cmpgt_epu8_mask(_mm512_loadu_si512((const void *)w), _mm512_set1_epi8((char)tm1));
+   } else if (bits == 16) {
+      __m512i t = _mm512_set1_epi16((short)tm1);
+      for (k = 0; k < 2; ++k)
+         keep |= (uint64_t)_mm512_cmpgt_epu16_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (32 * k);
+   } else {
+      __m512i t = _mm512_set1_epi32((int)tm1);
+      for (k = 0; k < 4; ++k)
+         keep |= (uint64_t)_mm512_cmpgt_epu32_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (16 * k);
+   }
+#elif defined(DROPOUT__SIMD_AVX2)
+   if (bits == 8) {
+      __m256i f = _mm256_set1_epi8((char)0x80), t = _mm256_set1_epi8((char)(tm1 ^ 0x80u));
+      for (k = 0; k < 2; ++k) {
+         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, t)) << (32 * k);
+      }
+   } else if (bits == 16) {
+      __m256i f = _mm256_set1_epi16((short)0x8000), t = _mm256_set1_epi16((short)(tm1 ^ 0x8000u));
+      __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)w), f);
+      __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8)), f);
+      __m256i c = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 16)), f);
+      __m256i d = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 24)), f);
+      /* packs works per 128-bit lane: the permute puts the quadwords back in order */
+      __m256i ab = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(a, t), _mm256_cmpgt_epi16(b, t)), 0xD8);
+      __m256i cd = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(c, t), _mm256_cmpgt_epi16(d, t)), 0xD8);
+      keep = (uint64_t)(uint32_t)_mm256_movemask_epi8(ab) | (uint64_t)(uint32_t)_mm256_movemask_epi8(cd) << 32;
+   } else {
+      __m256i f = _mm256_set1_epi32((int)0x80000000u), t = _mm256_set1_epi32((int)(tm1 ^ 0x80000000u));
+      for (k = 0; k < 8; ++k) {
+         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, t))) << (8 * k);
+      }
+   }
+#elif defined(DROPOUT__SIMD_SSE)
+   if (bits == 8) {
+      __m128i f = _mm_set1_epi8((char)0x80), t = _mm_set1_epi8((char)(tm1 ^ 0x80u));
+      for (k = 0; k < 4; ++k) {
+         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v, t)) << (16 * k);
+      }
+   } else if (bits == 16) {
+      __m128i f = _mm_set1_epi16((short)0x8000), t = _mm_set1_epi16((short)(tm1 ^ 0x8000u));
+      for (k = 0; k < 4; ++k) {
+         __m128i a = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k)), f);
+         __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k + 4)), f);
+         __m128i ab = _mm_packs_epi16(_mm_cmpgt_epi16(a, t), _mm_cmpgt_epi16(b, t));
+         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(ab) << (16 * k);
+      }
+   } else {
+      __m128i f = _mm_set1_epi32((int)0x80000000u), t = _mm_set1_epi32((int)(tm1 ^ 0x80000000u));
+      for (k = 0; k < 16; ++k) {
+         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, t))) << (4 * k);
+      }
+   }
+#elif defined(DROPOUT__SIMD_NEON)
+   if (bits == 8) {
+      static const uint8_t wt[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+      uint8x16_t vw = vld1q_u8(wt), t = vdupq_n_u8((uint8_t)tm1);
+      for (k = 0; k < 4; ++k) {
+         uint8x16_t m = vandq_u8(vcgtq_u8(vld1q_u8((const uint8_t *)(w + 4 * k)), t), vw);
+         keep |= (uint64_t)(vaddv_u8(vget_low_u8(m)) | (unsigned)vaddv_u8(vget_high_u8(m)) << 8) << (16 * k);
+      }
+   } else if (bits == 16) {
+      static const uint16_t wt[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+      uint16x8_t vw = vld1q_u16(wt), t = vdupq_n_u16((uint16_t)tm1);
+      for (k = 0; k < 8; ++k) {
+         uint16x8_t m = vandq_u16(vcgtq_u16(vld1q_u16((const uint16_t *)(w + 4 * k)), t), vw);
+         keep |= (uint64_t)vaddvq_u16(m) << (8 * k);
+      }
+   } else {
+      static const uint32_t wt[4] = {1, 2, 4, 8};
+      uint32x4_t vw = vld1q_u32(wt), t = vdupq_n_u32(tm1);
+      for (k = 0; k < 16; ++k)
+         keep |= (uint64_t)vaddvq_u32(vandq_u32(vcgtq_u32(vld1q_u32(w + 4 * k), t), vw)) << (4 * k);
+   }
+#endif
+   return keep;
+}
+
+/* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
+   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
+#define DROPOUT__GROUP 8
+
+/* Keep words of `count` consecutive stream-aligned windows from window `index` on. */
+static void dropout__windows_keep(uint64_t seed, uint64_t stream, uint64_t index, unsigned count,
+                                  int bits, uint32_t tm1, uint64_t *keep)
+{
+   /* 32-bit mode: 64 words a window; room for a vector step's rounding up */
+   uint32_t words[(DROPOUT__GROUP + 1) * 64 + 4 * DROPOUT__VB];
+   unsigned per = (unsigned)bits / 2u;                  /* blocks per window */
+   uint64_t block = index * per;
+   unsigned b, i;
+   for (b = 0; b < count * per; b += DROPOUT__VB)
+      dropout__blocks_simd(seed, stream, block + b, words + 4u * b);
+   for (i = 0; i < count; ++i)
+      keep[i] = dropout__window_keep(words + i * 2u * (unsigned)bits, bits, tm1);
+}
+
+/* f16 bits -> f32 bits, lane-wise, exactly as dropout_f16_to_f32. */
+static inline dropout__v dropout__v_f16_to_f32(dropout__v h)
+{
+   dropout__v sign = dropout__v_slli(dropout__v_and(h, dropout__v_set1(0x8000u)), 16);
+   dropout__v em = dropout__v_and(h, dropout__v_set1(0x7FFFu));
+   dropout__v sh = dropout__v_slli(em, 13);
+   dropout__v normal = dropout__v_add(sh, dropout__v_set1(112u << 23));
+   dropout__v special = dropout__v_or(sh, dropout__v_set1(0x7F800000u));
+   /* subnormal (and zero): man * 2^-24, an exact int->float and an exact scaling */
+   dropout__v sub = dropout__v_fmul(dropout__v_cvt_f32(em), dropout__v_set1(0x33800000u));
+   dropout__v r = dropout__v_sel(dropout__v_gt_s(em, dropout__v_set1(0x3FFu)), normal, sub);
+   r = dropout__v_sel(dropout__v_gt_s(em, dropout__v_set1(0x7BFFu)), special, r);
+   return dropout__v_or(r, sign);
+}
+
+/* f32 bits -> f16 bits, lane-wise, exactly as dropout_f32_to_f16 (RNE, NaN payload). */
+static inline dropout__v dropout__v_f32_to_f16(dropout__v x)
+{
+   dropout__v sign = dropout__v_and(dropout__v_srli(x, 16), dropout__v_set1(0x8000u));
+   dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
+   dropout__v nan = dropout__v_or(dropout__v_and(dropout__v_srli(ax, 13), dropout__v_set1(0x3FFu)),
+                                  dropout__v_set1(0x7E00u));
+   /* normal: add 0xFFF + lsb and shift drops the 13 bits with ties to even; a carry
+      bumps the exponent (and reaches Inf from 65520 up) */
+   dropout__v lsb = dropout__v_and(dropout__v_srli(ax, 13), dropout__v_set1(1u));
+   dropout__v normal = dropout__v_add(dropout__v_srli(dropout__v_add(dropout__v_add(ax, dropout__v_set1(0xFFFu)), lsb), 13),
+                                      dropout__v_set1((uint32_t)-(int32_t)(112u << 10)));
+   /* below 2^-14: adding 0.5f rounds (RNE) at 2^-24, the half's subnormal step */
+   dropout__v sub = dropout__v_add(dropout__v_fadd(ax, dropout__v_set1(0x3F000000u)),
+                                   dropout__v_set1((uint32_t)-(int32_t)0x3F000000u));
+   dropout__v r = dropout__v_sel(dropout__v_gt_s(dropout__v_set1(0x38800000u), ax), sub, normal);
+   r = dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x477FEFFFu)), dropout__v_set1(0x7C00u), r);
+   r = dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, r);
+   return dropout__v_or(r, sign);
+}
+
+/* f32 bits -> bf16 bits, exactly as dropout_f32_to_bf16. */
+static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
+{
+   dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
+   dropout__v hi = dropout__v_srli(x, 16);
+   dropout__v nan = dropout__v_or(hi, dropout__v_set1(0x40u));
+   dropout__v rne = dropout__v_srli(dropout__v_add(dropout__v_add(x, dropout__v_set1(0x7FFFu)),
+                                                   dropout__v_and(hi, dropout__v_set1(1u))), 16);
+   return dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, rne);
+}
+
+/* Streaming (non-temporal) stores write around the caches: a large output then costs no
+   read-for-ownership of y (8 instead of 12 bytes of memory traffic per f32 element). They
+   are used from DROPOUT_STREAM_STORE_BYTES of output on, and the call ends with a store
+   fence. The bits are the same. nt = 1: whole vectors, y DROPOUT__NT_ALIGN-byte aligned
+   (dropout__run_simd shifts its data grid to get there); nt = 2 (AVX-512): 16-byte
+   pieces, y 16-byte aligned (the fills, whose grid does not shift).
+   The default threshold, from `make bench`'s table on Zen 4 (32 MiB L3), two runs: forward
+   alone gains from streaming from 2 MiB of output on, but forward followed by a read of y
+   (what the next layer does) loses 4 to 22% with it from 2 to 8 MiB and is within -6%
+   to +15% at 16 MiB; from 32 MiB on streaming wins both ways. */
+#ifndef DROPOUT_STREAM_STORE_BYTES
+#define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
+#endif
+#if defined(DROPOUT__SIMD_AVX512)
+#define DROPOUT__NT_ALIGN 64
+#define dropout__v_stream(p, a) _mm512_stream_si512((__m512i *)(void *)(p), a)
+#define dropout__v_stream_u16(p, a) _mm256_stream_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(a))
+static inline void dropout__v_stream16(void *p, __m512i a)
+{
+   __m128i *q = (__m128i *)p;
+   _mm_stream_si128(q, _mm512_castsi512_si128(a));
+   _mm_stream_si128(q + 1, _mm512_extracti32x4_epi32(a, 1));
+   _mm_stream_si128(q + 2, _mm512_extracti32x4_epi32(a, 2));
+   _mm_stream_si128(q + 3, _mm512_extracti32x4_epi32(a, 3));
+}
+static inline void dropout__v_stream16_u16(void *p, __m512i a)
+{
+   __m256i h = _mm512_cvtepi32_epi16(a);
+   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(h));
+   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(h, 1));
+}
+#elif defined(DROPOUT__SIMD_AVX2)
+/* as two 16-byte halves: malloc gives 16-byte alignment, and halves stream as fast */
+#define DROPOUT__NT_ALIGN 16
+static inline void dropout__v_stream(void *p, __m256i a)
+{
+   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(a));
+   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(a, 1));
+}
+#define dropout__v_stream_u16(p, a) \
+   _mm_stream_si128((__m128i *)(void *)(p), _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)))
+#elif defined(DROPOUT__SIMD_SSE)
+#define DROPOUT__NT_ALIGN 16
+#define dropout__v_stream(p, a) _mm_stream_si128((__m128i *)(void *)(p), a)
+#define dropout__v_stream_u16 dropout__v_store_u16   /* 8 bytes: SSE has no such stream */
+#endif
+#if defined(DROPOUT__SIMD_AVX512)
+#define dropout__v_put(nt, p, a) do { if (nt == 1) dropout__v_stream(p, a); else if (nt == 2) dropout__v_stream16(p, a); \
+                                      else dropout__v_storeu(p, a); } while (0)
+#define dropout__v_put_u16(nt, p, a) do { if (nt == 1) dropout__v_stream_u16(p, a); else if (nt == 2) dropout__v_stream16_u16(p, a); \
+                                          else dropout__v_store_u16(p, a); } while (0)
+#elif defined(DROPOUT__NT_ALIGN)
+#define dropout__v_put(nt, p, a) do { if (nt) dropout__v_stream(p, a); else dropout__v_storeu(p, a); } while (0)
+#define dropout__v_put_u16(nt, p, a) do { if (nt) dropout__v_stream_u16(p, a); else dropout__v_store_u16(p, a); } while (0)
+#else   /* NEON: plain stores */
+#define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
+#define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
+#endif
+
+#ifdef DROPOUT__NT_ALIGN
+/* How stores to p (and to p plus any multiple of 64 bytes) can stream: 1 whole vectors,
+   2 16-byte pieces (AVX-512), 0 not at all. */
+static inline int dropout__nt_mode(const void *p)
+{
+   uintptr_t a = (uintptr_t)p;
+#if defined(DROPOUT__SIMD_AVX512)
+   return a % DROPOUT__NT_ALIGN == 0 ? 1 : a % 16u == 0 ? 2 : 0;
+#else
+   return a % DROPOUT__NT_ALIGN == 0;
+#endif
+}
+#endif
+
+/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies);
+   nt: streaming stores (y aligned). */
+static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t at,
+                                      uint64_t keep, const dropout_rule *r, int nt)
+{
+   unsigned g;
+   (void)nt;
+   switch (dtype) {
+   case DROPOUT__F64: {
+      double *yo = (double *)y + at; const double *xi = (const double *)x + at;
+      dropout__v s;
+      uint64_t sb;
+      uint32_t lo, hi;
+      memcpy(&sb, &r->scale_f64, 8);
+      lo = (uint32_t)sb; hi = (uint32_t)(sb >> 32);
+      /* the 64-bit scale in every pair of lanes: low word first (little endian lanes) */
+      {
+         uint32_t tmp[DROPOUT__W];
+         unsigned i;
+         for (i = 0; i < DROPOUT__W; i += 2) { tmp[i] = lo; tmp[i + 1] = hi; }
+         s = dropout__v_loadu(tmp);
+      }
+      for (g = 0; g < 64; g += DROPOUT__W / 2)
+         dropout__v_put(nt, yo + g, dropout__v_and(dropout__v_lanes64(keep >> g),
+                                                   dropout__v_dmul(dropout__v_loadu(xi + g), s)));
+   } break;
+   case DROPOUT__F16: {
+      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
+      dropout__v s;
+      uint32_t sb;
+      memcpy(&sb, &r->scale_f32, 4);
+      s = dropout__v_set1(sb);
+      for (g = 0; g < 64; g += DROPOUT__W) {
+         dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(xi + g)), s);
+         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
+      }
+   } break;
+   default: {   /* bf16 (f32 has its own) */
+      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
+      dropout__v s;
+      uint32_t sb;
+      memcpy(&sb, &r->scale_f32, 4);
+      s = dropout__v_set1(sb);
+      for (g = 0; g < 64; g += DROPOUT__W) {
+         dropout__v f = dropout__v_fmul(dropout__v_slli(dropout__v_load_u16(xi + g), 16), s);
+         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
+      }
+   } break;
+   }
+}
+
+/* 64 mask bits as 8 bytes, LSB first */
+static inline void dropout__store_mask64(uint8_t *mask, uint64_t keep)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+   dropout__store_mask_bits(mask, keep, 64);
+#else
+   memcpy(mask, &keep, 8);
+#endif
+}
+static inline uint64_t dropout__load_mask64(const uint8_t *mask)
+{
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+   return dropout__load_mask_bits(mask, 64);
+#else
+   uint64_t keep;
+   memcpy(&keep, mask, 8);
+   return keep;
+#endif
+}
+
+/* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned).
+   The chunk's loads come before its stores: where y sits 16 to 48 bytes past x modulo
+   4 KiB, a store followed by a load 4 to 12 elements on looks like a dependence to the
+   core (4K aliasing), and interleaving them cost 20-35% out of cache on Zen 4 (AVX-512
+   and AVX2 builds); loads first costs nothing elsewhere. */
+static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+{
+#if defined(DROPOUT__SIMD_AVX512)
+   __m512 s = _mm512_set1_ps(scale), v[4];
+   int g;
+   for (g = 0; g < 4; ++g) v[g] = _mm512_loadu_ps(x + 16 * g);
+   for (g = 0; g < 4; ++g)   /* zero-masking gives +0 in dropped lanes */
+      dropout__v_put(nt, y + 16 * g, _mm512_castps_si512(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s)));
+#elif defined(DROPOUT__SIMD_AVX2)
+   /* a variable shift moves keep bit 8g + i to the sign bit of lane i, which is all
+      blendv reads: 1 uop a lane mask instead of broadcast + and + compare */
+   __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
+   __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24), eight = _mm256_set1_epi32(8);
+   int h, g;
+   for (h = 0; h < 2; ++h) {
+      __m256i v = _mm256_set1_epi32((int)(uint32_t)(keep >> (32 * h)));
+      __m256i t = sh;
+      __m256 in[4];
+      for (g = 0; g < 4; ++g) in[g] = _mm256_loadu_ps(x + 32 * h + 8 * g);
+      for (g = 0; g < 4; ++g) {
+         __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(v, t));
+         __m256 o = _mm256_blendv_ps(z, _mm256_mul_ps(in[g], s), m);
+         dropout__v_put(nt, y + 32 * h + 8 * g, _mm256_castps_si256(o));
+         t = _mm256_sub_epi32(t, eight);
+      }
+   }
+#else
+   dropout__v s;
+   uint32_t sb;
+   unsigned g;
+   memcpy(&sb, &scale, 4);
+   s = dropout__v_set1(sb);
+   for (g = 0; g < 64; g += DROPOUT__W)
+      dropout__v_put(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
+                                               dropout__v_fmul(dropout__v_loadu(x + g), s)));
+#endif
+   (void)nt;
+}
+
+/* dropout__run_ref's loop: whole chunks by steps of a few windows with vector arithmetic,
+   the last partial chunk (< 64 elements) by the reference. Three concerns, one function
+   each, that dropout__run_simd puts together step by step:
+   - keep bits (dropout__keep_*): the keep words of the call's chunks, from the windows at
+     the call's position (or from a stored mask);
+   - store policy (dropout__stores_*): plain or streaming stores, and for streaming the
+     shift of the data grid that puts y on an aligned address;
+   - data grid (dropout__grid_*): the keep bits applied to the data, 64 elements at a time,
+     on the call's grid or on that shifted one. */
+
+/* Keep bits. Keep words and masks follow the call's chunks (elements 64c .. 64c + 63).
+   A call at a position offset s = offset % 64 reads chunk c's keep word from window c at
+   bit s and window c + 1: the step's last window is kept for the next step, so no window
+   is made twice (win[0] carries it; every step after the first starts there). The key
+   (seed, stream) goes to each step as it is, not through this struct, so that a call with
+   a constant key still gets Philox with the key folded in (through the struct: 5 to 16%
+   slower at 8 bits in cache, gcc 12, AVX-512); the windows live in the caller, so that
+   the struct itself never escapes to dropout__windows_keep. */
+typedef struct dropout__keep_src {
+   const uint8_t *mask_in;    /* keep words read from this stored mask, when not NULL */
+   uint64_t first;            /* window of the call's first position */
+   unsigned s;                /* the call's position in that window */
+   int bits, all;             /* all: t = 0, every element kept */
+   uint32_t tm1;
+   uint64_t *win;             /* DROPOUT__GROUP + 1 windows */
+} dropout__keep_src;
+
+static inline void dropout__keep_init(dropout__keep_src *ks, uint64_t *win, const uint8_t *mask_in,
+                                      const dropout_rule *r, uint64_t offset)
+{
+   ks->win = win;
+   ks->mask_in = mask_in;
+   ks->first = offset >> 6;
+   ks->s = (unsigned)(offset & 63u);
+   ks->bits = r->bits;
+   ks->all = r->threshold == 0;
+   ks->tm1 = (uint32_t)(r->threshold - 1u);
+}
+
+/* k[0 .. nb): the keep words of the nb whole chunks from element at (a multiple of 64) on;
+   the steps come in order, from at = 0 */
+static inline void dropout__keep_step(const dropout__keep_src *ks, uint64_t seed, uint64_t stream,
+                                      size_t at, unsigned nb, uint64_t *k)
+{
+   const uint64_t w = ks->first + at / DROPOUT__CHUNK;
+   unsigned c;
+   if (ks->mask_in) {
+      for (c = 0; c < nb; ++c) k[c] = dropout__load_mask64(ks->mask_in + at / 8u + 8u * c);
+   } else if (ks->all) {
+      for (c = 0; c < nb; ++c) k[c] = ~(uint64_t)0;
+   } else if (ks->s == 0) {
+      dropout__windows_keep(seed, stream, w, nb, ks->bits, ks->tm1, k);
+   } else {
+      /* window w + nb is in the call's range: the chunks are whole */
+      if (at) dropout__windows_keep(seed, stream, w + 1, nb, ks->bits, ks->tm1, ks->win + 1);
+      else dropout__windows_keep(seed, stream, w, nb + 1, ks->bits, ks->tm1, ks->win);
+      for (c = 0; c < nb; ++c) k[c] = ks->win[c] >> ks->s | ks->win[c + 1] << (64u - ks->s);
+      ks->win[0] = ks->win[nb];
+   }
+}
+
+/* Store policy: streaming stores from DROPOUT_STREAM_STORE_BYTES of output on (nt, as in
+   dropout__nt_mode), plain ones below. The data grid is then shifted by h elements, so
+   that the streamed stores start on an aligned y (whole-vector streams, and with x as
+   aligned as y no split loads). */
+typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
+
+static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r)
+{
+   dropout__stores st;
+#ifdef DROPOUT__NT_ALIGN
+   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+#endif
+   st.nt = 0;
+   st.h = 0;
+#ifdef DROPOUT__NT_ALIGN
+   if (y && r->threshold != 0 && n * es >= nt_from) {
+      size_t mis = (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN);
+      if (mis % es == 0) st.h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
+      st.nt = dropout__nt_mode((const char *)y + (size_t)st.h * es);
+   }
+#else
+   (void)y; (void)n; (void)es; (void)r;
+#endif
+   return st;
+}
+
+/* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
+   step on), so that the loads overlap the arithmetic. Measured on Zen 4: +2 to +35% out of
+   cache with streamed stores in the AVX-512 build, while the AVX2 build on the same CPU
+   lost 5-8% with it; so AVX-512 with streaming stores only. */
+static inline void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+#if defined(DROPOUT__SIMD_AVX512)
+   if (x && nt && left > DROPOUT__GROUP) {
+      const char *pf = (const char *)x + (at + (size_t)DROPOUT__GROUP * DROPOUT__CHUNK) * es;
+      size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
+      for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
+   }
+#else
+   (void)x; (void)at; (void)left; (void)es; (void)nt;
+#endif
+}
+
+/* The streamed stores are ordered before what follows the call. */
+static inline void dropout__stores_end(dropout__stores st)
+{
+#ifdef DROPOUT__NT_ALIGN
+   if (st.nt) _mm_sfence();
+#else
+   (void)st;
+#endif
+}
+
+/* Data grid: the step's nb chunks from element at, t > 0. kb[1 .. nb] are their keep words
+   and kb[0] the step before's last. Unshifted (h = 0), data chunk c is keep chunk c.
+   Shifted by h, data chunk c covers elements at + h + 64(c - 1) .. at + h + 64c - 1 and
+   takes its keep bits from keep words c - 1 and c, as the position shift does; the first
+   step starts at data chunk 1, and dropout__grid_edges applies the elements left over. */
+static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t at, unsigned nb,
+                                      const uint64_t *kb, dropout__stores st, const dropout_rule *r)
+{
+   const uint64_t *k = kb + 1;
+   const unsigned h = st.h;
+   unsigned c;
+   if (h == 0) {
+      if (dtype == DROPOUT__F32) {
+         float *yo = (float *)y + at;
+         const float *xi = (const float *)x + at;
+         /* nt a constant in each loop, so the store choice folds away */
+         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
+         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
+         else                 for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
+      } else {
+         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, st.nt);
+      }
+   } else {
+      const unsigned c0 = at == 0 ? 1u : 0u;
+      if (dtype == DROPOUT__F32) {
+         float *yo = (float *)y + at + h - 64u;
+         const float *xi = (const float *)x + at + h - 64u;
+         for (c = c0; c < nb; ++c)
+            dropout__apply64_f32(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
+      } else {
+         for (c = c0; c < nb; ++c)
+            dropout__apply_chunk_simd(dtype, y, x, at + h + 64u * c - 64u, kb[c] >> h | kb[c + 1] << (64u - h), r, st.nt);
+      }
+   }
+}
+
+/* The shifted grid's leftovers, element by element with the same keep bits: elements
+   0 .. h - 1 (keep word k0, of chunk 0) and the last 64 - h of the whole chunks (the low
+   bits of klast, the last chunk's keep word). */
+static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t full, unsigned h,
+                                       uint64_t k0, uint64_t klast, const dropout_rule *r)
+{
+   if (h) {
+      dropout__apply_chunk(dtype, y, x, 0, k0, h, r);
+      dropout__apply_chunk(dtype, y, x, full - 64u + h, klast >> h, 64u - h, r);
+   }
+}
+
+static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
+                              const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                              uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
+   const size_t es = size[dtype];
+   const size_t full = n & ~(size_t)(DROPOUT__CHUNK - 1);
+   /* DROPOUT__GROUP windows a step, a constant: measured on Zen 3 (AVX2), steps of 1
+      Philox call or 1 window (keep bits and data alternating finely) or any step size
+      known only at run time were no faster out of cache and 7-8% slower in cache. */
+   const unsigned step = DROPOUT__GROUP;
+   const dropout__stores st = dropout__stores_choose(y, n, es, r);
+   dropout__keep_src ks;
+   uint64_t win[DROPOUT__GROUP + 1];  /* the keep bits' windows (ks) */
+   uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
+   uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
+   size_t at;
+   dropout__keep_init(&ks, win, mask_in, r, offset);
+   kb[0] = 0;
+   for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
+      const size_t left = (full - at) / DROPOUT__CHUNK;
+      const unsigned nb = left < step ? (unsigned)left : step;
+      unsigned c;
+      dropout__stores_prefetch(x, at, left, es, st.nt);
+      dropout__keep_step(&ks, seed, stream, at, nb, kb + 1);
+      if (mask_out)
+         for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[1 + c]);
+      if (y && r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
+         if (y != x) memcpy((char *)y + at * es, (const char *)x + at * es, (size_t)nb * DROPOUT__CHUNK * es);
+      } else if (y) {
+         if (at == 0) k0 = kb[1];
+         dropout__grid_step(dtype, y, x, at, nb, kb, st, r);
+      }
+      kb[0] = kb[nb];
+   }
+   dropout__stores_end(st);
+   dropout__grid_edges(dtype, y, x, full, st.h, k0, kb[0], r);
+   if (full < n)
+      dropout__run_ref(dtype, y ? (char *)y + full * es : NULL, mask_out ? mask_out + full / 8u : NULL,
+                       x ? (const char *)x + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
+                       n - full, r, seed, stream, offset + full);
+}
+
+/* Stream words word .. word + n - 1 into out. A large fill streams its stores as forward
+   does (through an L1 buffer): whole blocks land at out - skip + a multiple of 4 * VB
+   words, so their alignment is the same every time. */
+static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   uint32_t buf[4 * DROPOUT__VB];
+   size_t i = 0, j;
+   uint64_t block = word >> 2;
+   unsigned skip = (unsigned)(word & 3u);
+   int nt = 0;
+#ifdef DROPOUT__NT_ALIGN
+   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+   if (n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
+#endif
+   while (i < n) {
+      size_t take = 4u * DROPOUT__VB - skip;
+      if (take > n - i) take = n - i;
+      if (skip == 0 && take == 4u * DROPOUT__VB && nt) {
+         dropout__blocks_simd(seed, stream, block, buf);
+         for (j = 0; j < 4u * DROPOUT__VB; j += DROPOUT__W) dropout__v_put(nt, out + i + j, dropout__v_loadu(buf + j));
+      } else if (skip == 0 && take == 4u * DROPOUT__VB) {
+         dropout__blocks_simd(seed, stream, block, out + i);
+      } else {
+         dropout__blocks_simd(seed, stream, block, buf);
+         memcpy(out + i, buf + skip, take * 4u);
+      }
+      i += take;
+      skip = 0;
+      block += DROPOUT__VB;
+   }
+#ifdef DROPOUT__NT_ALIGN
+   if (nt) _mm_sfence();
+#endif
+}
+#if defined(DROPOUT__QUIET_AVX512_HEADERS)
+#pragma GCC diagnostic pop
+#endif
+#endif /* DROPOUT__SIMD */
+/* ------------------------------- end of SIMD PATHS ---------------------------------- */
+
+/* The engine behind every plain dropout call (forward, backward, mask, apply_mask), for a
+   valid rule: the SIMD path or the reference, the same bits. */
+DROPOUT__INLINE void dropout__engine_body(int dtype, void *y, uint8_t *mask_out, const void *x,
+                                          const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                          uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   /* p = 1 drops everything, whatever a stored mask says (SPEC section 7): a kept bit would
+      scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
+      the call is forward at t = 2^bits, which keeps nothing and writes +0. */
+   if (mask_in && r->threshold >> r->bits) mask_in = NULL;
+#ifdef DROPOUT__SIMD
+   /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
+   if (n >= DROPOUT__CHUNK) {
+      dropout__run_simd(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+      return;
+   }
+#endif
+   dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
+                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                            uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+/* the f32 calls' own copy (see DROPOUT__INLINE) */
+static void dropout__engine_f32(float *y, uint8_t *mask_out, const float *x,
+                                const uint8_t *mask_in, size_t n, const dropout_rule *r,
+                                uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__engine_body(DROPOUT__F32, y, mask_out, x, mask_in, n, r, seed, stream, offset);
+}
+
+static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+#ifdef DROPOUT__SIMD
+   if (n >= 4u * DROPOUT__VB) {   /* shorter: the reference makes fewer blocks */
+      dropout__words_simd(out, n, seed, stream, word);
+      return;
+   }
+#endif
+   dropout__words_ref(out, n, seed, stream, word);
 }
 
 /* ====================================================================================
