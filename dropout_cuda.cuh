@@ -710,20 +710,21 @@ DROPOUT_HD void dropout_cuda__geom_make(dropout_cuda__geom *g, int rank, const u
    int64_t st[3][DROPOUT_MAX_RANK];
    uint64_t ms[DROPOUT_MAX_RANK], mstep = 1, numel = 1, rows = 1;
    int d, k, r = 0;
+   for (d = 0; d < rank; ++d) numel *= dims[d];
+   g->numel = numel;
+   if (numel == 0) rank = 0;   /* empty: nothing to reduce (and its other dims may be huge) */
    for (k = 0; k < 3; ++k) {
-      int64_t c = 1;
+      uint64_t c = 1;           /* < 2^63 here: dropout.h refuses larger extents */
       for (d = rank - 1; d >= 0; --d) {
-         st[k][d] = strides[k] ? strides[k][d] : c;
-         c *= (int64_t)dims[d];
+         st[k][d] = strides[k] ? strides[k][d] : (int64_t)c;
+         c *= dims[d];
       }
    }
    for (d = rank - 1; d >= 0; --d) {          /* mask-shape row-major steps */
       if ((broadcast >> d) & 1u) ms[d] = 0;
       else { ms[d] = mstep; mstep *= dims[d]; }
-      numel *= dims[d];
    }
-   g->numel = numel;
-   for (d = 0; d < rank && numel > 0; ++d) {   /* an empty view has nothing to reduce */
+   for (d = 0; d < rank; ++d) {
       int merge = r > 0;
       if (dims[d] == 1) continue;              /* no step is ever taken over it */
       if (merge) {

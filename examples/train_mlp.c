@@ -127,7 +127,7 @@ static int picture_loss(const char *svg_path, const char *csv_path, const Run *p
    loss over each panel, both axes labelled (x1 below, x2 on the left), a key below. */
 static int picture_boundary(const char *path, Run *plain, Run *drop)
 {
-   enum { S = 300, GAP = 16, M = 12, YL = 30 /* x2's labels */, TOP = 74, BOTTOM = 52,
+   enum { S = 300, GAP = 24, M = 12, YL = 56 /* x2's labels */, TOP = 110, BOTTOM = 80,
           W = 2 * (YL + S) + GAP + 2 * M, H = TOP + S + BOTTOM };
    const uint32_t boundary = 0x808080;   /* mid grey: darker reads as black on 1 pixel */
    const float lo = -1.6f, span = 3.2f;
@@ -156,10 +156,11 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
       predict(runs[panel], logits, grid, S * S);
       if (panel == 0) snprintf(buf, sizeof buf, "no dropout");
       else snprintf(buf, sizeof buf, "dropout p = %.2f", runs[panel]->cfg.p);
-      img_text(&im, X0 + S / 2, 34, buf, 2, panel ? 0x1f77b4 : 0xd62728, 1);
-      snprintf(buf, sizeof buf, "held-out: accuracy %.1f%%, loss %.3f", 100 * cv->test_acc[cv->n - 1],
-               cv->test_loss[cv->n - 1]);
-      img_text(&im, X0 + S / 2, 58, buf, 1, 0x000000, 1);
+      img_text(&im, X0 + S / 2, 36, buf, 2, panel ? 0x1f77b4 : 0xd62728, 1);
+      snprintf(buf, sizeof buf, "held-out accuracy %.1f%%", 100 * cv->test_acc[cv->n - 1]);
+      img_text(&im, X0 + S / 2, 62, buf, 2, 0x000000, 1);
+      snprintf(buf, sizeof buf, "held-out loss %.3f", cv->test_loss[cv->n - 1]);
+      img_text(&im, X0 + S / 2, 84, buf, 2, 0x000000, 1);
       for (i = 0; i < S; ++i)
          for (j = 0; j < S; ++j) {
             const float *z = logits + 2 * (i * S + j);
@@ -186,17 +187,16 @@ static int picture_boundary(const char *path, Run *plain, Run *drop)
                img_rect(&im, X0 + x, Y0 + y, 1, 1, tr->y[k] ? 0x143cc8 : 0xc8460a);
             }
       }
-      img_text(&im, X0, Y0 + S + 4, "-1.6", 1, 0x000000, 0);
-      img_text(&im, X0 + S, Y0 + S + 4, "1.6", 1, 0x000000, 2);
-      img_text(&im, X0 + S / 2, Y0 + S + 4, "x1", 1, 0x000000, 1);
-      img_text(&im, X0 - 4, Y0, "1.6", 1, 0x000000, 2);
-      img_text(&im, X0 - 4, Y0 + S - 7, "-1.6", 1, 0x000000, 2);
-      img_text(&im, X0 - 4, Y0 + S / 2 - 3, "x2", 1, 0x000000, 2);
+      img_text(&im, X0, Y0 + S + 6, "-1.6", 2, 0x000000, 0);          /* x1 below */
+      img_text(&im, X0 + S, Y0 + S + 6, "1.6", 2, 0x000000, 2);
+      img_text(&im, X0 + S / 2, Y0 + S + 6, "x1", 2, 0x000000, 1);
+      img_text(&im, X0 - 6, Y0, "1.6", 2, 0x000000, 2);                /* x2 on the left */
+      img_text(&im, X0 - 6, Y0 + S - 14, "-1.6", 2, 0x000000, 2);
+      img_text(&im, X0 - 6, Y0 + S / 2 - 7, "x2", 2, 0x000000, 2);
    }
-   snprintf(buf, sizeof buf, "background: predicted class (orange 0, blue 1), grey line: the boundary");
-   img_text(&im, W / 2, TOP + S + 18, buf, 1, 0x000000, 1);
-   snprintf(buf, sizeof buf, "dots: the %d training points; both axes -1.6 .. 1.6", plain->train->n);
-   img_text(&im, W / 2, TOP + S + 32, buf, 1, 0x000000, 1);
+   img_text(&im, W / 2, TOP + S + 34, "background: predicted class (orange 0, blue 1)", 2, 0x000000, 1);
+   snprintf(buf, sizeof buf, "grey line: the boundary; dots: the %d training points", plain->train->n);
+   img_text(&im, W / 2, TOP + S + 56, buf, 2, 0x000000, 1);
    err = png_write(path, W, H, im.rgb);
    free(im.rgb); free(grid); free(logits);
    return err;

@@ -4,8 +4,8 @@
 #  1. the kernel bodies over emulated grids, built by the host compiler as C99 (the runner's
 #     build of tests/cuda/test_cuda_logic.c, the rule) and here as C++;
 #  2. nvcc compiles every kernel for sm_75, sm_80 and sm_90 with warnings as errors
-#     (tests/cuda/test_cuda.cu instantiates them all, tests/cuda/variants_cuda.cu too),
-#     and for sm_90: tests/cuda/test_cuda_run.cu (dropout_cuda_run against dropout_run),
+#     (tests/cuda/test_cuda.cu instantiates them all), and for sm_90 (the same kernels):
+#     tests/cuda/variants_cuda.cu, tests/cuda/test_cuda_run.cu (dropout_cuda_run against dropout_run),
 #     tests/cuda/test_cuda_v0.cu (a 0.1.0 program under DROPOUT_V0_API), the trainer
 #     (examples/train_mlp_cuda.cu), the Python library (python/dropouth_cuda_lib.cu) and
 #     the benchmarks (bench_cuda, matmul_cost_cuda);
@@ -34,7 +34,7 @@ elif [ -x "$NVCC" ]; then
    stamp=$BUILD/nvcc.stamp
    if [ "${DROPOUT_NVCC_FRESH:-0}" != 1 ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
       say "PASS build nvcc_kernels_sm75_sm80_sm90 (reused: sources unchanged since the last build)"
-      say "PASS build nvcc_variants_sm75_sm80_sm90 (reused)"
+      say "PASS build nvcc_variants_sm90 (reused)"
       say "PASS build nvcc_run_sm90 (reused)"
       say "PASS build nvcc_v0_program_sm90 (reused)"
       say "PASS build nvcc_trainer_sm90 (reused)"
@@ -48,7 +48,7 @@ elif [ -x "$NVCC" ]; then
       done
       t0=$(date +%s)
       build nvcc_kernels_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
-      build nvcc_variants_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/variants_cuda.cu -o "$BUILD/variants_cuda"
+      build nvcc_variants_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/variants_cuda.cu -o "$BUILD/variants_cuda"
       build nvcc_run_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_run.cu -o "$BUILD/test_cuda_run"
       build nvcc_v0_program_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_v0.cu -o "$BUILD/test_cuda_v0"
       build nvcc_trainer_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off $SM90 examples/train_mlp_cuda.cu -o "$BUILD/train_mlp_cuda" -lpthread

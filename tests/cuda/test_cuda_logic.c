@@ -564,6 +564,37 @@ static void test_descriptor(void)
    case_end("emulated dropout_cuda_run: random strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate, device coordinates), every op and dtype == CPU dropout_run on the view == on the contiguous copy; nothing written outside the view");
 }
 
+/* Empty views whose other dims are huge (their product would overflow): whatever
+   dropout.h's checks say, the GPU side agrees, and an accepted one writes nothing. */
+static void test_empty_views(void)
+{
+   static const size_t shapes[][3] = { { (size_t)-1 / 3, 2, 0 }, { 0, (size_t)-1, 5 }, { 7, 0, (size_t)1 << 40 } };
+   static float y[64], x[64];
+   int i, accepted = 0;
+   for (i = 0; i < 3; ++i) {
+      dropout_rule rule;
+      dropout_plan plan;
+      dropout_desc d;
+      dropout_tensors t;
+      dropout_cuda__job job;
+      int rc = dropout_rule_init(&rule, 0.5, DROPOUT_BITS_8);
+      if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), 0);
+      if (!rc) rc = dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+      if (!rc) rc = dropout_desc_set_shape(&d, 3, shapes[i]);
+      memset(&t, 0, sizeof t);
+      t.out = y; t.in = x;
+      if (!rc) rc = dropout__desc_check(&d, &t);
+      if (rc) continue;
+      ++accepted;
+      memset(y, 0x5A, sizeof y);
+      dropout_cuda__job_of_desc(&job, &d, &t);
+      emulate_job(&job, 3, 0);
+      for (rc = 0; rc < 64; ++rc) CHECK(((const unsigned char *)y)[rc * 4] == 0x5A, "empty view %d: y written", i);
+   }
+   printf("    %d of 3 empty views with huge dims accepted by the checks\n", accepted);
+   case_end("empty views with huge dims: no overflow in the shape reduction, nothing written");
+}
+
 /* Each thread alone on poisoned outputs: the bytes it writes, under two poisons. No byte
    may be written by two threads, and together they must write every byte. */
 static void test_ownership(void)
@@ -644,6 +675,7 @@ int main(void)
    test_warp_path();
    test_fills();
    test_descriptor();
+   test_empty_views();
    test_ownership();
    test_runtime_state();
    return check_exit();

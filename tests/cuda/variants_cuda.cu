@@ -4,7 +4,7 @@
    positions). Inputs include NaNs with payloads, Inf, -0 and subnormals; the variants' NaN
    payloads are unspecified (docs/SPEC.md section 10), so there a NaN matches any NaN and
    every other element must match to the bit. Built by the nvcc suite (tests/cuda/suite.sh)
-   with -Werror all-warnings for sm_75, sm_80 and sm_90 and run by `make test-cuda`;
+   with -Werror all-warnings (sm_90) and run by `make test-cuda`;
    prints one SKIP line where no GPU is present. The kernels are also run over emulated
    grids by tests/cuda/test_cuda_logic.c. */
 #include <cuda_runtime.h>
