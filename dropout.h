@@ -41,8 +41,8 @@
                               or nothing where there is no assert.h: -ffreestanding,
                               wasm32 -nostdlib); argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
-   DROPOUT_V0_API          the 0.1.0 interface, unchanged names and signatures, same bits
-                           (define it in the implementation file too); for moving over
+      DROPOUT_V0_API          the 0.1.0 interface, unchanged names and signatures, same bits
+                              (define it in the implementation file too); for moving over
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
@@ -107,6 +107,25 @@
       chunk dropout_plan_slice(&plan, start, count, &chunk) and its output slice: the
       result equals one call. Mask bytes hold 8 elements, so chunks that write masks
       start at multiples of 8 elements.
+
+   CONTENTS (in file order; a reader following one call goes down the file)
+      Declarations
+         guards (C99, FLT_EVAL_METHOD, fast-math), version, return codes
+         inline building blocks, host and device: Philox, draws, rules, keep decisions,
+            f16/bf16 conversions, per-element apply, accumulate
+         the library API: keys, positions, rules, generators, plans; the short calls;
+            the raw stream; the fused op; the variants' building blocks; the descriptor
+         DROPOUT_V0_API declarations
+      Implementation (DROPOUT_IMPLEMENTATION)
+         argument and FPU-mode checks, error messages
+         the public calls: rules, generators, plans -> short calls -> raw stream ->
+            the descriptor walker (strides, broadcast, variants) -> dropout_run ->
+            the fused op's short calls -> normals
+         the scalar reference (one loop behind forward, backward, mask, apply_mask)
+         the SIMD paths: primitive layer, Philox in lanes, keep bits, data grid,
+            store policy, the SIMD run
+         the engine every call ends in (SIMD path or reference, the same bits)
+         DROPOUT_V0_API definitions (0.1.0 calls on the new engine)
 
    LICENSE: see the end of the file.
 */
