@@ -1,10 +1,9 @@
 /* test_parallel.c - examples/dropout_parallel.h: every dtype's forward (with and without
-   a mask), mask-free backward and stored-mask backward on 1, 2 and 3 threads gives the
-   same bits as the library's one call, for sizes around the 64-element chunk edges,
-   odd offsets and every draw width; bad arguments return the library's code and write
-   nothing. run.sh builds it without OpenMP (the chunking alone); tests/examples/suite.sh
-   builds it again with -fopenmp, where the chunks really run on threads. */
-#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+   a mask), backward and stored-mask apply on 1, 2 and 3 threads gives the same bits as
+   the library's one call, for sizes around the 64-element chunk edges, odd positions and
+   every draw width; bad arguments return the library's code and write nothing. run.sh
+   builds it without OpenMP (the slicing alone); tests/examples/suite.sh builds it again
+   with -fopenmp, where the slices really run on threads. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "examples/dropout_parallel.h"
@@ -16,13 +15,14 @@ enum { NMAX = 4099 };
 
 static float xf[NMAX], yf[2][NMAX];
 static double xd[NMAX], yd[2][NMAX];
-static uint16_t xh[NMAX], yh[2][NMAX];
+static dropout_f16 xh[NMAX], yh[2][NMAX];
+static dropout_bf16 xb[NMAX], yb[2][NMAX];
 static uint8_t mk[2][NMAX / 8 + 2];   /* one byte past the mask: must stay untouched */
 
 static const size_t sizes[] = {0, 1, 63, 64, 65, 127, 129, 1000, NMAX};
 static const double ps[] = {0.0, 0.1, 0.5, 1.0};
-static const int widths[] = {8, 16, 32};
-static const uint64_t offsets[] = {0, 7, 1000003};
+static const dropout_bits widths[] = {DROPOUT_BITS_8, DROPOUT_BITS_16, DROPOUT_BITS_32};
+static const uint64_t positions[] = {0, 7, 1000003};
 
 static void fill_inputs(void)
 {
@@ -30,11 +30,12 @@ static void fill_inputs(void)
    for (i = 0; i < NMAX; ++i) {
       xf[i] = (float)i * 0.25f - 100.0f;
       xd[i] = (double)i * 0.125 - 50.0;
-      xh[i] = (uint16_t)(0x3c00u + (i * 37u) % 0x3000u);   /* f16 1.0 and up; also fine bf16 bits */
+      xh[i].bits = (uint16_t)(0x3c00u + (i * 37u) % 0x3000u);   /* f16 1.0 and up */
+      xb[i].bits = xh[i].bits;                                    /* fine bf16 bits too */
    }
 }
 
-/* one case per dtype: CHECKs over every size, p, width, offset and thread count */
+/* one case per dtype: CHECKs over every size, p, width, position and thread count */
 #define CASE_DTYPE(T, X, Y, NAME)                                                          \
    do {                                                                                  \
       size_t si; int pi, wi, oi, th;                                                      \
@@ -42,46 +43,50 @@ static void fill_inputs(void)
       for (pi = 0; pi < 4; ++pi) for (wi = 0; wi < 3; ++wi) for (oi = 0; oi < 3; ++oi)    \
       for (th = 1; th <= 3; ++th) {                                                        \
          const size_t n = sizes[si], mb = (n + 7) / 8;                                     \
-         const double p = ps[pi]; const int bits = widths[wi];                             \
-         const uint64_t off = offsets[oi];                                                  \
+         dropout_rule rule; dropout_plan plan;                                             \
          int e0, e1;                                                                        \
+         CHECK(dropout_rule_init(&rule, ps[pi], widths[wi]) == DROPOUT_OK, "rule");        \
+         CHECK(dropout_plan_at(&plan, &rule, dropout_key_make(11, 3),                       \
+                               dropout_pos_make(positions[oi]), n) == DROPOUT_OK, "plan"); \
          memset(Y[0], 0xa5, sizeof Y[0]); memset(Y[1], 0xa5, sizeof Y[1]);                  \
          memset(mk[0], 0x5a, sizeof mk[0]); memset(mk[1], 0x5a, sizeof mk[1]);              \
-         e0 = dropout_forward_##T(Y[0], mk[0], X, n, p, bits, 11, 3, off);                  \
-         e1 = dropout_forward_##T##_mt(Y[1], mk[1], X, n, p, bits, 11, 3, off, th);         \
-         CHECK(e0 == 0 && e1 == 0, "forward n=%zu p=%g bits=%d: codes %d %d", n, p, bits, e0, e1); \
+         e0 = dropout_forward_##T(&plan, Y[0], mk[0], X);                                   \
+         e1 = dropout_forward_##T##_mt(&plan, Y[1], mk[1], X, th);                          \
+         CHECK(e0 == 0 && e1 == 0, "forward n=%zu: codes %d %d", n, e0, e1);                \
          CHECK(!memcmp(Y[0], Y[1], sizeof Y[0]) && !memcmp(mk[0], mk[1], mb + 1),           \
-               "forward n=%zu p=%g bits=%d off=%llu threads=%d: output or mask differs",   \
-               n, p, bits, (unsigned long long)off, th);                                    \
-         e0 = dropout_forward_##T(Y[0], NULL, X, n, p, bits, 11, 3, off);                   \
-         e1 = dropout_forward_##T##_mt(Y[1], NULL, X, n, p, bits, 11, 3, off, th);          \
+               "forward n=%zu p=%g bits=%d pos=%llu threads=%d: output or mask differs",   \
+               n, ps[pi], (int)widths[wi], (unsigned long long)positions[oi], th);          \
+         e0 = dropout_forward_##T(&plan, Y[0], NULL, X);                                    \
+         e1 = dropout_forward_##T##_mt(&plan, Y[1], NULL, X, th);                           \
          CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]),                       \
                "forward without mask n=%zu threads=%d differs", n, th);                    \
-         e0 = dropout_backward_##T(Y[0], X, n, p, bits, 11, 3, off);                        \
-         e1 = dropout_backward_##T##_mt(Y[1], X, n, p, bits, 11, 3, off, th);               \
+         e0 = dropout_backward_##T(&plan, Y[0], X);                                         \
+         e1 = dropout_backward_##T##_mt(&plan, Y[1], X, th);                                \
          CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]),                       \
-               "backward n=%zu p=%g bits=%d threads=%d differs", n, p, bits, th);          \
-         e0 = dropout_backward_mask_##T(Y[0], X, mk[0], n, p, bits);                        \
-         e1 = dropout_backward_mask_##T##_mt(Y[1], X, mk[0], n, p, bits, th);               \
+               "backward n=%zu threads=%d differs", n, th);                                \
+         e0 = dropout_apply_mask_##T(&rule, n, Y[0], mk[0], X);                             \
+         e1 = dropout_apply_mask_##T##_mt(&rule, n, Y[1], mk[0], X, th);                    \
          CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]),                       \
-               "backward_mask n=%zu p=%g bits=%d threads=%d differs", n, p, bits, th);     \
+               "apply_mask n=%zu threads=%d differs", n, th);                              \
       }                                                                                   \
-      case_end("parallel " NAME ": forward, forward+mask, backward, backward_mask on 1-3 threads = one call"); \
+      case_end("parallel " NAME ": forward, forward+mask, backward, apply_mask on 1-3 threads = one call"); \
    } while (0)
 
 /* bad arguments: the library's code, and not one element written */
 #define CASE_ERRORS(T, X, Y, NAME)                                                         \
    do {                                                                                  \
       static const uint8_t untouched[sizeof Y[1]] = {0};                                  \
+      dropout_rule rule; dropout_plan plan, bad;                                          \
+      dropout_rule_init(&rule, 0.5, DROPOUT_BITS_8);                                      \
+      dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make(0), 100);    \
+      bad = plan; bad.pos = UINT64_MAX - 10;                                              \
       memset(Y[1], 0, sizeof Y[1]);                                                       \
-      CHECK(dropout_forward_##T##_mt(Y[1], NULL, X, 100, 1.5, 8, 1, 0, 0, 2) == DROPOUT_ERR_P, "p = 1.5"); \
-      CHECK(dropout_forward_##T##_mt(Y[1], NULL, X, 100, 0.5, 12, 1, 0, 0, 2) == DROPOUT_ERR_BITS, "bits 12"); \
-      CHECK(dropout_forward_##T##_mt(Y[1], NULL, X, 100, 0.5, 8, 1, 0, UINT64_MAX - 10, 2) == DROPOUT_ERR_RANGE, "range"); \
-      CHECK(dropout_forward_##T##_mt(Y[1], NULL, NULL, 100, 0.5, 8, 1, 0, 0, 2) == DROPOUT_ERR_NULL, "NULL x"); \
-      CHECK(dropout_backward_##T##_mt(Y[1], X, 100, -0.1, 8, 1, 0, 0, 3) == DROPOUT_ERR_P, "backward p"); \
-      CHECK(dropout_backward_mask_##T##_mt(Y[1], X, NULL, 100, 0.5, 8, 3) == DROPOUT_ERR_NULL, "NULL mask"); \
+      CHECK(dropout_forward_##T##_mt(NULL, Y[1], NULL, X, 2) == DROPOUT_ERR_NULL, "NULL plan"); \
+      CHECK(dropout_forward_##T##_mt(&bad, Y[1], NULL, X, 2) == DROPOUT_ERR_RANGE, "range"); \
+      CHECK(dropout_forward_##T##_mt(&plan, Y[1], NULL, NULL, 2) == DROPOUT_ERR_NULL, "NULL x"); \
+      CHECK(dropout_backward_##T##_mt(&bad, Y[1], X, 3) == DROPOUT_ERR_RANGE, "backward range"); \
+      CHECK(dropout_apply_mask_##T##_mt(&rule, 100, Y[1], NULL, X, 3) == DROPOUT_ERR_NULL, "NULL mask"); \
       CHECK(!memcmp(Y[1], untouched, sizeof untouched), "an erroring call wrote output");  \
-      CHECK(dropout_forward_##T##_mt(NULL, NULL, NULL, 0, 0.5, 8, 1, 0, 0, 3) == DROPOUT_OK, "n = 0 with NULLs"); \
       case_end("parallel " NAME ": bad arguments return the library's codes, nothing written"); \
    } while (0)
 
@@ -91,11 +96,11 @@ int main(void)
    CASE_DTYPE(f32, xf, yf, "f32");
    CASE_DTYPE(f64, xd, yd, "f64");
    CASE_DTYPE(f16, xh, yh, "f16");
-   CASE_DTYPE(bf16, xh, yh, "bf16");
+   CASE_DTYPE(bf16, xb, yb, "bf16");
    CASE_ERRORS(f32, xf, yf, "f32");
    CASE_ERRORS(f64, xd, yd, "f64");
    CASE_ERRORS(f16, xh, yh, "f16");
-   CASE_ERRORS(bf16, xh, yh, "bf16");
+   CASE_ERRORS(bf16, xb, yb, "bf16");
 #ifdef _OPENMP
    printf("    (built with OpenMP %d)\n", _OPENMP);
 #endif
