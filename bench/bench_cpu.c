@@ -298,7 +298,9 @@ static void overlap_table(void)
    out("Wall: y = x*s on the same buffers (bf16: widened, scaled, rounded back). Philox alone:\n"
        "dropout_fill_u32 of the words the call needs (n/4, n/2, n for 8-, 16-, 32-bit draws).\n"
        "Forward writes y and the bit mask; backward is mask-free (it rebuilds the keep bits);\n"
-       "mask writes the bit mask alone. The cases of a row run in alternation, best of %d each.\n\n", 200);
+       "mask writes the bit mask alone. The cases of a row run in alternation, best of %d each.\n"
+       "Measured: the %s path of this build, on the CPU named above; no other path, CPU\n"
+       "or device is measured by this table.\n\n", 200, DROPOUT__SIMD_NAME);
    out("| type | n | draw bits | wall | Philox alone | forward +mask | backward | mask | forward / max | backward / max | mask / max |\n");
    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
    for (bf16 = 0; bf16 < 2; ++bf16)
