@@ -3678,11 +3678,11 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
    unsigned skip = (unsigned)(word & 3u);
    int nt = 0;
    uint32_t ks[20];
-   dropout__key_schedule(seed, ks);
 #ifdef DROPOUT__NT_ALIGN
    const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
    if (n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
 #endif
+   dropout__key_schedule(seed, ks);
    while (i < n) {
       size_t take = 4u * DROPOUT__VB - skip;
       if (take > n - i) take = n - i;
