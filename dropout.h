@@ -3112,9 +3112,6 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
    DROPOUT__STORE(2, e0, e1, e2, e3);
    DROPOUT__STORE(3, f0, f1, f2, f3);
 }
-#undef DROPOUT__STORE
-#undef DROPOUT__ROUND
-#undef DROPOUT__ROUND1
 #endif
 
 /* Keep bits of one stream-aligned window of 64 positions from its 2 * bits words:
@@ -3624,6 +3621,83 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    }
 }
 
+#if defined(DROPOUT__SIMD_AVX512)
+/* In cache, Philox (vector ALU) and the data (loads and stores) use different parts of
+   the core, but made one after the other (a step's keep bits, then its data) they cost
+   about their sum. So the f32 forward on the plain grid makes a step's Philox blocks with
+   the previous step's windows applied between the rounds: dropout__blocks_simd with
+   window c's data after round c (c < napply), the same instructions in another order.
+   Measured on Zen 4, 2^14 to 2^17 f32, one thread: forward 8-bit 26% faster, 16-bit 20%,
+   32-bit 17%. AVX-512 only: the same on the AVX2 build was 2% faster at 8-bit and 9% slower
+   at 32-bit (its Philox already spills registers), so that build keeps the steps. */
+static void dropout__blocks_apply_f32(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out,
+                                      float *y, const float *x, const uint64_t *keep, unsigned napply, float scale)
+{
+   dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
+   dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)(stream >> 32));
+   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
+   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;
+   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));
+   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;
+   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));
+   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;
+   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
+   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
+#define DROPOUT__APPLY(c) \
+   do { if ((c) < napply) dropout__apply64_f32(y + 64u * (c), x + 64u * (c), keep[c], scale, 0); } while (0)
+   DROPOUT__ROUND(0); DROPOUT__APPLY(0); DROPOUT__ROUND(1); DROPOUT__APPLY(1);
+   DROPOUT__ROUND(2); DROPOUT__APPLY(2); DROPOUT__ROUND(3); DROPOUT__APPLY(3);
+   DROPOUT__ROUND(4); DROPOUT__APPLY(4); DROPOUT__ROUND(5); DROPOUT__APPLY(5);
+   DROPOUT__ROUND(6); DROPOUT__APPLY(6); DROPOUT__ROUND(7); DROPOUT__APPLY(7);
+   DROPOUT__ROUND(8); DROPOUT__ROUND(9);
+#undef DROPOUT__APPLY
+   DROPOUT__STORE(0, a0, a1, a2, a3);
+   DROPOUT__STORE(1, b0, b1, b2, b3);
+   DROPOUT__STORE(2, e0, e1, e2, e3);
+   DROPOUT__STORE(3, f0, f1, f2, f3);
+}
+
+/* f32 forward, y given, p > 0, plain stores, the call's offset on a window boundary and
+   at least two steps of whole windows: the steps' Philox overlapped with the data (see
+   above). Returns the elements done (whole steps); the caller does the rest. */
+static size_t dropout__run_f32_overlap(float *y, uint8_t *mask_out, const float *x, size_t full,
+                                       const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   const unsigned per = (unsigned)r->bits / 2u;                   /* blocks a window */
+   const unsigned calls = DROPOUT__GROUP * per / DROPOUT__VB;     /* Philox calls a step */
+   const unsigned napply = DROPOUT__GROUP / calls;                /* windows applied a call */
+   const uint32_t tm1 = (uint32_t)(r->threshold - 1u);
+   const uint64_t w0 = offset >> 6;
+   const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK);
+   uint32_t ks[20], words[DROPOUT__GROUP * 64];
+   uint64_t keep[DROPOUT__GROUP];
+   size_t g;
+   unsigned b, c;
+   dropout__key_schedule(seed, ks);
+   for (b = 0; b < calls; ++b) dropout__blocks_simd(ks, stream, w0 * per + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);
+   for (c = 0; c < DROPOUT__GROUP; ++c) keep[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+   for (g = 0; g < steps; ++g) {
+      float *yo = y + g * DROPOUT__GROUP * DROPOUT__CHUNK;
+      const float *xi = x + g * DROPOUT__GROUP * DROPOUT__CHUNK;
+      if (mask_out)
+         for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + 8u * (g * DROPOUT__GROUP + c), keep[c]);
+      if (g + 1 == steps) {
+         for (c = 0; c < DROPOUT__GROUP; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, keep[c], r->scale_f32, 0);
+         break;
+      }
+      for (b = 0; b < calls; ++b)
+         dropout__blocks_apply_f32(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + b * DROPOUT__VB,
+                                   words + 4u * DROPOUT__VB * b, yo + 64u * napply * b, xi + 64u * napply * b,
+                                   keep + napply * b, napply, r->scale_f32);
+      for (c = 0; c < DROPOUT__GROUP; ++c) keep[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+   }
+   return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
+}
+#endif
+#undef DROPOUT__STORE
+#undef DROPOUT__ROUND
+#undef DROPOUT__ROUND1
+
 static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void *x,
                               const uint8_t *mask_in, size_t n, const dropout_rule *r,
                               uint64_t seed, uint64_t stream, uint64_t offset)
@@ -3641,6 +3715,16 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
    uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
    size_t at;
+#if defined(DROPOUT__SIMD_AVX512)
+   if (dtype == DROPOUT__F32 && y && !mask_in && r->threshold != 0 && (offset & 63u) == 0 && st.nt == 0 &&
+       st.h == 0 && full >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
+      size_t done = dropout__run_f32_overlap((float *)y, mask_out, (const float *)x, full, r, seed, stream, offset);
+      if (done < n)
+         dropout__run_simd(dtype, (float *)y + done, mask_out ? mask_out + done / 8u : NULL, (const float *)x + done,
+                           NULL, n - done, r, seed, stream, offset + done);
+      return;
+   }
+#endif
    dropout__keep_init(&ks, win, mask_in, r, offset);
    kb[0] = 0;
    for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
