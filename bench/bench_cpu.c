@@ -16,11 +16,13 @@
    Then, on one thread: where the time goes in cache (ns per 64 elements: the Philox blocks
    a mode needs, the keep bits, the data), and the streaming-store threshold: forward with
    streaming stores against plain stores from 2^14 to 2^24 elements, alone and followed by
-   a read of y (what the next layer does), to choose DROPOUT_STREAM_STORE_BYTES.
+   a read of y (what the next layer does), to choose DROPOUT_STREAM_STORE_BYTES; and the
+   overlap table: in L2, each call against max(wall, Philox alone), f32 and bf16.
    Each figure is the best of N repetitions, each case interleaved with the wall. GB/s counts the bytes really moved
    (x read + y written, + n/8 for a mask; 4 bytes a word for the streams).
    usage: bench_cpu [results.md]      bench_cpu --path   prints the SIMD path's name
-          bench_cpu --cycles [file.md]   the where-the-time-goes table alone, appended */
+          bench_cpu --cycles [file.md]   the where-the-time-goes table alone, appended
+          bench_cpu --overlap [file.md]  the overlap table alone (issue 22) */
 #define _POSIX_C_SOURCE 200809L
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls */
 #define DROPOUT_IMPLEMENTATION
@@ -190,6 +192,7 @@ static double torch_rate(size_t nn, int th, int reps, char *version, size_t vlen
 
 static FILE *md;
 static int cycles_only;   /* --cycles: the where-the-time-goes table alone */
+static int overlap_only;  /* --overlap: the overlap table alone */
 /* print to the terminal and to the results file, whatever the length */
 static void out(const char *fmt, ...)
 {
@@ -245,6 +248,80 @@ static void cycles_table(void)
    BEST_OF(300, t, { size_t i; for (i = 0; i < m; ++i) y[i] = x[i] * 1.1111112f; });
    out("\nThe wall y = x*s on the same 2^14 elements: %.2f ns per 64.\n\n", t * 64.0 / (double)m * 1e9);
    sink ^= (uint32_t)y[5];
+}
+
+/* The overlap table (issue 22): in L2, one thread, ns per 64 elements, for 2^14, 2^16 and
+   2^17 elements of f32 and of bf16: the plain wall y = x*s (bf16: widened, scaled, rounded
+   back to nearest even, which is what the library's bf16 path does for a kept element),
+   Philox alone for the words the call needs (dropout_fill_u32 of n/4, n/2 or n words for
+   8-, 16- or 32-bit draws), forward with the mask, the mask-free backward, and the mask
+   alone; then each call over max(wall, Philox alone): 1.00 would hide the smaller half
+   behind the larger one completely. All cases of one row run in alternation, round by
+   round, and each keeps its best, so they see the same quiet and busy moments. */
+static uint16_t *xb, *yb;
+enum { O_WALL, O_PHILOX, O_FWD, O_BWD, O_MASK, O_COUNT };
+static void overlap_case(int c, int bf16, size_t m, int bits)
+{
+   size_t i;
+   const float s = 1.1111112f;
+   switch (c) {
+   case O_WALL:
+      if (!bf16) { for (i = 0; i < m; ++i) y[i] = x[i] * s; break; }
+      for (i = 0; i < m; ++i) {
+         uint32_t u = (uint32_t)xb[i] << 16, r;
+         float f;
+         memcpy(&f, &u, 4);
+         f *= s;
+         memcpy(&u, &f, 4);
+         r = u + 0x7fffu + ((u >> 16) & 1u);
+         yb[i] = (uint16_t)(r >> 16);
+      }
+      break;
+   case O_PHILOX: dropout_fill_u32(words, m * (size_t)bits / 32u, 42, 7, 0); break;
+   case O_FWD:
+      if (bf16) dropout_forward_bf16(yb, mask, xb, m, 0.1, bits, 42, 7, 0);
+      else dropout_forward_f32(y, mask, x, m, 0.1, bits, 42, 7, 0);
+      break;
+   case O_BWD:
+      if (bf16) dropout_backward_bf16(yb, xb, m, 0.1, bits, 42, 7, 0);
+      else dropout_backward_f32(y, x, m, 0.1, bits, 42, 7, 0);
+      break;
+   case O_MASK: dropout_mask(mask, m, 0.1, bits, 42, 7, 0); break;
+   }
+}
+
+static void overlap_table(void)
+{
+   static const int modes[3] = {8, 16, 32}, lgs[3] = {14, 16, 17};
+   int bf16, li, b, c, r;
+   out("## Overlap in L2: 1 thread, ns per 64 elements, and call / max(wall, Philox alone)\n\n");
+   out("Wall: y = x*s on the same buffers (bf16: widened, scaled, rounded back). Philox alone:\n"
+       "dropout_fill_u32 of the words the call needs (n/4, n/2, n for 8-, 16-, 32-bit draws).\n"
+       "Forward writes y and the bit mask; backward is mask-free (it rebuilds the keep bits);\n"
+       "mask writes the bit mask alone. The cases of a row run in alternation, best of %d each.\n"
+       "Measured: the %s path of this build, on the CPU named above; no other path, CPU\n"
+       "or device is measured by this table.\n\n", 200, DROPOUT__SIMD_NAME);
+   out("| type | n | draw bits | wall | Philox alone | forward +mask | backward | mask | forward / max | backward / max | mask / max |\n");
+   out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+   for (bf16 = 0; bf16 < 2; ++bf16)
+      for (li = 0; li < 3; ++li)
+         for (b = 0; b < 3; ++b) {
+            size_t m = (size_t)1 << lgs[li];
+            double best[O_COUNT], per = 64.0 / (double)m * 1e9, mx;
+            for (c = 0; c < O_COUNT; ++c) { best[c] = 1e30; overlap_case(c, bf16, m, modes[b]); }
+            for (r = 0; r < 200; ++r)
+               for (c = 0; c < O_COUNT; ++c) {
+                  double t0 = now(), t;
+                  overlap_case(c, bf16, m, modes[b]);
+                  if ((t = now() - t0) < best[c]) best[c] = t;
+               }
+            mx = best[O_WALL] > best[O_PHILOX] ? best[O_WALL] : best[O_PHILOX];
+            out("| %s | 2^%d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", bf16 ? "bf16" : "f32",
+                lgs[li], modes[b], best[O_WALL] * per, best[O_PHILOX] * per, best[O_FWD] * per, best[O_BWD] * per,
+                best[O_MASK] * per, best[O_FWD] / mx, best[O_BWD] / mx, best[O_MASK] / mx);
+         }
+   out("\nGoal (issue 22): every ratio at most 1.15.\n\n");
+   sink ^= (uint32_t)y[7] ^ yb[7] ^ mask[3];
 }
 
 /* Streaming stores against plain ones, by size: the library's forward (8-bit, mask) built
@@ -344,15 +421,27 @@ int main(int argc, char **argv)
    if (argc > 1 && !strcmp(argv[1], "--cycles")) {   /* make bench-isa: one table per build */
       cycles_only = 1;
       if (argc > 2) md = fopen(argv[2], "a");
+   } else if (argc > 1 && !strcmp(argv[1], "--overlap")) {
+      overlap_only = 1;
+      if (argc > 2) md = fopen(argv[2], "w");
    } else if (argc > 1) md = fopen(argv[1], "w");
    x = (float *)malloc(((size_t)1 << 24) * 4);
    y = (float *)malloc(((size_t)1 << 24) * 4);
    words = (uint32_t *)malloc(((size_t)1 << 24) * 4);
    mask = (uint8_t *)malloc(((size_t)1 << 21));
-   if (!x || !y || !words || !mask) { fprintf(stderr, "out of memory\n"); return 1; }
+   xb = (uint16_t *)malloc(((size_t)1 << 17) * 2);
+   yb = (uint16_t *)malloc(((size_t)1 << 17) * 2);
+   if (!x || !y || !words || !mask || !xb || !yb) { fprintf(stderr, "out of memory\n"); return 1; }
    for (n = 0; n < ((size_t)1 << 24); ++n) x[n] = (float)(n % 1000) * 0.001f - 0.5f;
    dropout_mask(mask, (size_t)1 << 24, 0.1, 8, 42, 7, 0);
+   for (n = 0; n < ((size_t)1 << 17); ++n) xb[n] = (uint16_t)(0x3f00u + n % 500u);   /* 0.5 .. about 1.5 */
 
+   if (overlap_only) {   /* --overlap: the overlap table alone */
+      out("### %s (%s), CPU: %s (%s)\n\n", DROPOUT__SIMD_NAME, BENCH_FLAGS, cpu, cpuid);
+      overlap_table();
+      if (md) fclose(md);
+      return (int)(sink & 0u);
+   }
    if (cycles_only) {
       out("### %s (%s)\n\n", DROPOUT__SIMD_NAME, BENCH_FLAGS);
       threads = 1;
@@ -451,6 +540,7 @@ int main(int argc, char **argv)
    }
    threads = 1;
    cycles_table();
+   overlap_table();
    threshold_table();
    if (md) fclose(md);
    return (int)(sink & 0u);

@@ -38,6 +38,8 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case avx512 avx512bw "$CC" -mavx512f -mavx512bw
    # every call streams: the shifted data grid (y aligned to 64 bytes) with masks, in place
    simd_case avx512-stream-always avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=0
+   # never streams: every large aligned f32 call takes the Philox/data overlap steps
+   simd_case avx512-stream-never avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD
 

@@ -400,15 +400,18 @@ static void case_conversions(void)
 
 /* The vector loop runs batches of 8 chunks of 64 elements: the window-aligned fast path
    (offset % 64 == 0) and the two-window shift (any other offset), at batch and chunk
-   edges, every mode, with and without the mask, in place and not. */
+   edges, every mode, with and without the mask, in place and not. From two whole batches
+   on, the AVX-512 build's aligned f32 forward makes a batch's Philox between the rounds of
+   the previous batch's data (dropout__run_f32_overlap): one batch short of that, exactly
+   two, and two or more with a partial batch and a partial chunk after them. */
 static void case_batches(void)
 {
    static const unsigned shifts[4] = {0, 1, 32, 63};
-   static const size_t sizes[6] = {64, 511, 512, 513, 1024 + 64, 4096 + 63};
+   static const size_t sizes[10] = {64, 511, 512, 513, 1024 + 64, 4096 + 63, 1023, 1024, 1024 + 511, 2048 + 64 * 3 + 5};
    int b, si, ni, k;
    for (b = 0; b < 3; ++b)
       for (si = 0; si < 4; ++si)
-         for (ni = 0; ni < 6; ++ni)
+         for (ni = 0; ni < 10; ++ni)
             for (k = 0; k < 2; ++k) {
                int bits = 8 << b, err;
                size_t n = sizes[ni];
