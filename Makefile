@@ -11,6 +11,7 @@
 #   make test T="NAME..."  only those areas or tests (tests/README.md)
 #   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
 #   make bench-isa  where the time goes on each x86 SIMD path; writes build/bench/isa-*.md
+#   make bench-ab   this dropout.h against a revision's (REV=HEAD), in one process
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
 #   make web     the teaching page (web/): a static site in build/web/, the header built for
 #                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
@@ -21,7 +22,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
+.PHONY: demo example figures web serve test check bench bench-isa bench-ab clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -162,6 +163,20 @@ bench-isa:
 	   $(CC) $$f -DVARIANT=cached -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX -I. -c bench/stream_variant.c -o build/isa/cached.o && \
 	   $(CC) $$f -DBENCH_FLAGS="\"$(CC) $$f\"" -I. bench/bench_cpu.c build/isa/nt.o build/isa/cached.o -o build/isa/bench_$$name && \
 	   ./build/isa/bench_$$name --cycles $$out >/dev/null || exit 1; done; cat $$out; echo "saved $$out"
+
+# make bench-ab [REV=HEAD] [LG=16] [REPS=300]: the working tree's dropout.h (B) against
+# REV's (A, a revision with the 0.9 interface) in one process, call by call in alternation
+# (bench/ab/): how to judge a speed change on a shared, noisy machine, where two separate
+# runs differ by more than most changes. Prints a table; writes nothing but build/ab/.
+REV ?= HEAD
+LG ?= 16
+REPS ?= 300
+bench-ab:
+	@mkdir -p build/ab/base && git show $(REV):dropout.h >build/ab/base/dropout.h
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -Ibuild/ab/base -c bench/ab/variant.c -o build/ab/a.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -I. -c bench/ab/variant.c -o build/ab/b.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) bench/ab/main.c build/ab/a.o build/ab/b.o -o build/ab/ab_main
+	@echo "A = $(REV):dropout.h, B = the working tree's; $(CC) -std=c99 -O3 $(BENCH_ARCH)"; ./build/ab/ab_main $(LG) $(REPS)
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;

@@ -3344,8 +3344,8 @@ static inline int dropout__nt_mode(const void *p)
 }
 #endif
 
-/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies);
-   nt: streaming stores (y aligned). */
+/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies), f64 or
+   f16 (f32 and bf16 have dropout__apply64_*); nt: streaming stores (y aligned). */
 static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t at,
                                       uint64_t keep, const dropout_rule *r, int nt)
 {
@@ -3379,17 +3379,6 @@ static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t 
       for (g = 0; g < 64; g += DROPOUT__W) {
          dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(xi + g)), s);
          dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
-      }
-   } break;
-   default: {   /* bf16 (f32 has its own) */
-      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
-      dropout__v s;
-      uint32_t sb;
-      memcpy(&sb, &r->scale_f32, 4);
-      s = dropout__v_set1(sb);
-      for (g = 0; g < 64; g += DROPOUT__W) {
-         dropout__v f = dropout__v_fmul(dropout__v_slli(dropout__v_load_u16(xi + g), 16), s);
-         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
       }
    } break;
    }
@@ -3455,6 +3444,91 @@ static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep,
    for (g = 0; g < 64; g += DROPOUT__W)
       dropout__v_put(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
                                                dropout__v_fmul(dropout__v_loadu(x + g), s)));
+#endif
+   (void)nt;
+}
+
+#if defined(DROPOUT__SIMD_AVX512)
+/* 32 bf16 elements v, t > 0: kept ? bf16(x * scale) : +0, as dropout_apply_bf16, in integer
+   arithmetic. A 32-bit lane holds two elements: the even one widens with a shift, the odd
+   one with a mask, so no element crosses a lane, and the results go back with one blend.
+   x86's multiply returns a NaN input quieted (x | 0x400000), dropout__scale_f32's rule;
+   such a lane is truncated instead of rounded, dropout_f32_to_bf16's. */
+static inline __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s)
+{
+   const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u), half = _mm512_set1_epi32(0x7FFF);
+   const __m512i lsb = _mm512_set1_epi32(0x10000), one = _mm512_set1_epi32(1);
+   __m512i r[2];
+   int k;
+   for (k = 0; k < 2; ++k) {   /* k = 0: even elements, 1: odd */
+      __m512 m = _mm512_mul_ps(_mm512_castsi512_ps(k ? _mm512_and_si512(v, hi) : _mm512_slli_epi32(v, 16)), s);
+      __m512i u = _mm512_castps_si512(m), t = _mm512_add_epi32(u, half);
+      t = _mm512_mask_add_epi32(t, _mm512_test_epi32_mask(u, lsb), t, one);   /* + the kept bit 16: ties to even */
+      r[k] = _mm512_mask_mov_epi32(t, _mm512_cmp_ps_mask(m, m, _CMP_UNORD_Q), u);
+   }
+   return _mm512_maskz_mov_epi16(keep, _mm512_mask_blend_epi16((__mmask32)0xAAAAAAAAu, _mm512_srli_epi32(r[0], 16), r[1]));
+}
+#endif
+
+/* bf16, 64 elements, t > 0: y = kept ? bf16(x * scale) : +0, exactly as dropout_apply_bf16;
+   nt: streaming stores (y aligned). */
+static inline void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+#if defined(DROPOUT__SIMD_AVX512)
+   const __m512 s = _mm512_set1_ps(scale);
+   int g;
+   for (g = 0; g < 2; ++g) {
+      const __mmask32 k = (__mmask32)(keep >> (32 * g));
+      __m512i out;
+#if defined(__AVX512BF16__) && defined(__AVX512DQ__)
+      /* AVX512_BF16's vcvtne2ps2bf16 rounds to nearest even and quiets a NaN as
+         dropout_f32_to_bf16 does, in one instruction for 32 elements, but it reads a
+         subnormal input as zero: 32 elements whose products hold a subnormal take the
+         integer rounding instead. */
+      __m512 lo = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(
+                     _mm256_loadu_si256((const __m256i *)(const void *)(x + 32 * g))), 16)), s);
+      __m512 hi = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(
+                     _mm256_loadu_si256((const __m256i *)(const void *)(x + 32 * g + 16))), 16)), s);
+      if (_kortestz_mask16_u8(_mm512_fpclass_ps_mask(lo, 0x20), _mm512_fpclass_ps_mask(hi, 0x20)))
+         out = (__m512i)_mm512_maskz_cvtne2ps_pbh(k, hi, lo);
+      else
+         out = dropout__bf16x32_int(_mm512_loadu_si512((const void *)(x + 32 * g)), k, s);
+#else
+      out = dropout__bf16x32_int(_mm512_loadu_si512((const void *)(x + 32 * g)), k, s);
+#endif
+      dropout__v_put(nt, y + 32 * g, out);
+   }
+#elif defined(DROPOUT__SIMD_AVX2)
+   /* as dropout__bf16x32_int, 16 elements a vector, the keep bits as 16-bit lane masks */
+   const __m256 s = _mm256_set1_ps(scale);
+   const __m256i hi = _mm256_set1_epi32((int)0xFFFF0000u), half = _mm256_set1_epi32(0x7FFF);
+   const __m256i one = _mm256_set1_epi32(1);
+   const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)-32768);
+   __m256i v[4];
+   int g, k;
+   for (g = 0; g < 4; ++g) v[g] = _mm256_loadu_si256((const __m256i *)(const void *)(x + 16 * g));
+   for (g = 0; g < 4; ++g) {
+      __m256i r[2], kb = _mm256_and_si256(_mm256_set1_epi16((short)(uint16_t)(keep >> (16 * g))), bit);
+      for (k = 0; k < 2; ++k) {
+         __m256 m = _mm256_mul_ps(_mm256_castsi256_ps(k ? _mm256_and_si256(v[g], hi) : _mm256_slli_epi32(v[g], 16)), s);
+         __m256i u = _mm256_castps_si256(m);
+         __m256i t = _mm256_add_epi32(_mm256_add_epi32(u, half), _mm256_and_si256(_mm256_srli_epi32(u, 16), one));
+         r[k] = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(t), m, _mm256_cmp_ps(m, m, _CMP_UNORD_Q)));
+      }
+      dropout__v_put(nt, y + 16 * g, _mm256_and_si256(_mm256_cmpeq_epi16(kb, bit),
+                        _mm256_blend_epi16(_mm256_srli_epi32(r[0], 16), r[1], 0xAA)));
+   }
+#else
+   /* SSE, NEON: one element a 32-bit lane */
+   dropout__v s;
+   uint32_t sb;
+   unsigned g;
+   memcpy(&sb, &scale, 4);
+   s = dropout__v_set1(sb);
+   for (g = 0; g < 64; g += DROPOUT__W) {
+      dropout__v f = dropout__v_fmul(dropout__v_slli(dropout__v_load_u16(x + g), 16), s);
+      dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
+   }
 #endif
    (void)nt;
 }
@@ -3535,7 +3609,7 @@ static inline dropout__stores dropout__stores_choose(const void *y, size_t n, si
    st.nt = 0;
    st.h = 0;
 #ifdef DROPOUT__NT_ALIGN
-   if (y && r->threshold != 0 && n * es >= nt_from) {
+   if (y && r->threshold != 0 && n * es >= nt_from && n >= DROPOUT__CHUNK) {   /* a shift needs a whole chunk */
       size_t mis = (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN);
       if (mis % es == 0) st.h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
       st.nt = dropout__nt_mode((const char *)y + (size_t)st.h * es);
@@ -3592,6 +3666,12 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
          if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
          else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
          else                 for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
+      } else if (dtype == DROPOUT__BF16) {
+         uint16_t *yo = (uint16_t *)y + at;
+         const uint16_t *xi = (const uint16_t *)x + at;
+         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
+         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
+         else                 for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
       } else {
          for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, st.nt);
       }
@@ -3602,6 +3682,11 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
          const float *xi = (const float *)x + at + h - 64u;
          for (c = c0; c < nb; ++c)
             dropout__apply64_f32(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
+      } else if (dtype == DROPOUT__BF16) {
+         uint16_t *yo = (uint16_t *)y + at + h - 64u;
+         const uint16_t *xi = (const uint16_t *)x + at + h - 64u;
+         for (c = c0; c < nb; ++c)
+            dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
       } else {
          for (c = c0; c < nb; ++c)
             dropout__apply_chunk_simd(dtype, y, x, at + h + 64u * c - 64u, kb[c] >> h | kb[c + 1] << (64u - h), r, st.nt);
@@ -3621,17 +3706,35 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    }
 }
 
-#if defined(DROPOUT__SIMD_AVX512)
+#if defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_NEON)
+#define DROPOUT__OVERLAP 1
 /* In cache, Philox (vector ALU) and the data (loads and stores) use different parts of
    the core, but made one after the other (a step's keep bits, then its data) they cost
-   about their sum. So the f32 forward on the plain grid makes a step's Philox blocks with
-   the previous step's windows applied between the rounds: dropout__blocks_simd with
-   window c's data after round c (c < napply), the same instructions in another order.
-   Measured on Zen 4, 2^14 to 2^17 f32, one thread: forward 8-bit 26% faster, 16-bit 20%,
-   32-bit 17%. AVX-512 only: the same on the AVX2 build was 2% faster at 8-bit and 9% slower
-   at 32-bit (its Philox already spills registers), so that build keeps the steps. */
-static void dropout__blocks_apply_f32(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out,
-                                      float *y, const float *x, const uint64_t *keep, unsigned napply, float scale)
+   about their sum. So the f32 and bf16 forward (and mask-free backward) make a step's
+   Philox blocks with the previous step's data applied between the rounds: the blocks of
+   dropout__blocks_simd with data chunk c after round c, the same instructions in another
+   order. Out of cache the same spreads the step's loads and streamed stores over its
+   Philox. Measured on Zen 4, one thread: in L2 (2^14 to 2^17 f32) forward 8-bit 26%
+   faster, 16-bit 20%, 32-bit 17%; at 2^24 f32 with streamed stores 32-bit 11 to 18%,
+   16-bit 9 to 14%. Not on the AVX2 build: its Philox already spills registers, and the
+   same interleave was 2% faster at 8-bit and 9% slower at 32-bit in cache, 3 to 12% slower
+   out of cache, so that build keeps the steps. NEON has it for the same reason as AVX-512
+   (32 registers); its speed is unmeasured (no Arm machine), its bits are tested. */
+
+/* 64 elements of the overlapped data (f32 or bf16) from element at on */
+static inline void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
+{
+   if (dtype == DROPOUT__F32) dropout__apply64_f32((float *)y + at, (const float *)x + at, keep, scale, nt);
+   else dropout__apply64_bf16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
+}
+
+#if defined(DROPOUT__SIMD_AVX512)
+/* Philox blocks block .. block + DROPOUT__VB - 1 into out, as dropout__blocks_simd, with
+   data chunks c0 <= c < c1 applied between the rounds: chunk c is the 64 elements from
+   element 64(c - c0) of y and x, with keep word keep[c - c0]. */
+static void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                  void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
+                                  float scale, int nt)
 {
    dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
    dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)(stream >> 32));
@@ -3644,7 +3747,7 @@ static void dropout__blocks_apply_f32(const uint32_t *ks, uint64_t stream, uint6
    dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
    dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
 #define DROPOUT__APPLY(c) \
-   do { if ((c) < napply) dropout__apply64_f32(y + 64u * (c), x + 64u * (c), keep[c], scale, 0); } while (0)
+   do { if ((c) >= c0 && (c) < c1) dropout__apply64(dtype, y, x, 64u * ((c) - c0), keep[(c) - c0], scale, nt); } while (0)
    DROPOUT__ROUND(0); DROPOUT__APPLY(0); DROPOUT__ROUND(1); DROPOUT__APPLY(1);
    DROPOUT__ROUND(2); DROPOUT__APPLY(2); DROPOUT__ROUND(3); DROPOUT__APPLY(3);
    DROPOUT__ROUND(4); DROPOUT__APPLY(4); DROPOUT__ROUND(5); DROPOUT__APPLY(5);
@@ -3657,40 +3760,101 @@ static void dropout__blocks_apply_f32(const uint32_t *ks, uint64_t stream, uint6
    DROPOUT__STORE(3, f0, f1, f2, f3);
 }
 
-/* f32 forward, y given, p > 0, plain stores, the call's offset on a window boundary and
-   at least two steps of whole windows: the steps' Philox overlapped with the data (see
-   above). Returns the elements done (whole steps); the caller does the rest. */
-static size_t dropout__run_f32_overlap(float *y, uint8_t *mask_out, const float *x, size_t full,
-                                       const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
+#else
+/* NEON: dropout__blocks_simd's two interleaved vectors, with data chunk c after round c */
+static void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                  void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
+                                  float scale, int nt)
+{
+   dropout__v iota = DROPOUT__V_IOTA;
+   dropout__v a0, a1, a2, a3, b0, b1, b2, b3, carry;
+   unsigned r;
+   a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
+   carry = dropout__v_gt_u(iota, a0);
+   a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
+   b0 = dropout__v_add(a0, dropout__v_set1(DROPOUT__W));
+   carry = dropout__v_gt_u(a0, b0);
+   b1 = dropout__v_add(a1, dropout__v_and(carry, dropout__v_set1(1)));
+   a2 = b2 = dropout__v_set1((uint32_t)stream);
+   a3 = b3 = dropout__v_set1((uint32_t)(stream >> 32));
+   for (r = 0; r < 10; ++r) {
+      dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
+      dropout__v vk0 = dropout__v_set1(ks[2 * r]), vk1 = dropout__v_set1(ks[2 * r + 1]);
+      dropout__v_mulhilo(a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
+      dropout__v_mulhilo(a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
+      dropout__v_mulhilo(b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
+      dropout__v_mulhilo(b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
+      a0 = dropout__v_xor(dropout__v_xor(ahi1, a1), vk0);  a1 = alo1;
+      a2 = dropout__v_xor(dropout__v_xor(ahi0, a3), vk1);  a3 = alo0;
+      b0 = dropout__v_xor(dropout__v_xor(bhi1, b1), vk0);  b1 = blo1;
+      b2 = dropout__v_xor(dropout__v_xor(bhi0, b3), vk1);  b3 = blo0;
+      if (r >= c0 && r < c1) dropout__apply64(dtype, y, x, 64u * (r - c0), keep[r - c0], scale, nt);
+   }
+   {
+      uint32x4x4_t st;
+      st.val[0] = a0; st.val[1] = a1; st.val[2] = a2; st.val[3] = a3;
+      vst4q_u32(out, st);
+      st.val[0] = b0; st.val[1] = b1; st.val[2] = b2; st.val[3] = b3;
+      vst4q_u32(out + 4 * DROPOUT__W, st);
+   }
+}
+#endif
+
+/* f32 or bf16 forward (or backward), y given, p > 0, the call's offset on a window
+   boundary and at least two steps of whole windows: each step's Philox is made with the
+   step before's data applied between its rounds (see above). The data follow the store
+   policy st as dropout__grid_step does: streamed or plain stores, on the call's grid or
+   shifted by st.h elements. Returns the elements done (whole steps, edges included); the
+   caller does the rest. */
+static size_t dropout__run_overlap(int dtype, void *y, uint8_t *mask_out, const void *x, size_t full,
+                                   const dropout_rule *r, dropout__stores st, uint64_t seed, uint64_t stream,
+                                   uint64_t offset)
 {
    const unsigned per = (unsigned)r->bits / 2u;                   /* blocks a window */
    const unsigned calls = DROPOUT__GROUP * per / DROPOUT__VB;     /* Philox calls a step */
-   const unsigned napply = DROPOUT__GROUP / calls;                /* windows applied a call */
    const uint32_t tm1 = (uint32_t)(r->threshold - 1u);
    const uint64_t w0 = offset >> 6;
-   const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK);
+   const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK), es = dtype == DROPOUT__F32 ? 4 : 2;
+   const unsigned h = st.h;
    uint32_t ks[20], words[DROPOUT__GROUP * 64];
-   uint64_t keep[DROPOUT__GROUP];
+   uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
+   uint64_t dk[DROPOUT__GROUP];       /* the keep words of the step's data chunks (shifted by h) */
+   uint64_t k0;
    size_t g;
    unsigned b, c;
    dropout__key_schedule(seed, ks);
    for (b = 0; b < calls; ++b) dropout__blocks_simd(ks, stream, w0 * per + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);
-   for (c = 0; c < DROPOUT__GROUP; ++c) keep[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+   kb[0] = 0;
+   for (c = 0; c < DROPOUT__GROUP; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+   k0 = kb[1];
    for (g = 0; g < steps; ++g) {
-      float *yo = y + g * DROPOUT__GROUP * DROPOUT__CHUNK;
-      const float *xi = x + g * DROPOUT__GROUP * DROPOUT__CHUNK;
+      const size_t at = g * DROPOUT__GROUP * DROPOUT__CHUNK;
+      /* data chunk c of the step: elements at + 64c on the plain grid, at + h + 64(c - 1)
+         on the shifted one (whose first chunk, before element h, is an edge) */
+      const unsigned first = g == 0 && h ? 1u : 0u;
+#define DROPOUT__AT(c) (at + 64u * (c) + h - (h ? 64u : 0u))   /* c >= first: no wrap */
       if (mask_out)
-         for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + 8u * (g * DROPOUT__GROUP + c), keep[c]);
+         for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[c + 1]);
+      for (c = 0; c < DROPOUT__GROUP; ++c) dk[c] = h ? kb[c] >> h | kb[c + 1] << (64u - h) : kb[c + 1];
       if (g + 1 == steps) {
-         for (c = 0; c < DROPOUT__GROUP; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, keep[c], r->scale_f32, 0);
+         for (c = first; c < DROPOUT__GROUP; ++c) dropout__apply64(dtype, y, x, DROPOUT__AT(c), dk[c], r->scale_f32, st.nt);
          break;
       }
-      for (b = 0; b < calls; ++b)
-         dropout__blocks_apply_f32(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + b * DROPOUT__VB,
-                                   words + 4u * DROPOUT__VB * b, yo + 64u * napply * b, xi + 64u * napply * b,
-                                   keep + napply * b, napply, r->scale_f32);
-      for (c = 0; c < DROPOUT__GROUP; ++c) keep[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+      dropout__stores_prefetch(x, DROPOUT__AT(first), (full - DROPOUT__AT(first)) / DROPOUT__CHUNK, es, st.nt);
+      for (b = 0; b < calls; ++b) {   /* call b applies the step's data chunks lo .. hi - 1 */
+         const unsigned lo = b * DROPOUT__GROUP / calls, hi = (b + 1) * DROPOUT__GROUP / calls;
+         const unsigned c0 = first > lo ? first - lo : 0u;
+         dropout__blocks_apply(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + b * DROPOUT__VB,
+                               words + 4u * DROPOUT__VB * b, dtype, (char *)y + DROPOUT__AT(lo + c0) * es,
+                               (const char *)x + DROPOUT__AT(lo + c0) * es, dk + lo + c0, c0, hi - lo,
+                               r->scale_f32, st.nt);
+      }
+#undef DROPOUT__AT
+      kb[0] = kb[DROPOUT__GROUP];
+      for (c = 0; c < DROPOUT__GROUP; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
    }
+   dropout__stores_end(st);
+   dropout__grid_edges(dtype, y, x, steps * DROPOUT__GROUP * DROPOUT__CHUNK, h, k0, kb[DROPOUT__GROUP], r);
    return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
 }
 #endif
@@ -3715,13 +3879,13 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
    uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
    size_t at;
-#if defined(DROPOUT__SIMD_AVX512)
-   if (dtype == DROPOUT__F32 && y && !mask_in && r->threshold != 0 && (offset & 63u) == 0 && st.nt == 0 &&
-       st.h == 0 && full >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
-      size_t done = dropout__run_f32_overlap((float *)y, mask_out, (const float *)x, full, r, seed, stream, offset);
+#if defined(DROPOUT__OVERLAP)
+   if ((dtype == DROPOUT__F32 || dtype == DROPOUT__BF16) && y && !mask_in && r->threshold != 0 &&
+       (offset & 63u) == 0 && full >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
+      size_t done = dropout__run_overlap(dtype, y, mask_out, x, full, r, st, seed, stream, offset);
       if (done < n)
-         dropout__run_simd(dtype, (float *)y + done, mask_out ? mask_out + done / 8u : NULL, (const float *)x + done,
-                           NULL, n - done, r, seed, stream, offset + done);
+         dropout__run_simd(dtype, (char *)y + done * es, mask_out ? mask_out + done / 8u : NULL,
+                           (const char *)x + done * es, NULL, n - done, r, seed, stream, offset + done);
       return;
    }
 #endif

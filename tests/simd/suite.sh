@@ -1,4 +1,4 @@
-# covers: every SIMD path (SSE2, SSE4.1, AVX2, AVX-512, NEON) and every x86 path in 4 compilers
+# covers: every SIMD path (SSE2, SSE4.1, AVX2, AVX-512, AVX-512 + BF16, NEON) and every x86 path in 4 compilers
 # oracle: the header's scalar building blocks (test_simd.c); the DROPOUT_NO_SIMD build's digest
 # needs: cc; optional clang, g++, clang++, aarch64-linux-gnu-gcc + qemu-aarch64 (else SKIP)
 # The SIMD path is chosen when dropout.h is compiled, so tests/simd/test_simd.c is built
@@ -36,10 +36,14 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
    simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
    simd_case avx512 avx512bw "$CC" -mavx512f -mavx512bw
-   # every call streams: the shifted data grid (y aligned to 64 bytes) with masks, in place
+   # every call streams: the shifted data grid (y aligned to 64 bytes) with masks, in place,
+   # and the Philox/data overlap on that grid
    simd_case avx512-stream-always avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=0
-   # never streams: every large aligned f32 call takes the Philox/data overlap steps
+   # never streams: every large aligned f32/bf16 call takes the overlap on the call's grid
    simd_case avx512-stream-never avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
+   # AVX512_BF16: bf16 rounds with vcvtne2ps2bf16 (subnormal products by integers), gcc and clang
+   simd_case avx512-bf16 avx512_bf16 "$CC" -mavx512f -mavx512bw -mavx512dq -mavx512bf16
+   simd_case avx512-bf16-clang avx512_bf16 clang -mavx512f -mavx512bw -mavx512dq -mavx512bf16
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD
 

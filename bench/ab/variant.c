@@ -1,0 +1,53 @@
+/* variant.c - one copy of dropout.h behind a suffix, for bench/ab/main.c.
+
+   Built twice by `make bench-ab`: once against the working tree's dropout.h and once
+   against a revision's (build/ab/base/dropout.h), with VNAME=A or B and DROPOUT_STATIC, so
+   the two libraries live side by side in one program and run call by call in alternation:
+   the same quiet and busy moments of a shared machine for both. */
+#define DROPOUT_STATIC
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+
+#define AB_CAT2(a, b) a##b
+#define AB_CAT(a, b) AB_CAT2(a, b)
+#define V(name) AB_CAT(name, VNAME)
+
+void V(ab_fwd_f32)(float *y, uint8_t *mask, const float *x, size_t n, int bits);
+void V(ab_bwd_f32)(float *dx, const float *dy, size_t n, int bits);
+void V(ab_fwd_bf16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits);
+void V(ab_mask)(uint8_t *mask, size_t n, int bits);
+void V(ab_fill)(uint32_t *w, size_t n);
+
+/* p = 0.1 at the given draw width, seed 42, stream 7, position 0 */
+static dropout_plan ab_plan(size_t n, int bits)
+{
+   dropout_rule r;
+   dropout_plan p;
+   dropout_rule_init(&r, 0.1, bits == 8 ? DROPOUT_BITS_8 : bits == 16 ? DROPOUT_BITS_16 : DROPOUT_BITS_32);
+   dropout_plan_at(&p, &r, dropout_key_make(42, 7), dropout_pos_make(0), n);
+   return p;
+}
+void V(ab_fwd_f32)(float *y, uint8_t *mask, const float *x, size_t n, int bits)
+{
+   dropout_plan p = ab_plan(n, bits);
+   dropout_forward_f32(&p, y, mask, x);
+}
+void V(ab_bwd_f32)(float *dx, const float *dy, size_t n, int bits)
+{
+   dropout_plan p = ab_plan(n, bits);
+   dropout_backward_f32(&p, dx, dy);
+}
+void V(ab_fwd_bf16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits)
+{
+   dropout_plan p = ab_plan(n, bits);
+   dropout_forward_bf16(&p, (dropout_bf16 *)(void *)y, mask, (const dropout_bf16 *)(const void *)x);
+}
+void V(ab_mask)(uint8_t *mask, size_t n, int bits)
+{
+   dropout_plan p = ab_plan(n, bits);
+   dropout_mask(&p, mask);
+}
+void V(ab_fill)(uint32_t *w, size_t n)
+{
+   dropout_fill_u32(dropout_key_make(42, 7), dropout_pos_make(0), w, n);
+}
