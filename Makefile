@@ -10,7 +10,8 @@
 #   make check   the quick subset (known answers, the contract, one SIMD build), same last line
 #   make test T="NAME..."  only those areas or tests (tests/README.md)
 #   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
-#   make bench-isa  where the time goes on each x86 SIMD path; writes build/bench/isa-*.md
+#   make bench-isa  where the time goes and the overlap tables on each x86 SIMD path;
+#                   writes build/bench/isa-*.md
 #   make bench-ab   this dropout.h against a revision's (REV=HEAD), in one process
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
 #   make web     the teaching page (web/): a static site in build/web/, the header built for
@@ -145,16 +146,17 @@ build/bench_cpu: bench/bench_cpu.c dropout.h build/bench_variant_nt.o build/benc
 bench-fpu-check:
 	@mkdir -p build; $(CC) -std=c99 -O2 $(WARN) -I. bench/fpu_check.c -o build/fpu_check && ./build/fpu_check | tee build/fpu_check.txt
 
-# Where the time goes on every x86 path this CPU runs (reference, SSE2, SSE4.1, AVX2,
-# AVX-512), one build each at the x86-64 micro-architecture levels, into one file:
+# Where the time goes, and the overlap tables, on every x86 path this CPU runs (reference,
+# SSE2, SSE4.1, AVX2, AVX-512), one build each at the x86-64 micro-architecture levels,
+# into one file:
 # $(BENCH_OUT)/isa-<model>.md
 ISA_LEVELS = reference:-march=x86-64:-DDROPOUT_NO_SIMD sse2:-march=x86-64: sse4.1:-march=x86-64-v2:sse4_1 \
-   avx2:-march=x86-64-v3:avx2 avx512:-march=x86-64-v4:avx512bw
+   avx2:-march=x86-64-v3:avx2 avx512:-march=x86-64-v4:avx512bw avx512-bf16:-march=cooperlake:avx512_bf16
 bench-isa:
 	@mkdir -p build/isa $(BENCH_OUT); out=$(BENCH_OUT)/isa-$(or $(BENCH_MODEL),unknown).md; \
-	{ echo "# Where the time goes, by SIMD path"; echo; \
+	{ echo "# Where the time goes, and the Philox/data overlap, by SIMD path"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL))"; \
-	  echo "- $(CC) -std=c99 -O3 at each x86-64 level; 2^14 f32 in cache, one thread, best of 300 calls, ns per 64 elements"; echo; } >$$out; \
+	  echo "- $(CC) -std=c99 -O3 at each x86-64 level (and -march=cooperlake: AVX-512 with AVX512_BF16); one thread, ns per 64 elements"; echo; } >$$out; \
 	for l in $(ISA_LEVELS); do name=$${l%%:*}; rest=$${l#*:}; march=$${rest%%:*}; flag=$${rest#*:}; \
 	   def=""; case $$flag in -D*) def=$$flag; flag="";; esac; \
 	   if [ -n "$$flag" ] && ! grep -qw "$$flag" /proc/cpuinfo; then echo "### $$name: not run (this CPU has no $$flag)" >>$$out; echo >>$$out; continue; fi; \
@@ -162,7 +164,8 @@ bench-isa:
 	   $(CC) $$f -DVARIANT=nt -DDROPOUT_STREAM_STORE_BYTES=0 -I. -c bench/stream_variant.c -o build/isa/nt.o && \
 	   $(CC) $$f -DVARIANT=cached -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX -I. -c bench/stream_variant.c -o build/isa/cached.o && \
 	   $(CC) $$f -DBENCH_FLAGS="\"$(CC) $$f\"" -I. bench/bench_cpu.c build/isa/nt.o build/isa/cached.o -o build/isa/bench_$$name && \
-	   ./build/isa/bench_$$name --cycles $$out >/dev/null || exit 1; done; cat $$out; echo "saved $$out"
+	   ./build/isa/bench_$$name --cycles $$out >/dev/null && ./build/isa/bench_$$name --overlap $$out >/dev/null || exit 1; \
+	done; cat $$out; echo "saved $$out"
 
 # make bench-ab [REV=HEAD] [LG=16] [REPS=300]: the working tree's dropout.h (B) against
 # REV's (A, a revision with the 0.9 interface) in one process, call by call in alternation
@@ -175,6 +178,7 @@ bench-ab:
 	@mkdir -p build/ab/base && git show $(REV):dropout.h >build/ab/base/dropout.h
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -Ibuild/ab/base -c bench/ab/variant.c -o build/ab/a.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -I. -c bench/ab/variant.c -o build/ab/b.o
+	objcopy -w --keep-global-symbol='ab_*' build/ab/a.o && objcopy -w --keep-global-symbol='ab_*' build/ab/b.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) bench/ab/main.c build/ab/a.o build/ab/b.o -o build/ab/ab_main
 	@echo "A = $(REV):dropout.h, B = the working tree's; $(CC) -std=c99 -O3 $(BENCH_ARCH)"; ./build/ab/ab_main $(LG) $(REPS)
 

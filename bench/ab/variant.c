@@ -1,10 +1,12 @@
 /* variant.c - one copy of dropout.h behind a suffix, for bench/ab/main.c.
 
    Built twice by `make bench-ab`: once against the working tree's dropout.h and once
-   against a revision's (build/ab/base/dropout.h), with VNAME=A or B and DROPOUT_STATIC, so
-   the two libraries live side by side in one program and run call by call in alternation:
-   the same quiet and busy moments of a shared machine for both. */
-#define DROPOUT_STATIC
+   against a revision's (build/ab/base/dropout.h), with VNAME=A or B, so that the two
+   libraries live side by side in one program and run call by call in alternation: the
+   same quiet and busy moments of a shared machine for both. Each is compiled as a user's
+   program compiles it (extern functions, not DROPOUT_STATIC, which lets the compiler
+   specialise the engine for these wrappers and measured up to 35% faster than the real
+   thing); objcopy then hides every symbol but the wrappers, so the two can link. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
