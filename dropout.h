@@ -3344,44 +3344,22 @@ static inline int dropout__nt_mode(const void *p)
 }
 #endif
 
-/* One full chunk of 64 elements with keep bits, t > 0 (else the caller copies), f64 or
-   f16 (f32 and bf16 have dropout__apply64_*); nt: streaming stores (y aligned). */
-static void dropout__apply_chunk_simd(int dtype, void *y, const void *x, size_t at,
-                                      uint64_t keep, const dropout_rule *r, int nt)
+/* f64, 64 elements, t > 0: y = kept ? x * scale : +0 (the product in double); nt:
+   streaming stores (y aligned). */
+static inline void dropout__apply64_f64(double *y, const double *x, uint64_t keep, double scale, int nt)
 {
-   unsigned g;
+   dropout__v s;
+   uint64_t sb;
+   uint32_t lo, hi, tmp[DROPOUT__W];
+   unsigned g, i;
+   memcpy(&sb, &scale, 8);
+   lo = (uint32_t)sb; hi = (uint32_t)(sb >> 32);
+   /* the 64-bit scale in every pair of lanes: low word first (little endian lanes) */
+   for (i = 0; i < DROPOUT__W; i += 2) { tmp[i] = lo; tmp[i + 1] = hi; }
+   s = dropout__v_loadu(tmp);
+   for (g = 0; g < 64; g += DROPOUT__W / 2)
+      dropout__v_put(nt, y + g, dropout__v_and(dropout__v_lanes64(keep >> g), dropout__v_dmul(dropout__v_loadu(x + g), s)));
    (void)nt;
-   switch (dtype) {
-   case DROPOUT__F64: {
-      double *yo = (double *)y + at; const double *xi = (const double *)x + at;
-      dropout__v s;
-      uint64_t sb;
-      uint32_t lo, hi;
-      memcpy(&sb, &r->scale_f64, 8);
-      lo = (uint32_t)sb; hi = (uint32_t)(sb >> 32);
-      /* the 64-bit scale in every pair of lanes: low word first (little endian lanes) */
-      {
-         uint32_t tmp[DROPOUT__W];
-         unsigned i;
-         for (i = 0; i < DROPOUT__W; i += 2) { tmp[i] = lo; tmp[i + 1] = hi; }
-         s = dropout__v_loadu(tmp);
-      }
-      for (g = 0; g < 64; g += DROPOUT__W / 2)
-         dropout__v_put(nt, yo + g, dropout__v_and(dropout__v_lanes64(keep >> g),
-                                                   dropout__v_dmul(dropout__v_loadu(xi + g), s)));
-   } break;
-   case DROPOUT__F16: {
-      uint16_t *yo = (uint16_t *)y + at; const uint16_t *xi = (const uint16_t *)x + at;
-      dropout__v s;
-      uint32_t sb;
-      memcpy(&sb, &r->scale_f32, 4);
-      s = dropout__v_set1(sb);
-      for (g = 0; g < 64; g += DROPOUT__W) {
-         dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(xi + g)), s);
-         dropout__v_put_u16(nt, yo + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
-      }
-   } break;
-   }
 }
 
 /* 64 mask bits as 8 bytes, LSB first */
@@ -3402,6 +3380,54 @@ static inline uint64_t dropout__load_mask64(const uint8_t *mask)
    memcpy(&keep, mask, 8);
    return keep;
 #endif
+}
+
+/* f16, 64 elements, t > 0: y = kept ? f16(x * scale) : +0, exactly as dropout_apply_f16;
+   nt: streaming stores (y aligned). With F16C (every AVX2 and AVX-512 CPU), vcvtph2ps and
+   vcvtps2ph do the header's f16 conversions in hardware: widening is exact, narrowing
+   rounds to nearest even by its immediate (not MXCSR), keeps subnormal results and quiets
+   a NaN keeping its top payload bits, as dropout_f32_to_f16 does; x86's multiply returns a
+   NaN input quieted, dropout__scale_f32's rule. Without it, the integer conversions. */
+static inline void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+#if defined(DROPOUT__SIMD_AVX512)
+   const __m512 s = _mm512_set1_ps(scale);
+   __m512 v[4];
+   int g;
+   for (g = 0; g < 4; ++g) v[g] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(x + 16 * g)));
+   for (g = 0; g < 4; ++g) {
+      __m256i h = _mm512_cvtps_ph(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s),
+                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      if (nt == 1) _mm256_stream_si256((__m256i *)(void *)(y + 16 * g), h);
+      else if (nt == 2) {
+         _mm_stream_si128((__m128i *)(void *)(y + 16 * g), _mm256_castsi256_si128(h));
+         _mm_stream_si128((__m128i *)(void *)(y + 16 * g + 8), _mm256_extracti128_si256(h, 1));
+      } else _mm256_storeu_si256((__m256i *)(void *)(y + 16 * g), h);
+   }
+#elif defined(DROPOUT__SIMD_AVX2) && defined(__F16C__)
+   /* the keep bits as in dropout__apply64_f32: bit 8g + i shifted to lane i's sign bit */
+   const __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
+   const __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+   int g;
+   for (g = 0; g < 8; ++g) {
+      __m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(x + 8 * g)));
+      __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(_mm256_set1_epi32((int)(uint32_t)(keep >> (8 * g))), sh));
+      __m128i h = _mm256_cvtps_ph(_mm256_blendv_ps(z, _mm256_mul_ps(f, s), m), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      if (nt) _mm_stream_si128((__m128i *)(void *)(y + 8 * g), h);
+      else _mm_storeu_si128((__m128i *)(void *)(y + 8 * g), h);
+   }
+#else
+   dropout__v s;
+   uint32_t sb;
+   unsigned g;
+   memcpy(&sb, &scale, 4);
+   s = dropout__v_set1(sb);
+   for (g = 0; g < 64; g += DROPOUT__W) {
+      dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(x + g)), s);
+      dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
+   }
+#endif
+   (void)nt;
 }
 
 /* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned).
@@ -3672,8 +3698,16 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
          if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
          else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
          else                 for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
+      } else if (dtype == DROPOUT__F16) {
+         uint16_t *yo = (uint16_t *)y + at;
+         const uint16_t *xi = (const uint16_t *)x + at;
+         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
+         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
+         else                 for (c = 0; c < nb; ++c) dropout__apply64_f16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
       } else {
-         for (c = 0; c < nb; ++c) dropout__apply_chunk_simd(dtype, y, x, at + 64u * c, k[c], r, st.nt);
+         double *yo = (double *)y + at;
+         const double *xi = (const double *)x + at;
+         for (c = 0; c < nb; ++c) dropout__apply64_f64(yo + 64u * c, xi + 64u * c, k[c], r->scale_f64, st.nt);
       }
    } else {
       const unsigned c0 = at == 0 ? 1u : 0u;
@@ -3687,9 +3721,16 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
          const uint16_t *xi = (const uint16_t *)x + at + h - 64u;
          for (c = c0; c < nb; ++c)
             dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
-      } else {
+      } else if (dtype == DROPOUT__F16) {
+         uint16_t *yo = (uint16_t *)y + at + h - 64u;
+         const uint16_t *xi = (const uint16_t *)x + at + h - 64u;
          for (c = c0; c < nb; ++c)
-            dropout__apply_chunk_simd(dtype, y, x, at + h + 64u * c - 64u, kb[c] >> h | kb[c + 1] << (64u - h), r, st.nt);
+            dropout__apply64_f16(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
+      } else {
+         double *yo = (double *)y + at + h - 64u;
+         const double *xi = (const double *)x + at + h - 64u;
+         for (c = c0; c < nb; ++c)
+            dropout__apply64_f64(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f64, st.nt);
       }
    }
 }
@@ -3721,11 +3762,12 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    out of cache, so that build keeps the steps. NEON has it for the same reason as AVX-512
    (32 registers); its speed is unmeasured (no Arm machine), its bits are tested. */
 
-/* 64 elements of the overlapped data (f32 or bf16) from element at on */
+/* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
 static inline void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
 {
    if (dtype == DROPOUT__F32) dropout__apply64_f32((float *)y + at, (const float *)x + at, keep, scale, nt);
-   else dropout__apply64_bf16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
+   else if (dtype == DROPOUT__BF16) dropout__apply64_bf16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
+   else dropout__apply64_f16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
 }
 
 #if defined(DROPOUT__SIMD_AVX512)
@@ -3815,7 +3857,7 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
    const unsigned calls = DROPOUT__GROUP * per / DROPOUT__VB;     /* Philox calls a step */
    const uint32_t tm1 = (uint32_t)(r->threshold - 1u);
    const uint64_t w0 = offset >> 6;
-   const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK), es = dtype == DROPOUT__F32 ? 4 : 2;
+   const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK), es = dtype == DROPOUT__F32 ? 4 : 2;   /* f32, or bf16 and f16 */
    const size_t h = st.h;
    uint32_t ks[20], words[DROPOUT__GROUP * 64];
    uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
@@ -3901,9 +3943,9 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
    size_t at;
 #if defined(DROPOUT__OVERLAP)
-   if ((dtype == DROPOUT__F32 || dtype == DROPOUT__BF16) && y && !mask_in && r->threshold != 0 &&
+   if (dtype != DROPOUT__F64 && y && !mask_in && r->threshold != 0 &&
        (offset & 63u) == 0 && full >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
-      const int plain = st.nt == 0 && st.h == 0;
+      const int plain = st.nt == 0 && st.h == 0 && dtype != DROPOUT__F16;
       size_t done = !plain ? dropout__run_overlap(dtype, y, mask_out, x, full, r, st, seed, stream, offset)
                   : dtype == DROPOUT__F32
                      ? dropout__run_overlap_f32((float *)y, mask_out, (const float *)x, full, r, seed, stream, offset)

@@ -2,8 +2,8 @@
    (REV, default HEAD), B: the working tree's.
 
    For each draw width: the wall y = x*s, Philox alone (A's fill_u32 of the words the call
-   needs), then forward with the mask, mask-free backward, bf16 forward and mask alone, A
-   and B. Every case runs once a round, in the same order, for REPS rounds, and keeps its
+   needs), then forward with the mask, mask-free backward, bf16 and f16 forward and the mask
+   alone, A and B. Every case runs once a round, in the same order, for REPS rounds, and keeps its
    best time: a change is judged against the other version in the same moments of the
    same machine, not against a file from another day. Printed: ns per 64 elements, and in
    brackets the call over max(wall, Philox alone). Not a test: nothing is asserted.
@@ -18,6 +18,7 @@
    void ab_fwd_f32##S(float *y, uint8_t *mask, const float *x, size_t n, int bits);    \
    void ab_bwd_f32##S(float *dx, const float *dy, size_t n, int bits);                 \
    void ab_fwd_bf16##S(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits); \
+   void ab_fwd_f16##S(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits); \
    void ab_mask##S(uint8_t *mask, size_t n, int bits);                                 \
    void ab_fill##S(uint32_t *w, size_t n);
 AB_DECL(A)
@@ -30,9 +31,10 @@ static double now(void)
    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-enum { C_WALL, C_PHILOX, C_FWD_A, C_FWD_B, C_BWD_A, C_BWD_B, C_BF16_A, C_BF16_B, C_MASK_A, C_MASK_B, C_COUNT };
+enum { C_WALL, C_PHILOX, C_FWD_A, C_FWD_B, C_BWD_A, C_BWD_B, C_BF16_A, C_BF16_B, C_F16_A, C_F16_B,
+       C_MASK_A, C_MASK_B, C_COUNT };
 static const char *head[C_COUNT] = {"wall", "Philox", "A fwd", "B fwd", "A bwd", "B bwd",
-                                    "A bf16 fwd", "B bf16 fwd", "A mask", "B mask"};
+                                    "A bf16 fwd", "B bf16 fwd", "A f16 fwd", "B f16 fwd", "A mask", "B mask"};
 
 int main(int argc, char **argv)
 {
@@ -40,16 +42,17 @@ int main(int argc, char **argv)
    const size_t n = (size_t)1 << (lg < 10 ? 10 : lg > 26 ? 26 : lg);
    static const int modes[3] = {8, 16, 32};
    float *x = (float *)malloc(n * 4), *y = (float *)malloc(n * 4);
-   uint16_t *xb = (uint16_t *)malloc(n * 2), *yb = (uint16_t *)malloc(n * 2);
+   uint16_t *xb = (uint16_t *)malloc(n * 2), *yb = (uint16_t *)malloc(n * 2), *xh = (uint16_t *)malloc(n * 2);
    uint8_t *mask = (uint8_t *)malloc(n / 8);
    uint32_t *w = (uint32_t *)malloc(n * 4);
    volatile float sink;
    size_t i;
    int b, c, r;
-   if (!x || !y || !xb || !yb || !mask || !w) { fprintf(stderr, "out of memory\n"); return 1; }
+   if (!x || !y || !xb || !yb || !xh || !mask || !w) { fprintf(stderr, "out of memory\n"); return 1; }
    for (i = 0; i < n; ++i) {
       x[i] = (float)(i % 1000) * 0.001f - 0.5f;
-      xb[i] = (uint16_t)(0x3f00u + i % 500u);
+      xb[i] = (uint16_t)(0x3f00u + i % 500u);   /* bf16 0.5 .. about 1.5 */
+      xh[i] = (uint16_t)(0x3800u + i % 500u);   /* f16 0.5 .. about 0.74 */
    }
    printf("2^%d elements, best of %d rounds, ns per 64 elements (call / max(wall, Philox alone))\n\n",
           lg, rounds);
@@ -74,6 +77,8 @@ int main(int argc, char **argv)
             case C_BWD_B: ab_bwd_f32B(y, x, n, bits); break;
             case C_BF16_A: ab_fwd_bf16A(yb, mask, xb, n, bits); break;
             case C_BF16_B: ab_fwd_bf16B(yb, mask, xb, n, bits); break;
+            case C_F16_A: ab_fwd_f16A(yb, mask, xh, n, bits); break;
+            case C_F16_B: ab_fwd_f16B(yb, mask, xh, n, bits); break;
             case C_MASK_A: ab_maskA(mask, n, bits); break;
             default: ab_maskB(mask, n, bits); break;
             }
@@ -85,6 +90,6 @@ int main(int argc, char **argv)
       printf("\n");
    }
    (void)sink;
-   free(x); free(y); free(xb); free(yb); free(mask); free(w);
+   free(x); free(y); free(xb); free(yb); free(xh); free(mask); free(w);
    return 0;
 }

@@ -17,6 +17,7 @@
 void V(ab_fwd_f32)(float *y, uint8_t *mask, const float *x, size_t n, int bits);
 void V(ab_bwd_f32)(float *dx, const float *dy, size_t n, int bits);
 void V(ab_fwd_bf16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits);
+void V(ab_fwd_f16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits);
 void V(ab_mask)(uint8_t *mask, size_t n, int bits);
 void V(ab_fill)(uint32_t *w, size_t n);
 
@@ -43,6 +44,11 @@ void V(ab_fwd_bf16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int
 {
    dropout_plan p = ab_plan(n, bits);
    dropout_forward_bf16(&p, (dropout_bf16 *)(void *)y, mask, (const dropout_bf16 *)(const void *)x);
+}
+void V(ab_fwd_f16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits)
+{
+   dropout_plan p = ab_plan(n, bits);
+   dropout_forward_f16(&p, (dropout_f16 *)(void *)y, mask, (const dropout_f16 *)(const void *)x);
 }
 void V(ab_mask)(uint8_t *mask, size_t n, int bits)
 {

@@ -32,6 +32,8 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case sse2-clang sse2 clang -mno-sse4.1
    simd_case sse4.1 sse4_1 "$CC" -msse4.1
    simd_case avx2-openmp avx2 "$CC" -mavx2 -fopenmp
+   # x86-64-v3 (AVX2 with F16C, FMA, BMI2: what -march gives an AVX2 CPU): f16 through F16C
+   simd_case avx2-v3 avx2 "$CC" -march=x86-64-v3
    # streaming stores for every call (threshold 0) and never (test_simd.c's own is 1 KiB)
    simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
    simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX

@@ -401,7 +401,7 @@ static void case_conversions(void)
 /* The vector loop runs batches of 8 chunks of 64 elements: the window-aligned fast path
    (offset % 64 == 0) and the two-window shift (any other offset), at batch and chunk
    edges, every mode, with and without the mask, in place and not. From two whole batches
-   on, an aligned f32 or bf16 forward makes a batch's Philox between the rounds of the
+   on, an aligned f32, bf16 or f16 forward makes a batch's Philox between the rounds of the
    previous batch's data (dropout__run_overlap, AVX-512 and NEON builds): one batch short of
    that, exactly two, and two or more with a partial batch and a partial chunk after them;
    y on a 64-byte boundary and 3 elements past one, so that a build which streams its
@@ -410,9 +410,9 @@ static void case_batches(void)
 {
    static const unsigned shifts[4] = {0, 1, 32, 63};
    static const size_t sizes[10] = {64, 511, 512, 513, 1024 + 64, 4096 + 63, 1023, 1024, 1024 + 511, 2048 + 64 * 3 + 5};
-   static const int types[2] = {T_F32, T_BF16};
+   static const int types[3] = {T_F32, T_BF16, T_F16};
    int b, si, ni, k, ti, head;
-   for (ti = 0; ti < 2; ++ti)
+   for (ti = 0; ti < 3; ++ti)
    for (head = 0; head < 2; ++head)
    for (b = 0; b < 3; ++b)
       for (si = 0; si < 4; ++si)
@@ -437,30 +437,32 @@ static void case_batches(void)
                CHECK(err == 0 && memcmp(y, zbuf, n * es) == 0, "%s backward bits=%d n=%zu offset%%64=%u differs",
                      type_name[t], bits, n, shifts[si]);
             }
-   case_end(NAME("batch/chunk edges, f32 and bf16, aligned and shifted offsets and y == reference"));
+   case_end(NAME("batch/chunk edges, f32, bf16 and f16, aligned and shifted offsets and y == reference"));
 }
 
-/* bf16 forward of every bf16 input (n = 2^16 + 37, element i is i * 40503 mod 2^16), on
-   the overlap (aligned offset) and on the steps (shifted offset), each mode, p with a
-   scale well above 1: the AVX-512 build's vcvtne2ps2bf16 reads a subnormal product as
-   zero, so products near 2^-126 must take its integer rounding, and NaN and Inf inputs
-   and products that overflow to Inf must come out as dropout_apply_bf16 says. */
-static void case_bf16_all(void)
+/* bf16 and f16 forward of every 16-bit input (n = 2^16 + 37, element i is i * 40503 mod
+   2^16), on the overlap (aligned offset) and on the steps (shifted offset), each mode, p
+   with a scale well above 1, so that products overflow to Inf and land on subnormals:
+   the AVX-512 build's vcvtne2ps2bf16 reads a subnormal product as zero (those must take
+   its integer rounding), and f16 goes through the F16C conversions; NaN, Inf and
+   subnormal inputs must all come out as dropout_apply_bf16 / _f16 say. */
+static void case_half_all(void)
 {
    const size_t n = 65536 + 37;
    uint16_t *x = (uint16_t *)(void *)xbuf, *y = (uint16_t *)(void *)ybuf, *z = (uint16_t *)(void *)zbuf;
-   int b, o;
+   int b, o, t;
    size_t i;
    for (i = 0; i < n; ++i) x[i] = (uint16_t)(i * 40503u);
-   for (b = 0; b < 3; ++b)
-      for (o = 0; o < 2; ++o) {
-         int bits = 8 << b;
-         uint64_t off = o ? 64 * 999 + 17 : 64 * 999;
-         model_forward(T_BF16, z, m2, x, n, 0.7, bits, 5, 6, off);
-         CHECK(dropout_forward_bf16(y, m1, x, n, 0.7, bits, 5, 6, off) == 0 && memcmp(y, z, n * 2) == 0,
-               "bits=%d offset%%64=%u differs", bits, (unsigned)(off % 64));
-      }
-   case_end(NAME("bf16 forward of every bf16 value == reference"));
+   for (t = T_F16; t <= T_BF16; ++t)
+      for (b = 0; b < 3; ++b)
+         for (o = 0; o < 2; ++o) {
+            int bits = 8 << b;
+            uint64_t off = o ? 64 * 999 + 17 : 64 * 999;
+            model_forward(t, z, m2, x, n, 0.7, bits, 5, 6, off);
+            CHECK(lib_forward(t, y, m1, x, n, 0.7, bits, 5, 6, off) == 0 && memcmp(y, z, n * 2) == 0,
+                  "%s bits=%d offset%%64=%u differs", type_name[t], bits, (unsigned)(off % 64));
+         }
+   case_end(NAME("bf16 and f16 forward of every 16-bit value == reference"));
 }
 
 /* Streaming stores (x86, from DROPOUT_STREAM_STORE_BYTES of output on, y aligned to
@@ -529,7 +531,7 @@ int main(void)
    for (t = 0; t < 4; ++t) case_forward(t, 400);
    case_mask_only();
    case_batches();
-   case_bf16_all();
+   case_half_all();
    case_streaming();
    case_fills();
    case_chunks();
