@@ -3773,9 +3773,12 @@ static inline void dropout__apply64(int dtype, void *y, const void *x, size_t at
 #if defined(DROPOUT__SIMD_AVX512)
 /* Philox blocks block .. block + DROPOUT__VB - 1 into out, as dropout__blocks_simd, with
    data chunks c0 <= c < c1 applied between the rounds: chunk c is the 64 elements from
-   element 64(c - c0) of y and x, with keep word keep[c - c0]. */
+   element 64(c - c0) of y and x, with keep word keep[c - c0]. In cache chunk c follows
+   round c; streamed (nt), the chunks spread evenly over all ten rounds, so that the
+   write-combining buffers drain while Philox runs (at 2^24 f32 on Zen 4, 8-11% faster
+   than chunk c after round c; the same in cache was slower). */
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                                    void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
+                                           void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
                                            float scale, int nt)
 {
    dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
@@ -3788,13 +3791,21 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
    dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;
    dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
    dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
+   unsigned q = 0, e;
+#define DROPOUT__SPREAD(c) \
+   do { for (e = ((c) + 1) * c1 / 10u; q < e; ++q) if (q >= c0) dropout__apply64(dtype, y, x, 64u * (q - c0), keep[q - c0], scale, nt); } while (0)
 #define DROPOUT__APPLY(c) \
-   do { if ((c) >= c0 && (c) < c1) dropout__apply64(dtype, y, x, 64u * ((c) - c0), keep[(c) - c0], scale, nt); } while (0)
+   do { \
+      if (nt) DROPOUT__SPREAD(c); \
+      else if ((c) >= c0 && (c) < c1) dropout__apply64(dtype, y, x, 64u * ((c) - c0), keep[(c) - c0], scale, nt); \
+   } while (0)
    DROPOUT__ROUND(0); DROPOUT__APPLY(0); DROPOUT__ROUND(1); DROPOUT__APPLY(1);
    DROPOUT__ROUND(2); DROPOUT__APPLY(2); DROPOUT__ROUND(3); DROPOUT__APPLY(3);
    DROPOUT__ROUND(4); DROPOUT__APPLY(4); DROPOUT__ROUND(5); DROPOUT__APPLY(5);
    DROPOUT__ROUND(6); DROPOUT__APPLY(6); DROPOUT__ROUND(7); DROPOUT__APPLY(7);
-   DROPOUT__ROUND(8); DROPOUT__ROUND(9);
+   DROPOUT__ROUND(8); if (nt) DROPOUT__SPREAD(8);
+   DROPOUT__ROUND(9); if (nt) DROPOUT__SPREAD(9);
+#undef DROPOUT__SPREAD
 #undef DROPOUT__APPLY
    DROPOUT__STORE(0, a0, a1, a2, a3);
    DROPOUT__STORE(1, b0, b1, b2, b3);
@@ -3805,7 +3816,7 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
 #else
 /* NEON: dropout__blocks_simd's two interleaved vectors, with data chunk c after round c */
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                                    void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
+                                           void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
                                            float scale, int nt)
 {
    dropout__v iota = DROPOUT__V_IOTA;
