@@ -3925,6 +3925,12 @@ static size_t dropout__run_overlap_bf16(uint16_t *y, uint8_t *mask_out, const ui
    const dropout__stores plain = {0, 0};
    return dropout__run_overlap_body(DROPOUT__BF16, y, mask_out, x, full, r, plain, seed, stream, offset);
 }
+/* one copy for the rest: gcc would otherwise clone it for each dtype (the object doubled) */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((noinline, noclone))
+#elif defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static size_t dropout__run_overlap(int dtype, void *y, uint8_t *mask_out, const void *x, size_t full,
                                    const dropout_rule *r, dropout__stores st, uint64_t seed, uint64_t stream,
                                    uint64_t offset)
