@@ -3751,16 +3751,16 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
 #define DROPOUT__OVERLAP 1
 /* In cache, Philox (vector ALU) and the data (loads and stores) use different parts of
    the core, but made one after the other (a step's keep bits, then its data) they cost
-   about their sum. So the f32 and bf16 forward (and mask-free backward) make a step's
-   Philox blocks with the previous step's data applied between the rounds: the blocks of
-   dropout__blocks_simd with data chunk c after round c, the same instructions in another
-   order. Out of cache the same spreads the step's loads and streamed stores over its
-   Philox. Measured on Zen 4, one thread: in L2 (2^14 to 2^17 f32) forward 8-bit 26%
-   faster, 16-bit 20%, 32-bit 17%; at 2^24 f32 with streamed stores 32-bit 11 to 18%,
-   16-bit 9 to 14%. Not on the AVX2 build: its Philox already spills registers, and the
-   same interleave was 2% faster at 8-bit and 9% slower at 32-bit in cache, 3 to 12% slower
-   out of cache, so that build keeps the steps. NEON has it for the same reason as AVX-512
-   (32 registers); its speed is unmeasured (no Arm machine), its bits are tested. */
+   about their sum. So the f32, bf16 and f16 forward (and mask-free backward) make a
+   step's Philox blocks with the previous step's data applied between the rounds: the
+   blocks of dropout__blocks_simd with data chunk c after round c, the same instructions in
+   another order. Out of cache the same spreads the step's loads and streamed stores over
+   its Philox. Measured on Zen 4, one thread: in L2 (2^14 to 2^17 f32) forward 8-bit 26%
+   faster, 16-bit 20%, 32-bit 17%; at 2^24 f32 with streamed stores 32-bit 13 to 15%,
+   16-bit 17 to 21%. Not on the AVX2 build: its Philox already spills registers, and the
+   same interleave (with 4 chains, or 2) was slower, up to 12% in cache and out of it, so
+   that build keeps the steps. NEON has it for the same reason as AVX-512 (32 registers);
+   its speed is unmeasured (no Arm machine), its bits are tested. */
 
 /* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
 static inline void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
