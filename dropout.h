@@ -3747,7 +3747,7 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    }
 }
 
-#if defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_NEON)
+#if defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_NEON) || defined(DROPOUT__SIMD_AVX2)
 #define DROPOUT__OVERLAP 1
 /* In cache, Philox (vector ALU) and the data (loads and stores) use different parts of
    the core, but made one after the other (a step's keep bits, then its data) they cost
@@ -3757,9 +3757,8 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    another order. Out of cache the same spreads the step's loads and streamed stores over
    its Philox. Measured on Zen 4, one thread: in L2 (2^14 to 2^17 f32) forward 8-bit 26%
    faster, 16-bit 20%, 32-bit 17%; at 2^24 f32 with streamed stores 32-bit 13 to 15%,
-   16-bit 17 to 21%. Not on the AVX2 build: its Philox already spills registers, and the
-   same interleave (with 4 chains, or 2) was slower, up to 12% in cache and out of it, so
-   that build keeps the steps. NEON has it for the same reason as AVX-512 (32 registers);
+   16-bit 17 to 21%. The AVX2 build interleaves whole Philox calls with the data instead,
+   for f32 in cache (below). NEON has it for the same reason as AVX-512 (32 registers);
    its speed is unmeasured (no Arm machine), its bits are tested. */
 
 /* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
@@ -3813,6 +3812,20 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
    DROPOUT__STORE(3, f0, f1, f2, f3);
 }
 
+#elif defined(DROPOUT__SIMD_AVX2)
+/* AVX2: the call's blocks, then its data chunks. Its Philox already spills (16 registers),
+   and the data inside the rounds made it slower (with 4 chains or 2, up to 12%); a whole
+   call and then 64 to 256 elements of data is a grain the core's reorder window still
+   overlaps: in L2 the f32 forward is 6-9% faster on Zen 4. Out of cache (streamed stores)
+   it was 5-15% slower, and bf16 and f16 gained nothing, so only f32 in cache takes it. */
+DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                           void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
+                                           float scale, int nt)
+{
+   unsigned c;
+   dropout__blocks_simd(ks, stream, block, out);
+   for (c = c0; c < c1; ++c) dropout__apply64(dtype, y, x, 64u * (c - c0), keep[c - c0], scale, nt);
+}
 #else
 /* NEON: dropout__blocks_simd's two interleaved vectors, with data chunk c after round c */
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
@@ -3960,8 +3973,14 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
    size_t at;
 #if defined(DROPOUT__OVERLAP)
+#if defined(DROPOUT__SIMD_AVX2)
+   /* AVX2: f32 in cache only (see dropout__blocks_apply) */
+   if (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0 && y && !mask_in && r->threshold != 0 &&
+       (offset & 63u) == 0 && full >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
+#else
    if (dtype != DROPOUT__F64 && y && !mask_in && r->threshold != 0 &&
        (offset & 63u) == 0 && full >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
+#endif
       const int plain = st.nt == 0 && st.h == 0 && dtype != DROPOUT__F16;
       size_t done = !plain ? dropout__run_overlap(dtype, y, mask_out, x, full, r, st, seed, stream, offset)
                   : dtype == DROPOUT__F32
