@@ -2987,40 +2987,52 @@ static void dropout__key_schedule(uint64_t seed, uint32_t ks[20])
    hides behind the other. */
 #define DROPOUT__VB (2 * DROPOUT__W)
 
+/* The two interleaved vectors' Philox state, its start, one round, and the store; the
+   blocks and the overlap (dropout__blocks_apply) share them. */
+typedef struct dropout__neon_st { dropout__v a0, a1, a2, a3, b0, b1, b2, b3; } dropout__neon_st;
+static inline void dropout__neon_start(dropout__neon_st *p, uint64_t stream, uint64_t block)
+{
+   dropout__v iota = DROPOUT__V_IOTA, carry;
+   /* counter low word of each lane, with the carry into the high word where it wraps */
+   p->a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
+   carry = dropout__v_gt_u(iota, p->a0);
+   p->a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
+   p->b0 = dropout__v_add(p->a0, dropout__v_set1(DROPOUT__W));
+   carry = dropout__v_gt_u(p->a0, p->b0);
+   p->b1 = dropout__v_add(p->a1, dropout__v_and(carry, dropout__v_set1(1)));
+   p->a2 = p->b2 = dropout__v_set1((uint32_t)stream);
+   p->a3 = p->b3 = dropout__v_set1((uint32_t)(stream >> 32));
+}
+static inline void dropout__neon_round(dropout__neon_st *p, const uint32_t *ks, unsigned r)
+{
+   dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
+   dropout__v vk0 = dropout__v_set1(ks[2 * r]), vk1 = dropout__v_set1(ks[2 * r + 1]);
+   dropout__v_mulhilo(p->a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
+   dropout__v_mulhilo(p->a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
+   dropout__v_mulhilo(p->b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
+   dropout__v_mulhilo(p->b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
+   p->a0 = dropout__v_xor(dropout__v_xor(ahi1, p->a1), vk0);  p->a1 = alo1;
+   p->a2 = dropout__v_xor(dropout__v_xor(ahi0, p->a3), vk1);  p->a3 = alo0;
+   p->b0 = dropout__v_xor(dropout__v_xor(bhi1, p->b1), vk0);  p->b1 = blo1;
+   p->b2 = dropout__v_xor(dropout__v_xor(bhi0, p->b3), vk1);  p->b3 = blo0;
+}
+static inline void dropout__neon_store(const dropout__neon_st *p, uint32_t *out)
+{
+   uint32x4x4_t v;
+   v.val[0] = p->a0; v.val[1] = p->a1; v.val[2] = p->a2; v.val[3] = p->a3;
+   vst4q_u32(out, v);
+   v.val[0] = p->b0; v.val[1] = p->b1; v.val[2] = p->b2; v.val[3] = p->b3;
+   vst4q_u32(out + 4 * DROPOUT__W, v);
+}
+
 /* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
 static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
 {
-   dropout__v iota = DROPOUT__V_IOTA;
-   dropout__v a0, a1, a2, a3, b0, b1, b2, b3, carry;
-   int r;
-   /* counter low word of each lane, with the carry into the high word where it wraps */
-   a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
-   carry = dropout__v_gt_u(iota, a0);
-   a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
-   b0 = dropout__v_add(a0, dropout__v_set1(DROPOUT__W));
-   carry = dropout__v_gt_u(a0, b0);
-   b1 = dropout__v_add(a1, dropout__v_and(carry, dropout__v_set1(1)));
-   a2 = b2 = dropout__v_set1((uint32_t)stream);
-   a3 = b3 = dropout__v_set1((uint32_t)(stream >> 32));
-   for (r = 0; r < 10; ++r) {
-      dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
-      dropout__v vk0 = dropout__v_set1(ks[2 * r]), vk1 = dropout__v_set1(ks[2 * r + 1]);
-      dropout__v_mulhilo(a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
-      dropout__v_mulhilo(a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
-      dropout__v_mulhilo(b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
-      dropout__v_mulhilo(b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
-      a0 = dropout__v_xor(dropout__v_xor(ahi1, a1), vk0);  a1 = alo1;
-      a2 = dropout__v_xor(dropout__v_xor(ahi0, a3), vk1);  a3 = alo0;
-      b0 = dropout__v_xor(dropout__v_xor(bhi1, b1), vk0);  b1 = blo1;
-      b2 = dropout__v_xor(dropout__v_xor(bhi0, b3), vk1);  b3 = blo0;
-   }
-   {
-      uint32x4x4_t s;
-      s.val[0] = a0; s.val[1] = a1; s.val[2] = a2; s.val[3] = a3;
-      vst4q_u32(out, s);
-      s.val[0] = b0; s.val[1] = b1; s.val[2] = b2; s.val[3] = b3;
-      vst4q_u32(out + 4 * DROPOUT__W, s);
-   }
+   dropout__neon_st p;
+   unsigned r;
+   dropout__neon_start(&p, stream, block);
+   for (r = 0; r < 10; ++r) dropout__neon_round(&p, ks, r);
+   dropout__neon_store(&p, out);
 }
 #else
 /* x86: Philox with one block per 64-bit lane, its 32-bit words in the low halves.
@@ -3685,53 +3697,35 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
    const size_t h = st.h;
    unsigned c;
    if (h == 0) {
-      if (dtype == DROPOUT__F32) {
-         float *yo = (float *)y + at;
-         const float *xi = (const float *)x + at;
-         /* nt a constant in each loop, so the store choice folds away */
-         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
-         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
-         else                 for (c = 0; c < nb; ++c) dropout__apply64_f32(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
-      } else if (dtype == DROPOUT__BF16) {
-         uint16_t *yo = (uint16_t *)y + at;
-         const uint16_t *xi = (const uint16_t *)x + at;
-         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
-         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
-         else                 for (c = 0; c < nb; ++c) dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
-      } else if (dtype == DROPOUT__F16) {
-         uint16_t *yo = (uint16_t *)y + at;
-         const uint16_t *xi = (const uint16_t *)x + at;
-         if (st.nt == 1)      for (c = 0; c < nb; ++c) dropout__apply64_f16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 1);
-         else if (st.nt == 2) for (c = 0; c < nb; ++c) dropout__apply64_f16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 2);
-         else                 for (c = 0; c < nb; ++c) dropout__apply64_f16(yo + 64u * c, xi + 64u * c, k[c], r->scale_f32, 0);
-      } else {
-         double *yo = (double *)y + at;
-         const double *xi = (const double *)x + at;
-         for (c = 0; c < nb; ++c) dropout__apply64_f64(yo + 64u * c, xi + 64u * c, k[c], r->scale_f64, st.nt);
-      }
+      /* data chunk c is keep chunk c; nt a constant in each loop, so the store choice folds away */
+#define DROPOUT__CHUNKS(apply, T, scale)                                                                   \
+      do {                                                                                                 \
+         T *yo = (T *)y + at;                                                                              \
+         const T *xi = (const T *)x + at;                                                                  \
+         if (st.nt == 1)      for (c = 0; c < nb; ++c) apply(yo + 64u * c, xi + 64u * c, k[c], scale, 1); \
+         else if (st.nt == 2) for (c = 0; c < nb; ++c) apply(yo + 64u * c, xi + 64u * c, k[c], scale, 2); \
+         else                 for (c = 0; c < nb; ++c) apply(yo + 64u * c, xi + 64u * c, k[c], scale, 0); \
+      } while (0)
+      if (dtype == DROPOUT__F32) DROPOUT__CHUNKS(dropout__apply64_f32, float, r->scale_f32);
+      else if (dtype == DROPOUT__BF16) DROPOUT__CHUNKS(dropout__apply64_bf16, uint16_t, r->scale_f32);
+      else if (dtype == DROPOUT__F16) DROPOUT__CHUNKS(dropout__apply64_f16, uint16_t, r->scale_f32);
+      else DROPOUT__CHUNKS(dropout__apply64_f64, double, r->scale_f64);
+#undef DROPOUT__CHUNKS
    } else {
+      /* data chunk c starts h elements into keep chunk c - 1 (the first step starts at 1) */
       const unsigned c0 = at == 0 ? 1u : 0u;
-      if (dtype == DROPOUT__F32) {
-         float *yo = (float *)y + at + h - 64u;
-         const float *xi = (const float *)x + at + h - 64u;
-         for (c = c0; c < nb; ++c)
-            dropout__apply64_f32(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
-      } else if (dtype == DROPOUT__BF16) {
-         uint16_t *yo = (uint16_t *)y + at + h - 64u;
-         const uint16_t *xi = (const uint16_t *)x + at + h - 64u;
-         for (c = c0; c < nb; ++c)
-            dropout__apply64_bf16(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
-      } else if (dtype == DROPOUT__F16) {
-         uint16_t *yo = (uint16_t *)y + at + h - 64u;
-         const uint16_t *xi = (const uint16_t *)x + at + h - 64u;
-         for (c = c0; c < nb; ++c)
-            dropout__apply64_f16(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f32, st.nt);
-      } else {
-         double *yo = (double *)y + at + h - 64u;
-         const double *xi = (const double *)x + at + h - 64u;
-         for (c = c0; c < nb; ++c)
-            dropout__apply64_f64(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), r->scale_f64, st.nt);
-      }
+#define DROPOUT__CHUNKS(apply, T, scale)                                                                    \
+      do {                                                                                                  \
+         T *yo = (T *)y + at + h - 64u;                                                                     \
+         const T *xi = (const T *)x + at + h - 64u;                                                         \
+         for (c = c0; c < nb; ++c)                                                                          \
+            apply(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), scale, st.nt);           \
+      } while (0)
+      if (dtype == DROPOUT__F32) DROPOUT__CHUNKS(dropout__apply64_f32, float, r->scale_f32);
+      else if (dtype == DROPOUT__BF16) DROPOUT__CHUNKS(dropout__apply64_bf16, uint16_t, r->scale_f32);
+      else if (dtype == DROPOUT__F16) DROPOUT__CHUNKS(dropout__apply64_f16, uint16_t, r->scale_f32);
+      else DROPOUT__CHUNKS(dropout__apply64_f64, double, r->scale_f64);
+#undef DROPOUT__CHUNKS
    }
 }
 
@@ -3832,37 +3826,14 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
                                            void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
                                            float scale, int nt)
 {
-   dropout__v iota = DROPOUT__V_IOTA;
-   dropout__v a0, a1, a2, a3, b0, b1, b2, b3, carry;
+   dropout__neon_st p;
    unsigned r;
-   a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
-   carry = dropout__v_gt_u(iota, a0);
-   a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
-   b0 = dropout__v_add(a0, dropout__v_set1(DROPOUT__W));
-   carry = dropout__v_gt_u(a0, b0);
-   b1 = dropout__v_add(a1, dropout__v_and(carry, dropout__v_set1(1)));
-   a2 = b2 = dropout__v_set1((uint32_t)stream);
-   a3 = b3 = dropout__v_set1((uint32_t)(stream >> 32));
+   dropout__neon_start(&p, stream, block);
    for (r = 0; r < 10; ++r) {
-      dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
-      dropout__v vk0 = dropout__v_set1(ks[2 * r]), vk1 = dropout__v_set1(ks[2 * r + 1]);
-      dropout__v_mulhilo(a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
-      dropout__v_mulhilo(a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
-      dropout__v_mulhilo(b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
-      dropout__v_mulhilo(b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
-      a0 = dropout__v_xor(dropout__v_xor(ahi1, a1), vk0);  a1 = alo1;
-      a2 = dropout__v_xor(dropout__v_xor(ahi0, a3), vk1);  a3 = alo0;
-      b0 = dropout__v_xor(dropout__v_xor(bhi1, b1), vk0);  b1 = blo1;
-      b2 = dropout__v_xor(dropout__v_xor(bhi0, b3), vk1);  b3 = blo0;
+      dropout__neon_round(&p, ks, r);
       if (r >= c0 && r < c1) dropout__apply64(dtype, y, x, 64u * (r - c0), keep[r - c0], scale, nt);
    }
-   {
-      uint32x4x4_t st;
-      st.val[0] = a0; st.val[1] = a1; st.val[2] = a2; st.val[3] = a3;
-      vst4q_u32(out, st);
-      st.val[0] = b0; st.val[1] = b1; st.val[2] = b2; st.val[3] = b3;
-      vst4q_u32(out + 4 * DROPOUT__W, st);
-   }
+   dropout__neon_store(&p, out);
 }
 #endif
 
