@@ -3097,19 +3097,24 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
       DROPOUT__ROUND1(e0, e1, e2, e3); DROPOUT__ROUND1(f0, f1, f2, f3);             \
    } while (0)
 
+/* The four chains' declarations and start (counter from block, key words from stream),
+   shared by dropout__blocks_simd and the overlap's dropout__blocks_apply. */
+#define DROPOUT__CHAINS_START(stream, block)                                                    \
+   dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1); \
+   dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)((stream) >> 32));  \
+   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);                \
+   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;                                       \
+   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));                      \
+   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;                                       \
+   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));                          \
+   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;                                       \
+   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));                  \
+   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1
+
 /* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
 static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
 {
-   dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
-   dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)(stream >> 32));
-   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
-   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;
-   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));
-   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;
-   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));
-   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;
-   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
-   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
+   DROPOUT__CHAINS_START(stream, block);
    /* ten rounds, unrolled so that the word rotation costs no moves */
    DROPOUT__ROUND(0); DROPOUT__ROUND(1); DROPOUT__ROUND(2); DROPOUT__ROUND(3); DROPOUT__ROUND(4);
    DROPOUT__ROUND(5); DROPOUT__ROUND(6); DROPOUT__ROUND(7); DROPOUT__ROUND(8); DROPOUT__ROUND(9);
@@ -3774,16 +3779,7 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
                                            void *y, const void *x, const uint64_t *keep, unsigned c0, unsigned c1,
                                            float scale, int nt)
 {
-   dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);
-   dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)(stream >> 32));
-   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
-   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;
-   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));
-   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;
-   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));
-   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;
-   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));
-   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1;
+   DROPOUT__CHAINS_START(stream, block);
    unsigned q = 0, e;
 #define DROPOUT__SPREAD(c) \
    do { for (e = ((c) + 1) * c1 / 10u; q < e; ++q) if (q >= c0) dropout__apply64(dtype, y, x, 64u * (q - c0), keep[q - c0], scale, nt); } while (0)
@@ -3923,6 +3919,7 @@ static size_t dropout__run_overlap(int dtype, void *y, uint8_t *mask_out, const 
 }
 #endif
 #undef DROPOUT__STORE
+#undef DROPOUT__CHAINS_START
 #undef DROPOUT__ROUND
 #undef DROPOUT__ROUND1
 
