@@ -167,20 +167,22 @@ bench-isa:
 	   ./build/isa/bench_$$name --cycles $$out >/dev/null && ./build/isa/bench_$$name --overlap $$out >/dev/null || exit 1; \
 	done; cat $$out; echo "saved $$out"
 
-# make bench-ab [REV=HEAD] [LG=16] [REPS=300]: the working tree's dropout.h (B) against
-# REV's (A, a revision with the 0.9 interface) in one process, call by call in alternation
-# (bench/ab/): how to judge a speed change on a shared, noisy machine, where two separate
-# runs differ by more than most changes. Prints a table; writes nothing but build/ab/.
+# make bench-ab [REV=HEAD] [LG=16] [REPS=300] [POS=0]: the working tree's dropout.h (B)
+# against REV's (A, a revision with the 0.9 interface) in one process, call by call in
+# alternation (bench/ab/): how to judge a speed change on a shared, noisy machine, where
+# two separate runs differ by more than most changes. POS: the calls' first position (a
+# call inside a 64-position window: POS=17). Prints a table; writes nothing but build/ab/.
 REV ?= HEAD
 LG ?= 16
 REPS ?= 300
+POS ?= 0
 bench-ab:
 	@mkdir -p build/ab/base && git show $(REV):dropout.h >build/ab/base/dropout.h
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -Ibuild/ab/base -c bench/ab/variant.c -o build/ab/a.o
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -I. -c bench/ab/variant.c -o build/ab/b.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -DAB_POS=$(POS) -Ibuild/ab/base -c bench/ab/variant.c -o build/ab/a.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -DAB_POS=$(POS) -I. -c bench/ab/variant.c -o build/ab/b.o
 	objcopy -w --keep-global-symbol='ab_*' build/ab/a.o && objcopy -w --keep-global-symbol='ab_*' build/ab/b.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) bench/ab/main.c build/ab/a.o build/ab/b.o -o build/ab/ab_main
-	@echo "A = $(REV):dropout.h, B = the working tree's; $(CC) -std=c99 -O3 $(BENCH_ARCH)"; ./build/ab/ab_main $(LG) $(REPS)
+	@echo "A = $(REV):dropout.h, B = the working tree's; $(CC) -std=c99 -O3 $(BENCH_ARCH); first position $(POS)"; ./build/ab/ab_main $(LG) $(REPS)
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;

@@ -21,13 +21,17 @@ void V(ab_fwd_f16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int 
 void V(ab_mask)(uint8_t *mask, size_t n, int bits);
 void V(ab_fill)(uint32_t *w, size_t n);
 
-/* p = 0.1 at the given draw width, seed 42, stream 7, position 0 */
+#ifndef AB_POS
+#define AB_POS 0   /* the calls' first position: make bench-ab POS=... */
+#endif
+
+/* p = 0.1 at the given draw width, seed 42, stream 7, position AB_POS */
 static dropout_plan ab_plan(size_t n, int bits)
 {
    dropout_rule r;
    dropout_plan p;
    dropout_rule_init(&r, 0.1, bits == 8 ? DROPOUT_BITS_8 : bits == 16 ? DROPOUT_BITS_16 : DROPOUT_BITS_32);
-   dropout_plan_at(&p, &r, dropout_key_make(42, 7), dropout_pos_make(0), n);
+   dropout_plan_at(&p, &r, dropout_key_make(42, 7), dropout_pos_make(AB_POS), n);
    return p;
 }
 void V(ab_fwd_f32)(float *y, uint8_t *mask, const float *x, size_t n, int bits)

@@ -405,7 +405,10 @@ static void case_conversions(void)
    previous batch's data (dropout__run_overlap, AVX-512 and NEON builds): one batch short of
    that, exactly two, and two or more with a partial batch and a partial chunk after them;
    y on a 64-byte boundary and 3 elements past one, so that a build which streams its
-   stores also runs the overlap on the shifted data grid. */
+   stores also runs the overlap on the shifted data grid. An f32 or bf16 call that starts
+   inside a window (offset % 64 = 1, 32, 63) takes the overlap too when its windows hold two
+   batches (n = 1023 with offset % 64 = 1 just does): its mask words are the shifted keep
+   words and its last chunk is left to the steps. */
 static void case_batches(void)
 {
    static const unsigned shifts[4] = {0, 1, 32, 63};
