@@ -3242,7 +3242,7 @@ static void dropout__windows_keep(uint64_t seed, uint64_t stream, uint64_t index
 }
 
 /* f16 bits -> f32 bits, lane-wise, exactly as dropout_f16_to_f32. */
-static inline dropout__v dropout__v_f16_to_f32(dropout__v h)
+DROPOUT__INLINE dropout__v dropout__v_f16_to_f32(dropout__v h)
 {
    dropout__v sign = dropout__v_slli(dropout__v_and(h, dropout__v_set1(0x8000u)), 16);
    dropout__v em = dropout__v_and(h, dropout__v_set1(0x7FFFu));
@@ -3257,7 +3257,7 @@ static inline dropout__v dropout__v_f16_to_f32(dropout__v h)
 }
 
 /* f32 bits -> f16 bits, lane-wise, exactly as dropout_f32_to_f16 (RNE, NaN payload). */
-static inline dropout__v dropout__v_f32_to_f16(dropout__v x)
+DROPOUT__INLINE dropout__v dropout__v_f32_to_f16(dropout__v x)
 {
    dropout__v sign = dropout__v_and(dropout__v_srli(x, 16), dropout__v_set1(0x8000u));
    dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
@@ -3278,7 +3278,7 @@ static inline dropout__v dropout__v_f32_to_f16(dropout__v x)
 }
 
 /* f32 bits -> bf16 bits, exactly as dropout_f32_to_bf16. */
-static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
+DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16(dropout__v x)
 {
    dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
    dropout__v hi = dropout__v_srli(x, 16);
@@ -3305,7 +3305,7 @@ static inline dropout__v dropout__v_f32_to_bf16(dropout__v x)
 #define DROPOUT__NT_ALIGN 64
 #define dropout__v_stream(p, a) _mm512_stream_si512((__m512i *)(void *)(p), a)
 #define dropout__v_stream_u16(p, a) _mm256_stream_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(a))
-static inline void dropout__v_stream16(void *p, __m512i a)
+DROPOUT__INLINE void dropout__v_stream16(void *p, __m512i a)
 {
    __m128i *q = (__m128i *)p;
    _mm_stream_si128(q, _mm512_castsi512_si128(a));
@@ -3313,7 +3313,7 @@ static inline void dropout__v_stream16(void *p, __m512i a)
    _mm_stream_si128(q + 2, _mm512_extracti32x4_epi32(a, 2));
    _mm_stream_si128(q + 3, _mm512_extracti32x4_epi32(a, 3));
 }
-static inline void dropout__v_stream16_u16(void *p, __m512i a)
+DROPOUT__INLINE void dropout__v_stream16_u16(void *p, __m512i a)
 {
    __m256i h = _mm512_cvtepi32_epi16(a);
    _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(h));
@@ -3322,7 +3322,7 @@ static inline void dropout__v_stream16_u16(void *p, __m512i a)
 #elif defined(DROPOUT__SIMD_AVX2)
 /* as two 16-byte halves: malloc gives 16-byte alignment, and halves stream as fast */
 #define DROPOUT__NT_ALIGN 16
-static inline void dropout__v_stream(void *p, __m256i a)
+DROPOUT__INLINE void dropout__v_stream(void *p, __m256i a)
 {
    _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(a));
    _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(a, 1));
@@ -3363,7 +3363,7 @@ static inline int dropout__nt_mode(const void *p)
 
 /* f64, 64 elements, t > 0: y = kept ? x * scale : +0 (the product in double); nt:
    streaming stores (y aligned). */
-static inline void dropout__apply64_f64(double *y, const double *x, uint64_t keep, double scale, int nt)
+DROPOUT__INLINE void dropout__apply64_f64(double *y, const double *x, uint64_t keep, double scale, int nt)
 {
    dropout__v s;
    uint64_t sb;
@@ -3380,7 +3380,7 @@ static inline void dropout__apply64_f64(double *y, const double *x, uint64_t kee
 }
 
 /* 64 mask bits as 8 bytes, LSB first */
-static inline void dropout__store_mask64(uint8_t *mask, uint64_t keep)
+DROPOUT__INLINE void dropout__store_mask64(uint8_t *mask, uint64_t keep)
 {
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
    dropout__store_mask_bits(mask, keep, 64);
@@ -3405,7 +3405,7 @@ static inline uint64_t dropout__load_mask64(const uint8_t *mask)
    rounds to nearest even by its immediate (not MXCSR), keeps subnormal results and quiets
    a NaN keeping its top payload bits, as dropout_f32_to_f16 does; x86's multiply returns a
    NaN input quieted, dropout__scale_f32's rule. Without it, the integer conversions. */
-static inline void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
 {
 #if defined(DROPOUT__SIMD_AVX512)
    const __m512 s = _mm512_set1_ps(scale);
@@ -3452,7 +3452,7 @@ static inline void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t
    4 KiB, a store followed by a load 4 to 12 elements on looks like a dependence to the
    core (4K aliasing), and interleaving them cost 20-35% out of cache on Zen 4 (AVX-512
    and AVX2 builds); loads first costs nothing elsewhere. */
-static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
 {
 #if defined(DROPOUT__SIMD_AVX512)
    __m512 s = _mm512_set1_ps(scale), v[4];
@@ -3497,7 +3497,7 @@ static inline void dropout__apply64_f32(float *y, const float *x, uint64_t keep,
    one with a mask, so no element crosses a lane, and the results go back with one blend.
    x86's multiply returns a NaN input quieted (x | 0x400000), dropout__scale_f32's rule;
    such a lane is truncated instead of rounded, dropout_f32_to_bf16's. */
-static inline __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s)
+DROPOUT__INLINE __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s)
 {
    const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u), half = _mm512_set1_epi32(0x7FFF);
    const __m512i lsb = _mm512_set1_epi32(0x10000), one = _mm512_set1_epi32(1);
@@ -3515,7 +3515,7 @@ static inline __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s)
 
 /* bf16, 64 elements, t > 0: y = kept ? bf16(x * scale) : +0, exactly as dropout_apply_bf16;
    nt: streaming stores (y aligned). */
-static inline void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
 {
 #if defined(DROPOUT__SIMD_AVX512)
    const __m512 s = _mm512_set1_ps(scale);
@@ -3763,7 +3763,7 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    with AVX-512, 8-bit f32 forward 21% and backward 29% faster than the steps. */
 
 /* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
-static inline void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
+DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
 {
    if (dtype == DROPOUT__F32) dropout__apply64_f32((float *)y + at, (const float *)x + at, keep, scale, nt);
    else if (dtype == DROPOUT__BF16) dropout__apply64_bf16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
@@ -3907,7 +3907,7 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
    return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
 }
 
-/* in cache (plain stores on the call's grid), f32 and bf16; and every other store policy */
+/* in cache (plain stores on the call's grid), f32, bf16 and f16; and every other store policy */
 static size_t dropout__run_overlap_f32(float *y, uint8_t *mask_out, const float *x, size_t full,
                                        const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
 {
@@ -3919,6 +3919,12 @@ static size_t dropout__run_overlap_bf16(uint16_t *y, uint8_t *mask_out, const ui
 {
    const dropout__stores plain = {0, 0};
    return dropout__run_overlap_body(DROPOUT__BF16, y, mask_out, x, full, r, plain, seed, stream, offset, 0);
+}
+static size_t dropout__run_overlap_f16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
+                                       const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   const dropout__stores plain = {0, 0};
+   return dropout__run_overlap_body(DROPOUT__F16, y, mask_out, x, full, r, plain, seed, stream, offset, 0);
 }
 /* the same for a call that starts inside a window (offset % 64 != 0), in functions apart */
 static size_t dropout__run_overlap_in_f32(float *y, uint8_t *mask_out, const float *x, size_t full,
@@ -3933,18 +3939,41 @@ static size_t dropout__run_overlap_in_bf16(uint16_t *y, uint8_t *mask_out, const
    const dropout__stores plain = {0, 0};
    return dropout__run_overlap_body(DROPOUT__BF16, y, mask_out, x, full, r, plain, seed, stream, offset, 1);
 }
-/* one copy for the rest: gcc would otherwise clone it for each dtype (the object doubled) */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((noinline, noclone))
-#elif defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static size_t dropout__run_overlap(int dtype, void *y, uint8_t *mask_out, const void *x, size_t full,
-                                   const dropout_rule *r, dropout__stores st, uint64_t seed, uint64_t stream,
-                                   uint64_t offset)
+static size_t dropout__run_overlap_in_f16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
+                                          const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   return dropout__run_overlap_body(dtype, y, mask_out, x, full, r, st, seed, stream, offset, 0);
+   const dropout__stores plain = {0, 0};
+   return dropout__run_overlap_body(DROPOUT__F16, y, mask_out, x, full, r, plain, seed, stream, offset, 1);
 }
+/* Streamed stores or the shifted grid: one function a dtype, with the store policy a
+   run-time value. (One function for the three dtypes, as before, is no smaller: every
+   data slot of the rounds holds all three. The data are always inlined: a call between
+   the rounds saves and restores the whole Philox state, and gcc's inlining limits had
+   left some of them out of line.) */
+#if defined(__GNUC__)
+#define DROPOUT__OUTLINE __attribute__((noinline))
+#else
+#define DROPOUT__OUTLINE
+#endif
+DROPOUT__OUTLINE static size_t dropout__run_overlap_st_f32(float *y, uint8_t *mask_out, const float *x, size_t full,
+                                                           const dropout_rule *r, dropout__stores st, uint64_t seed,
+                                                           uint64_t stream, uint64_t offset)
+{
+   return dropout__run_overlap_body(DROPOUT__F32, y, mask_out, x, full, r, st, seed, stream, offset, 0);
+}
+DROPOUT__OUTLINE static size_t dropout__run_overlap_st_bf16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
+                                                            const dropout_rule *r, dropout__stores st, uint64_t seed,
+                                                            uint64_t stream, uint64_t offset)
+{
+   return dropout__run_overlap_body(DROPOUT__BF16, y, mask_out, x, full, r, st, seed, stream, offset, 0);
+}
+DROPOUT__OUTLINE static size_t dropout__run_overlap_st_f16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
+                                                           const dropout_rule *r, dropout__stores st, uint64_t seed,
+                                                           uint64_t stream, uint64_t offset)
+{
+   return dropout__run_overlap_body(DROPOUT__F16, y, mask_out, x, full, r, st, seed, stream, offset, 0);
+}
+#undef DROPOUT__OUTLINE
 #endif
 #undef DROPOUT__STORE
 #undef DROPOUT__CHAINS_START
@@ -3978,20 +4007,28 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
        wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
 #else
    if (dtype != DROPOUT__F64 && y && !mask_in && r->threshold != 0 &&
-       (s == 0 || (st.nt == 0 && dtype != DROPOUT__F16)) && wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
+       (s == 0 || st.nt == 0) && wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
 #endif
-      const int plain = st.nt == 0 && st.h == 0 && dtype != DROPOUT__F16;
+      const int plain = st.nt == 0 && st.h == 0;
       size_t done;
-      if (s)   /* inside a window: in cache, f32 or bf16 */
-         done = dtype == DROPOUT__F32
-                   ? dropout__run_overlap_in_f32((float *)y, mask_out, (const float *)x, wfull, r, seed, stream, offset)
-                   : dropout__run_overlap_in_bf16((uint16_t *)y, mask_out, (const uint16_t *)x, wfull, r, seed, stream, offset);
+      if (s && dtype == DROPOUT__F32)   /* inside a window: in cache */
+         done = dropout__run_overlap_in_f32((float *)y, mask_out, (const float *)x, wfull, r, seed, stream, offset);
+      else if (s && dtype == DROPOUT__BF16)
+         done = dropout__run_overlap_in_bf16((uint16_t *)y, mask_out, (const uint16_t *)x, wfull, r, seed, stream, offset);
+      else if (s)
+         done = dropout__run_overlap_in_f16((uint16_t *)y, mask_out, (const uint16_t *)x, wfull, r, seed, stream, offset);
+      else if (!plain && dtype == DROPOUT__F32)
+         done = dropout__run_overlap_st_f32((float *)y, mask_out, (const float *)x, full, r, st, seed, stream, offset);
+      else if (!plain && dtype == DROPOUT__BF16)
+         done = dropout__run_overlap_st_bf16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, st, seed, stream, offset);
       else if (!plain)
-         done = dropout__run_overlap(dtype, y, mask_out, x, full, r, st, seed, stream, offset);
+         done = dropout__run_overlap_st_f16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, st, seed, stream, offset);
       else if (dtype == DROPOUT__F32)
          done = dropout__run_overlap_f32((float *)y, mask_out, (const float *)x, full, r, seed, stream, offset);
-      else
+      else if (dtype == DROPOUT__BF16)
          done = dropout__run_overlap_bf16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, seed, stream, offset);
+      else
+         done = dropout__run_overlap_f16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, seed, stream, offset);
       if (done < n)
          dropout__run_simd(dtype, (char *)y + done * es, mask_out ? mask_out + done / 8u : NULL,
                            (const char *)x + done * es, NULL, n - done, r, seed, stream, offset + done);
