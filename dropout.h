@@ -3907,72 +3907,35 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
    return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
 }
 
-/* in cache (plain stores on the call's grid), f32, bf16 and f16; and every other store policy */
-static size_t dropout__run_overlap_f32(float *y, uint8_t *mask_out, const float *x, size_t full,
-                                       const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   const dropout__stores plain = {0, 0};
-   return dropout__run_overlap_body(DROPOUT__F32, y, mask_out, x, full, r, plain, seed, stream, offset, 0);
-}
-static size_t dropout__run_overlap_bf16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
-                                        const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   const dropout__stores plain = {0, 0};
-   return dropout__run_overlap_body(DROPOUT__BF16, y, mask_out, x, full, r, plain, seed, stream, offset, 0);
-}
-static size_t dropout__run_overlap_f16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
-                                       const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   const dropout__stores plain = {0, 0};
-   return dropout__run_overlap_body(DROPOUT__F16, y, mask_out, x, full, r, plain, seed, stream, offset, 0);
-}
-/* the same for a call that starts inside a window (offset % 64 != 0), in functions apart */
-static size_t dropout__run_overlap_in_f32(float *y, uint8_t *mask_out, const float *x, size_t full,
-                                          const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   const dropout__stores plain = {0, 0};
-   return dropout__run_overlap_body(DROPOUT__F32, y, mask_out, x, full, r, plain, seed, stream, offset, 1);
-}
-static size_t dropout__run_overlap_in_bf16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
-                                           const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   const dropout__stores plain = {0, 0};
-   return dropout__run_overlap_body(DROPOUT__BF16, y, mask_out, x, full, r, plain, seed, stream, offset, 1);
-}
-static size_t dropout__run_overlap_in_f16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
-                                          const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   const dropout__stores plain = {0, 0};
-   return dropout__run_overlap_body(DROPOUT__F16, y, mask_out, x, full, r, plain, seed, stream, offset, 1);
-}
-/* Streamed stores or the shifted grid: one function a dtype, with the store policy a
-   run-time value. (One function for the three dtypes, as before, is no smaller: every
-   data slot of the rounds holds all three. The data are always inlined: a call between
-   the rounds saves and restores the whole Philox state, and gcc's inlining limits had
-   left some of them out of line.) */
+/* The body as one function a case, each with its constants: the dtype; in cache (plain
+   stores on the call's grid) or any store policy (streamed, or the shifted grid: st a
+   run-time value); and, in cache, on a window boundary or inside a window. One function
+   for the three dtypes is no smaller: every data slot of the rounds holds all three. The
+   store-policy ones stay out of line (gcc had cloned and inlined the former shared one,
+   and the object doubled). The data are always inlined: a call between the rounds saves
+   and restores the whole Philox state, and gcc's inlining limits had left some out. */
 #if defined(__GNUC__)
 #define DROPOUT__OUTLINE __attribute__((noinline))
 #else
 #define DROPOUT__OUTLINE
 #endif
-DROPOUT__OUTLINE static size_t dropout__run_overlap_st_f32(float *y, uint8_t *mask_out, const float *x, size_t full,
-                                                           const dropout_rule *r, dropout__stores st, uint64_t seed,
-                                                           uint64_t stream, uint64_t offset)
-{
-   return dropout__run_overlap_body(DROPOUT__F32, y, mask_out, x, full, r, st, seed, stream, offset, 0);
-}
-DROPOUT__OUTLINE static size_t dropout__run_overlap_st_bf16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
-                                                            const dropout_rule *r, dropout__stores st, uint64_t seed,
-                                                            uint64_t stream, uint64_t offset)
-{
-   return dropout__run_overlap_body(DROPOUT__BF16, y, mask_out, x, full, r, st, seed, stream, offset, 0);
-}
-DROPOUT__OUTLINE static size_t dropout__run_overlap_st_f16(uint16_t *y, uint8_t *mask_out, const uint16_t *x, size_t full,
-                                                           const dropout_rule *r, dropout__stores st, uint64_t seed,
-                                                           uint64_t stream, uint64_t offset)
-{
-   return dropout__run_overlap_body(DROPOUT__F16, y, mask_out, x, full, r, st, seed, stream, offset, 0);
-}
+#define DROPOUT__OVERLAP_FN(attr, name, dtype, plain, within)                                         \
+   attr static size_t name(void *y, uint8_t *mask_out, const void *x, size_t full, const dropout_rule *r, \
+                           dropout__stores st, uint64_t seed, uint64_t stream, uint64_t offset)          \
+   {                                                                                                  \
+      const dropout__stores plain_ = {0, 0};                                                          \
+      return dropout__run_overlap_body(dtype, y, mask_out, x, full, r, (plain) ? plain_ : st, seed,   \
+                                       stream, offset, within);                                       \
+   }
+#define DROPOUT__OVERLAP_FNS(dtype, sfx)                                                         \
+   DROPOUT__OVERLAP_FN(, dropout__run_overlap_##sfx, dtype, 1, 0)                              \
+   DROPOUT__OVERLAP_FN(, dropout__run_overlap_in_##sfx, dtype, 1, 1)                           \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_##sfx, dtype, 0, 0)
+DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32)
+DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16)
+DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
+#undef DROPOUT__OVERLAP_FNS
+#undef DROPOUT__OVERLAP_FN
 #undef DROPOUT__OUTLINE
 #endif
 #undef DROPOUT__STORE
@@ -4009,26 +3972,17 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    if (dtype != DROPOUT__F64 && y && !mask_in && r->threshold != 0 &&
        (s == 0 || st.nt == 0) && wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
 #endif
-      const int plain = st.nt == 0 && st.h == 0;
-      size_t done;
-      if (s && dtype == DROPOUT__F32)   /* inside a window: in cache */
-         done = dropout__run_overlap_in_f32((float *)y, mask_out, (const float *)x, wfull, r, seed, stream, offset);
-      else if (s && dtype == DROPOUT__BF16)
-         done = dropout__run_overlap_in_bf16((uint16_t *)y, mask_out, (const uint16_t *)x, wfull, r, seed, stream, offset);
-      else if (s)
-         done = dropout__run_overlap_in_f16((uint16_t *)y, mask_out, (const uint16_t *)x, wfull, r, seed, stream, offset);
-      else if (!plain && dtype == DROPOUT__F32)
-         done = dropout__run_overlap_st_f32((float *)y, mask_out, (const float *)x, full, r, st, seed, stream, offset);
-      else if (!plain && dtype == DROPOUT__BF16)
-         done = dropout__run_overlap_st_bf16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, st, seed, stream, offset);
-      else if (!plain)
-         done = dropout__run_overlap_st_f16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, st, seed, stream, offset);
-      else if (dtype == DROPOUT__F32)
-         done = dropout__run_overlap_f32((float *)y, mask_out, (const float *)x, full, r, seed, stream, offset);
-      else if (dtype == DROPOUT__BF16)
-         done = dropout__run_overlap_bf16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, seed, stream, offset);
-      else
-         done = dropout__run_overlap_f16((uint16_t *)y, mask_out, (const uint16_t *)x, full, r, seed, stream, offset);
+      /* in cache on a window boundary, inside one, or any other store policy (wfull is
+         full on a window boundary) */
+#define DROPOUT__OVERLAP_ARGS (y, mask_out, x, wfull, r, st, seed, stream, offset)
+#define DROPOUT__OVERLAP_RUN(sfx)                                        \
+   (s ? dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS              \
+      : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS \
+      : dropout__run_overlap_st_##sfx DROPOUT__OVERLAP_ARGS)
+      const size_t done = dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)
+                        : dtype == DROPOUT__BF16 ? DROPOUT__OVERLAP_RUN(bf16) : DROPOUT__OVERLAP_RUN(f16);
+#undef DROPOUT__OVERLAP_RUN
+#undef DROPOUT__OVERLAP_ARGS
       if (done < n)
          dropout__run_simd(dtype, (char *)y + done * es, mask_out ? mask_out + done / 8u : NULL,
                            (const char *)x + done * es, NULL, n - done, r, seed, stream, offset + done);
