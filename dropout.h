@@ -3759,8 +3759,8 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    16-bit 17 to 21%. The AVX2 build interleaves whole Philox calls with the data instead,
    for f32 in cache (below). NEON has it for the same reason as AVX-512 (32 registers);
    its speed is unmeasured (no Arm machine), its bits are tested. A call that starts
-   inside a window (offset % 64 != 0) takes it too in cache, f32 and bf16: in L2 on Zen 4
-   with AVX-512, 8-bit f32 forward 21% and backward 29% faster than the steps. */
+   inside a window (offset % 64 != 0) takes it too in cache: in L2 on Zen 4 with AVX-512,
+   8-bit f32 forward 21% and backward 29% faster than the steps. */
 
 /* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
 DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
