@@ -13,6 +13,8 @@
 #   make bench-isa  where the time goes and the overlap tables on each x86 SIMD path;
 #                   writes build/bench/isa-*.md
 #   make bench-ab   this dropout.h against a revision's (REV=HEAD), in one process
+#   make bench-ceiling  the in-cache forward's own instructions with its data in L1: how
+#                   close the overlap could get to Philox alone if memory cost nothing
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
 #   make web     the teaching page (web/): a static site in build/web/, the header built for
 #                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
@@ -23,7 +25,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa bench-ab clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
+.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ceiling clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -183,6 +185,14 @@ bench-ab:
 	objcopy -w --keep-global-symbol='ab_*' build/ab/a.o && objcopy -w --keep-global-symbol='ab_*' build/ab/b.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) bench/ab/main.c build/ab/a.o build/ab/b.o -o build/ab/ab_main
 	@echo "A = $(REV):dropout.h, B = the working tree's; $(CC) -std=c99 -O3 $(BENCH_ARCH); first position $(POS)"; ./build/ab/ab_main $(LG) $(REPS)
+
+# make bench-ceiling [BENCH_ARCH=...]: bench/overlap_ceiling.c, the steps of the in-cache
+# overlap run from the header's own functions on 8 chunks that stay in L1, beside Philox
+# alone and the library's real forward in L2, in one process. Prints a table.
+bench-ceiling:
+	@mkdir -p build
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -I. bench/overlap_ceiling.c -o build/overlap_ceiling
+	./build/overlap_ceiling
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;

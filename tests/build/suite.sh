@@ -13,6 +13,8 @@
 #   - nvcc: the implementation as CUDA host code and the building blocks in a kernel, for
 #     sm_75 and sm_90 (-Werror all-warnings), run (device part SKIPs without a GPU);
 #   - cuRAND's host generator as a peer for the stream (tests/build/peer_curand.c).
+#   - the x86 benchmarks that use the header's private functions (bench/overlap_ceiling.c
+#     at three x86-64 levels, bench/philox_clock.c) build under $WARN.
 # Uses run.sh's say / build / run_prog, $CC, $BUILD, $WARN. Names here start with sb_
 # because this file is sourced into run.sh's shell.
 
@@ -100,6 +102,18 @@ else
 fi
 build static_two_tus "$CC" -std=c99 $sb_opt $WARN -I. -Itests tests/build/static_a.c tests/build/static_b.c -o "$sb_dir/static_ab"
 [ -x "$sb_dir/static_ab" ] && run_prog static_ab "$sb_dir/static_ab"
+
+# ---- the benchmarks that read the header's private functions (dropout__*) must follow
+# them: built, not run (speed is not tested), on each x86 path that has its own code there
+if [ "$(uname -m)" = x86_64 ]; then
+   for sb_l in x86-64-v4 x86-64-v3 x86-64; do
+      build "bench_overlap_ceiling_$sb_l" "$CC" -std=c99 -O2 -march=$sb_l $WARN -I. bench/overlap_ceiling.c \
+         -o "$sb_dir/overlap_ceiling_$sb_l"
+   done
+   build bench_philox_clock "$CC" -std=c99 -O2 $WARN -I. bench/philox_clock.c -o "$sb_dir/philox_clock"
+else
+   say "SKIP bench builds: x86-64 benchmarks, this host is $(uname -m)"
+fi
 
 # ---- no libm: the links above had no -lm; here the implementation's undefined symbols
 # are checked against what libm defines (at -O0 and -O2: inlining must not matter).

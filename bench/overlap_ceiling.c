@@ -1,0 +1,155 @@
+/* overlap_ceiling.c - how close the in-cache forward can get to Philox alone with its own
+   instructions, if memory cost nothing. Not a test: nothing is asserted.
+
+   The in-cache forward (dropout__run_overlap_body) runs steps of 8 windows: the step's
+   Philox calls with the step before's data chunks between their rounds, then the keep
+   words of the step's windows. This program runs exactly those steps, from the header's
+   own functions, on data that stays in L1 (the same 8 chunks every step), so the time is
+   what the core's execution units need for the instruction mix, with no wait on L2.
+   Beside it, in the same run: the Philox calls alone, Philox + keep words, the data alone
+   (in L1), and the library's real forward + mask on 2^16 elements from malloc (in L2).
+
+   The issue's goal is forward <= 1.15 x max(wall, Philox alone). Where "fused in L1" over
+   Philox is already above 1.15, no ordering of these instructions reaches the goal on
+   this core: the execution units are the limit, and only fewer instructions would help.
+   Where it is below and the L2 forward is above, the memory side is what is missing.
+
+   Uses the header's private functions (dropout__*), so it follows the header's revision.
+   build: cc -std=c99 -O3 -march=native -I. bench/overlap_ceiling.c -o build/overlap_ceiling
+   run:   taskset -c 1 ./build/overlap_ceiling [rounds = 2000] */
+#define _POSIX_C_SOURCE 200809L
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#if !defined(DROPOUT__OVERLAP)
+int main(void)
+{
+   printf("path %s: the forward has no overlap on this path; nothing to measure\n", DROPOUT__SIMD_NAME);
+   return 0;
+}
+#else
+
+static double now(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+enum { M_PHILOX, M_KEEP, M_DATA, M_FUSED, M_COUNT };
+enum { STEPS = 64 };   /* steps a timed call: 64 x 8 windows */
+
+/* STEPS steps of the overlap body's loop for one dtype and mode (a constant each, as in
+   the library's own functions), on the 8 chunks at y and x */
+#define OC_STEPS(name, dtype, T, mode)                                                                   \
+   static __attribute__((noinline)) void name(const uint32_t *ks, unsigned bits, uint32_t *words,    \
+                                               uint64_t *kb, T *y, const T *x, float scale)           \
+   {                                                                                                  \
+      const unsigned per = bits / 2u, calls = DROPOUT__GROUP * per / DROPOUT__VB;                    \
+      const uint32_t tm1 = 0x19999999u >> (32u - bits);   /* p = 0.1 */                              \
+      uint64_t block = 0;                                                                             \
+      unsigned g, b, c;                                                                               \
+      for (g = 0; g < STEPS; ++g, block += DROPOUT__GROUP * per) {                                   \
+         for (b = 0; b < calls; ++b) {                                                                \
+            const unsigned lo = b * DROPOUT__GROUP / calls, hi = (b + 1) * DROPOUT__GROUP / calls;   \
+            if (mode == M_FUSED)                                                                      \
+               dropout__blocks_apply(ks, 7, block + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b,   \
+                                     dtype, y + 64u * lo, x + 64u * lo, kb + lo, 0, hi - lo, scale, 0); \
+            else if (mode == M_DATA)                                                                  \
+               for (c = lo; c < hi; ++c) dropout__apply64(dtype, y, x, 64u * c, kb[c], scale, 0);    \
+            else                                                                                      \
+               dropout__blocks_simd(ks, 7, block + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);   \
+         }                                                                                            \
+         if (mode == M_KEEP || mode == M_FUSED)                                                       \
+            for (c = 0; c < DROPOUT__GROUP; ++c)                                                      \
+               kb[c] = dropout__window_keep(words + c * 2u * bits, (int)bits, tm1);                  \
+      }                                                                                               \
+   }
+#define OC_DTYPE(sfx, dtype, T)                                                                       \
+   OC_STEPS(oc_philox_##sfx, dtype, T, M_PHILOX)                                                     \
+   OC_STEPS(oc_keep_##sfx, dtype, T, M_KEEP)                                                         \
+   OC_STEPS(oc_data_##sfx, dtype, T, M_DATA)                                                         \
+   OC_STEPS(oc_fused_##sfx, dtype, T, M_FUSED)
+OC_DTYPE(f32, DROPOUT__F32, float)
+OC_DTYPE(bf16, DROPOUT__BF16, uint16_t)
+OC_DTYPE(f16, DROPOUT__F16, uint16_t)
+
+typedef void (*oc_f32_fn)(const uint32_t *, unsigned, uint32_t *, uint64_t *, float *, const float *, float);
+typedef void (*oc_u16_fn)(const uint32_t *, unsigned, uint32_t *, uint64_t *, uint16_t *, const uint16_t *, float);
+
+/* the public calls of the same row, timed per 64 of their n elements */
+enum { C_FILL = M_COUNT, C_FWD, C_COUNT };
+
+int main(int argc, char **argv)
+{
+   const int rounds = argc > 1 ? atoi(argv[1]) : 2000;
+   const size_t n = (size_t)1 << 16;   /* the public calls' elements: in L2 */
+   static const unsigned widths[3] = {8, 16, 32};
+   static const char *dname[3] = {"f32", "bf16", "f16"};
+   static const oc_f32_fn f32_fns[M_COUNT] = {oc_philox_f32, oc_keep_f32, oc_data_f32, oc_fused_f32};
+   static const oc_u16_fn bf16_fns[M_COUNT] = {oc_philox_bf16, oc_keep_bf16, oc_data_bf16, oc_fused_bf16};
+   static const oc_u16_fn f16_fns[M_COUNT] = {oc_philox_f16, oc_keep_f16, oc_data_f16, oc_fused_f16};
+   static uint32_t words[DROPOUT__GROUP * 64];
+   static uint64_t kb[DROPOUT__GROUP];
+   static float xs[DROPOUT__GROUP * 64], ys[DROPOUT__GROUP * 64];
+   static uint16_t xh[DROPOUT__GROUP * 64], yh[DROPOUT__GROUP * 64];
+   const dropout_key key = dropout_key_make(42, 7);
+   float *x = (float *)malloc(n * 4), *y = (float *)malloc(n * 4);
+   uint16_t *x16 = (uint16_t *)malloc(n * 2), *y16 = (uint16_t *)malloc(n * 2);
+   uint32_t *w = (uint32_t *)malloc(n * 4);
+   uint8_t *mask = (uint8_t *)malloc(n / 8);
+   uint32_t ks[20];
+   size_t i;
+   int d, b, c, r;
+   if (!x || !y || !x16 || !y16 || !w || !mask) return 1;
+   for (i = 0; i < n; ++i) {
+      x[i] = (float)(i % 1000) * 0.001f - 0.5f;
+      x16[i] = (uint16_t)(0x3800u + i % 500u);   /* normal numbers in both bf16 and f16 */
+   }
+   for (i = 0; i < DROPOUT__GROUP * 64; ++i) {
+      xs[i] = x[i];
+      xh[i] = x16[i];
+   }
+   for (i = 0; i < DROPOUT__GROUP; ++i) kb[i] = 0x5555aaaa3333ccccull * (i + 1);
+   dropout__key_schedule(42, ks);
+   printf("path %s, best of %d rounds, ns per 64 elements; in brackets, over Philox alone (fill_u32)\n\n",
+          DROPOUT__SIMD_NAME, rounds);
+   printf("| dtype | bits | Philox alone (fill_u32) | the step's Philox calls | + keep words | data in L1 |"
+          " fused in L1 | forward + mask, 2^16 (L2) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+   for (d = 0; d < 3; ++d)
+      for (b = 0; b < 3; ++b) {
+         const unsigned bits = widths[b];
+         const double step_per = 1e9 / (STEPS * DROPOUT__GROUP), call_per = 64e9 / (double)n;
+         double best[C_COUNT];
+         dropout_rule rule;
+         dropout_plan plan;
+         dropout_rule_init(&rule, 0.1, bits == 8 ? DROPOUT_BITS_8 : bits == 16 ? DROPOUT_BITS_16 : DROPOUT_BITS_32);
+         dropout_plan_at(&plan, &rule, key, dropout_pos_make(0), n);
+         for (c = 0; c < C_COUNT; ++c) best[c] = 1e30;
+         for (r = 0; r < rounds; ++r)
+            for (c = 0; c < C_COUNT; ++c) {   /* the cases in alternation: the same moments */
+               double t0 = now(), t;
+               if (c == C_FILL) dropout_fill_u32(key, dropout_pos_make(0), w, n / 32u * bits);
+               else if (c == C_FWD && d == 0) dropout_forward_f32(&plan, y, mask, x);
+               else if (c == C_FWD && d == 1)
+                  dropout_forward_bf16(&plan, (dropout_bf16 *)(void *)y16, mask, (const dropout_bf16 *)(const void *)x16);
+               else if (c == C_FWD)
+                  dropout_forward_f16(&plan, (dropout_f16 *)(void *)y16, mask, (const dropout_f16 *)(const void *)x16);
+               else if (d == 0) f32_fns[c](ks, bits, words, kb, ys, xs, 1.1111112f);
+               else if (d == 1) bf16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);
+               else f16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);
+               t = (now() - t0) * (c >= C_FILL ? call_per : step_per);
+               if (t < best[c]) best[c] = t;
+            }
+         printf("| %s | %u | %.2f | %.2f | %.2f | %.2f | %.2f (%.2f) | %.2f (%.2f) |\n", dname[d], bits,
+                best[C_FILL], best[M_PHILOX], best[M_KEEP], best[M_DATA], best[M_FUSED], best[M_FUSED] / best[C_FILL],
+                best[C_FWD], best[C_FWD] / best[C_FILL]);
+      }
+   free(x); free(y); free(x16); free(y16); free(w); free(mask);
+   return 0;
+}
+#endif
