@@ -3760,7 +3760,8 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    for f32 in cache (below). NEON has it for the same reason as AVX-512 (32 registers);
    its speed is unmeasured (no Arm machine), its bits are tested. A call that starts
    inside a window (offset % 64 != 0) takes it too in cache: in L2 on Zen 4 with AVX-512,
-   8-bit f32 forward 21% and backward 29% faster than the steps. */
+   8-bit f32 forward 21% and backward 29% faster than the steps; so does an f32 call with
+   streamed stores (see dropout__run_overlap_st_in_f32). */
 
 /* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
 DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
@@ -3839,12 +3840,14 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
    windows: each step's Philox is made with the step before's data applied between its
    rounds (see above). The data follow the store policy st as dropout__grid_step does:
    streamed or plain stores, on the call's grid or shifted by st.h elements.
-   within: the call starts inside a window, s = offset % 64 positions in (plain stores
-   only). Then `full` counts the whole windows' elements from that window's start, s
-   before the call's first element, and the data grid is the call's: shifted by s against
-   the windows, just as st.h shifts it. The data chunks' keep words are then the call's
-   mask words, stored one chunk behind the windows; the elements before the call are
-   skipped, and its last chunk is left to the caller.
+   within: the call starts inside a window, s = offset % 64 positions in. Then `full`
+   counts the whole windows' elements from that window's start, s before the call's first
+   element, and the data grid is the call's, shifted by st.h for streamed stores: s + st.h
+   (mod 64) against the windows. The call's mask words are shifted by s: each is stored
+   one chunk behind the windows it reads. The data chunks before the call's first element
+   or past its last mask word are skipped (with st.h, the st.h elements before the first
+   data chunk and the 64 - st.h after the last are applied as edges), and the call's last
+   chunk is left to the caller.
    Returns the call's elements done, a multiple of 64; the caller does the rest. Inlined
    into one function per case below, so that each has its dtype, store policy and
    `within` as constants (one shared function measured 10-25% slower; a run-time within
@@ -3859,7 +3862,11 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
    const uint64_t w0 = offset >> 6;
    const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK), es = dtype == DROPOUT__F32 ? 4 : 2;   /* f32, or bf16 and f16 */
    const size_t s = within ? (size_t)(offset & 63u) : 0u;
-   const size_t h = within ? s : st.h;   /* the data grid against the windows */
+   const size_t h = (s + st.h) & 63u;   /* the data grid against the windows */
+   /* within: the call's elements done here, whole mask words (see above) */
+   const size_t done = steps * DROPOUT__GROUP * DROPOUT__CHUNK - 64u;
+   uint64_t mw[DROPOUT__GROUP];       /* within: the call's mask words, shifted by s */
+   uint64_t mfirst = 0;               /* within: the call's first mask word, for the head edge */
    uint32_t ks[20], words[DROPOUT__GROUP * 64];
    uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
    uint64_t dk[DROPOUT__GROUP];       /* the keep words of the step's data chunks (shifted by h) */
@@ -3873,19 +3880,25 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
    k0 = kb[1];
    for (g = 0; g < steps; ++g) {
       const size_t at = g * DROPOUT__GROUP * DROPOUT__CHUNK;
-      /* data chunk c of the step: elements at + 64c on the plain grid, at + h + 64(c - 1)
-         on the shifted one (whose first chunk, before element h, is an edge); within a
-         window, the call's elements at + 64(c - 1) (chunk 0 of the first step is before
-         the call) */
-      const unsigned first = g == 0 && (within || h) ? 1u : 0u;
-#define DROPOUT__AT(c) (within ? at + 64u * (c) - 64u : at + 64u * (c) + h - (h ? 64u : 0u))   /* c >= first */
+      /* data chunk c of the step: window positions at + 64c on the plain grid, at + h +
+         64(c - 1) on a shifted one; less s, the call's elements. The first step skips
+         the chunks that start before the call's element 0 (the first: element st.h) and,
+         within a window, the last skips those that end past `done`. */
+      /* (written so that in cache, st.h = 0, they fold to constants as h = s != 0 would) */
+      const unsigned first = g ? 0u : within ? (h && s > h ? 2u : 1u) : (h ? 1u : 0u);
+      const unsigned last = g + 1 < steps || !within || st.h == 0 || s + st.h > 64u ? DROPOUT__GROUP : DROPOUT__GROUP - 1u;
+#define DROPOUT__AT(c) (within && st.h == 0 ? at + 64u * (c) - 64u : at + 64u * (c) + h - (h ? 64u : 0u) - s)   /* c >= first */
       for (c = 0; c < DROPOUT__GROUP; ++c) dk[c] = h ? kb[c] >> h | kb[c + 1] << (64u - h) : kb[c + 1];
       if (mask_out && !within)
          for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[c + 1]);
-      if (mask_out && within)   /* the call's mask words: data chunk c's keep word */
-         for (c = first; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c - 8u, dk[c]);
+      if (within) {   /* the call's mask words, one chunk behind (none before its first) */
+         for (c = 0; c < DROPOUT__GROUP; ++c) mw[c] = st.h ? kb[c] >> s | kb[c + 1] << (64u - s) : dk[c];
+         if (g == 0) mfirst = mw[1];
+         if (mask_out)
+            for (c = g ? 0u : 1u; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c - 8u, mw[c]);
+      }
       if (g + 1 == steps) {
-         for (c = first; c < DROPOUT__GROUP; ++c) dropout__apply64(dtype, y, x, DROPOUT__AT(c), dk[c], r->scale_f32, st.nt);
+         for (c = first; c < last; ++c) dropout__apply64(dtype, y, x, DROPOUT__AT(c), dk[c], r->scale_f32, st.nt);
          break;
       }
       dropout__stores_prefetch(x, DROPOUT__AT(first), (full - s - DROPOUT__AT(first)) / DROPOUT__CHUNK, es, st.nt);
@@ -3902,14 +3915,21 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
       for (c = 0; c < DROPOUT__GROUP; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
    }
    dropout__stores_end(st);
-   if (within) return steps * DROPOUT__GROUP * DROPOUT__CHUNK - 64u;   /* no edges: see above */
+   if (within) {   /* the edges of a shifted data grid: see above */
+      if (st.h) {
+         dropout__apply_chunk(dtype, y, x, 0, mfirst, st.h, r);
+         dropout__apply_chunk(dtype, y, x, done - 64u + st.h, mw[DROPOUT__GROUP - 1] >> st.h, 64u - st.h, r);
+      }
+      return done;
+   }
    dropout__grid_edges(dtype, y, x, steps * DROPOUT__GROUP * DROPOUT__CHUNK, st.h, k0, kb[DROPOUT__GROUP], r);
    return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
 }
 
 /* The body as one function a case, each with its constants: the dtype; in cache (plain
    stores on the call's grid) or any store policy (streamed, or the shifted grid: st a
-   run-time value); and, in cache, on a window boundary or inside a window. One function
+   run-time value); and on a window boundary or inside a window (in cache; streamed, f32
+   only). One function
    for the three dtypes is no smaller: every data slot of the rounds holds all three. The
    store-policy ones stay out of line (gcc had cloned and inlined the former shared one,
    and the object doubled). The data are always inlined: a call between the rounds saves
@@ -3934,6 +3954,10 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
 DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32)
 DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16)
 DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
+/* Streamed and inside a window: f32 only. At 2^24 on Zen 4 (AVX-512) it made f32 forward
+   4 to 9% faster than the steps at 8-bit and 12 to 24% at 16 and 32 bits; bf16 came out 2
+   to 5% slower and f16 level, so they keep the steps. */
+DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_in_f32, DROPOUT__F32, 0, 1)
 #undef DROPOUT__OVERLAP_FNS
 #undef DROPOUT__OVERLAP_FN
 #undef DROPOUT__OUTLINE
@@ -3970,16 +3994,17 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
        wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
 #else
    if (dtype != DROPOUT__F64 && y && !mask_in && r->threshold != 0 &&
-       (s == 0 || st.nt == 0) && wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
+       (s == 0 || st.nt == 0 || dtype == DROPOUT__F32) && wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
 #endif
-      /* in cache on a window boundary, inside one, or any other store policy (wfull is
-         full on a window boundary) */
+      /* in cache on a window boundary or inside one, or any other store policy (wfull is
+         full on a window boundary); streamed inside a window, f32 */
 #define DROPOUT__OVERLAP_ARGS (y, mask_out, x, wfull, r, st, seed, stream, offset)
 #define DROPOUT__OVERLAP_RUN(sfx)                                        \
    (s ? dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS              \
       : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS \
       : dropout__run_overlap_st_##sfx DROPOUT__OVERLAP_ARGS)
-      const size_t done = dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)
+      const size_t done = dtype == DROPOUT__F32 && s && st.nt ? dropout__run_overlap_st_in_f32 DROPOUT__OVERLAP_ARGS
+                        : dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)
                         : dtype == DROPOUT__BF16 ? DROPOUT__OVERLAP_RUN(bf16) : DROPOUT__OVERLAP_RUN(f16);
 #undef DROPOUT__OVERLAP_RUN
 #undef DROPOUT__OVERLAP_ARGS

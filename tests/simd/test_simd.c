@@ -405,10 +405,12 @@ static void case_conversions(void)
    previous batch's data (dropout__run_overlap, AVX-512 and NEON builds): one batch short of
    that, exactly two, and two or more with a partial batch and a partial chunk after them;
    y on a 64-byte boundary and 3 elements past one, so that a build which streams its
-   stores also runs the overlap on the shifted data grid. An f32 or bf16 call that starts
-   inside a window (offset % 64 = 1, 32, 63) takes the overlap too when its windows hold two
-   batches (n = 1023 with offset % 64 = 1 just does): its mask words are the shifted keep
-   words and its last chunk is left to the steps. */
+   stores also runs the overlap on the shifted data grid. A call that starts inside a
+   window (offset % 64 = 1, 32, 63) takes the overlap too when its windows hold two batches
+   (n = 1023 with offset % 64 = 1 just does): its mask words are the shifted keep words and
+   its last chunk is left to the steps. f32 does so with streamed stores as well, where the
+   data grid is shifted by both (offset % 64 and y's misalignment, past 64 or not) and the
+   elements before its first data chunk and after its last are edges. */
 static void case_batches(void)
 {
    static const unsigned shifts[4] = {0, 1, 32, 63};
