@@ -58,7 +58,7 @@ enum { STEPS = 64 };   /* steps a timed call: 64 x 8 windows */
             const unsigned lo = b * DROPOUT__GROUP / calls, hi = (b + 1) * DROPOUT__GROUP / calls;   \
             if (mode == M_FUSED)                                                                      \
                dropout__blocks_apply(ks, 7, block + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b,   \
-                                     dtype, y + 64u * lo, x + 64u * lo, kb + lo, 0, hi - lo, scale, 0); \
+                                     dtype, y + 64u * lo, x + 64u * lo, kb + lo, hi - lo, scale, 0);    \
             else if (mode == M_DATA)                                                                  \
                for (c = lo; c < hi; ++c) dropout__apply64(dtype, y, x, 64u * c, kb[c], scale, 0);    \
             else                                                                                      \
