@@ -3760,8 +3760,8 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    for f32 in cache (below). NEON has it for the same reason as AVX-512 (32 registers);
    its speed is unmeasured (no Arm machine), its bits are tested. A call that starts
    inside a window (offset % 64 != 0) takes it too in cache: in L2 on Zen 4 with AVX-512,
-   8-bit f32 forward 21% and backward 29% faster than the steps; so does an f32 call with
-   streamed stores (see dropout__run_overlap_st_in_f32). */
+   8-bit f32 forward 21% and backward 29% faster than the steps; with streamed stores (at
+   2^22 to 2^24) f32 5-29%, bf16 and f16 5-17%. */
 
 /* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
 DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
@@ -3934,8 +3934,7 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
 
 /* The body as one function a case, each with its constants: the dtype; in cache (plain
    stores on the call's grid) or any store policy (streamed, or the shifted grid: st a
-   run-time value); and on a window boundary or inside a window (in cache; streamed, f32
-   only). One function
+   run-time value); and on a window boundary or inside a window. One function
    for the three dtypes is no smaller: every data slot of the rounds holds all three. The
    store-policy ones stay out of line (gcc had cloned and inlined the former shared one,
    and the object doubled). The data are always inlined: a call between the rounds saves
@@ -3956,14 +3955,11 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
 #define DROPOUT__OVERLAP_FNS(dtype, sfx)                                                         \
    DROPOUT__OVERLAP_FN(, dropout__run_overlap_##sfx, dtype, 1, 0)                              \
    DROPOUT__OVERLAP_FN(, dropout__run_overlap_in_##sfx, dtype, 1, 1)                           \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_##sfx, dtype, 0, 0)
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_##sfx, dtype, 0, 0)               \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_in_##sfx, dtype, 0, 1)
 DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32)
 DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16)
 DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
-/* Streamed and inside a window: f32 only. At 2^24 on Zen 4 (AVX-512) it made f32 forward
-   4 to 9% faster than the steps at 8-bit and 12 to 24% at 16 and 32 bits; bf16 came out 2
-   to 5% slower and f16 level, so they keep the steps. */
-DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_in_f32, DROPOUT__F32, 0, 1)
 #undef DROPOUT__OVERLAP_FNS
 #undef DROPOUT__OVERLAP_FN
 #undef DROPOUT__OUTLINE
@@ -4000,17 +3996,16 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
        wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
 #else
    if (dtype != DROPOUT__F64 && y && !mask_in && r->threshold != 0 &&
-       (s == 0 || st.nt == 0 || dtype == DROPOUT__F32) && wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
+       wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK) {
 #endif
-      /* in cache on a window boundary or inside one, or any other store policy (wfull is
-         full on a window boundary); streamed inside a window, f32 */
+      /* on a window boundary or inside one, in cache or with any other store policy
+         (wfull is full on a window boundary) */
 #define DROPOUT__OVERLAP_ARGS (y, mask_out, x, wfull, r, st, seed, stream, offset)
-#define DROPOUT__OVERLAP_RUN(sfx)                                        \
-   (s ? dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS              \
-      : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS \
+#define DROPOUT__OVERLAP_RUN(sfx)                                                                         \
+   (s ? (st.nt ? dropout__run_overlap_st_in_##sfx DROPOUT__OVERLAP_ARGS : dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS) \
+      : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS                        \
       : dropout__run_overlap_st_##sfx DROPOUT__OVERLAP_ARGS)
-      const size_t done = dtype == DROPOUT__F32 && s && st.nt ? dropout__run_overlap_st_in_f32 DROPOUT__OVERLAP_ARGS
-                        : dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)
+      const size_t done = dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)
                         : dtype == DROPOUT__BF16 ? DROPOUT__OVERLAP_RUN(bf16) : DROPOUT__OVERLAP_RUN(f16);
 #undef DROPOUT__OVERLAP_RUN
 #undef DROPOUT__OVERLAP_ARGS

@@ -408,8 +408,8 @@ static void case_conversions(void)
    stores also runs the overlap on the shifted data grid. A call that starts inside a
    window (offset % 64 = 1, 32, 63) takes the overlap too when its windows hold two batches
    (n = 1023 with offset % 64 = 1 just does): its mask words are the shifted keep words and
-   its last chunk is left to the steps. f32 does so with streamed stores as well, where the
-   data grid is shifted by both (offset % 64 and y's misalignment, past 64 or not) and the
+   its last chunk is left to the steps. So it does with streamed stores, where the data
+   grid is shifted by both (offset % 64 and y's misalignment, past 64 or not) and the
    elements before its first data chunk and after its last are edges. */
 static void case_batches(void)
 {
