@@ -10,9 +10,9 @@
    (in L1), and the library's real forward + mask on 2^16 elements from malloc (in L2).
 
    The issue's goal is forward <= 1.15 x max(wall, Philox alone). Where "fused in L1" over
-   Philox is already above 1.15, no ordering of these instructions reaches the goal on
-   this core: the execution units are the limit, and only fewer instructions would help.
-   Where it is below and the L2 forward is above, the memory side is what is missing.
+   Philox is already above 1.15, the memory side cannot bring the forward to the goal on
+   this core: the execution units running these instructions are the limit. Where it is
+   below and the L2 forward is above, the memory side is what is missing.
 
    Uses the header's private functions (dropout__*), so it follows the header's revision.
    build: cc -std=c99 -O3 -march=native -I. bench/overlap_ceiling.c -o build/overlap_ceiling
