@@ -3399,6 +3399,25 @@ static inline uint64_t dropout__load_mask64(const uint8_t *mask)
 #endif
 }
 
+#if !defined(DROPOUT__SIMD_AVX512) && !(defined(DROPOUT__SIMD_AVX2) && defined(__F16C__))
+/* f16 (f16 = 1) or bf16, 64 elements, one element a 32-bit lane with the integer
+   conversions: the paths below for instruction sets without whole-vector ones */
+DROPOUT__INLINE void dropout__apply64_half_lanes(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt, int f16)
+{
+   dropout__v s;
+   uint32_t sb;
+   unsigned g;
+   memcpy(&sb, &scale, 4);
+   s = dropout__v_set1(sb);
+   for (g = 0; g < 64; g += DROPOUT__W) {
+      dropout__v h = dropout__v_load_u16(x + g);
+      dropout__v f = dropout__v_fmul(f16 ? dropout__v_f16_to_f32(h) : dropout__v_slli(h, 16), s);
+      dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), f16 ? dropout__v_f32_to_f16(f) : dropout__v_f32_to_bf16(f)));
+   }
+   (void)nt;   /* NEON has no streaming stores */
+}
+#endif
+
 /* f16, 64 elements, t > 0: y = kept ? f16(x * scale) : +0, exactly as dropout_apply_f16;
    nt: streaming stores (y aligned). With F16C (every AVX2 and AVX-512 CPU), vcvtph2ps and
    vcvtps2ph do the header's f16 conversions in hardware: widening is exact, narrowing
@@ -3434,15 +3453,7 @@ DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64
       else _mm_storeu_si128((__m128i *)(void *)(y + 8 * g), h);
    }
 #else
-   dropout__v s;
-   uint32_t sb;
-   unsigned g;
-   memcpy(&sb, &scale, 4);
-   s = dropout__v_set1(sb);
-   for (g = 0; g < 64; g += DROPOUT__W) {
-      dropout__v f = dropout__v_fmul(dropout__v_f16_to_f32(dropout__v_load_u16(x + g)), s);
-      dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_f16(f)));
-   }
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
 #endif
    (void)nt;
 }
@@ -3562,16 +3573,7 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
                         _mm256_blend_epi16(_mm256_srli_epi32(r[0], 16), r[1], 0xAA)));
    }
 #else
-   /* SSE, NEON: one element a 32-bit lane */
-   dropout__v s;
-   uint32_t sb;
-   unsigned g;
-   memcpy(&sb, &scale, 4);
-   s = dropout__v_set1(sb);
-   for (g = 0; g < 64; g += DROPOUT__W) {
-      dropout__v f = dropout__v_fmul(dropout__v_slli(dropout__v_load_u16(x + g), 16), s);
-      dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), dropout__v_f32_to_bf16(f)));
-   }
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);   /* SSE, NEON */
 #endif
    (void)nt;
 }
