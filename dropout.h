@@ -3703,6 +3703,14 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
    const uint64_t *k = kb + 1;
    const size_t h = st.h;
    unsigned c;
+   /* DROPOUT__CHUNKS(apply, T, scale), defined in each branch, for the call's dtype */
+#define DROPOUT__BY_DTYPE()                                                                     \
+   do {                                                                                        \
+      if (dtype == DROPOUT__F32) DROPOUT__CHUNKS(dropout__apply64_f32, float, r->scale_f32);      \
+      else if (dtype == DROPOUT__BF16) DROPOUT__CHUNKS(dropout__apply64_bf16, uint16_t, r->scale_f32); \
+      else if (dtype == DROPOUT__F16) DROPOUT__CHUNKS(dropout__apply64_f16, uint16_t, r->scale_f32); \
+      else DROPOUT__CHUNKS(dropout__apply64_f64, double, r->scale_f64);                          \
+   } while (0)
    if (h == 0) {
       /* data chunk c is keep chunk c; nt a constant in each loop, so the store choice folds away */
 #define DROPOUT__CHUNKS(apply, T, scale)                                                                   \
@@ -3713,10 +3721,7 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
          else if (st.nt == 2) for (c = 0; c < nb; ++c) apply(yo + 64u * c, xi + 64u * c, k[c], scale, 2); \
          else                 for (c = 0; c < nb; ++c) apply(yo + 64u * c, xi + 64u * c, k[c], scale, 0); \
       } while (0)
-      if (dtype == DROPOUT__F32) DROPOUT__CHUNKS(dropout__apply64_f32, float, r->scale_f32);
-      else if (dtype == DROPOUT__BF16) DROPOUT__CHUNKS(dropout__apply64_bf16, uint16_t, r->scale_f32);
-      else if (dtype == DROPOUT__F16) DROPOUT__CHUNKS(dropout__apply64_f16, uint16_t, r->scale_f32);
-      else DROPOUT__CHUNKS(dropout__apply64_f64, double, r->scale_f64);
+      DROPOUT__BY_DTYPE();
 #undef DROPOUT__CHUNKS
    } else {
       /* data chunk c starts h elements into keep chunk c - 1 (the first step starts at 1) */
@@ -3728,12 +3733,10 @@ static inline void dropout__grid_step(int dtype, void *y, const void *x, size_t 
          for (c = c0; c < nb; ++c)                                                                          \
             apply(yo + 64u * c, xi + 64u * c, kb[c] >> h | kb[c + 1] << (64u - h), scale, st.nt);           \
       } while (0)
-      if (dtype == DROPOUT__F32) DROPOUT__CHUNKS(dropout__apply64_f32, float, r->scale_f32);
-      else if (dtype == DROPOUT__BF16) DROPOUT__CHUNKS(dropout__apply64_bf16, uint16_t, r->scale_f32);
-      else if (dtype == DROPOUT__F16) DROPOUT__CHUNKS(dropout__apply64_f16, uint16_t, r->scale_f32);
-      else DROPOUT__CHUNKS(dropout__apply64_f64, double, r->scale_f64);
+      DROPOUT__BY_DTYPE();
 #undef DROPOUT__CHUNKS
    }
+#undef DROPOUT__BY_DTYPE
 }
 
 /* The shifted grid's leftovers, element by element with the same keep bits: elements
