@@ -159,13 +159,15 @@ static double pick_p(int bits)
    default: return (double)rnd_below(1000001) / 1e6;
    }
 }
-static uint64_t pick_offset(size_t n)
+/* bits: the draw width (32 for words), which sets where the block counter's low word
+   wraps: a block is 128 / bits positions, so at 2^32 * 128 / bits */
+static uint64_t pick_offset(size_t n, int bits)
 {
    switch (rnd_below(6)) {
    case 0: return rnd_below(200);                           /* small, odd */
    case 1: return (rnd() & ~(uint64_t)63) + rnd_below(3);   /* window edges */
    case 2: return UINT64_MAX - (uint64_t)n + 1u - rnd_below(70) * (n > 0);  /* ends at 2^64 */
-   case 3: return ((uint64_t)1 << 32) * 4u - rnd_below(300); /* block counter wraps 2^32 */
+   case 3: return ((uint64_t)1 << 32) * (128u / (unsigned)bits) - rnd_below(300); /* block counter wraps 2^32 */
    default: return rnd();
    }
 }
@@ -191,7 +193,7 @@ static void case_forward(int t, int rounds)
       int bits = 8 << rnd_below(3);
       size_t n = it == 0 ? 65536 + 37 : pick_n();
       double p = pick_p(bits);
-      uint64_t seed = rnd(), stream = rnd_below(2) ? rnd() : 0, off = pick_offset(n);
+      uint64_t seed = rnd(), stream = rnd_below(2) ? rnd() : 0, off = pick_offset(n, bits);
       size_t es = type_size[t], ax = rnd_below(16), ay = rnd_below(16), am = rnd_below(3);
       unsigned char *x = xbuf + ax * es, *y = ybuf + ay * es, *z = zbuf + ay * es;
       int with_mask = (int)rnd_below(2), inplace = rnd_below(4) == 0, err;
@@ -226,7 +228,7 @@ static void case_mask_only(void)
       int bits = 8 << rnd_below(3);
       size_t n = pick_n();
       double p = pick_p(bits);
-      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n);
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits);
       size_t am = rnd_below(5);
       memset(m1, 0x5A, sizeof m1);
       model_forward(T_F32, NULL, m2, NULL, n, p, bits, seed, stream, off);
@@ -246,7 +248,7 @@ static void case_fills(void)
    int it;
    for (it = 0; it < 200; ++it) {
       size_t n = it == 0 ? MAXN : pick_n(), i, a = rnd_below(7);
-      uint64_t seed = rnd(), stream = rnd(), w = pick_offset(n), di;
+      uint64_t seed = rnd(), stream = rnd(), w = pick_offset(n, 32), di;
       CHECK(dropout_fill_u32(out + a, n, seed, stream, w) == 0, "fill_u32 error");
       for (i = 0; i < n; ++i)
          CHECK(out[a + i] == dropout_stream_u32(seed, stream, w + i), "fill_u32 n=%zu word=%llu i=%zu differs",
@@ -278,7 +280,7 @@ static void case_chunks(void)
       int bits = 8 << rnd_below(3);
       size_t n = 1 + rnd_below(MAXN - 1);
       double p = pick_p(bits);
-      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n);
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits);
       float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
       fill_data(T_F32, x, n);
       CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
@@ -328,7 +330,7 @@ static void case_threads(void)
       int bits = 8 << (it % 3);
       size_t n = it == 0 ? MAXN : 1 + rnd_below(MAXN - 1);
       double p = 0.1 + 0.1 * it;
-      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n);
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits);
       float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
       fill_data(T_F32, x, n);
       CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
@@ -445,6 +447,46 @@ static void case_batches(void)
    case_end(NAME("batch/chunk edges, f32, bf16 and f16, aligned and shifted offsets and y == reference"));
 }
 
+/* The block counter's low word wraps (block 2^32 k: position 2^32 k * 128 / bits) inside
+   a vector's lanes, in a call's first Philox batch and in a later one (where the overlap
+   makes it between data chunks): the x86 paths take rounds 0 and 1 in scalar arithmetic
+   when a batch's blocks share their high word, and all ten on the lanes when they do not.
+   A call across the wrap takes the steps, one that ends before it or starts at it the
+   overlap. Every dtype and mode, forward with mask, mask-free backward and mask alone,
+   offsets on a window boundary and inside one, y on a 64-byte boundary and 3 elements
+   past it. */
+static void case_counter_wrap(void)
+{
+   /* the wrap this far into the call (rounded down to a window, plus s): at its start, in
+      its first Philox batch, in later ones, and past its end */
+   static const uint64_t before[6] = {0, 5, 700, 1500, 3500, 4096 + 64 + 64};
+   int t, b, w, s, head;
+   for (t = 0; t < 4; ++t)
+      for (b = 0; b < 3; ++b)
+         for (w = 0; w < 6; ++w)
+            for (s = 0; s < 2; ++s)
+               for (head = 0; head < 2; ++head) {
+                  int bits = 8 << b;
+                  size_t n = 4096 + 63, es = type_size[t];
+                  uint64_t wrap = ((uint64_t)1 << 32) * (128u / (unsigned)bits) * (1u + (unsigned)w % 3u);
+                  uint64_t off = ((wrap - before[w]) & ~(uint64_t)63) + (s ? 17u : 0u), seed = rnd(), stream = rnd();
+                  unsigned char *y = ybuf + (64u - (size_t)((uintptr_t)ybuf % 64u)) % 64u + (head ? 3 : 0) * es;
+                  fill_data(t, xbuf, n);
+                  model_forward(t, zbuf, m2, xbuf, n, 0.4, bits, seed, stream, off);
+                  memset(m1, 0xA5, sizeof m1);
+                  CHECK(lib_forward(t, y, m1, xbuf, n, 0.4, bits, seed, stream, off) == 0 &&
+                        memcmp(y, zbuf, n * es) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+                        "forward %s bits=%d offset=%llu (wrap %llu on) differs", type_name[t], bits,
+                        (unsigned long long)off, (unsigned long long)(wrap - off));
+                  CHECK(lib_backward(t, y, xbuf, n, 0.4, bits, seed, stream, off) == 0 && memcmp(y, zbuf, n * es) == 0,
+                        "backward %s bits=%d offset=%llu differs", type_name[t], bits, (unsigned long long)off);
+                  memset(m1, 0xA5, sizeof m1);
+                  CHECK(dropout_mask(m1, n, 0.4, bits, seed, stream, off) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+                        "mask bits=%d offset=%llu differs", bits, (unsigned long long)off);
+               }
+   case_end(NAME("the block counter wrapping 2^32 inside a call == reference"));
+}
+
 /* bf16 and f16 forward of every 16-bit input (n = 2^16 + 37, element i is i * 40503 mod
    2^16), on the overlap (aligned offset) and on the steps (shifted offset), each mode, p
    with a scale well above 1, so that products overflow to Inf and land on subnormals:
@@ -536,6 +578,7 @@ int main(void)
    for (t = 0; t < 4; ++t) case_forward(t, 400);
    case_mask_only();
    case_batches();
+   case_counter_wrap();
    case_half_all();
    case_streaming();
    case_fills();
