@@ -3172,7 +3172,12 @@ static void dropout__blocks_simd_any(const uint32_t *ks, uint64_t stream, uint64
 /* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
 static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
 {
-   if (DROPOUT__SAME_HI(block)) {
+   /* (the rare case first: so written, gcc 12 keeps the function whole and spills fewer
+      registers with AVX2; the other order measured 8% slower there) */
+   if (!DROPOUT__SAME_HI(block)) {
+      dropout__blocks_simd_any(ks, stream, block, out);
+      return;
+   } else {
       DROPOUT__CHAINS_START01(ks, stream, block);
       DROPOUT__ROUND(2); DROPOUT__ROUND(3); DROPOUT__ROUND(4); DROPOUT__ROUND(5);
       DROPOUT__ROUND(6); DROPOUT__ROUND(7); DROPOUT__ROUND(8); DROPOUT__ROUND(9);
@@ -3180,8 +3185,6 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
       DROPOUT__STORE(1, b0, b1, b2, b3);
       DROPOUT__STORE(2, e0, e1, e2, e3);
       DROPOUT__STORE(3, f0, f1, f2, f3);
-   } else {
-      dropout__blocks_simd_any(ks, stream, block, out);
    }
 }
 #endif
