@@ -14,7 +14,8 @@
 #     sm_75 and sm_90 (-Werror all-warnings), run (device part SKIPs without a GPU);
 #   - cuRAND's host generator as a peer for the stream (tests/build/peer_curand.c).
 #   - the x86 benchmarks that use the header's private functions (bench/overlap_ceiling.c
-#     at three x86-64 levels, bench/philox_clock.c) build under $WARN.
+#     at three x86-64 levels, bench/philox_clock.c), and make bench-ab's program, build
+#     under $WARN.
 # Uses run.sh's say / build / run_prog, $CC, $BUILD, $WARN. Names here start with sb_
 # because this file is sourced into run.sh's shell.
 
@@ -111,6 +112,11 @@ if [ "$(uname -m)" = x86_64 ]; then
          -o "$sb_dir/overlap_ceiling_$sb_l"
    done
    build bench_philox_clock "$CC" -std=c99 -O2 $WARN -I. bench/philox_clock.c -o "$sb_dir/philox_clock"
+   # make bench-ab's program, both of its versions from this header (it takes a revision's as A)
+   build bench_ab sh -c "$CC -std=c99 -O2 $WARN -DVNAME=A -I. -c bench/ab/variant.c -o $sb_dir/ab_a.o &&
+      $CC -std=c99 -O2 $WARN -DVNAME=B -I. -c bench/ab/variant.c -o $sb_dir/ab_b.o &&
+      objcopy -w --keep-global-symbol='ab_*' $sb_dir/ab_a.o && objcopy -w --keep-global-symbol='ab_*' $sb_dir/ab_b.o &&
+      $CC -std=c99 -O2 $WARN bench/ab/main.c $sb_dir/ab_a.o $sb_dir/ab_b.o -o $sb_dir/ab_main"
 else
    say "SKIP bench builds: x86-64 benchmarks, this host is $(uname -m)"
 fi
