@@ -3837,7 +3837,8 @@ DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t 
 #if defined(DROPOUT__SIMD_AVX512)
 /* Philox blocks block .. block + DROPOUT__VB - 1 into out, as dropout__blocks_simd, with
    data chunks 0 <= c < nc applied between the rounds: chunk c is the 64 elements from
-   element 64c of y and x, with keep word keep[c]. In cache chunk c follows round c;
+   element 64c of y and x, with keep word keep[c]. In cache chunk c follows round c + 1
+   (rounds 0 and 1 are made together, DROPOUT__CHAINS_START01);
    streamed (nt), the chunks spread evenly over all ten rounds, so that the
    write-combining buffers drain while Philox runs (at 2^24 f32 on Zen 4, 8-11% faster
    than chunk c after round c; the same in cache was slower). */
@@ -4059,9 +4060,10 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    /* s: the call's position in its first window; the whole windows' elements from there */
    const size_t s = (size_t)(offset & 63u);
    const size_t wfull = s == 0 ? full : n <= SIZE_MAX - 64u ? (n + s) & ~(size_t)63 : 0;
-   /* the overlap's blocks (its windows') share their high word, as dropout__blocks_apply
-      needs: false for a call across a multiple of 2^32 blocks (position 2^32 * 128 / bits,
-      times k), which then takes the steps */
+   /* the overlap's blocks (its windows') share their high word, as AVX-512's
+      dropout__blocks_apply needs (the other paths take the same rule, for one rule): false
+      for a call across a multiple of 2^32 blocks (position 2^32 * 128 / bits, times k),
+      which then takes the steps */
    const unsigned per = (unsigned)r->bits / 2u;
    const int same_hi = ((offset >> 6) * per) >> 32 == ((offset >> 6) + wfull / 64u) * per >> 32;
 #if defined(DROPOUT__SIMD_AVX2)
