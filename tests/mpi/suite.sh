@@ -51,8 +51,23 @@ else
    say "FAIL train_mlp_mpi --serial: no trainer or no hash from train_mlp --quick"
 fi
 
+# Whether this machine can start an MPI job at all is asked of a program without dropout.h
+# in it: a container without shared memory, a hostname that does not resolve, or a runtime
+# that refuses root is a SKIP with Open MPI's own words, never a FAIL of the library.
+mpi_env=""
 if ! command -v "$MPICC" >/dev/null 2>&1 || ! command -v "$MPIRUN" >/dev/null 2>&1; then
-   say "SKIP mpi: mpicc or mpirun not found (apt-get install openmpi-bin libopenmpi-dev)"
+   mpi_env="mpicc or mpirun not found (apt-get install openmpi-bin libopenmpi-dev)"
+else
+   printf '#include <mpi.h>\nint main(int c, char **v) { int n = 0; MPI_Init(&c, &v); MPI_Comm_size(MPI_COMM_WORLD, &n); MPI_Finalize(); return n == 2 ? 0 : 1; }\n' \
+      >"$mpi_dir/hello.c"
+   if ! "$MPICC" "$mpi_dir/hello.c" -o "$mpi_dir/hello" >"$mpi_dir/hello.log" 2>&1; then
+      mpi_env="mpicc cannot build an MPI program here: $(head -c 300 "$mpi_dir/hello.log" | tr '\n' ' ')"
+   elif ! mpi_run 2 "$mpi_dir/hello" >"$mpi_dir/hello.log" 2>&1; then
+      mpi_env="mpirun cannot start 2 ranks of a program without dropout.h here: $(head -c 300 "$mpi_dir/hello.log" | tr '\n' ' ')"
+   fi
+fi
+if [ -n "$mpi_env" ]; then
+   say "SKIP mpi: $mpi_env"
 else
    build train_mlp_mpi "$MPICC" -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp_mpi.c \
       -o "$mpi_dir/train_mlp_mpi" -lpthread -lm

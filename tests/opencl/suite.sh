@@ -4,6 +4,10 @@
 # (sourced by tests/run.sh: say, build, run_prog, $CC, $BUILD, $WARN)
 
 mkdir -p "$BUILD/opencl"
+# PoCL compiles each kernel on first use and caches it under $HOME/.cache by default: a CI
+# user whose home is missing or read-only would fail there, so the cache lives in the build.
+case $BUILD in /*) ocl_cache=$BUILD ;; *) ocl_cache=$PWD/$BUILD ;; esac
+POCL_CACHE_DIR=${POCL_CACHE_DIR:-$ocl_cache/opencl/pocl-cache}; export POCL_CACHE_DIR
 if sh opencl/embed.sh --check >"$BUILD/opencl/embed.log" 2>&1; then
    say "PASS opencl embedded program: dropout_opencl.h holds the current dropout.h and opencl/kernels.cl"
 else

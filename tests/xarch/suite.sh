@@ -2,8 +2,9 @@
 # oracle: the host build's digests of tests/xarch/digest.c, line for line
 # needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
 # tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
-# this host and for other ISAs and byte orders, each run under qemu-user, node or
-# qemu-system-arm, and every line must equal the host's:
+# this host and for other ISAs and byte orders, each run natively where this kernel can
+# (i386 on most x86-64 kernels, aarch64 on an Arm host) and under its qemu-user emulator
+# where it cannot, or under node or qemu-system-arm, and every line must equal the host's:
 #   aarch64 (NEON), armhf (clang, lld), i386 with SSE2 math, s390x (big-endian), riscv64,
 #   wasm32 (clang -nostdlib, run by node), Cortex-M4 with no libc (arm-none-eabi-gcc -Os,
 #   semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU.
@@ -17,7 +18,7 @@
 # xa_runner NAME RUNNER BINARY: run it, keep the digest lines
 xa_runner() {
    case $2 in
-      -) "$3" ;;
+      -|native) "$3" ;;
       node) node tests/xarch/run_wasm.js "$3" ;;
       qemu-system-arm) timeout 300 qemu-system-arm $xa_qemu_m4 "$3" 2>&1 ;;
       *) timeout 300 "$2" "$3" ;;
@@ -32,9 +33,12 @@ for xa_t in $xa_ok; do
    if ! wait "$xa_pid"; then
       say "FAIL xarch[$xa_n] build: $(head -c 600 "$xa_dir/$xa_n.build.log" | tr '\n' ' ')"; continue
    fi
-   if [ "$xa_run" != - ] && [ "$xa_run" != node ] && ! xa_have "$xa_run"; then
-      say "SKIP xarch[$xa_n] run: $xa_run not installed (apt-get install qemu-user / qemu-system-arm)"; continue
-   fi
+   case $xa_run in
+      -|native|node) ;;
+      *) if ! xa_have "$xa_run"; then
+            say "SKIP xarch[$xa_n] run: this kernel cannot run its programs and $xa_run is not installed (apt-get install qemu-user / qemu-system-arm)"; continue
+         fi ;;
+   esac
    if [ "$xa_run" = node ] && ! xa_have node; then
       say "SKIP xarch[$xa_n] run: node not installed (apt-get install nodejs)"; continue
    fi
@@ -50,8 +54,8 @@ for xa_t in $xa_ok; do
    elif [ -z "$xa_host" ]; then
       say "FAIL xarch[$xa_n]: no host digest to compare with"
    elif cmp -s "$xa_host" "$xa_dir/$xa_n.out"; then
-      xa_extra=""
-      case $xa_n in cortex-m4*) xa_extra=", image $(wc -c <"$xa_dir/$xa_n.bin" | tr -d ' ') bytes ELF" ;; esac
+      case $xa_run in native) xa_extra=", run natively" ;; *) xa_extra=", run under $xa_run" ;; esac
+      case $xa_n in cortex-m4*) xa_extra="$xa_extra, image $(wc -c <"$xa_dir/$xa_n.bin" | tr -d ' ') bytes ELF" ;; esac
       say "PASS xarch[$xa_n]: all $xa_lines digests equal the host's$xa_extra"
    else
       say "FAIL xarch[$xa_n]: differs from the host in: $(diff "$xa_host" "$xa_dir/$xa_n.out" | sed -n 's/^> \([a-z]*\) .*/\1/p' | tr '\n' ' ')"
