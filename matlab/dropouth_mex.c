@@ -127,7 +127,8 @@ static double dh_p(const dh_cmd *c, const mxArray *a)
    }
    p = mxIsSingle(a) ? (double)*(const float *)mxGetData(a) : *(const double *)mxGetData(a);
    if (!(p >= 0.0 && p <= 1.0)) {
-      snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got %g", c->name, p);
+      if (p != p) snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got NaN", c->name);
+      else snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got %g", c->name, p);
       dh_fail("dropouth:badP", dh_msg);
    }
    return p;

@@ -9,6 +9,7 @@ function dx = backward(dy, p, varargin)
 %   Errors: dropouth:badDy (complex, sparse, integer DY), and those of dropouth.forward.
 %
 %   See also dropouth.forward.
+  if nargin < 2, error('dropouth:badArgs', 'dropouth.backward: needs dy and p (help dropouth.backward)'); end
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end

@@ -34,6 +34,7 @@ function [y, mask] = forward(x, p, varargin)
 %      isequal(dx ~= 0, keep)     % 1: the same mask, rebuilt
 %
 %   See also dropouth.backward, dropouth.mask, dropouth.realised_p, dropouth.uniform.
+  if nargin < 2, error('dropouth:badArgs', 'dropouth.forward: needs x and p (help dropouth.forward)'); end
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end

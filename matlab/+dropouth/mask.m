@@ -12,6 +12,7 @@ function keep = mask(sz, p, varargin)
 %      mean(keep(:))              % about 0.5
 %
 %   See also dropouth.forward.
+  if nargin < 2, error('dropouth:badArgs', 'dropouth.mask: needs sz and p (help dropouth.mask)'); end
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end

@@ -9,6 +9,7 @@ function [q, bits] = realised_p(p, varargin)
 %   Example:  dropouth.realised_p(0.3, 'Bits', 8)    % 77/256 = 0.30078125
 %
 %   See also dropouth.forward.
+  if nargin < 1, error('dropouth:badArgs', 'dropouth.realised_p: needs p (help dropouth.realised_p)'); end
   for k = 1:numel(varargin)                   % "Bits" (a string) as 'Bits'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end

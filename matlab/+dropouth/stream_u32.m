@@ -6,6 +6,7 @@ function w = stream_u32(sz, varargin)
 %   (docs/SPEC.md section 2). SZ as zeros(SZ) takes it (a scalar N is N-by-N).
 %
 %   See also dropouth.uniform.
+  if nargin < 1, error('dropouth:badArgs', 'dropouth.stream_u32: needs sz (help dropouth.stream_u32)'); end
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end

@@ -10,6 +10,7 @@ function u = uniform(sz, varargin)
 %   'Stream' (default 0), 'Position'.
 %
 %   See also dropouth.stream_u32, dropouth.mask.
+  if nargin < 1, error('dropouth:badArgs', 'dropouth.uniform: needs sz (help dropouth.uniform)'); end
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
