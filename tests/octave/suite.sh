@@ -23,7 +23,6 @@ else
    build octave_mex_werror $CC -std=c99 $WARN -fPIC -I. $(mkoctfile -p INCFLAGS) -c matlab/dropouth_mex.c -o "$OCT/dropouth_mex_werror.o"
    build octave_expected $CC $CFLAGS_TEST -I. tests/octave/expected.c -o "$OCT/expected"
    if [ -x "$OCT/expected" ]; then run_prog octave_expected "$OCT/expected" "$OCT/data"; else oct_ok=0; fi
-   rm -f dropouth_mex.o matlab/dropouth_mex.o   # mkoctfile's object, wherever it left it
 
    if [ $oct_ok = 1 ]; then
       oct_ver=$(sed -n 's/^#define DROPOUT_VERSION_STRING "\(.*\)"$/\1/p' dropout.h)
@@ -34,8 +33,8 @@ else
          check_errors();
          f = dropouth_build('$PWD/$OCT/data');
          if exist(f, 'file'), printf('PASS octave dropouth_build: matlab/dropouth_build.m builds %s\n', 'dropouth_mex.mex');
-         else, printf('FAIL octave dropouth_build: no %s\n', f); end"
-      rm -f dropouth_mex.o matlab/dropouth_mex.o
+         else, printf('FAIL octave dropouth_build: no %s\n', f); end
+         train_twice('$PWD/$OCT/demo');"
 
       # byte for byte: every expected output against Octave's
       oct_n=0; oct_bad=""
@@ -61,5 +60,28 @@ else
       done
       if [ -z "$oct_mut" ]; then say "PASS octave bits: a row-major reading of a 5x4x3 array and the call one position later both differ from the expected bytes"
       else say "FAIL octave bits: these mutants were not told apart from the expected bytes (or are missing):$oct_mut"; fi
+
+      # the example (make demo-octave): what it prints is what docs/MATLAB.md says, and the PNG
+      oct_out=$BUILD/octave_checks.out
+      oct_got=$(grep -o 'isequal(learnables1, learnables2) = [01]' "$oct_out" | sed 's/.* = //' | tr -d '\n')
+      if [ "$oct_got" = 1101 ]; then
+         say "PASS octave example: train_twice.m prints isequal = 1 for dropouth twice, rand after rng twice, dropouth with a rand-drawing monitor; 0 for rand with it"
+      else
+         say "FAIL octave example: train_twice.m's four isequal values are '$oct_got', expected 1101 (see $oct_out)"
+      fi
+      oct_missing=""
+      for oct_l in 'isequal(learnables1, learnables2) = 0   (the monitor moved' 'training accuracy: dropouth' "layer 1's first mask word"; do
+         oct_line=$(grep -F -m1 -e "$oct_l" "$oct_out" | sed 's/^ *//')
+         if [ -z "$oct_line" ] || ! grep -qF -e "$oct_line" docs/MATLAB.md; then oct_missing="$oct_missing [$oct_line]"; fi
+      done
+      if [ -z "$oct_missing" ]; then say "PASS octave example: docs/MATLAB.md quotes its output as it prints it"
+      else say "FAIL octave example: docs/MATLAB.md does not quote these lines:$oct_missing"; fi
+      if ! command -v gnuplot >/dev/null 2>&1; then
+         say "SKIP octave example PNG: gnuplot not found (Debian: apt-get install gnuplot-nox fonts-freefont-otf)"
+      elif [ "$(head -c 8 "$OCT/demo/learnables_diff.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+         say "PASS octave example PNG: $OCT/demo/learnables_diff.png is a PNG ($(wc -c <"$OCT/demo/learnables_diff.png") bytes)"
+      else
+         say "FAIL octave example PNG: no PNG at $OCT/demo/learnables_diff.png (see $oct_out)"
+      fi
    fi
 fi
