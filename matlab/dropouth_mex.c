@@ -206,7 +206,12 @@ static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts 
       i = 1;
    }
    for (; i < n; i += 2) {
-      if (!mxIsChar(a[i]) || mxGetString(a[i], name, sizeof name) != 0) {
+      if (mxIsChar(a[i]) && mxGetString(a[i], name, sizeof name) != 0) {
+         snprintf(dh_msg, sizeof dh_msg, "%s: argument %d is an unknown option (a name of more than "
+                  "%u characters)", c->name, i + (c->takes_p ? 3 : 2), (unsigned)(sizeof name - 1));
+         dh_fail("dropouth:badOption", dh_msg);
+      }
+      if (!mxIsChar(a[i])) {
          snprintf(dh_msg, sizeof dh_msg, "%s: argument %d must be an option name (%s), got a %s",
                   c->name, i + (c->takes_p ? 3 : 2),
                   c->takes_p ? "'Seed', 'Stream', 'Position', 'Bits'" : "'Seed', 'Stream', 'Position'",

@@ -61,6 +61,7 @@ function check_errors()
     @() dropouth.mask(ones(2, 2), 0.5, c{:}),                'dropouth:badSize', 'sz'
     @() dropouth.mask([1e300 1e300], 0.5, c{:}),             'dropouth:badSize', 'sz'
     @() dropouth.forward(x),                                 'dropouth:badArgs', 'p'
+    @() dropouth.forward(x, 0.5, c{:}, repmat('Position', 1, 5), 1), 'dropouth:badOption', 'more than 31'
     @() dropouth_mex('nope'),                                'dropouth:badCommand', 'dropouth'
   };
   nfail = 0;
