@@ -71,6 +71,18 @@ function check_bits(dir)
   end
   fclose(fid);
   printf('octave ran %d cases\n', n);
+
+  % twins for the Python package (check_python.py): masks at the default width, and an
+  % m-by-n array whose row-major twin is the n-by-m transpose
+  ps = [0.1 0.3 0.001 0.5 0.77 1e-6 0.999];
+  for k = 1:numel(ps)
+    m = dropouth.mask([37 11], ps(k), 'Seed', 2024, 'Stream', k, 'Position', 1000 * k);
+    writebin(fullfile(dir, 'got', sprintf('twin_mask%d.bin', k)), uint8(m(:)));
+  end
+  x = dropouth.uniform([37 11], 'Seed', 5, 'Position', 0) - 0.5;
+  y = dropouth.forward(x, 0.3, 'Seed', 2024, 'Stream', 9, 'Position', 77);
+  writebin(fullfile(dir, 'got', 'twin_x.bin'), bytes(x));
+  writebin(fullfile(dir, 'got', 'twin_y.bin'), bytes(y));
 end
 
 function v = u64(hi, lo, k)

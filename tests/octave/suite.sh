@@ -1,6 +1,6 @@
 # covers: the MATLAB/Octave binding (matlab/): the MEX gateway built by mkoctfile --mex, every +dropouth function's bits, refusals, help; the Octave example
 # oracle: dropout.h's C output byte for byte (expected.c: per element, the short calls, the descriptor); Random123's first word; the example's own isequal
-# needs: octave-cli and mkoctfile (Debian: octave liboctave-dev), SKIP without; gnuplot (gnuplot-nox) for the example's PNG; one Octave run for all checks
+# needs: octave-cli and mkoctfile (Debian: octave liboctave-dev), SKIP without; gnuplot-nox for the example's PNG; python3-numpy for the Python twins
 # The grid (expected.c): 13 shapes (1-D to 5-D, empty) x 11 rules (p, width, the default
 # width), 8 positions (to 2^64 - 1001, across 2^53), 4 seeds, 3 streams, single and double,
 # forward, backward, mask, the raw stream and both uniforms. Octave writes each output's
@@ -60,6 +60,16 @@ else
       done
       if [ -z "$oct_mut" ]; then say "PASS octave bits: a row-major reading of a 5x4x3 array and the call one position later both differ from the expected bytes"
       else say "FAIL octave bits: these mutants were not told apart from the expected bytes (or are missing):$oct_mut"; fi
+
+      # the Python package on the same coordinates: the default width and the transpose twin
+      oct_py=${PYTHON:-/usr/bin/python3}
+      if ! "$oct_py" -c 'import numpy' >/dev/null 2>&1; then
+         say "SKIP octave python: $oct_py with numpy not found (Debian: python3-numpy)"
+      else
+         build octave_pylib $CC $CFLAGS_TEST -shared -fPIC python/dropouth_lib.c -o "$OCT/libdropouth.so"
+         run_prog octave_python env PYTHONPATH=python DROPOUTH_LIB="$PWD/$OCT/libdropouth.so" \
+            "$oct_py" tests/octave/check_python.py "$OCT/data/got"
+      fi
 
       # the example (make demo-octave): what it prints is what docs/MATLAB.md says, and the PNG
       oct_out=$BUILD/octave_checks.out
