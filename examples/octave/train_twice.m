@@ -6,6 +6,8 @@ function train_twice(outdir)
 %   difference of each learnable between the two runs of each pair. `make demo-octave`
 %   runs it; docs/MATLAB.md walks through it.
 %
+%   Runs in GNU Octave (tested) and is written for MATLAB too (not tried there).
+%
 %   The pairs:
 %     1. dropouth's dropout, trained twice with the same seed;
 %     2. dropout from Octave's rand after rng(42), trained twice (it reproduces: one CPU,
@@ -28,27 +30,27 @@ function train_twice(outdir)
   L3 = train(X, Y, o, 'dropouth', true);
   R3 = train(X, Y, o, 'rand', true);
 
-  printf('a 2-%d-%d-2 MLP, dropout p = %g after each hidden layer, %d epochs of %d batches\n', ...
-         o.hidden, o.hidden, o.p, o.epochs, rows(X) / o.batch);
-  printf('training accuracy: dropouth %.3f, rand %.3f\n\n', accuracy(L1, X, Y), accuracy(R1, X, Y));
-  printf('1. dropouth.forward / dropouth.backward, same seed, trained twice:\n');
-  printf('   isequal(learnables1, learnables2) = %d\n', isequal(L1, L2));
-  printf('2. rand-based dropout, rng(%d) before each run, trained twice:\n', o.seed);
-  printf('   isequal(learnables1, learnables2) = %d   (rand reproduces too: one CPU, the same calls in order)\n', isequal(R1, R2));
-  printf('3. dropouth, the second run also draws randperm for a monitor every 40 steps:\n');
-  printf('   isequal(learnables1, learnables2) = %d\n', isequal(L1, L3));
-  printf('4. rand-based dropout, the second run also draws randperm for a monitor every 40 steps:\n');
-  printf('   isequal(learnables1, learnables2) = %d   (the monitor moved the global generator: other masks)\n\n', isequal(R1, R3));
+  fprintf('a 2-%d-%d-2 MLP, dropout p = %g after each hidden layer, %d epochs of %d batches\n', ...
+         o.hidden, o.hidden, o.p, o.epochs, size(X, 1) / o.batch);
+  fprintf('training accuracy: dropouth %.3f, rand %.3f\n\n', accuracy(L1, X, Y), accuracy(R1, X, Y));
+  fprintf('1. dropouth.forward / dropouth.backward, same seed, trained twice:\n');
+  fprintf('   isequal(learnables1, learnables2) = %d\n', isequal(L1, L2));
+  fprintf('2. rand-based dropout, rng(%d) before each run, trained twice:\n', o.seed);
+  fprintf('   isequal(learnables1, learnables2) = %d   (rand reproduces too: one CPU, the same calls in order)\n', isequal(R1, R2));
+  fprintf('3. dropouth, the second run also draws randperm for a monitor every 40 steps:\n');
+  fprintf('   isequal(learnables1, learnables2) = %d\n', isequal(L1, L3));
+  fprintf('4. rand-based dropout, the second run also draws randperm for a monitor every 40 steps:\n');
+  fprintf('   isequal(learnables1, learnables2) = %d   (the monitor moved the global generator: other masks)\n\n', isequal(R1, R3));
   % where the masks come from: (seed, stream, position), the same in C, Python, CUDA, the browser
   w = dropouth.stream_u32([1 1], 'Seed', o.seed, 'Stream', 1, 'Position', 0);
-  printf('layer 1''s first mask word (seed %d, stream 1, position 0): %08x, what dropout.h gives in any language\n', ...
+  fprintf('layer 1''s first mask word (seed %d, stream 1, position 0): %08x, what dropout.h gives in any language\n', ...
          o.seed, w);
 
   pairs = {L1, L2; R1, R2; L1, L3; R1, R3};
   titles = {'1. dropouth, trained twice', sprintf('2. rand after rng(%d), trained twice', o.seed), ...
             '3. dropouth, 2nd run calls randperm', '4. rand after rng, 2nd run calls randperm'};
   if plot_differences(pairs, titles, fullfile(outdir, 'learnables_diff.png'))
-    printf('wrote %s\n', fullfile(outdir, 'learnables_diff.png'));
+    fprintf('wrote %s\n', fullfile(outdir, 'learnables_diff.png'));
   end
 end
 
@@ -57,7 +59,7 @@ function L = train(X, Y, o, kind, monitor)
 % kind 'dropouth': the masks are dropouth's at (seed, stream = layer, position), and the
 % backward pass rebuilds them from the same coordinates: no mask is kept.
 % kind 'rand': the usual rand(size(h)) >= p mask, kept for the backward pass.
-  n = rows(X);
+  n = size(X, 1);
   T = double([Y == 1, Y == 2]);
   W1 = glorot(2, o.hidden, 1); b1 = zeros(1, o.hidden);
   W2 = glorot(o.hidden, o.hidden, 2); b2 = zeros(1, o.hidden);
@@ -145,7 +147,7 @@ function ok = plot_differences(pairs, titles, file)
   ok = false;
   if exist('OCTAVE_VERSION', 'builtin')           % headless Octave: gnuplot's cairo terminal
     if ~any(strcmp(available_graphics_toolkits(), 'gnuplot'))
-      printf('no PNG: Octave has no graphics toolkit here (Debian: apt-get install gnuplot-nox)\n');
+      fprintf('no PNG: Octave has no graphics toolkit here (Debian: apt-get install gnuplot-nox)\n');
       return;
     end
     warning('off', 'Octave:gnuplot-graphics');      % the advice to use Qt, which needs a display
@@ -153,7 +155,7 @@ function ok = plot_differences(pairs, titles, file)
     warning('off', 'print:nogs');                   % Ghostscript: pngcairo does not need it
   end
   f = figure('visible', 'off', 'position', [0 0 900 620]);
-  for k = 1:rows(pairs)
+  for k = 1:size(pairs, 1)
     d = cellfun(@(a, b) max(abs(a(:) - b(:))), pairs{k, 1}, pairs{k, 2});
     subplot(2, 2, k);
     bar(d);
@@ -166,7 +168,11 @@ function ok = plot_differences(pairs, titles, file)
     end
     ylabel('max |learnable_1 - learnable_2|');
   end
-  print(f, '-dpngcairo', '-r80', file);
+  if exist('OCTAVE_VERSION', 'builtin')
+    print(f, '-dpngcairo', '-r80', file);          % gnuplot's cairo terminal
+  else
+    print(f, '-dpng', '-r80', file);
+  end
   close(f);
   ok = true;
 end
