@@ -43,7 +43,6 @@ typedef struct dh_cmd {
    const char *data;     /* its first argument's name ("x", "dy", "sz") */
    const char *data_id;  /* the identifier for a bad first argument */
    int takes_p;          /* forward, backward, mask, realised_p */
-   int takes_coords;     /* Seed, Stream, Position */
    int takes_class;      /* uniform: 'single' or 'double' before the options */
 } dh_cmd;
 
@@ -103,14 +102,14 @@ static int dh_real_numeric(const mxArray *a)
    return mxIsNumeric(a) && !mxIsComplex(a) && !mxIsSparse(a);
 }
 
-static uint64_t dh_coord(const mxArray *a, const char *name, const char *id)
+static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, const char *id)
 {
    uint64_t v = 0;
    const char *why = "must be a real scalar";
    if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) return v;
    if (dh_real_numeric(a) && mxGetNumberOfElements(a) != 1) why = "must be a scalar";
-   snprintf(dh_msg, sizeof dh_msg, "%s %s; Seed, Stream and Position are integers in "
-            "[0, 2^64): a uint64, or a double holding an exact integer below 2^53", name, why);
+   snprintf(dh_msg, sizeof dh_msg, "%s: %s %s; Seed, Stream and Position are integers in "
+            "[0, 2^64): a uint64, or a double holding an exact integer below 2^53", c->name, name, why);
    dh_fail(id, dh_msg);
    return 0;
 }
@@ -223,12 +222,12 @@ static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts 
          dh_fail("dropouth:badOption", dh_msg);
       }
       if (dh_is(name, "Seed")) {
-         o->seed = dh_coord(a[i + 1], "Seed", "dropouth:badSeed");
+         o->seed = dh_coord(c, a[i + 1], "Seed", "dropouth:badSeed");
          o->have_seed = 1;
       } else if (dh_is(name, "Stream")) {
-         o->stream = dh_coord(a[i + 1], "Stream", "dropouth:badStream");
+         o->stream = dh_coord(c, a[i + 1], "Stream", "dropouth:badStream");
       } else if (dh_is(name, "Position")) {
-         o->pos = dh_coord(a[i + 1], "Position", "dropouth:badPosition");
+         o->pos = dh_coord(c, a[i + 1], "Position", "dropouth:badPosition");
          o->have_pos = 1;
       } else if (dh_is(name, "Bits") && c->takes_p) {
          uint64_t b = 0;
@@ -269,10 +268,12 @@ static void dh_data(const dh_cmd *c, const mxArray *x)
    else if (mxIsSparse(x)) what = "sparse";
    else if (!mxIsSingle(x) && !mxIsDouble(x)) what = mxGetClassName(x);
    if (what) {
+      char hint[128] = "";
+      if (!mxIsComplex(x) && !mxIsSparse(x))
+         snprintf(hint, sizeof hint, " (convert it: single(%s) or double(%s); a gpuArray: gather(%s))",
+                  c->data, c->data, c->data);
       snprintf(dh_msg, sizeof dh_msg, "%s: %s must be a real, full single or double array, got %s%s",
-               c->name, c->data, what,
-               (mxIsComplex(x) || mxIsSparse(x)) ? "" :
-               " (convert it: single(x) or double(x); a gpuArray: gather(x))");
+               c->name, c->data, what, hint);
       dh_fail(c->data_id, dh_msg);
    }
 }
@@ -343,12 +344,12 @@ static void dh_unpack(const uint8_t *packed, mxLogical *out, size_t n)
 
 /* ---- the commands -------------------------------------------------------------------- */
 
-static const dh_cmd dh_forward_cmd = { "dropouth.forward", "x", "dropouth:badX", 1, 1, 0 };
-static const dh_cmd dh_backward_cmd = { "dropouth.backward", "dy", "dropouth:badDy", 1, 1, 0 };
-static const dh_cmd dh_mask_cmd = { "dropouth.mask", "sz", "dropouth:badSize", 1, 1, 0 };
-static const dh_cmd dh_u32_cmd = { "dropouth.stream_u32", "sz", "dropouth:badSize", 0, 1, 0 };
-static const dh_cmd dh_uniform_cmd = { "dropouth.uniform", "sz", "dropouth:badSize", 0, 1, 1 };
-static const dh_cmd dh_realised_cmd = { "dropouth.realised_p", "p", "dropouth:badP", 1, 0, 0 };
+static const dh_cmd dh_forward_cmd = { "dropouth.forward", "x", "dropouth:badX", 1, 0 };
+static const dh_cmd dh_backward_cmd = { "dropouth.backward", "dy", "dropouth:badDy", 1, 0 };
+static const dh_cmd dh_mask_cmd = { "dropouth.mask", "sz", "dropouth:badSize", 1, 0 };
+static const dh_cmd dh_u32_cmd = { "dropouth.stream_u32", "sz", "dropouth:badSize", 0, 0 };
+static const dh_cmd dh_uniform_cmd = { "dropouth.uniform", "sz", "dropouth:badSize", 0, 1 };
+static const dh_cmd dh_realised_cmd = { "dropouth.realised_p", "p", "dropouth:badP", 1, 0 };
 
 static void dh_nargs(const dh_cmd *c, int nrhs, int least, int nlhs, int most_out)
 {
