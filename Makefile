@@ -20,6 +20,7 @@
 #                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
 #   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 #   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
+#   make octave / demo-octave   the MATLAB/Octave binding, matlab/ (see its section below)
 #   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
@@ -403,3 +404,23 @@ build/opencl/bench_opencl: bench/bench_opencl.c dropout_opencl.h dropout.h
 
 opencl-embed:
 	sh opencl/embed.sh
+
+# --- MATLAB and GNU Octave (matlab/, docs/MATLAB.md); needs octave and liboctave-dev, and for
+# the example's PNG gnuplot-nox and fonts-freefont-otf (Debian)
+#   make octave        the MEX gateway of the +dropouth package: build/octave/dropouth_mex.mex
+#   make demo-octave   examples/octave/train_twice.m: a small network trained twice with the
+#                      same seeds, isequal(learnables1, learnables2) = 1, beside rand-based
+#                      dropout; the bar plot in build/demo-octave/learnables_diff.png
+# `make test T=octave` runs the binding's tests (tests/octave/suite.sh).
+OCTAVE ?= octave-cli
+
+.PHONY: octave demo-octave
+
+octave: build/octave/dropouth_mex.mex
+
+build/octave/dropouth_mex.mex: matlab/dropouth_mex.c dropout.h
+	@mkdir -p build/octave
+	mkoctfile --mex -I. matlab/dropouth_mex.c -o $@
+
+demo-octave: build/octave/dropouth_mex.mex
+	$(OCTAVE) --norc --no-history --quiet --eval "addpath('matlab', 'build/octave', 'examples/octave'); train_twice('build/demo-octave')"

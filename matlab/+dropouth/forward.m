@@ -1,0 +1,46 @@
+function [y, mask] = forward(x, p, varargin)
+%FORWARD  Dropout with dropout.h's mask: the same bits in MATLAB, Octave, C, Python, CUDA.
+%   [Y, MASK] = dropouth.forward(X, P, 'Seed', S, 'Position', POS) drops each element of X
+%   with probability P and scales the kept ones by 1/Q, Q the keep probability the draws
+%   realise (so the mean of Y is X). Y has the class and size of X; MASK (optional) is a
+%   logical array of the same size, true where an element was kept.
+%
+%   Element X(k) (linear index k, column-major, any number of dimensions) takes the draw
+%   at stream position POS + k - 1, so the mask is a function of (S, stream, POS, P, bits)
+%   and of nothing else: not the machine, the thread count or the device.
+%
+%   X      real, full single or double array of any size (not complex, sparse or integer)
+%   P      drop probability, a real scalar in [0, 1]; 0 copies X, 1 gives all zeros
+%   Name-value options (names are case-insensitive):
+%   'Seed'      the seed, an integer in [0, 2^64) (required)
+%   'Stream'    the stream number, an integer in [0, 2^64) (default 0): one per layer
+%   'Position'  the first stream position, an integer in [0, 2^64) (required); the next
+%               call of a layer starts at POS + numel(X)
+%   'Bits'      draw width 8, 16 or 32 (default: the narrowest whose realised p is within
+%               0.1% of P, as the Python package chooses); a width that would realise P as
+%               0 or 1 is an error (dropouth:pNeedsMoreBits)
+%   Integers: a uint64 holds any of them; a double must hold an exact integer below 2^53
+%   (larger values: uint64(hi) * 2^32 + uint64(lo)).
+%
+%   There is no default seed or position: a default would give every call the same mask.
+%   The backward pass rebuilds the mask from the same coordinates (dropouth.backward).
+%   Errors have identifiers (dropouth:badX, dropouth:badP, dropouth:badSeed, ...) and
+%   messages that name the argument; a call that errors returns nothing.
+%
+%   Example:
+%      x = ones(4, 3, 'single');
+%      [y, keep] = dropouth.forward(x, 0.5, 'Seed', 42, 'Position', 0);
+%      dx = dropouth.backward(ones(4, 3, 'single'), 0.5, 'Seed', 42, 'Position', 0);
+%      isequal(dx ~= 0, keep)     % 1: the same mask, rebuilt
+%
+%   See also dropouth.backward, dropouth.mask, dropouth.realised_p, dropouth.uniform.
+  if nargin < 2, error('dropouth:badArgs', 'dropouth.forward: needs x and p (help dropouth.forward)'); end
+  for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
+    if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
+  end
+  if nargout < 2
+    y = dropouth_mex('forward', x, p, varargin{:});
+  else
+    [y, mask] = dropouth_mex('forward', x, p, varargin{:});
+  end
+end

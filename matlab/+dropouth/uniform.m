@@ -1,0 +1,18 @@
+function u = uniform(sz, varargin)
+%UNIFORM  Exact uniform numbers in [0, 1) from the stream, as rand(SZ) gives them.
+%   U = dropouth.uniform(SZ, 'Seed', S, 'Position', POS) is a double array of size SZ:
+%   U(k) is built from the two words 2(POS + k - 1) and 2(POS + k - 1) + 1, so POS counts
+%   doubles (and must keep POS + numel below 2^63).
+%   U = dropouth.uniform(SZ, 'single', 'Seed', S, 'Position', POS) is single: U(k) is
+%   (word(POS + k - 1) >> 8) * 2^-24, POS counting words.
+%   Both are exact (no rounding) and the same in C, Python and on a GPU (docs/SPEC.md
+%   section 2). SZ as zeros(SZ) takes it (a scalar N is N-by-N). Options: 'Seed',
+%   'Stream' (default 0), 'Position'.
+%
+%   See also dropouth.stream_u32, dropouth.mask.
+  if nargin < 1, error('dropouth:badArgs', 'dropouth.uniform: needs sz (help dropouth.uniform)'); end
+  for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
+    if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
+  end
+  u = dropouth_mex('uniform', sz, varargin{:});
+end

@@ -1,0 +1,24 @@
+function out = dropouth_build(outdir)
+%DROPOUTH_BUILD  Compile the MEX gateway of the +dropouth package (matlab/dropouth_mex.c).
+%   dropouth_build() builds dropouth_mex next to this file, so that one addpath of this
+%   folder gives the package and its gateway. dropouth_build(OUTDIR) builds it in OUTDIR
+%   (add that folder to the path too). Returns the file it built.
+%
+%   GNU Octave: mkoctfile --mex (Debian: apt-get install octave liboctave-dev).
+%   MATLAB: mex, with a C compiler set up by `mex -setup C`. dropout.h is the header in the
+%   folder above this one (the repository's root); nothing else is needed.
+%
+%   See also dropouth.forward.
+  here = fileparts(mfilename('fullpath'));
+  root = fileparts(here);
+  if nargin < 1, outdir = here; end
+  src = fullfile(here, 'dropouth_mex.c');
+  if exist('OCTAVE_VERSION', 'builtin')
+    out = fullfile(outdir, 'dropouth_mex.mex');
+    [msg, status] = mkoctfile('--mex', ['-I' root], src, '-o', out);
+    if status ~= 0, error('dropouth:build', 'mkoctfile failed:\n%s', msg); end
+  else
+    mex(['-I' root], src, '-outdir', outdir);
+    out = fullfile(outdir, ['dropouth_mex.' mexext]);
+  end
+end

@@ -1,0 +1,510 @@
+/* dropouth_mex.c - dropout.h for MATLAB and GNU Octave: the one gateway behind +dropouth/.
+ *
+ * Written against the plain MEX API (mex.h), so the same file builds with GNU Octave's
+ * `mkoctfile --mex` and with MATLAB's `mex`; docs/MATLAB.md has both recipes. Users call
+ * the package functions (dropouth.forward, .backward, .mask, .stream_u32, .uniform,
+ * .realised_p, .version); each passes its arguments here unchanged with a command name
+ * first, so every check lives in this file, once.
+ *
+ * The array's memory order is the stream order: MATLAB and Octave store arrays column-major,
+ * so element j of the contiguous call (position Position + j) is the element with linear
+ * index j + 1, x(j + 1). Any size and any number of dimensions is the one 1-D call over
+ * numel(x) elements (docs/SPEC.md, "Column-major arrays (MATLAB, Octave)").
+ *
+ * Errors: every argument is checked before an output is made, and a refusal is an error
+ * with an identifier (dropouth:badP, dropouth:badSeed, ...) whose message names the
+ * argument. A call that errors returns nothing; inputs are never written.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mex.h"
+
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+
+/* ---- errors --------------------------------------------------------------------------- */
+
+/* mexErrMsgIdAndTxt formats like printf; every message goes through "%s" so that a user's
+ * text (an option name) is never read as a format. */
+static void dh_fail(const char *id, const char *msg)
+{
+   mexErrMsgIdAndTxt(id, "%s", msg);
+}
+
+static char dh_msg[512];
+
+/* ---- what the command's arguments are called ------------------------------------------ */
+
+typedef struct dh_cmd {
+   const char *name;     /* the package function, for messages: "dropouth.forward" */
+   const char *data;     /* its first argument's name ("x", "dy", "sz") */
+   const char *data_id;  /* the identifier for a bad first argument */
+   int takes_p;          /* forward, backward, mask, realised_p */
+   int takes_class;      /* uniform: 'single' or 'double' before the options */
+} dh_cmd;
+
+typedef struct dh_opts {
+   int have_seed, have_pos, bits;    /* bits 0: the default width for p */
+   uint64_t seed, stream, pos;
+   mxClassID cls;                    /* uniform's class */
+} dh_opts;
+
+/* ---- scalars ------------------------------------------------------------------------- */
+
+/* An integer argument (Seed, Stream, Position, Bits, a dimension) from one element of a
+ * real numeric array: any integer class with a value >= 0, or a double that holds an exact
+ * integer in [0, 2^53). A double at or above 2^53 is refused even when it is an integer:
+ * 2^53 + 1 typed as a double is 2^53 by the time it arrives, so the value the user meant
+ * cannot be known. Returns 0 and sets *why on refusal. */
+static int dh_uint(const mxArray *a, size_t i, uint64_t *v, const char **why)
+{
+   const void *d = mxGetData(a);
+   switch (mxGetClassID(a)) {
+   case mxUINT64_CLASS: *v = ((const uint64_t *)d)[i]; return 1;
+   case mxUINT32_CLASS: *v = ((const uint32_t *)d)[i]; return 1;
+   case mxUINT16_CLASS: *v = ((const uint16_t *)d)[i]; return 1;
+   case mxUINT8_CLASS:  *v = ((const uint8_t *)d)[i]; return 1;
+   case mxINT64_CLASS: case mxINT32_CLASS: case mxINT16_CLASS: case mxINT8_CLASS: {
+      int64_t s;
+      switch (mxGetClassID(a)) {
+      case mxINT64_CLASS: s = ((const int64_t *)d)[i]; break;
+      case mxINT32_CLASS: s = ((const int32_t *)d)[i]; break;
+      case mxINT16_CLASS: s = ((const int16_t *)d)[i]; break;
+      default:            s = ((const int8_t *)d)[i]; break;
+      }
+      if (s < 0) { *why = "is negative"; return 0; }
+      *v = (uint64_t)s;
+      return 1;
+   }
+   case mxDOUBLE_CLASS: {
+      double x = ((const double *)d)[i];
+      if (!(x >= 0.0)) { *why = x < 0.0 ? "is negative" : "is NaN"; return 0; }
+      if (!(x < 9007199254740992.0)) {
+         *why = "is a double at or above 2^53, where a double does not hold every integer "
+                "(give a uint64: uint64(hi) * 2^32 + uint64(lo), or intmax('uint64'))";
+         return 0;
+      }
+      *v = (uint64_t)x;
+      if ((double)*v != x) { *why = "is not an integer"; return 0; }
+      return 1;
+   }
+   default:
+      *why = "must be a uint64 (or another integer class) or a double holding an exact integer";
+      return 0;
+   }
+}
+
+static int dh_real_numeric(const mxArray *a)
+{
+   return mxIsNumeric(a) && !mxIsComplex(a) && !mxIsSparse(a);
+}
+
+static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, const char *id)
+{
+   uint64_t v = 0;
+   const char *why = "must be a real scalar";
+   if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) return v;
+   if (dh_real_numeric(a) && mxGetNumberOfElements(a) != 1) why = "must be a scalar";
+   snprintf(dh_msg, sizeof dh_msg, "%s: %s %s; Seed, Stream and Position are integers in "
+            "[0, 2^64): a uint64, or a double holding an exact integer below 2^53", c->name, name, why);
+   dh_fail(id, dh_msg);
+   return 0;
+}
+
+static double dh_p(const dh_cmd *c, const mxArray *a)
+{
+   double p;
+   if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsComplex(a) || mxIsSparse(a) ||
+       mxGetNumberOfElements(a) != 1) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: p must be a real double or single scalar in [0, 1] "
+               "(got a %s%s)", c->name, mxIsComplex(a) ? "complex " : (mxIsSparse(a) ? "sparse " : ""),
+               mxGetClassName(a));
+      dh_fail("dropouth:badP", dh_msg);
+   }
+   p = mxIsSingle(a) ? (double)*(const float *)mxGetData(a) : *(const double *)mxGetData(a);
+   if (!(p >= 0.0 && p <= 1.0)) {
+      if (p != p) snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got NaN", c->name);
+      else snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got %g", c->name, p);
+      dh_fail("dropouth:badP", dh_msg);
+   }
+   return p;
+}
+
+/* ---- the rule: p and its draw width -------------------------------------------------- */
+
+/* The default width, as the Python package's default_bits: the narrowest of 8 and 16 bits
+ * whose realised p is within 0.1% of p (relative to min(p, 1 - p)), else 32. So the same
+ * call without 'Bits' draws the same mask in MATLAB, Octave and Python. */
+static int dh_default_bits(double p)
+{
+   static const dropout_bits widths[2] = { DROPOUT_BITS_8, DROPOUT_BITS_16 };
+   double m = p < 1.0 - p ? p : 1.0 - p;
+   int i;
+   for (i = 0; i < 2; ++i) {
+      dropout_rule r;
+      if (dropout_rule_init(&r, p, widths[i]) == DROPOUT_OK) {
+         double e = dropout_rule_p(&r) - p;
+         if ((e < 0.0 ? -e : e) <= 1e-3 * m) return (int)widths[i];
+      }
+   }
+   return 32;
+}
+
+static dropout_rule dh_rule(const dh_cmd *c, double p, int bits, int explicit_bits)
+{
+   dropout_rule r;
+   int err = dropout_rule_init(&r, p, (dropout_bits)bits);
+   if (err == DROPOUT_ERR_P_NEEDS_16 || err == DROPOUT_ERR_P_NEEDS_32) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: p = %.17g with %d-bit draws would be realised as %s: "
+               "give 'Bits', %d (%s)", c->name, p, bits, p < 0.5 ? "no dropout at all" : "dropping everything",
+               err == DROPOUT_ERR_P_NEEDS_16 ? 16 : 32,
+               explicit_bits ? "or leave 'Bits' out for the narrowest width that honours p" : "the default");
+      dh_fail("dropouth:pNeedsMoreBits", dh_msg);
+   }
+   if (err == DROPOUT_ERR_P_UNREALISABLE) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: p = %.17g is within 2^-33 of %s: no draw width realises "
+               "it (use p = %d exactly)", c->name, p, p < 0.5 ? "0" : "1", p < 0.5 ? 0 : 1);
+      dh_fail("dropouth:badP", dh_msg);
+   }
+   if (err != DROPOUT_OK) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: %s", c->name, dropout_strerror(err));
+      dh_fail("dropouth:badP", dh_msg);
+   }
+   return r;
+}
+
+/* ---- options: 'Seed', s, 'Stream', st, 'Position', pos, 'Bits', b --------------------- */
+
+static int dh_is(const char *a, const char *b)
+{
+   for (; *a && *b; ++a, ++b) {
+      char x = *a, y = *b;
+      if (x >= 'A' && x <= 'Z') x = (char)(x - 'A' + 'a');
+      if (y >= 'A' && y <= 'Z') y = (char)(y - 'A' + 'a');
+      if (x != y) return 0;
+   }
+   return *a == *b;
+}
+
+/* Names are matched whole and case-insensitively; a name given twice takes its last value,
+ * as MATLAB's inputParser does, so `f(x, p, defaults{:}, 'Position', pos)` overrides. */
+static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts *o)
+{
+   int i = 0;
+   char name[32];
+   o->have_seed = o->have_pos = 0;
+   o->bits = 0;
+   o->seed = o->stream = o->pos = 0;
+   o->cls = mxDOUBLE_CLASS;
+   if (c->takes_class && n > 0 && mxIsChar(a[0]) && mxGetString(a[0], name, sizeof name) == 0 &&
+       (dh_is(name, "single") || dh_is(name, "double"))) {
+      o->cls = dh_is(name, "single") ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
+      i = 1;
+   }
+   for (; i < n; i += 2) {
+      if (mxIsChar(a[i]) && mxGetString(a[i], name, sizeof name) != 0) {
+         snprintf(dh_msg, sizeof dh_msg, "%s: argument %d is an unknown option (a name of more than "
+                  "%u characters)", c->name, i + (c->takes_p ? 3 : 2), (unsigned)(sizeof name - 1));
+         dh_fail("dropouth:badOption", dh_msg);
+      }
+      if (!mxIsChar(a[i])) {
+         snprintf(dh_msg, sizeof dh_msg, "%s: argument %d must be an option name (%s), got a %s",
+                  c->name, i + (c->takes_p ? 3 : 2),
+                  c->takes_p ? "'Seed', 'Stream', 'Position', 'Bits'" : "'Seed', 'Stream', 'Position'",
+                  mxGetClassName(a[i]));
+         dh_fail("dropouth:badOption", dh_msg);
+      }
+      if (i + 1 >= n) {
+         snprintf(dh_msg, sizeof dh_msg, "%s: option '%s' has no value", c->name, name);
+         dh_fail("dropouth:badOption", dh_msg);
+      }
+      if (dh_is(name, "Seed")) {
+         o->seed = dh_coord(c, a[i + 1], "Seed", "dropouth:badSeed");
+         o->have_seed = 1;
+      } else if (dh_is(name, "Stream")) {
+         o->stream = dh_coord(c, a[i + 1], "Stream", "dropouth:badStream");
+      } else if (dh_is(name, "Position")) {
+         o->pos = dh_coord(c, a[i + 1], "Position", "dropouth:badPosition");
+         o->have_pos = 1;
+      } else if (dh_is(name, "Bits") && c->takes_p) {
+         uint64_t b = 0;
+         const char *why = "";
+         if (!dh_real_numeric(a[i + 1]) || mxGetNumberOfElements(a[i + 1]) != 1 ||
+             !dh_uint(a[i + 1], 0, &b, &why) || (b != 8 && b != 16 && b != 32)) {
+            snprintf(dh_msg, sizeof dh_msg, "%s: Bits must be 8, 16 or 32 (the draw width; leave it "
+                     "out for the narrowest that honours p)", c->name);
+            dh_fail("dropouth:badBits", dh_msg);
+         }
+         o->bits = (int)b;
+      } else {
+         snprintf(dh_msg, sizeof dh_msg, "%s: unknown option '%s' (the options are %s)", c->name, name,
+                  c->takes_p ? "'Seed', 'Stream', 'Position', 'Bits'" : "'Seed', 'Stream', 'Position'");
+         dh_fail("dropouth:badOption", dh_msg);
+      }
+   }
+   /* no default coordinates: a default would give every call the same mask */
+   if (!o->have_seed) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: give 'Seed', s (and 'Position', pos): there is no "
+               "default, since it would give every call the same mask", c->name);
+      dh_fail("dropouth:missingSeed", dh_msg);
+   }
+   if (!o->have_pos) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: give 'Position', pos, the first stream position of this "
+               "call (a layer's next call starts at pos + numel of this one)", c->name);
+      dh_fail("dropouth:missingPosition", dh_msg);
+   }
+}
+
+/* ---- arrays -------------------------------------------------------------------------- */
+
+/* x or dy: a real, full single or double array of any size */
+static void dh_data(const dh_cmd *c, const mxArray *x)
+{
+   const char *what = NULL;
+   if (mxIsComplex(x)) what = "complex";
+   else if (mxIsSparse(x)) what = "sparse";
+   else if (!mxIsSingle(x) && !mxIsDouble(x)) what = mxGetClassName(x);
+   if (what) {
+      char hint[128] = "";
+      if (!mxIsComplex(x) && !mxIsSparse(x))
+         snprintf(hint, sizeof hint, " (convert it: single(%s) or double(%s); a gpuArray: gather(%s))",
+                  c->data, c->data, c->data);
+      snprintf(dh_msg, sizeof dh_msg, "%s: %s must be a real, full single or double array, got %s%s",
+               c->name, c->data, what, hint);
+      dh_fail(c->data_id, dh_msg);
+   }
+}
+
+/* sz as zeros(sz) takes it: a vector of dimensions, a scalar n meaning n-by-n */
+static mwSize *dh_size(const dh_cmd *c, const mxArray *a, mwSize *ndim)
+{
+   size_t k, n = mxGetNumberOfElements(a);
+   mwSize *dims;
+   if (!dh_real_numeric(a) || n < 1 || n > 32 ||
+       (mxGetNumberOfDimensions(a) > 2 || (mxGetM(a) != 1 && mxGetN(a) != 1))) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: sz must be a size vector, as zeros(sz) takes it "
+               "(a scalar n is n-by-n, [n 1] a column)", c->name);
+      dh_fail("dropouth:badSize", dh_msg);
+   }
+   dims = (mwSize *)mxMalloc((n < 2 ? 2 : n) * sizeof *dims);
+   for (k = 0; k < n; ++k) {
+      uint64_t v = 0;
+      const char *why = "";
+      if (!dh_uint(a, k, &v, &why) || v > (uint64_t)(SIZE_MAX / 2)) {
+         snprintf(dh_msg, sizeof dh_msg, "%s: sz(%u) %s; sz holds whole dimensions >= 0",
+                  c->name, (unsigned)(k + 1), *why ? why : "is too large");
+         dh_fail("dropouth:badSize", dh_msg);
+      }
+      dims[k] = (mwSize)v;
+   }
+   if (n == 1) { dims[1] = dims[0]; n = 2; }
+   *ndim = (mwSize)n;
+   return dims;
+}
+
+static size_t dh_numel(const dh_cmd *c, const mwSize *dims, mwSize ndim)
+{
+   size_t total = 1;
+   mwSize k;
+   for (k = 0; k < ndim; ++k) {
+      size_t d = (size_t)dims[k];
+      if (d != 0 && total > SIZE_MAX / 8 / d) {
+         snprintf(dh_msg, sizeof dh_msg, "%s: sz has more elements than memory can hold", c->name);
+         dh_fail("dropouth:badSize", dh_msg);
+      }
+      total *= d;
+   }
+   return total;
+}
+
+/* the library's own checks (position range, the FPU mode) have their identifiers too */
+static void dh_check(const dh_cmd *c, int err)
+{
+   const char *id = "dropouth:library";
+   if (err == DROPOUT_OK) return;
+   if (err == DROPOUT_ERR_RANGE) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: Position + the number of elements runs past the "
+               "stream's 2^64 positions%s", c->name,
+               c->takes_class ? " (uniform doubles: past 2^63, each takes two words)" : "");
+      dh_fail("dropouth:badPosition", dh_msg);
+   }
+   if (err == DROPOUT_ERR_FLUSH || err == DROPOUT_ERR_ROUNDING) id = "dropouth:fpuMode";
+   snprintf(dh_msg, sizeof dh_msg, "%s: %s", c->name, dropout_strerror(err));
+   dh_fail(id, dh_msg);
+}
+
+static void dh_unpack(const uint8_t *packed, mxLogical *out, size_t n)
+{
+   size_t j;
+   for (j = 0; j < n; ++j) out[j] = (mxLogical)((packed[j >> 3] >> (j & 7)) & 1u);
+}
+
+/* ---- the commands -------------------------------------------------------------------- */
+
+static const dh_cmd dh_forward_cmd = { "dropouth.forward", "x", "dropouth:badX", 1, 0 };
+static const dh_cmd dh_backward_cmd = { "dropouth.backward", "dy", "dropouth:badDy", 1, 0 };
+static const dh_cmd dh_mask_cmd = { "dropouth.mask", "sz", "dropouth:badSize", 1, 0 };
+static const dh_cmd dh_u32_cmd = { "dropouth.stream_u32", "sz", "dropouth:badSize", 0, 0 };
+static const dh_cmd dh_uniform_cmd = { "dropouth.uniform", "sz", "dropouth:badSize", 0, 1 };
+static const dh_cmd dh_realised_cmd = { "dropouth.realised_p", "p", "dropouth:badP", 1, 0 };
+
+static void dh_nargs(const dh_cmd *c, int nrhs, int least, int nlhs, int most_out)
+{
+   if (nrhs < least) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: needs %s%s, then 'Seed', s, 'Position', pos (see help %s)",
+               c->name, c->data, c->takes_p ? " and p" : "", c->name);
+      dh_fail("dropouth:badArgs", dh_msg);
+   }
+   if (nlhs > most_out) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: at most %d output%s", c->name, most_out, most_out > 1 ? "s" : "");
+      dh_fail("dropouth:badArgs", dh_msg);
+   }
+}
+
+/* forward and backward: y (or dx) of x's class and size; forward's mask is logical */
+static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, int fwd)
+{
+   const mxArray *x;
+   double p;
+   dh_opts o;
+   dropout_rule rule;
+   dropout_plan plan;
+   size_t n;
+   uint8_t *packed = NULL;
+   int single, err;
+   dh_nargs(c, nrhs, 2, nlhs, fwd ? 2 : 1);
+   x = prhs[0];
+   dh_data(c, x);
+   p = dh_p(c, prhs[1]);
+   dh_options(c, nrhs - 2, prhs + 2, &o);
+   rule = dh_rule(c, p, o.bits ? o.bits : dh_default_bits(p), o.bits != 0);
+   n = mxGetNumberOfElements(x);
+   dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
+                               dropout_pos_make(o.pos), (uint64_t)n));
+   single = mxIsSingle(x);
+   /* every check is done: the outputs are made now and filled by one call each */
+   plhs[0] = mxCreateNumericArray(mxGetNumberOfDimensions(x), mxGetDimensions(x),
+                                  single ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
+   if (fwd && nlhs > 1) packed = (uint8_t *)mxCalloc(n / 8 + 1, 1);
+   if (n == 0) err = DROPOUT_OK;
+   else if (fwd && single) err = dropout_forward_f32(&plan, (float *)mxGetData(plhs[0]), packed, (const float *)mxGetData(x));
+   else if (fwd) err = dropout_forward_f64(&plan, (double *)mxGetData(plhs[0]), packed, (const double *)mxGetData(x));
+   else if (single) err = dropout_backward_f32(&plan, (float *)mxGetData(plhs[0]), (const float *)mxGetData(x));
+   else err = dropout_backward_f64(&plan, (double *)mxGetData(plhs[0]), (const double *)mxGetData(x));
+   dh_check(c, err);
+   if (packed) {
+      plhs[1] = mxCreateLogicalArray(mxGetNumberOfDimensions(x), mxGetDimensions(x));
+      dh_unpack(packed, mxGetLogicals(plhs[1]), n);
+      mxFree(packed);
+   }
+}
+
+static void dh_mask(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
+{
+   const dh_cmd *c = &dh_mask_cmd;
+   mwSize ndim = 0, *dims;
+   double p;
+   dh_opts o;
+   dropout_rule rule;
+   dropout_plan plan;
+   size_t n;
+   uint8_t *packed;
+   dh_nargs(c, nrhs, 2, nlhs, 1);
+   dims = dh_size(c, prhs[0], &ndim);
+   n = dh_numel(c, dims, ndim);
+   p = dh_p(c, prhs[1]);
+   dh_options(c, nrhs - 2, prhs + 2, &o);
+   rule = dh_rule(c, p, o.bits ? o.bits : dh_default_bits(p), o.bits != 0);
+   dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
+                               dropout_pos_make(o.pos), (uint64_t)n));
+   plhs[0] = mxCreateLogicalArray(ndim, dims);
+   packed = (uint8_t *)mxCalloc(n / 8 + 1, 1);
+   if (n) dh_check(c, dropout_mask(&plan, packed));
+   dh_unpack(packed, mxGetLogicals(plhs[0]), n);
+   mxFree(packed);
+   mxFree(dims);
+}
+
+/* the raw stream and the uniforms: word (or double) Position + j at linear index j + 1 */
+static void dh_fill(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
+{
+   mwSize ndim = 0, *dims;
+   dh_opts o;
+   size_t n;
+   mxClassID cls;
+   void *out;
+   dropout_key key;
+   dropout_pos first;
+   const uint64_t last_f64 = (UINT64_C(1) << 63) - 1;
+   dh_nargs(c, nrhs, 1, nlhs, 1);
+   dims = dh_size(c, prhs[0], &ndim);
+   n = dh_numel(c, dims, ndim);
+   dh_options(c, nrhs - 1, prhs + 1, &o);
+   key = dropout_key_make(o.seed, o.stream);
+   first = dropout_pos_make(o.pos);
+   cls = c->takes_class ? o.cls : mxUINT32_CLASS;
+   /* positions Position .. Position + n - 1 must exist (uniform doubles: below 2^63, two words
+    * each): checked before the output is made, so a refused call allocates nothing */
+   if (n && (n - 1 > (cls == mxDOUBLE_CLASS ? last_f64 : UINT64_MAX) ||
+             o.pos > (cls == mxDOUBLE_CLASS ? last_f64 : UINT64_MAX) - (uint64_t)(n - 1)))
+      dh_check(c, DROPOUT_ERR_RANGE);
+   plhs[0] = mxCreateNumericArray(ndim, dims, cls, mxREAL);
+   out = mxGetData(plhs[0]);
+   if (n == 0) {
+      /* nothing to draw */
+   } else if (cls == mxUINT32_CLASS) {
+      dh_check(c, dropout_fill_u32(key, first, (uint32_t *)out, n));
+   } else if (cls == mxSINGLE_CLASS) {
+      dh_check(c, dropout_fill_uniform_f32(key, first, (float *)out, n));
+   } else {
+      dh_check(c, dropout_fill_uniform_f64(key, first, (double *)out, n));
+   }
+   mxFree(dims);
+}
+
+/* [q, bits] = dropouth.realised_p(p, 'Bits', b): the p the draws realise, and the width */
+static void dh_realised(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
+{
+   const dh_cmd *c = &dh_realised_cmd;
+   double p;
+   int i, bits = 0;
+   dropout_rule rule;
+   dh_nargs(c, nrhs, 1, nlhs, 2);
+   p = dh_p(c, prhs[0]);
+   for (i = 1; i < nrhs; i += 2) {
+      char name[32];
+      uint64_t b = 0;
+      const char *why = "";
+      if (!mxIsChar(prhs[i]) || mxGetString(prhs[i], name, sizeof name) != 0 || !dh_is(name, "Bits") ||
+          i + 1 >= nrhs)
+         dh_fail("dropouth:badOption", "dropouth.realised_p: the one option is 'Bits', b");
+      if (!dh_real_numeric(prhs[i + 1]) || mxGetNumberOfElements(prhs[i + 1]) != 1 ||
+          !dh_uint(prhs[i + 1], 0, &b, &why) || (b != 8 && b != 16 && b != 32))
+         dh_fail("dropouth:badBits", "dropouth.realised_p: Bits must be 8, 16 or 32");
+      bits = (int)b;
+   }
+   rule = dh_rule(c, p, bits ? bits : dh_default_bits(p), bits != 0);
+   if (!bits) bits = dh_default_bits(p);
+   plhs[0] = mxCreateDoubleScalar(dropout_rule_p(&rule));
+   if (nlhs > 1) plhs[1] = mxCreateDoubleScalar((double)bits);
+}
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+   char cmd[16];
+   const mxArray **a = prhs + 1;
+   if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], cmd, sizeof cmd) != 0)
+      dh_fail("dropouth:badCommand", "dropouth_mex is the gateway of the +dropouth package: "
+              "call dropouth.forward, dropouth.backward, dropouth.mask, ... (help dropouth)");
+   if (strcmp(cmd, "forward") == 0) dh_dropout(&dh_forward_cmd, nlhs, plhs, nrhs - 1, a, 1);
+   else if (strcmp(cmd, "backward") == 0) dh_dropout(&dh_backward_cmd, nlhs, plhs, nrhs - 1, a, 0);
+   else if (strcmp(cmd, "mask") == 0) dh_mask(nlhs, plhs, nrhs - 1, a);
+   else if (strcmp(cmd, "stream_u32") == 0) dh_fill(&dh_u32_cmd, nlhs, plhs, nrhs - 1, a);
+   else if (strcmp(cmd, "uniform") == 0) dh_fill(&dh_uniform_cmd, nlhs, plhs, nrhs - 1, a);
+   else if (strcmp(cmd, "realised_p") == 0) dh_realised(nlhs, plhs, nrhs - 1, a);
+   else if (strcmp(cmd, "version") == 0) plhs[0] = mxCreateString(DROPOUT_VERSION_STRING);
+   else dh_fail("dropouth:badCommand", "dropouth_mex: unknown command (call the dropouth.* functions)");
+}
