@@ -3,6 +3,7 @@
    dropout.h writes, for tests/webgpu/run_grid.js to compare with the WebGPU device's.
 
    usage: native_grid DIR
+          native_grid --page SEED STREAM POS P BITS   (the teaching page's digest, below)
    DIR/grid.txt, one line a case:
       id op dtype bits p seed stream pos count in_place with_mask data_bytes mask_bytes
    and per case (files absent where the op has no such operand):
@@ -194,6 +195,50 @@ static const uint32_t sizes[] = { 1, 7, 31, 32, 33, 63, 65, 2047, 2048, 2049, 40
 static const uint64_t seeds[] = { 1234u, 0u, 0xFFFFFFFFFFFFFFFFu, 0xDEADBEEFCAFEF00Du };
 static const uint64_t streams[] = { 0u, 7u, 0xFFFFFFFFFFFFFFFFu, 0x0000000100000005u };
 
+/* The teaching page's section 5 (web/webgpu.js): the same x, element i, as f32 bits. */
+static uint32_t page_input(uint32_t i)
+{
+   static const uint32_t special[] = {
+      0x7FC00000u, 0xFFA00001u, 0x7F800000u, 0xFF800000u, 0x80000000u, 0x00000000u,
+      0x00000001u, 0x807FFFFFu, 0x00400000u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x7F400000u
+   };
+   uint32_t h = i;
+   if (i < sizeof special / sizeof special[0]) return special[i];
+   h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;   /* lowbias32 */
+   if ((h & 7u) == 0) return h;
+   return (h & 0x807FFFFFu) | ((126u + ((h >> 24) & 3u)) << 23);
+}
+
+/* native_grid --page SEED STREAM POS P BITS: the digest section 5 must print, FNV-1a 64
+   over the mask bytes then the y bytes of the forward of 65536 elements. */
+static int page_digest(char **argv)
+{
+   enum { PN = 1 << 16 };
+   static float x[PN], y[PN];
+   static uint8_t mask[PN / 8];
+   uint64_t h = 0xcbf29ce484222325u;
+   dropout_rule rule;
+   dropout_plan plan;
+   uint32_t i;
+   int err;
+   for (i = 0; i < PN; ++i) {
+      uint32_t b = page_input(i);
+      memcpy(&x[i], &b, 4);
+   }
+   err = dropout_rule_init(&rule, strtod(argv[4], NULL), (dropout_bits)atoi(argv[5]));
+   if (!err) err = dropout_plan_at(&plan, &rule, dropout_key_make(strtoull(argv[1], NULL, 0), strtoull(argv[2], NULL, 0)),
+                                   dropout_pos_make(strtoull(argv[3], NULL, 0)), PN);
+   if (!err) err = dropout_forward_f32(&plan, y, mask, x);
+   if (err) {
+      fprintf(stderr, "%s\n", dropout_strerror(err));
+      return 1;
+   }
+   for (i = 0; i < PN / 8; ++i) { h ^= mask[i]; h *= 0x100000001b3u; }
+   for (i = 0; i < 4u * PN; ++i) { h ^= ((const uint8_t *)y)[i]; h *= 0x100000001b3u; }
+   printf("%016llx\n", (unsigned long long)h);
+   return 0;
+}
+
 int main(int argc, char **argv)
 {
    static const double ps[] = { 0.0, 0.3, 0.9, 1.0 };
@@ -201,8 +246,9 @@ int main(int argc, char **argv)
    char path[512];
    unsigned k = 0;
    int op, dt, b, pi;
+   if (argc == 7 && strcmp(argv[1], "--page") == 0) return page_digest(argv + 1);
    if (argc != 2) {
-      fprintf(stderr, "usage: %s DIR\n", argv[0]);
+      fprintf(stderr, "usage: %s DIR | --page SEED STREAM POS P BITS\n", argv[0]);
       return 2;
    }
    out_dir = argv[1];

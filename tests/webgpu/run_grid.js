@@ -2,10 +2,13 @@
 // compares every output and mask buffer with the native build's, byte for byte (canary
 // bytes past the call included); prints PASS/FAIL/SKIP lines. tests/webgpu/suite.sh runs it.
 //
-// usage: node run_grid.js GRID_DIR browser URL CHROMIUM SCREENSHOT_DIR
+// usage: node run_grid.js GRID_DIR browser URL CHROMIUM OUT_DIR [QUERY=DIGEST...]
 //          headless chromium with --enable-unsafe-webgpu on URL (a page served from
 //          127.0.0.1 holding dropout_webgpu.js and grid_case.js: navigator.gpu needs a
-//          secure context); then the teaching page's WebGPU section at URL/web/
+//          secure context); then, for each QUERY=DIGEST, the teaching page's section 5
+//          at URL/web/index.html?QUERY must print "WebGPU vs WebAssembly: IDENTICAL
+//          (digest DIGEST)" (native_grid --page's digest); a screenshot of the section
+//          goes to OUT_DIR/webgpu-section.png
 //        node run_grid.js GRID_DIR dawn
 //          the npm package `webgpu` (Dawn) under node, on whatever Vulkan driver it finds
 // A missing navigator.gpu, adapter or package is a SKIP with the reason.
@@ -14,7 +17,7 @@ const fs = require('fs');
 const path = require('path');
 const gridCase = require('./grid_case.js');
 
-const [gridDir, mode, url, chromium, shotDir] = process.argv.slice(2);
+const [gridDir, mode, url, chromium, shotDir, ...pageCases] = process.argv.slice(2);
 const tag = mode === 'dawn' ? 'webgpu[dawn' : 'webgpu[chromium';
 let failed = 0;
 const say = (line) => { console.log(line); if (line.startsWith('FAIL')) ++failed; };
@@ -104,6 +107,28 @@ async function inBrowser() {
     console.log(`speed (${adapter.name}): ${speed}`);
     fs.writeFileSync(path.join(shotDir, 'speed.txt'), `adapter: ${adapter.name}\n${speed}\n`);
     await page.close();
+    for (const pc of pageCases) {
+      const eq = pc.lastIndexOf('=');
+      const query = pc.slice(0, eq), digest = pc.slice(eq + 1);
+      const tp = await browser.newPage();
+      tp.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+      tp.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+      tp.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+      await tp.setViewport({ width: 1280, height: 900 });
+      await tp.goto(`${url}web/index.html?${query}`, { waitUntil: 'load' });
+      await tp.waitForSelector('body[data-webgpu]', { timeout: 120000 });
+      await tp.waitForFunction(() => /ms/.test(document.getElementById('gpu-speed').textContent) ||
+        document.body.dataset.webgpu === 'none' || /DIFFERENT|failed|refused/.test(document.getElementById('gpu-verdict').textContent),
+      { timeout: 120000 });
+      const shown = await tp.$eval('#gpu-verdict', (el) => el.textContent);
+      const adapterLine = await tp.$eval('#gpu-adapter', (el) => el.textContent);
+      const want = `WebGPU vs WebAssembly: IDENTICAL (digest ${digest})`;
+      if (shown === want) say(`PASS ${tag}: page section 5 ?${query}]: "${shown}", the native build's digest; ${adapterLine}`);
+      else say(`FAIL ${tag}: page section 5 ?${query}]: shows "${shown}", want "${want}"`);
+      const sec = await tp.$('#gpu');
+      await sec.screenshot({ path: path.join(shotDir, 'webgpu-section.png') });
+      await tp.close();
+    }
     if (errors.length) say(`FAIL ${tag}: console]: ${errors.slice(0, 4).join('; ')}`);
     else say(`PASS ${tag}: console]: no WebGPU validation errors, console errors or page errors`);
   } catch (e) {
@@ -117,24 +142,36 @@ async function inDawn() {
   let webgpu;
   try { webgpu = require('webgpu'); } catch (e) { say(`SKIP ${tag}]: the npm package webgpu is not installed (npm install --prefix build/web-test webgpu)`); return; }
   Object.assign(globalThis, webgpu.globals);
-  const gpu = webgpu.create([]);
-  const a = await gpu.requestAdapter();
-  if (!a) { say(`SKIP ${tag}]: Dawn found no adapter (no Vulkan driver: apt-get install mesa-vulkan-drivers)`); return; }
+  // Vulkan first; Debian 12's lavapipe (Mesa 22.3) lacks a feature Dawn requires
+  // (shaderUniform*ArrayDynamicIndexing), so then OpenGL ES through EGL without a display
+  // (EGL_PLATFORM=surfaceless: Mesa's llvmpipe) in WebGPU's compatibility mode
+  // (the GPU objects are kept in globals: Dawn drops what node collects)
+  globalThis.vulkan = webgpu.create(['backend=vulkan']);
+  let a = await globalThis.vulkan.requestAdapter();
+  let backend = 'Vulkan';
+  if (!a) {
+    globalThis.gles = webgpu.create(['backend=opengles']);
+    a = await globalThis.gles.requestAdapter({ featureLevel: 'compatibility' });
+    backend = 'OpenGL ES, compatibility mode';
+  }
+  if (!a) { say(`SKIP ${tag}]: Dawn found no adapter on Vulkan or OpenGL ES (apt-get install mesa-vulkan-drivers libegl-mesa0; EGL_PLATFORM=surfaceless)`); return; }
   const i = a.info;
-  const name = [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / ');
+  const name = `${[i.vendor, i.architecture, i.device].filter(Boolean).join(' / ')} (${i.description}; ${backend})`;
   console.log(`adapter: ${name}`);
   const device = await a.requestDevice();
   let err = null;
   device.addEventListener('uncapturederror', (e) => { err = err || e.error.message; });
   const dw = require('../../dropout_webgpu.js').create(device);
-  await runGrid((c, bytes) => gridCase.runCase(device, dw, c, bytes), ` on Dawn, ${name}`);
+  await runGrid((c, bytes) => gridCase.runCase(device, dw, c, bytes), ` on Dawn, ${i.device || i.description}`);
   if (err) say(`FAIL ${tag}: validation]: ${err}`);
 }
 
 const lines = fs.readFileSync(path.join(gridDir, 'grid.txt'), 'utf8').trim().split('\n');
 const rawLine = (c) => lines.find((l) => l.startsWith(c.id + ' '));
 
-(mode === 'dawn' ? inDawn() : inBrowser()).then(() => {
+const alive = setInterval(() => {}, 1000);   // Dawn's callbacks do not hold node's loop open
+(mode === 'dawn' ? inDawn() : inBrowser()).catch((e) => say(`FAIL ${tag}: driver]: ${e.message}`)).then(() => {
+  clearInterval(alive);
   process.exitCode = failed ? 1 : 0;
   if (mode === 'dawn') process.exit(process.exitCode);   // Dawn keeps node's loop alive
 });
