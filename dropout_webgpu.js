@@ -318,6 +318,74 @@
     '      }',
     '   }',
     '}',
+    '',
+    '// ---- views: broadcast masks (docs/SPEC.md V.1) and strided tensors (section 13) --------',
+    '// The descriptor\'s lowering: tensor element (i_0 .. i_{r-1}) has the row-major logical',
+    '// index l; its mask index m = sum i_d mstride[d] (0 on broadcast dims) draws position',
+    '// pos + m; it reads x[x_off + sum i_d xstride[d]] and writes y[y_off + sum i_d ystride[d]]',
+    '// (element offsets and strides of any sign, as two\'s complement u32: the host checked',
+    '// that every address is inside its buffer). One invocation per tensor element. f16 / bf16',
+    '// share a u32 word between two elements that another invocation may own, so the output is',
+    '// written with atomics on the element\'s own 16 bits (the other half stays as it was).',
+    '// The mask output, when asked for, is the mask op over the positions (dropout_webgpu.js',
+    '// records it as a dispatch of its own).',
+    'struct View {',
+    '   dims: array<vec4<u32>, 2>,',
+    '   mstride: array<vec4<u32>, 2>,',
+    '   ystride: array<vec4<u32>, 2>,',
+    '   xstride: array<vec4<u32>, 2>,',
+    '   rank: u32,',
+    '   numel: u32,',
+    '   y_off: u32,',
+    '   x_off: u32,',
+    '}',
+    '',
+    '@group(0) @binding(4) var<storage, read_write> out_atomic: array<atomic<u32>>;',
+    '@group(0) @binding(5) var<uniform> view: View;',
+    '',
+    'fn load_view_in(xo: u32) -> u32 {',
+    '   if ((prm.flags & FLAG_IN_PLACE) != 0u) { return atomicLoad(&out_atomic[xo]); }',
+    '   return in_data[xo];',
+    '}',
+    '',
+    '@compute @workgroup_size(64)',
+    'fn dropout_view(@builtin(global_invocation_id) gid: vec3<u32>) {',
+    '   let l = gid.x + gid.y * prm.groups_x * 64u;',
+    '   if (l >= view.numel) { return; }',
+    '   var rest = l;',
+    '   var m = 0u;',
+    '   var yo = view.y_off;',
+    '   var xo = view.x_off;',
+    '   for (var d = view.rank; d > 0u; d = d - 1u) {',
+    '      let v = (d - 1u) >> 2u;',
+    '      let c = (d - 1u) & 3u;',
+    '      let dim = view.dims[v][c];',
+    '      let i = rest % dim;',
+    '      rest = rest / dim;',
+    '      m = m + i * view.mstride[v][c];',
+    '      yo = yo + i * view.ystride[v][c];',
+    '      xo = xo + i * view.xstride[v][c];',
+    '   }',
+    '   var k: bool;',
+    '   if (prm.op == OP_APPLY_MASK) {',
+    '      k = ((mask_data[m >> 5u] >> (m & 31u)) & 1u) != 0u && prm.all_dropped == 0u;',
+    '   } else {',
+    '      let log2_draws = select(select(4u, 3u, prm.bits == 16u), 2u, prm.bits == 32u);',
+    '      let lo = prm.pos.x + m;',
+    '      let hi = prm.pos.y + select(0u, 1u, lo < m);',
+    '      let blk = vec2<u32>((lo >> log2_draws) | (hi << (32u - log2_draws)), hi >> log2_draws);',
+    '      k = keep(draw(block_words(blk), prm.bits, lo & ((1u << log2_draws) - 1u)));',
+    '   }',
+    '   if (prm.dtype == DT_F32) {',
+    '      atomicStore(&out_atomic[yo], apply_f32(load_view_in(xo), k));',
+    '   } else {',
+    '      let x = (load_view_in(xo >> 1u) >> ((xo & 1u) * 16u)) & 0xFFFFu;',
+    '      let sh = (yo & 1u) * 16u;',
+    '      let y = apply(x, k);',
+    '      atomicAnd(&out_atomic[yo >> 1u], ~(0xFFFFu << sh));',
+    '      atomicOr(&out_atomic[yo >> 1u], y << sh);',
+    '   }',
+    '}',
     /* END wgsl */
   ].join('\n');
 
@@ -378,6 +446,66 @@
 
   const roundUp4 = (b) => Math.ceil(b / 4) * 4;
 
+  /* A call's view (docs/SPEC.md V.1 and section 13): shape (rank 1 .. 8), broadcast (bit d:
+     dim d shares one decision), strides { y, x } in elements (any sign; 0 only for the
+     input), offsets { y, x }: the element (0, .., 0) in each buffer. count must be the
+     positions the shape draws (the product of its non-broadcast dims). */
+  function viewOf(call, count) {
+    const shape = call.shape === undefined ? [count] : call.shape;
+    if (!Array.isArray(shape) || shape.length < 1 || shape.length > 8) fail('DROPOUT_ERR_RANK', `shape: rank ${Array.isArray(shape) ? shape.length : shape} is not 1 .. 8`);
+    const rank = shape.length;
+    shape.forEach((d, i) => { if (!Number.isSafeInteger(d) || d < 0) fail('DROPOUT_ERR_ARG', `shape: dim ${i} = ${d} is not a whole number`); });
+    const bc = call.broadcast === undefined ? 0 : call.broadcast;
+    if (!Number.isInteger(bc) || bc < 0) fail('DROPOUT_ERR_BROADCAST', `broadcast: ${bc} is not a bit set`);
+    if (bc >> rank) fail('DROPOUT_ERR_BROADCAST', `broadcast: bit ${31 - Math.clz32(bc)} is at or past the rank ${rank}`);
+    const numel = shape.reduce((a, d) => a * d, 1);
+    if (numel > 0xFFFFFFFF) fail('DROPOUT_ERR_SHAPE_OVERFLOW', `shape: ${numel} elements; this kernel indexes at most 2^32 - 1`);
+    const mstride = new Array(rank);
+    let positions = 1;
+    for (let d = rank - 1; d >= 0; --d) {
+      const b = (bc >> d) & 1;
+      mstride[d] = b ? 0 : positions;
+      if (!b) positions *= shape[d];
+    }
+    if (positions !== count) fail('DROPOUT_ERR_SHAPE_COUNT', `count: ${count}, but the shape with this broadcast draws ${positions} positions`);
+    const contiguous = new Array(rank);
+    for (let d = rank - 1, acc = 1; d >= 0; --d) { contiguous[d] = acc; acc *= Math.max(1, shape[d]); }
+    const strides = call.strides || {};
+    const st = (name) => {
+      const a = strides[name] === undefined ? contiguous : strides[name];
+      if (!Array.isArray(a) || a.length !== rank) fail('DROPOUT_ERR_STRIDE', `strides.${name}: ${rank} strides are needed`);
+      a.forEach((v, i) => { if (!Number.isSafeInteger(v) || Math.abs(v) >= 2 ** 31) fail('DROPOUT_ERR_STRIDE', `strides.${name}: stride ${i} = ${v} is not an integer below 2^31 in magnitude`); });
+      return a;
+    };
+    const ys = st(call.op === 'backward' && strides.dx !== undefined ? 'dx' : 'y');
+    const xs = st(call.op === 'backward' && strides.dy !== undefined ? 'dy' : 'x');
+    // the output: no zero stride on a dim of 2 or more, and no two elements at one place
+    // (sorted by |stride|, each must pass the reach of the smaller ones: dropout.h's test)
+    const outDims = [];
+    for (let d = 0; d < rank; ++d) {
+      if (shape[d] <= 1) continue;
+      if (ys[d] === 0) fail('DROPOUT_ERR_STRIDE', `strides.y: stride ${d} is 0 for a dim of ${shape[d]} (two elements would be written to one place)`);
+      outDims.push([Math.abs(ys[d]), shape[d]]);
+    }
+    outDims.sort((a, b) => a[0] - b[0]);
+    let reach = 0;
+    for (const [a, n] of outDims) {
+      if (a <= reach) fail('DROPOUT_ERR_OVERLAP', 'strides.y: two output elements share memory');
+      reach += a * (n - 1);
+    }
+    const offsets = call.offsets || {};
+    const off = (name) => {
+      const v = offsets[name] === undefined ? 0 : offsets[name];
+      if (!Number.isSafeInteger(v) || v < 0 || v > 0xFFFFFFFF) fail('DROPOUT_ERR_STRIDE', `offsets.${name}: ${v} is not an element index below 2^32`);
+      return v;
+    };
+    return {
+      dims: shape, numel, mstride, ys, xs,
+      yoff: off(call.op === 'backward' && offsets.dx !== undefined ? 'dx' : 'y'),
+      xoff: off(call.op === 'backward' && offsets.dy !== undefined ? 'dy' : 'x'),
+    };
+  }
+
   function create(device) {
     if (!device || typeof device.createShaderModule !== 'function') fail('DROPOUT_ERR_NULL', 'device: a GPUDevice is required');
     const module = device.createShaderModule({ code: WGSL, label: 'dropout.h' });
@@ -395,6 +523,23 @@
       layout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
       compute: { module, entryPoint: 'dropout_main' },
     });
+    // views (shape, broadcast, strides): one invocation per element, output through atomics
+    const viewLayout = device.createBindGroupLayout({
+      label: 'dropout.h view',
+      entries: [
+        { binding: 0, visibility: 4, buffer: { type: 'uniform' } },
+        { binding: 2, visibility: 4, buffer: { type: 'read-only-storage' } },
+        { binding: 3, visibility: 4, buffer: { type: 'storage' } },
+        { binding: 4, visibility: 4, buffer: { type: 'storage' } },
+        { binding: 5, visibility: 4, buffer: { type: 'uniform' } },
+      ],
+    });
+    let viewPipeline = null;   // made on first use
+    const viewPipe = () => viewPipeline || (viewPipeline = device.createComputePipeline({
+      label: 'dropout.h view',
+      layout: device.createPipelineLayout({ bindGroupLayouts: [viewLayout] }),
+      compute: { module, entryPoint: 'dropout_view' },
+    }));
     const maxGroups = device.limits.maxComputeWorkgroupsPerDimension;
     // small buffers bound where a call has no such operand: one per binding, since WebGPU
     // refuses one buffer bound twice where either binding is writable
@@ -414,11 +559,12 @@
       const count = call.count;
       if (!Number.isSafeInteger(count) || count < 0 || count > 0xFFFFFFFF) fail('DROPOUT_ERR_ARG', `count: ${count} is not an integer in [0, 2^32)`);
       if (pos + BigInt(count) > TWO64) fail('DROPOUT_ERR_RANGE', `pos + count: positions ${pos} .. ${pos + BigInt(count) - 1n} run past 2^64 - 1`);
+      const view = call.shape !== undefined || call.broadcast || call.strides || call.offsets ? viewOf(call, count) : null;
       // backward takes dx / dy; they are y / x
       const y = op === 'backward' && call.dx !== undefined ? call.dx : call.y;
       const x = op === 'backward' && call.dy !== undefined ? call.dy : call.x;
       const yName = op === 'backward' ? 'dx' : 'y', xName = op === 'backward' ? 'dy' : 'x';
-      const dataBytes = roundUp4(count * BYTES[dtype]);
+      const dataBytes = view ? 4 : roundUp4(count * BYTES[dtype]);   // a view checks its own extents
       const maskBytes = roundUp4(Math.ceil(count / 8));
       const mask = call.mask;
       let flags = 0;
@@ -434,6 +580,20 @@
       }
       if (op !== 'mask' && mask && (mask === y || mask === x)) fail('DROPOUT_ERR_OVERLAP', `mask: the same buffer as ${mask === y ? yName : xName}`);
       if (op !== 'mask' && x === y) flags |= FLAG_IN_PLACE;   // in place: read y, bind nothing as x
+      if (view && op !== 'mask') {
+        const es = BYTES[dtype];
+        for (const [name, buf, st, off] of [[yName, y, view.ys, view.yoff], [xName, x, view.xs, view.xoff]]) {
+          let lo = off, hi = off;
+          view.dims.forEach((d, i) => { if (d > 0) { const e = (d - 1) * st[i]; if (e < 0) lo += e; else hi += e; } });
+          const have = Math.floor(buf.size / es);
+          if (view.numel > 0 && (lo < 0 || hi >= have)) {
+            fail('DROPOUT_ERR_STRIDE', `${name}: the view reaches elements ${lo} .. ${hi}; the buffer holds 0 .. ${have - 1}`);
+          }
+        }
+        if ((flags & FLAG_IN_PLACE) && (view.xoff !== view.yoff || view.xs.some((v, i) => v !== view.ys[i]))) {
+          fail('DROPOUT_ERR_OVERLAP', `${xName}: the same buffer as ${yName} with other strides or offset (in place needs the same view)`);
+        }
+      }
       const chunks = Math.ceil(count / CHUNK);
       const groups = Math.ceil(chunks / WORKGROUP);
       const gx = Math.max(1, Math.min(groups, maxGroups));
@@ -448,8 +608,22 @@
       u[8] = all ? 1 : 0;
       u[9] = r.bits; u[10] = r.scale32Bits; u[11] = OPS[op]; u[12] = DTYPES[dtype];
       u[13] = flags; u[14] = gx; u[15] = 0;
+      if (view) {
+        const vg = Math.ceil(view.numel / WORKGROUP);
+        const vx = Math.max(1, Math.min(vg, maxGroups)), vy = Math.ceil(vg / vx);
+        if (vy > maxGroups) fail('DROPOUT_ERR_ARG', `shape: ${view.numel} elements need more workgroups than the device allows`);
+        const v = new Uint32Array(36);
+        for (let d = 0; d < view.dims.length; ++d) {
+          v[d] = view.dims[d]; v[8 + d] = view.mstride[d];
+          v[16 + d] = view.ys[d] >>> 0; v[24 + d] = view.xs[d] >>> 0;   // two's complement
+        }
+        v[32] = view.dims.length; v[33] = view.numel; v[34] = view.yoff; v[35] = view.xoff;
+        view.uniforms = v;
+        view.groups = [vx, vy];
+        view.gx = vx;
+      }
       return {
-        uniforms: u, groups: [gx, gy], count,
+        uniforms: u, groups: [gx, gy], count, view, op, flags,
         out: op === 'mask' ? spare(1) : y,
         inp: op === 'mask' || (flags & FLAG_IN_PLACE) ? spare(2) : x,
         mask: mask || spare(3),
@@ -458,12 +632,18 @@
 
     /* Record the dispatch of one call into `encoder` (a GPUCommandEncoder). Each call gets
        its own 64-byte uniform buffer, so several calls can share an encoder. */
+    const uniformBuffer = (data) => {
+      const b = device.createBuffer({ size: data.byteLength, usage: UNIFORM, mappedAtCreation: true, label: 'dropout.h call' });
+      new Uint32Array(b.getMappedRange()).set(data);
+      b.unmap();
+      return b;
+    };
+
     function record(encoder, call) {
       const c = prepare(call);
+      if (c.view) return recordView(encoder, c, call.op);
       if (c.count === 0) return;
-      const ub = device.createBuffer({ size: 64, usage: UNIFORM, mappedAtCreation: true, label: 'dropout.h call' });
-      new Uint32Array(ub.getMappedRange()).set(c.uniforms);
-      ub.unmap();
+      const ub = uniformBuffer(c.uniforms);
       const bind = device.createBindGroup({
         layout,
         entries: [
@@ -477,6 +657,48 @@
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, bind);
       pass.dispatchWorkgroups(c.groups[0], c.groups[1]);
+      pass.end();
+    }
+
+    // A view: the mask (forward's optional output, or the mask op) is the contiguous mask
+    // op over the positions; then one invocation per tensor element.
+    function recordView(encoder, c, opName) {
+      const v = c.view;
+      if ((c.op === 'mask' || (c.flags & FLAG_MASK_OUT)) && c.count > 0) {
+        const u = c.uniforms.slice();
+        u[11] = OPS.mask; u[13] = 0;
+        const mg = Math.ceil(Math.ceil(c.count / CHUNK) / WORKGROUP);
+        u[14] = Math.min(mg, maxGroups);
+        const pass = encoder.beginComputePass({ label: 'dropout.h mask' });
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, device.createBindGroup({
+          layout,
+          entries: [
+            { binding: 0, resource: { buffer: uniformBuffer(u) } },
+            { binding: 1, resource: { buffer: spare(1) } },
+            { binding: 2, resource: { buffer: spare(2) } },
+            { binding: 3, resource: { buffer: c.mask } },
+          ],
+        }));
+        pass.dispatchWorkgroups(u[14], Math.ceil(mg / u[14]));
+        pass.end();
+      }
+      if (c.op === 'mask' || v.numel === 0) return;
+      const u = c.uniforms.slice();
+      u[14] = v.gx;
+      const pass = encoder.beginComputePass({ label: 'dropout.h ' + opName + ' view' });
+      pass.setPipeline(viewPipe());
+      pass.setBindGroup(0, device.createBindGroup({
+        layout: viewLayout,
+        entries: [
+          { binding: 0, resource: { buffer: uniformBuffer(u) } },
+          { binding: 2, resource: { buffer: c.inp } },
+          { binding: 3, resource: { buffer: c.op === 'apply_mask' ? c.mask : spare(3) } },
+          { binding: 4, resource: { buffer: c.out } },
+          { binding: 5, resource: { buffer: uniformBuffer(v.uniforms) } },
+        ],
+      }));
+      pass.dispatchWorkgroups(v.groups[0], v.groups[1]);
       pass.end();
     }
 

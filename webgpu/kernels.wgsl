@@ -288,3 +288,71 @@ fn dropout_main(@builtin(global_invocation_id) gid: vec3<u32>) {
       }
    }
 }
+
+// ---- views: broadcast masks (docs/SPEC.md V.1) and strided tensors (section 13) --------
+// The descriptor's lowering: tensor element (i_0 .. i_{r-1}) has the row-major logical
+// index l; its mask index m = sum i_d mstride[d] (0 on broadcast dims) draws position
+// pos + m; it reads x[x_off + sum i_d xstride[d]] and writes y[y_off + sum i_d ystride[d]]
+// (element offsets and strides of any sign, as two's complement u32: the host checked
+// that every address is inside its buffer). One invocation per tensor element. f16 / bf16
+// share a u32 word between two elements that another invocation may own, so the output is
+// written with atomics on the element's own 16 bits (the other half stays as it was).
+// The mask output, when asked for, is the mask op over the positions (dropout_webgpu.js
+// records it as a dispatch of its own).
+struct View {
+   dims: array<vec4<u32>, 2>,
+   mstride: array<vec4<u32>, 2>,
+   ystride: array<vec4<u32>, 2>,
+   xstride: array<vec4<u32>, 2>,
+   rank: u32,
+   numel: u32,
+   y_off: u32,
+   x_off: u32,
+}
+
+@group(0) @binding(4) var<storage, read_write> out_atomic: array<atomic<u32>>;
+@group(0) @binding(5) var<uniform> view: View;
+
+fn load_view_in(xo: u32) -> u32 {
+   if ((prm.flags & FLAG_IN_PLACE) != 0u) { return atomicLoad(&out_atomic[xo]); }
+   return in_data[xo];
+}
+
+@compute @workgroup_size(64)
+fn dropout_view(@builtin(global_invocation_id) gid: vec3<u32>) {
+   let l = gid.x + gid.y * prm.groups_x * 64u;
+   if (l >= view.numel) { return; }
+   var rest = l;
+   var m = 0u;
+   var yo = view.y_off;
+   var xo = view.x_off;
+   for (var d = view.rank; d > 0u; d = d - 1u) {
+      let v = (d - 1u) >> 2u;
+      let c = (d - 1u) & 3u;
+      let dim = view.dims[v][c];
+      let i = rest % dim;
+      rest = rest / dim;
+      m = m + i * view.mstride[v][c];
+      yo = yo + i * view.ystride[v][c];
+      xo = xo + i * view.xstride[v][c];
+   }
+   var k: bool;
+   if (prm.op == OP_APPLY_MASK) {
+      k = ((mask_data[m >> 5u] >> (m & 31u)) & 1u) != 0u && prm.all_dropped == 0u;
+   } else {
+      let log2_draws = select(select(4u, 3u, prm.bits == 16u), 2u, prm.bits == 32u);
+      let lo = prm.pos.x + m;
+      let hi = prm.pos.y + select(0u, 1u, lo < m);
+      let blk = vec2<u32>((lo >> log2_draws) | (hi << (32u - log2_draws)), hi >> log2_draws);
+      k = keep(draw(block_words(blk), prm.bits, lo & ((1u << log2_draws) - 1u)));
+   }
+   if (prm.dtype == DT_F32) {
+      atomicStore(&out_atomic[yo], apply_f32(load_view_in(xo), k));
+   } else {
+      let x = (load_view_in(xo >> 1u) >> ((xo & 1u) * 16u)) & 0xFFFFu;
+      let sh = (yo & 1u) * 16u;
+      let y = apply(x, k);
+      atomicAnd(&out_atomic[yo >> 1u], ~(0xFFFFu << sh));
+      atomicOr(&out_atomic[yo >> 1u], y << sh);
+   }
+}

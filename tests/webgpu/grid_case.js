@@ -19,7 +19,14 @@
       id: f[0], op: f[1], dtype: f[2], bits: Number(f[3]), p: Number(f[4]),
       seed: f[5], stream: f[6], pos: f[7], count: Number(f[8]),
       inPlace: f[9] === '1', withMask: f[10] === '1', dataBytes: Number(f[11]), maskBytes: Number(f[12]),
+      view: f[13] && f[13] !== '-' ? parseView(f[13]) : null,
     };
+  }
+
+  function parseView(v) {
+    const [shape, bc, ys, xs, yoff, xoff] = v.split(':');
+    const nums = (t) => t.split(',').map(Number);
+    return { shape: nums(shape), broadcast: Number(bc), strides: { y: nums(ys), x: nums(xs) }, offsets: { y: Number(yoff), x: Number(xoff) } };
   }
 
   async function runCase(device, dw, c, bytes) {
@@ -39,6 +46,7 @@
       pos: BigInt(c.pos), count: c.count,
     };
     if (c.op === 'backward') { call.dx = y; call.dy = x; } else { call.y = y; call.x = x; }
+    if (c.view) Object.assign(call, c.view);
     if (c.op !== 'forward' || c.withMask) call.mask = mask;
     dw.record(enc, call);
     const back = [];

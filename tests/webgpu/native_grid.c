@@ -5,7 +5,9 @@
    usage: native_grid DIR
           native_grid --page SEED STREAM POS P BITS   (the teaching page's digest, below)
    DIR/grid.txt, one line a case:
-      id op dtype bits p seed stream pos count in_place with_mask data_bytes mask_bytes
+      id op dtype bits p seed stream pos count in_place with_mask data_bytes mask_bytes view
+   where view is - (contiguous) or shape:broadcast:y strides:x strides:y offset:x offset
+   (lists comma-separated; the offsets are the element (0, .., 0) in the buffers)
    and per case (files absent where the op has no such operand):
       DIR/ID.x   the input buffer (x, or dy for backward)
       DIR/ID.y0  the output buffer before the call (canary bytes; the input for in place)
@@ -162,7 +164,7 @@ static void emit(gcase c)
       fprintf(stderr, "case %u: dropout.h refused it: %s\n", id, dropout_strerror(err));
       exit(1);
    }
-   fprintf(index_file, "%03u %s %s %d %.17g %llu %llu %llu %u %d %d %zu %zu\n", id, op_name[c.op],
+   fprintf(index_file, "%03u %s %s %d %.17g %llu %llu %llu %u %d %d %zu %zu -\n", id, op_name[c.op],
            dt_name[c.dtype], c.bits, c.p, (unsigned long long)c.seed, (unsigned long long)c.stream,
            (unsigned long long)c.pos, c.count, c.in_place, has_mask && c.op == OP_FORWARD,
            c.op == OP_MASK ? (size_t)0 : data_bytes, has_mask ? mask_bytes : (size_t)0);
@@ -175,6 +177,150 @@ static void emit(gcase c)
       put(out_dir, id, "m0", m0, mask_bytes);
       put(out_dir, id, "m", m, mask_bytes);
    }
+}
+
+/* A view through the descriptor: shape, broadcast, strides of y and x (NULL: contiguous),
+   the element (0, .., 0) at yoff / xoff in buffers of ylen / xlen elements. */
+typedef struct vcase {
+   int op, dtype, bits, in_place, with_mask, rank;
+   double p;
+   uint64_t pos;
+   size_t dim[8];
+   unsigned broadcast;
+   ptrdiff_t ys[8], xs[8];
+   size_t yoff, xoff, ylen, xlen;
+} vcase;
+
+static void list(FILE *f, const ptrdiff_t *v, const size_t *u, int n)
+{
+   int i;
+   for (i = 0; i < n; ++i) {
+      if (v) fprintf(f, "%s%td", i ? "," : "", v[i]);
+      else fprintf(f, "%s%zu", i ? "," : "", u[i]);
+   }
+}
+
+static void emit_view(vcase c)
+{
+   static uint8_t x[1 << 16], y0[1 << 16], y[1 << 16], m0[1 << 12], m[1 << 12];
+   size_t es = dt_size[c.dtype], i, numel = 1, positions = 1;
+   size_t data_bytes = ((c.ylen > c.xlen ? c.ylen : c.xlen) * es + 3) / 4 * 4 + 16, mask_bytes;
+   int has_mask = c.op == OP_MASK || c.op == OP_APPLY_MASK || (c.op == OP_FORWARD && c.with_mask);
+   int d, err;
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc desc;
+   dropout_tensors t;
+   unsigned id = n_cases++;
+   static const dropout_op ops[N_OPS] = { DROPOUT_OP_FORWARD, DROPOUT_OP_BACKWARD, DROPOUT_OP_MASK, DROPOUT_OP_APPLY_MASK };
+   static const dropout_dtype dts[N_DT] = { DROPOUT_DTYPE_F32, DROPOUT_DTYPE_F16, DROPOUT_DTYPE_BF16 };
+   for (d = 0; d < c.rank; ++d) {
+      numel *= c.dim[d];
+      if (!((c.broadcast >> d) & 1u)) positions *= c.dim[d];
+   }
+   mask_bytes = ((positions + 7) / 8 + 3) / 4 * 4 + 16;
+   if (data_bytes > sizeof x || mask_bytes > sizeof m) { fprintf(stderr, "view case %u too large\n", id); exit(1); }
+   rng_state = 0x9E3779B97F4A7C15u * (id + 1u);
+   memset(x, CANARY, data_bytes);
+   for (i = 0; i < data_bytes / es; ++i) {
+      if (c.dtype == DT_F32) { uint32_t v = f32_input(); memcpy(x + 4 * i, &v, 4); }
+      else { uint16_t v = f16_input(c.dtype); memcpy(x + 2 * i, &v, 2); }
+   }
+   memset(y0, CANARY, data_bytes);
+   if (c.in_place) memcpy(y0, x, data_bytes);
+   memcpy(y, y0, data_bytes);
+   memset(m0, CANARY, mask_bytes);
+   if (c.op == OP_APPLY_MASK)
+      for (i = 0; i < (positions + 7) / 8; ++i) m0[i] = (uint8_t)(rnd() >> 56);
+   memcpy(m, m0, mask_bytes);
+
+   err = dropout_rule_init(&rule, c.p, (dropout_bits)c.bits);
+   if (!err) err = dropout_plan_at(&plan, &rule, dropout_key_make(5, 6), dropout_pos_make(c.pos), positions);
+   if (!err) err = dropout_desc_init(&desc, ops[c.op], dts[c.dtype], &plan);
+   if (!err) err = dropout_desc_set_shape(&desc, c.rank, c.dim);
+   if (!err) err = dropout_desc_set_broadcast(&desc, c.broadcast);
+   if (!err && c.op != OP_MASK) err = dropout_desc_set_strides(&desc, DROPOUT_OPERAND_OUT, c.ys);
+   if (!err && c.op != OP_MASK) err = dropout_desc_set_strides(&desc, DROPOUT_OPERAND_IN, c.xs);
+   memset(&t, 0, sizeof t);
+   if (c.op != OP_MASK) {
+      t.out = y + c.yoff * es;
+      t.in = c.in_place ? (const void *)(y + c.xoff * es) : (const void *)(x + c.xoff * es);
+   }
+   if (has_mask) t.mask = m;
+   if (!err) err = dropout_run(&desc, &t);
+   if (err) {
+      fprintf(stderr, "view case %u: dropout.h refused it: %s\n", id, dropout_strerror(err));
+      exit(1);
+   }
+   fprintf(index_file, "%03u %s %s %d %.17g 5 6 %llu %zu %d %d %zu %zu ", id, op_name[c.op], dt_name[c.dtype],
+           c.bits, c.p, (unsigned long long)c.pos, positions, c.in_place, has_mask && c.op == OP_FORWARD,
+           c.op == OP_MASK ? (size_t)0 : data_bytes, has_mask ? mask_bytes : (size_t)0);
+   list(index_file, NULL, c.dim, c.rank);
+   fprintf(index_file, ":%u:", c.broadcast);
+   list(index_file, c.ys, NULL, c.rank);
+   fputc(':', index_file);
+   list(index_file, c.xs, NULL, c.rank);
+   fprintf(index_file, ":%zu:%zu\n", c.yoff, c.xoff);
+   if (c.op != OP_MASK) {
+      if (!c.in_place) put(out_dir, id, "x", x, data_bytes);
+      put(out_dir, id, "y0", y0, data_bytes);
+      put(out_dir, id, "y", y, data_bytes);
+   }
+   if (has_mask) {
+      put(out_dir, id, "m0", m0, mask_bytes);
+      put(out_dir, id, "m", m, mask_bytes);
+   }
+}
+
+/* contiguous strides of c's shape, for y and x; the buffers just hold the tensor */
+static vcase shaped(int op, int dtype, int bits, double p, uint64_t pos, int rank, const size_t *dim, unsigned bc)
+{
+   vcase c;
+   ptrdiff_t acc = 1;
+   int d;
+   memset(&c, 0, sizeof c);
+   c.op = op; c.dtype = dtype; c.bits = bits; c.p = p; c.pos = pos; c.rank = rank; c.broadcast = bc;
+   for (d = rank - 1; d >= 0; --d) {
+      c.dim[d] = dim[d];
+      c.ys[d] = c.xs[d] = acc;
+      acc *= (ptrdiff_t)dim[d];
+   }
+   c.ylen = c.xlen = (size_t)acc;
+   return c;
+}
+
+static void views(void)
+{
+   static const size_t nchw[] = { 2, 3, 5, 7 }, tbf[] = { 4, 3, 33 }, mat[] = { 33, 65 }, flip[] = { 4, 130 };
+   static const size_t rows[] = { 5, 64 }, pad[] = { 3, 31 }, path[] = { 6, 2, 3, 5 }, r8[] = { 2, 1, 3, 1, 2, 2, 1, 3 };
+   static const size_t odd[] = { 7, 9 };
+   vcase c;
+   int dt;
+   for (dt = 0; dt < N_DT; ++dt) {
+      /* channel dropout (Dropout2d), forward + mask */
+      c = shaped(OP_FORWARD, dt, 8, 0.3, 1000003u, 4, nchw, 0xCu); c.with_mask = 1; emit_view(c);
+      /* locked dropout (time dim broadcast), 32-bit draws at the end of the stream */
+      c = shaped(OP_FORWARD, dt, 32, 0.9, 0u - 99u, 3, tbf, 0x1u); emit_view(c);
+      /* a transposed output (column-major y), 16-bit draws */
+      c = shaped(OP_FORWARD, dt, 16, 0.3, 17u, 2, mat, 0); c.ys[0] = 1; c.ys[1] = 33; c.with_mask = 1; emit_view(c);
+      /* a flipped input (negative stride; its element (0, 0) is the last row) */
+      c = shaped(OP_BACKWARD, dt, 8, 0.9, 0xFFFFFFFFu - 100u, 2, flip, 0);
+      c.xs[0] = -130; c.xoff = 3 * 130; emit_view(c);
+      /* an input broadcast in memory (zero stride), stored mask */
+      c = shaped(OP_APPLY_MASK, dt, 16, 0.3, 0u, 2, rows, 0); c.xs[0] = 0; emit_view(c);
+      /* padded rows of the output, and the input with an offset */
+      c = shaped(OP_FORWARD, dt, 16, 1.0, 3u, 2, pad, 0); c.ys[0] = 40; c.ylen = 3 * 40; c.xoff = 5; c.xlen += 5;
+      c.with_mask = 1; emit_view(c);
+      /* drop path: everything but the batch dim broadcast */
+      c = shaped(OP_BACKWARD, dt, 8, 0.3, 12345u, 4, path, 0xEu); emit_view(c);
+      /* in place on every other element of padded rows: the untouched halves stay */
+      c = shaped(OP_FORWARD, dt, 8, 0.3, 7u, 2, odd, 0); c.ys[0] = c.xs[0] = 20; c.ys[1] = c.xs[1] = 2;
+      c.ylen = c.xlen = 7 * 20; c.in_place = 1; emit_view(c);
+      /* rank 8 with a broadcast, p = 0 (a copy) */
+      c = shaped(OP_FORWARD, dt, 16, 0.0, 99u, 8, r8, 0x25u); c.with_mask = 1; emit_view(c);
+   }
+   /* the mask alone, channel shape */
+   c = shaped(OP_MASK, DT_F32, 8, 0.3, 5u, 4, nchw, 0xCu); emit_view(c);
 }
 
 /* A first position for a call of n elements: the kinds cycle with the case number. */
@@ -301,6 +447,7 @@ int main(int argc, char **argv)
       c.dtype = DT_F16; c.pos += 1u;
       emit(c);
    }
+   views();
    if (fclose(index_file) != 0) return 1;
    printf("%u cases written to %s\n", n_cases, out_dir);
    return 0;

@@ -45,14 +45,15 @@ function firstDiff(want, got, c, what) {
 async function runGrid(runOne, label) {
   const groups = new Map();
   for (const c of cases) {
-    const key = `${c.op}${c.op === 'forward' ? (c.withMask ? ' + mask' : ' alone') : ''} ${c.op === 'mask' ? '' : c.dtype}`.trim();
+    const key = `${c.op}${c.op === 'forward' ? (c.withMask ? ' + mask' : ' alone') : ''} ${c.op === 'mask' ? '' : c.dtype}`.trim() +
+      (c.view ? ', views' : '');
     if (!groups.has(key)) groups.set(key, { n: 0, bad: [], bits: new Set(), inPlace: 0, maxN: 0 });
     const g = groups.get(key);
     const got = await runOne(c, { x: read(c, 'x'), y0: read(c, 'y0'), m0: read(c, 'm0') });
     const wantY = read(c, 'y'), wantM = read(c, 'm');
     const d = (wantY && firstDiff(wantY, got.y, c, 'y')) || (wantM && firstDiff(wantM, got.m, c, 'mask'));
     ++g.n; g.bits.add(c.bits); g.maxN = Math.max(g.maxN, c.count); if (c.inPlace) ++g.inPlace;
-    if (d) g.bad.push(`case ${c.id} (${c.bits}-bit, p ${c.p}, pos ${c.pos}, n ${c.count}${c.inPlace ? ', in place' : ''}): ${d}`);
+    if (d) g.bad.push(`case ${c.id} (${c.bits}-bit, p ${c.p}, pos ${c.pos}, n ${c.count}${c.inPlace ? ', in place' : ''}${c.view ? ', view ' + rawLine(c).split(' ').pop() : ''}): ${d}`);
   }
   for (const [key, g] of groups) {
     if (g.bad.length) say(`FAIL ${tag}: ${key}]: ${g.bad.length} of ${g.n} cases differ; ${g.bad.slice(0, 2).join('; ')}`);
