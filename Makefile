@@ -424,3 +424,25 @@ build/octave/dropouth_mex.mex: matlab/dropouth_mex.c dropout.h
 
 demo-octave: build/octave/dropouth_mex.mex
 	$(OCTAVE) --norc --no-history --quiet --eval "addpath('matlab', 'build/octave', 'examples/octave'); train_twice('build/demo-octave')"
+
+# --- dropout_webgpu.js: dropout.h on WebGPU (WGSL) ---------------------------------------
+#   make webgpu-embed  rewrite the WGSL in dropout_webgpu.js from webgpu/kernels.wgsl and
+#                      dropout.h's constants (after changing either; the tests check it is
+#                      current, and it stops when a mirrored dropout.h function changed)
+#   make bench-webgpu  the forward against a WebGPU buffer copy of the same bytes, in
+#                      headless chromium; writes $(BENCH_OUT)/webgpu-<adapter>.md
+# `make test T=webgpu` runs its tests (tests/webgpu/suite.sh); the page's section 5 uses it.
+.PHONY: webgpu-embed bench-webgpu
+
+webgpu-embed:
+	sh webgpu/embed.sh
+
+web: build/web/webgpu.js build/web/dropout_webgpu.js
+
+build/web/dropout_webgpu.js: dropout_webgpu.js
+	@mkdir -p build/web
+	cp $< $@
+
+bench-webgpu:
+	@mkdir -p $(BENCH_OUT)
+	sh bench/bench_webgpu.sh $(BENCH_OUT)

@@ -211,3 +211,20 @@ WD_EXPORT("wd_version") int wd_version(void)
    wd_text[i] = 0;
    return i;
 }
+
+/* ---- 5. WebGPU: the forward the page's WebGPU section compares with the GPU's -----------
+   wd_forward_f32: the plan of n elements at (seed, stream, pos), y = forward(x) with its
+   mask, x read from wd_fx, y into wd_fy, the mask into wd_mask_one (web/webgpu.js fills x
+   and runs dropout_webgpu.js on the same inputs). */
+static float wd_fx[WD_MASK_MAX], wd_fy[WD_MASK_MAX];
+WD_EXPORT("wd_fx") float *wd_fx_ptr(void) { return wd_fx; }
+WD_EXPORT("wd_fy") float *wd_fy_ptr(void) { return wd_fy; }
+
+WD_EXPORT("wd_forward_f32") int wd_forward_f32(int n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t pos)
+{
+   dropout_plan plan;
+   int err = wd_plan(&plan, n, p, bits, seed, stream, pos);
+   if (!err) err = dropout_forward_f32(&plan, wd_fy, wd_mask_one, wd_fx);
+   if (err) wd_strerror(err);
+   return err;
+}

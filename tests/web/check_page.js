@@ -101,6 +101,24 @@ async function unlabelled(page) {
       await page.close();
     }
 
+    // section 5 (web/webgpu.js): this browser runs without a GPU (--disable-gpu), so the
+    // section must say there is no WebGPU and leave the rest of the page working (the
+    // WebGPU run itself is tests/webgpu/'s)
+    {
+      const page = await open('');
+      await page.waitForSelector('body[data-webgpu]', { timeout: 60000 });
+      const state = await page.evaluate(() => document.body.dataset.webgpu);
+      const verdict = await page.$eval('#gpu-verdict', (el) => el.textContent);
+      const adapter = await page.$eval('#gpu-adapter', (el) => el.textContent);
+      const digest = await page.$eval('[data-check="digest_one"]', (el) => el.textContent);
+      if ((state === 'none' && /No WebGPU here/.test(verdict)) || /^WebGPU vs WebAssembly: IDENTICAL \(digest [0-9a-f]{16}\)$/.test(verdict)) {
+        say(`PASS web[section 5, WebGPU]: "${adapter}" / "${verdict}"; section 2's digest ${digest} still shown`);
+      } else {
+        say(`FAIL web[section 5, WebGPU]: state ${state}, "${adapter}" / "${verdict}"`);
+      }
+      await page.close();
+    }
+
     // keyboard: Tab reaches the controls in order, and every control has a label
     {
       const page = await open('');

@@ -1,0 +1,107 @@
+// grid_case.js - one case of tests/webgpu/'s grid on a WebGPU device, through
+// dropout_webgpu.js, the way a user's code calls it; the same code runs in the browser
+// (run_grid.js loads it into the page) and under node with Dawn (dawn_grid.js).
+//
+//   runCase(device, dw, c, bytes) -> { y, m }: the output and mask buffers after the call
+//     c      a line of native_grid.c's grid.txt, parsed by parseCase
+//     bytes  { x, y0, m0 }: the buffers before the call (Uint8Array), as native_grid wrote
+//   refusals(device, dw) -> [ [what, got], ... ]: calls that must throw before recording
+(function (root, factory) {
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else root.gridCase = factory();
+}(typeof globalThis !== 'undefined' ? globalThis : this, function () {
+  'use strict';
+  const MAP_READ = 0x1, COPY_SRC = 0x4, COPY_DST = 0x8, STORAGE = 0x80;
+
+  function parseCase(line) {
+    const f = line.trim().split(/\s+/);
+    return {
+      id: f[0], op: f[1], dtype: f[2], bits: Number(f[3]), p: Number(f[4]),
+      seed: f[5], stream: f[6], pos: f[7], count: Number(f[8]),
+      inPlace: f[9] === '1', withMask: f[10] === '1', dataBytes: Number(f[11]), maskBytes: Number(f[12]),
+      view: f[13] && f[13] !== '-' ? parseView(f[13]) : null,
+    };
+  }
+
+  function parseView(v) {
+    const [shape, bc, ys, xs, yoff, xoff] = v.split(':');
+    const nums = (t) => t.split(',').map(Number);
+    return { shape: nums(shape), broadcast: Number(bc), strides: { y: nums(ys), x: nums(xs) }, offsets: { y: Number(yoff), x: Number(xoff) } };
+  }
+
+  async function runCase(device, dw, c, bytes) {
+    const made = [];
+    const buffer = (init) => {
+      const b = device.createBuffer({ size: init.length, usage: STORAGE | COPY_SRC | COPY_DST });
+      device.queue.writeBuffer(b, 0, init);
+      made.push(b);
+      return b;
+    };
+    const y = c.dataBytes ? buffer(bytes.y0) : undefined;
+    const x = c.dataBytes ? (c.inPlace ? y : buffer(bytes.x)) : undefined;
+    const mask = c.maskBytes ? buffer(bytes.m0) : undefined;
+    const enc = device.createCommandEncoder();
+    const call = {
+      op: c.op, dtype: c.dtype, p: c.p, bits: c.bits, seed: BigInt(c.seed), stream: BigInt(c.stream),
+      pos: BigInt(c.pos), count: c.count,
+    };
+    if (c.op === 'backward') { call.dx = y; call.dy = x; } else { call.y = y; call.x = x; }
+    if (c.view) Object.assign(call, c.view);
+    if (c.op !== 'forward' || c.withMask) call.mask = mask;
+    dw.record(enc, call);
+    const back = [];
+    for (const b of [y, mask]) {
+      if (!b) { back.push(null); continue; }
+      const r = device.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
+      enc.copyBufferToBuffer(b, 0, r, 0, b.size);
+      made.push(r);
+      back.push(r);
+    }
+    device.queue.submit([enc.finish()]);
+    const out = [];
+    for (const r of back) {
+      if (!r) { out.push(null); continue; }
+      await r.mapAsync(MAP_READ);
+      out.push(new Uint8Array(r.getMappedRange()).slice());
+      r.unmap();
+    }
+    made.forEach((b) => b.destroy());
+    return { y: out[0], m: out[1] };
+  }
+
+  // Each bad call must throw a DropoutWebGPUError with the dropout.h code, naming the argument.
+  function refusals(device, dw) {
+    const b = (size) => device.createBuffer({ size, usage: STORAGE | COPY_DST });
+    const x = b(256), y = b(256), m = b(64), small = b(16);
+    const ok = { op: 'forward', dtype: 'f32', p: 0.5, bits: 8, seed: 1n, stream: 2n, pos: 0n, count: 16, y, x, mask: m };
+    const cases = [
+      ['p = 0.001 at 8 bits', { p: 0.001 }, 'DROPOUT_ERR_P_NEEDS_16', 'p'],
+      ['p = 1e-7 at 8 bits', { p: 1e-7 }, 'DROPOUT_ERR_P_NEEDS_32', 'p'],
+      ['p = 1e-12 at 32 bits', { p: 1e-12, bits: 32 }, 'DROPOUT_ERR_P_UNREALISABLE', 'p'],
+      ['p = NaN', { p: NaN }, 'DROPOUT_ERR_P', 'p'],
+      ['bits = 12', { bits: 12 }, 'DROPOUT_ERR_BITS', 'bits'],
+      ['positions past 2^64', { pos: (1n << 64n) - 15n }, 'DROPOUT_ERR_RANGE', 'pos + count'],
+      ['dtype f64', { dtype: 'f64' }, 'DROPOUT_ERR_DTYPE', 'dtype'],
+      ['x too small', { x: small }, 'DROPOUT_ERR_ARG', 'x'],
+      ['mask too small', { count: 40, mask: b(4) }, 'DROPOUT_ERR_ARG', 'mask'],
+      ['mask = y', { mask: y }, 'DROPOUT_ERR_OVERLAP', 'mask'],
+      ['no y', { y: undefined }, 'DROPOUT_ERR_NULL', 'y'],
+      ['op dropout', { op: 'dropout' }, 'DROPOUT_ERR_OP', 'op'],
+      ['seed -1', { seed: -1n }, 'DROPOUT_ERR_ARG', 'seed'],
+    ];
+    const enc = device.createCommandEncoder();
+    const bad = [];
+    for (const [what, change, code, arg] of cases) {
+      try {
+        dw.record(enc, Object.assign({}, ok, change));
+        bad.push(`${what}: no error`);
+      } catch (e) {
+        if (e.code !== code || !e.message.includes(arg + ':')) bad.push(`${what}: ${e.code} "${e.message}"`);
+      }
+    }
+    enc.finish();
+    return { n: cases.length, bad };
+  }
+
+  return { parseCase, runCase, refusals };
+}));

@@ -1,0 +1,178 @@
+// run_grid.js - runs native_grid.c's grid through dropout_webgpu.js on a WebGPU device and
+// compares every output and mask buffer with the native build's, byte for byte (canary
+// bytes past the call included); prints PASS/FAIL/SKIP lines. tests/webgpu/suite.sh runs it.
+//
+// usage: node run_grid.js GRID_DIR browser URL CHROMIUM OUT_DIR [QUERY=DIGEST...]
+//          headless chromium with --enable-unsafe-webgpu on URL (a page served from
+//          127.0.0.1 holding dropout_webgpu.js and grid_case.js: navigator.gpu needs a
+//          secure context); then, for each QUERY=DIGEST, the teaching page's section 5
+//          at URL/web/index.html?QUERY must print "WebGPU vs WebAssembly: IDENTICAL
+//          (digest DIGEST)" (native_grid --page's digest); a screenshot of the section
+//          goes to OUT_DIR/webgpu-section.png
+//        node run_grid.js GRID_DIR dawn
+//          the npm package `webgpu` (Dawn) under node, on whatever Vulkan driver it finds
+// A missing navigator.gpu, adapter or package is a SKIP with the reason.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const gridCase = require('./grid_case.js');
+
+const [gridDir, mode, url, chromium, shotDir, ...pageCases] = process.argv.slice(2);
+const tag = mode === 'dawn' ? 'webgpu[dawn' : 'webgpu[chromium';
+let failed = 0;
+const say = (line) => { console.log(line); if (line.startsWith('FAIL')) ++failed; };
+
+const cases = fs.readFileSync(path.join(gridDir, 'grid.txt'), 'utf8').trim().split('\n').map(gridCase.parseCase);
+const read = (c, ext) => {
+  const f = path.join(gridDir, `${c.id}.${ext}`);
+  return fs.existsSync(f) ? new Uint8Array(fs.readFileSync(f)) : null;
+};
+
+function firstDiff(want, got, c, what) {
+  if (!got) return `${what}: nothing came back`;
+  if (got.length !== want.length) return `${what}: ${got.length} bytes, want ${want.length}`;
+  for (let i = 0; i < want.length; ++i) {
+    if (want[i] !== got[i]) {
+      const hex = (a) => Array.from(a.slice(i & ~3, (i & ~3) + 4)).map((v) => v.toString(16).padStart(2, '0')).join('');
+      return `${what} byte ${i} (element ${what === 'mask' ? i * 8 : Math.floor(i / (c.dtype === 'f32' ? 4 : 2))}): ` +
+        `dropout.h ${hex(want)}, WebGPU ${hex(got)} (bytes ${i & ~3}..${(i & ~3) + 3})`;
+    }
+  }
+  return null;
+}
+
+// run every case through runOne(c, bytes) -> {y, m}; one PASS/FAIL line per op and dtype
+async function runGrid(runOne, label) {
+  const groups = new Map();
+  for (const c of cases) {
+    const key = `${c.op}${c.op === 'forward' ? (c.withMask ? ' + mask' : ' alone') : ''} ${c.op === 'mask' ? '' : c.dtype}`.trim() +
+      (c.view ? ', views' : '');
+    if (!groups.has(key)) groups.set(key, { n: 0, bad: [], bits: new Set(), inPlace: 0, maxN: 0 });
+    const g = groups.get(key);
+    const got = await runOne(c, { x: read(c, 'x'), y0: read(c, 'y0'), m0: read(c, 'm0') });
+    const wantY = read(c, 'y'), wantM = read(c, 'm');
+    const d = (wantY && firstDiff(wantY, got.y, c, 'y')) || (wantM && firstDiff(wantM, got.m, c, 'mask'));
+    ++g.n; g.bits.add(c.bits); g.maxN = Math.max(g.maxN, c.count); if (c.inPlace) ++g.inPlace;
+    if (d) g.bad.push(`case ${c.id} (${c.bits}-bit, p ${c.p}, pos ${c.pos}, n ${c.count}${c.inPlace ? ', in place' : ''}${c.view ? ', view ' + rawLine(c).split(' ').pop() : ''}): ${d}`);
+  }
+  for (const [key, g] of groups) {
+    if (g.bad.length) say(`FAIL ${tag}: ${key}]: ${g.bad.length} of ${g.n} cases differ; ${g.bad.slice(0, 2).join('; ')}`);
+    else say(`PASS ${tag}: ${key}]: ${g.n} cases (${[...g.bits].join('/')}-bit draws, up to ${g.maxN} elements, ${g.inPlace} in place) equal dropout.h's bytes${label}`);
+  }
+}
+
+const b64 = (a) => (a ? Buffer.from(a).toString('base64') : null);
+const unb64 = (s) => (s === null ? null : new Uint8Array(Buffer.from(s, 'base64')));
+
+async function inBrowser() {
+  let puppeteer;
+  try { puppeteer = require('puppeteer-core'); } catch (e) { say(`SKIP ${tag}]: puppeteer-core not found`); return; }
+  const browser = await puppeteer.launch({
+    executablePath: chromium, headless: true,
+    args: ['--no-sandbox', '--enable-unsafe-webgpu', '--no-first-run', '--disable-extensions'],
+  });
+  const errors = [];
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    await page.goto(url + 'grid.html', { waitUntil: 'load' });
+    const adapter = await page.evaluate(async () => {
+      if (!navigator.gpu) return { error: 'navigator.gpu is absent (chromium without WebGPU, or not a secure context)' };
+      const a = await navigator.gpu.requestAdapter();
+      if (!a) return { error: 'navigator.gpu.requestAdapter() gave no adapter' };
+      window.device = await a.requestDevice();
+      window.device.addEventListener('uncapturederror', (e) => console.error('WebGPU: ' + e.error.message));
+      window.dw = dropoutWebGPU.create(window.device);
+      const i = a.info;
+      return { name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / ') };
+    });
+    if (adapter.error) { say(`SKIP ${tag}]: ${adapter.error}`); return; }
+    const label = ` on ${adapter.name}${/swiftshader/i.test(adapter.name) ? ' (SwiftShader: a CPU)' : ''}`;
+    console.log(`adapter: ${adapter.name}`);
+    await runGrid(async (c, bytes) => {
+      const r = await page.evaluate(async (cs, xs, y0s, m0s) => {
+        const un = (s) => (s === null ? null : Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0)));
+        const en = (a) => { if (!a) return null; let s = ''; for (let i = 0; i < a.length; ++i) s += String.fromCharCode(a[i]); return btoa(s); };
+        const c = gridCase.parseCase(cs);
+        const out = await gridCase.runCase(window.device, window.dw, c, { x: un(xs), y0: un(y0s), m0: un(m0s) });
+        return { y: en(out.y), m: en(out.m) };
+      }, rawLine(c), b64(bytes.x), b64(bytes.y0), b64(bytes.m0));
+      return { y: unb64(r.y), m: unb64(r.m) };
+    }, label);
+    const ref = await page.evaluate(() => gridCase.refusals(window.device, window.dw));
+    if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
+    else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument, before recording`);
+    // the kernel against a buffer copy of the same bytes, on this adapter
+    const speed = await page.evaluate(() => window.speed(window.device, window.dw));
+    console.log(`speed (${adapter.name}): ${speed}`);
+    fs.writeFileSync(path.join(shotDir, 'speed.txt'), `adapter: ${adapter.name}\n${speed}\n`);
+    await page.close();
+    for (const pc of pageCases) {
+      const eq = pc.lastIndexOf('=');
+      const query = pc.slice(0, eq), digest = pc.slice(eq + 1);
+      const tp = await browser.newPage();
+      tp.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+      tp.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+      tp.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+      await tp.setViewport({ width: 1280, height: 900 });
+      await tp.goto(`${url}web/index.html?${query}`, { waitUntil: 'load' });
+      await tp.waitForSelector('body[data-webgpu]', { timeout: 120000 });
+      await tp.waitForFunction(() => /ms/.test(document.getElementById('gpu-speed').textContent) ||
+        document.body.dataset.webgpu === 'none' || /DIFFERENT|failed|refused/.test(document.getElementById('gpu-verdict').textContent),
+      { timeout: 120000 });
+      const shown = await tp.$eval('#gpu-verdict', (el) => el.textContent);
+      const adapterLine = await tp.$eval('#gpu-adapter', (el) => el.textContent);
+      const want = `WebGPU vs WebAssembly: IDENTICAL (digest ${digest})`;
+      if (shown === want) say(`PASS ${tag}: page section 5 ?${query}]: "${shown}", the native build's digest; ${adapterLine}`);
+      else say(`FAIL ${tag}: page section 5 ?${query}]: shows "${shown}", want "${want}"`);
+      const sec = await tp.$('#gpu');
+      await sec.screenshot({ path: path.join(shotDir, 'webgpu-section.png') });
+      await tp.close();
+    }
+    if (errors.length) say(`FAIL ${tag}: console]: ${errors.slice(0, 4).join('; ')}`);
+    else say(`PASS ${tag}: console]: no WebGPU validation errors, console errors or page errors`);
+  } catch (e) {
+    say(`FAIL ${tag}: driver]: ${e.message}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function inDawn() {
+  let webgpu;
+  try { webgpu = require('webgpu'); } catch (e) { say(`SKIP ${tag}]: the npm package webgpu is not installed (npm install --prefix build/web-test webgpu)`); return; }
+  Object.assign(globalThis, webgpu.globals);
+  // Vulkan first; Debian 12's lavapipe (Mesa 22.3) lacks a feature Dawn requires
+  // (shaderUniform*ArrayDynamicIndexing), so then OpenGL ES through EGL without a display
+  // (EGL_PLATFORM=surfaceless: Mesa's llvmpipe) in WebGPU's compatibility mode
+  // (the GPU objects are kept in globals: Dawn drops what node collects)
+  globalThis.vulkan = webgpu.create(['backend=vulkan']);
+  let a = await globalThis.vulkan.requestAdapter();
+  let backend = 'Vulkan';
+  if (!a) {
+    globalThis.gles = webgpu.create(['backend=opengles']);
+    a = await globalThis.gles.requestAdapter({ featureLevel: 'compatibility' });
+    backend = 'OpenGL ES, compatibility mode';
+  }
+  if (!a) { say(`SKIP ${tag}]: Dawn found no adapter on Vulkan or OpenGL ES (apt-get install mesa-vulkan-drivers libegl-mesa0; EGL_PLATFORM=surfaceless)`); return; }
+  const i = a.info;
+  const name = `${[i.vendor, i.architecture, i.device].filter(Boolean).join(' / ')} (${i.description}; ${backend})`;
+  console.log(`adapter: ${name}`);
+  const device = await a.requestDevice();
+  let err = null;
+  device.addEventListener('uncapturederror', (e) => { err = err || e.error.message; });
+  const dw = require('../../dropout_webgpu.js').create(device);
+  await runGrid((c, bytes) => gridCase.runCase(device, dw, c, bytes), ` on Dawn, ${i.device || i.description}`);
+  if (err) say(`FAIL ${tag}: validation]: ${err}`);
+}
+
+const lines = fs.readFileSync(path.join(gridDir, 'grid.txt'), 'utf8').trim().split('\n');
+const rawLine = (c) => lines.find((l) => l.startsWith(c.id + ' '));
+
+const alive = setInterval(() => {}, 1000);   // Dawn's callbacks do not hold node's loop open
+(mode === 'dawn' ? inDawn() : inBrowser()).catch((e) => say(`FAIL ${tag}: driver]: ${e.message}`)).then(() => {
+  clearInterval(alive);
+  process.exitCode = failed ? 1 : 0;
+  if (mode === 'dawn') process.exit(process.exitCode);   // Dawn keeps node's loop alive
+});
