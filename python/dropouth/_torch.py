@@ -62,8 +62,9 @@ def _take_cuda(device):
     return _mix64((_mix64(seed & _M64) + (offset & _M64)) & _M64)
 
 
-def _take(device):
-    return _take_cpu() if device.type == "cpu" else _take_cuda(device)
+def _take(x):
+    """The value a call on tensor x takes (x checked: a CPU or a CUDA tensor)."""
+    return _take_cuda(x.device) if x.is_cuda else _take_cpu()
 
 
 # ---- checks ------------------------------------------------------------------------------------
@@ -81,17 +82,20 @@ def _check_tensor(name, t):
         raise ValueError("%s is a negated view (its memory holds -x): call .resolve_neg() first" % name)
     if t.data_ptr() % t.element_size():
         raise ValueError("%s is not aligned to its element size (%d bytes): use a .clone()" % (name, t.element_size()))
-    if t.device.type == "cuda":
+    if t.is_cuda:
         try:
             _lib.cuda()   # now, not after the draw
         except OSError as e:
             raise ValueError("%s is on %s, and this dropouth has no CUDA library: %s" % (name, t.device, e))
-    elif t.device.type != "cpu":
+    elif not t.is_cpu:
         raise ValueError("%s is on device %s: dropouth runs on CPU and CUDA tensors" % (name, t.device))
 
 
+_tracing_state = torch._C._get_tracing_state
+
+
 def _refuse_tracing():
-    if torch.jit.is_tracing():
+    if _tracing_state() is not None:
         raise RuntimeError("dropouth: torch.jit.trace would record this call's mask as a constant (every run of the "
                            "traced model would drop the same elements). Trace in eval mode (dropout is then the "
                            "identity), or keep the model in Python")
@@ -145,19 +149,20 @@ def _apply(out, x, coords):
     (the batch dim first), element i of a run of samples draws the run's first position + i.
     out and x may be any strided tensors of one shape (out may be x: in place)."""
     p, bits, seed, stream, runs, perm = coords
-    if x.numel() == 0:
+    n = x.numel()
+    if n == 0:
+        return
+    if len(runs) == 1 and not x.is_cuda and x.is_contiguous() and out.is_contiguous() \
+            and (not perm or perm[0] == 0):
+        # one run over a row-major tensor whose batch dim is first: a flat call (no shape to describe)
+        _lib.run_flat(_lib.OP_FORWARD, _DTYPES[x.dtype], p, bits, seed, stream, runs[0][1], n,
+                      out.data_ptr(), None, x.data_ptr())
         return
     if out.device != x.device:
         raise ValueError("out is on %s, input on %s" % (out.device, x.device))
     dtype = _DTYPES[x.dtype]
-    if x.device.type == "cpu" and len(runs) == 1 and x.is_contiguous() and out.is_contiguous() \
-            and (perm[0] == 0 if perm else True):
-        # one run over a row-major tensor whose batch dim is first: a flat call (no shape to describe)
-        _lib.run_flat(_lib.OP_FORWARD, dtype, p, bits, seed, stream, runs[0][1], x.numel(),
-                      out.data_ptr(), None, x.data_ptr())
-        return
     cs = None
-    if x.device.type == "cuda":
+    if x.is_cuda:
         cs = torch.cuda.current_stream(x.device).cuda_stream
     for first, pos, n in runs:
         xs, os_ = x, out
@@ -193,7 +198,11 @@ class DropoutFunction(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, dy):
-        return DropoutFunction.apply(dy, ctx.coords, False), None, None
+        if torch.is_grad_enabled():      # create_graph=True: the backward is recorded (double backward)
+            return DropoutFunction.apply(dy, ctx.coords, False), None, None
+        dx = torch.empty_like(dy, memory_format=torch.contiguous_format) if dy.is_contiguous() else torch.empty_like(dy)
+        _apply(dx, dy, ctx.coords)
+        return dx, None, None
 
 
 def _run(x, coords, inplace):
@@ -212,12 +221,18 @@ def _run(x, coords, inplace):
     return DropoutFunction.apply(x, coords, bool(inplace))
 
 
+_ORDERS = {}
+
+
 def _order(ndim, batch_dim):
     """The dims with the batch dim first: positions run sample by sample."""
-    if ndim == 0:
-        return []
-    b = batch_dim % ndim
-    return [b] + [d for d in range(ndim) if d != b]
+    perm = _ORDERS.get((ndim, batch_dim))
+    if perm is None:
+        b = batch_dim % ndim if ndim else 0
+        perm = [] if ndim == 0 else [b] + [d for d in range(ndim) if d != b]
+        if len(_ORDERS) < 256:
+            _ORDERS[(ndim, batch_dim)] = perm
+    return perm
 
 
 def _positions(x, perm, samples):
@@ -258,7 +273,7 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
     perm = list(range(input.dim()))
     if seed is None and pos is None:
         runs = _positions(input, perm, samples)
-        seed = _take(input.device)
+        seed = _take(input)
     elif seed is None or pos is None:
         raise TypeError("give both seed= and pos= (explicit coordinates), or neither (torch's generator)")
     else:
@@ -270,13 +285,18 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
     return _run(input, (p, bits, seed, stream, runs, perm), inplace)
 
 
+try:
+    import torch.distributed as _dist
+    _dist_on = _dist.is_available() and _dist.is_initialized
+except ImportError:
+    _dist_on = None
+
+
 def _world(dp):
     """The size of the data-parallel group, 1 without one."""
-    if dp is False:
+    if dp is False or not _dist_on or not _dist_on():
         return 1
-    import torch.distributed as dist
-    if not dist.is_available() or not dist.is_initialized():
-        return 1
+    dist = _dist
     return dist.get_world_size() if dp is None else dist.get_world_size(dp)
 
 
@@ -317,7 +337,7 @@ class Dropout(torch.nn.Dropout):
         self.data_parallel = data_parallel
 
     def forward(self, input, samples=None):
-        if _fx_proxy(input):
+        if type(input) is not torch.Tensor and _fx_proxy(input):
             # torch.fx tracing: one call_module node, as for nn.Dropout (a leaf); the traced
             # module calls this layer when it runs
             tracer = input.tracer
@@ -336,7 +356,7 @@ class Dropout(torch.nn.Dropout):
                 "mask whatever the sampler and batch sizes; or data_parallel=False to draw as nn.Dropout does "
                 "(each rank from its own torch generator)" % _world(self.data_parallel))
         runs = _positions(input, perm, samples)
-        seed = _take(input.device)
+        seed = _take(input)
         return _run(input, (p, bits, seed, self.stream, runs, perm), self.inplace)
 
     def extra_repr(self):
