@@ -743,12 +743,12 @@ def test_cuda_take_logic():
     try:
         dev = torch.device("cuda", 0)
         saved = torch.cuda.get_rng_state(dev)
-        a, b = _torch._take(dev), _torch._take(dev)
+        a, b = _torch._take_cuda(dev), _torch._take_cuda(dev)
         offset = int(store["state"].view(torch.int64)[1])
         torch.cuda.set_rng_state(saved, dev)          # what checkpoint does before a recomputation
-        a2 = _torch._take(dev)
+        a2 = _torch._take_cuda(dev)
         store["state"] = torch.tensor([1235, 8], dtype=torch.int64).view(torch.uint8)
-        c = _torch._take(dev)
+        c = _torch._take_cuda(dev)
     finally:
         torch.cuda.get_rng_state, torch.cuda.set_rng_state = real
     report("CUDA tensors' take (logic, against a stand-in state): the offset moves by 4 a call (8 -> %d), a restored "
