@@ -46,18 +46,21 @@ def _mix64(z):
 
 def _take_cuda(device):
     """torch.cuda's generator of `device` is (seed, Philox offset), advanced by every kernel that
-    draws; torch.cuda.get_rng_state gives both without a device sync. The call takes the
-    offset's next 4 (as a kernel drawing one number per thread would) and maps (seed, offset)
+    draws; torch.cuda.get_rng_state gives both without a device sync, as its last 16 bytes (torch
+    1.13 puts 800 bytes of a retired state before them, later versions nothing). The call takes
+    the offset's next 4 (as a kernel drawing one number per thread would) and maps (seed, offset)
     to a key seed: for one torch seed, different offsets give different keys (a bijection).
     torch.utils.checkpoint restores this state for the inputs' devices, so a recomputation
     takes the same value."""
     state = torch.cuda.get_rng_state(device)
-    if state.numel() != 16:
-        raise RuntimeError("dropouth: torch.cuda's generator state has %d bytes, 16 expected (seed, offset): "
-                           "this torch is not supported on CUDA tensors" % state.numel())
-    seed, offset = (int(v) for v in state.view(torch.int64))
+    n = state.numel()
+    if n < 16 or n % 8:
+        raise RuntimeError("dropouth: torch.cuda's generator state has %d bytes, not (.., seed, offset): "
+                           "this torch is not supported on CUDA tensors" % n)
+    words = state.view(torch.int64)
+    seed, offset = int(words[-2]), int(words[-1])
     new = state.clone()
-    new.view(torch.int64)[1] = offset + 4
+    new.view(torch.int64)[-1] = offset + 4
     torch.cuda.set_rng_state(new, device)
     return _mix64((_mix64(seed & _M64) + (offset & _M64)) & _M64)
 

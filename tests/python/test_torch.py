@@ -734,26 +734,32 @@ def test_dtypes():
 # ---- CUDA -----------------------------------------------------------------------------------
 def test_cuda_take_logic():
     """What a call takes from torch.cuda's generator, run here against a stand-in generator state
-    (16 bytes: seed, Philox offset): the CUDA path's logic without a GPU."""
+    (torch 1.13's layout: 800 bytes of a retired state, then seed and Philox offset; later
+    torch's: seed and offset alone): the CUDA path's logic without a GPU."""
     from dropouth import _torch
-    store = {"state": torch.tensor([1234, 8], dtype=torch.int64).view(torch.uint8)}
     real = (torch.cuda.get_rng_state, torch.cuda.set_rng_state)
-    torch.cuda.get_rng_state = lambda device="cuda": store["state"].clone()
-    torch.cuda.set_rng_state = lambda s, device="cuda": store.__setitem__("state", s.clone())
-    try:
-        dev = torch.device("cuda", 0)
-        saved = torch.cuda.get_rng_state(dev)
-        a, b = _torch._take_cuda(dev), _torch._take_cuda(dev)
-        offset = int(store["state"].view(torch.int64)[1])
-        torch.cuda.set_rng_state(saved, dev)          # what checkpoint does before a recomputation
-        a2 = _torch._take_cuda(dev)
-        store["state"] = torch.tensor([1235, 8], dtype=torch.int64).view(torch.uint8)
-        c = _torch._take_cuda(dev)
-    finally:
-        torch.cuda.get_rng_state, torch.cuda.set_rng_state = real
-    report("CUDA tensors' take (logic, against a stand-in state): the offset moves by 4 a call (8 -> %d), a restored "
-           "state gives the same value, another offset or seed another" % offset,
-           offset == 16 and a == a2 and len({a, b, c}) == 3)
+    for head in (800, 0):
+        def state(seed, offset):
+            return torch.cat([torch.full((head,), 255, dtype=torch.uint8),
+                              torch.tensor([seed, offset], dtype=torch.int64).view(torch.uint8)])
+        store = {"state": state(1234, 8)}
+        torch.cuda.get_rng_state = lambda device="cuda": store["state"].clone()
+        torch.cuda.set_rng_state = lambda s, device="cuda": store.__setitem__("state", s.clone())
+        try:
+            dev = torch.device("cuda", 0)
+            saved = torch.cuda.get_rng_state(dev)
+            a, b = _torch._take_cuda(dev), _torch._take_cuda(dev)
+            after = store["state"]
+            torch.cuda.set_rng_state(saved, dev)          # what checkpoint does before a recomputation
+            a2 = _torch._take_cuda(dev)
+            store["state"] = state(1235, 8)
+            c = _torch._take_cuda(dev)
+        finally:
+            torch.cuda.get_rng_state, torch.cuda.set_rng_state = real
+        report("CUDA tensors' take (logic, against a stand-in %d-byte state): the offset moves by 4 a call (8 -> %d), "
+               "the rest stays; a restored state gives the same value, another offset or seed another"
+               % (head + 16, int(after.view(torch.int64)[-1])),
+               torch.equal(after, state(1234, 16)) and a == a2 and len({a, b, c}) == 3)
 
 
 def test_cuda():
