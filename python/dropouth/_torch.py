@@ -22,6 +22,7 @@ from . import Generator, _bits, _lib
 
 _DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16",
            torch.bfloat16: "bfloat16"}
+_CODES = {t: _lib.DTYPES[name] for t, name in _DTYPES.items()}   # the C side's dtype numbers
 _M64 = (1 << 64) - 1
 _local = threading.local()     # a scratch tensor per thread (two threads must not share one draw)
 
@@ -158,8 +159,10 @@ def _apply(out, x, coords):
     if len(runs) == 1 and not x.is_cuda and x.is_contiguous() and out.is_contiguous() \
             and (not perm or perm[0] == 0):
         # one run over a row-major tensor whose batch dim is first: a flat call (no shape to describe)
-        _lib.run_flat(_lib.OP_FORWARD, _DTYPES[x.dtype], p, bits, seed, stream, runs[0][1], n,
-                      out.data_ptr(), None, x.data_ptr())
+        rc = _lib.cpu().dropouth_run_flat(_lib.OP_FORWARD, _CODES[x.dtype], p, bits, seed, stream, runs[0][1], n,
+                                          out.data_ptr(), None, x.data_ptr())
+        if rc:
+            _lib.check(rc)
         return
     if out.device != x.device:
         raise ValueError("out is on %s, input on %s" % (out.device, x.device))
@@ -169,7 +172,7 @@ def _apply(out, x, coords):
         cs = torch.cuda.current_stream(x.device).cuda_stream
     for first, pos, n in runs:
         xs, os_ = x, out
-        if len(runs) > 1 or n != (x.shape[perm[0]] if perm else 1):
+        if n >= 0 and (len(runs) > 1 or n != (x.shape[perm[0]] if perm else 1)):
             xs, os_ = x.narrow(perm[0], first, n), out.narrow(perm[0], first, n)
         dims = [xs.shape[d] for d in perm]
         ost = [os_.stride(d) for d in perm]
@@ -236,6 +239,9 @@ def _order(ndim, batch_dim):
         if len(_ORDERS) < 256:
             _ORDERS[(ndim, batch_dim)] = perm
     return perm
+
+
+_WHOLE = [(0, 0, -1)]   # one run of every sample from position 0 (its length is not used)
 
 
 def _positions(x, perm, samples):
@@ -350,17 +356,24 @@ class Dropout(torch.nn.Dropout):
             return input
         _check_tensor("input", input)
         p, bits = _rule(self.p, self.bits)
-        _refuse_tracing()
+        if _tracing_state() is not None:
+            _refuse_tracing()
         perm = _order(input.dim(), self.batch_dim)
-        if samples is None and self.data_parallel is not False and _world(self.data_parallel) > 1:
-            raise RuntimeError(
-                "dropouth.Dropout under data parallelism (%d processes) needs the global sample index of each "
-                "local sample: layer(x, samples=indices), so that every global sample gets its one-process "
-                "mask whatever the sampler and batch sizes; or data_parallel=False to draw as nn.Dropout does "
-                "(each rank from its own torch generator)" % _world(self.data_parallel))
-        runs = _positions(input, perm, samples)
-        seed = _take(input)
-        return _run(input, (p, bits, seed, self.stream, runs, perm), self.inplace)
+        if samples is None:
+            if self.data_parallel is not False and _dist_on and _dist_on() and _world(self.data_parallel) > 1:
+                raise RuntimeError(
+                    "dropouth.Dropout under data parallelism (%d processes) needs the global sample index of each "
+                    "local sample: layer(x, samples=indices), so that every global sample gets its one-process "
+                    "mask whatever the sampler and batch sizes; or data_parallel=False to draw as nn.Dropout does "
+                    "(each rank from its own torch generator)" % _world(self.data_parallel))
+            runs = _WHOLE
+        else:
+            runs = _positions(input, perm, samples)
+        seed = _take_cuda(input.device) if input.is_cuda else _take_cpu()
+        coords = (p, bits, seed, self.stream, runs, perm)
+        if torch.is_grad_enabled() and input.requires_grad:
+            return DropoutFunction.apply(input, coords, self.inplace)
+        return _run(input, coords, self.inplace)
 
     def extra_repr(self):
         s = "p={}, inplace={}".format(self.p, self.inplace)
