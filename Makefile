@@ -324,8 +324,8 @@ gpu:
 #   make python        build/python/libdropouth.so from python/dropouth_lib.c (checkout use)
 #   make python-cuda   build/python/libdropouth_cuda.so from dropout_cuda.cuh (nvcc; the
 #                      launchers need a GPU to run)
-#   make demo-ddp      data parallel at 1, 2 and 4 processes (gloo, CPU): dropouth.Dropout
-#                      beside nn.Dropout + DDP, measured (python/demo_ddp.py)
+#   make demo-ddp      data parallel at 1, 2 and 3 processes (gloo, CPU; uneven interleaved
+#                      shards): dropouth.Dropout(samples=) beside nn.Dropout, measured (python/demo_ddp.py)
 PY_CFLAGS ?= -std=c99 -O2 $(WARN)
 PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || echo python3)
 

@@ -1,27 +1,23 @@
-"""demo_ddp.py - data-parallel training with dropouth.Dropout and with nn.Dropout, at 1, 2 and 4
+"""demo_ddp.py - data-parallel training with dropouth.Dropout and with nn.Dropout, at 1, 2 and 3
 processes (torch.distributed, gloo, CPU), measured side by side.     make demo-ddp
 
 The same small model, data, seed and global batch in every run; only the number of processes
-changes. Each step, the global batch of GLOBAL samples is cut into CHUNKS fixed chunks; chunk
-k goes to rank k % world, which runs it forward and backward on its own (so a chunk's gradient
-is computed the same way at every world size) and the chunks' gradients are summed in chunk
-order after an all_gather: a fixed-order reduction.
+changes. Rank r of w takes the global samples r, r + w, r + 2w, ... of each step, as
+torch.utils.data.DistributedSampler interleaves them, so at 3 processes the local batches are
+uneven (6, 5, 5 of 16). Every rank seeds torch alike (torch.manual_seed(0), as DDP setups do so
+that the initial weights agree), and the gradients are summed over the ranks (all_reduce).
 
-- dropouth.Dropout: a layer reserves, per call, the positions of the whole global call
-  (local elements x world size) and uses its rank's slice. So global sample j gets the mask
-  that one process gives it, and the weights after training are bit-identical at 1, 2 and 4
-  processes and equal to one process without torch.distributed.
-- dropouth.Dropout + DistributedDataParallel (rank r takes samples r*B .. r*B + B - 1, DDP's
-  all-reduce averages): the same masks as one process; the weights may differ in the last bits,
-  since the all-reduce adds the ranks' gradients in another order than one process's matmul.
-- nn.Dropout + DistributedDataParallel (the usual setup: torch.manual_seed(0) on every rank):
-  each rank draws from its own copy of torch's generator, so every rank repeats rank 0's masks
-  on its local samples, and the weights change with the world size.
+- dropouth.Dropout, called as layer(h, samples=global indices): every global sample draws the
+  positions, and so the mask, that one process holding the whole batch gives it, whatever the
+  sampler order and the local batch sizes. The weights differ from one process's only by the
+  order of the gradient sums (a few units in the last place).
+- nn.Dropout: each rank draws its local batch's masks from its own copy of torch's generator, so
+  rank r's i-th local sample repeats rank 0's i-th mask, and the masks (and the weights) change
+  with the world size.
 
-Prints both, measured: weight hashes, how many global samples' masks equal one process's, how
-many local samples repeat rank 0's mask.
+Prints, measured: for each world size, how many (step, global sample) masks equal one process's,
+how many local samples repeat rank 0's mask, the largest weight difference to one process.
 """
-import hashlib
 import os
 import socket
 import tempfile
@@ -33,9 +29,10 @@ import torch.multiprocessing as mp
 
 import dropouth   # python3 python/demo_ddp.py finds python/dropouth beside it; else the installed one
 
-GLOBAL, CHUNKS, LR = 16, 4, 0.05
-STEPS = int(os.environ.get("DROPOUTH_DEMO_STEPS", "8"))
+GLOBAL, LR = 16, 0.05
+STEPS = int(os.environ.get("DROPOUTH_DEMO_STEPS", "6"))
 IN, HID, OUT = 12, 32, 3
+KINDS = ("dropouth", "torch")
 
 
 def data():
@@ -45,99 +42,59 @@ def data():
     return torch.from_numpy(x), torch.from_numpy(y)
 
 
-def model(kind, group=None):
-    """The model; dropouth's layers take the data-parallel group (None: torch.distributed's
-    default group where it is initialised, else one process)."""
+class Net(torch.nn.Module):
+    """Two dropout layers after Linear layers (whose outputs are not 0: the output shows the mask)."""
+
+    def __init__(self, kind):
+        super().__init__()
+        drop = dropouth.Dropout if kind == "dropouth" else torch.nn.Dropout
+        self.kind = kind
+        self.l1, self.l2, self.l3 = torch.nn.Linear(IN, HID), torch.nn.Linear(HID, HID), torch.nn.Linear(HID, OUT)
+        self.d1, self.d2 = drop(0.5), drop(0.25)
+
+    def forward(self, x, samples=None):
+        kw = {"samples": samples} if self.kind == "dropouth" else {}
+        h = torch.relu(self.d1(self.l1(x), **kw))
+        return self.l3(torch.relu(self.d2(self.l2(h), **kw)))
+
+
+def train(kind, rank, world):
+    """(weights, {(step, global sample): its first-layer mask}) of rank `rank` of `world`."""
+    torch.set_num_threads(1)
     torch.manual_seed(0)
-    dropouth.manual_seed(7)
-    drop = (lambda p: dropouth.Dropout(p, data_parallel=group)) if kind == "dropouth" else (lambda p: torch.nn.Dropout(p))
-    # dropout right after a Linear, whose outputs are not 0: the layer's output shows its mask
-    return torch.nn.Sequential(torch.nn.Linear(IN, HID), drop(0.5), torch.nn.ReLU(),
-                               torch.nn.Linear(HID, HID), drop(0.25), torch.nn.ReLU(), torch.nn.Linear(HID, OUT))
-
-
-def digest(b):
-    return hashlib.sha256(b).hexdigest()[:16]
-
-
-def weights_of(m):
-    return b"".join(p.detach().numpy().tobytes() for p in m.parameters())
-
-
-def train_dropouth(rank, world, group=None):
-    """Fixed-order data parallel training; (weights, {global sample: its first-layer mask, step 0})."""
-    torch.set_num_threads(1)
-    m = model("dropouth", group)
+    m = Net(kind)
     xs, ys = data()
-    c = GLOBAL // CHUNKS
-    masks = {}
     grab = {}
-    m[1].register_forward_hook(lambda mod, inp, out: grab.__setitem__("mask", (out != 0).numpy().copy()))
+    m.d1.register_forward_hook(lambda mod, inp, out: grab.__setitem__("mask", (out != 0).numpy().copy()))
+    masks = {}
     for s in range(STEPS):
-        mine = []
-        for k in range(rank, CHUNKS, world):   # rank's chunks, in order: call m = k // world
-            m.zero_grad()
-            torch.nn.functional.cross_entropy(m(xs[s, k * c:(k + 1) * c]), ys[s, k * c:(k + 1) * c]).backward()
-            mine.append(torch.cat([p.grad.reshape(-1) for p in m.parameters()]))
-            if s == 0:
-                for i in range(c):
-                    masks[k * c + i] = grab["mask"][i].tobytes()
-        mine = torch.stack(mine)
+        idx = list(range(rank, GLOBAL, world))          # DistributedSampler's interleaved shard
+        m.zero_grad()
+        loss = torch.nn.functional.cross_entropy(m(xs[s, idx], samples=idx if world > 1 else None), ys[s, idx],
+                                                 reduction="sum") / GLOBAL
+        loss.backward()
+        for i, j in enumerate(idx):
+            masks[(s, j)] = grab["mask"][i].tobytes()
         if world > 1:
-            parts = [torch.empty_like(mine) for _ in range(world)]
-            dist.all_gather(parts, mine, group=group)
-        else:
-            parts = [mine]
-        total = None
-        for k in range(CHUNKS):                # the sum in chunk order, whatever the world size
-            g = parts[k % world][k // world]
-            total = g.clone() if total is None else total + g
-        total = total / CHUNKS
-        with torch.no_grad():
-            at = 0
             for p in m.parameters():
-                p -= LR * total[at:at + p.numel()].view_as(p)
-                at += p.numel()
-    return weights_of(m), masks
+                dist.all_reduce(p.grad)
+        with torch.no_grad():
+            for p in m.parameters():
+                p -= LR * p.grad
+    return np.concatenate([p.detach().numpy().ravel() for p in m.parameters()]), masks
 
 
-def train_nn_dropout(rank, world, group=None, kind="torch"):
-    """The usual DDP: rank r takes samples r*G/W .. of each step, DDP averages the gradients."""
-    torch.set_num_threads(1)
-    m = model(kind, group)
-    ddp = torch.nn.parallel.DistributedDataParallel(m, process_group=group) if world > 1 else m
-    opt = torch.optim.SGD(m.parameters(), lr=LR)
-    xs, ys = data()
-    b = GLOBAL // world
-    grab = {}
-    m[1].register_forward_hook(lambda mod, inp, out: grab.__setitem__("mask", (out != 0).numpy().copy()))
-    masks = {}
-    for s in range(STEPS):
-        opt.zero_grad()
-        torch.nn.functional.cross_entropy(ddp(xs[s, rank * b:(rank + 1) * b]), ys[s, rank * b:(rank + 1) * b]).backward()
-        opt.step()
-        if s == 0:
-            for i in range(b):
-                masks[rank * b + i] = grab["mask"][i].tobytes()
-    return weights_of(m), masks
-
-
-def _worker(rank, size, port, outdir, kinds, worlds):
-    """One of `size` processes: trains at each world size w in `worlds` on ranks 0 .. w-1 (a
-    process group of its own; all of them for w = size)."""
+def _worker(rank, world, port, outdir):
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), GLOO_SOCKET_IFNAME="lo")
-    dist.init_process_group("gloo", rank=rank, world_size=size)
+    dist.init_process_group("gloo", rank=rank, world_size=world)
     try:
-        for w in worlds:
-            group = dist.new_group(list(range(w))) if w < size else None   # every rank takes part in new_group
-            if rank >= w:
-                continue
-            for kind in kinds:
-                if kind == "dropouth":
-                    wts, masks = train_dropouth(rank, w, group)
-                else:   # "torch": nn.Dropout + DDP; "dropouth-ddp": dropouth.Dropout + DDP
-                    wts, masks = train_nn_dropout(rank, w, group, "dropouth" if kind == "dropouth-ddp" else "torch")
-                torch.save({"weights": wts, "masks": masks}, os.path.join(outdir, "%s-%d-%d.pt" % (kind, w, rank)))
+        out = {kind: train(kind, rank, world) for kind in KINDS}
+        try:   # under data parallelism a call without samples= cannot give one-process masks: it must refuse
+            Net("dropouth")(torch.ones(2, IN))
+            out["refused"] = None
+        except RuntimeError as e:
+            out["refused"] = str(e)
+        torch.save(out, os.path.join(outdir, "%d.pt" % rank))
         dist.barrier()
     finally:
         dist.destroy_process_group()
@@ -151,79 +108,51 @@ def free_port():
     return port
 
 
-KINDS = ("dropouth", "dropouth-ddp", "torch")
-
-
-def run_worlds(worlds=(1, 2, 4), kinds=KINDS):
-    """{world: {kind: (weights (None where ranks differ), [masks dict of each rank])}}, all world
-    sizes from one start of max(worlds) processes (gloo on CPU)."""
-    size = max(worlds)
+def run_world(world):
+    """[each rank's {kind: (weights, masks), "refused": message}] of one run at `world` processes."""
     with tempfile.TemporaryDirectory() as outdir:
-        mp.spawn(_worker, args=(size, free_port(), outdir, kinds, list(worlds)), nprocs=size, join=True)
-        out = {}
-        for w in worlds:
-            out[w] = {}
-            for kind in kinds:
-                runs = [torch.load(os.path.join(outdir, "%s-%d-%d.pt" % (kind, w, r))) for r in range(w)]
-                same_weights = all(r["weights"] == runs[0]["weights"] for r in runs)
-                out[w][kind] = (runs[0]["weights"] if same_weights else None, [r["masks"] for r in runs])
-        return out
+        mp.spawn(_worker, args=(world, free_port(), outdir), nprocs=world, join=True)
+        return [torch.load(os.path.join(outdir, "%d.pt" % r)) for r in range(world)]
 
 
-def local_order(kind, rank, world):
-    """Global sample numbers in the order rank `rank` runs them at step 0."""
-    if kind != "dropouth":
-        b = GLOBAL // world
-        return [rank * b + i for i in range(b)]
-    c = GLOBAL // CHUNKS
-    return [k * c + i for k in range(rank, CHUNKS, world) for i in range(c)]
-
-
-def measure(one, worlds):
-    """{kind: {world: (weights hash or None, == one process, masks equal to one process's,
-    local samples of ranks 1.. repeating rank 0's mask at the same local index, how many)}}."""
-    out = {}
-    for kind in one:
-        out[kind] = {}
-        for w, res in worlds.items():
-            wts, rank_masks = res[kind]
-            merged = {}
-            for mk in rank_masks:
-                merged.update(mk)
-            equal = sum(merged[j] == one[kind][1][j] for j in range(GLOBAL))
-            r0 = [rank_masks[0][j] for j in local_order(kind, 0, w)]
-            rep = n = 0
-            for r in range(1, w):
-                for i, j in enumerate(local_order(kind, r, w)):
-                    rep += rank_masks[r][j] == r0[i]
-                    n += 1
-            out[kind][w] = (None if wts is None else digest(wts), wts == one[kind][0], equal, rep, n)
-    return out
+def measure(one, ranks, kind):
+    """(masks equal to one process's, how many, local samples repeating rank 0's, how many,
+    largest weight difference to one process)."""
+    world = len(ranks)
+    merged = {}
+    for r in ranks:
+        merged.update(r[kind][1])
+    equal = sum(merged[k] == one[kind][1][k] for k in one[kind][1])
+    rep = n = 0
+    for s in range(STEPS):
+        r0 = list(range(0, GLOBAL, world))
+        for r in range(1, world):
+            for i, j in enumerate(range(r, GLOBAL, world)):
+                rep += ranks[r][kind][1][(s, j)] == ranks[0][kind][1][(s, r0[i])]
+                n += 1
+    gap = float(np.abs(ranks[0][kind][0] - one[kind][0]).max())
+    return equal, len(one[kind][1]), rep, n, gap
 
 
 def one_process():
-    """Each kind trained by one process without torch.distributed: the reference."""
-    return {"dropouth": train_dropouth(0, 1), "dropouth-ddp": train_nn_dropout(0, 1, None, "dropouth"),
-            "torch": train_nn_dropout(0, 1)}
+    return {kind: train(kind, 0, 1) for kind in KINDS}
 
 
 def main():
-    t = "dropouth.Dropout (fixed-order reduction) vs nn.Dropout + DDP, gloo on CPU, global batch %d, %d steps" % (GLOBAL, STEPS)
-    print(t)
+    print("dropouth.Dropout(samples=global indices) vs nn.Dropout, gloo on CPU, global batch %d, %d steps, "
+          "DistributedSampler's interleaved shards" % (GLOBAL, STEPS))
     one = one_process()
-    worlds = run_worlds((1, 2, 4))
-    table = measure(one, worlds)
-    for kind, name in (("dropouth", "dropouth.Dropout, fixed-order reduction"),
-                       ("dropouth-ddp", "dropouth.Dropout + DistributedDataParallel (all-reduce: the order of the sum changes)"),
-                       ("torch", "nn.Dropout + DistributedDataParallel")):
-        print("\n%s (one process without torch.distributed: weights %s)" % (name, digest(one[kind][0])))
-        print("  processes  weights           = one process  masks = one process's  ranks 1.. repeat rank 0's masks")
-        for w, (h, eq, equal, rep, n) in table[kind].items():
-            wts = worlds[w][kind][0]
-            gap = "" if eq or wts is None else "  (largest weight difference %.1e)" % float(np.abs(
-                np.frombuffer(wts, np.float32) - np.frombuffer(one[kind][0], np.float32)).max())
-            print("  %9d  %-16s  %-13s  %2d of %d samples       %s%s" % (
-                w, h or "ranks differ", "yes" if eq else "no", equal, GLOBAL, "%d of %d samples" % (rep, n) if n else "-", gap))
+    results = {w: run_world(w) for w in (2, 3)}
+    for kind, name in (("dropouth", "dropouth.Dropout, layer(h, samples=global indices)"),
+                       ("torch", "nn.Dropout, every rank seeded alike")):
+        print("\n%s" % name)
+        print("  processes  local batches  masks = one process's  local samples repeating rank 0's  "
+              "largest weight difference to one process")
+        for w, ranks in results.items():
+            equal, total, rep, n, gap = measure(one, ranks, kind)
+            sizes = "/".join(str(len(range(r, GLOBAL, w))) for r in range(w))
+            print("  %9d  %13s  %3d of %3d              %3d of %3d                         %.1e"
+                  % (w, sizes, equal, total, rep, n, gap))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
 
 #define DROPOUT_IMPLEMENTATION
 #include "../dropout.h"
@@ -83,6 +86,50 @@ DROPOUTH_API int dropouth_run(int op, int dtype, double p, int bits, uint64_t se
    t.in = in;
    t.mask = op == DROPOUTH_OP_FORWARD ? mask : NULL;
    return dropout_run(&d, &t);
+}
+
+/* op on `count` contiguous elements, out and in 1-D (the descriptor's default shape): the common
+   case, called without building shape and stride arrays (most of a small call's cost in Python). */
+DROPOUTH_API int dropouth_run_flat(int op, int dtype, double p, int bits, uint64_t seed, uint64_t stream,
+                                   uint64_t pos, uint64_t count, void *out, uint8_t *mask, const void *in)
+{
+   size_t n = (size_t)count;
+   if ((uint64_t)n != count) return DROPOUT_ERR_SHAPE_OVERFLOW;
+   return dropouth_run(op, dtype, p, bits, seed, stream, pos, 1, &n, NULL, NULL, out, mask, in);
+}
+
+/* Which of this file's builds the CPU runs (python/setup.py builds it for x86-64, AVX2 and
+   AVX-512): 1 = AVX2, FMA, F16C, BMI and BMI2; 2 = those and AVX-512 F, BW, VL and DQ; 0 = not
+   both (or not x86). The package loads the best build the CPU runs, as NumPy picks its kernels
+   at import. */
+DROPOUTH_API int dropouth_cpu_level(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+   unsigned a, b, c, d;
+   int f16c, avx2;
+   __builtin_cpu_init();
+   /* F16C: CPUID leaf 1, ECX bit 29 (clang's __builtin_cpu_supports does not know the name) */
+   f16c = __get_cpuid(1, &a, &b, &c, &d) && (c >> 29 & 1u);
+   avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c &&
+          __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+   if (avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+      return 2;
+   if (avx2) return 1;
+#endif
+   return 0;
+}
+
+/* The ISA this build was compiled for (its own level), so the package can say what it loaded. */
+DROPOUTH_API int dropouth_build_level(void)
+{
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+   return 2;
+#elif defined(__AVX2__)
+   return 1;
+#else
+   return 0;
+#endif
 }
 
 DROPOUTH_API int dropouth_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t first)

@@ -3,12 +3,17 @@
     python3 -m pip install --no-build-isolation ./python      (see docs/PYTHON.md)
 
 The CPU library is python/dropouth_lib.c over ../dropout.h, compiled by setuptools as an
-extension file (it has no Python entry point: ctypes loads it). Where nvcc works, the CUDA one
-(python/dropouth_cuda_lib.cu over ../dropout_cuda.cuh) is built beside it; where it does not,
-the package is CPU-only and says so (set DROPOUTH_NO_CUDA=1 to skip the attempt).
+extension file (it has no Python entry point: ctypes loads it). On x86-64 it is built three
+times: for any x86-64 (SSE2), for AVX2 and for AVX-512; the package loads the best one the CPU
+runs (dropouth._lib.cpu), so every user gets the fastest path without flags (the bits are the
+same on every path: dropout.h's contract). The CUDA library (python/dropouth_cuda_lib.cu over
+../dropout_cuda.cuh) is built where a GPU answers (nvidia-smi) and nvcc works, or where
+DROPOUTH_CUDA=1 asks for it; DROPOUTH_NO_CUDA=1 skips it. (nvcc takes about a minute, eight
+times the rest of the install: a machine without a GPU does not pay for it by default.)
 dropouth.__version__ is DROPOUT_VERSION_STRING, read from ../dropout.h here, at build time.
 """
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -46,6 +51,28 @@ def find_nvcc():
     return None
 
 
+def gpu_here():
+    return bool(shutil.which("nvidia-smi")) and subprocess.call(
+        ["nvidia-smi"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+
+
+# The CPU library's builds: (module, extra flags, what the CPU must have: dropouth_cpu_level's
+# number). -ffp-contract=off everywhere: no fused multiply-add where the contract says IEEE ops.
+_BASE_FLAGS = ["-std=c99", "-O2", "-ffp-contract=off"]
+_AVX2 = ["-mavx2", "-mfma", "-mf16c", "-mbmi", "-mbmi2"]
+_AVX512 = _AVX2 + ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"]
+
+
+def cpu_extensions():
+    exts = [Extension("dropouth._dropouth_cpu", sources=["dropouth_lib.c"], extra_compile_args=_BASE_FLAGS)]
+    if platform.machine().lower() in ("x86_64", "amd64") and os.name != "nt" \
+            and not os.environ.get("DROPOUTH_NO_ISA_VARIANTS"):
+        for name, flags in (("avx2", _AVX2), ("avx512", _AVX512)):
+            exts.append(Extension("dropouth._dropouth_cpu_" + name, sources=["dropouth_lib.c"],
+                                  extra_compile_args=_BASE_FLAGS + flags))
+    return exts
+
+
 class BuildExt(build_ext):
     """The CPU library as setuptools builds extensions; then the CUDA one, where nvcc works."""
 
@@ -53,6 +80,9 @@ class BuildExt(build_ext):
         super().run()
         if os.environ.get("DROPOUTH_NO_CUDA"):
             print("dropouth: CUDA library skipped (DROPOUTH_NO_CUDA is set)")
+            return
+        if not os.environ.get("DROPOUTH_CUDA") and not gpu_here():
+            print("dropouth: no GPU answers here (nvidia-smi): CUDA library skipped (DROPOUTH_CUDA=1 builds it)")
             return
         nvcc = find_nvcc()
         src = os.path.join(HERE, "dropouth_cuda_lib.cu")
@@ -66,8 +96,7 @@ class BuildExt(build_ext):
         # with PTX; DROPOUTH_NVCC_FLAGS replaces this choice (e.g. "-arch=sm_90")
         arch = os.environ.get("DROPOUTH_NVCC_FLAGS")
         if arch is None:
-            arch = "-arch=native" if shutil.which("nvidia-smi") and subprocess.call(
-                ["nvidia-smi"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0 else ""
+            arch = "-arch=native" if gpu_here() else ""
         cmd = [nvcc, "-O2", "-std=c++14"] + arch.split() + ["-shared", "-Xcompiler", "-fPIC", "-o", out, src]
         print("dropouth: " + " ".join(cmd))
         if subprocess.call(cmd) != 0:
@@ -82,8 +111,7 @@ setup(
     packages=["dropouth"],
     python_requires=">=3.7",
     install_requires=[],           # numpy and torch are optional peers: Debian's python3-numpy, python3-torch
-    ext_modules=[Extension("dropouth._dropouth_cpu", sources=["dropouth_lib.c"],
-                           extra_compile_args=["-std=c99", "-O2", "-ffp-contract=off"])],
+    ext_modules=cpu_extensions(),
     cmdclass={"build_py": BuildPy, "build_ext": BuildExt},
     zip_safe=False,
 )

@@ -9,8 +9,8 @@ for any strided view of it.
 
 PyTorch (imported on first use, so that NumPy alone is enough for the rest):
 
-    layer = dropouth.Dropout(0.1)             # nn.Dropout's arguments and meaning; own options keyword-only
-    y = dropouth.dropout(x, 0.1, generator=g) # the functional form: a Generator or explicit coordinates
+    layer = dropouth.Dropout(0.1)       # an nn.Dropout: seeded by torch.manual_seed, exact under checkpointing
+    y = dropouth.dropout(x, 0.1)        # F.dropout's form; or explicit coordinates: seed=, pos=
 
 NumPy:
 
@@ -35,7 +35,7 @@ except ImportError:                              # a checkout on sys.path: read 
     with open(_os.path.join(_lib._REPO, "dropout.h"), encoding="utf-8") as _f:
         __version__ = _re.search(r'#define DROPOUT_VERSION_STRING "([^"]+)"', _f.read()).group(1)
 
-__all__ = ["__version__", "Generator", "manual_seed", "default_bits", "realised_p",
+__all__ = ["__version__", "Generator", "default_bits", "realised_p",
            "mask", "forward", "backward", "unpack_mask", "stream_u32", "uniform_f32", "uniform_f64"]
 _TORCH_NAMES = ("dropout", "Dropout", "DropoutFunction")
 try:
@@ -94,40 +94,17 @@ def realised_p(p, bits=None):
 
 
 # ---- where masks come from: explicit coordinates or a Generator ------------------------------
-_defaults = {"seed": 0, "next_stream": 0}
-
-
-def manual_seed(seed):
-    """The seed of the Dropout layers built from now on, and their numbering restarted at 0:
-    a layer built without stream= takes the next number as its stream. Call it before building
-    a model, as torch.manual_seed is called, so that the same code gives the same layers."""
-    _defaults["seed"] = _lib.u64("seed", seed)
-    _defaults["next_stream"] = 0
-
-
-def _next_stream():
-    s = _defaults["next_stream"]
-    _defaults["next_stream"] = s + 1
-    return s
-
-
 class Generator(object):
     """Hands out stream positions of one key (seed, stream): each call reserves the next
     `count` positions, as dropout_gen_plan does in C. Plain data: it pickles and copies.
-
-    Under activation checkpointing (torch.utils.checkpoint, reentrant or not) the recomputation
-    of a forward pass runs during the backward pass; a reservation made then is recognised as a
-    replay and gets the positions of the original call back, reserving nothing. So gradients are
-    those of the original masks and the generator ends where a step without checkpointing ends.
-    """
+    For NumPy arrays; PyTorch layers take their coordinates from torch's generator instead
+    (dropouth.Dropout), which activation checkpointing restores."""
 
     def __init__(self, seed, stream=0, position=0):
         self.seed = _lib.u64("seed", seed)
         self.stream = _lib.u64("stream", stream)
         self.position = _lib.u64("position", position)
-        self._records = []   # reservations since the last backward pass: (start, count, fingerprint)
-        self._epoch = None
-        self._lock = threading.Lock()   # threads sharing a layer (nn.DataParallel) get disjoint positions
+        self._lock = threading.Lock()   # threads sharing a generator get disjoint positions
 
     def __repr__(self):
         return "dropouth.Generator(seed=%d, stream=%d, position=%d)" % (self.seed, self.stream, self.position)
@@ -138,37 +115,26 @@ class Generator(object):
     def __setstate__(self, state):
         self.__init__(state["seed"], state["stream"], state["position"])
 
-    def reserve(self, count, like=None):
-        """The first of `count` fresh positions (a replay's original ones during a backward
-        pass); `like` is the tensor the positions are for, which tells replays apart."""
+    def reserve(self, count):
+        """The first of `count` fresh positions."""
         count = _lib.u64("count", count)
-        from . import _replay
-        if like is not None and _replay.in_backward():
-            start = _replay.find(self._records, count, like)
-            if start is not None:
-                return start
         with self._lock:
             if count > U64 - self.position:
                 raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
                                  % (U64 - self.position, count))
-            epoch = _replay.epoch()
-            if self._epoch != epoch:      # a backward pass has ended since: its replays are done
-                self._records, self._epoch = [], epoch
             start = self.position
             self.position += count
-            if like is not None:
-                _replay.remember(self._records, start, count, like)
         return start
 
 
-def _coords(generator, seed, stream, pos, count, like=None):
+def _coords(generator, seed, stream, pos, count):
     """(seed, stream, pos) of a call: from a Generator, or explicit; never a silent default."""
     if generator is not None:
         if seed is not None or pos is not None:
             raise TypeError("give either generator= or seed= and pos=, not both")
         if not isinstance(generator, Generator):
             raise TypeError("generator must be a dropouth.Generator, got %s" % type(generator).__name__)
-        return generator.seed, generator.stream, generator.reserve(count, like)
+        return generator.seed, generator.stream, generator.reserve(count)
     if seed is None or pos is None:
         raise TypeError("coordinates needed: generator=dropouth.Generator(...) or seed= and pos= "
                         "(there is no default: it would give every call the same mask)")
@@ -195,14 +161,26 @@ def _array(name, x, dtype):
     if dtype is not None:
         if dtype not in ("bfloat16", "bf16"):
             raise ValueError("dtype= names bf16 data only ('bfloat16'); other types come from the array, got %r" % (dtype,))
-        if x.dtype != np.uint16:
+        if not (x.dtype.kind == "u" and x.itemsize == 2):
             raise TypeError("dtype='bfloat16' needs a uint16 array of bf16 bit patterns, got %s" % x.dtype)
         return "bfloat16"
-    if x.dtype == np.uint16:
+    if x.dtype.kind == "u" and x.itemsize == 2:
         raise TypeError("%s is uint16: for bf16 bit patterns say so with dtype='bfloat16' (never guessed)" % name)
     if x.dtype.name not in _NP_NAMES:
         raise TypeError("%s must be float32, float64, float16 (or uint16 with dtype='bfloat16'), got %s" % (name, x.dtype))
     return x.dtype.name
+
+
+def _native(name, x):
+    """x as the C side reads it: native byte order (a big-endian '>f4' array is converted, not read
+    as garbage), aligned to its element size, strides in whole elements. A copy only where x is
+    not already so; the copy has the same values, so the same bits come out."""
+    np = _np()
+    if not x.dtype.isnative:
+        x = x.astype(x.dtype.newbyteorder("="))
+    if not x.flags.aligned or any(s % x.itemsize for s in x.strides):
+        x = np.array(x, order="C", copy=True)
+    return x
 
 
 def _elem_strides(x):
@@ -213,6 +191,7 @@ def _elem_strides(x):
 
 def _np_run(op, x, dtype, p, bits, seed, stream, pos, want_mask):
     np = _np()
+    x = _native("x", x)
     y = np.empty(x.shape, x.dtype)          # C order: any input layout, the same bits
     packed = np.zeros((x.size + 7) // 8, np.uint8) if want_mask else None
     if x.size:
@@ -284,6 +263,9 @@ def uniform_f64(n, *, seed, stream=0, pos):
 
 
 def __getattr__(name):
+    if name == "manual_seed":
+        raise AttributeError("dropouth.manual_seed is gone: dropouth.Dropout takes its masks from torch's generator, "
+                             "so torch.manual_seed seeds it (docs/PYTHON.md, seeding)")
     if name in _TORCH_NAMES:
         from . import _torch
         return getattr(_torch, name)

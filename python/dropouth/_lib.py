@@ -42,19 +42,49 @@ def _load(stem, env, built, how):
     return lib
 
 
+_LEVELS = ("x86-64", "avx2", "avx512")   # dropouth_build_level's numbers
+_VARIANT = {1: "_dropouth_cpu_avx2", 2: "_dropouth_cpu_avx512"}
+
+
+def _type_cpu(lib):
+    lib.dropouth_strerror.restype = ctypes.c_char_p
+    lib.dropouth_strerror.argtypes = [_I]
+    lib.dropouth_rule.argtypes = [_D, _I, ctypes.POINTER(ctypes.c_uint64)]
+    lib.dropouth_run.argtypes = _RUN_ARGS
+    lib.dropouth_run_flat.argtypes = [_I, _I, _D, _I, _U64T, _U64T, _U64T, _U64T, _VP, _VP, _VP]
+    for fill in ("dropouth_fill_u32", "dropouth_fill_uniform_f32", "dropouth_fill_uniform_f64"):
+        getattr(lib, fill).argtypes = [_VP, _SZ, _U64T, _U64T, _U64T]
+    return lib
+
+
 def cpu():
-    """The CPU library, typed."""
+    """The CPU library, typed: the best of the package's builds (x86-64, AVX2, AVX-512) that this
+    CPU runs, chosen at first use; DROPOUTH_ISA=x86-64 or avx2 caps the choice, DROPOUTH_LIB names
+    a file. All builds give the same bits (dropout.h's contract); only the speed differs."""
     if "_dropouth_cpu" not in _libs:
-        lib = _load("_dropouth_cpu", "DROPOUTH_LIB", "libdropouth.so",
-                    "install the package (python3 -m pip install --no-build-isolation ./python) "
-                    "or run `make python` in the repository")
-        lib.dropouth_strerror.restype = ctypes.c_char_p
-        lib.dropouth_strerror.argtypes = [_I]
-        lib.dropouth_rule.argtypes = [_D, _I, ctypes.POINTER(ctypes.c_uint64)]
-        lib.dropouth_run.argtypes = _RUN_ARGS
-        for fill in ("dropouth_fill_u32", "dropouth_fill_uniform_f32", "dropouth_fill_uniform_f64"):
-            getattr(lib, fill).argtypes = [_VP, _SZ, _U64T, _U64T, _U64T]
+        lib = _type_cpu(_load("_dropouth_cpu", "DROPOUTH_LIB", "libdropouth.so",
+                              "install the package (python3 -m pip install --no-build-isolation ./python) "
+                              "or run `make python` in the repository"))
+        level = lib.dropouth_cpu_level() if not os.environ.get("DROPOUTH_LIB") else 0
+        cap = os.environ.get("DROPOUTH_ISA")
+        if cap:
+            if cap not in _LEVELS:
+                raise ValueError("DROPOUTH_ISA must be one of %s, got %r" % (", ".join(_LEVELS), cap))
+            level = min(level, _LEVELS.index(cap))
+        while level > 0:
+            found = glob.glob(os.path.join(_HERE, _VARIANT[level] + "*.so"))
+            if found:
+                lib = _type_cpu(ctypes.CDLL(found[0]))
+                lib.dropouth_version.restype = ctypes.c_char_p
+                break
+            level -= 1
+        _libs["_dropouth_cpu"] = lib
     return _libs["_dropouth_cpu"]
+
+
+def isa():
+    """The instruction set of the CPU library in use: 'x86-64' (SSE2), 'avx2' or 'avx512'."""
+    return _LEVELS[cpu().dropouth_build_level()]
 
 
 def cuda():
@@ -121,6 +151,13 @@ def run(op, dtype, p, bits, seed, stream, pos, dims, out_strides, in_strides, ou
     else:
         lib = cuda()
         check(lib.dropouth_cuda_run(*(args + (cuda_stream,))), lib)
+
+
+def run_flat(op, dtype, p, bits, seed, stream, pos, count, out_ptr, mask_ptr, in_ptr):
+    """One library call on `count` contiguous elements (CPU)."""
+    rc = cpu().dropouth_run_flat(op, DTYPES[dtype], p, bits, seed, stream, pos, count, out_ptr, mask_ptr, in_ptr)
+    if rc:
+        check(rc)
 
 
 def _merge(dims, a, b):

@@ -1,18 +1,80 @@
-"""dropouth for PyTorch: dropout (functional), Dropout (nn.Module), DropoutFunction (autograd).
+"""dropouth for PyTorch: dropout (functional), Dropout (an nn.Dropout), DropoutFunction (autograd).
+
+Where a mask comes from. Each training call takes one 64-bit value from torch's default
+generator of the input's device (the CPU generator for CPU tensors, torch.cuda's for CUDA
+tensors), exactly where nn.Dropout would draw its mask, and uses it as the key's seed:
+
+    coordinates = (seed = the value taken, stream = the layer's stream, positions from 0)
+
+So a mask is a function of torch's RNG state at the call, as nn.Dropout's is. Whatever
+restores that state replays the mask: torch.utils.checkpoint's preserve_rng_state (reentrant
+or not), torch.set_rng_state, torch.manual_seed. Nothing is remembered between calls and
+nothing is guessed; the layer keeps no state. The backward rebuilds the mask from the
+coordinates saved with the graph.
 
 Imported by `dropouth.Dropout` and friends on first use. The classes are module-level names, so
 they pickle, torch.save whole, and deep-copy."""
+import threading
+
 import torch
 
-from . import Generator, _bits, _coords, _defaults, _lib, _next_stream, _replay
+from . import Generator, _bits, _lib
 
 _DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16",
            torch.bfloat16: "bfloat16"}
+_CODES = {t: _lib.DTYPES[name] for t, name in _DTYPES.items()}   # the C side's dtype numbers
+_M64 = (1 << 64) - 1
+_local = threading.local()     # a scratch tensor per thread (two threads must not share one draw)
 
 
+# ---- what a call takes from torch's generator ------------------------------------------------
+def _take_cpu():
+    """64 bits from torch's CPU generator (two of mt19937's 32-bit words), as a draw of any
+    CPU op takes them: torch.get_rng_state()/set_rng_state() save and restore it."""
+    t = getattr(_local, "scratch", None)
+    if t is None:
+        with torch.inference_mode(False):   # a normal tensor even when the first call is in inference mode
+            t = _local.scratch = torch.empty((), dtype=torch.int64)
+    return int(t.random_(-(1 << 63), None)) & _M64
+
+
+def _mix64(z):
+    """splitmix64's finaliser: a bijection of 64-bit integers."""
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 & _M64
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB & _M64
+    return z ^ (z >> 31)
+
+
+def _take_cuda(device):
+    """torch.cuda's generator of `device` is (seed, Philox offset), advanced by every kernel that
+    draws; torch.cuda.get_rng_state gives both without a device sync, as its last 16 bytes (torch
+    1.13 puts 800 bytes of a retired state before them, later versions nothing). The call takes
+    the offset's next 4 (as a kernel drawing one number per thread would) and maps (seed, offset)
+    to a key seed: for one torch seed, different offsets give different keys (a bijection).
+    torch.utils.checkpoint restores this state for the inputs' devices, so a recomputation
+    takes the same value."""
+    state = torch.cuda.get_rng_state(device)
+    n = state.numel()
+    if n < 16 or n % 8:
+        raise RuntimeError("dropouth: torch.cuda's generator state has %d bytes, not (.., seed, offset): "
+                           "this torch is not supported on CUDA tensors" % n)
+    words = state.view(torch.int64)
+    seed, offset = int(words[-2]), int(words[-1])
+    new = state.clone()
+    new.view(torch.int64)[-1] = offset + 4
+    torch.cuda.set_rng_state(new, device)
+    return _mix64((_mix64(seed & _M64) + (offset & _M64)) & _M64)
+
+
+def _take(x):
+    """The value a call on tensor x takes (x checked: a CPU or a CUDA tensor)."""
+    return _take_cuda(x.device) if x.is_cuda else _take_cpu()
+
+
+# ---- checks ------------------------------------------------------------------------------------
 def _check_tensor(name, t):
     """What the library takes: a dense (strided) float tensor on a CPU or a CUDA device. Every
-    refusal comes before anything is reserved or written."""
+    refusal comes before anything is taken from a generator or written."""
     if not isinstance(t, torch.Tensor):
         raise TypeError("%s must be a torch.Tensor, got %s%s" % (
             name, type(t).__name__, " (for NumPy arrays use dropouth.forward)" if type(t).__module__ == "numpy" else ""))
@@ -20,36 +82,108 @@ def _check_tensor(name, t):
         raise TypeError("%s must be a dense tensor, got layout %s (sparse and opaque layouts are not supported)" % (name, t.layout))
     if t.dtype not in _DTYPES:
         raise TypeError("%s must be float32, float64, float16 or bfloat16, got %s" % (name, t.dtype))
-    if t.device.type == "cuda":
+    if t.is_neg():
+        raise ValueError("%s is a negated view (its memory holds -x): call .resolve_neg() first" % name)
+    if t.data_ptr() % t.element_size():
+        raise ValueError("%s is not aligned to its element size (%d bytes): use a .clone()" % (name, t.element_size()))
+    if t.is_cuda:
         try:
-            _lib.cuda()   # now, not after a reservation
+            _lib.cuda()   # now, not after the draw
         except OSError as e:
             raise ValueError("%s is on %s, and this dropouth has no CUDA library: %s" % (name, t.device, e))
-    elif t.device.type != "cpu":
+    elif not t.is_cpu:
         raise ValueError("%s is on device %s: dropouth runs on CPU and CUDA tensors" % (name, t.device))
 
 
+_tracing_state = torch._C._get_tracing_state
+
+
+def _refuse_tracing():
+    if _tracing_state() is not None:
+        raise RuntimeError("dropouth: torch.jit.trace would record this call's mask as a constant (every run of the "
+                           "traced model would drop the same elements). Trace in eval mode (dropout is then the "
+                           "identity), or keep the model in Python")
+
+
+_RULES = {}
+
+
+def _rule(p, bits):
+    """(p, bits) checked once per pair: the library refuses a width that cannot honour p."""
+    r = _RULES.get((p, bits))
+    if r is None:
+        r = _bits(p, bits)
+        if len(_RULES) < 1024:
+            _RULES[(p, bits)] = r
+    return r
+
+
+# ---- samples: where each sample's positions start ------------------------------------------
+def _runs(samples, batch, per_sample):
+    """The global sample indices of a local batch as runs (local first, first position, length):
+    local sample i is global sample samples[i] and draws positions samples[i] * per_sample on."""
+    if isinstance(samples, torch.Tensor):
+        if samples.dtype.is_floating_point or samples.dtype == torch.bool or samples.dim() != 1:
+            raise TypeError("samples must be a 1-D integer tensor or a sequence of integers, got %s of shape %s"
+                            % (samples.dtype, tuple(samples.shape)))
+        samples = samples.tolist()
+    else:
+        samples = [_lib.u64("samples[%d]" % i, s) for i, s in enumerate(samples)]
+    if len(samples) != batch:
+        raise ValueError("samples names %d global sample indices for a local batch of %d" % (len(samples), batch))
+    if len(set(samples)) != len(samples):
+        raise ValueError("samples names a global sample twice (each local sample is one global sample)")
+    runs = []
+    for i, g in enumerate(samples):
+        if g < 0 or g >= 1 << 64:
+            raise ValueError("samples[%d] must be an integer in [0, 2^64), got %d" % (i, g))
+        if runs and g == runs[-1][1] + runs[-1][2]:
+            runs[-1][2] += 1
+        else:
+            runs.append([i, g, 1])
+    if runs and (runs[-1][1] + runs[-1][2]) * per_sample > 1 << 64:
+        raise ValueError("samples: global sample %d times %d elements a sample runs past 2^64 positions"
+                         % (max(samples), per_sample))
+    return [(i, g * per_sample, n) for i, g, n in runs]
+
+
+# ---- the library call ----------------------------------------------------------------------
 def _apply(out, x, coords):
-    """out = dropout(x) at coords = (p, bits, seed, stream, pos, perm): element i of x in the
-    order perm (the batch dim first) draws position pos + i. out and x may be any strided
-    tensors of one shape (out may be x: in place)."""
-    p, bits, seed, stream, pos, perm = coords
-    if x.numel() == 0:
+    """out = dropout(x) at coords = (p, bits, seed, stream, runs, perm): dims in the order perm
+    (the batch dim first), element i of a run of samples draws the run's first position + i.
+    out and x may be any strided tensors of one shape (out may be x: in place)."""
+    p, bits, seed, stream, runs, perm = coords
+    n = x.numel()
+    if n == 0:
+        return
+    if len(runs) == 1 and not x.is_cuda and x.is_contiguous() and out.is_contiguous() \
+            and (not perm or perm[0] == 0):
+        # one run over a row-major tensor whose batch dim is first: a flat call (no shape to describe)
+        rc = _lib.cpu().dropouth_run_flat(_lib.OP_FORWARD, _CODES[x.dtype], p, bits, seed, stream, runs[0][1], n,
+                                          out.data_ptr(), None, x.data_ptr())
+        if rc:
+            _lib.check(rc)
         return
     if out.device != x.device:
         raise ValueError("out is on %s, input on %s" % (out.device, x.device))
-    dims = [x.shape[d] for d in perm]
-    ost = [out.stride(d) for d in perm]
-    ist = [x.stride(d) for d in perm]
+    dtype = _DTYPES[x.dtype]
     cs = None
-    if x.device.type == "cuda":
+    if x.is_cuda:
         cs = torch.cuda.current_stream(x.device).cuda_stream
-        with torch.cuda.device(x.device):
-            _lib.run(_lib.OP_FORWARD, _DTYPES[x.dtype], p, bits, seed, stream, pos, dims, ost, ist,
-                     out.data_ptr(), None, x.data_ptr(), cuda_stream=cs)
-        return
-    _lib.run(_lib.OP_FORWARD, _DTYPES[x.dtype], p, bits, seed, stream, pos, dims, ost, ist,
-             out.data_ptr(), None, x.data_ptr())
+    for first, pos, n in runs:
+        xs, os_ = x, out
+        if n >= 0 and (len(runs) > 1 or n != (x.shape[perm[0]] if perm else 1)):
+            xs, os_ = x.narrow(perm[0], first, n), out.narrow(perm[0], first, n)
+        dims = [xs.shape[d] for d in perm]
+        ost = [os_.stride(d) for d in perm]
+        ist = [xs.stride(d) for d in perm]
+        if cs is None:
+            _lib.run(_lib.OP_FORWARD, dtype, p, bits, seed, stream, pos, dims, ost, ist,
+                     os_.data_ptr(), None, xs.data_ptr())
+        else:
+            with torch.cuda.device(x.device):
+                _lib.run(_lib.OP_FORWARD, dtype, p, bits, seed, stream, pos, dims, ost, ist,
+                         os_.data_ptr(), None, xs.data_ptr(), cuda_stream=cs)
 
 
 class DropoutFunction(torch.autograd.Function):
@@ -64,14 +198,17 @@ class DropoutFunction(torch.autograd.Function):
             _apply(x, x, coords)
             ctx.mark_dirty(x)
             return x
-        y = torch.empty_like(x)
+        y = torch.empty_like(x, memory_format=torch.contiguous_format) if x.is_contiguous() else torch.empty_like(x)
         _apply(y, x, coords)
         return y
 
     @staticmethod
     def backward(ctx, dy):
-        _replay.note_backward()
-        return DropoutFunction.apply(dy, ctx.coords, False), None, None
+        if torch.is_grad_enabled():      # create_graph=True: the backward is recorded (double backward)
+            return DropoutFunction.apply(dy, ctx.coords, False), None, None
+        dx = torch.empty_like(dy, memory_format=torch.contiguous_format) if dy.is_contiguous() else torch.empty_like(dy)
+        _apply(dx, dy, ctx.coords)
+        return dx, None, None
 
 
 def _run(x, coords, inplace):
@@ -83,152 +220,206 @@ def _run(x, coords, inplace):
             x.copy_(x)   # a copy onto itself (ATen returns at once): bumps x's version counter, so a
                          # graph that saved x notices the write, as after any in-place op
         return x
+    if not (torch.is_grad_enabled() and x.requires_grad):
+        y = torch.empty_like(x, memory_format=torch.contiguous_format) if x.is_contiguous() else torch.empty_like(x)
+        _apply(y, x, coords)
+        return y
     return DropoutFunction.apply(x, coords, bool(inplace))
+
+
+_ORDERS = {}
 
 
 def _order(ndim, batch_dim):
     """The dims with the batch dim first: positions run sample by sample."""
-    if ndim == 0:
-        return []
-    b = batch_dim % ndim
-    return [b] + [d for d in range(ndim) if d != b]
+    perm = _ORDERS.get((ndim, batch_dim))
+    if perm is None:
+        b = batch_dim % ndim if ndim else 0
+        perm = [] if ndim == 0 else [b] + [d for d in range(ndim) if d != b]
+        if len(_ORDERS) < 256:
+            _ORDERS[(ndim, batch_dim)] = perm
+    return perm
 
 
-def dropout(input, p=0.5, training=True, inplace=False, *, generator=None, seed=None, stream=0, pos=None,
-            bits=None):
-    """torch.nn.functional.dropout's arguments, with coordinates: a dropouth.Generator (each call
-    reserves input.numel() fresh positions) or explicit seed=, stream=, pos= (element i in
-    row-major order draws position pos + i). No default coordinates: they would repeat a mask.
+_WHOLE = [(0, 0, -1)]   # one run of every sample from position 0 (its length is not used)
+
+
+def _positions(x, perm, samples):
+    """[(local first sample, first position, samples)] for a call: one run from position 0, or the
+    runs of the named global samples."""
+    if samples is None:
+        return [(0, 0, x.shape[perm[0]] if perm else 1)]
+    if not perm:
+        raise ValueError("samples= needs a tensor with a batch dim (this one is 0-dimensional)")
+    batch = x.shape[perm[0]]
+    return _runs(samples, batch, x.numel() // batch if batch else 0)
+
+
+def _fx_proxy(x):
+    return isinstance(x, torch.fx.Proxy)
+
+
+def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, pos=None, bits=None,
+            samples=None, generator=None):
+    """torch.nn.functional.dropout's arguments and behaviour. Coordinates: by default one value
+    from torch's generator of the input's device (exact under activation checkpointing, as
+    F.dropout), or explicit seed= and pos= (element i in row-major order draws position pos + i).
+    samples= names the global sample index of each row (dim 0) for data parallelism.
     Differentiable to any order; any strided tensor (a view gets its contiguous copy's bits)."""
+    if _fx_proxy(input):   # torch.fx: one call_function node, run at each call of the traced module
+        kw = dict(seed=seed, stream=stream, pos=pos, bits=bits, samples=samples, generator=generator)
+        return input.tracer.create_proxy("call_function", dropout, (input, p, training, inplace), kw)
+    if generator is not None:
+        raise TypeError("generator=: a dropouth.Generator advances on every call, also on checkpoint's "
+                        "recomputation; for tensors, leave the coordinates out (torch's generator, exact under "
+                        "checkpointing) or give seed= and pos=")
     _check_tensor("input", input)
-    p, bits = _bits(p, bits)
+    p, bits = _rule(p, bits)
     if not training:
         return input
-    seed, stream, pos = _coords(generator, seed, stream, pos, input.numel(), input)
-    return _run(input, (p, bits, seed, stream, pos, list(range(input.dim()))), inplace)
+    _refuse_tracing()
+    stream = _lib.u64("stream", stream)
+    perm = list(range(input.dim()))
+    if seed is None and pos is None:
+        runs = _positions(input, perm, samples)
+        seed = _take(input)
+    elif seed is None or pos is None:
+        raise TypeError("give both seed= and pos= (explicit coordinates), or neither (torch's generator)")
+    else:
+        if samples is not None:
+            raise TypeError("samples= places the samples of a call from torch's generator; with explicit "
+                            "coordinates give pos= alone")
+        seed, pos = _lib.u64("seed", seed), _lib.u64("pos", pos)
+        runs = [(0, pos, input.shape[0] if input.dim() else 1)]
+    return _run(input, (p, bits, seed, stream, runs, perm), inplace)
 
 
-def _data_parallel(dp):
-    """(rank, world size) of the data-parallel group."""
-    if dp is False:
-        return 0, 1
-    if isinstance(dp, tuple):
-        return dp
-    import torch.distributed as dist
-    if dp is None:
-        if not (dist.is_available() and dist.is_initialized()):
-            return 0, 1
-        return dist.get_rank(), dist.get_world_size()
-    return dist.get_rank(dp), dist.get_world_size(dp)
+try:
+    import torch.distributed as _dist
+    _dist_on = _dist.is_available() and _dist.is_initialized
+except ImportError:
+    _dist_on = None
 
 
-class Dropout(torch.nn.Module):
-    r"""nn.Dropout with masks from positions: the same masks in every run, process and device.
+def _world(dp):
+    """The size of the data-parallel group, 1 without one."""
+    if dp is False or not _dist_on or not _dist_on():
+        return 1
+    dist = _dist
+    return dist.get_world_size() if dp is None else dist.get_world_size(dp)
 
-    ``Dropout(p=0.5, inplace=False)`` takes every argument nn.Dropout takes, with the same
-    meaning. dropouth's own options are keyword-only:
 
-    - ``seed``: the key's seed (default: the one given to dropouth.manual_seed, else 0);
-    - ``stream``: the layer's stream (default: the next layer number, counted from 0 by
-      dropouth.manual_seed: the same model code gives every layer the same stream in every
-      process, and no two layers share one; a deep copy is a new layer and takes a new number);
+class Dropout(torch.nn.Dropout):
+    r"""nn.Dropout with masks from dropout.h: an nn.Dropout (isinstance holds), with nn.Dropout's
+    arguments and meaning, and masks that are the same bits on every CPU and GPU for the same
+    coordinates.
+
+    Each training call takes one value from torch's generator of the input's device and draws
+    its mask at the key (that value, ``stream``), positions from 0 in the order of the samples.
+    So torch.manual_seed seeds it, and activation checkpointing (which restores torch's RNG
+    state) replays its masks exactly, as for nn.Dropout. The layer keeps no state: resuming is
+    restoring torch's RNG state, as with nn.Dropout.
+
+    dropouth's own options are keyword-only:
+
+    - ``stream``: the key's stream (default 0): two layers with other streams never share a mask,
+      even for one value of torch's generator;
     - ``bits``: draw width 8, 16 or 32 (default None: dropouth.default_bits(p));
-    - ``batch_dim``: the dim that indexes samples (default 0), for data parallelism;
-    - ``data_parallel``: None (default: torch.distributed's default group when it is
-      initialised), False, a process group, or (rank, world_size).
+    - ``batch_dim``: the dim that indexes samples (default 0);
+    - ``data_parallel``: None (default: torch.distributed's default group where initialised),
+      False (draw as nn.Dropout does on each rank), or a process group.
 
-    Positions: each training call reserves numel x world_size positions of the layer's stream
-    (the whole global batch) and uses its rank's slice, the batch dim first; so global sample j
-    of a step gets the positions, and the mask, that one process holding the whole batch gives
-    it, when rank r holds global samples r*B .. r*B + B - 1 of each call (B = local batch).
-    A recomputation under torch.utils.checkpoint gets its original positions back (see
-    dropouth.Generator). (seed, stream, position) are in the state_dict, so a checkpoint
-    resumes the exact stream. In eval mode the layer is the identity.
+    ``layer(x, samples=idx)``: idx names the global sample index of each local sample (along
+    batch_dim); global sample j draws positions j * (elements a sample) on, so each gets the mask
+    one process holding the whole batch gives it, whatever the sampler or the local batch sizes.
+    Under data parallelism (a group of more than one process) samples= is required.
     """
-    __constants__ = ["p", "inplace"]
 
-    def __init__(self, p=0.5, inplace=False, *, seed=None, stream=None, bits=None, batch_dim=0, data_parallel=None):
-        super().__init__()
-        if p < 0 or p > 1:    # nn.Dropout's check and message
-            raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
-        self.p = p
-        self.inplace = inplace
+    def __init__(self, p=0.5, inplace=False, *, stream=0, bits=None, batch_dim=0, data_parallel=None, seed=None):
+        if seed is not None:
+            raise TypeError("Dropout(seed=...): masks come from torch's generator now; seed it with torch.manual_seed")
+        super().__init__(p, inplace)
         _bits(p, bits)        # a width that cannot honour p raises now
         self.bits = bits
+        self.stream = _lib.u64("stream", stream)
         self.batch_dim = int(batch_dim)
         self.data_parallel = data_parallel
-        self.generator = Generator(_defaults["seed"] if seed is None else seed,
-                                   _next_stream() if stream is None else stream)
 
-    @property
-    def seed(self):
-        return self.generator.seed
-
-    @property
-    def stream(self):
-        return self.generator.stream
-
-    @property
-    def position(self):
-        return self.generator.position
-
-    def forward(self, input):
-        tracer = getattr(input, "tracer", None)
-        if tracer is not None and hasattr(tracer, "path_of_module"):
+    def forward(self, input, samples=None):
+        if type(input) is not torch.Tensor and _fx_proxy(input):
             # torch.fx tracing: one call_module node, as for nn.Dropout (a leaf); the traced
             # module calls this layer when it runs
-            return tracer.create_proxy("call_module", tracer.path_of_module(self), (input,), {})
-        _check_tensor("input", input)
+            tracer = input.tracer
+            kw = {} if samples is None else {"samples": samples}
+            return tracer.create_proxy("call_module", tracer.path_of_module(self), (input,), kw)
         if not self.training:
             return input
-        p, bits = _bits(self.p, self.bits)
-        rank, world = _data_parallel(self.data_parallel)
-        n = input.numel()
-        start = self.generator.reserve(n * world, input)
-        coords = (p, bits, self.generator.seed, self.generator.stream, start + rank * n,
-                  _order(input.dim(), self.batch_dim))
+        _check_tensor("input", input)
+        p, bits = _rule(self.p, self.bits)
+        if _tracing_state() is not None:
+            _refuse_tracing()
+        perm = _order(input.dim(), self.batch_dim)
+        if samples is None:
+            if self.data_parallel is not False and _dist_on and _dist_on() and _world(self.data_parallel) > 1:
+                raise RuntimeError(
+                    "dropouth.Dropout under data parallelism (%d processes) needs the global sample index of each "
+                    "local sample: layer(x, samples=indices), so that every global sample gets its one-process "
+                    "mask whatever the sampler and batch sizes; or data_parallel=False to draw as nn.Dropout does "
+                    "(each rank from its own torch generator)" % _world(self.data_parallel))
+            runs = _WHOLE
+        else:
+            runs = _positions(input, perm, samples)
+        seed = _take_cuda(input.device) if input.is_cuda else _take_cpu()
+        coords = (p, bits, seed, self.stream, runs, perm)
+        if torch.is_grad_enabled() and input.requires_grad:
+            return DropoutFunction.apply(input, coords, self.inplace)
         return _run(input, coords, self.inplace)
 
     def extra_repr(self):
         s = "p={}, inplace={}".format(self.p, self.inplace)
-        s += ", seed={}, stream={}, position={}".format(self.seed, self.stream, self.position)
+        if self.stream:
+            s += ", stream={}".format(self.stream)
         if self.bits is not None:
             s += ", bits={}".format(self.bits)
         if self.batch_dim != 0:
             s += ", batch_dim={}".format(self.batch_dim)
         return s
 
-    def get_extra_state(self):
-        return {"seed": self.seed, "stream": self.stream, "position": self.position}
-
-    def set_extra_state(self, state):
-        self.generator = Generator(state["seed"], state["stream"], state["position"])
+    def __prepare_scriptable__(self):
+        raise RuntimeError("dropouth.Dropout cannot be compiled by torch.jit.script (its mask comes from a C "
+                           "library called from Python). Script a copy of the model with nn.Dropout for inference "
+                           "(in eval mode both are the identity), or keep the model in Python")
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                               error_msgs):
-        """A state_dict without this layer's coordinates (one saved from a model with nn.Dropout
-        there) loads, strict or not: the layer keeps its own seed, stream and position."""
-        strict = strict and (prefix + "_extra_state") in state_dict
+        """A state_dict of an earlier dropouth (which kept the layer's stream position in
+        _extra_state) loads: that entry no longer means anything, since masks come from torch's
+        RNG state, and is dropped with a warning."""
+        if (prefix + "_extra_state") in state_dict:
+            import warnings
+            state_dict.pop(prefix + "_extra_state")
+            warnings.warn("dropouth: %s_extra_state (a position of an earlier dropouth) ignored: masks now come "
+                          "from torch's RNG state; save torch.get_rng_state() to resume exactly" % prefix)
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                                       error_msgs)
 
     def __deepcopy__(self, memo):
-        """A deep copy is another layer: nn.Dropout copies draw fresh masks, so this one takes
-        the next stream (pickling and torch.save keep the stream: that is the same layer)."""
+        """A deep copy shares the process group (it belongs to the process)."""
+        import copy
         cls = self.__class__
         new = cls.__new__(cls)
         memo[id(self)] = new
-        import copy
         for k, v in self.__dict__.items():
-            new.__dict__[k] = v if k == "data_parallel" else copy.deepcopy(v, memo)   # a process group is shared
-        new.generator = Generator(self.seed, _next_stream(), 0)
+            new.__dict__[k] = v if k == "data_parallel" else copy.deepcopy(v, memo)
         return new
 
     def __getstate__(self):
         """Pickled (torch.save) without a process group, which belongs to one process: the
         loaded layer finds torch.distributed's default group, or runs alone."""
         state = self.__dict__.copy()
-        if not (state.get("data_parallel") is None or state.get("data_parallel") is False
-                or isinstance(state.get("data_parallel"), tuple)):
+        if not (state.get("data_parallel") is None or state.get("data_parallel") is False):
             state["data_parallel"] = None
         return state
+
+
+__all__ = ["dropout", "Dropout", "DropoutFunction", "Generator"]

@@ -26,16 +26,27 @@ else
       cp -R python dropout.h dropout_cuda.cuh "$PYB/src/"
       rm -rf "$PYB/src/python/build" "$PYB/src/python/"*.egg-info
       cuda_env=DROPOUTH_NO_CUDA=1
-      if [ "${DROPOUTH_TEST_CUDA:-}" = 1 ] || nvidia-smi >/dev/null 2>&1; then cuda_env=DROPOUTH_NO_CUDA=; fi
+      if [ "${DROPOUTH_TEST_CUDA:-}" = 1 ] || nvidia-smi >/dev/null 2>&1; then cuda_env=DROPOUTH_CUDA=1; fi
+      t0=$(date +%s)
       if "$PY" -m venv --system-site-packages "$PYB/venv" >"$PYB/install.log" 2>&1 &&
          (cd "$PYB/src" && env $cuda_env "$PYB_ABS/venv/bin/python" -m pip install --no-build-isolation --no-index ./python) \
             >>"$PYB/install.log" 2>&1; then
-         say "PASS python install: python3 -m venv --system-site-packages + pip install --no-build-isolation --no-index ./python (offline)"
+         say "PASS python install: python3 -m venv --system-site-packages + pip install --no-build-isolation --no-index ./python (offline, $(( $(date +%s) - t0 )) s)"
          RUNPY=$PYB_ABS/venv/bin/python
          where=$(cd / && "$RUNPY" -c "import dropouth, os; print(os.path.dirname(dropouth.__file__))" 2>&1)
          case $where in
             "$PYB_ABS"/venv/*) say "PASS python install: import dropouth from / finds the installed package ($where)";;
             *) say "FAIL python install: import dropouth from / gave: $where";;
+         esac
+         isa=$(cd / && "$RUNPY" -c "import dropouth._lib as l; print(l.isa(), l.cpu().dropouth_cpu_level())" 2>&1)
+         case $(uname -m) in
+            x86_64)
+               n=$(ls "$PYB/venv"/lib/python3*/site-packages/dropouth/_dropouth_cpu*.so 2>/dev/null | wc -l)
+               case "$n $isa" in
+                  "3 x86-64 0"|"3 avx2 1"|"3 avx512 2") say "PASS python install: 3 CPU builds (x86-64, AVX2, AVX-512); import loads the best this CPU runs: $isa";;
+                  *) say "FAIL python install: $n CPU builds; the one loaded and the CPU's level: $isa";;
+               esac;;
+            *) say "SKIP python install: ISA builds: x86-64 only (this is $(uname -m))";;
          esac
          if [ "$cuda_env" = DROPOUTH_NO_CUDA=1 ]; then
             say "SKIP python install: CUDA library: no GPU here to run it (DROPOUTH_TEST_CUDA=1 builds it with nvcc)"

@@ -1,10 +1,11 @@
-"""test_ddp.py - data parallel at 1, 2 and 4 processes (torch.distributed, gloo, CPU).
+"""test_ddp.py - data parallel at 2 and 3 processes (torch.distributed, gloo, CPU), uneven local
+batches in DistributedSampler's interleaved order.
 
-Oracle: one process without torch.distributed. With dropouth.Dropout and a fixed-order
-gradient reduction (python/demo_ddp.py), every world size must give that process's masks for
-every global sample and its final weights, bit for bit; ranks must not repeat each other's
-masks. nn.Dropout + DDP is measured beside it and printed (not a check: it is torch's
-behaviour). One start of 4 processes runs all three world sizes; 3 steps, a small model.
+Oracle: one process without torch.distributed, holding the whole global batch. With
+dropouth.Dropout called as layer(h, samples=global indices), every (step, global sample) must
+get that process's mask, and ranks must not repeat each other's masks; the weights must agree
+with it up to the order of the gradient sums (printed, with nn.Dropout's figures beside: those
+are torch's behaviour, not checks). Under data parallelism a call without samples= must raise.
 """
 import os
 import sys
@@ -22,25 +23,20 @@ def main():
         return 0
     import demo_ddp as demo
     one = demo.one_process()
-    worlds = demo.run_worlds((1, 2, 4))
-    table = demo.measure(one, worlds)
-    for w, (h, eq, equal, rep, n) in table["dropouth"].items():
-        report("dropouth.Dropout, %d process%s (gloo): final weights %s, bit-identical on every rank and to one "
-               "process without torch.distributed (%s)" % (w, "es" if w > 1 else "", h, demo.digest(one["dropouth"][0])),
-               h is not None and eq)
-        report("dropouth.Dropout, %d process%s: each of the %d global samples gets one process's mask; ranks repeat "
-               "none of rank 0's (%d of %d)" % (w, "es" if w > 1 else "", demo.GLOBAL, rep, n),
-               equal == demo.GLOBAL and rep == 0, "%d of %d masks equal" % (equal, demo.GLOBAL))
-    for w, (h, eq, equal, rep, n) in table["dropouth-ddp"].items():
-        report("dropouth.Dropout + DistributedDataParallel, %d process%s: each of the %d global samples gets one "
-               "process's mask; ranks repeat none of rank 0's (%d of %d)" % (w, "es" if w > 1 else "", demo.GLOBAL, rep, n),
-               equal == demo.GLOBAL and rep == 0, "%d of %d masks equal" % (equal, demo.GLOBAL))
-        print("    dropouth.Dropout + DDP (all-reduce), %d process%s: weights %s (%s one process's)" % (
-            w, "es" if w > 1 else "", h, "==" if eq else "!="))
-    for w, (h, eq, equal, rep, n) in table["torch"].items():
-        print("    nn.Dropout + DDP, %d process%s: weights %s (%s one process's), %d of %d global samples with one "
-              "process's mask, %s of rank 0's masks repeated on other ranks" % (
-                  w, "es" if w > 1 else "", h, "==" if eq else "!=", equal, demo.GLOBAL, "%d of %d" % (rep, n) if n else "-"))
+    for w in (2, 3):
+        ranks = demo.run_world(w)
+        sizes = "/".join(str(len(range(r, demo.GLOBAL, w))) for r in range(w))
+        equal, total, rep, n, gap = demo.measure(one, ranks, "dropouth")
+        report("dropouth.Dropout(samples=), %d processes, local batches %s (interleaved): each of %d (step, global "
+               "sample) masks is one process's; ranks repeat none of rank 0's (%d of %d); weights within %.1e of one "
+               "process's" % (w, sizes, total, rep, n, gap), equal == total and rep == 0 and gap < 1e-5,
+               "%d of %d masks equal, %d repeats" % (equal, total, rep))
+        msg = [r["refused"] for r in ranks]
+        report("under data parallelism (%d processes) a call without samples= raises RuntimeError on every rank: %s"
+               % (w, (msg[0] or "")[:90]), all(m is not None and "samples=" in m for m in msg))
+        equal, total, rep, n, gap = demo.measure(one, ranks, "torch")
+        print("    nn.Dropout, %d processes (%s): %d of %d masks one process's, %d of %d local samples repeat rank 0's, "
+              "weights %.1e from one process's" % (w, sizes, equal, total, rep, n, gap))
     return failures_exit()
 
 

@@ -310,6 +310,43 @@ def test_errors():
            types["uint16 without dtype='bfloat16'"] is not None and "bfloat16" in types["uint16 without dtype='bfloat16'"])
 
 
+def test_layout_properties():
+    """Every property the C side assumes, checked or made so: byte order, alignment, whole-element
+    strides; the output is the package's own, native and writeable."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(300)
+    for dt in ("f4", "f8", "f2"):
+        native = x.astype("=" + dt)
+        want, wmask = dropouth.forward(native, 0.3, seed=4, pos=7)
+        swapped = native.astype(">" + dt if np.little_endian else "<" + dt)
+        got, gmask = dropouth.forward(swapped, 0.3, seed=4, pos=7)
+        report("a %s array of non-native byte order (%s) gives the native array's bits, a native output"
+               % (native.dtype.name, swapped.dtype.str), np.array_equal(got, want) and np.array_equal(gmask, wmask)
+               and got.dtype.isnative and np.array_equal(dropouth.backward(swapped, 0.3, seed=4, pos=7),
+                                                        dropouth.backward(native, 0.3, seed=4, pos=7)))
+    bf = rng.integers(0, 1 << 16, 100, dtype=np.uint16)
+    report("bf16 bit patterns of non-native byte order (dtype='bfloat16') == the native ones",
+           np.array_equal(dropouth.forward(bf.astype(">u2" if np.little_endian else "<u2"), 0.3, seed=1, pos=0, dtype="bfloat16")[0],
+                          dropouth.forward(bf, 0.3, seed=1, pos=0, dtype="bfloat16")[0]))
+    raw = np.zeros(4 * 300 + 1, np.uint8)
+    mis = raw[1:].view(np.float32)
+    mis[:] = x.astype(np.float32)
+    report("an array not aligned to its element size (offset 1 in a byte buffer) gives the aligned copy's bits",
+           not mis.flags.aligned and np.array_equal(dropouth.forward(mis, 0.3, seed=4, pos=7)[0],
+                                                   dropouth.forward(x.astype(np.float32), 0.3, seed=4, pos=7)[0]))
+    rec = np.zeros(50, dtype=[("a", "u1"), ("v", "<f4")])
+    rec["v"] = x[:50]
+    odd = rec["v"]     # strides of 5 bytes: not whole elements
+    report("a field of a packed record array (strides %s, not whole elements) gives its copy's bits" % (odd.strides,),
+           np.array_equal(dropouth.forward(odd, 0.3, seed=4, pos=7)[0],
+                          dropouth.forward(np.ascontiguousarray(odd), 0.3, seed=4, pos=7)[0]))
+    ro = x.astype(np.float32)
+    ro.setflags(write=False)
+    y, _ = dropouth.forward(ro, 0.3, seed=4, pos=7)
+    report("a read-only input is read, never written; the output is a new writeable array",
+           y.flags.writeable and y.flags.c_contiguous and not np.shares_memory(y, ro))
+
+
 def test_version():
     import os
     header = os.environ.get("DROPOUT_HEADER")
@@ -330,6 +367,7 @@ def main():
     test_chunks_and_streams()
     test_default_bits()
     test_errors()
+    test_layout_properties()
     test_version()
     return failures_exit()
 

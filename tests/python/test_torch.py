@@ -1,24 +1,33 @@
-"""test_torch.py - dropouth in PyTorch, one check (or a few) per row of the table in issue 19.
+"""test_torch.py - dropouth in PyTorch: exact under activation checkpointing by construction,
+seeded by torch.manual_seed, an nn.Dropout to every tool, and the same bits as the C library.
 
-Run by tests/python/suite.sh with the installed package. Oracles: dropouth's NumPy functions
-(checked against an independent Philox in test_numpy.py) for values; torch itself for the
-manners (nn.Dropout's signature, pickle, torch.save, deepcopy, autograd's gradcheck and
-gradgradcheck); the same step without checkpointing for checkpointing (exact equality).
+Run by tests/python/suite.sh with the installed package. Oracles: for checkpointing, the same
+model and steps without checkpointing (gradients compared bit for bit), with every scenario run
+again with nn.Dropout in the same harness (it must pass too: the harness is fair) and a control
+that must fail (preserve_rng_state=False: the harness sees a wrong mask); for values,
+dropouth's NumPy functions (checked against an independent Philox in test_numpy.py); for the
+manners, torch itself (nn.Dropout's signature, state_dict tools, pickle, gradcheck).
+`test_torch.py --first MODE` is the fresh process of the "first call" checks.
 CUDA paths print SKIP where there is no GPU.
 """
 import copy
 import io
+import os
 import pickle
+import subprocess
 import sys
+import warnings
 
 import numpy as np
 import torch
 import torch.utils.checkpoint as tcp
 
 import dropouth
+import common
 from common import failures_exit, report, skip
 
 torch.set_num_threads(1)   # bit-identical references: one reduction order
+M64 = (1 << 64) - 1
 
 
 def same(a, b):
@@ -26,6 +35,10 @@ def same(a, b):
     ints = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32, torch.float64: torch.int64}
     return a.shape == b.shape and a.dtype == b.dtype and torch.equal(
         a.detach().contiguous().view(ints[a.dtype]), b.detach().contiguous().view(ints[b.dtype]))
+
+
+def all_same(xs, ys):
+    return len(xs) == len(ys) and all(same(a, b) for a, b in zip(xs, ys))
 
 
 def raises(exc, fn):
@@ -38,120 +51,474 @@ def raises(exc, fn):
     return None
 
 
-# ---- row: two layers in one nn.Sequential -------------------------------------------------
-def test_layers_differ():
-    dropouth.manual_seed(5)
-    model = torch.nn.Sequential(dropouth.Dropout(0.5), dropouth.Dropout(0.5))
-    a, b = model[0](torch.ones(4096)), model[1](torch.ones(4096))
-    report("two dropouth.Dropout(0.5) in one nn.Sequential: different masks (streams %d and %d; %.1f%% agree)"
-           % (model[0].stream, model[1].stream, 100 * float(((a != 0) == (b != 0)).float().mean())),
-           model[0].stream != model[1].stream and not torch.equal(a != 0, b != 0))
-    c1 = model[0](torch.ones(4096))
-    report("one layer, two calls: different masks (consecutive positions 0 and 4096)",
-           not torch.equal(a != 0, c1 != 0) and model[0].position == 8192)
-    dropouth.manual_seed(5)
-    again = torch.nn.Sequential(dropouth.Dropout(0.5), dropouth.Dropout(0.5))
-    report("the same model code after dropouth.manual_seed(5): the same masks (deterministic)",
-           same(again[0](torch.ones(4096)), a) and same(again[1](torch.ones(4096)), b))
-    want, _ = dropouth.forward(np.ones(4096, np.float32), 0.5, seed=0, stream=model[1].stream, pos=0)
-    dropouth.manual_seed(0)
-    m2 = torch.nn.Sequential(dropouth.Dropout(0.5), dropouth.Dropout(0.5))
-    report("a layer's mask is dropout.h's at (seed, stream = its number, pos = its position)",
-           np.array_equal(m2[1](torch.ones(4096)).numpy(), want))
+# ---- activation checkpointing: scenarios run plain and checkpointed, dropouth and nn.Dropout ----
+KINDS = {"dropouth": lambda p: dropouth.Dropout(p), "nn.Dropout": lambda p: torch.nn.Dropout(p)}
+MODES = ("reentrant", "non-reentrant")
 
 
-# ---- row: activation checkpointing --------------------------------------------------------
-class Block(torch.nn.Module):
-    def __init__(self, shared=None):
+class Net(torch.nn.Module):
+    """Two dropout layers; `block` is the checkpointed piece; `multi` calls one layer 4 times
+    on the same input (multi-sample dropout)."""
+
+    def __init__(self, kind):
         super().__init__()
-        self.lin1, self.lin2 = torch.nn.Linear(24, 24), torch.nn.Linear(24, 24)
-        self.drop1 = dropouth.Dropout(0.3)
-        self.drop2 = dropouth.Dropout(0.2, inplace=True)
-        self.shared = shared
+        self.lin1, self.lin2 = torch.nn.Linear(16, 32), torch.nn.Linear(32, 16)
+        self.drop1, self.drop2 = KINDS[kind](0.3), KINDS[kind](0.2)
 
-    def forward(self, h):
-        h = self.drop1(torch.relu(self.lin1(h)))
-        if self.shared is not None:   # one layer used twice in a block and in every block
-            h = self.shared(h) + self.shared(h * 0.5)
-        return torch.tanh(self.drop2(self.lin2(h)))   # in place on a Linear output, as nn.Dropout allows
+    def block(self, h):
+        return self.drop2(torch.tanh(self.lin2(self.drop1(torch.relu(self.lin1(h))))))
+
+    def multi(self, h):
+        h = torch.relu(self.lin1(h))
+        return torch.stack([self.lin2(self.drop1(h)) for _ in range(4)]).mean(0)
+
+    def run(self, x, ckpt, fn="block", **kw):
+        f = getattr(self, fn)
+        if ckpt is None:
+            return f(x)
+        return tcp.checkpoint(f, x, use_reentrant=(ckpt == "reentrant"), **kw)
 
 
-def build(shared):
+DEVICE = "cpu"    # test_cuda runs the scenarios again on the GPU
+
+
+def fresh(kind):
     torch.manual_seed(0)
-    dropouth.manual_seed(11)
-    sh = dropouth.Dropout(0.4) if shared else None
-    return torch.nn.ModuleList([Block(sh) for _ in range(3)])
+    if DEVICE != "cpu":
+        torch.cuda.manual_seed(0)
+    net = Net(kind).to(DEVICE)
+    x = torch.randn(6, 16).to(DEVICE).requires_grad_(True)
+    return net, x
 
 
-def train_steps(blocks, mode, steps=3):
-    """Gradients of each step and every layer's position after the steps."""
-    x = torch.randn(6, 24, generator=torch.Generator().manual_seed(1), requires_grad=True)
-    grads = []
-    for _ in range(steps):
-        for p in blocks.parameters():
-            p.grad = None
-        h = x
-        for b in blocks:
-            h = b(h) if mode == "plain" else tcp.checkpoint(b, h, use_reentrant=(mode == "reentrant"))
-        (h.square().sum()).backward()
-        grads.append([p.grad.clone() for p in blocks.parameters()])
-    pos = [m.position for m in blocks.modules() if isinstance(m, dropouth.Dropout)]
-    return grads, pos
+def grads(net, x):
+    out = [p.grad.clone() for p in net.parameters()] + [x.grad.clone()]
+    net.zero_grad()
+    x.grad = None
+    return out
+
+
+def sc_multi_sample(kind, ckpt):
+    net, x = fresh(kind)
+    out = []
+    for _ in range(2):
+        net.run(x, ckpt, "multi").square().sum().backward()
+        out += grads(net, x)
+    return out
+
+
+def sc_rdrop(kind, ckpt, **kw):
+    """R-Drop / SimCSE: the model twice on the same batch, a loss tying the two passes."""
+    net, x = fresh(kind)
+    out = []
+    for _ in range(2):
+        y1, y2 = net.run(x, ckpt, **kw), net.run(x, ckpt, **kw)
+        (y1.square().sum() + y2.square().sum() + (y1 - y2).square().sum()).backward()
+        out += grads(net, x)
+    return out
+
+
+def sc_extra_forward(kind, ckpt, ctx=torch.no_grad):
+    """An extra forward on the batch between the forward and the backward (monitoring, a teacher)."""
+    net, x = fresh(kind)
+    out = []
+    for _ in range(2):
+        y = net.run(x, ckpt)
+        with ctx():
+            net.run(x, ckpt)
+        y.square().sum().backward()
+        out += grads(net, x)
+    return out
+
+
+def sc_pipeline(kind, ckpt):
+    """Pipeline order: fwd mb1, fwd mb2, bwd mb1, fwd mb3, bwd mb2, bwd mb3 (gradients accumulate)."""
+    net, x = fresh(kind)
+    mbs = [x[0:2], x[2:4], x[4:6]]
+    y1, y2 = net.run(mbs[0], ckpt), net.run(mbs[1], ckpt)
+    y1.square().sum().backward()
+    g1 = grads(net, x)
+    y3 = net.run(mbs[2], ckpt)
+    y2.square().sum().backward()
+    g2 = grads(net, x)
+    y3.square().sum().backward()
+    return g1 + g2 + grads(net, x)
+
+
+class Boom(Exception):
+    pass
+
+
+def boom(grad):
+    raise Boom()
+
+
+def sc_backward_raises(kind, ckpt):
+    """Step 0's backward raises half way (a NaN guard, an OOM skip); steps 1 and 2 must be exact."""
+    net, x = fresh(kind)
+    out = []
+    for step in range(3):
+        h = net.run(x, ckpt)
+        if step == 0:
+            h.register_hook(boom)
+        y = net.run(h, ckpt)          # a second checkpointed block: its recomputation ran before the raise
+        try:
+            y.square().sum().backward()
+        except Boom:
+            net.zero_grad()
+            x.grad = None
+            continue
+        out += grads(net, x)
+    return out
+
+
+def sc_forward_in_hook(kind, ckpt):
+    """A forward of another model with dropout inside a backward hook, between two blocks' recomputations."""
+    net, x = fresh(kind)
+    other = Net(kind)
+    seen = []
+    out = []
+    for _ in range(2):
+        h = net.run(x, ckpt)
+        h.register_hook(lambda g: seen.append(other.block(torch.ones(3, 16)).detach()))
+        net.run(h, ckpt).square().sum().backward()
+        out += grads(net, x)
+    return out + seen
+
+
+SCENARIOS = [
+    ("multi-sample dropout (one layer 4 times on one input, in the checkpointed block)", sc_multi_sample),
+    ("R-Drop double pass (the model twice on the same batch)", sc_rdrop),
+    ("an extra no_grad forward on the batch between forward and backward", sc_extra_forward),
+    ("an extra inference_mode forward on the batch between forward and backward",
+     lambda k, c: sc_extra_forward(k, c, torch.inference_mode)),
+    ("pipeline order (fwd mb1, fwd mb2, bwd mb1, fwd mb3, bwd mb2, bwd mb3)", sc_pipeline),
+    ("a backward that raises half way, then two steps", sc_backward_raises),
+    ("a forward of another model inside a backward hook", sc_forward_in_hook),
+]
 
 
 def test_checkpoint():
-    for shared in (False, True):
-        ref_g, ref_pos = train_steps(build(shared), "plain")
-        for mode in ("reentrant", "non-reentrant"):
-            g, pos = train_steps(build(shared), mode)
-            ok = all(same(a, b) for sa, sb in zip(ref_g, g) for a, b in zip(sa, sb))
-            report("torch.utils.checkpoint (%s)%s: 3 steps' gradients bit-identical to no checkpointing"
-                   % (mode, ", a layer used twice per block and shared by all blocks" if shared else ""), ok)
-            report("torch.utils.checkpoint (%s)%s: every layer's stream position after 3 steps == without "
-                   "checkpointing %s" % (mode, " (shared layer)" if shared else "", ref_pos), pos == ref_pos, str(pos))
-    # torch.autograd.grad instead of .backward (non-reentrant supports it), and gradient
-    # accumulation: two micro-batches per step, each with its own backward pass
-    blocks_p, blocks_c = build(True), build(True)
-    xs = torch.randn(2, 6, 24, generator=torch.Generator().manual_seed(2))
+    for name, fn in SCENARIOS:
+        for kind in KINDS:
+            plain = fn(kind, None)
+            for mode in MODES:
+                got = fn(kind, mode)
+                report("checkpoint (%s), %s: %s: gradients bit-identical to the model without checkpointing"
+                       % (mode, kind, name), all_same(plain, got))
+    # the control: without preserve_rng_state a recomputation draws other masks, for both kinds;
+    # the harness must see it (else the lines above prove nothing)
+    for kind in KINDS:
+        plain = sc_rdrop(kind, None)
+        for mode in MODES:
+            got = sc_rdrop(kind, mode, preserve_rng_state=False)
+            report("control: checkpoint (%s, preserve_rng_state=False), %s: the harness sees the wrong masks "
+                   "(gradients differ)" % (mode, kind), not all_same(plain, got))
+    # torch's RNG state after a checkpointed step == after a plain one (checkpoint forks around the
+    # recomputation; dropouth takes only from the generator)
+    states = []
+    for ckpt in (None,) + MODES:
+        sc_rdrop("dropouth", ckpt)
+        states.append(torch.get_rng_state())
+    report("torch's RNG state after checkpointed steps == after plain ones (both modes)",
+           all(torch.equal(states[0], s) for s in states[1:]))
+
+
+def first_call(mode):
+    """In a fresh process: the first dropouth call of the process under `mode`, then training
+    checkpointed and plain must agree (the first call leaves nothing behind)."""
+    layer = dropouth.Dropout(0.5)
+    x = torch.ones(4, 8, requires_grad=True)
+    if mode == "no_grad":
+        with torch.no_grad():
+            layer(x)
+    elif mode == "inference_mode":
+        with torch.inference_mode():
+            layer(torch.ones(4, 8))
+    else:   # inside a checkpoint
+        tcp.checkpoint(layer, x, use_reentrant=(mode == "reentrant checkpoint")).sum().backward()
+    plain = sc_rdrop("dropouth", None)
+    ok = all(all_same(plain, sc_rdrop("dropouth", m)) for m in MODES)
+    report("the first dropouth call of a process %s: later checkpointed training (both modes) == plain, bit for bit"
+           % ("under torch.no_grad()" if mode == "no_grad" else "under torch.inference_mode()"
+              if mode == "inference_mode" else "inside a " + mode), ok)
+
+
+def test_first_call():
+    for mode in ("no_grad", "inference_mode", "reentrant checkpoint", "non-reentrant checkpoint"):
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "--first", mode], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, cwd=os.path.dirname(os.path.abspath(__file__)))
+        lines = [l for l in r.stdout.splitlines() if l.startswith(("PASS", "FAIL"))]
+        if not lines or r.returncode not in (0, 1):
+            report("the first dropouth call of a process %s (a fresh process)" % mode, False,
+                   "exit %d: %s" % (r.returncode, r.stdout.strip()[-400:]))
+        for line in lines:
+            print(line)
+            sys.stdout.flush()
+            common._failures[0] += line.startswith("FAIL")
+
+
+# ---- seeding: torch.manual_seed is the whole idiom -------------------------------------------
+def taken_value():
+    """The value the next call takes from torch's CPU generator (torch's state is put back)."""
+    state = torch.get_rng_state()
+    v = int(torch.empty((), dtype=torch.int64).random_(-(1 << 63), None)) & M64
+    torch.set_rng_state(state)
+    return v
+
+
+def seeded_masks(seed, n=4096):
+    torch.manual_seed(seed)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.5), dropouth.Dropout(0.5))
+    x = torch.ones(4, n // 4)
+    return [(model[1](x) != 0), (model[2](x) != 0), (model[1](x) != 0)]
+
+
+def test_seeding():
+    a0, a1, a2 = seeded_masks(0), seeded_masks(1), seeded_masks(2)
+    report("torch.manual_seed 0, 1, 2: three different sets of masks (a seed sweep trains differently)",
+           not torch.equal(a0[0], a1[0]) and not torch.equal(a1[0], a2[0]) and not torch.equal(a0[0], a2[0]))
+    report("torch.manual_seed(0) again, the same model code: the same masks", all(torch.equal(a, b) for a, b in zip(a0, seeded_masks(0))))
+    report("two layers of one model, and one layer's two calls: different masks",
+           not torch.equal(a0[0], a0[1]) and not torch.equal(a0[0], a0[2]))
+    code = ("import sys, torch, dropouth, hashlib; torch.manual_seed(0); "
+            "m = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.5), dropouth.Dropout(0.5)); x = torch.ones(4, 1024); "
+            "print(hashlib.sha256(b''.join((l(x) != 0).numpy().tobytes() for l in (m[1], m[2], m[1]))).hexdigest())")
+    other = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
+    import hashlib
+    here = hashlib.sha256(b"".join(m.numpy().tobytes() for m in a0)).hexdigest()
+    report("the same torch seed and model code in another process: the same masks (%s)" % here[:16], other == here, other)
+    # MATLAB's recipe: seed, build, train; seed, build, train: the learnables are equal
+    w = []
+    for _ in range(2):
+        torch.manual_seed(42)
+        m = make_model()
+        opt = torch.optim.SGD(m.parameters(), 0.1)
+        train(m, opt, 0, 5)
+        w.append(weights(m))
+    report("seed, build, train; seed, build, train (in one process): equal weights", w[0] == w[1])
+    # the mapping, pinned: the mask is dropout.h's at (seed = the value taken, stream, positions from 0)
+    torch.manual_seed(5)
+    layer = dropouth.Dropout(0.25, stream=7)
+    x = torch.randn(3, 50)
+    v = taken_value()
+    before = torch.get_rng_state()
+    want, _ = dropouth.forward(x.numpy(), 0.25, seed=v, stream=7, pos=0)
+    report("a call's mask is dropout.h's at (seed = 64 bits taken from torch's CPU generator, stream = the layer's, "
+           "positions from 0)", np.array_equal(layer(x).numpy(), want))
+    after = torch.get_rng_state()
+    torch.set_rng_state(before)
+    torch.empty((), dtype=torch.int64).random_(-(1 << 63), None)
+    report("it took exactly those 64 bits: torch's state moved as one int64 random_() moves it",
+           torch.equal(after, torch.get_rng_state()))
+    torch.manual_seed(3)
+    s0 = dropouth.Dropout(0.5)(torch.ones(1000))
+    torch.manual_seed(3)
+    s1 = dropouth.Dropout(0.5, stream=1)(torch.ones(1000))
+    report("stream=: one value of torch's generator, two streams, two masks", not torch.equal(s0 != 0, s1 != 0))
+    msg = raises(AttributeError, lambda: dropouth.manual_seed(1))
+    report("dropouth.manual_seed is gone, with a message pointing to torch.manual_seed: %s" % msg,
+           msg is not None and "torch.manual_seed" in msg)
+    msg = raises(TypeError, lambda: dropouth.Dropout(0.5, seed=3))
+    report("Dropout(seed=...) is refused with the reason: %s" % msg, msg is not None and "torch.manual_seed" in msg)
+
+
+def test_resume():
+    """Resume = the model's state_dict + torch's RNG state, as with nn.Dropout."""
+    torch.manual_seed(0)
+    m = make_model()
+    opt = torch.optim.Adam(m.parameters(), 1e-2)
+    train(m, opt, 0, 20)
+    whole = weights(m)
+    torch.set_num_threads(2)
+    torch.manual_seed(0)
+    m = make_model()
+    opt = torch.optim.Adam(m.parameters(), 1e-2)
+    train(m, opt, 0, 20)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    report("training with dropouth.Dropout: identical weights with 1 and %d torch threads" % threads, weights(m) == whole)
+    torch.manual_seed(0)
+    m = make_model()
+    opt = torch.optim.Adam(m.parameters(), 1e-2)
+    train(m, opt, 0, 10)
+    buf = io.BytesIO()
+    torch.save({"model": m.state_dict(), "opt": opt.state_dict(), "rng": torch.get_rng_state()}, buf)
+    buf.seek(0)
+    ck = torch.load(buf)
+    torch.manual_seed(99)   # a fresh process: another seed, the model built anew
+    m2 = make_model()
+    opt2 = torch.optim.Adam(m2.parameters(), 1e-2)
+    m2.load_state_dict(ck["model"])
+    opt2.load_state_dict(ck["opt"])
+    torch.set_rng_state(ck["rng"])
+    train(m2, opt2, 10, 10)
+    report("resume: state_dict + torch.get_rng_state() saved after 10 steps, loaded into a model built after another "
+           "seed, 10 more steps == 20 unbroken", weights(m2) == whole)
+
+
+def make_model():
+    return torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), dropouth.Dropout(0.3),
+                               torch.nn.Linear(32, 32), torch.nn.ReLU(), dropouth.Dropout(0.3), torch.nn.Linear(32, 2))
+
+
+_g = np.random.default_rng(3)
+DATA = torch.from_numpy(_g.standard_normal((20, 16, 8)).astype(np.float32))
+LABELS = torch.from_numpy((_g.standard_normal((20, 16)) > 0).astype(np.int64))
+
+
+def train(model, opt, first, steps):
+    for s in range(first, first + steps):
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(DATA[s]), LABELS[s]).backward()
+        opt.step()
+
+
+def weights(model):
+    return b"".join(p.detach().numpy().tobytes() for p in model.parameters())
+
+
+# ---- an nn.Dropout to every tool -----------------------------------------------------------
+def both_models(kind):
+    torch.manual_seed(0)
+    D = dropouth.Dropout if kind == "dropouth" else torch.nn.Dropout
+    return torch.nn.Sequential(torch.nn.Linear(8, 8), D(0.25), torch.nn.ReLU(), torch.nn.Linear(8, 4), D(0.1))
+
+
+def test_nn_dropout():
+    model = both_models("dropouth")
+    report("isinstance(layer, nn.Dropout): True (a subclass)", isinstance(model[1], torch.nn.Dropout))
+    model.eval()
+    for m in model.modules():          # the MC-dropout idiom: dropout layers back on at eval
+        if isinstance(m, torch.nn.Dropout):
+            m.train()
+    x = torch.ones(64, 8)
+    report("MC dropout (eval, then every nn.Dropout train()): two passes differ", not torch.equal(model(x), model(x)))
+    model.train()
+    sd = model.state_dict()
+    report("state_dict holds the Linear layers' tensors only (the layer keeps no state): %s" % sorted(sd),
+           sorted(sd) == sorted(both_models("nn.Dropout").state_dict()) and all(isinstance(v, torch.Tensor) for v in sd.values()))
+    cpu = {k: v.cpu() for k, v in sd.items()}
+    n = sum(v.numel() for v in sd.values())
+    ema = both_models("dropouth")
+    with torch.no_grad():
+        for e, v in zip(ema.state_dict().values(), sd.values()):
+            e.copy_(e * 0.9 + v * 0.1)
+    report("state_dict tools: {k: v.cpu()}, numel sums (%d), an EMA copy_ loop" % n, len(cpu) == len(sd) and n > 0)
+    for src, dst in (("nn.Dropout", "dropouth"), ("dropouth", "nn.Dropout")):
+        a, b = both_models(src), both_models(dst)
+        torch.nn.init.constant_(a[0].weight, 0.5)
+        msg = raises(RuntimeError, lambda: b.load_state_dict(a.state_dict(), strict=True))
+        report("a state_dict of the model built with %s loads strictly into it built with %s" % (src, dst),
+               msg is None and torch.equal(b[0].weight, a[0].weight), str(msg))
+    old = dict(sd)
+    old["1._extra_state"] = {"seed": 3, "stream": 0, "position": 16}   # what an earlier dropouth saved
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        msg = raises(RuntimeError, lambda: both_models("dropouth").load_state_dict(old, strict=True))
+    report("a state_dict of an earlier dropouth (a dict in _extra_state) loads strictly, with a warning",
+           msg is None and any("_extra_state" in str(x.message) for x in w), str(msg))
+    try:
+        buf = io.BytesIO()
+        m = both_models("dropouth").eval()
+        torch.onnx.export(m, torch.ones(2, 8), buf)
+        report("torch.onnx.export of the model in eval (%d bytes)" % len(buf.getvalue()), len(buf.getvalue()) > 0)
+    except Exception as e:   # noqa: BLE001
+        if "onnx" in type(e).__module__ or "No module named" in str(e):
+            skip("torch.onnx.export", "%s: %s" % (type(e).__name__, e))
+        else:
+            report("torch.onnx.export of the model in eval", False, "%s: %s" % (type(e).__name__, e))
+    r = repr(dropouth.Dropout(0.5, stream=2))
+    report("repr: %s (nn.Dropout's 'p=0.5, inplace=False' first)" % r, r == "Dropout(p=0.5, inplace=False, stream=2)")
+    model = both_models("dropouth")
+    buf = io.BytesIO()
+    torch.save(model, buf)
+    buf.seek(0)
+    loaded = torch.load(buf)
+    state = torch.get_rng_state()
+    y0 = model(x)
+    torch.set_rng_state(state)
+    report("torch.save(model) whole and torch.load: the same module, the same masks from the same RNG state",
+           same(loaded(x), y0) and isinstance(loaded[1], dropouth.Dropout))
+    torch.set_rng_state(state)
+    report("pickle round trip; copy.deepcopy (the same masks from the same RNG state, as nn.Dropout)",
+           same(pickle.loads(pickle.dumps(model))(x), y0) and (torch.set_rng_state(state) is None)
+           and same(copy.deepcopy(model)(x), y0))
+
+
+def test_jit_fx():
+    layer = dropouth.Dropout(0.5)
+    msg = raises(RuntimeError, lambda: torch.jit.trace(layer, torch.ones(4, 4)))
+    report("torch.jit.trace in training mode: RuntimeError (it would freeze the mask): %s" % (msg or "")[:80],
+           msg is not None and "trace" in msg)
+    model = both_models("dropouth").eval()
+    traced = torch.jit.trace(model, torch.ones(2, 8))
+    report("torch.jit.trace in eval mode: traced (dropout is the identity)", same(traced(torch.ones(3, 8)), model(torch.ones(3, 8))))
+    msg = raises(RuntimeError, lambda: torch.jit.script(both_models("dropouth")))
+    report("torch.jit.script: RuntimeError saying why: %s" % (msg or "")[:80], msg is not None and "jit.script" in msg)
+    from torch import fx
+    model = both_models("dropouth")
+    gm = fx.symbolic_trace(model)
+    kinds = [n.op for n in gm.graph.nodes]
+    x = torch.randn(5, 8)
+    state = torch.get_rng_state()
+    a = gm(x)
+    torch.set_rng_state(state)
+    report("torch.fx.symbolic_trace: each layer one call_module node (a leaf, as nn.Dropout); the traced module "
+           "gives the model's masks and fresh ones per call", kinds.count("call_module") == 5 and same(a, model(x))
+           and not torch.equal(gm(x), a), str(kinds))
+
+    class F(torch.nn.Module):
+        def forward(self, t):
+            return dropouth.dropout(t * 2, 0.5)
+
+    gf = fx.symbolic_trace(F())
+    ops = [n.target for n in gf.graph.nodes if n.op == "call_function"]
+    y1, y2 = gf(torch.ones(100)), gf(torch.ones(100))
+    report("torch.fx.symbolic_trace of the functional: one call_function node, a fresh mask per call",
+           dropouth.dropout in ops and not torch.equal(y1, y2))
+
+
+# ---- samples: each global sample its one-process mask, whatever the order ----------------
+def test_samples():
+    torch.manual_seed(1)
+    layer = dropouth.Dropout(0.5, data_parallel=False)
+    x = torch.randn(16, 3, 5)
+    state = torch.get_rng_state()
+    whole = layer(x)                  # one process holding the whole batch of 16
     ok = True
-    for step in range(2):
-        gp = [torch.zeros_like(p) for p in blocks_p.parameters()]
-        gc = [torch.zeros_like(p) for p in blocks_c.parameters()]
-        for micro in range(2):
-            hp, hc = xs[micro], xs[micro]
-            for bp, bc in zip(blocks_p, blocks_c):
-                hp = bp(hp)
-                hc = tcp.checkpoint(bc, hc, use_reentrant=False)
-            for acc, g in zip(gp, torch.autograd.grad(hp.square().sum(), list(blocks_p.parameters()))):
-                acc += g
-            for acc, g in zip(gc, torch.autograd.grad(hc.square().sum(), list(blocks_c.parameters()))):
-                acc += g
-        ok = ok and all(same(a, b) for a, b in zip(gp, gc))
-    pos_p = [m.position for m in blocks_p.modules() if isinstance(m, dropouth.Dropout)]
-    pos_c = [m.position for m in blocks_c.modules() if isinstance(m, dropouth.Dropout)]
-    report("non-reentrant checkpoint with torch.autograd.grad and two micro-batches per step: gradients and "
-           "positions == without checkpointing", ok and pos_p == pos_c, "%s vs %s" % (pos_p, pos_c))
-    # checkpoint_sequential and preserve_rng_state=False: no RNG state is needed
-    ref_g, _ = train_steps(build(False), "plain", 1)
-    blocks = build(False)
-    x = torch.randn(6, 24, generator=torch.Generator().manual_seed(1), requires_grad=True)
-    out = tcp.checkpoint_sequential(torch.nn.Sequential(*blocks), 3, x, preserve_rng_state=False)
-    out.square().sum().backward()
-    report("checkpoint_sequential with preserve_rng_state=False: gradients bit-identical (positions, no RNG state)",
-           all(same(a, p.grad) for a, p in zip(ref_g[0], blocks.parameters())))
-
-
+    for order in (list(range(16)), list(range(1, 16, 3)), [15, 0, 7, 3], list(range(5, 11))):   # interleaved, shuffled, uneven
+        torch.set_rng_state(state)
+        part = layer(x[order], samples=torch.tensor(order))
+        ok = ok and same(part, whole[order])
+    report("samples=: a local batch of any global samples (interleaved as DistributedSampler's, shuffled, uneven "
+           "sizes) gets each sample's one-process mask", ok)
+    torch.set_rng_state(state)
+    bd = dropouth.Dropout(0.5, batch_dim=1, data_parallel=False)
+    xt = x.transpose(0, 1).contiguous()
+    report("batch_dim=1: positions run sample by sample, as with the batch first",
+           same(bd(xt), whole.transpose(0, 1)))
+    for bad, exc, why in (([0, 1], ValueError, "2 global sample indices for a local batch of 4"),
+                          ([0, 1, 1, 2], ValueError, "twice"), (torch.tensor([0.0, 1, 2, 3]), TypeError, "integer")):
+        msg = raises(exc, lambda: layer(torch.ones(4, 3), samples=bad))
+        report("samples=%s: %s: %s" % (bad, exc.__name__, msg), msg is not None and why in msg)
+    x = torch.randn(8, 6, requires_grad=True)
+    torch.manual_seed(4)
+    layer(x[[1, 5, 6, 2]], samples=[1, 5, 6, 2]).square().sum().backward()
+    g = x.grad.clone()
+    x.grad = None
+    torch.manual_seed(4)
+    y = layer(x)
+    (y[[1, 5, 6, 2]]).square().sum().backward()
+    report("samples=: the gradient is the one-process gradient of those samples", same(g, x.grad))
 # ---- row: second-order gradients ----------------------------------------------------------
 def test_autograd():
     x = torch.randn(6, 5, dtype=torch.float64, requires_grad=True)
     f = lambda t: dropouth.dropout(t, 0.3, seed=1, stream=2, pos=10)   # noqa: E731
     report("torch.autograd.gradcheck(dropouth.dropout) (float64)", bool(torch.autograd.gradcheck(f, (x,))))
     report("torch.autograd.gradgradcheck(dropouth.dropout) (float64)", bool(torch.autograd.gradgradcheck(f, (x,))))
-    layer = dropouth.Dropout(0.3, seed=4).double()
-    report("gradgradcheck through dropouth.Dropout and a nonlinearity (the layer replays its positions "
-           "only under checkpointing; here explicit coordinates)",
+    report("gradgradcheck through dropouth.dropout and a nonlinearity",
            bool(torch.autograd.gradgradcheck(lambda t: torch.sin(dropouth.dropout(t, 0.3, seed=4, pos=0)) ** 2, (x,))))
-    del layer
     # create_graph: d/dx of (sum of dy * dropout(x) ... ) second order, exact
     x2 = torch.randn(1000, dtype=torch.float64, requires_grad=True)
     y = dropouth.dropout(x2, 0.5, seed=9, pos=0)
@@ -168,69 +535,28 @@ def test_autograd():
            np.array_equal(x3.grad.numpy(), dropouth.backward(dy.numpy(), 0.5, seed=9, pos=0)))
 
 
-# ---- row: the functional form twice -------------------------------------------------------
+# ---- the functional form -------------------------------------------------------------------
 def test_functional():
     h = torch.ones(1000)
-    msg = raises(TypeError, lambda: dropouth.dropout(h, 0.5))
-    report("dropouth.dropout(h, 0.5) without coordinates raises TypeError (a default would repeat one mask): %s" % msg,
-           msg is not None and "generator" in msg)
-    g = dropouth.Generator(seed=3)
-    a, b = dropouth.dropout(h, 0.5, generator=g), dropouth.dropout(h, 0.5, generator=g)
-    report("dropouth.dropout(h, 0.5, generator=g) twice: two masks (positions 0 and 1000)",
-           not torch.equal(a != 0, b != 0) and g.position == 2000)
+    torch.manual_seed(3)
+    a, b = dropouth.dropout(h, 0.5), dropouth.dropout(h, 0.5)
+    torch.manual_seed(3)
+    a2 = dropouth.dropout(h, 0.5)
+    report("dropouth.dropout(h, 0.5) as F.dropout: from torch's generator, two calls two masks, reseeded the same",
+           not torch.equal(a != 0, b != 0) and same(a, a2))
     report("explicit coordinates: the same coordinates give the same mask",
-           same(dropouth.dropout(h, 0.5, seed=3, pos=1000), b))
-    report("dropouth.dropout(x, p, training=False) returns x itself (F.dropout's manners)",
-           dropouth.dropout(h, 0.5, False, generator=g) is h and g.position == 2000)
+           same(dropouth.dropout(h, 0.5, seed=3, pos=1000), dropouth.dropout(h, 0.5, seed=3, pos=1000)))
+    state = torch.get_rng_state()
+    report("dropouth.dropout(x, p, training=False) returns x itself and takes nothing from torch's generator",
+           dropouth.dropout(h, 0.5, False) is h and torch.equal(state, torch.get_rng_state()))
+    msg = raises(TypeError, lambda: dropouth.dropout(h, 0.5, generator=dropouth.Generator(3)))
+    report("generator=dropouth.Generator for a tensor: TypeError (it would advance on recomputation): %s" % msg,
+           msg is not None and "recomputation" in msg)
+    msg = raises(TypeError, lambda: dropouth.dropout(h, 0.5, seed=3))
+    report("seed= without pos=: TypeError: %s" % msg, msg is not None)
     sig = raises(TypeError, lambda: dropouth.dropout(h, 0.5, True, False, 7))
     report("dropouth.dropout: F.dropout's positional arguments (input, p, training, inplace); the rest keyword-only",
            sig is not None)
-
-
-# ---- row: pickle, torch.save, deepcopy, repr ------------------------------------------------
-def test_manners():
-    dropouth.manual_seed(3)
-    model = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.Linear(8, 8), dropouth.Dropout(0.1))
-    model(torch.ones(2, 8))
-    buf = io.BytesIO()
-    torch.save(model, buf)
-    buf.seek(0)
-    loaded = torch.load(buf)
-    x = torch.randn(5, 8)
-    report("torch.save(model) whole and torch.load: the same module, the same next masks",
-           same(loaded(x), model(x)) and loaded[1].position == model[1].position)
-    p = pickle.loads(pickle.dumps(model))
-    report("pickle round trip of a model holding dropouth.Dropout", same(p(x), model(x)))
-    twin = copy.deepcopy(model)
-    report("copy.deepcopy: works; the copy's layers are new places (new streams: %d, %d -> %d, %d), as nn.Dropout "
-           "copies draw their own masks" % (model[1].stream, model[3].stream, twin[1].stream, twin[3].stream),
-           twin[1].stream not in (model[1].stream, model[3].stream) and twin[1].p == 0.25 and isinstance(twin[1], dropouth.Dropout))
-    r = repr(dropouth.Dropout(0.5, seed=1, stream=2))
-    report("repr: %s (nn.Dropout's 'p=0.5, inplace=False' first)" % r,
-           r.startswith("Dropout(p=0.5, inplace=False, seed=1, stream=2"))
-    report("dropouth.Dropout, dropouth.dropout, dropouth.Generator are module-level names (no local classes)",
-           dropouth.Dropout.__qualname__ == "Dropout" and "<locals>" not in dropouth.Dropout.__qualname__
-           and "Dropout" in dir(dropouth))
-    plain = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.25), torch.nn.Linear(8, 8), torch.nn.Dropout(0.1))
-    fresh = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.Linear(8, 8), dropouth.Dropout(0.1))
-    before = (fresh[1].stream, fresh[1].position)
-    msg = raises(RuntimeError, lambda: fresh.load_state_dict(plain.state_dict()))
-    report("a state_dict saved with nn.Dropout loads strictly into the same model with dropouth.Dropout "
-           "(the layers keep their coordinates)", msg is None and (fresh[1].stream, fresh[1].position) == before
-           and torch.equal(fresh[0].weight, plain[0].weight))
-    from torch import fx
-    dropouth.manual_seed(8)
-    m1 = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.ReLU())
-    traced = fx.symbolic_trace(m1)
-    dropouth.manual_seed(8)
-    m2 = torch.nn.Sequential(torch.nn.Linear(8, 8), dropouth.Dropout(0.25), torch.nn.ReLU())
-    m2.load_state_dict(m1.state_dict())
-    kinds = [n.op for n in traced.graph.nodes]
-    report("torch.fx.symbolic_trace: the layer is one call_module node (a leaf, as nn.Dropout); the traced "
-           "module gives the layer's masks", kinds.count("call_module") == 3 and same(traced(x), m2(x)), str(kinds))
-    st = model.state_dict()
-    report("(seed, stream, position) are in state_dict: %s" % st["1._extra_state"],
-           st["1._extra_state"] == {"seed": 3, "stream": model[1].stream, "position": model[1].position})
 
 
 # ---- row: nn.Dropout's arguments ------------------------------------------------------------
@@ -247,8 +573,8 @@ def test_signature():
     layer = dropouth.Dropout(0.5, 16)     # nn.Dropout's second argument is inplace: truthy 16 means in place
     x = torch.ones(100)
     y = layer(x)
-    report("Dropout(0.5, 16) means inplace (as for nn.Dropout), not seed 16: the input is the output",
-           y is x and layer.seed != 16 and bool((x == 0).any()))
+    report("Dropout(0.5, 16) means inplace (as for nn.Dropout): the input is the output",
+           y is x and bool((x == 0).any()))
     for bad in ((-0.1,), (1.5,)):
         a, b = raises(ValueError, lambda: dropouth.Dropout(*bad)), raises(ValueError, lambda: torch.nn.Dropout(*bad))
         if a != b:
@@ -256,20 +582,26 @@ def test_signature():
     report("p outside [0, 1]: ValueError with nn.Dropout's message", not why, why)
     report("the library's options are keyword-only: Dropout(0.5, False, 7) raises TypeError",
            raises(TypeError, lambda: dropouth.Dropout(0.5, False, 7)) is not None)
-    layer = dropouth.Dropout(0.3, seed=2, stream=0)
+    layer = dropouth.Dropout(0.3)
     xin = torch.randn(50, 7)
-    ref = dropouth.Dropout(0.3, seed=2, stream=0)(xin)
-    xi = xin.clone().requires_grad_(False)
-    out = dropouth.Dropout(0.3, inplace=True, seed=2, stream=0)(xi)
     leaf = torch.randn(50, 7, requires_grad=True)
+    torch.manual_seed(2)
+    ref = dropouth.Dropout(0.3)(xin)
+    xi = xin.clone().requires_grad_(False)
+    torch.manual_seed(2)
+    out = dropouth.Dropout(0.3, inplace=True)(xi)
     h = leaf * 1.0
-    dropouth.Dropout(0.3, inplace=True, seed=2, stream=0)(h).sum().backward()
+    torch.manual_seed(2)
+    dropouth.Dropout(0.3, inplace=True)(h).sum().backward()
     ref_leaf = leaf.detach().clone().requires_grad_(True)
-    dropouth.Dropout(0.3, seed=2, stream=0)(ref_leaf * 1.0).sum().backward()
+    torch.manual_seed(2)
+    dropouth.Dropout(0.3)(ref_leaf * 1.0).sum().backward()
     report("inplace=True: the same values in the input's memory, and the same gradient as out of place",
            out is xi and same(out, ref) and same(leaf.grad, ref_leaf.grad))
     layer.eval()
-    report("eval(): the identity, the input itself, no positions used", layer(xin) is xin and layer.position == 0)
+    state = torch.get_rng_state()
+    report("eval(): the identity, the input itself, nothing taken from torch's generator",
+           layer(xin) is xin and torch.equal(state, torch.get_rng_state()))
 
 
 # ---- row: p that the draw width cannot honour ------------------------------------------------
@@ -285,9 +617,10 @@ def test_p():
            msg is not None and "16" in msg)
     layer = dropouth.Dropout(0.5, bits=8)
     layer.p = 0.001
+    state = torch.get_rng_state()
     msg = raises(ValueError, lambda: layer(torch.ones(10)))
-    report("p changed to one the width cannot honour: the call raises and reserves nothing",
-           msg is not None and layer.position == 0)
+    report("p changed to one the width cannot honour: the call raises and takes nothing from torch's generator",
+           msg is not None and torch.equal(state, torch.get_rng_state()))
 
 
 # ---- row: strided tensors -------------------------------------------------------------------
@@ -351,10 +684,22 @@ def test_errors():
     msg = raises(TypeError, lambda: dropouth.dropout(torch.ones(4, dtype=torch.int32), 0.5, seed=0, pos=0))
     report("an integer tensor: TypeError: %s" % msg, msg is not None)
     layer = dropouth.Dropout(0.5)
-    before = layer.position
+    state = torch.get_rng_state()
     raises(TypeError, lambda: layer(sp))
     raises(ValueError, lambda: layer(meta))
-    report("refused inputs reserve no positions", layer.position == before)
+    report("refused inputs take nothing from torch's generator", torch.equal(state, torch.get_rng_state()))
+    neg = torch._neg_view(torch.ones(4))
+    msg = raises(ValueError, lambda: dropouth.dropout(neg, 0.5, seed=0, pos=0))
+    report("a negated view (torch's neg bit: memory holds -x): ValueError: %s" % msg, msg is not None and "neg" in msg)
+    try:
+        mis = torch.frombuffer(bytearray(17), dtype=torch.float32, offset=1, count=4)
+    except Exception:   # noqa: BLE001
+        mis = None
+    if mis is not None and mis.data_ptr() % 4:
+        msg = raises(ValueError, lambda: dropouth.dropout(mis, 0.5, seed=0, pos=0))
+        report("a tensor not aligned to its element size: ValueError: %s" % msg, msg is not None and "aligned" in msg)
+    else:
+        skip("an unaligned tensor", "this torch made no unaligned float32 view")
     t = torch.full((100,), 3.0)
     msg = raises(ValueError, lambda: dropouth.dropout(t, 0.5, True, True, seed=0, pos=2 ** 64 - 10))
     report("pos + n past 2^64, in place: ValueError and nothing written", msg is not None and bool((t == 3.0).all()))
@@ -384,60 +729,39 @@ def test_dtypes():
     report("torch CPU: dropouth.dropout == NumPy forward, f32/f64/f16", ok)
 
 
-# ---- training: threads, resume ------------------------------------------------------------
-def make_model():
-    torch.manual_seed(0)
-    dropouth.manual_seed(1)
-    return torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), dropouth.Dropout(0.3),
-                               torch.nn.Linear(32, 32), torch.nn.ReLU(), dropouth.Dropout(0.3), torch.nn.Linear(32, 2))
 
 
-_g = np.random.default_rng(3)
-DATA = torch.from_numpy(_g.standard_normal((20, 16, 8)).astype(np.float32))
-LABELS = torch.from_numpy((_g.standard_normal((20, 16)) > 0).astype(np.int64))
+# ---- CUDA -----------------------------------------------------------------------------------
+def test_cuda_take_logic():
+    """What a call takes from torch.cuda's generator, run here against a stand-in generator state
+    (torch 1.13's layout: 800 bytes of a retired state, then seed and Philox offset; later
+    torch's: seed and offset alone): the CUDA path's logic without a GPU."""
+    from dropouth import _torch
+    real = (torch.cuda.get_rng_state, torch.cuda.set_rng_state)
+    for head in (800, 0):
+        def state(seed, offset):
+            return torch.cat([torch.full((head,), 255, dtype=torch.uint8),
+                              torch.tensor([seed, offset], dtype=torch.int64).view(torch.uint8)])
+        store = {"state": state(1234, 8)}
+        torch.cuda.get_rng_state = lambda device="cuda": store["state"].clone()
+        torch.cuda.set_rng_state = lambda s, device="cuda": store.__setitem__("state", s.clone())
+        try:
+            dev = torch.device("cuda", 0)
+            saved = torch.cuda.get_rng_state(dev)
+            a, b = _torch._take_cuda(dev), _torch._take_cuda(dev)
+            after = store["state"]
+            torch.cuda.set_rng_state(saved, dev)          # what checkpoint does before a recomputation
+            a2 = _torch._take_cuda(dev)
+            store["state"] = state(1235, 8)
+            c = _torch._take_cuda(dev)
+        finally:
+            torch.cuda.get_rng_state, torch.cuda.set_rng_state = real
+        report("CUDA tensors' take (logic, against a stand-in %d-byte state): the offset moves by 4 a call (8 -> %d), "
+               "the rest stays; a restored state gives the same value, another offset or seed another"
+               % (head + 16, int(after.view(torch.int64)[-1])),
+               torch.equal(after, state(1234, 16)) and a == a2 and len({a, b, c}) == 3)
 
 
-def train(model, opt, first, steps):
-    for s in range(first, first + steps):
-        opt.zero_grad()
-        torch.nn.functional.cross_entropy(model(DATA[s]), LABELS[s]).backward()
-        opt.step()
-
-
-def weights(model):
-    return b"".join(p.detach().numpy().tobytes() for p in model.parameters())
-
-
-def test_resume():
-    m = make_model()
-    opt = torch.optim.Adam(m.parameters(), 1e-2)
-    train(m, opt, 0, 20)
-    whole = weights(m)
-    torch.set_num_threads(2)
-    m = make_model()
-    opt = torch.optim.Adam(m.parameters(), 1e-2)
-    train(m, opt, 0, 20)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    report("training with dropouth.Dropout: identical weights with 1 and %d torch threads" % threads, weights(m) == whole)
-    m = make_model()
-    opt = torch.optim.Adam(m.parameters(), 1e-2)
-    train(m, opt, 0, 10)
-    buf = io.BytesIO()
-    torch.save({"model": m.state_dict(), "opt": opt.state_dict()}, buf)
-    buf.seek(0)
-    ck = torch.load(buf)
-    dropouth.manual_seed(99)   # a fresh process would number and seed its layers anew
-    m2 = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), dropouth.Dropout(0.3),
-                             torch.nn.Linear(32, 32), torch.nn.ReLU(), dropouth.Dropout(0.3), torch.nn.Linear(32, 2))
-    opt2 = torch.optim.Adam(m2.parameters(), 1e-2)
-    m2.load_state_dict(ck["model"])
-    opt2.load_state_dict(ck["opt"])
-    train(m2, opt2, 10, 10)
-    report("training: save after 10 steps, load into a freshly numbered model, 10 more == 20 unbroken", weights(m2) == whole)
-
-
-# ---- CUDA tensors (a GPU machine): the CPU's bits on every path ----------------------------
 def test_cuda():
     why = ""
     base = torch.randn(8, 30, 12, dtype=torch.float64)
@@ -460,61 +784,55 @@ def test_cuda():
                 why = "%s %s: gradient differs" % (dt, name)
     report("torch CUDA: dropouth.dropout output and gradient == CPU, bit for bit (4 dtypes, NaN, strided views, "
            "positions near 2^64)", not why, why)
-    dropouth.manual_seed(4)
-    cpu_layer = dropouth.Dropout(0.1)
-    dropouth.manual_seed(4)
-    gpu_layer = dropouth.Dropout(0.1).cuda()
-    x = torch.randn(64, 33)
-    report("torch CUDA: the module on a CUDA tensor == on the CPU, two calls",
-           same(cpu_layer(x), gpu_layer(x.cuda()).cpu()) and same(cpu_layer(x.t()), gpu_layer(x.t().cuda()).cpu()))
-    for mode in ("reentrant", "non-reentrant"):
-        _, ref_pos = train_steps(build(True), "plain")
-        blocks = build(True).cuda()
-        xg = torch.randn(6, 24, generator=torch.Generator().manual_seed(1)).cuda().requires_grad_(True)
-        grads = []
-        for _ in range(3):
-            for p in blocks.parameters():
-                p.grad = None
-            h = xg
-            for blk in blocks:
-                h = tcp.checkpoint(blk, h, use_reentrant=(mode == "reentrant"))
-            h.square().sum().backward()
-            grads.append([p.grad.clone() for p in blocks.parameters()])
-        plain = build(True).cuda()
-        pg = []
-        for _ in range(3):
-            for p in plain.parameters():
-                p.grad = None
-            h = xg
-            for blk in plain:
-                h = blk(h)
-            h.square().sum().backward()
-            pg.append([p.grad.clone() for p in plain.parameters()])
-        pos = [m.position for m in blocks.modules() if isinstance(m, dropouth.Dropout)]
-        report("torch CUDA: torch.utils.checkpoint (%s, a shared layer) gradients bit-identical to no checkpointing "
-               "on the GPU; positions == the CPU run's" % mode,
-               all(same(a, b) for sa, sb in zip(pg, grads) for a, b in zip(sa, sb)) and pos == ref_pos, str(pos))
+    torch.cuda.manual_seed(4)
+    layer = dropouth.Dropout(0.1).cuda()
+    x = torch.randn(64, 33).cuda()
+    a = layer(x)
+    torch.cuda.manual_seed(4)
+    report("torch CUDA: the layer is seeded by torch.cuda.manual_seed; two calls differ",
+           same(a, layer(x)) and not torch.equal(layer(x), a))
+    global DEVICE
+    DEVICE = "cuda"
+    try:
+        for name, fn in SCENARIOS:
+            ok = True
+            for kind in KINDS:
+                plain = fn(kind, None)
+                for mode in MODES:
+                    ok = ok and all_same(plain, fn(kind, mode))
+            report("torch CUDA: checkpoint (both modes), dropouth and nn.Dropout: %s: gradients == without "
+                   "checkpointing" % name, ok)
+    finally:
+        DEVICE = "cpu"
 
 
 def main():
-    test_layers_differ()
+    if len(sys.argv) > 2 and sys.argv[1] == "--first":
+        first_call(sys.argv[2])
+        return failures_exit()
+    print("    (CPU library in use: %s)" % dropouth._lib.isa())
     test_checkpoint()
+    test_first_call()
+    test_seeding()
+    test_resume()
+    test_nn_dropout()
+    test_jit_fx()
+    test_samples()
     test_autograd()
     test_functional()
-    test_manners()
     test_signature()
     test_p()
     test_strided()
     test_errors()
     test_dtypes()
-    test_resume()
+    test_cuda_take_logic()
     if not torch.cuda.is_available():
-        skip("torch CUDA: dropouth on CUDA tensors (strided, checkpointed, module) == CPU bits", "no CUDA device here")
+        skip("torch CUDA: dropouth on CUDA tensors (bits == CPU, seeding, checkpoint scenarios)", "no CUDA device here")
     else:
         try:
             dropouth._lib.cuda()
         except OSError as e:
-            skip("torch CUDA: dropouth on CUDA tensors (strided, checkpointed, module) == CPU bits", str(e))
+            skip("torch CUDA: dropouth on CUDA tensors (bits == CPU, seeding, checkpoint scenarios)", str(e))
         else:
             test_cuda()
     return failures_exit()
