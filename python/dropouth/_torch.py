@@ -18,7 +18,7 @@ import threading
 
 import torch
 
-from . import Generator, _bits, _lib
+from . import _bits, _lib
 
 _DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16",
            torch.bfloat16: "bfloat16"}
@@ -422,4 +422,4 @@ class Dropout(torch.nn.Dropout):
         return state
 
 
-__all__ = ["dropout", "Dropout", "DropoutFunction", "Generator"]
+__all__ = ["dropout", "Dropout", "DropoutFunction"]
