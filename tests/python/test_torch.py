@@ -224,6 +224,40 @@ def test_checkpoint():
            all(torch.equal(states[0], s) for s in states[1:]))
 
 
+def transformer_rdrop(ckpt, steps=5):
+    """A 2-layer nn.TransformerEncoder whose nn.Dropout modules are swapped for dropouth.Dropout
+    (model surgery by isinstance), trained with R-Drop, each layer checkpointed or not."""
+    torch.manual_seed(0)
+    enc = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1), 2)
+    for layer in enc.layers:
+        for name, m in list(layer.named_children()):
+            if isinstance(m, torch.nn.Dropout):
+                setattr(layer, name, dropouth.Dropout(m.p))
+    opt = torch.optim.Adam(enc.parameters(), 1e-3)
+    x = torch.randn(5, 3, 16)
+
+    def run(h):
+        for layer in enc.layers:
+            h = layer(h) if ckpt is None else tcp.checkpoint(layer, h, use_reentrant=(ckpt == "reentrant"))
+        return h
+    for _ in range(steps):
+        opt.zero_grad()
+        y1, y2 = run(x.requires_grad_(True)), run(x)
+        (y1.square().mean() + y2.square().mean() + (y1 - y2).square().mean()).backward()
+        opt.step()
+    n = sum(isinstance(m, dropouth.Dropout) for m in enc.modules())
+    return [p.detach().clone() for p in enc.parameters()], n
+
+
+def test_transformer():
+    plain, n = transformer_rdrop(None)
+    for mode in MODES:
+        got, _ = transformer_rdrop(mode)
+        report("nn.TransformerEncoder (2 layers) with its %d nn.Dropout swapped for dropouth.Dropout, R-Drop, 5 Adam "
+               "steps, each layer checkpointed (%s): weights bit-identical to no checkpointing" % (n, mode),
+               n == 6 and all_same(plain, got))
+
+
 def first_call(mode):
     """In a fresh process: the first dropouth call of the process under `mode`, then training
     checkpointed and plain must agree (the first call leaves nothing behind)."""
@@ -812,6 +846,7 @@ def main():
         return failures_exit()
     print("    (CPU library in use: %s)" % dropouth._lib.isa())
     test_checkpoint()
+    test_transformer()
     test_first_call()
     test_seeding()
     test_resume()
