@@ -198,7 +198,7 @@ class DropoutFunction(torch.autograd.Function):
             _apply(x, x, coords)
             ctx.mark_dirty(x)
             return x
-        y = torch.empty_like(x, memory_format=torch.contiguous_format) if x.is_contiguous() else torch.empty_like(x)
+        y = torch.empty_like(x)
         _apply(y, x, coords)
         return y
 
@@ -206,7 +206,7 @@ class DropoutFunction(torch.autograd.Function):
     def backward(ctx, dy):
         if torch.is_grad_enabled():      # create_graph=True: the backward is recorded (double backward)
             return DropoutFunction.apply(dy, ctx.coords, False), None, None
-        dx = torch.empty_like(dy, memory_format=torch.contiguous_format) if dy.is_contiguous() else torch.empty_like(dy)
+        dx = torch.empty_like(dy)
         _apply(dx, dy, ctx.coords)
         return dx, None, None
 
@@ -221,7 +221,7 @@ def _run(x, coords, inplace):
                          # graph that saved x notices the write, as after any in-place op
         return x
     if not (torch.is_grad_enabled() and x.requires_grad):
-        y = torch.empty_like(x, memory_format=torch.contiguous_format) if x.is_contiguous() else torch.empty_like(x)
+        y = torch.empty_like(x)
         _apply(y, x, coords)
         return y
     return DropoutFunction.apply(x, coords, bool(inplace))
