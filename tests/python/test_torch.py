@@ -259,9 +259,12 @@ def test_transformer():
 
 
 def first_call(mode):
-    """In a fresh process: the first dropouth call of the process under `mode`, then training
-    checkpointed and plain must agree (the first call leaves nothing behind)."""
-    layer = dropouth.Dropout(0.5)
+    """In a fresh process: the first call of the process's first layer under `mode`, then R-Drop
+    training checkpointed and plain must agree (the first call leaves nothing behind); the same
+    with nn.Dropout in another fresh process, for the harness's sake."""
+    kind = mode.split(":")[0]
+    mode = mode.split(":")[1]
+    layer = KINDS[kind](0.5)
     x = torch.ones(4, 8, requires_grad=True)
     if mode == "no_grad":
         with torch.no_grad():
@@ -271,15 +274,16 @@ def first_call(mode):
             layer(torch.ones(4, 8))
     else:   # inside a checkpoint
         tcp.checkpoint(layer, x, use_reentrant=(mode == "reentrant checkpoint")).sum().backward()
-    plain = sc_rdrop("dropouth", None)
-    ok = all(all_same(plain, sc_rdrop("dropouth", m)) for m in MODES)
-    report("the first dropouth call of a process %s: later checkpointed training (both modes) == plain, bit for bit"
-           % ("under torch.no_grad()" if mode == "no_grad" else "under torch.inference_mode()"
+    plain = sc_rdrop(kind, None)
+    ok = all(all_same(plain, sc_rdrop(kind, m)) for m in MODES)
+    report("%s: the first call of a process %s: later checkpointed training (both modes) == plain, bit for bit"
+           % (kind, "under torch.no_grad()" if mode == "no_grad" else "under torch.inference_mode()"
               if mode == "inference_mode" else "inside a " + mode), ok)
 
 
 def test_first_call():
-    for mode in ("no_grad", "inference_mode", "reentrant checkpoint", "non-reentrant checkpoint"):
+    for mode in ["%s:%s" % (k, m) for k in KINDS
+                 for m in ("no_grad", "inference_mode", "reentrant checkpoint", "non-reentrant checkpoint")]:
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--first", mode], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, cwd=os.path.dirname(os.path.abspath(__file__)))
         lines = [l for l in r.stdout.splitlines() if l.startswith(("PASS", "FAIL"))]
