@@ -141,7 +141,7 @@ def _runs(samples, batch, per_sample):
             runs[-1][2] += 1
         else:
             runs.append([i, g, 1])
-    if runs and (runs[-1][1] + runs[-1][2]) * per_sample > 1 << 64:
+    if runs and max(g + n for _, g, n in runs) * per_sample > 1 << 64:
         raise ValueError("samples: global sample %d times %d elements a sample runs past 2^64 positions"
                          % (max(samples), per_sample))
     return [(i, g * per_sample, n) for i, g, n in runs]

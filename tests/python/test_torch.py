@@ -537,6 +537,7 @@ def test_samples():
     report("batch_dim=1: positions run sample by sample, as with the batch first",
            same(bd(xt), whole.transpose(0, 1)))
     for bad, exc, why in (([0, 1], ValueError, "2 global sample indices for a local batch of 4"),
+                          ([2 ** 63, 0, 1, 2], ValueError, "past 2^64"),
                           ([0, 1, 1, 2], ValueError, "twice"), (torch.tensor([0.0, 1, 2, 3]), TypeError, "integer")):
         msg = raises(exc, lambda: layer(torch.ones(4, 3), samples=bad))
         report("samples=%s: %s: %s" % (bad, exc.__name__, msg), msg is not None and why in msg)
