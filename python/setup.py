@@ -74,7 +74,23 @@ def cpu_extensions():
 
 
 class BuildExt(build_ext):
-    """The CPU library as setuptools builds extensions; then the CUDA one, where nvcc works."""
+    """The CPU library as setuptools builds extensions, its builds side by side (one compiler per
+    core); then the CUDA one, where asked for."""
+
+    def build_extensions(self):
+        # each ISA build compiles its own one-line source (an #include of dropouth_lib.c), so that
+        # the builds' object files do not share a path and can be compiled in parallel
+        os.makedirs(self.build_temp, exist_ok=True)
+        for ext in self.extensions:
+            name = ext.name.rsplit(".", 1)[-1]
+            if name != "_dropouth_cpu":
+                wrapper = os.path.join(self.build_temp, name + ".c")
+                with open(wrapper, "w", encoding="utf-8") as f:
+                    f.write('#include "%s"\n' % os.path.join(HERE, "dropouth_lib.c").replace("\\", "/"))
+                ext.sources = [wrapper]
+        if self.parallel is None:
+            self.parallel = min(len(self.extensions), os.cpu_count() or 1)
+        super().build_extensions()
 
     def run(self):
         super().run()

@@ -18,7 +18,7 @@ import threading
 
 import torch
 
-from . import Generator, _bits, _lib
+from . import _bits, _lib
 
 _DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16",
            torch.bfloat16: "bfloat16"}
@@ -141,7 +141,7 @@ def _runs(samples, batch, per_sample):
             runs[-1][2] += 1
         else:
             runs.append([i, g, 1])
-    if runs and (runs[-1][1] + runs[-1][2]) * per_sample > 1 << 64:
+    if runs and max(g + n for _, g, n in runs) * per_sample > 1 << 64:
         raise ValueError("samples: global sample %d times %d elements a sample runs past 2^64 positions"
                          % (max(samples), per_sample))
     return [(i, g * per_sample, n) for i, g, n in runs]
@@ -198,7 +198,7 @@ class DropoutFunction(torch.autograd.Function):
             _apply(x, x, coords)
             ctx.mark_dirty(x)
             return x
-        y = torch.empty_like(x, memory_format=torch.contiguous_format) if x.is_contiguous() else torch.empty_like(x)
+        y = torch.empty_like(x)
         _apply(y, x, coords)
         return y
 
@@ -206,7 +206,7 @@ class DropoutFunction(torch.autograd.Function):
     def backward(ctx, dy):
         if torch.is_grad_enabled():      # create_graph=True: the backward is recorded (double backward)
             return DropoutFunction.apply(dy, ctx.coords, False), None, None
-        dx = torch.empty_like(dy, memory_format=torch.contiguous_format) if dy.is_contiguous() else torch.empty_like(dy)
+        dx = torch.empty_like(dy)
         _apply(dx, dy, ctx.coords)
         return dx, None, None
 
@@ -221,7 +221,7 @@ def _run(x, coords, inplace):
                          # graph that saved x notices the write, as after any in-place op
         return x
     if not (torch.is_grad_enabled() and x.requires_grad):
-        y = torch.empty_like(x, memory_format=torch.contiguous_format) if x.is_contiguous() else torch.empty_like(x)
+        y = torch.empty_like(x)
         _apply(y, x, coords)
         return y
     return DropoutFunction.apply(x, coords, bool(inplace))
@@ -422,4 +422,4 @@ class Dropout(torch.nn.Dropout):
         return state
 
 
-__all__ = ["dropout", "Dropout", "DropoutFunction", "Generator"]
+__all__ = ["dropout", "Dropout", "DropoutFunction"]

@@ -224,10 +224,47 @@ def test_checkpoint():
            all(torch.equal(states[0], s) for s in states[1:]))
 
 
+def transformer_rdrop(ckpt, steps=5):
+    """A 2-layer nn.TransformerEncoder whose nn.Dropout modules are swapped for dropouth.Dropout
+    (model surgery by isinstance), trained with R-Drop, each layer checkpointed or not."""
+    torch.manual_seed(0)
+    enc = torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1), 2)
+    for layer in enc.layers:
+        for name, m in list(layer.named_children()):
+            if isinstance(m, torch.nn.Dropout):
+                setattr(layer, name, dropouth.Dropout(m.p))
+    opt = torch.optim.Adam(enc.parameters(), 1e-3)
+    x = torch.randn(5, 3, 16)
+
+    def run(h):
+        for layer in enc.layers:
+            h = layer(h) if ckpt is None else tcp.checkpoint(layer, h, use_reentrant=(ckpt == "reentrant"))
+        return h
+    for _ in range(steps):
+        opt.zero_grad()
+        y1, y2 = run(x.requires_grad_(True)), run(x)
+        (y1.square().mean() + y2.square().mean() + (y1 - y2).square().mean()).backward()
+        opt.step()
+    n = sum(isinstance(m, dropouth.Dropout) for m in enc.modules())
+    return [p.detach().clone() for p in enc.parameters()], n
+
+
+def test_transformer():
+    plain, n = transformer_rdrop(None)
+    for mode in MODES:
+        got, _ = transformer_rdrop(mode)
+        report("nn.TransformerEncoder (2 layers) with its %d nn.Dropout swapped for dropouth.Dropout, R-Drop, 5 Adam "
+               "steps, each layer checkpointed (%s): weights bit-identical to no checkpointing" % (n, mode),
+               n == 6 and all_same(plain, got))
+
+
 def first_call(mode):
-    """In a fresh process: the first dropouth call of the process under `mode`, then training
-    checkpointed and plain must agree (the first call leaves nothing behind)."""
-    layer = dropouth.Dropout(0.5)
+    """In a fresh process: the first call of the process's first layer under `mode`, then R-Drop
+    training checkpointed and plain must agree (the first call leaves nothing behind); the same
+    with nn.Dropout in another fresh process, for the harness's sake."""
+    kind = mode.split(":")[0]
+    mode = mode.split(":")[1]
+    layer = KINDS[kind](0.5)
     x = torch.ones(4, 8, requires_grad=True)
     if mode == "no_grad":
         with torch.no_grad():
@@ -237,15 +274,16 @@ def first_call(mode):
             layer(torch.ones(4, 8))
     else:   # inside a checkpoint
         tcp.checkpoint(layer, x, use_reentrant=(mode == "reentrant checkpoint")).sum().backward()
-    plain = sc_rdrop("dropouth", None)
-    ok = all(all_same(plain, sc_rdrop("dropouth", m)) for m in MODES)
-    report("the first dropouth call of a process %s: later checkpointed training (both modes) == plain, bit for bit"
-           % ("under torch.no_grad()" if mode == "no_grad" else "under torch.inference_mode()"
+    plain = sc_rdrop(kind, None)
+    ok = all(all_same(plain, sc_rdrop(kind, m)) for m in MODES)
+    report("%s: the first call of a process %s: later checkpointed training (both modes) == plain, bit for bit"
+           % (kind, "under torch.no_grad()" if mode == "no_grad" else "under torch.inference_mode()"
               if mode == "inference_mode" else "inside a " + mode), ok)
 
 
 def test_first_call():
-    for mode in ("no_grad", "inference_mode", "reentrant checkpoint", "non-reentrant checkpoint"):
+    for mode in ["%s:%s" % (k, m) for k in KINDS
+                 for m in ("no_grad", "inference_mode", "reentrant checkpoint", "non-reentrant checkpoint")]:
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--first", mode], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, cwd=os.path.dirname(os.path.abspath(__file__)))
         lines = [l for l in r.stdout.splitlines() if l.startswith(("PASS", "FAIL"))]
@@ -499,6 +537,7 @@ def test_samples():
     report("batch_dim=1: positions run sample by sample, as with the batch first",
            same(bd(xt), whole.transpose(0, 1)))
     for bad, exc, why in (([0, 1], ValueError, "2 global sample indices for a local batch of 4"),
+                          ([2 ** 63, 0, 1, 2], ValueError, "past 2^64"),
                           ([0, 1, 1, 2], ValueError, "twice"), (torch.tensor([0.0, 1, 2, 3]), TypeError, "integer")):
         msg = raises(exc, lambda: layer(torch.ones(4, 3), samples=bad))
         report("samples=%s: %s: %s" % (bad, exc.__name__, msg), msg is not None and why in msg)
@@ -812,6 +851,7 @@ def main():
         return failures_exit()
     print("    (CPU library in use: %s)" % dropouth._lib.isa())
     test_checkpoint()
+    test_transformer()
     test_first_call()
     test_seeding()
     test_resume()
