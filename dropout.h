@@ -2248,7 +2248,7 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
       int k1 = 0;
       if (!normal) {   /* the chunk's keep bits: from the stream, or the stored mask */
          if (sm == 0) {
-            if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && ((j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
+            if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && (((unsigned)j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
             else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
          } else if (op == DROPOUT_OP_APPLY_MASK) {
             if (!all_dropped) dropout__bits_copy(kb, j->mask, m0 + at, n);
