@@ -385,9 +385,10 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
                                dropout_pos_make(o.pos), (uint64_t)n));
    single = mxIsSingle(x);
-   /* every check is done: the outputs are made now and filled by one call each */
-   plhs[0] = mxCreateNumericArray(mxGetNumberOfDimensions(x), mxGetDimensions(x),
-                                  single ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
+   /* every check is done: the outputs are made now and filled by one call each (the call
+    * writes every element, so y need not be zeroed first) */
+   plhs[0] = mxCreateUninitNumericArray(mxGetNumberOfDimensions(x), mxGetDimensions(x),
+                                        single ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
    if (fwd && nlhs > 1) packed = (uint8_t *)mxCalloc(n / 8 + 1, 1);
    if (n == 0) err = DROPOUT_OK;
    else if (fwd && single) err = dropout_forward_f32(&plan, (float *)mxGetData(plhs[0]), packed, (const float *)mxGetData(x));
@@ -451,7 +452,7 @@ static void dh_fill(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, const m
    if (n && (n - 1 > (cls == mxDOUBLE_CLASS ? last_f64 : UINT64_MAX) ||
              o.pos > (cls == mxDOUBLE_CLASS ? last_f64 : UINT64_MAX) - (uint64_t)(n - 1)))
       dh_check(c, DROPOUT_ERR_RANGE);
-   plhs[0] = mxCreateNumericArray(ndim, dims, cls, mxREAL);
+   plhs[0] = mxCreateUninitNumericArray(ndim, dims, cls, mxREAL);   /* every element is written */
    out = mxGetData(plhs[0]);
    if (n == 0) {
       /* nothing to draw */

@@ -86,7 +86,7 @@ function L = train(X, Y, o, kind, monitor)
       dW2 = d1' * dz2; db2 = sum(dz2, 1);
       dz1 = undrop(dz2 * W2', o.p, kind, o.seed, 1, pos(1), k1) .* (z1 > 0);
       dW1 = x' * dz1; db1 = sum(dz1, 1);
-      pos = pos + [numel(h1) numel(h2)];           % the next step draws new positions
+      pos = pos + uint64([numel(h1) numel(h2)]);   % the next step draws new positions
       W1 = W1 - o.lr * dW1; b1 = b1 - o.lr * db1;
       W2 = W2 - o.lr * dW2; b2 = b2 - o.lr * db2;
       W3 = W3 - o.lr * dW3; b3 = b3 - o.lr * db3;
