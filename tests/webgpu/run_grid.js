@@ -103,10 +103,6 @@ async function inBrowser() {
     const ref = await page.evaluate(() => gridCase.refusals(window.device, window.dw));
     if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
     else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument, before recording`);
-    // the kernel against a buffer copy of the same bytes, on this adapter
-    const speed = await page.evaluate(() => window.speed(window.device, window.dw));
-    console.log(`speed (${adapter.name}): ${speed}`);
-    fs.writeFileSync(path.join(shotDir, 'speed.txt'), `adapter: ${adapter.name}\n${speed}\n`);
     await page.close();
     for (const pc of pageCases) {
       const eq = pc.lastIndexOf('=');

@@ -81,7 +81,7 @@ else
          NODE_PATH=build/web-test/node_modules timeout 600 node tests/webgpu/run_grid.js \
             "$wg_grid" browser "http://127.0.0.1:$wg_port/" "$wg_chromium" "$wg_dir" $wg_pages >"$wg_dir/chromium.out" 2>&1
          wg_rc=$?
-         grep -E '^(adapter|speed)' "$wg_dir/chromium.out" | sed 's/^/    /'
+         grep -E '^adapter' "$wg_dir/chromium.out" | sed 's/^/    /'
          grep -E '^(PASS|FAIL|SKIP) ' "$wg_dir/chromium.out" | while IFS= read -r wg_line; do say "$wg_line"; done
          if [ $wg_rc -ne 0 ] && ! grep -q '^FAIL ' "$wg_dir/chromium.out"; then
             say "FAIL webgpu[chromium]: exit $wg_rc: $(tail -c 400 "$wg_dir/chromium.out" | tr '\n' ' ')"
