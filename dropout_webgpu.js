@@ -702,7 +702,7 @@
       pass.end();
     }
 
-    return { record, prepare, pipeline, device };
+    return { record, device };
   }
 
   return { WGSL, create, rule, DropoutWebGPUError, VERSION: '0.9.0' };

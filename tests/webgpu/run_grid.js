@@ -102,7 +102,7 @@ async function inBrowser() {
     }, label);
     const ref = await page.evaluate(() => gridCase.refusals(window.device, window.dw));
     if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
-    else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument, before recording`);
+    else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument; the encoder, submitted, left y and the mask unchanged`);
     await page.close();
     for (const pc of pageCases) {
       const eq = pc.lastIndexOf('=');
@@ -160,6 +160,9 @@ async function inDawn() {
   device.addEventListener('uncapturederror', (e) => { err = err || e.error.message; });
   const dw = require('../../dropout_webgpu.js').create(device);
   await runGrid((c, bytes) => gridCase.runCase(device, dw, c, bytes), ` on Dawn, ${i.device || i.description}`);
+  const ref = await gridCase.refusals(device, dw);
+  if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
+  else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw, and the buffers stay as they were`);
   if (err) say(`FAIL ${tag}: validation]: ${err}`);
 }
 
