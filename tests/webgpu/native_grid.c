@@ -4,6 +4,7 @@
 
    usage: native_grid DIR
           native_grid --page SEED STREAM POS P BITS   (the teaching page's digest, below)
+          native_grid --usage                         (what docs/WEBGPU.md's snippet prints)
    DIR/grid.txt, one line a case:
       id op dtype bits p seed stream pos count in_place with_mask data_bytes mask_bytes view
    where view is - (contiguous) or shape:broadcast:y strides:x strides:y offset:x offset
@@ -385,6 +386,23 @@ static int page_digest(char **argv)
    return 0;
 }
 
+/* native_grid --usage: what docs/WEBGPU.md's usage snippet prints (the same call in C) */
+static int usage_line(void)
+{
+   enum { UN = 1000 };
+   static float x[UN], y[UN];
+   dropout_rule rule;
+   dropout_plan plan;
+   int i, kept = 0;
+   for (i = 0; i < UN; ++i) x[i] = 1.0f;
+   if (dropout_rule_init(&rule, 0.1, DROPOUT_BITS_8) ||
+       dropout_plan_at(&plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), UN) ||
+       dropout_forward_f32(&plan, y, NULL, x)) return 1;
+   for (i = 0; i < UN; ++i) kept += y[i] > 0.0f;   /* x = 1: kept is 1/q, dropped +0 */
+   printf("kept %d of %d; y[0] = %.17g\n", kept, UN, (double)y[0]);
+   return 0;
+}
+
 int main(int argc, char **argv)
 {
    static const double ps[] = { 0.0, 0.3, 0.9, 1.0 };
@@ -395,6 +413,7 @@ int main(int argc, char **argv)
    unsigned k = 0;
    int op, dt, b, pi;
    if (argc == 7 && strcmp(argv[1], "--page") == 0) return page_digest(argv + 1);
+   if (argc == 2 && strcmp(argv[1], "--usage") == 0) return usage_line();
    if (argc != 2) {
       fprintf(stderr, "usage: %s DIR | --page SEED STREAM POS P BITS\n", argv[0]);
       return 2;

@@ -8,7 +8,8 @@
 //          secure context); then, for each QUERY=DIGEST, the teaching page's section 5
 //          at URL/web/index.html?QUERY must print "WebGPU vs WebAssembly: IDENTICAL
 //          (digest DIGEST)" (native_grid --page's digest); a screenshot of the section
-//          goes to OUT_DIR/webgpu-section.png
+//          goes to OUT_DIR/webgpu-section.png; an argument usage:LINE requires the page
+//          URL/usage.html (docs/WEBGPU.md's usage snippet) to print LINE
 //        node run_grid.js GRID_DIR dawn
 //          the npm package `webgpu` (Dawn) under node, on whatever Vulkan driver it finds
 // A missing navigator.gpu, adapter or package is a SKIP with the reason.
@@ -105,6 +106,22 @@ async function inBrowser() {
     else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument; the encoder, submitted, left y and the mask unchanged`);
     await page.close();
     for (const pc of pageCases) {
+      if (pc.startsWith('usage:')) {            // docs/WEBGPU.md's usage snippet, as a page
+        const want = pc.slice(6);
+        const up = await browser.newPage();
+        up.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+        await up.goto(`${url}usage.html`, { waitUntil: 'load' });
+        await up.waitForFunction(() => /^kept /.test(document.body.textContent.trim()), { timeout: 60000 }).catch(() => {});
+        const got = (await up.evaluate(() => document.body.textContent)).trim();
+        const g = got.match(/^kept (\d+) of (\d+); y\[0\] = (\S+)$/), w = want.match(/^kept (\d+) of (\d+); y\[0\] = (\S+)$/);
+        if (g && w && g[1] === w[1] && g[2] === w[2] && Number(g[3]) === Number(w[3])) {
+          say(`PASS ${tag}: docs/WEBGPU.md usage]: the snippet prints "${got}", as the same call in C`);
+        } else {
+          say(`FAIL ${tag}: docs/WEBGPU.md usage]: the snippet prints "${got.slice(0, 200)}", the same call in C "${want}"`);
+        }
+        await up.close();
+        continue;
+      }
       const eq = pc.lastIndexOf('=');
       const query = pc.slice(0, eq), digest = pc.slice(eq + 1);
       const tp = await browser.newPage();

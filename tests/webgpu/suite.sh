@@ -1,5 +1,5 @@
 # covers: dropout_webgpu.js - forward (with and without the mask), backward, mask, apply_mask in f32, f16, bf16 at every draw width, odd positions and the last before 2^64, sizes around the workgroup, NaN/Inf/-0/subnormal inputs, in place; its refusals; its WGSL is current with dropout.h; the teaching page's WebGPU section
-# oracle: tests/webgpu/native_grid.c, the same calls through a native build of dropout.h, byte for byte (canary bytes past each call included)
+# oracle: tests/webgpu/native_grid.c, the same calls through a native build of dropout.h, byte for byte (canary bytes past each call included); the same for docs/WEBGPU.md's usage snippet and the page's digest
 # needs: node; chromium with a WebGPU adapter (Debian's 156 exposes SwiftShader with --enable-unsafe-webgpu) and puppeteer-core in build/web-test/; optionally the npm package webgpu (Dawn) with a Vulkan driver; each missing piece is a SKIP
 # Sourced by tests/run.sh (say, build, $CC, $BUILD, $CFLAGS_TEST). Names start with wg_.
 
@@ -51,6 +51,10 @@ else
       rm -rf "$wg_site"
       mkdir -p "$wg_site"
       cp dropout_webgpu.js tests/webgpu/grid.html tests/webgpu/grid_case.js "$wg_site/"
+      # docs/WEBGPU.md's usage snippet, as the page a reader would make of it
+      awk '/^<!-- webgpu snippet: usage/ { m = 1; next } m == 1 && /^```html/ { m = 2; next }
+           m == 2 && /^```/ { exit } m == 2 { print }' docs/WEBGPU.md >"$wg_site/usage.html"
+      wg_usage=$("$wg_dir/native_grid" --usage)
       # the teaching page too (make web: clang and wasm-ld), for its section 5: the page's
       # default inputs, and an 8-bit call ending 3 positions before 2^64
       wg_pages=""
@@ -79,7 +83,7 @@ else
       else
          # shellcheck disable=SC2086
          NODE_PATH=build/web-test/node_modules timeout 600 node tests/webgpu/run_grid.js \
-            "$wg_grid" browser "http://127.0.0.1:$wg_port/" "$wg_chromium" "$wg_dir" $wg_pages >"$wg_dir/chromium.out" 2>&1
+            "$wg_grid" browser "http://127.0.0.1:$wg_port/" "$wg_chromium" "$wg_dir" "usage:$wg_usage" $wg_pages >"$wg_dir/chromium.out" 2>&1
          wg_rc=$?
          grep -E '^adapter' "$wg_dir/chromium.out" | sed 's/^/    /'
          grep -E '^(PASS|FAIL|SKIP) ' "$wg_dir/chromium.out" | while IFS= read -r wg_line; do say "$wg_line"; done
