@@ -506,7 +506,9 @@
     };
   }
 
-  function create(device) {
+  /* options.gridWidth: at most this many workgroups along x (default: the device's limit);
+     a larger call spreads over y. Tests set it small to run the 2-D grid on small calls. */
+  function create(device, options) {
     if (!device || typeof device.createShaderModule !== 'function') fail('DROPOUT_ERR_NULL', 'device: a GPUDevice is required');
     const module = device.createShaderModule({ code: WGSL, label: 'dropout.h' });
     const layout = device.createBindGroupLayout({
@@ -541,6 +543,7 @@
       compute: { module, entryPoint: 'dropout_view' },
     }));
     const maxGroups = device.limits.maxComputeWorkgroupsPerDimension;
+    const width = Math.max(1, Math.min(maxGroups, (options && options.gridWidth) || maxGroups));
     // small buffers bound where a call has no such operand: one per binding, since WebGPU
     // refuses one buffer bound twice where either binding is writable
     const spares = [];
@@ -596,7 +599,7 @@
       }
       const chunks = Math.ceil(count / CHUNK);
       const groups = Math.ceil(chunks / WORKGROUP);
-      const gx = Math.max(1, Math.min(groups, maxGroups));
+      const gx = Math.max(1, Math.min(groups, width));
       const gy = Math.ceil(groups / gx);
       if (gy > maxGroups) fail('DROPOUT_ERR_ARG', `count: ${count} needs more workgroups than the device allows`);
       const u = new Uint32Array(16);
@@ -610,7 +613,7 @@
       u[13] = flags; u[14] = gx; u[15] = 0;
       if (view) {
         const vg = Math.ceil(view.numel / WORKGROUP);
-        const vx = Math.max(1, Math.min(vg, maxGroups)), vy = Math.ceil(vg / vx);
+        const vx = Math.max(1, Math.min(vg, width)), vy = Math.ceil(vg / vx);
         if (vy > maxGroups) fail('DROPOUT_ERR_ARG', `shape: ${view.numel} elements need more workgroups than the device allows`);
         const v = new Uint32Array(36);
         for (let d = 0; d < view.dims.length; ++d) {
@@ -668,7 +671,7 @@
         const u = c.uniforms.slice();
         u[11] = OPS.mask; u[13] = 0;
         const mg = Math.ceil(Math.ceil(c.count / CHUNK) / WORKGROUP);
-        u[14] = Math.min(mg, maxGroups);
+        u[14] = Math.min(mg, width);
         const pass = encoder.beginComputePass({ label: 'dropout.h mask' });
         pass.setPipeline(pipeline);
         pass.setBindGroup(0, device.createBindGroup({

@@ -43,11 +43,11 @@ function firstDiff(want, got, c, what) {
 }
 
 // run every case through runOne(c, bytes) -> {y, m}; one PASS/FAIL line per op and dtype
-async function runGrid(runOne, label) {
+async function runGrid(runOne, label, only, what) {
   const groups = new Map();
-  for (const c of cases) {
-    const key = `${c.op}${c.op === 'forward' ? (c.withMask ? ' + mask' : ' alone') : ''} ${c.op === 'mask' ? '' : c.dtype}`.trim() +
-      (c.view ? ', views' : '');
+  for (const c of only || cases) {
+    const key = what || (`${c.op}${c.op === 'forward' ? (c.withMask ? ' + mask' : ' alone') : ''} ${c.op === 'mask' ? '' : c.dtype}`.trim() +
+      (c.view ? ', views' : ''));
     if (!groups.has(key)) groups.set(key, { n: 0, bad: [], bits: new Set(), inPlace: 0, maxN: 0 });
     const g = groups.get(key);
     const got = await runOne(c, { x: read(c, 'x'), y0: read(c, 'y0'), m0: read(c, 'm0') });
@@ -85,22 +85,27 @@ async function inBrowser() {
       window.device = await a.requestDevice();
       window.device.addEventListener('uncapturederror', (e) => console.error('WebGPU: ' + e.error.message));
       window.dw = dropoutWebGPU.create(window.device);
+      window.dw2 = dropoutWebGPU.create(window.device, { gridWidth: 2 });   // 2-D grids from 4097 elements
       const i = a.info;
       return { name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / ') };
     });
     if (adapter.error) { say(`SKIP ${tag}]: ${adapter.error}`); return; }
     const label = ` on ${adapter.name}${/swiftshader/i.test(adapter.name) ? ' (SwiftShader: a CPU)' : ''}`;
     console.log(`adapter: ${adapter.name}`);
-    await runGrid(async (c, bytes) => {
-      const r = await page.evaluate(async (cs, xs, y0s, m0s) => {
+    const inPage = (which) => async (c, bytes) => {
+      const r = await page.evaluate(async (cs, xs, y0s, m0s, w) => {
         const un = (s) => (s === null ? null : Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0)));
         const en = (a) => { if (!a) return null; let s = ''; for (let i = 0; i < a.length; ++i) s += String.fromCharCode(a[i]); return btoa(s); };
         const c = gridCase.parseCase(cs);
-        const out = await gridCase.runCase(window.device, window.dw, c, { x: un(xs), y0: un(y0s), m0: un(m0s) });
+        const out = await gridCase.runCase(window.device, window[w], c, { x: un(xs), y0: un(y0s), m0: un(m0s) });
         return { y: en(out.y), m: en(out.m) };
-      }, rawLine(c), b64(bytes.x), b64(bytes.y0), b64(bytes.m0));
+      }, rawLine(c), b64(bytes.x), b64(bytes.y0), b64(bytes.m0), which);
       return { y: unb64(r.y), m: unb64(r.m) };
-    }, label);
+    };
+    await runGrid(inPage('dw'), label);
+    // again with at most 2 workgroups along x: the grid's rows (y) carry the rest
+    const big = cases.filter((c) => c.count > 4096 || (c.view && c.view.shape.reduce((a, d) => a * d, 1) > 128));
+    await runGrid(inPage('dw2'), ' with a grid 2 workgroups wide', big, '2-D grid');
     const ref = await page.evaluate(() => gridCase.refusals(window.device, window.dw));
     if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
     else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument; the encoder, submitted, left y and the mask unchanged`);
