@@ -263,9 +263,9 @@
     '// written 0, as dropout.h writes them).',
     '@compute @workgroup_size(64)',
     'fn dropout_main(@builtin(global_invocation_id) gid: vec3<u32>) {',
-    '   let chunk = gid.x + gid.y * prm.groups_x * 64u;',
+    '   let chunk = gid.x + gid.y * prm.groups_x * 64u;          // below 2^28: no wrap',
+    '   if (chunk >= (prm.count >> 5u) + select(0u, 1u, (prm.count & 31u) != 0u)) { return; }',
     '   let j0 = chunk * 32u;',
-    '   if (j0 >= prm.count) { return; }',
     '   let n = min(32u, prm.count - j0);',
     '   let log2_draws = select(select(4u, 3u, prm.bits == 16u), 2u, prm.bits == 32u);',
     '   // first position of the chunk: pos + j0, a 64-bit add (the host checked pos + count <= 2^64)',
@@ -614,7 +614,7 @@
       if (view) {
         const vg = Math.ceil(view.numel / WORKGROUP);
         const vx = Math.max(1, Math.min(vg, width)), vy = Math.ceil(vg / vx);
-        if (vy > maxGroups) fail('DROPOUT_ERR_ARG', `shape: ${view.numel} elements need more workgroups than the device allows`);
+        if (vy > maxGroups || vx * vy * WORKGROUP > 2 ** 32) fail('DROPOUT_ERR_ARG', `shape: ${view.numel} elements need more workgroups than the device allows, or than u32 invocation indices reach`);
         const v = new Uint32Array(36);
         for (let d = 0; d < view.dims.length; ++d) {
           v[d] = view.dims[d]; v[8 + d] = view.mstride[d];
