@@ -31,7 +31,7 @@ enum { DT_F32, DT_F16, DT_BF16, N_DT };
 static const char *const dt_name[N_DT] = { "f32", "f16", "bf16" };
 static const size_t dt_size[N_DT] = { 4, 2, 2 };
 #define CANARY 0xA5u
-#define MAX_N 8192u
+#define MAX_N 65536u
 
 static uint64_t rng_state;
 static uint64_t rnd(void)   /* xorshift64*: the inputs only, not part of any contract */
@@ -94,7 +94,7 @@ static void put(const char *dir, unsigned id, const char *ext, const uint8_t *b,
 }
 
 typedef struct gcase {
-   int op, dtype, bits, in_place, with_mask;
+   int op, dtype, bits, in_place, with_mask, every16;   /* every16: x = all 65536 patterns */
    double p;
    uint64_t seed, stream, pos;
    uint32_t count;
@@ -122,7 +122,7 @@ static void emit(gcase c)
          uint32_t v = f32_input();
          memcpy(x + 4 * i, &v, 4);
       } else {
-         uint16_t v = f16_input(c.dtype);
+         uint16_t v = c.every16 ? (uint16_t)i : f16_input(c.dtype);
          memcpy(x + 2 * i, &v, 2);
       }
    }
@@ -204,7 +204,7 @@ static void list(FILE *f, const ptrdiff_t *v, const size_t *u, int n)
 static void emit_view(vcase c)
 {
    static uint8_t x[1 << 16], y0[1 << 16], y[1 << 16], m0[1 << 12], m[1 << 12];
-   size_t es = dt_size[c.dtype], i, numel = 1, positions = 1;
+   size_t es = dt_size[c.dtype], i, positions = 1;
    size_t data_bytes = ((c.ylen > c.xlen ? c.ylen : c.xlen) * es + 3) / 4 * 4 + 16, mask_bytes;
    int has_mask = c.op == OP_MASK || c.op == OP_APPLY_MASK || (c.op == OP_FORWARD && c.with_mask);
    int d, err;
@@ -215,10 +215,8 @@ static void emit_view(vcase c)
    unsigned id = n_cases++;
    static const dropout_op ops[N_OPS] = { DROPOUT_OP_FORWARD, DROPOUT_OP_BACKWARD, DROPOUT_OP_MASK, DROPOUT_OP_APPLY_MASK };
    static const dropout_dtype dts[N_DT] = { DROPOUT_DTYPE_F32, DROPOUT_DTYPE_F16, DROPOUT_DTYPE_BF16 };
-   for (d = 0; d < c.rank; ++d) {
-      numel *= c.dim[d];
+   for (d = 0; d < c.rank; ++d)
       if (!((c.broadcast >> d) & 1u)) positions *= c.dim[d];
-   }
    mask_bytes = ((positions + 7) / 8 + 3) / 4 * 4 + 16;
    if (data_bytes > sizeof x || mask_bytes > sizeof m) { fprintf(stderr, "view case %u too large\n", id); exit(1); }
    rng_state = 0x9E3779B97F4A7C15u * (id + 1u);
@@ -434,6 +432,7 @@ int main(int argc, char **argv)
                int masks;
                for (masks = 0; masks <= (op == OP_FORWARD); ++masks) {
                   gcase c;
+                  memset(&c, 0, sizeof c);
                   if (op == OP_MASK && dt != DT_F32) continue;   /* the mask has no dtype */
                   c.op = op; c.dtype = dt; c.bits = b; c.p = ps[pi];
                   c.count = sizes[k % 12u];
@@ -451,6 +450,7 @@ int main(int argc, char **argv)
       for (b = 8; b <= 32; b *= 2)
          for (pi = 0; pi < 7; ++pi) {
             gcase c;
+            memset(&c, 0, sizeof c);
             c.op = OP_FORWARD; c.dtype = dt ? DT_F16 : DT_F32; c.bits = b; c.p = 0.3;
             c.count = dt ? 2049u : 2048u;
             c.pos = position((unsigned)pi, c.count);
@@ -461,6 +461,7 @@ int main(int argc, char **argv)
    /* the integer f32 multiply under many scales: 32-bit draws, 8192 inputs each */
    for (pi = 0; pi < (int)(sizeof ps32 / sizeof ps32[0]); ++pi) {
       gcase c;
+      memset(&c, 0, sizeof c);
       c.op = OP_BACKWARD; c.dtype = pi % 2 ? DT_BF16 : DT_F32; c.bits = 32; c.p = ps32[pi];
       c.count = 8192u; c.pos = 77u * (uint64_t)pi; c.seed = 99u; c.stream = (uint64_t)pi;
       c.in_place = 0; c.with_mask = 0;
@@ -468,6 +469,17 @@ int main(int argc, char **argv)
       c.dtype = DT_F16; c.pos += 1u;
       emit(c);
    }
+   /* every f16 and bf16 pattern through the conversions and the multiply, at a scale from
+      each width (1/q rounded to float: 1.43, 1.2e4, 10) */
+   for (dt = DT_F16; dt <= DT_BF16; ++dt)
+      for (b = 8; b <= 32; b *= 2) {
+         gcase c;
+         memset(&c, 0, sizeof c);
+         c.op = OP_BACKWARD; c.dtype = dt; c.bits = b; c.every16 = 1;
+         c.p = b == 8 ? 0.3 : b == 16 ? 0.99992 : 0.9;
+         c.count = 65536u; c.pos = 3u; c.seed = 8u; c.stream = 9u;
+         emit(c);
+      }
    views();
    if (fclose(index_file) != 0) return 1;
    printf("%u cases written to %s\n", n_cases, out_dir);

@@ -70,6 +70,9 @@ else
       else
          say "FAIL webgpu[page section 5]: make web: $(tail -c 400 "$wg_dir/make-web.log" | tr '\n' ' ')"
       fi
+      # (the old log goes first: the background shell truncates it only when it gets to it,
+      # and the loop below must not read the previous run's port)
+      rm -f "$wg_dir/server.log"
       python3 -u -m http.server --bind 127.0.0.1 --directory "$wg_site" 0 >"$wg_dir/server.log" 2>&1 &
       wg_srv=$!
       wg_port=""
