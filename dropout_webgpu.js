@@ -8,7 +8,7 @@
 
      const dw = dropoutWebGPU.create(device);          // compiles the program once
      const enc = device.createCommandEncoder();
-     dw.record(enc, { op: 'forward', dtype: 'f32', p: 0.1, bits: 8,
+     dw.record(enc, { op: 'forward', dtype: 'f32', p: 0.1, bits: 16,
                       seed: 1234n, stream: 0n, pos: 0n, count: n,
                       y: yBuffer, x: xBuffer, mask: maskBuffer });   // mask optional
      device.queue.submit([enc.finish()]);

@@ -29,6 +29,14 @@ if [ -x "$wg_dir/native_grid" ]; then
    fi
 fi
 
+# ---- the host side: dropoutWebGPU.rule against dropout_rule_init (node only)
+if [ -n "$wg_grid" ] && wg_have node; then
+   "$wg_dir/native_grid" --rules >"$wg_dir/rules.txt"
+   node tests/webgpu/check_rules.js "$wg_dir/rules.txt" >"$wg_dir/rules.out" 2>&1
+   grep -E '^(PASS|FAIL|SKIP) ' "$wg_dir/rules.out" | while IFS= read -r wg_line; do say "$wg_line"; done
+   grep -qE '^(PASS|FAIL) ' "$wg_dir/rules.out" || say "FAIL webgpu[rule]: $(head -c 400 "$wg_dir/rules.out")"
+fi
+
 wg_chromium=""
 for wg_c in chromium chromium-browser google-chrome; do
    if wg_have "$wg_c"; then wg_chromium=$(command -v "$wg_c"); break; fi
@@ -62,7 +70,7 @@ else
          say "SKIP webgpu[page section 5]: clang and wasm-ld needed for make web (apt-get install clang lld)"
       elif make -s web >"$wg_dir/make-web.log" 2>&1; then
          cp -r build/web "$wg_site/web"
-         for wg_q in "1234 0 0 0.3 16" "18446744073709551557 7 18446744073709486077 0.1 8"; do
+         for wg_q in "1234 0 0 0.3 16" "18446744073709551557 7 18446744073709486077 0.3 8"; do
             # shellcheck disable=SC2086
             set -- $wg_q
             wg_pages="$wg_pages seed=$1&stream=$2&pos=$3&p=$4&bits=$5=$("$wg_dir/native_grid" --page "$@")"
