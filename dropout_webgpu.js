@@ -8,7 +8,7 @@
 
      const dw = dropoutWebGPU.create(device);          // compiles the program once
      const enc = device.createCommandEncoder();
-     dw.record(enc, { op: 'forward', dtype: 'f32', p: 0.1, bits: 8,
+     dw.record(enc, { op: 'forward', dtype: 'f32', p: 0.1, bits: 16,
                       seed: 1234n, stream: 0n, pos: 0n, count: n,
                       y: yBuffer, x: xBuffer, mask: maskBuffer });   // mask optional
      device.queue.submit([enc.finish()]);
@@ -263,9 +263,9 @@
     '// written 0, as dropout.h writes them).',
     '@compute @workgroup_size(64)',
     'fn dropout_main(@builtin(global_invocation_id) gid: vec3<u32>) {',
-    '   let chunk = gid.x + gid.y * prm.groups_x * 64u;',
+    '   let chunk = gid.x + gid.y * prm.groups_x * 64u;          // below 2^28: no wrap',
+    '   if (chunk >= (prm.count >> 5u) + select(0u, 1u, (prm.count & 31u) != 0u)) { return; }',
     '   let j0 = chunk * 32u;',
-    '   if (j0 >= prm.count) { return; }',
     '   let n = min(32u, prm.count - j0);',
     '   let log2_draws = select(select(4u, 3u, prm.bits == 16u), 2u, prm.bits == 32u);',
     '   // first position of the chunk: pos + j0, a 64-bit add (the host checked pos + count <= 2^64)',
@@ -506,7 +506,9 @@
     };
   }
 
-  function create(device) {
+  /* options.gridWidth: at most this many workgroups along x (default: the device's limit);
+     a larger call spreads over y. Tests set it small to run the 2-D grid on small calls. */
+  function create(device, options) {
     if (!device || typeof device.createShaderModule !== 'function') fail('DROPOUT_ERR_NULL', 'device: a GPUDevice is required');
     const module = device.createShaderModule({ code: WGSL, label: 'dropout.h' });
     const layout = device.createBindGroupLayout({
@@ -541,6 +543,7 @@
       compute: { module, entryPoint: 'dropout_view' },
     }));
     const maxGroups = device.limits.maxComputeWorkgroupsPerDimension;
+    const width = Math.max(1, Math.min(maxGroups, (options && options.gridWidth) || maxGroups));
     // small buffers bound where a call has no such operand: one per binding, since WebGPU
     // refuses one buffer bound twice where either binding is writable
     const spares = [];
@@ -596,7 +599,7 @@
       }
       const chunks = Math.ceil(count / CHUNK);
       const groups = Math.ceil(chunks / WORKGROUP);
-      const gx = Math.max(1, Math.min(groups, maxGroups));
+      const gx = Math.max(1, Math.min(groups, width));
       const gy = Math.ceil(groups / gx);
       if (gy > maxGroups) fail('DROPOUT_ERR_ARG', `count: ${count} needs more workgroups than the device allows`);
       const u = new Uint32Array(16);
@@ -610,8 +613,8 @@
       u[13] = flags; u[14] = gx; u[15] = 0;
       if (view) {
         const vg = Math.ceil(view.numel / WORKGROUP);
-        const vx = Math.max(1, Math.min(vg, maxGroups)), vy = Math.ceil(vg / vx);
-        if (vy > maxGroups) fail('DROPOUT_ERR_ARG', `shape: ${view.numel} elements need more workgroups than the device allows`);
+        const vx = Math.max(1, Math.min(vg, width)), vy = Math.ceil(vg / vx);
+        if (vy > maxGroups || vx * vy * WORKGROUP > 2 ** 32) fail('DROPOUT_ERR_ARG', `shape: ${view.numel} elements need more workgroups than the device allows, or than u32 invocation indices reach`);
         const v = new Uint32Array(36);
         for (let d = 0; d < view.dims.length; ++d) {
           v[d] = view.dims[d]; v[8 + d] = view.mstride[d];
@@ -668,7 +671,7 @@
         const u = c.uniforms.slice();
         u[11] = OPS.mask; u[13] = 0;
         const mg = Math.ceil(Math.ceil(c.count / CHUNK) / WORKGROUP);
-        u[14] = Math.min(mg, maxGroups);
+        u[14] = Math.min(mg, width);
         const pass = encoder.beginComputePass({ label: 'dropout.h mask' });
         pass.setPipeline(pipeline);
         pass.setBindGroup(0, device.createBindGroup({
@@ -702,7 +705,7 @@
       pass.end();
     }
 
-    return { record, prepare, pipeline, device };
+    return { record, device };
   }
 
   return { WGSL, create, rule, DropoutWebGPUError, VERSION: '0.9.0' };

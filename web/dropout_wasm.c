@@ -223,8 +223,14 @@ WD_EXPORT("wd_fy") float *wd_fy_ptr(void) { return wd_fy; }
 WD_EXPORT("wd_forward_f32") int wd_forward_f32(int n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t pos)
 {
    dropout_plan plan;
+   dropout_desc desc;
+   dropout_tensors t;
    int err = wd_plan(&plan, n, p, bits, seed, stream, pos);
-   if (!err) err = dropout_forward_f32(&plan, wd_fy, wd_mask_one, wd_fx);
+   if (err) return err;   /* wd_plan left the message */
+   memset(&t, 0, sizeof t);
+   t.out = wd_fy; t.mask = wd_mask_one; t.in = wd_fx;
+   err = dropout_desc_init(&desc, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+   if (!err) err = dropout_run(&desc, &t);   /* the 1-D descriptor call: forward's bits */
    if (err) wd_strerror(err);
    return err;
 }

@@ -233,9 +233,9 @@ fn load_in(i: u32) -> u32 {
 // written 0, as dropout.h writes them).
 @compute @workgroup_size(64)
 fn dropout_main(@builtin(global_invocation_id) gid: vec3<u32>) {
-   let chunk = gid.x + gid.y * prm.groups_x * 64u;
+   let chunk = gid.x + gid.y * prm.groups_x * 64u;          // below 2^28: no wrap
+   if (chunk >= (prm.count >> 5u) + select(0u, 1u, (prm.count & 31u) != 0u)) { return; }
    let j0 = chunk * 32u;
-   if (j0 >= prm.count) { return; }
    let n = min(32u, prm.count - j0);
    let log2_draws = select(select(4u, 3u, prm.bits == 16u), 2u, prm.bits == 32u);
    // first position of the chunk: pos + j0, a 64-bit add (the host checked pos + count <= 2^64)

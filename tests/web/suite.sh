@@ -70,6 +70,7 @@ else
       # shellcheck disable=SC2086
       wb_case $wb_c
    done
+   rm -f "$wb_dir/server.log"   # else the loop below may read the previous run's port
    python3 -u -m http.server --bind 127.0.0.1 --directory build/web 0 >"$wb_dir/server.log" 2>&1 &
    wb_srv=$!
    wb_port=""

@@ -5,7 +5,7 @@
 //   runCase(device, dw, c, bytes) -> { y, m }: the output and mask buffers after the call
 //     c      a line of native_grid.c's grid.txt, parsed by parseCase
 //     bytes  { x, y0, m0 }: the buffers before the call (Uint8Array), as native_grid wrote
-//   refusals(device, dw) -> [ [what, got], ... ]: calls that must throw before recording
+//   refusals(device, dw) -> { n, bad }: calls that must throw, and leave the buffers as they were
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
   else root.gridCase = factory();
@@ -70,9 +70,12 @@
   }
 
   // Each bad call must throw a DropoutWebGPUError with the dropout.h code, naming the argument.
-  function refusals(device, dw) {
-    const b = (size) => device.createBuffer({ size, usage: STORAGE | COPY_DST });
+  async function refusals(device, dw) {
+    const b = (size) => device.createBuffer({ size, usage: STORAGE | COPY_DST | COPY_SRC });
     const x = b(256), y = b(256), m = b(64), small = b(16);
+    const canary = new Uint8Array(256).fill(0xA5);
+    device.queue.writeBuffer(y, 0, canary);
+    device.queue.writeBuffer(m, 0, canary, 0, 64);
     const ok = { op: 'forward', dtype: 'f32', p: 0.5, bits: 8, seed: 1n, stream: 2n, pos: 0n, count: 16, y, x, mask: m };
     const cases = [
       ['p = 0.001 at 8 bits', { p: 0.001 }, 'DROPOUT_ERR_P_NEEDS_16', 'p'],
@@ -88,6 +91,15 @@
       ['no y', { y: undefined }, 'DROPOUT_ERR_NULL', 'y'],
       ['op dropout', { op: 'dropout' }, 'DROPOUT_ERR_OP', 'op'],
       ['seed -1', { seed: -1n }, 'DROPOUT_ERR_ARG', 'seed'],
+      // views
+      ['count other than the shape draws', { shape: [4, 4], broadcast: 1 }, 'DROPOUT_ERR_SHAPE_COUNT', 'count'],
+      ['rank 9', { shape: [1, 1, 1, 1, 1, 1, 1, 1, 16] }, 'DROPOUT_ERR_RANK', 'shape'],
+      ['broadcast past the rank', { shape: [16], broadcast: 2 }, 'DROPOUT_ERR_BROADCAST', 'broadcast'],
+      ['zero output stride', { shape: [4, 4], strides: { y: [0, 1] } }, 'DROPOUT_ERR_STRIDE', 'strides.y'],
+      ['output elements sharing memory', { shape: [4, 4], strides: { y: [2, 1] } }, 'DROPOUT_ERR_OVERLAP', 'strides.y'],
+      ['a view past the buffer', { shape: [4, 4], strides: { x: [40, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
+      ['a flip that starts at the buffer', { shape: [4, 4], strides: { x: [-4, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
+      ['in place with other strides', { shape: [4, 4], x: y, strides: { x: [1, 4] } }, 'DROPOUT_ERR_OVERLAP', 'x'],
     ];
     const enc = device.createCommandEncoder();
     const bad = [];
@@ -99,7 +111,16 @@
         if (e.code !== code || !e.message.includes(arg + ':')) bad.push(`${what}: ${e.code} "${e.message}"`);
       }
     }
-    enc.finish();
+    // nothing was recorded: the encoder, submitted, leaves y and the mask as they were
+    const ry = device.createBuffer({ size: 256, usage: MAP_READ | COPY_DST });
+    const rm = device.createBuffer({ size: 64, usage: MAP_READ | COPY_DST });
+    enc.copyBufferToBuffer(y, 0, ry, 0, 256);
+    enc.copyBufferToBuffer(m, 0, rm, 0, 64);
+    device.queue.submit([enc.finish()]);
+    await Promise.all([ry.mapAsync(MAP_READ), rm.mapAsync(MAP_READ)]);
+    const touched = [...new Uint8Array(ry.getMappedRange()), ...new Uint8Array(rm.getMappedRange())].some((v) => v !== 0xA5);
+    if (touched) bad.push('the refused calls changed y or the mask');
+    [x, y, m, small, ry, rm].forEach((buf) => buf.destroy());
     return { n: cases.length, bad };
   }
 

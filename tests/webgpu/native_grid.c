@@ -4,6 +4,8 @@
 
    usage: native_grid DIR
           native_grid --page SEED STREAM POS P BITS   (the teaching page's digest, below)
+          native_grid --usage                         (what docs/WEBGPU.md's snippet prints)
+          native_grid --rules                         (dropout_rule_init's verdicts)
    DIR/grid.txt, one line a case:
       id op dtype bits p seed stream pos count in_place with_mask data_bytes mask_bytes view
    where view is - (contiguous) or shape:broadcast:y strides:x strides:y offset:x offset
@@ -30,7 +32,7 @@ enum { DT_F32, DT_F16, DT_BF16, N_DT };
 static const char *const dt_name[N_DT] = { "f32", "f16", "bf16" };
 static const size_t dt_size[N_DT] = { 4, 2, 2 };
 #define CANARY 0xA5u
-#define MAX_N 8192u
+#define MAX_N 65536u
 
 static uint64_t rng_state;
 static uint64_t rnd(void)   /* xorshift64*: the inputs only, not part of any contract */
@@ -92,8 +94,30 @@ static void put(const char *dir, unsigned id, const char *ext, const uint8_t *b,
    }
 }
 
+static const dropout_op op_code[N_OPS] = { DROPOUT_OP_FORWARD, DROPOUT_OP_BACKWARD, DROPOUT_OP_MASK, DROPOUT_OP_APPLY_MASK };
+static const dropout_dtype dt_code[N_DT] = { DROPOUT_DTYPE_F32, DROPOUT_DTYPE_F16, DROPOUT_DTYPE_BF16 };
+
+/* The grid's rule for (p, bits): the threshold t = floor(p 2^bits + 1/2) (docs/SPEC.md
+   section 4, what dropoutWebGPU.rule computes), made by dropout_rule_init_threshold, so the
+   grid does not depend on which p dropout_rule_init refuses (check_rules.js compares that
+   policy with dropout_webgpu.js's on its own). */
+static int rule_of(dropout_rule *r, double p, int bits)
+{
+   return dropout_rule_init_threshold(r, (uint64_t)(p * (double)((uint64_t)1 << bits) + 0.5), (dropout_bits)bits);
+}
+
+/* One contiguous call through the descriptor: the 1-D call without strides or broadcast,
+   which gives the short calls' bits (docs/SPEC.md V.1), in the spelling the views use. */
+static int run(int op, int dtype, const dropout_plan *plan, const dropout_tensors *t)
+{
+   dropout_desc desc;
+   int err = dropout_desc_init(&desc, op_code[op], dt_code[dtype], plan);
+   if (!err) err = dropout_run(&desc, t);
+   return err;
+}
+
 typedef struct gcase {
-   int op, dtype, bits, in_place, with_mask;
+   int op, dtype, bits, in_place, with_mask, every16;   /* every16: x = all 65536 patterns */
    double p;
    uint64_t seed, stream, pos;
    uint32_t count;
@@ -121,7 +145,7 @@ static void emit(gcase c)
          uint32_t v = f32_input();
          memcpy(x + 4 * i, &v, 4);
       } else {
-         uint16_t v = f16_input(c.dtype);
+         uint16_t v = c.every16 ? (uint16_t)i : f16_input(c.dtype);
          memcpy(x + 2 * i, &v, 2);
       }
    }
@@ -133,32 +157,17 @@ static void emit(gcase c)
       for (i = 0; i < (n + 7) / 8; ++i) m0[i] = (uint8_t)(rnd() >> 56);
    memcpy(m, m0, mask_bytes);
 
-   err = dropout_rule_init(&rule, c.p, (dropout_bits)c.bits);
+   err = rule_of(&rule, c.p, c.bits);
    if (!err) err = dropout_plan_at(&plan, &rule, dropout_key_make(c.seed, c.stream), dropout_pos_make(c.pos), n);
    if (!err) {
-      void *yp = y;
-      const void *xp = c.in_place ? (const void *)y : (const void *)x;
-      uint8_t *mp = c.with_mask ? m : NULL;
-      switch (c.op) {
-      case OP_FORWARD:
-         err = c.dtype == DT_F32 ? dropout_forward_f32(&plan, (float *)yp, mp, (const float *)xp)
-             : c.dtype == DT_F16 ? dropout_forward_f16(&plan, (dropout_f16 *)yp, mp, (const dropout_f16 *)xp)
-                                 : dropout_forward_bf16(&plan, (dropout_bf16 *)yp, mp, (const dropout_bf16 *)xp);
-         break;
-      case OP_BACKWARD:
-         err = c.dtype == DT_F32 ? dropout_backward_f32(&plan, (float *)yp, (const float *)xp)
-             : c.dtype == DT_F16 ? dropout_backward_f16(&plan, (dropout_f16 *)yp, (const dropout_f16 *)xp)
-                                 : dropout_backward_bf16(&plan, (dropout_bf16 *)yp, (const dropout_bf16 *)xp);
-         break;
-      case OP_MASK:
-         err = dropout_mask(&plan, m);
-         break;
-      default:
-         err = c.dtype == DT_F32 ? dropout_apply_mask_f32(&rule, n, (float *)yp, m, (const float *)xp)
-             : c.dtype == DT_F16 ? dropout_apply_mask_f16(&rule, n, (dropout_f16 *)yp, m, (const dropout_f16 *)xp)
-                                 : dropout_apply_mask_bf16(&rule, n, (dropout_bf16 *)yp, m, (const dropout_bf16 *)xp);
-         break;
+      dropout_tensors t;
+      memset(&t, 0, sizeof t);
+      if (c.op != OP_MASK) {
+         t.out = y;
+         t.in = c.in_place ? (const void *)y : (const void *)x;
       }
+      if (has_mask) t.mask = m;
+      err = run(c.op, c.dtype, &plan, &t);
    }
    if (err) {
       fprintf(stderr, "case %u: dropout.h refused it: %s\n", id, dropout_strerror(err));
@@ -203,7 +212,7 @@ static void list(FILE *f, const ptrdiff_t *v, const size_t *u, int n)
 static void emit_view(vcase c)
 {
    static uint8_t x[1 << 16], y0[1 << 16], y[1 << 16], m0[1 << 12], m[1 << 12];
-   size_t es = dt_size[c.dtype], i, numel = 1, positions = 1;
+   size_t es = dt_size[c.dtype], i, positions = 1;
    size_t data_bytes = ((c.ylen > c.xlen ? c.ylen : c.xlen) * es + 3) / 4 * 4 + 16, mask_bytes;
    int has_mask = c.op == OP_MASK || c.op == OP_APPLY_MASK || (c.op == OP_FORWARD && c.with_mask);
    int d, err;
@@ -212,12 +221,8 @@ static void emit_view(vcase c)
    dropout_desc desc;
    dropout_tensors t;
    unsigned id = n_cases++;
-   static const dropout_op ops[N_OPS] = { DROPOUT_OP_FORWARD, DROPOUT_OP_BACKWARD, DROPOUT_OP_MASK, DROPOUT_OP_APPLY_MASK };
-   static const dropout_dtype dts[N_DT] = { DROPOUT_DTYPE_F32, DROPOUT_DTYPE_F16, DROPOUT_DTYPE_BF16 };
-   for (d = 0; d < c.rank; ++d) {
-      numel *= c.dim[d];
+   for (d = 0; d < c.rank; ++d)
       if (!((c.broadcast >> d) & 1u)) positions *= c.dim[d];
-   }
    mask_bytes = ((positions + 7) / 8 + 3) / 4 * 4 + 16;
    if (data_bytes > sizeof x || mask_bytes > sizeof m) { fprintf(stderr, "view case %u too large\n", id); exit(1); }
    rng_state = 0x9E3779B97F4A7C15u * (id + 1u);
@@ -234,9 +239,9 @@ static void emit_view(vcase c)
       for (i = 0; i < (positions + 7) / 8; ++i) m0[i] = (uint8_t)(rnd() >> 56);
    memcpy(m, m0, mask_bytes);
 
-   err = dropout_rule_init(&rule, c.p, (dropout_bits)c.bits);
+   err = rule_of(&rule, c.p, c.bits);
    if (!err) err = dropout_plan_at(&plan, &rule, dropout_key_make(5, 6), dropout_pos_make(c.pos), positions);
-   if (!err) err = dropout_desc_init(&desc, ops[c.op], dts[c.dtype], &plan);
+   if (!err) err = dropout_desc_init(&desc, op_code[c.op], dt_code[c.dtype], &plan);
    if (!err) err = dropout_desc_set_shape(&desc, c.rank, c.dim);
    if (!err) err = dropout_desc_set_broadcast(&desc, c.broadcast);
    if (!err && c.op != OP_MASK) err = dropout_desc_set_strides(&desc, DROPOUT_OPERAND_OUT, c.ys);
@@ -374,7 +379,12 @@ static int page_digest(char **argv)
    err = dropout_rule_init(&rule, strtod(argv[4], NULL), (dropout_bits)atoi(argv[5]));
    if (!err) err = dropout_plan_at(&plan, &rule, dropout_key_make(strtoull(argv[1], NULL, 0), strtoull(argv[2], NULL, 0)),
                                    dropout_pos_make(strtoull(argv[3], NULL, 0)), PN);
-   if (!err) err = dropout_forward_f32(&plan, y, mask, x);
+   if (!err) {
+      dropout_tensors t;
+      memset(&t, 0, sizeof t);
+      t.out = y; t.mask = mask; t.in = x;
+      err = run(OP_FORWARD, DT_F32, &plan, &t);
+   }
    if (err) {
       fprintf(stderr, "%s\n", dropout_strerror(err));
       return 1;
@@ -382,6 +392,48 @@ static int page_digest(char **argv)
    for (i = 0; i < PN / 8; ++i) { h ^= mask[i]; h *= 0x100000001b3u; }
    for (i = 0; i < 4u * PN; ++i) { h ^= ((const uint8_t *)y)[i]; h *= 0x100000001b3u; }
    printf("%016llx\n", (unsigned long long)h);
+   return 0;
+}
+
+/* native_grid --rules: dropout_rule_init's answer for each (p, bits) of a list, one line
+   each: "P BITS ok T SCALE32_BITS" or "P BITS err CODE" (tests/webgpu/check_rules.js asks
+   dropoutWebGPU.rule the same). */
+static int rules(void)
+{
+   static const double ps[] = { 0.0, 1.0, 0.5, 0.1, 0.3, 0.9, 0.99, 0.999, 0.001, 0.002, 0.00196, 0.998,
+                                1e-5, 1e-7, 1e-9, 1e-12, 0.25, 0.7, 0.123456789, 0.0039, 0.996, 1.0 - 1e-9,
+                                -0.1, 1.5 };
+   int b;
+   size_t i;
+   for (i = 0; i < sizeof ps / sizeof ps[0]; ++i)
+      for (b = 8; b <= 32; b *= 2) {
+         dropout_rule r;
+         int err = dropout_rule_init(&r, ps[i], (dropout_bits)b);
+         uint32_t u;
+         if (err) { printf("%.17g %d err %d\n", ps[i], b, err); continue; }
+         memcpy(&u, &r.scale_f32, 4);
+         printf("%.17g %d ok %llu %u\n", ps[i], b, (unsigned long long)r.threshold, u);
+      }
+   return 0;
+}
+
+/* native_grid --usage: what docs/WEBGPU.md's usage snippet prints (the same call in C) */
+static int usage_line(void)
+{
+   enum { UN = 1000 };
+   static float x[UN], y[UN];
+   dropout_rule rule;
+   dropout_plan plan;
+   int i, kept = 0;
+   dropout_tensors t;
+   for (i = 0; i < UN; ++i) x[i] = 1.0f;
+   memset(&t, 0, sizeof t);
+   t.out = y; t.in = x;
+   if (dropout_rule_init(&rule, 0.1, DROPOUT_BITS_16) ||
+       dropout_plan_at(&plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), UN) ||
+       run(OP_FORWARD, DT_F32, &plan, &t)) return 1;
+   for (i = 0; i < UN; ++i) kept += y[i] > 0.0f;   /* x = 1: kept is 1/q, dropped +0 */
+   printf("kept %d of %d; y[0] = %.17g\n", kept, UN, (double)y[0]);
    return 0;
 }
 
@@ -395,6 +447,8 @@ int main(int argc, char **argv)
    unsigned k = 0;
    int op, dt, b, pi;
    if (argc == 7 && strcmp(argv[1], "--page") == 0) return page_digest(argv + 1);
+   if (argc == 2 && strcmp(argv[1], "--usage") == 0) return usage_line();
+   if (argc == 2 && strcmp(argv[1], "--rules") == 0) return rules();
    if (argc != 2) {
       fprintf(stderr, "usage: %s DIR | --page SEED STREAM POS P BITS\n", argv[0]);
       return 2;
@@ -415,6 +469,7 @@ int main(int argc, char **argv)
                int masks;
                for (masks = 0; masks <= (op == OP_FORWARD); ++masks) {
                   gcase c;
+                  memset(&c, 0, sizeof c);
                   if (op == OP_MASK && dt != DT_F32) continue;   /* the mask has no dtype */
                   c.op = op; c.dtype = dt; c.bits = b; c.p = ps[pi];
                   c.count = sizes[k % 12u];
@@ -432,6 +487,7 @@ int main(int argc, char **argv)
       for (b = 8; b <= 32; b *= 2)
          for (pi = 0; pi < 7; ++pi) {
             gcase c;
+            memset(&c, 0, sizeof c);
             c.op = OP_FORWARD; c.dtype = dt ? DT_F16 : DT_F32; c.bits = b; c.p = 0.3;
             c.count = dt ? 2049u : 2048u;
             c.pos = position((unsigned)pi, c.count);
@@ -442,6 +498,7 @@ int main(int argc, char **argv)
    /* the integer f32 multiply under many scales: 32-bit draws, 8192 inputs each */
    for (pi = 0; pi < (int)(sizeof ps32 / sizeof ps32[0]); ++pi) {
       gcase c;
+      memset(&c, 0, sizeof c);
       c.op = OP_BACKWARD; c.dtype = pi % 2 ? DT_BF16 : DT_F32; c.bits = 32; c.p = ps32[pi];
       c.count = 8192u; c.pos = 77u * (uint64_t)pi; c.seed = 99u; c.stream = (uint64_t)pi;
       c.in_place = 0; c.with_mask = 0;
@@ -449,6 +506,17 @@ int main(int argc, char **argv)
       c.dtype = DT_F16; c.pos += 1u;
       emit(c);
    }
+   /* every f16 and bf16 pattern through the conversions and the multiply, at a scale from
+      each width (1/q rounded to float: 1.43, 1.2e4, 10) */
+   for (dt = DT_F16; dt <= DT_BF16; ++dt)
+      for (b = 8; b <= 32; b *= 2) {
+         gcase c;
+         memset(&c, 0, sizeof c);
+         c.op = OP_BACKWARD; c.dtype = dt; c.bits = b; c.every16 = 1;
+         c.p = b == 8 ? 0.3 : b == 16 ? 0.99992 : 0.9;
+         c.count = 65536u; c.pos = 3u; c.seed = 8u; c.stream = 9u;
+         emit(c);
+      }
    views();
    if (fclose(index_file) != 0) return 1;
    printf("%u cases written to %s\n", n_cases, out_dir);

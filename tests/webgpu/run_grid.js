@@ -8,7 +8,8 @@
 //          secure context); then, for each QUERY=DIGEST, the teaching page's section 5
 //          at URL/web/index.html?QUERY must print "WebGPU vs WebAssembly: IDENTICAL
 //          (digest DIGEST)" (native_grid --page's digest); a screenshot of the section
-//          goes to OUT_DIR/webgpu-section.png
+//          goes to OUT_DIR/webgpu-section.png; an argument usage:LINE requires the page
+//          URL/usage.html (docs/WEBGPU.md's usage snippet) to print LINE
 //        node run_grid.js GRID_DIR dawn
 //          the npm package `webgpu` (Dawn) under node, on whatever Vulkan driver it finds
 // A missing navigator.gpu, adapter or package is a SKIP with the reason.
@@ -42,11 +43,11 @@ function firstDiff(want, got, c, what) {
 }
 
 // run every case through runOne(c, bytes) -> {y, m}; one PASS/FAIL line per op and dtype
-async function runGrid(runOne, label) {
+async function runGrid(runOne, label, only, what) {
   const groups = new Map();
-  for (const c of cases) {
-    const key = `${c.op}${c.op === 'forward' ? (c.withMask ? ' + mask' : ' alone') : ''} ${c.op === 'mask' ? '' : c.dtype}`.trim() +
-      (c.view ? ', views' : '');
+  for (const c of only || cases) {
+    const key = what || (`${c.op}${c.op === 'forward' ? (c.withMask ? ' + mask' : ' alone') : ''} ${c.op === 'mask' ? '' : c.dtype}`.trim() +
+      (c.view ? ', views' : ''));
     if (!groups.has(key)) groups.set(key, { n: 0, bad: [], bits: new Set(), inPlace: 0, maxN: 0 });
     const g = groups.get(key);
     const got = await runOne(c, { x: read(c, 'x'), y0: read(c, 'y0'), m0: read(c, 'm0') });
@@ -84,31 +85,48 @@ async function inBrowser() {
       window.device = await a.requestDevice();
       window.device.addEventListener('uncapturederror', (e) => console.error('WebGPU: ' + e.error.message));
       window.dw = dropoutWebGPU.create(window.device);
+      window.dw2 = dropoutWebGPU.create(window.device, { gridWidth: 2 });   // 2-D grids from 4097 elements
       const i = a.info;
       return { name: [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(' / ') };
     });
     if (adapter.error) { say(`SKIP ${tag}]: ${adapter.error}`); return; }
     const label = ` on ${adapter.name}${/swiftshader/i.test(adapter.name) ? ' (SwiftShader: a CPU)' : ''}`;
     console.log(`adapter: ${adapter.name}`);
-    await runGrid(async (c, bytes) => {
-      const r = await page.evaluate(async (cs, xs, y0s, m0s) => {
+    const inPage = (which) => async (c, bytes) => {
+      const r = await page.evaluate(async (cs, xs, y0s, m0s, w) => {
         const un = (s) => (s === null ? null : Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0)));
         const en = (a) => { if (!a) return null; let s = ''; for (let i = 0; i < a.length; ++i) s += String.fromCharCode(a[i]); return btoa(s); };
         const c = gridCase.parseCase(cs);
-        const out = await gridCase.runCase(window.device, window.dw, c, { x: un(xs), y0: un(y0s), m0: un(m0s) });
+        const out = await gridCase.runCase(window.device, window[w], c, { x: un(xs), y0: un(y0s), m0: un(m0s) });
         return { y: en(out.y), m: en(out.m) };
-      }, rawLine(c), b64(bytes.x), b64(bytes.y0), b64(bytes.m0));
+      }, rawLine(c), b64(bytes.x), b64(bytes.y0), b64(bytes.m0), which);
       return { y: unb64(r.y), m: unb64(r.m) };
-    }, label);
+    };
+    await runGrid(inPage('dw'), label);
+    // again with at most 2 workgroups along x: the grid's rows (y) carry the rest
+    const big = cases.filter((c) => c.count > 4096 || (c.view && c.view.shape.reduce((a, d) => a * d, 1) > 128));
+    await runGrid(inPage('dw2'), ' with a grid 2 workgroups wide', big, '2-D grid');
     const ref = await page.evaluate(() => gridCase.refusals(window.device, window.dw));
     if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
-    else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument, before recording`);
-    // the kernel against a buffer copy of the same bytes, on this adapter
-    const speed = await page.evaluate(() => window.speed(window.device, window.dw));
-    console.log(`speed (${adapter.name}): ${speed}`);
-    fs.writeFileSync(path.join(shotDir, 'speed.txt'), `adapter: ${adapter.name}\n${speed}\n`);
+    else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument; the encoder, submitted, left y and the mask unchanged`);
     await page.close();
     for (const pc of pageCases) {
+      if (pc.startsWith('usage:')) {            // docs/WEBGPU.md's usage snippet, as a page
+        const want = pc.slice(6);
+        const up = await browser.newPage();
+        up.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+        await up.goto(`${url}usage.html`, { waitUntil: 'load' });
+        await up.waitForFunction(() => /^kept /.test(document.body.textContent.trim()), { timeout: 60000 }).catch(() => {});
+        const got = (await up.evaluate(() => document.body.textContent)).trim();
+        const g = got.match(/^kept (\d+) of (\d+); y\[0\] = (\S+)$/), w = want.match(/^kept (\d+) of (\d+); y\[0\] = (\S+)$/);
+        if (g && w && g[1] === w[1] && g[2] === w[2] && Number(g[3]) === Number(w[3])) {
+          say(`PASS ${tag}: docs/WEBGPU.md usage]: the snippet prints "${got}", as the same call in C`);
+        } else {
+          say(`FAIL ${tag}: docs/WEBGPU.md usage]: the snippet prints "${got.slice(0, 200)}", the same call in C "${want}"`);
+        }
+        await up.close();
+        continue;
+      }
       const eq = pc.lastIndexOf('=');
       const query = pc.slice(0, eq), digest = pc.slice(eq + 1);
       const tp = await browser.newPage();
@@ -164,6 +182,9 @@ async function inDawn() {
   device.addEventListener('uncapturederror', (e) => { err = err || e.error.message; });
   const dw = require('../../dropout_webgpu.js').create(device);
   await runGrid((c, bytes) => gridCase.runCase(device, dw, c, bytes), ` on Dawn, ${i.device || i.description}`);
+  const ref = await gridCase.refusals(device, dw);
+  if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
+  else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw, and the buffers stay as they were`);
   if (err) say(`FAIL ${tag}: validation]: ${err}`);
 }
 

@@ -1,5 +1,5 @@
 # covers: dropout_webgpu.js - forward (with and without the mask), backward, mask, apply_mask in f32, f16, bf16 at every draw width, odd positions and the last before 2^64, sizes around the workgroup, NaN/Inf/-0/subnormal inputs, in place; its refusals; its WGSL is current with dropout.h; the teaching page's WebGPU section
-# oracle: tests/webgpu/native_grid.c, the same calls through a native build of dropout.h, byte for byte (canary bytes past each call included)
+# oracle: tests/webgpu/native_grid.c, the same calls through a native build of dropout.h, byte for byte (canary bytes past each call included); the same for docs/WEBGPU.md's usage snippet and the page's digest
 # needs: node; chromium with a WebGPU adapter (Debian's 156 exposes SwiftShader with --enable-unsafe-webgpu) and puppeteer-core in build/web-test/; optionally the npm package webgpu (Dawn) with a Vulkan driver; each missing piece is a SKIP
 # Sourced by tests/run.sh (say, build, $CC, $BUILD, $CFLAGS_TEST). Names start with wg_.
 
@@ -29,6 +29,14 @@ if [ -x "$wg_dir/native_grid" ]; then
    fi
 fi
 
+# ---- the host side: dropoutWebGPU.rule against dropout_rule_init (node only)
+if [ -n "$wg_grid" ] && wg_have node; then
+   "$wg_dir/native_grid" --rules >"$wg_dir/rules.txt"
+   node tests/webgpu/check_rules.js "$wg_dir/rules.txt" >"$wg_dir/rules.out" 2>&1
+   grep -E '^(PASS|FAIL|SKIP) ' "$wg_dir/rules.out" | while IFS= read -r wg_line; do say "$wg_line"; done
+   grep -qE '^(PASS|FAIL) ' "$wg_dir/rules.out" || say "FAIL webgpu[rule]: $(head -c 400 "$wg_dir/rules.out")"
+fi
+
 wg_chromium=""
 for wg_c in chromium chromium-browser google-chrome; do
    if wg_have "$wg_c"; then wg_chromium=$(command -v "$wg_c"); break; fi
@@ -51,6 +59,10 @@ else
       rm -rf "$wg_site"
       mkdir -p "$wg_site"
       cp dropout_webgpu.js tests/webgpu/grid.html tests/webgpu/grid_case.js "$wg_site/"
+      # docs/WEBGPU.md's usage snippet, as the page a reader would make of it
+      awk '/^<!-- webgpu snippet: usage/ { m = 1; next } m == 1 && /^```html/ { m = 2; next }
+           m == 2 && /^```/ { exit } m == 2 { print }' docs/WEBGPU.md >"$wg_site/usage.html"
+      wg_usage=$("$wg_dir/native_grid" --usage)
       # the teaching page too (make web: clang and wasm-ld), for its section 5: the page's
       # default inputs, and an 8-bit call ending 3 positions before 2^64
       wg_pages=""
@@ -58,7 +70,7 @@ else
          say "SKIP webgpu[page section 5]: clang and wasm-ld needed for make web (apt-get install clang lld)"
       elif make -s web >"$wg_dir/make-web.log" 2>&1; then
          cp -r build/web "$wg_site/web"
-         for wg_q in "1234 0 0 0.3 16" "18446744073709551557 7 18446744073709486077 0.1 8"; do
+         for wg_q in "1234 0 0 0.3 16" "18446744073709551557 7 18446744073709486077 0.3 8"; do
             # shellcheck disable=SC2086
             set -- $wg_q
             wg_pages="$wg_pages seed=$1&stream=$2&pos=$3&p=$4&bits=$5=$("$wg_dir/native_grid" --page "$@")"
@@ -66,6 +78,9 @@ else
       else
          say "FAIL webgpu[page section 5]: make web: $(tail -c 400 "$wg_dir/make-web.log" | tr '\n' ' ')"
       fi
+      # (the old log goes first: the background shell truncates it only when it gets to it,
+      # and the loop below must not read the previous run's port)
+      rm -f "$wg_dir/server.log"
       python3 -u -m http.server --bind 127.0.0.1 --directory "$wg_site" 0 >"$wg_dir/server.log" 2>&1 &
       wg_srv=$!
       wg_port=""
@@ -79,9 +94,9 @@ else
       else
          # shellcheck disable=SC2086
          NODE_PATH=build/web-test/node_modules timeout 600 node tests/webgpu/run_grid.js \
-            "$wg_grid" browser "http://127.0.0.1:$wg_port/" "$wg_chromium" "$wg_dir" $wg_pages >"$wg_dir/chromium.out" 2>&1
+            "$wg_grid" browser "http://127.0.0.1:$wg_port/" "$wg_chromium" "$wg_dir" "usage:$wg_usage" $wg_pages >"$wg_dir/chromium.out" 2>&1
          wg_rc=$?
-         grep -E '^(adapter|speed)' "$wg_dir/chromium.out" | sed 's/^/    /'
+         grep -E '^adapter' "$wg_dir/chromium.out" | sed 's/^/    /'
          grep -E '^(PASS|FAIL|SKIP) ' "$wg_dir/chromium.out" | while IFS= read -r wg_line; do say "$wg_line"; done
          if [ $wg_rc -ne 0 ] && ! grep -q '^FAIL ' "$wg_dir/chromium.out"; then
             say "FAIL webgpu[chromium]: exit $wg_rc: $(tail -c 400 "$wg_dir/chromium.out" | tr '\n' ' ')"
