@@ -72,7 +72,7 @@ int main(void)
       dropout_plan_at(&p, &r, dropout_key_make(1, 2), dropout_pos_make(0), sizes[k]);
       for (rep = 0; rep < REPS; ++rep) {
          double t0 = now_ns();
-         for (i = 0; i < calls; ++i) sink += dropout_forward_f32(&p, y, NULL, x);
+         for (i = 0; i < calls; ++i) sink += dropout_replay_f32(&p, (size_t)p.count, y, NULL, x);
          t[rep] = (now_ns() - t0) / (double)calls;
       }
       qsort(t, REPS, sizeof t[0], cmp_double);

@@ -109,12 +109,12 @@ static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint
    int rc = dropout_rule_init(&rule, p, (dropout_bits)bits);
    if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(seed, st), dropout_pos_make(off), n);
    if (rc) return rc;
-   if (op == DROPOUT_CUDA__MASK) return dropout_mask(&plan, m);
+   if (op == DROPOUT_CUDA__MASK) return dropout_mask(&plan, (size_t)plan.count, m);
    if (op == DROPOUT_CUDA__FUSED) {
-      if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_f32(&plan, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
-      if (dt == DROPOUT_CUDA__F64) return dropout_bias_dropout_add_f64(&plan, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
-      if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_f16(&plan, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
-      return dropout_bias_dropout_add_bf16(&plan, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
+      if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_replay_f32(&plan, (size_t)plan.count, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
+      if (dt == DROPOUT_CUDA__F64) return dropout_bias_dropout_add_replay_f64(&plan, (size_t)plan.count, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
+      if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_replay_f16(&plan, (size_t)plan.count, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
+      return dropout_bias_dropout_add_replay_bf16(&plan, (size_t)plan.count, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
    }
    if (op == DROPOUT_CUDA__APPLY_MASK) {
       switch (dt) {
@@ -125,10 +125,10 @@ static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint
       }
    }
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_forward_f32(&plan, (float *)y, m, (const float *)x);
-   case DROPOUT_CUDA__F64: return dropout_forward_f64(&plan, (double *)y, m, (const double *)x);
-   case DROPOUT_CUDA__F16: return dropout_forward_f16(&plan, (dropout_f16 *)y, m, (const dropout_f16 *)x);
-   default: return dropout_forward_bf16(&plan, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
+   case DROPOUT_CUDA__F32: return dropout_replay_f32(&plan, (size_t)plan.count, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_replay_f64(&plan, (size_t)plan.count, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_replay_f16(&plan, (size_t)plan.count, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_replay_bf16(&plan, (size_t)plan.count, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 

@@ -13,6 +13,6 @@ int mcu_fb(float *y, float *dx, const float *x, const float *dy, size_t n, uint6
    dropout_plan plan;
    int err = dropout_rule_init_threshold(&rule, 26, DROPOUT_BITS_8);
    if (!err) err = dropout_plan_at(&plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(pos), n);
-   if (!err) err = dropout_forward_f32(&plan, y, NULL, x);
-   return err ? err : dropout_backward_f32(&plan, dx, dy);
+   if (!err) err = dropout_replay_f32(&plan, (size_t)plan.count, y, NULL, x);
+   return err ? err : dropout_backward_f32(&plan, (size_t)plan.count, dx, dy);
 }
