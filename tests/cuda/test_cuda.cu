@@ -106,7 +106,7 @@ static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint
 {
    dropout_rule rule;
    dropout_plan plan;
-   int rc = dropout_rule_init(&rule, p, (dropout_bits)bits);
+   int rc = dropout_rule_init_quantised(&rule, p, (dropout_bits)bits);
    if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(seed, st), dropout_pos_make(off), n);
    if (rc) return rc;
    if (op == DROPOUT_CUDA__MASK) return dropout_mask(&plan, (size_t)plan.count, m);
@@ -345,7 +345,7 @@ static dropout_desc graph_desc(dropout_op op, dropout_dtype dt, double p, dropou
    dropout_rule rule;
    dropout_plan plan;
    dropout_desc d;
-   int rc = dropout_rule_init(&rule, p, bits);
+   int rc = dropout_rule_init_quantised(&rule, p, bits);
    if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(0, stream), dropout_pos_make(0), n);
    if (!rc) rc = dropout_desc_init(&d, op, dt, &plan);
    if (!rc && bias_len) rc = dropout_desc_set_bias_len(&d, bias_len);

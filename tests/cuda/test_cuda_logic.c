@@ -106,7 +106,7 @@ static void *aligned_at(unsigned char *buf, int dt, unsigned shift)
 static dropout_rule cpu_rule(double p, int bits)
 {
    dropout_rule r;
-   int rc = dropout_rule_init(&r, p, (dropout_bits)bits);
+   int rc = dropout_rule_init_quantised(&r, p, (dropout_bits)bits);
    CHECK(rc == 0, "rule_init(%g, %d): %d", p, bits, rc);
    return r;
 }
