@@ -1901,7 +1901,9 @@ static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, c
    return DROPOUT_OK;
 }
 
-static int dropout__short(int dtype, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x)
+/* always inlined: with dtype a constant, an f32 call links the f32 engine alone (no f64 code
+   on a microcontroller: tests/xarch/mcu_fb.c) */
+DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x)
 {
    dropout__fpu f;
    int err = dropout__short_check(dtype, plan, n, y, mask, x);
@@ -1931,7 +1933,7 @@ static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, si
    return DROPOUT_OK;
 }
 
-static int dropout__forward(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,
+DROPOUT__INLINE int dropout__forward(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,
                             void *y, uint8_t *mask, const void *x)
 {
    dropout_plan p;
