@@ -21,21 +21,25 @@
          dropout_rule rule;
          dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));   // seed, stream
          dropout_plan plan;
-         dropout_rule_init(&rule, 0.1, DROPOUT_BITS_8);   // p = 0.1 with 8-bit draws
-         dropout_gen_plan(&g, &rule, n, &plan);           // reserve n positions for a layer
-         dropout_forward_f32(&plan, y, NULL, x);          // plan, outputs, inputs
+         dropout_rule_init(&rule, 0.1, DROPOUT_BITS_16);  // p = 0.1 with 16-bit draws
+         // a step's forward: n fresh positions of g, and the plan its backward needs
+         dropout_forward_f32(&g, &rule, &plan, n, y, NULL, x);   // g, rule, plan; n, outputs, inputs
          ...
          // backward: the same plan rebuilds the same mask, no mask memory needed
-         dropout_backward_f32(&plan, dx, dy);             // overwrites dx
+         dropout_backward_f32(&plan, n, dx, dy);          // overwrites dx
 
       Every function returns DROPOUT_OK (0) or a negative code; dropout_strerror(code)
-      says which argument was wrong. On error nothing is written.
+      says which argument was wrong. On error nothing is written. Every call takes the
+      element count n and refuses one that is not the plan's. Running a plan's mask again
+      (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.
       Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
       Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
       dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (see below).
 
    OPTIONS (#define before including, in the implementation file at least)
-      DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only)
+      DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only; a program
+                              without it, or with it twice, fails to link naming
+                              dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file)
       DROPOUT_STATIC          make every function static (private to one file)
       DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h,
                               or nothing where there is no assert.h: -ffreestanding,
@@ -72,14 +76,17 @@
       multiply-add to contract; the fused op uses an explicit, exactly emulated fma; the
       variants are written so that every product that meets an add is exact, and use the
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
-      hardware change nothing. What would change them is refused: -ffast-math and its
-      parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math,
-      -fassociative-math) and excess precision (FLT_EVAL_METHOD != 0) stop at an #error
-      that names the fix; at run time, a call that computes floats while the FPU flushes
-      subnormals (x86 MXCSR FTZ/DAZ, which a program linked with -ffast-math gets from
-      crtfastmath.o; Arm FZ) or rounds other than to nearest returns DROPOUT_ERR_FLUSH /
-      DROPOUT_ERR_ROUNDING and writes nothing. That check reads one register per call
-      (about 15 ns on x86: make bench-fpu-check).
+      hardware change nothing. What would change them is refused where the
+      implementation is compiled: -ffast-math and its parts (-ffinite-math-only,
+      -fno-signed-zeros, -freciprocal-math, -fassociative-math) stop at an #error that
+      names the fix in the file that defines DROPOUT_IMPLEMENTATION (other files may use
+      them; clang gives no macro for its -fassociative-math, -fno-signed-zeros,
+      -freciprocal-math: keep them off that file), as excess precision
+      (FLT_EVAL_METHOD != 0) does everywhere. At run time a call that computes floats
+      while the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, which a program linked with
+      -ffast-math gets from crtfastmath.o; Arm FZ) or rounds other than to nearest sets
+      the mode its bits need and gives the caller's back: the same bits. In the usual mode
+      that is one register read per call (make bench-fpu-check).
 
    PORTABILITY AND FREESTANDING USE
       C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
@@ -97,15 +104,16 @@
       library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
       them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
       -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
-      and NEON paths call. On a Cortex-M4 (-Os), forward + backward f32 with a rule from
-      dropout_rule_init_threshold (integers only: no soft double is linked) take 1.7 KB
-      of flash with the FPU and 2.3 KB with soft float, libgcc included
-      (tests/xarch/suite.sh holds them to 2.5 and 3.5 KB).
+      and NEON paths call. On a Cortex-M4 (-Os), a step's forward + backward f32 with a
+      constant rule (DROPOUT_RULE_THRESHOLD: no soft double is linked) take 2.0 KB of flash
+      with the FPU and 2.5 KB with soft float, libgcc included (tests/xarch/suite.sh holds
+      them to 2.5 and 3.5 KB); dropout_rule_init (p as a double) adds about 2.8 KB.
 
    THREADS AND CHUNKS
-      Functions are reentrant. To split a tensor over threads or machines, give each
-      chunk dropout_plan_slice(&plan, start, count, &chunk) and its output slice: the
-      result equals one call. Mask bytes hold 8 elements, so chunks that write masks
+      Functions are reentrant (no global state; the FPU mode a call sets is its thread's
+      and is given back). To split a step over threads or machines, reserve it with
+      dropout_gen_plan and give each chunk dropout_plan_slice(&plan, start, count, &chunk)
+      and its output slice (dropout_replay_*): the result equals one call. Mask bytes hold 8 elements, so chunks that write masks
       start at multiples of 8 elements.
 
    CONTENTS (in file order; a reader following one call goes down the file)

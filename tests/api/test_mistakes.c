@@ -114,6 +114,43 @@ static void case_null_names(void)
    case_end("mistakes 6: a NULL names its argument; dropout_plan_at fills its output on every path");
 }
 
+/* the descriptor kept for a layer's whole run: set_op gives the backward of the forward it
+   ran, new_step fresh positions for the same shape, shape_positions the count before any
+   plan exists (item 7 of the issue) */
+static void case_descriptor(void)
+{
+   static const size_t dims[2] = {8, 32};
+   dropout_rule r;
+   dropout_gen g = dropout_gen_make(dropout_key_make(5, 5));
+   dropout_plan p;
+   dropout_desc d;
+   dropout_tensors t;
+   uint64_t positions = 0, again = 0;
+   float want[N1];
+   memset(&t, 0, sizeof t);
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   CHECK(dropout_shape_positions(2, dims, 2u, &positions) == DROPOUT_OK && positions == 8, "shape_positions: %llu", (unsigned long long)positions);
+   CHECK(dropout_gen_plan(&g, &r, positions, &p) == DROPOUT_OK, "plan");
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_desc_set_shape(&d, 2, dims) == DROPOUT_OK && dropout_desc_set_broadcast(&d, 2u) == DROPOUT_OK &&
+         dropout_desc_positions(&d, &again) == DROPOUT_OK && again == positions, "the descriptor");
+   t.out = y; t.in = x; t.mask = m1;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK, "forward");
+   /* the backward: the same descriptor with another op gives what a fresh BACKWARD one gives */
+   CHECK(dropout_desc_set_op(&d, DROPOUT_OP_BACKWARD) == DROPOUT_OK, "set_op");
+   t.mask = NULL; t.out = y2;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK && !memcmp(y, y2, sizeof want), "backward after set_op differs from the forward's mask");
+   /* the next step: fresh positions, another mask */
+   CHECK(dropout_desc_set_op(&d, DROPOUT_OP_MASK) == DROPOUT_OK, "set_op mask");
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && g.next == 2 * positions, "new_step: g at %llu", (unsigned long long)g.next);
+   t.out = NULL; t.in = NULL; t.mask = m2;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK && m1[0] != m2[0], "new_step drew the same mask");
+   CHECK(dropout_desc_set_plan(&d, &p) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK && m1[0] == m2[0], "set_plan: the old plan's mask");
+   CHECK(dropout_desc_set_op(&d, (dropout_op)42) == DROPOUT_ERR_OP && dropout_desc_new_step(&d, NULL) == DROPOUT_ERR_NULL_GEN &&
+         dropout_shape_positions(2, NULL, 0, &again) == DROPOUT_ERR_NULL_DIMS, "the setters' errors");
+   case_end("mistakes 7: one descriptor per layer: set_op for the backward, new_step for the next step, shape_positions without a plan");
+}
+
 int main(void)
 {
    case_fresh_steps();
@@ -121,5 +158,6 @@ int main(void)
    case_rules();
    case_p();
    case_null_names();
+   case_descriptor();
    return check_exit();
 }

@@ -238,8 +238,8 @@ static void test_launchers(void)
    dropout_rule_init(&r0, 0.0, DROPOUT_BITS_8);
    dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), n);
    dropout_plan_at(&p0, &r0, dropout_key_make(1, 2), dropout_pos_make(3), n);
-   if ((rc = dropout_cuda_forward_f32(NULL, dy, NULL, dx, 0)) != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "NULL plan: %d", rc); }
-   if ((rc = dropout_cuda_forward_f32(&plan, dy, NULL, NULL, 0)) != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "NULL x: %d", rc); }
+   if ((rc = dropout_cuda_forward_f32(NULL, dy, NULL, dx, 0)) != DROPOUT_ERR_NULL_PLAN) { ok = 0; snprintf(why, sizeof why, "NULL plan: %d", rc); }
+   if ((rc = dropout_cuda_forward_f32(&plan, dy, NULL, NULL, 0)) != DROPOUT_ERR_NULL_INPUT) { ok = 0; snprintf(why, sizeof why, "NULL x: %d", rc); }
    bad = plan; bad.rule.bits = 12;
    if ((rc = dropout_cuda_forward_f32(&bad, dy, NULL, dx, 0)) != DROPOUT_ERR_RULE) { ok = 0; snprintf(why, sizeof why, "bits 12: %d", rc); }
    bad = plan; bad.pos = UINT64_MAX - 5;
