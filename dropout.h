@@ -154,6 +154,15 @@
 #error "dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast"
 #endif
 
+/* The fast-math guards are in the implementation section (a file with the declarations
+   alone may use fast-math); dropout_cuda.cuh's kernels are compiled where
+   DROPOUT_CUDA_IMPLEMENTATION is defined, so that file is held to them too. */
+#if defined(DROPOUT_CUDA_IMPLEMENTATION) && !defined(DROPOUT_IMPLEMENTATION) && \
+    (defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0) || \
+     defined(__NO_SIGNED_ZEROS__) || defined(__RECIPROCAL_MATH__) || defined(__ASSOCIATIVE_MATH__))
+#error "dropout_cuda.cuh's implementation must not be built with -ffast-math or its parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math, -fassociative-math): they change the bits; build the file that defines DROPOUT_CUDA_IMPLEMENTATION without them"
+#endif
+
 #if defined(__OPENCL_C_VERSION__)
 /* OpenCL C (dropout_opencl.h compiles this header's building blocks as kernel code): the
    exact-width types are OpenCL's own; size_t and ptrdiff_t are built in. double exists
