@@ -21,21 +21,25 @@
          dropout_rule rule;
          dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));   // seed, stream
          dropout_plan plan;
-         dropout_rule_init(&rule, 0.1, DROPOUT_BITS_8);   // p = 0.1 with 8-bit draws
-         dropout_gen_plan(&g, &rule, n, &plan);           // reserve n positions for a layer
-         dropout_forward_f32(&plan, y, NULL, x);          // plan, outputs, inputs
+         dropout_rule_init(&rule, 0.1, DROPOUT_BITS_16);  // p = 0.1 with 16-bit draws
+         // a step's forward: n fresh positions of g, and the plan its backward needs
+         dropout_forward_f32(&g, &rule, &plan, n, y, NULL, x);   // g, rule, plan; n, outputs, inputs
          ...
          // backward: the same plan rebuilds the same mask, no mask memory needed
-         dropout_backward_f32(&plan, dx, dy);             // overwrites dx
+         dropout_backward_f32(&plan, n, dx, dy);          // overwrites dx
 
       Every function returns DROPOUT_OK (0) or a negative code; dropout_strerror(code)
-      says which argument was wrong. On error nothing is written.
+      says which argument was wrong. On error nothing is written. Every call takes the
+      element count n and refuses one that is not the plan's. Running a plan's mask again
+      (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.
       Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
       Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
       dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (see below).
 
    OPTIONS (#define before including, in the implementation file at least)
-      DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only)
+      DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only; a program
+                              without it, or with it twice, fails to link naming
+                              dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file)
       DROPOUT_STATIC          make every function static (private to one file)
       DROPOUT_ASSERT(x)       your own assert for internal invariants (default: assert.h,
                               or nothing where there is no assert.h: -ffreestanding,
@@ -72,14 +76,17 @@
       multiply-add to contract; the fused op uses an explicit, exactly emulated fma; the
       variants are written so that every product that meets an add is exact, and use the
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
-      hardware change nothing. What would change them is refused: -ffast-math and its
-      parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math,
-      -fassociative-math) and excess precision (FLT_EVAL_METHOD != 0) stop at an #error
-      that names the fix; at run time, a call that computes floats while the FPU flushes
-      subnormals (x86 MXCSR FTZ/DAZ, which a program linked with -ffast-math gets from
-      crtfastmath.o; Arm FZ) or rounds other than to nearest returns DROPOUT_ERR_FLUSH /
-      DROPOUT_ERR_ROUNDING and writes nothing. That check reads one register per call
-      (about 15 ns on x86: make bench-fpu-check).
+      hardware change nothing. What would change them is refused where the
+      implementation is compiled: -ffast-math and its parts (-ffinite-math-only,
+      -fno-signed-zeros, -freciprocal-math, -fassociative-math) stop at an #error that
+      names the fix in the file that defines DROPOUT_IMPLEMENTATION (other files may use
+      them; clang gives no macro for its -fassociative-math, -fno-signed-zeros,
+      -freciprocal-math: keep them off that file), as excess precision
+      (FLT_EVAL_METHOD != 0) does everywhere. At run time a call that computes floats
+      while the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, which a program linked with
+      -ffast-math gets from crtfastmath.o; Arm FZ) or rounds other than to nearest sets
+      the mode its bits need and gives the caller's back: the same bits. In the usual mode
+      that is one register read per call (make bench-fpu-check).
 
    PORTABILITY AND FREESTANDING USE
       C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
@@ -97,15 +104,16 @@
       library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
       them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
       -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
-      and NEON paths call. On a Cortex-M4 (-Os), forward + backward f32 with a rule from
-      dropout_rule_init_threshold (integers only: no soft double is linked) take 1.7 KB
-      of flash with the FPU and 2.3 KB with soft float, libgcc included
-      (tests/xarch/suite.sh holds them to 2.5 and 3.5 KB).
+      and NEON paths call. On a Cortex-M4 (-Os), a step's forward + backward f32 with a
+      constant rule (DROPOUT_RULE_THRESHOLD: no soft double is linked) take 2.0 KB of flash
+      with the FPU and 2.5 KB with soft float, libgcc included (tests/xarch/suite.sh holds
+      them to 2.5 and 3.5 KB); dropout_rule_init (p as a double) adds about 2.8 KB.
 
    THREADS AND CHUNKS
-      Functions are reentrant. To split a tensor over threads or machines, give each
-      chunk dropout_plan_slice(&plan, start, count, &chunk) and its output slice: the
-      result equals one call. Mask bytes hold 8 elements, so chunks that write masks
+      Functions are reentrant (no global state; the FPU mode a call sets is its thread's
+      and is given back). To split a step over threads or machines, reserve it with
+      dropout_gen_plan and give each chunk dropout_plan_slice(&plan, start, count, &chunk)
+      and its output slice (dropout_replay_*): the result equals one call. Mask bytes hold 8 elements, so chunks that write masks
       start at multiples of 8 elements.
 
    CONTENTS (in file order; a reader following one call goes down the file)
@@ -146,23 +154,13 @@
 #error "dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast"
 #endif
 
-/* Options that let the compiler change float results (each would change bits that every
-   other build agrees on, silently): refused, like excess precision above. gcc and clang
-   say which of them are on through these macros; -ffast-math sets several. */
-#if defined(__FAST_MATH__)
-#error "dropout.h must not be built with -ffast-math (it reassociates, flushes subnormals and assumes no NaN/Inf, which changes the bits): drop -ffast-math / -Ofast, or add -fno-fast-math after it"
-#endif
-#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0
-#error "dropout.h must not be built with -ffinite-math-only (NaN and Inf inputs must pass as specified): add -fno-finite-math-only"
-#endif
-#if defined(__NO_SIGNED_ZEROS__)
-#error "dropout.h must not be built with -fno-signed-zeros (dropped elements are +0 and -0 inputs must stay -0): add -fsigned-zeros"
-#endif
-#if defined(__RECIPROCAL_MATH__)
-#error "dropout.h must not be built with -freciprocal-math (x / y may become x * (1 / y), another rounding): add -fno-reciprocal-math"
-#endif
-#if defined(__ASSOCIATIVE_MATH__)
-#error "dropout.h must not be built with -fassociative-math (reassociated sums round differently): add -fno-associative-math"
+/* The fast-math guards are in the implementation section (a file with the declarations
+   alone may use fast-math); dropout_cuda.cuh's kernels are compiled where
+   DROPOUT_CUDA_IMPLEMENTATION is defined, so that file is held to them too. */
+#if defined(DROPOUT_CUDA_IMPLEMENTATION) && !defined(DROPOUT_IMPLEMENTATION) && \
+    (defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0) || \
+     defined(__NO_SIGNED_ZEROS__) || defined(__RECIPROCAL_MATH__) || defined(__ASSOCIATIVE_MATH__))
+#error "dropout_cuda.cuh's implementation must not be built with -ffast-math or its parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math, -fassociative-math): they change the bits; build the file that defines DROPOUT_CUDA_IMPLEMENTATION without them"
 #endif
 
 #if defined(__OPENCL_C_VERSION__)
@@ -227,7 +225,7 @@ extern "C" {
 enum {
    DROPOUT_OK = 0,
    DROPOUT_ERR_P = -1,               /* p is NaN or outside [0, 1] */
-   DROPOUT_ERR_NULL = -2,            /* a required pointer is NULL */
+   DROPOUT_ERR_NULL = -2,            /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */
    DROPOUT_ERR_BITS = -3,            /* the draw width is not 8, 16 or 32 */
    DROPOUT_ERR_RANGE = -4,           /* positions run past the stream's 2^64 */
    DROPOUT_ERR_ARG = -5,             /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */
@@ -252,6 +250,20 @@ enum {
    DROPOUT_ERR_DEVICE_COORDS = -24,  /* device-memory coordinates given to a CPU run */
    DROPOUT_ERR_BIAS_LEN = -25,       /* bias_len is 0, does not divide the count, or is not the last dim */
    DROPOUT_ERR_GRAD = -26,           /* not a dropout_grad */
+   DROPOUT_ERR_COUNT = -27,          /* n differs from plan->count (a plan of another layer, or a wrong count) */
+   DROPOUT_ERR_SIZE = -28,           /* n more elements than any buffer holds (past PTRDIFF_MAX bytes: a negative int?) */
+   DROPOUT_ERR_NULL_PLAN = -29,      /* NULL, by argument: plan */
+   DROPOUT_ERR_NULL_RULE = -30,      /* rule */
+   DROPOUT_ERR_NULL_GEN = -31,       /* the generator g */
+   DROPOUT_ERR_NULL_OUTPUT = -32,    /* y / dx / out: the output buffer */
+   DROPOUT_ERR_NULL_INPUT = -33,     /* x / dy / in: the input buffer */
+   DROPOUT_ERR_NULL_MASK = -34,      /* mask (where the call needs one) */
+   DROPOUT_ERR_NULL_BIAS = -35,      /* bias */
+   DROPOUT_ERR_NULL_RESIDUAL = -36,  /* residual */
+   DROPOUT_ERR_NULL_DESC = -37,      /* the descriptor d */
+   DROPOUT_ERR_NULL_TENSORS = -38,   /* the dropout_tensors t */
+   DROPOUT_ERR_NULL_RESULT = -39,    /* where the call writes its result (the rule, plan or count it makes) */
+   DROPOUT_ERR_NULL_DIMS = -40,      /* dims */
    /* dropout_cuda.cuh: a failed CUDA call returns DROPOUT_ERR_CUDA_BASE - cudaError_t,
       so the CUDA error travels in the code itself (no global state). */
    DROPOUT_ERR_CUDA_BASE = -1000
@@ -292,13 +304,30 @@ typedef struct dropout_bf16 { uint16_t bits; } dropout_bf16;
    itself is built from exactly these.
    ------------------------------------------------------------------------------------ */
 
-/* The realised dropout rule for (p, bits); see docs/SPEC.md section 3. */
+/* The realised dropout rule for (p, bits); see docs/SPEC.md section 3. The four fields
+   are one value: every call checks that they agree (scale_f64 is 2^bits / (2^bits - t)
+   rounded once, scale_f32 that rounded to float) and refuses a rule that was edited or
+   written by hand otherwise (DROPOUT_ERR_RULE). Make one with dropout_rule_init (at run
+   time) or DROPOUT_RULE_THRESHOLD (a constant, for const tables). */
 typedef struct dropout_rule {
    uint64_t threshold;  /* t = floor(p * 2^bits + 1/2), in [0, 2^bits]; keep iff draw >= t */
    double scale_f64;    /* 1 / (1 - t / 2^bits); 0 when t = 2^bits (everything dropped) */
    float scale_f32;     /* scale_f64 rounded once to float */
    int bits;            /* 8, 16 or 32 */
 } dropout_rule;
+
+/* A rule as a constant initializer, checked when it compiles: p = threshold / 2^bits,
+      static const dropout_rule drop10 = DROPOUT_RULE_THRESHOLD(6554, 16);   p = 0.1000061
+   bits other than 8, 16, 32 or a threshold past 2^bits do not compile (an array of
+   negative size); the scales are the compiler's correctly rounded division, the same
+   bits as dropout_rule_init_threshold's (and each call checks them). */
+#define DROPOUT__RULE_OK(t, bits) (0 * sizeof(char[(((bits) == 8 || (bits) == 16 || (bits) == 32) && \
+   (unsigned long long)(t) <= (1ull << ((bits) & 63))) ? 1 : -1]))
+#define DROPOUT__RULE_SCALE(t, bits) ((unsigned long long)(t) >= (1ull << ((bits) & 63)) ? 0.0 : \
+   (double)(1ull << ((bits) & 63)) / (double)((1ull << ((bits) & 63)) - (unsigned long long)(t)))
+#define DROPOUT_RULE_THRESHOLD(threshold, bits) \
+   { (uint64_t)(threshold) + DROPOUT__RULE_OK(threshold, bits), DROPOUT__RULE_SCALE(threshold, bits), \
+     (float)DROPOUT__RULE_SCALE(threshold, bits), (int)(bits) }
 
 #define DROPOUT_PHILOX_M0 0xD2511F53u
 #define DROPOUT_PHILOX_M1 0xCD9E8D57u
@@ -533,49 +562,78 @@ DROPOUT_HD uint16_t dropout_accumulate_bf16(uint16_t acc, uint16_t g)
    buffers must not overlap.
    ------------------------------------------------------------------------------------ */
 
-/* The rule of a layer: p realised with a draw width. p = 0 and p = 1 are exact at any
-   width; a p in (0, 1) that `bits` realises as 0 or 1 is refused with the code of the
-   width that serves (DROPOUT_ERR_P_NEEDS_16 / _NEEDS_32 / _P_UNREALISABLE). */
+/* The rule of a layer: p realised with a draw width (the threshold t = round(p 2^bits)).
+   Refused when the width realises p or 1 - p more than 1% off, e.g. p = 0.1 at 8 bits
+   (26 / 256 = 0.1016, +1.6%): the code names the narrowest width that honours p
+   (DROPOUT_ERR_P_NEEDS_16 / _NEEDS_32), or DROPOUT_ERR_P_UNREALISABLE when even 32 bits
+   do not (p or 1 - p below about 2^-26). p = 0 and p = 1 are exact at any width. */
 DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits);
+/* The same, accepting the width's quantised p however far from p it is (0.1.0 and 0.9
+   behaviour: p = 0.1 at 8 bits is 0.1016); a p in (0, 1) realised as 0 or 1 is still
+   refused with the code of the width that serves. */
+DROPOUTDEF int dropout_rule_init_quantised(dropout_rule *r, double p, dropout_bits bits);
 /* The same rule from the threshold t in [0, 2^bits] (p = t / 2^bits), with integer
    arithmetic only: no double code is linked (microcontrollers without a double FPU).
    Gives the same scale_f32 and scale_f64, bit for bit, as dropout_rule_init. */
 DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits);
-/* The realised p = threshold / 2^bits. */
+/* The realised p = threshold / 2^bits (-1 for a rule whose fields disagree). */
 DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
 
-/* A checkpointable generator: a key and the next unused position (plain integers). */
+/* A checkpointable generator: a key and the next unused position (plain integers). A
+   step's forward takes it by pointer and moves `next` on: pass one generator (not a
+   copy) to every layer, and save it whole to checkpoint. */
 typedef struct dropout_gen { dropout_key key; uint64_t next; } dropout_gen;
 DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key);
 
 /* What one layer application's forward and backward share: the rule, the key, the first
-   position and the number of positions. Pass the same plan to both. */
+   position and the number of positions. The forward hands it back; pass it to the
+   backward. */
 typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; uint64_t count; } dropout_plan;
-/* Reserve `count` positions of g and hand back the plan that uses them. */
+/* Reserve `count` positions of g and hand back the plan that uses them, without running
+   anything (a step split over threads: slice it, dropout_replay_* each chunk; the
+   descriptor). */
 DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out);
-/* A plan at explicit coordinates (a resumed run, another framework's offsets). */
+/* A plan at explicit coordinates (another framework's offsets); run it with dropout_replay_*. */
 DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);
 /* Elements start .. start + count - 1 of a plan (a chunk, a thread, a rank): calls on the
    slices give what one call on the whole gives. Slices that write masks start at
    multiples of 8 elements (a mask byte holds 8). */
 DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uint64_t count, dropout_plan *out);
 
-/* Forward, n = plan->count elements. mask (optional, NULL for none): ceil(n/8) bytes,
-   bit j%8 of byte j/8 = element j kept; bits of the last byte past n are written 0. */
-DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x);
-DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x);
-DROPOUTDEF int dropout_forward_f16(const dropout_plan *plan, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x);
-DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x);
+/* Counts: every call takes n, the element count of its buffers, and refuses an n that
+   differs from plan->count (DROPOUT_ERR_COUNT: another layer's plan, a wrong size) or
+   that no buffer can have, more than PTRDIFF_MAX bytes (DROPOUT_ERR_SIZE: a negative int
+   converted to size_t). */
 
-/* Backward: rebuilds the forward's mask from the plan (no mask memory) and OVERWRITES dx
+/* The forward of a step: reserves n fresh positions of g (g->next moves on by n), runs
+   dropout on them and hands back in *plan (NULL: not wanted) the plan its backward
+   needs. It cannot repeat an earlier step's mask. mask (optional, NULL for none):
+   ceil(n/8) bytes, bit j%8 of byte j/8 = element j kept; bits of the last byte past n
+   are written 0. On error g is not moved. */
+DROPOUTDEF int dropout_forward_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x);
+DROPOUTDEF int dropout_forward_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x);
+DROPOUTDEF int dropout_forward_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x);
+DROPOUTDEF int dropout_forward_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x);
+
+/* Backward: rebuilds the forward's mask from its plan (no mask memory) and OVERWRITES dx
    with dropout(dy). To add into dx instead: dropout_run with DROPOUT_GRAD_ACCUMULATE. */
-DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy);
-DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy);
-DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, dropout_f16 *dx, const dropout_f16 *dy);
-DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, dropout_bf16 *dx, const dropout_bf16 *dy);
+DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, size_t n, float *dx, const float *dy);
+DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, size_t n, double *dx, const double *dy);
+DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, size_t n, dropout_f16 *dx, const dropout_f16 *dy);
+DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, size_t n, dropout_bf16 *dx, const dropout_bf16 *dy);
 
-/* The mask alone: ceil(plan->count / 8) bytes. */
-DROPOUTDEF int dropout_mask(const dropout_plan *plan, uint8_t *mask);
+/* The door to a mask that exists already: the forward at a plan's positions, as given.
+   The same plan gives the same mask, so use it only where that is the point: checkpoint
+   recomputation of a step's forward, the chunks of a step split over threads (one
+   dropout_gen_plan, then dropout_plan_slice), coordinates made elsewhere (dropout_plan_at).
+   A new step takes dropout_forward_* (a fresh plan). Mask as forward's. */
+DROPOUTDEF int dropout_replay_f32(const dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x);
+DROPOUTDEF int dropout_replay_f64(const dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x);
+DROPOUTDEF int dropout_replay_f16(const dropout_plan *plan, size_t n, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x);
+DROPOUTDEF int dropout_replay_bf16(const dropout_plan *plan, size_t n, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x);
+
+/* The mask alone of a plan's n = plan->count elements: ceil(n / 8) bytes. */
+DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask);
 
 /* With a stored mask, forward and backward alike (pass dy as x for backward; overwrites
    y): y = x scaled as forward where the mask keeps, +0 elsewhere. The rule must be the
@@ -688,14 +746,21 @@ DROPOUT_HD double dropout_bias_dropout_add_one_f64(double x, double bias, double
 #endif
 }
 
-/* The fused op, n = plan->count elements: x, y, residual are row-major [n / bias_len,
-   bias_len] (one size, so rows and columns cannot be swapped; n % bias_len != 0 is
-   DROPOUT_ERR_BIAS_LEN); bias has bias_len elements; mask optional as forward's. y may
-   equal x or residual. */
-DROPOUTDEF int dropout_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual);
-DROPOUTDEF int dropout_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual);
-DROPOUTDEF int dropout_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual);
-DROPOUTDEF int dropout_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual);
+/* The fused op, a step's forward as dropout_forward_* (n fresh positions of g, *plan for
+   the backward, which is dropout_backward_* of dy): x, y, residual are row-major
+   [n / bias_len, bias_len] (one size, so rows and columns cannot be swapped;
+   n % bias_len != 0 is DROPOUT_ERR_BIAS_LEN); bias has bias_len elements; mask optional
+   as forward's. y may equal x or residual. */
+DROPOUTDEF int dropout_bias_dropout_add_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual);
+DROPOUTDEF int dropout_bias_dropout_add_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual);
+DROPOUTDEF int dropout_bias_dropout_add_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual);
+DROPOUTDEF int dropout_bias_dropout_add_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual);
+/* ... and at a plan's positions, as dropout_replay_* (recomputation, chunks, explicit
+   coordinates). */
+DROPOUTDEF int dropout_bias_dropout_add_replay_f32(const dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual);
+DROPOUTDEF int dropout_bias_dropout_add_replay_f64(const dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual);
+DROPOUTDEF int dropout_bias_dropout_add_replay_f16(const dropout_plan *plan, size_t n, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual);
+DROPOUTDEF int dropout_bias_dropout_add_replay_bf16(const dropout_plan *plan, size_t n, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual);
 /* ---- END fused bias-dropout-residual (declarations) ----------------------------------- */
 
 /* ====================================================================================
@@ -1076,6 +1141,18 @@ DROPOUTDEF int dropout_desc_set_bias_len(dropout_desc *d, size_t bias_len);
 DROPOUTDEF int dropout_desc_set_device_coords(dropout_desc *d, const uint64_t *dev_seed, const uint64_t *dev_pos);
 /* How many positions the shape draws (the mask's element count). */
 DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions);
+/* The same for a shape before any plan exists (dims[rank], broadcast bits as
+   dropout_desc_set_broadcast): the count to give dropout_gen_plan. */
+DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned broadcast, uint64_t *positions);
+/* Another op on the same descriptor: the backward of a step is its forward's descriptor
+   with DROPOUT_OP_BACKWARD (shape, strides, broadcast and plan kept). */
+DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op);
+/* Another plan (checked; its count against the shape when the descriptor runs). */
+DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan);
+/* A new step: reserves from g the positions the shape draws and makes them the plan (the
+   rule kept; the key g's). The descriptor's way to a fresh mask, as dropout_forward_* is
+   the short calls'. */
+DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g);
 
 /* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */
 typedef struct dropout_tensors {
@@ -1232,6 +1309,17 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 
 #endif /* DROPOUT_V0_API */
 
+/* Link errors that say the fix: every file that includes the declarations refers to this
+   symbol and the implementation defines it, so a program without the implementation
+   fails with "undefined reference to dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file"
+   and one with it in two files with "multiple definition of" the same name. */
+#if !defined(DROPOUT_STATIC) && !defined(__OPENCL_C_VERSION__) && !defined(__CUDACC__)
+DROPOUTDEF int dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file;
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DROPOUT_IMPLEMENTATION) && !defined(DROPOUT_NO_LINK_CHECK)
+static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file;
+#endif
+#endif
+
 #ifdef __cplusplus
 }
 #endif
@@ -1249,6 +1337,31 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #ifdef DROPOUT_IMPLEMENTATION
 #ifndef DROPOUT_IMPLEMENTATION_DONE
 #define DROPOUT_IMPLEMENTATION_DONE
+/* Options that let the compiler change float results (each would change bits that every
+   other build agrees on, silently): refused where the implementation is compiled, like
+   excess precision. A file that only includes the declarations is not affected (the
+   inline building blocks it calls are compiled with its own flags: call the library
+   functions from a fast-math file instead). gcc says which of them are on through these
+   macros (-ffast-math sets several); clang 14 defines only __FAST_MATH__ and
+   __FINITE_MATH_ONLY__, so clang's -fassociative-math, -fno-signed-zeros,
+   -freciprocal-math and -funsafe-math-optimizations cannot be seen here: do not build
+   the implementation file with them (docs/API.md, "Fast-math"). */
+#if defined(__FAST_MATH__)
+#error "dropout.h's implementation must not be built with -ffast-math (it reassociates, flushes subnormals and assumes no NaN/Inf, which changes the bits): build the one file that defines DROPOUT_IMPLEMENTATION without -ffast-math / -Ofast, or add -fno-fast-math after it; other files may use -ffast-math"
+#endif
+#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0
+#error "dropout.h's implementation must not be built with -ffinite-math-only (NaN and Inf inputs must pass as specified): add -fno-finite-math-only to the file that defines DROPOUT_IMPLEMENTATION"
+#endif
+#if defined(__NO_SIGNED_ZEROS__)
+#error "dropout.h's implementation must not be built with -fno-signed-zeros (dropped elements are +0 and -0 inputs must stay -0): add -fsigned-zeros to the file that defines DROPOUT_IMPLEMENTATION"
+#endif
+#if defined(__RECIPROCAL_MATH__)
+#error "dropout.h's implementation must not be built with -freciprocal-math (x / y may become x * (1 / y), another rounding): add -fno-reciprocal-math to the file that defines DROPOUT_IMPLEMENTATION"
+#endif
+#if defined(__ASSOCIATIVE_MATH__)
+#error "dropout.h's implementation must not be built with -fassociative-math (reassociated sums round differently): add -fno-associative-math to the file that defines DROPOUT_IMPLEMENTATION"
+#endif
+
 #if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wold-style-cast"
@@ -1313,6 +1426,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 extern "C" {
 #endif
 
+#if !defined(DROPOUT_STATIC) && !defined(__CUDACC__)
+int dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file = 1;   /* see the declarations */
+#endif
+
 enum { DROPOUT__F32, DROPOUT__F64, DROPOUT__F16, DROPOUT__BF16 };
 
 /* Elements are processed in chunks of 64 so that a chunk's keep decisions fit one
@@ -1338,15 +1455,15 @@ DROPOUTDEF const char *dropout_strerror(int code)
    switch (code) {
    case DROPOUT_OK:                 return "ok";
    case DROPOUT_ERR_P:              return "p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))";
-   case DROPOUT_ERR_NULL:           return "a required pointer (plan, rule, descriptor, tensor, output) is NULL";
+   case DROPOUT_ERR_NULL:           return "a required pointer is NULL (a 0.1.0 call: its output, input or generator)";
    case DROPOUT_ERR_BITS:           return "bits: the draw width must be DROPOUT_BITS_8, _16 or _32";
    case DROPOUT_ERR_RANGE:          return "positions: first + count runs past the end of the stream (2^64 positions), or count does not fit size_t";
    case DROPOUT_ERR_ARG:            return "an argument is out of its domain";
-   case DROPOUT_ERR_P_NEEDS_16:     return "p: 8-bit draws realise this p as 0 or 1; use DROPOUT_BITS_16 (or 32)";
-   case DROPOUT_ERR_P_NEEDS_32:     return "p: 8- and 16-bit draws realise this p as 0 or 1; use DROPOUT_BITS_32";
-   case DROPOUT_ERR_P_UNREALISABLE: return "p: even 32-bit draws realise this p as 0 or 1 (p within 2^-33 of 0 or 1)";
+   case DROPOUT_ERR_P_NEEDS_16:     return "p: 8-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_16 (or 32), or dropout_rule_init_quantised to accept the 8-bit p";
+   case DROPOUT_ERR_P_NEEDS_32:     return "p: 8- and 16-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_32, or dropout_rule_init_quantised to accept the quantised p";
+   case DROPOUT_ERR_P_UNREALISABLE: return "p: even 32-bit draws realise this p or 1 - p more than 1% off (p or 1 - p below about 2^-26); dropout_rule_init_quantised accepts the 32-bit p unless it is 0 or 1";
    case DROPOUT_ERR_THRESHOLD:      return "threshold: must be at most 2^bits";
-   case DROPOUT_ERR_RULE:           return "rule: not made by dropout_rule_init (bits not 8/16/32, or threshold past 2^bits)";
+   case DROPOUT_ERR_RULE:           return "rule: its fields disagree (bits not 8/16/32, threshold past 2^bits, or scale_f64 / scale_f32 not those of threshold and bits): make rules with dropout_rule_init or DROPOUT_RULE_THRESHOLD, never by hand";
    case DROPOUT_ERR_SLICE:          return "slice: start + count runs past the plan's count";
    case DROPOUT_ERR_RANK:           return "rank: must be 1 .. DROPOUT_MAX_RANK (8)";
    case DROPOUT_ERR_BROADCAST:      return "broadcast: a bit at or past the rank is set";
@@ -1358,11 +1475,25 @@ DROPOUTDEF const char *dropout_strerror(int code)
    case DROPOUT_ERR_OP:             return "op: not a dropout_op, or the op does not take this setting or tensor";
    case DROPOUT_ERR_DTYPE:          return "dtype: not a dropout_dtype";
    case DROPOUT_ERR_DESC:           return "descriptor: not initialised by dropout_desc_init";
-   case DROPOUT_ERR_FLUSH:          return "FPU: subnormals are flushed to zero (x86 MXCSR FTZ/DAZ, e.g. from -ffast-math's crtfastmath.o; Arm FZ): the bits would differ";
-   case DROPOUT_ERR_ROUNDING:       return "FPU: the rounding mode is not round-to-nearest-even: the bits would differ";
+   case DROPOUT_ERR_FLUSH:          return "FPU: subnormals are flushed to zero (no longer returned: each call sets the FPU mode it needs and restores the caller's)";
+   case DROPOUT_ERR_ROUNDING:       return "FPU: the rounding mode is not round-to-nearest-even (no longer returned: each call sets the mode it needs and restores the caller's)";
    case DROPOUT_ERR_DEVICE_COORDS:  return "descriptor: device-memory coordinates (dropout_desc_set_device_coords) given to a CPU run";
    case DROPOUT_ERR_BIAS_LEN:       return "bias_len: must be non-zero, divide the count and equal the last dim";
    case DROPOUT_ERR_GRAD:           return "grad: must be DROPOUT_GRAD_OVERWRITE or DROPOUT_GRAD_ACCUMULATE";
+   case DROPOUT_ERR_COUNT:          return "n: differs from plan->count (a plan made for another layer or shape, or a wrong element count)";
+   case DROPOUT_ERR_SIZE:           return "n: more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t?";
+   case DROPOUT_ERR_NULL_PLAN:      return "plan is NULL";
+   case DROPOUT_ERR_NULL_RULE:      return "rule is NULL";
+   case DROPOUT_ERR_NULL_GEN:       return "g (the generator) is NULL";
+   case DROPOUT_ERR_NULL_OUTPUT:    return "the output buffer (y, dx, out) is NULL";
+   case DROPOUT_ERR_NULL_INPUT:     return "the input buffer (x, dy, in) is NULL";
+   case DROPOUT_ERR_NULL_MASK:      return "mask is NULL (this call reads or writes it)";
+   case DROPOUT_ERR_NULL_BIAS:      return "bias is NULL";
+   case DROPOUT_ERR_NULL_RESIDUAL:  return "residual is NULL";
+   case DROPOUT_ERR_NULL_DESC:      return "d (the descriptor) is NULL";
+   case DROPOUT_ERR_NULL_TENSORS:   return "t (the dropout_tensors) is NULL";
+   case DROPOUT_ERR_NULL_RESULT:    return "the pointer the result is written to (rule, plan, positions, ...) is NULL";
+   case DROPOUT_ERR_NULL_DIMS:      return "dims is NULL";
    default:
       if (code <= DROPOUT_ERR_CUDA_BASE)
          return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code)";
@@ -1392,39 +1523,75 @@ static int dropout__check_v0(double p, int bits, size_t n, uint64_t offset)
 }
 #endif
 
-/* The FPU's mode, read on every CPU call that computes floats: flushing subnormals to
-   zero (x86 MXCSR FTZ bit 15 and DAZ bit 6, which crtfastmath.o sets for a whole
-   process; Arm FPCR/FPSCR FZ bit 24) or rounding other than to nearest would change the
-   bits. Targets without such modes (RISC-V, wasm, s390x, soft float) have nothing to read. */
-static int dropout__fpu_check(void)
-{
-#if defined(__CUDA_ARCH__)
-   return DROPOUT_OK;
-#elif (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__) && (defined(__GNUC__) || defined(__clang__))
-   unsigned int csr;
-   __asm__ __volatile__("stmxcsr %0" : "=m"(csr));
-   if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
-   if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
-   return DROPOUT_OK;
+/* The FPU mode the bits need: subnormals kept (not flushed) and round to nearest even,
+   with NaNs propagated (no default NaN). A program may run in another mode (crtfastmath.o,
+   linked into any program one of whose objects is built with -ffast-math or -Ofast, sets
+   x86 MXCSR FTZ/DAZ for the whole process; Arm FZ likewise), so every CPU call that
+   computes floats sets this mode on entry where it differs and gives the caller's back
+   on return (its sticky exception flags kept). Reading the register is the whole cost
+   in the usual case (bench/fpu_check.c). Targets without such modes (RISC-V, wasm, s390x,
+   soft float) have nothing to do. */
+typedef struct dropout__fpu { unsigned long long saved; int set; } dropout__fpu;
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#define DROPOUT__FPU_X86 1
+static unsigned dropout__csr_get(void) { unsigned c; __asm__ __volatile__("stmxcsr %0" : "=m"(c)); return c; }
+static void dropout__csr_set(unsigned c) { __asm__ __volatile__("ldmxcsr %0" : : "m"(c)); }
 #elif defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
-   unsigned int csr = _mm_getcsr();
-   if (csr & 0x8040u) return DROPOUT_ERR_FLUSH;
-   if (csr & 0x6000u) return DROPOUT_ERR_ROUNDING;
-   return DROPOUT_OK;
-#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
-   uint64_t fpcr;
-   __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
-   if ((fpcr >> 24) & 1u) return DROPOUT_ERR_FLUSH;
-   if ((fpcr >> 22) & 3u) return DROPOUT_ERR_ROUNDING;
-   return DROPOUT_OK;
+#define DROPOUT__FPU_X86 1
+static unsigned dropout__csr_get(void) { return _mm_getcsr(); }
+static void dropout__csr_set(unsigned c) { _mm_setcsr(c); }
+#endif
+
+static void dropout__fpu_enter(dropout__fpu *f)
+{
+   f->set = 0;
+   f->saved = 0;
+#if defined(DROPOUT__FPU_X86)
+   {  /* MXCSR: FTZ bit 15, DAZ bit 6, rounding bits 13-14; flags bits 0-5 */
+      unsigned c = dropout__csr_get();
+      if (c & 0xE040u) { f->saved = c; f->set = 1; dropout__csr_set(c & ~0xE040u); }
+   }
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+   {  /* FPCR: DN bit 25, FZ 24, RMode 22-23, FZ16 19, AH 1, FIZ 0 */
+      uint64_t c;
+      __asm__ __volatile__("mrs %0, fpcr" : "=r"(c));
+      if (c & 0x3C80003u) {
+         uint64_t w = c & ~(uint64_t)0x3C80003u;
+         f->saved = c; f->set = 1;
+         __asm__ __volatile__("msr fpcr, %0" : : "r"(w));
+      }
+   }
 #elif defined(__arm__) && defined(__ARM_FP) && (defined(__GNUC__) || defined(__clang__))
-   uint32_t fpscr;
-   __asm__ __volatile__("vmrs %0, fpscr" : "=r"(fpscr));
-   if ((fpscr >> 24) & 1u) return DROPOUT_ERR_FLUSH;
-   if ((fpscr >> 22) & 3u) return DROPOUT_ERR_ROUNDING;
-   return DROPOUT_OK;
-#else
-   return DROPOUT_OK;
+   {  /* FPSCR: DN bit 25, FZ 24, RMode 22-23; flags bits 0-4, 7 */
+      uint32_t c;
+      __asm__ __volatile__("vmrs %0, fpscr" : "=r"(c));
+      if (c & 0x3C00000u) {
+         uint32_t w = c & ~(uint32_t)0x3C00000u;
+         f->saved = c; f->set = 1;
+         __asm__ __volatile__("vmsr fpscr, %0" : : "r"(w));
+      }
+   }
+#endif
+}
+
+static void dropout__fpu_leave(const dropout__fpu *f)
+{
+   if (!f->set) return;
+#if defined(DROPOUT__FPU_X86)
+   dropout__csr_set(((unsigned)f->saved & ~0x3Fu) | (dropout__csr_get() & 0x3Fu));
+#elif defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+   {  /* FPCR holds no flags (they are in FPSR): give the caller's back as it was */
+      uint64_t c = f->saved;
+      __asm__ __volatile__("msr fpcr, %0" : : "r"(c));
+   }
+#elif defined(__arm__) && defined(__ARM_FP) && (defined(__GNUC__) || defined(__clang__))
+   {
+      uint32_t now, c;
+      __asm__ __volatile__("vmrs %0, fpscr" : "=r"(now));
+      c = ((uint32_t)f->saved & ~(uint32_t)0x9Fu) | (now & 0x9Fu);
+      __asm__ __volatile__("vmsr fpscr, %0" : : "r"(c));
+   }
 #endif
 }
 
@@ -1471,17 +1638,69 @@ static int dropout__bits_ok(int bits)
    return bits == 8 || bits == 16 || bits == 32;
 }
 
+/* The float nearest the double whose bits are u (a positive normal double in float's
+   range, as every scale is), ties to even: integers only. */
+static uint32_t dropout__f32_bits_of(uint64_t u)
+{
+   uint64_t m = (u & (((uint64_t)1 << 52) - 1u)) | ((uint64_t)1 << 52);
+   int e = (int)(u >> 52) - 1023;
+   uint64_t m24 = m >> 29, rem = m & (((uint64_t)1 << 29) - 1u);
+   if (rem > ((uint64_t)1 << 28) || (rem == ((uint64_t)1 << 28) && (m24 & 1u))) {
+      ++m24;
+      if (m24 >> 24) { m24 >>= 1; ++e; }
+   }
+   return (uint32_t)(127 + e) << 23 | (uint32_t)(m24 & 0x7FFFFFu);
+}
+
+/* Do a rule's fields agree? bits 8/16/32, t <= 2^bits, scale_f64 = 2^bits / (2^bits - t)
+   rounded to nearest even (0 when t = 2^bits), scale_f32 = scale_f64 rounded to float.
+   With integers only (no soft double on a microcontroller) and a few multiplies: the
+   double m 2^(e-52) is the rounded quotient iff |m den - 2^(bits+52-e)| <= den / 2 (ties
+   to even m), a quotient of integers this small never lying near a power of two. */
+static int dropout__rule_fields_ok(const dropout_rule *r)
+{
+   union { double f; uint64_t u; } d;
+   union { float f; uint32_t u; } f;
+   uint64_t n, t = r->threshold, den, m, mh, ml, hi, lo, pl, ph, dl, dh, x;
+   int b = r->bits, e, sh;
+   if (!dropout__bits_ok(b)) return 0;
+   n = (uint64_t)1 << b;
+   if (t > n) return 0;
+   d.f = r->scale_f64;
+   f.f = r->scale_f32;
+   if (t == n) return d.u == 0 && f.u == 0;
+   if (t == 0) return d.u == 0x3FF0000000000000u && f.u == 0x3F800000u;
+   e = (int)(d.u >> 52) - 1023;               /* the sign bit makes e past b */
+   if (e < 0 || e > b) return 0;
+   if (f.u != dropout__f32_bits_of(d.u)) return 0;
+   den = n - t;                                /* 1 .. 2^32 - 1 */
+   m = (d.u & (((uint64_t)1 << 52) - 1u)) | ((uint64_t)1 << 52);
+   mh = m >> 32; ml = m & 0xFFFFFFFFu;         /* m den = (mh den) 2^32 + ml den, < 2^85 */
+   x = mh * den;
+   hi = x >> 32; lo = x << 32;
+   x = ml * den;
+   lo += x;
+   if (lo < x) ++hi;
+   sh = b + 52 - e;                            /* 52 .. 84 */
+   ph = sh >= 64 ? (uint64_t)1 << (sh - 64) : 0;
+   pl = sh >= 64 ? 0 : (uint64_t)1 << sh;
+   if (hi > ph || (hi == ph && lo >= pl)) { dh = hi - ph - (lo < pl); dl = lo - pl; }
+   else { dh = ph - hi - (pl < lo); dl = pl - lo; }
+   if (dh != 0 || dl > den) return 0;
+   return 2 * dl < den || (2 * dl == den && !(m & 1u));
+}
+
 static int dropout__rule_check(const dropout_rule *r)
 {
-   if (!r) return DROPOUT_ERR_NULL;
-   if (!dropout__bits_ok(r->bits) || r->threshold > (uint64_t)1 << r->bits) return DROPOUT_ERR_RULE;
+   if (!r) return DROPOUT_ERR_NULL_RULE;
+   if (!dropout__rule_fields_ok(r)) return DROPOUT_ERR_RULE;
    return DROPOUT_OK;
 }
 
 static int dropout__plan_check(const dropout_plan *plan)
 {
    int err;
-   if (!plan) return DROPOUT_ERR_NULL;
+   if (!plan) return DROPOUT_ERR_NULL_PLAN;
    err = dropout__rule_check(&plan->rule);
    if (err) return err;
    if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
@@ -1494,24 +1713,48 @@ static uint64_t dropout__threshold_of(double p, int bits)
    return (uint64_t)(p * (double)((uint64_t)1 << bits) + 0.5);
 }
 
-DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits)
+/* Does the width realise p inside (0, 1), and (strict) p and 1 - p within 1%? */
+static int dropout__width_serves(double p, int bits, int strict)
 {
-   int b = (int)bits;
-   uint64_t t;
-   if (!r) return DROPOUT_ERR_NULL;
+   uint64_t t = dropout__threshold_of(p, bits), n = (uint64_t)1 << bits;
+   double off, near;
+   if (t == 0 || t == n) return 0;
+   if (!strict) return 1;
+   off = (double)t / (double)n - p;            /* t / n exact */
+   if (off < 0.0) off = -off;
+   near = p < 0.5 ? p : 1.0 - p;                /* 1 - p exact for p >= 1/2 */
+   return off <= 0.01 * near;
+}
+
+static int dropout__rule_init_p(dropout_rule *r, double p, dropout_bits bits, int strict)
+{
+   int b = (int)bits, err;
+   dropout__fpu f;
+   if (!r) return DROPOUT_ERR_NULL_RESULT;
    if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
    if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;    /* also catches NaN */
-   t = dropout__threshold_of(p, b);
-   if (p > 0.0 && p < 1.0 && (t == 0 || t == (uint64_t)1 << b)) {
-      /* the width that would serve: the first wider one that realises p inside (0, 1) */
+   dropout__fpu_enter(&f);   /* p 2^bits + 1/2 rounds */
+   if (p > 0.0 && p < 1.0 && !dropout__width_serves(p, b, strict)) {
+      /* the width that would serve: the first wider one that honours p */
       int w;
-      for (w = b * 2; w <= 32; w *= 2) {
-         uint64_t tw = dropout__threshold_of(p, w);
-         if (tw != 0 && tw != (uint64_t)1 << w) return w == 16 ? DROPOUT_ERR_P_NEEDS_16 : DROPOUT_ERR_P_NEEDS_32;
-      }
-      return DROPOUT_ERR_P_UNREALISABLE;
+      err = DROPOUT_ERR_P_UNREALISABLE;
+      for (w = b * 2; w <= 32; w *= 2)
+         if (dropout__width_serves(p, w, strict)) { err = w == 16 ? DROPOUT_ERR_P_NEEDS_16 : DROPOUT_ERR_P_NEEDS_32; break; }
+   } else {
+      err = dropout_rule_init_threshold(r, dropout__threshold_of(p, b), bits);
    }
-   return dropout_rule_init_threshold(r, t, bits);
+   dropout__fpu_leave(&f);
+   return err;
+}
+
+DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits)
+{
+   return dropout__rule_init_p(r, p, bits, 1);
+}
+
+DROPOUTDEF int dropout_rule_init_quantised(dropout_rule *r, double p, dropout_bits bits)
+{
+   return dropout__rule_init_p(r, p, bits, 0);
 }
 
 /* scale = 2^bits / (2^bits - t), rounded to nearest even in 53 bits (scale_f64) and that
@@ -1521,11 +1764,11 @@ DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits)
 DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits)
 {
    int b = (int)bits;
-   uint64_t n, den, q = 0, rem = 1, m24, rem24;
+   uint64_t n, den, q = 0, rem = 1;
    int k = 0, e, i;
    union { uint64_t u; double f; } d;
    union { uint32_t u; float f; } f;
-   if (!r) return DROPOUT_ERR_NULL;
+   if (!r) return DROPOUT_ERR_NULL_RESULT;
    if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
    n = (uint64_t)1 << b;
    if (threshold > n) return DROPOUT_ERR_THRESHOLD;
@@ -1553,14 +1796,7 @@ DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, 
       if (q >> 53) { q >>= 1; ++e; }
    }
    d.u = (uint64_t)(1023 + e) << 52 | (q & (((uint64_t)1 << 52) - 1u));
-   /* float: the 53-bit significand rounded to 24 bits, ties to even */
-   m24 = q >> 29;
-   rem24 = q & (((uint64_t)1 << 29) - 1u);
-   if (rem24 > ((uint64_t)1 << 28) || (rem24 == ((uint64_t)1 << 28) && (m24 & 1u))) {
-      ++m24;
-      if (m24 >> 24) { m24 >>= 1; ++e; }
-   }
-   f.u = (uint32_t)(127 + e) << 23 | (uint32_t)(m24 & 0x7FFFFFu);
+   f.u = dropout__f32_bits_of(d.u);          /* the 53-bit significand to 24, ties to even */
    r->scale_f64 = d.f;
    r->scale_f32 = f.f;
    return DROPOUT_OK;
@@ -1580,12 +1816,22 @@ DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key)
    return g;
 }
 
+/* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest
+   element a plan's count may describe (a mask bit is smaller, but a negative int
+   converted is what this catches) */
+static int dropout__count_ok(uint64_t count, size_t es)
+{
+   return count <= (uint64_t)PTRDIFF_MAX / es;
+}
+
 DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
 {
    int err;
-   if (!g || !out) return DROPOUT_ERR_NULL;
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   if (!out) return DROPOUT_ERR_NULL_RESULT;
    err = dropout__rule_check(rule);
    if (err) return err;
+   if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
    if (count > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
    out->rule = *rule;
    out->key = g->key;
@@ -1598,13 +1844,19 @@ DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64
 DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
 {
    int err;
-   if (!out) return DROPOUT_ERR_NULL;
-   err = dropout__rule_check(rule);
-   if (err) return err;
-   if (!dropout__range_ok64(count, first.index)) return DROPOUT_ERR_RANGE;
-   out->rule = *rule;
+   if (!out) return DROPOUT_ERR_NULL_RESULT;
+   /* a plan whatever happens, so that an unchecked call leaves nothing uninitialised
+      (gcc -flto / DROPOUT_STATIC -Werror=maybe-uninitialized): empty, and every call
+      that takes it refuses it unless n is 0 */
+   out->rule.threshold = 0; out->rule.scale_f64 = 1.0; out->rule.scale_f32 = 1.0f; out->rule.bits = 32;
    out->key = key;
    out->pos = first.index;
+   out->count = 0;
+   err = dropout__rule_check(rule);
+   if (err) return err;
+   if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
+   if (!dropout__range_ok64(count, first.index)) return DROPOUT_ERR_RANGE;
+   out->rule = *rule;
    out->count = count;
    return DROPOUT_OK;
 }
@@ -1613,7 +1865,7 @@ DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uin
 {
    dropout_plan s;
    int err;
-   if (!out) return DROPOUT_ERR_NULL;
+   if (!out) return DROPOUT_ERR_NULL_RESULT;
    err = dropout__plan_check(whole);
    if (err) return err;
    if (start > whole->count || count > whole->count - start) return DROPOUT_ERR_SLICE;
@@ -1642,94 +1894,159 @@ static int dropout__in_place_ok(const void *y, const void *x, size_t n, size_t e
    return y == x || !dropout__meets(y, n * es, x, n * es);
 }
 
-/* forward and mask-free backward (the same operation on different data): every check,
-   and the count to run */
-static int dropout__short_check(int dtype, const dropout_plan *plan, const void *y, const uint8_t *mask, const void *x, size_t *n)
+/* The count n a call was given, against its plan: a size no buffer has, then another
+   count than the plan's. */
+static int dropout__n_check(const dropout_plan *plan, size_t n, size_t es)
+{
+   if (!dropout__count_ok((uint64_t)n, es)) return DROPOUT_ERR_SIZE;
+   if ((uint64_t)n != plan->count) return DROPOUT_ERR_COUNT;
+   return DROPOUT_OK;
+}
+
+/* forward, backward and replay (the same operation on different data): every check */
+static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, const void *y, const uint8_t *mask, const void *x)
 {
    size_t es = dropout__esize[dtype];
    int err = dropout__plan_check(plan);
+   if (!err) err = dropout__n_check(plan, n, es);
    if (err) return err;
-   *n = (size_t)plan->count;
-   if (*n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   if (*n > (size_t)-1 / es || !dropout__in_place_ok(y, x, *n, es) ||
-       dropout__meets(mask, (*n + 7) / 8, y, *n * es) || dropout__meets(mask, (*n + 7) / 8, x, *n * es))
+   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
+   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
+   if (!dropout__in_place_ok(y, x, n, es) ||
+       dropout__meets(mask, (n + 7) / 8, y, n * es) || dropout__meets(mask, (n + 7) / 8, x, n * es))
       return DROPOUT_ERR_OVERLAP;
-   return dropout__fpu_check();
+   return DROPOUT_OK;
 }
 
-static int dropout__short(int dtype, const dropout_plan *plan, void *y, uint8_t *mask, const void *x)
+/* always inlined: with dtype a constant, an f32 call links the f32 engine alone (no f64 code
+   on a microcontroller: tests/xarch/mcu_fb.c) */
+DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x)
 {
-   size_t n;
-   int err = dropout__short_check(dtype, plan, y, mask, x, &n);
+   dropout__fpu f;
+   int err = dropout__short_check(dtype, plan, n, y, mask, x);
    if (err) return err;
-   dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   dropout__fpu_enter(&f);
+   if (dtype == DROPOUT__F32)
+      dropout__engine_f32((float *)y, mask, (const float *)x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   else
+      dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   dropout__fpu_leave(&f);
+   return DROPOUT_OK;
+}
+
+/* The plan a step's forward would reserve from g, or the code that refuses it. */
+static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, size_t n, dropout_plan *p)
+{
+   int err;
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   err = dropout__rule_check(rule);
+   if (err) return err;
+   if (!dropout__count_ok((uint64_t)n, 1)) return DROPOUT_ERR_SIZE;
+   if ((uint64_t)n > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   p->rule = *rule;
+   p->key = g->key;
+   p->pos = g->next;
+   p->count = (uint64_t)n;
+   return DROPOUT_OK;
+}
+
+DROPOUT__INLINE int dropout__forward(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,
+                            void *y, uint8_t *mask, const void *x)
+{
+   dropout_plan p;
+   int err = dropout__step_plan(g, rule, n, &p);
+   if (!err) err = dropout__short(dtype, &p, n, y, mask, x);
+   if (err) return err;
+   g->next += (uint64_t)n;
+   if (plan) *plan = p;
    return DROPOUT_OK;
 }
 
 static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t n, void *y, const uint8_t *mask, const void *x)
 {
+   dropout__fpu f;
    int err = dropout__rule_check(rule);
    if (err) return err;
-   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
-   if (n > (size_t)-1 / 8 || !dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
+   if (!dropout__count_ok((uint64_t)n, dropout__esize[dtype])) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
+   if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
+   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
+   if (!dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
        dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]))
       return DROPOUT_ERR_OVERLAP;
-   err = dropout__fpu_check();
-   if (err) return err;
+   dropout__fpu_enter(&f);
    dropout__engine(dtype, y, NULL, x, mask, n, rule, 0, 0, 0);
+   dropout__fpu_leave(&f);
    return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x)
+DROPOUTDEF int dropout_forward_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x)
 {
-   size_t n;
-   int err = dropout__short_check(DROPOUT__F32, plan, y, mask, x, &n);
-   if (err) return err;
-   dropout__engine_f32(y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
-   return DROPOUT_OK;
+   return dropout__forward(DROPOUT__F32, g, rule, plan, n, y, mask, x);
 }
 
-DROPOUTDEF int dropout_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x)
+DROPOUTDEF int dropout_forward_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x)
 {
-   return dropout__short(DROPOUT__F64, plan, y, mask, x);
+   return dropout__forward(DROPOUT__F64, g, rule, plan, n, y, mask, x);
 }
 
-DROPOUTDEF int dropout_forward_f16(const dropout_plan *plan, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x)
+DROPOUTDEF int dropout_forward_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x)
 {
-   return dropout__short(DROPOUT__F16, plan, y, mask, x);
+   return dropout__forward(DROPOUT__F16, g, rule, plan, n, y, mask, x);
 }
 
-DROPOUTDEF int dropout_forward_bf16(const dropout_plan *plan, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x)
+DROPOUTDEF int dropout_forward_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x)
 {
-   return dropout__short(DROPOUT__BF16, plan, y, mask, x);
+   return dropout__forward(DROPOUT__BF16, g, rule, plan, n, y, mask, x);
 }
 
-DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, float *dx, const float *dy)
+DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, size_t n, float *dx, const float *dy)
 {
-   return dropout_forward_f32(plan, dx, NULL, dy);
+   return dropout__short(DROPOUT__F32, plan, n, dx, NULL, dy);
 }
 
-DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, double *dx, const double *dy)
+DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, size_t n, double *dx, const double *dy)
 {
-   return dropout__short(DROPOUT__F64, plan, dx, NULL, dy);
+   return dropout__short(DROPOUT__F64, plan, n, dx, NULL, dy);
 }
 
-DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, dropout_f16 *dx, const dropout_f16 *dy)
+DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, size_t n, dropout_f16 *dx, const dropout_f16 *dy)
 {
-   return dropout__short(DROPOUT__F16, plan, dx, NULL, dy);
+   return dropout__short(DROPOUT__F16, plan, n, dx, NULL, dy);
 }
 
-DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, dropout_bf16 *dx, const dropout_bf16 *dy)
+DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, size_t n, dropout_bf16 *dx, const dropout_bf16 *dy)
 {
-   return dropout__short(DROPOUT__BF16, plan, dx, NULL, dy);
+   return dropout__short(DROPOUT__BF16, plan, n, dx, NULL, dy);
 }
 
-DROPOUTDEF int dropout_mask(const dropout_plan *plan, uint8_t *mask)
+DROPOUTDEF int dropout_replay_f32(const dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x)
+{
+   return dropout__short(DROPOUT__F32, plan, n, y, mask, x);
+}
+
+DROPOUTDEF int dropout_replay_f64(const dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x)
+{
+   return dropout__short(DROPOUT__F64, plan, n, y, mask, x);
+}
+
+DROPOUTDEF int dropout_replay_f16(const dropout_plan *plan, size_t n, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x)
+{
+   return dropout__short(DROPOUT__F16, plan, n, y, mask, x);
+}
+
+DROPOUTDEF int dropout_replay_bf16(const dropout_plan *plan, size_t n, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x)
+{
+   return dropout__short(DROPOUT__BF16, plan, n, y, mask, x);
+}
+
+DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
 {
    int err = dropout__plan_check(plan);
+   if (!err) err = dropout__n_check(plan, n, 1);
    if (err) return err;
-   if (plan->count > 0 && !mask) return DROPOUT_ERR_NULL;
-   dropout__engine(DROPOUT__F32, NULL, mask, NULL, NULL, (size_t)plan->count, &plan->rule,
+   if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
+   dropout__engine(DROPOUT__F32, NULL, mask, NULL, NULL, n, &plan->rule,
                    plan->key.seed, plan->key.stream, plan->pos);
    return DROPOUT_OK;
 }
@@ -1804,16 +2121,22 @@ static int dropout__fill_uniform_f64(double *out, size_t n, uint64_t seed, uint6
 
 DROPOUTDEF int dropout_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n)
 {
+   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
    return dropout__fill_u32(out, n, key.seed, key.stream, first.index);
 }
 
 DROPOUTDEF int dropout_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n)
 {
+   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
    return dropout__fill_uniform_f32(out, n, key.seed, key.stream, first.index);
 }
 
 DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n)
 {
+   if (!dropout__count_ok((uint64_t)n, 8)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
    return dropout__fill_uniform_f64(out, n, key.seed, key.stream, first.index);
 }
 
@@ -1945,7 +2268,7 @@ static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
 
 static int dropout__desc_ok(const dropout_desc *d)
 {
-   if (!d) return DROPOUT_ERR_NULL;
+   if (!d) return DROPOUT_ERR_NULL_DESC;
    if (d->dropout__magic != DROPOUT__DESC_MAGIC) return DROPOUT_ERR_DESC;
    return DROPOUT_OK;
 }
@@ -1985,7 +2308,7 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    int need_in, need_mask;
    err = dropout__desc_ok(d);
    if (err) return err;
-   if (!t) return DROPOUT_ERR_NULL;
+   if (!t) return DROPOUT_ERR_NULL_TENSORS;
    op = d->dropout__op;
    if (!dropout__op_ok(op)) return DROPOUT_ERR_OP;
    if (!dropout__dtype_ok(d->dropout__dtype)) return DROPOUT_ERR_DTYPE;
@@ -2011,11 +2334,13 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    if (!dropout__op_mask_out(op) && !need_mask && t->mask) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && (t->bias || t->residual)) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
-   if (op == DROPOUT_OP_MASK && positions > 0 && !t->mask) return DROPOUT_ERR_NULL;
+   if (op == DROPOUT_OP_MASK && positions > 0 && !t->mask) return DROPOUT_ERR_NULL_MASK;
    if (numel > 0) {
-      if (need_in && (!t->out || !t->in)) return DROPOUT_ERR_NULL;
-      if (need_mask && !t->mask) return DROPOUT_ERR_NULL;
-      if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && (!t->bias || !t->residual)) return DROPOUT_ERR_NULL;
+      if (need_in && !t->out) return DROPOUT_ERR_NULL_OUTPUT;
+      if (need_in && !t->in) return DROPOUT_ERR_NULL_INPUT;
+      if (need_mask && !t->mask) return DROPOUT_ERR_NULL_MASK;
+      if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && !t->bias) return DROPOUT_ERR_NULL_BIAS;
+      if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
    }
    if (numel == 0) return DROPOUT_OK;          /* nothing but perhaps a mask is written */
    if (op == DROPOUT_OP_MASK) return DROPOUT_OK;
@@ -2351,7 +2676,7 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
 {
    int err, k;
-   if (!d) return DROPOUT_ERR_NULL;
+   if (!d) return DROPOUT_ERR_NULL_DESC;
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
    err = dropout__plan_check(plan);
@@ -2387,7 +2712,7 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    int err = dropout__desc_ok(d), k;
    if (err) return err;
    if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
-   if (!dims) return DROPOUT_ERR_NULL;
+   if (!dims) return DROPOUT_ERR_NULL_DIMS;
    if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
    err = dropout__shape_count(rank, dims, d->dropout__broadcast, &numel, &positions);
    if (err) return err;
@@ -2490,12 +2815,79 @@ DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions
    size_t numel, np;
    int err = dropout__desc_ok(d);
    if (err) return err;
-   if (!positions) return DROPOUT_ERR_NULL;
+   if (!positions) return DROPOUT_ERR_NULL_RESULT;
    if (d->dropout__rank < 1 || d->dropout__rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
    if (d->dropout__broadcast >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
    err = dropout__shape_count(d->dropout__rank, d->dropout__dim, d->dropout__broadcast, &numel, &np);
    if (err) return err;
    *positions = (uint64_t)np;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned broadcast, uint64_t *positions)
+{
+   size_t numel, np;
+   int err;
+   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (!dims) return DROPOUT_ERR_NULL_DIMS;
+   if (!positions) return DROPOUT_ERR_NULL_RESULT;
+   if (broadcast >> rank) return DROPOUT_ERR_BROADCAST;
+   err = dropout__shape_count(rank, dims, broadcast, &numel, &np);
+   if (err) return err;
+   *positions = (uint64_t)np;
+   return DROPOUT_OK;
+}
+
+/* the descriptor's plan, field by field (see dropout_desc_init) */
+static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
+{
+   d->dropout__plan.rule.threshold = plan->rule.threshold;
+   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
+   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
+   d->dropout__plan.rule.bits = plan->rule.bits;
+   d->dropout__plan.key = plan->key;
+   d->dropout__plan.pos = plan->pos;
+   d->dropout__plan.count = plan->count;
+}
+
+DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
+   if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
+   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad((int)op)) return DROPOUT_ERR_OP;
+   d->dropout__op = (int)op;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   err = dropout__plan_check(plan);
+   if (err) return err;
+   if (d->dropout__op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
+   dropout__desc_put_plan(d, plan);
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
+{
+   dropout_plan p;
+   uint64_t positions;
+   int err = dropout_desc_positions(d, &positions);
+   if (err) return err;
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   if (positions > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   p = d->dropout__plan;
+   p.key = g->key;
+   p.pos = g->next;
+   p.count = positions;
+   err = dropout__plan_check(&p);
+   if (err) return err;
+   dropout__desc_put_plan(d, &p);
+   g->next += positions;
    return DROPOUT_OK;
 }
 
@@ -2518,16 +2910,14 @@ DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
    ptrdiff_t st[3][DROPOUT_MAX_RANK];
    const ptrdiff_t *sp[3];
    const dropout_plan *plan;
+   dropout__fpu f;
    int err = dropout__desc_ok(d), w;
    if (err) return err;
    if (d->dropout__dev_seed || d->dropout__dev_pos) return DROPOUT_ERR_DEVICE_COORDS;
    err = dropout__desc_check(d, t);
    if (err) return err;
-   if (d->dropout__op != DROPOUT_OP_MASK) {
-      err = dropout__fpu_check();
-      if (err) return err;
-   }
    plan = &d->dropout__plan;
+   dropout__fpu_enter(&f);   /* before the job's set-up, whose variant constants are doubles */
    for (w = 0; w < 3; ++w) {
       dropout__desc_strides(d, w, st[w]);
       sp[w] = st[w];
@@ -2542,17 +2932,19 @@ DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
    j.res = (const char *)t->residual;
    j.bias = (const char *)t->bias;
    dropout__job_run(&j);
+   dropout__fpu_leave(&f);
    return DROPOUT_OK;
 }
 
 /* ---- the fused op's short calls --------------------------------------------------------- */
 
-static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t bias_len, void *y, uint8_t *mask,
+static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t n, size_t bias_len, void *y, uint8_t *mask,
                               const void *x, const void *bias, const void *residual)
 {
    dropout_desc d;
    dropout_tensors t;
    int err = dropout__plan_check(plan);
+   if (!err) err = dropout__n_check(plan, n, dropout__esize[dtype]);
    if (err) return err;
    if (bias_len == 0 || plan->count % bias_len != 0) return DROPOUT_ERR_BIAS_LEN;
    err = dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, (dropout_dtype)(dtype + 1), plan);
@@ -2562,31 +2954,68 @@ static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t bias_l
    return dropout_run(&d, &t);
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual)
+static int dropout__forward_bda(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len,
+                                void *y, uint8_t *mask, const void *x, const void *bias, const void *residual)
 {
-   return dropout__short_bda(DROPOUT__F32, plan, bias_len, y, mask, x, bias, residual);
+   dropout_plan p;
+   int err = dropout__step_plan(g, rule, n, &p);
+   if (!err) err = dropout__short_bda(dtype, &p, n, bias_len, y, mask, x, bias, residual);
+   if (err) return err;
+   g->next += (uint64_t)n;
+   if (plan) *plan = p;
+   return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual)
+DROPOUTDEF int dropout_bias_dropout_add_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual)
 {
-   return dropout__short_bda(DROPOUT__F64, plan, bias_len, y, mask, x, bias, residual);
+   return dropout__forward_bda(DROPOUT__F32, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual)
+DROPOUTDEF int dropout_bias_dropout_add_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual)
 {
-   return dropout__short_bda(DROPOUT__F16, plan, bias_len, y, mask, x, bias, residual);
+   return dropout__forward_bda(DROPOUT__F64, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual)
+DROPOUTDEF int dropout_bias_dropout_add_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual)
 {
-   return dropout__short_bda(DROPOUT__BF16, plan, bias_len, y, mask, x, bias, residual);
+   return dropout__forward_bda(DROPOUT__F16, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual)
+{
+   return dropout__forward_bda(DROPOUT__BF16, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_replay_f32(const dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual)
+{
+   return dropout__short_bda(DROPOUT__F32, plan, n, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_replay_f64(const dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual)
+{
+   return dropout__short_bda(DROPOUT__F64, plan, n, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_replay_f16(const dropout_plan *plan, size_t n, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual)
+{
+   return dropout__short_bda(DROPOUT__F16, plan, n, bias_len, y, mask, x, bias, residual);
+}
+
+DROPOUTDEF int dropout_bias_dropout_add_replay_bf16(const dropout_plan *plan, size_t n, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual)
+{
+   return dropout__short_bda(DROPOUT__BF16, plan, n, bias_len, y, mask, x, bias, residual);
 }
 
 /* ---- normals ------------------------------------------------------------------------- */
 
 DROPOUTDEF float dropout_gaussian_sigma(double p)
 {
-   return (float)dropout__sqrt_f64(p / (1.0 - p));
+   dropout__fpu f;
+   float sigma;
+   dropout__fpu_enter(&f);
+   sigma = (float)dropout__sqrt_f64(p / (1.0 - p));
+   dropout__fpu_leave(&f);
+   return sigma;
 }
 
 static int dropout__fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
@@ -2606,9 +3035,14 @@ static int dropout__fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_
 
 DROPOUTDEF int dropout_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n)
 {
-   int err = dropout__fpu_check();
-   if (err) return err;
-   return dropout__fill_normal_f32(out, n, key.seed, key.stream, first.index);
+   dropout__fpu f;
+   int err;
+   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
+   dropout__fpu_enter(&f);
+   err = dropout__fill_normal_f32(out, n, key.seed, key.stream, first.index);
+   dropout__fpu_leave(&f);
+   return err;
 }
 
 DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
@@ -4256,9 +4690,13 @@ DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed,
 
 DROPOUTDEF int dropout_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   int err = n > 0 && !out ? DROPOUT_ERR_NULL : dropout__range_ok(n, offset) ? dropout__fpu_check() : DROPOUT_ERR_RANGE;
+   dropout__fpu f;
+   int err = n > 0 && !out ? DROPOUT_ERR_NULL : dropout__range_ok(n, offset) ? DROPOUT_OK : DROPOUT_ERR_RANGE;
    if (err) return err;
-   return dropout__fill_normal_f32(out, n, seed, stream, offset);
+   dropout__fpu_enter(&f);
+   err = dropout__fill_normal_f32(out, n, seed, stream, offset);
+   dropout__fpu_leave(&f);
+   return err;
 }
 
 /* forward, backward, mask, apply_mask of 0.1.0: pointers, then (bits, p, range), then
@@ -4267,14 +4705,13 @@ static int dropout__v0_run(int dtype, void *y, uint8_t *mask_out, const void *x,
                            size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
    dropout_rule r;
+   dropout__fpu f;
    int err = dropout__check_v0(p, bits, n, offset);
    if (err) return err;
-   if (y) {
-      err = dropout__fpu_check();
-      if (err) return err;
-   }
+   dropout__fpu_enter(&f);
    r = dropout_rule_make(p, bits);
    dropout__engine(dtype, y, mask_out, x, mask_in, n, &r, seed, stream, offset);
+   dropout__fpu_leave(&f);
    return DROPOUT_OK;
 }
 
@@ -4380,6 +4817,7 @@ DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, cons
 static int dropout__v0_bda(int dtype, void *y, uint8_t *mask, const void *x, const void *bias, const void *residual,
                            size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
+   dropout__fpu f;
    dropout__job j;
    dropout_rule r;
    size_t n, dim[2];
@@ -4389,14 +4827,14 @@ static int dropout__v0_bda(int dtype, void *y, uint8_t *mask, const void *x, con
    if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
    err = dropout__check_v0(p, bits, n, offset);
    if (err) return err;
-   err = dropout__fpu_check();
-   if (err) return err;
+   dropout__fpu_enter(&f);
    r = dropout_rule_make(p, bits);
    dim[0] = rows;
    dim[1] = cols;
    dropout__job_setup(&j, DROPOUT_OP_BIAS_DROPOUT_ADD, dtype, &r, seed, stream, offset, 2, dim, 0, NULL);
    j.out = (char *)y; j.mask = mask; j.in = (const char *)x; j.bias = (const char *)bias; j.res = (const char *)residual;
    dropout__job_run(&j);
+   dropout__fpu_leave(&f);
    return DROPOUT_OK;
 }
 
@@ -4475,6 +4913,7 @@ DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape)
 static int dropout__v0_bcast(int op, int dtype, void *y, uint8_t *mask, const void *x, const dropout_shape *shape,
                              double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
 {
+   dropout__fpu f;
    dropout__job j;
    dropout_rule r;
    size_t ne, np;
@@ -4483,12 +4922,12 @@ static int dropout__v0_bcast(int op, int dtype, void *y, uint8_t *mask, const vo
    err = dropout__check_v0(p, bits, np, offset);
    if (err) return err;
    if (ne > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   err = dropout__fpu_check();
-   if (err) return err;
+   dropout__fpu_enter(&f);
    r = dropout_rule_make(p, bits);
    dropout__job_setup(&j, op, dtype, &r, seed, stream, offset, shape->rank, shape->dim, shape->broadcast, NULL);
    j.out = (char *)y; j.mask = mask; j.in = (const char *)x;
    dropout__job_run(&j);
+   dropout__fpu_leave(&f);
    return DROPOUT_OK;
 }
 
@@ -4496,21 +4935,21 @@ static int dropout__v0_bcast(int op, int dtype, void *y, uint8_t *mask, const vo
 static int dropout__v0_normal(int op, int dtype, void *y, const void *x, size_t n, double param,
                               uint64_t seed, uint64_t stream, uint64_t offset)
 {
+   dropout__fpu f;
    dropout__job j;
    dropout_rule r;
-   int err;
    if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
    if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
    if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
    if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   err = dropout__fpu_check();
-   if (err) return err;
+   dropout__fpu_enter(&f);
    r = dropout_rule_make(0.0, 32);     /* unused by these ops */
    dropout__job_setup(&j, op, dtype, &r, seed, stream, offset, 1, &n, 0, NULL);
    j.copy = !(param > 0.0);
    j.sigma = op == DROPOUT_OP_GAUSSIAN ? dropout_gaussian_sigma(param) : (float)param;
    j.out = (char *)y; j.in = (const char *)x;
    dropout__job_run(&j);
+   dropout__fpu_leave(&f);
    return DROPOUT_OK;
 }
 

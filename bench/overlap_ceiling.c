@@ -134,11 +134,11 @@ int main(int argc, char **argv)
             for (c = 0; c < C_COUNT; ++c) {   /* the cases in alternation: the same moments */
                double t0 = now(), t;
                if (c == C_FILL) dropout_fill_u32(key, dropout_pos_make(0), w, n / 32u * bits);
-               else if (c == C_FWD && d == 0) dropout_forward_f32(&plan, y, mask, x);
+               else if (c == C_FWD && d == 0) dropout_replay_f32(&plan, (size_t)plan.count, y, mask, x);
                else if (c == C_FWD && d == 1)
-                  dropout_forward_bf16(&plan, (dropout_bf16 *)(void *)y16, mask, (const dropout_bf16 *)(const void *)x16);
+                  dropout_replay_bf16(&plan, (size_t)plan.count, (dropout_bf16 *)(void *)y16, mask, (const dropout_bf16 *)(const void *)x16);
                else if (c == C_FWD)
-                  dropout_forward_f16(&plan, (dropout_f16 *)(void *)y16, mask, (const dropout_f16 *)(const void *)x16);
+                  dropout_replay_f16(&plan, (size_t)plan.count, (dropout_f16 *)(void *)y16, mask, (const dropout_f16 *)(const void *)x16);
                else if (d == 0) f32_fns[c](ks, bits, words, kb, ys, xs, 1.1111112f);
                else if (d == 1) bf16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);
                else f16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);

@@ -6,8 +6,8 @@
      dropout_rule  p realised with a draw width, made once per layer;
      dropout_gen   the run's key {seed, stream} and its next unused position;
      dropout_plan  one layer application: the rule, the key, the first position and the
-                   count. The generator hands it out; forward and backward take the same
-                   plan, so they cannot disagree. */
+                   count. The forward reserves fresh positions from the generator and hands
+                   the plan back; the backward takes it, so they cannot disagree. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
@@ -31,7 +31,7 @@ int main(void)
    const double p = 0.3;     /* drop probability: 8-bit draws realise 77/256, not 0.3 */
    dropout_rule rule;        /* one per layer, made once */
    dropout_gen gen = dropout_gen_make(dropout_key_make(42, 0));   /* seed 42, stream 0 */
-   dropout_plan plan, chunk0, chunk1, next;
+   dropout_plan plan, chunk0, chunk1;
    size_t j;
    int err;
 
@@ -41,9 +41,8 @@ int main(void)
    err = dropout_rule_init(&rule, p, DROPOUT_BITS_8);
    if (err) { printf("error: %s\n", dropout_strerror(err)); return 1; }
 
-   /* forward: reserve N positions of the stream, then drop */
-   err = dropout_gen_plan(&gen, &rule, N, &plan);
-   if (!err) err = dropout_forward_f32(&plan, y, mask_a, x);   /* plan, outputs, inputs */
+   /* forward: reserves N fresh positions of the stream, drops, hands back the plan */
+   err = dropout_forward_f32(&gen, &rule, &plan, N, y, mask_a, x);   /* g, rule, plan out; n, outputs, inputs */
    if (err) { printf("error: %s\n", dropout_strerror(err)); return 1; }
 
    /* The scale is 1/q for q, the keep probability the draws realise: p is rounded to a
@@ -69,19 +68,19 @@ int main(void)
    printf(" ...\n\n");
 
    /* backward: no stored mask, the same plan rebuilds it (dx is overwritten) */
-   dropout_backward_f32(&plan, dx, dy);
+   dropout_backward_f32(&plan, N, dx, dy);
    printf("%-26s", "dx = backward(dy = 1)");
    for (j = 0; j < 8; ++j) printf("%6.2f", (double)dx[j]);
    printf(" ...\n\n");
 
    /* reproducibility: the same plan gives the same mask ... */
-   dropout_mask(&plan, mask_b);
+   dropout_mask(&plan, N, mask_b);
    /* ... and so do two slices of it, each a chunk a thread could take (slices that write
       masks start at multiples of 8, so that their mask bytes do not overlap) */
    dropout_plan_slice(&plan, 0, 16, &chunk0);
    dropout_plan_slice(&plan, 16, N - 16, &chunk1);
-   dropout_mask(&chunk0, mask_chunks);
-   dropout_mask(&chunk1, mask_chunks + 2);
+   dropout_mask(&chunk0, 16, mask_chunks);
+   dropout_mask(&chunk1, N - 16, mask_chunks + 2);
 
    print_mask("mask, forward", mask_a, N);
    print_mask("mask, second call", mask_b, N);
@@ -90,9 +89,8 @@ int main(void)
           memcmp(mask_a, mask_b, sizeof mask_a) == 0 &&
           memcmp(mask_a, mask_chunks, sizeof mask_a) == 0 ? "yes" : "NO");
 
-   /* the next plan gets fresh positions, so a fresh mask */
-   dropout_gen_plan(&gen, &rule, N, &next);
-   dropout_mask(&next, mask_b);
+   /* the next step's forward takes fresh positions from the generator, so a fresh mask */
+   dropout_forward_f32(&gen, &rule, NULL, N, y, mask_b, x);
    print_mask("mask, next step", mask_b, N);
    return 0;
 }

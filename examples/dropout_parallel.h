@@ -7,12 +7,13 @@
    mask byte.
 
    For each dtype T in f32, f64, f16 and bf16 (dropout_f16 / dropout_bf16 as in dropout.h):
-      dropout_forward_T_mt     (plan, y, mask, x, nthreads)
-      dropout_backward_T_mt    (plan, dx, dy, nthreads)          overwrites dx
+      dropout_forward_T_mt     (g, rule, plan, n, y, mask, x, nthreads)   a step: fresh positions
+      dropout_replay_T_mt      (plan, n, y, mask, x, nthreads)
+      dropout_backward_T_mt    (plan, n, dx, dy, nthreads)          overwrites dx
       dropout_apply_mask_T_mt  (rule, n, y, mask, x, nthreads)
-   the library's call of the same name without _mt, on nthreads threads. The plan and the
-   pointers are checked once, before any thread writes, and the return codes are the
-   library's.
+   the library's call of the same name without _mt, on nthreads threads. The plan, the
+   count and the pointers are checked once, before any thread writes, and the return codes
+   are the library's.
 
    With OpenMP (-fopenmp) the slices run on `nthreads` threads; without it they run one
    after the other, with identical results. Include dropout.h first. */
@@ -30,12 +31,17 @@ static inline size_t dropout_parallel_chunk(size_t n, int nthreads)
    return per == 0 ? 64u : (per + 63u) / 64u * 64u;
 }
 
-/* The plan checked as the library checks it (a whole-plan slice is the plan itself). */
-static inline int dropout_parallel_plan_ok(const dropout_plan *plan)
+/* The plan and the count checked as the library checks them (a whole-plan slice is the
+   plan itself). */
+static inline int dropout_parallel_plan_ok(const dropout_plan *plan, size_t n, size_t es)
 {
    dropout_plan whole;
-   if (!plan) return DROPOUT_ERR_NULL;
-   return dropout_plan_slice(plan, 0, plan->count, &whole);
+   int err;
+   if (!plan) return DROPOUT_ERR_NULL_PLAN;
+   err = dropout_plan_slice(plan, 0, plan->count, &whole);
+   if (err) return err;
+   if ((uint64_t)n > (uint64_t)PTRDIFF_MAX / es) return DROPOUT_ERR_SIZE;
+   return (uint64_t)n == plan->count ? DROPOUT_OK : DROPOUT_ERR_COUNT;
 }
 
 #ifdef _OPENMP
@@ -45,8 +51,8 @@ static inline int dropout_parallel_plan_ok(const dropout_plan *plan)
 #endif
 
 /* The loop every function shares: slice c covers [at, at + m); BODY is one library call on
-   that slice, returning a code. After the checks above only the FPU-mode check can refuse
-   a slice, and it refuses every slice alike before writing: the first code is returned. */
+   that slice, returning a code. After the checks above no slice is refused; were one, the
+   first code would be returned. */
 #define DROPOUT_PARALLEL__LOOP(n, nthreads, BODY)                                        \
    do {                                                                                 \
       const size_t dropout_parallel__per = dropout_parallel_chunk(n, nthreads);          \
@@ -65,25 +71,39 @@ static inline int dropout_parallel_plan_ok(const dropout_plan *plan)
    } while (0)
 
 #define DROPOUT_PARALLEL__DEFINE(T, E)                                                    \
-static inline int dropout_forward_##T##_mt(const dropout_plan *plan, E *y, uint8_t *mask,  \
-                                           const E *x, int nthreads)                      \
+static inline int dropout_replay_##T##_mt(const dropout_plan *plan, size_t n, E *y, uint8_t *mask, \
+                                          const E *x, int nthreads)                       \
 {                                                                                         \
-   int err = dropout_parallel_plan_ok(plan);                                              \
-   size_t n;                                                                              \
+   int err = dropout_parallel_plan_ok(plan, n, sizeof(E));                                \
    if (err) return err;                                                                   \
-   n = (size_t)plan->count;                                                               \
-   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;                                      \
-   DROPOUT_PARALLEL__LOOP(n, nthreads, dropout_parallel__forward_##T(plan, at, m, y, mask, x)); \
+   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;                                       \
+   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;                                        \
+   DROPOUT_PARALLEL__LOOP(n, nthreads, dropout_parallel__replay_##T(plan, at, m, y, mask, x)); \
    return err;                                                                            \
 }                                                                                         \
-static inline int dropout_backward_##T##_mt(const dropout_plan *plan, E *dx, const E *dy, \
-                                            int nthreads)                                 \
+static inline int dropout_forward_##T##_mt(dropout_gen *g, const dropout_rule *rule,       \
+                                           dropout_plan *plan, size_t n, E *y,            \
+                                           uint8_t *mask, const E *x, int nthreads)       \
 {                                                                                         \
-   int err = dropout_parallel_plan_ok(plan);                                              \
-   size_t n;                                                                              \
+   dropout_gen next;                                                                      \
+   dropout_plan p;                                                                        \
+   int err;                                                                               \
+   if (!g) return DROPOUT_ERR_NULL_GEN;                                                   \
+   next = *g;                                          /* g moves only on success */      \
+   err = dropout_gen_plan(&next, rule, (uint64_t)n, &p);                                  \
+   if (!err) err = dropout_replay_##T##_mt(&p, n, y, mask, x, nthreads);                  \
    if (err) return err;                                                                   \
-   n = (size_t)plan->count;                                                               \
-   if (n > 0 && (!dx || !dy)) return DROPOUT_ERR_NULL;                                    \
+   *g = next;                                                                             \
+   if (plan) *plan = p;                                                                   \
+   return DROPOUT_OK;                                                                     \
+}                                                                                         \
+static inline int dropout_backward_##T##_mt(const dropout_plan *plan, size_t n, E *dx,    \
+                                            const E *dy, int nthreads)                    \
+{                                                                                         \
+   int err = dropout_parallel_plan_ok(plan, n, sizeof(E));                                \
+   if (err) return err;                                                                   \
+   if (n > 0 && !dx) return DROPOUT_ERR_NULL_OUTPUT;                                      \
+   if (n > 0 && !dy) return DROPOUT_ERR_NULL_INPUT;                                       \
    DROPOUT_PARALLEL__LOOP(n, nthreads, dropout_parallel__backward_##T(plan, at, m, dx, dy)); \
    return err;                                                                            \
 }                                                                                         \
@@ -91,9 +111,11 @@ static inline int dropout_apply_mask_##T##_mt(const dropout_rule *rule, size_t n
                                               const uint8_t *mask, const E *x, int nthreads) \
 {                                                                                         \
    int err = 0;                                                                           \
-   if (!rule) return DROPOUT_ERR_NULL;                                                    \
-   if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;                             \
-   if (n == 0) return dropout_apply_mask_##T(rule, 0, y, mask, x);  /* the rule's check */ \
+   if (!rule) return DROPOUT_ERR_NULL_RULE;                                               \
+   if (n == 0 || (uint64_t)n > (uint64_t)PTRDIFF_MAX / sizeof(E) || !y || !x || !mask)    \
+      return dropout_apply_mask_##T(rule, n, y, mask, x);   /* the library's checks */    \
+   err = dropout_apply_mask_##T(rule, 0, y, mask, x);       /* the rule's check */        \
+   if (err) return err;                                                                   \
    DROPOUT_PARALLEL__LOOP(n, nthreads,                                                    \
       dropout_apply_mask_##T(rule, m, y + at, mask + at / 8u, x + at));                   \
    return err;                                                                            \
@@ -101,19 +123,19 @@ static inline int dropout_apply_mask_##T##_mt(const dropout_rule *rule, size_t n
 
 /* one slice of a plan: the plan's positions at .. at + m - 1 and the data's elements */
 #define DROPOUT_PARALLEL__SLICES(T, E)                                                    \
-static inline int dropout_parallel__forward_##T(const dropout_plan *plan, size_t at, size_t m, \
-                                               E *y, uint8_t *mask, const E *x)           \
+static inline int dropout_parallel__replay_##T(const dropout_plan *plan, size_t at, size_t m, \
+                                              E *y, uint8_t *mask, const E *x)            \
 {                                                                                         \
    dropout_plan s;                                                                        \
    int err = dropout_plan_slice(plan, at, m, &s);                                         \
-   return err ? err : dropout_forward_##T(&s, y + at, mask ? mask + at / 8u : NULL, x + at); \
+   return err ? err : dropout_replay_##T(&s, m, y + at, mask ? mask + at / 8u : NULL, x + at); \
 }                                                                                         \
 static inline int dropout_parallel__backward_##T(const dropout_plan *plan, size_t at, size_t m, \
                                                 E *dx, const E *dy)                       \
 {                                                                                         \
    dropout_plan s;                                                                        \
    int err = dropout_plan_slice(plan, at, m, &s);                                         \
-   return err ? err : dropout_backward_##T(&s, dx + at, dy + at);                         \
+   return err ? err : dropout_backward_##T(&s, m, dx + at, dy + at);                      \
 }
 
 DROPOUT_PARALLEL__SLICES(f32, float)

@@ -62,7 +62,7 @@ static int figure_threshold(const char *dir, int check)
       dropout_plan plan;
       int same = dropout_rule_init(&rule, p, DROPOUT_BITS_8) == DROPOUT_OK &&
                  dropout_plan_at(&plan, &rule, dropout_key_make(T_SEED, T_STREAM), dropout_pos_make(0), 256) == DROPOUT_OK &&
-                 dropout_mask(&plan, mask) == DROPOUT_OK && rule.threshold == t;
+                 dropout_mask(&plan, 256, mask) == DROPOUT_OK && rule.threshold == t;
       for (j = 0; j < 256; ++j) same &= ((mask[j / 8] >> (j % 8)) & 1u) == (d[j] >= t);
       report(same, "figures: threshold.svg's keep decisions = dropout_mask (p 0.3, 8-bit draws)",
              "a drawn decision differs from the library's mask");
@@ -278,7 +278,7 @@ static int figure_masks(const char *dir, int raw)
          dropout_plan plan;
          if (dropout_rule_init(&rule, ps[panel], DROPOUT_BITS_16) ||
              dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make((uint64_t)panel * N * N), N * N) ||
-             dropout_mask(&plan, mask)) { free(im.rgb); return -1; }
+             dropout_mask(&plan, N * N, mask)) { free(im.rgb); return -1; }
       }
       for (i = 0; i < N * N; ++i) kept += (mask[i / 8] >> (i % 8)) & 1;
       for (i = 0; i < P; ++i)

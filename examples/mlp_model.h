@@ -327,7 +327,9 @@ static inline int mlp_dropout_rules(dropout_rule rule[2], const Config *c)
 /* Once per step: each dropout layer reserves the B*H positions of its batch from the run's
    generator and gets back the plan that uses them; the layer's forward and backward both
    take that plan, so they cannot disagree. Every thread, rank and device that holds a copy
-   of the generator makes the same plans, in the same order. */
+   of the generator makes the same plans, in the same order. (A step on one thread would
+   call dropout_forward_f32 with the generator itself; a step split over rows reserves
+   first, then each row range runs its slice with dropout_replay_f32.) */
 static inline int mlp_step_plans(dropout_plan plan[2], dropout_gen *gen, const dropout_rule rule[2], int B, int H)
 {
    int err = dropout_gen_plan(gen, &rule[0], (uint64_t)B * (uint64_t)H, &plan[0]);
@@ -361,20 +363,20 @@ static inline int mlp_step_rows(Acts *a, const Config *c, const float *params, c
       -> d2 = dropout(relu(h2)) -> logits (rows, CLASSES) -> loss; backward the other way */
    matmul_forward(h1, a->x + r0 * IN, P.w1, P.b1, rows, IN, H);
    relu_forward(d1, h1, hn);
-   if ((err = dropout_forward_f32(&drop1, d1, NULL, d1)) != 0) return err;   /* in place, no mask kept */
+   if ((err = dropout_replay_f32(&drop1, hn, d1, NULL, d1)) != 0) return err;   /* this step's slice, in place, no mask kept */
    matmul_forward(h2, d1, P.w2, P.b2, rows, H, H);
    relu_forward(d2, h2, hn);
-   if ((err = dropout_forward_f32(&drop2, d2, NULL, d2)) != 0) return err;
+   if ((err = dropout_replay_f32(&drop2, hn, d2, NULL, d2)) != 0) return err;
    matmul_forward(a->logits + r0 * CLASSES, d2, P.w3, P.b3, rows, H, CLASSES);
    for (i = r0; i < r1; ++i)
       a->losses[i] = softmax_xent_row(a->dlogits + i * CLASSES, a->logits + i * CLASSES,
                                       a->y[i], CLASSES, (float)B);
    matmul_backward_input(g2, a->dlogits + r0 * CLASSES, P.w3, rows, H, CLASSES);
    /* mask-free backward: the forward's plan rebuilds its mask */
-   if ((err = dropout_backward_f32(&drop2, g2, g2)) != 0) return err;
+   if ((err = dropout_backward_f32(&drop2, hn, g2, g2)) != 0) return err;
    relu_backward(g2, h2, g2, hn);
    matmul_backward_input(g1, g2, P.w2, rows, H, H);
-   if ((err = dropout_backward_f32(&drop1, g1, g1)) != 0) return err;
+   if ((err = dropout_backward_f32(&drop1, hn, g1, g1)) != 0) return err;
    relu_backward(g1, h1, g1, hn);
    return 0;
 }

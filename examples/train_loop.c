@@ -8,9 +8,10 @@
    things, marked DROPOUT below:
      1. one dropout_rule per dropout layer, made once (p and the draw width), and one
         dropout_gen for the run (its key {seed, stream} and next position: three integers);
-     2. every step, every dropout layer gets a dropout_plan from the generator
-        (dropout_gen_plan reserves its positions), and forward and backward of that layer
-        take that plan: backward rebuilds the mask from it, nothing is stored;
+     2. every step, every dropout layer's forward takes the generator (it reserves fresh
+        positions itself, so no step can repeat another's mask) and hands back a
+        dropout_plan; the backward of that layer takes that plan: it rebuilds the mask
+        from it, nothing is stored;
      3. at evaluation there is no dropout at all (inverted dropout scaled the kept
         activations during training, so inference is the identity);
      4. the checkpoint saves the dropout_gen next to the weights; after a resume the
@@ -126,14 +127,12 @@ static float train_step(State *s)
       int k = (int)((s->step * B + r) % N_TRAIN);
       memcpy(x[r], x_train[k], sizeof x[r]);
    }
-   /* DROPOUT 2: each dropout layer's plan for this step: B*H fresh positions of the stream */
-   if (dropout_gen_plan(&s->gen, &rule1, B * H, &plan1) || dropout_gen_plan(&s->gen, &rule2, B * H, &plan2))
-      return -1.0f;
-
+   /* DROPOUT 2: each dropout layer's forward takes B*H fresh positions of the stream from
+      the generator and hands back the plan its backward needs */
    linear(h1, &x[0][0], m->w1, m->b1, B, IN, H, 1);
-   if (dropout_forward_f32(&plan1, h1, NULL, h1)) return -1.0f;   /* plan, output, input */
+   if (dropout_forward_f32(&s->gen, &rule1, &plan1, B * H, h1, NULL, h1)) return -1.0f;   /* g, rule, plan out; n, output, input */
    linear(h2, h1, m->w2, m->b2, B, H, H, 1);
-   if (dropout_forward_f32(&plan2, h2, NULL, h2)) return -1.0f;
+   if (dropout_forward_f32(&s->gen, &rule2, &plan2, B * H, h2, NULL, h2)) return -1.0f;
    linear(out, h2, m->w3, &m->b3, B, H, 1, 0);
    for (r = 0; r < B; ++r) {
       int k = (int)((s->step * B + r) % N_TRAIN);
@@ -145,10 +144,10 @@ static float train_step(State *s)
    memset(&g, 0, sizeof g);
    linear_backward(dh2, g.w3, &g.b3, dout, h2, m->w3, B, H, 1);
    /* dropout's backward: the same plan as its forward (dx = dh2 overwritten) */
-   if (dropout_backward_f32(&plan2, dh2, dh2)) return -1.0f;
+   if (dropout_backward_f32(&plan2, B * H, dh2, dh2)) return -1.0f;
    for (j = 0; j < B * H; ++j) dh2[j] = h2[j] > 0.0f ? dh2[j] : 0.0f;   /* ReLU (dropped: h2 = 0) */
    linear_backward(dh1, g.w2, g.b2, dh2, h1, m->w2, B, H, H);
-   if (dropout_backward_f32(&plan1, dh1, dh1)) return -1.0f;
+   if (dropout_backward_f32(&plan1, B * H, dh1, dh1)) return -1.0f;
    for (j = 0; j < B * H; ++j) dh1[j] = h1[j] > 0.0f ? dh1[j] : 0.0f;
    linear_backward(NULL, g.w1, g.b1, dh1, &x[0][0], m->w1, B, IN, H);
 

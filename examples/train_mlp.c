@@ -209,7 +209,7 @@ static int element_mask(uint8_t *mask, double p, dropout_key key, size_t n)
    dropout_plan plan;
    int err = dropout_rule_init(&rule, p, DROPOUT_BITS_16);
    if (!err) err = dropout_plan_at(&plan, &rule, key, dropout_pos_make(0), n);
-   return err ? err : dropout_mask(&plan, mask);
+   return err ? err : dropout_mask(&plan, n, mask);
 }
 
 /* mask (rows bits) = a channel mask of a (rows, cols) tensor: one keep decision per row,

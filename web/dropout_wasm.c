@@ -113,7 +113,7 @@ WD_EXPORT("wd_trace") int wd_trace(uint64_t seed, uint64_t stream, uint64_t pos,
    if (err) return err;
    /* the decision as the library's mask call makes it, at that one position */
    err = dropout_plan_at(&plan, &rule, dropout_key_make(seed, stream), dropout_pos_make(pos), 1);
-   if (!err) err = dropout_mask(&plan, &bit);
+   if (!err) err = dropout_mask(&plan, (size_t)plan.count, &bit);
    if (err) { wd_strerror(err); return err; }
    wd_u32[TR_KEEP] = bit & 1u;
    return (int)(bit & 1u) != dropout_keep(wd_u32[TR_DRAW], rule) ? -100 : 0;
@@ -171,7 +171,7 @@ WD_EXPORT("wd_mask") int wd_mask(int n, double p, int bits, uint64_t seed, uint6
    dropout_plan plan;
    uint64_t h;
    int err = wd_plan(&plan, n, p, bits, seed, stream, pos);
-   if (!err) err = dropout_mask(&plan, wd_mask_one);
+   if (!err) err = dropout_mask(&plan, (size_t)plan.count, wd_mask_one);
    if (err) { wd_strerror(err); return err; }
    h = wd_fnv(wd_mask_one, ((size_t)n + 7) / 8);
    wd_u32[0] = wd_kept(wd_mask_one, (size_t)n);
@@ -194,7 +194,7 @@ WD_EXPORT("wd_mask_chunks") int wd_mask_chunks(int n, int k, double p, int bits,
       uint32_t s = wd_u32[3 + i], e = wd_u32[4 + i];
       if (e == s) continue;
       err = dropout_plan_slice(&whole, s, e - s, &part);   /* elements s..e-1 of the plan */
-      if (!err) err = dropout_mask(&part, wd_mask_chunked + s / 8);
+      if (!err) err = dropout_mask(&part, (size_t)part.count, wd_mask_chunked + s / 8);
       if (err) { wd_strerror(err); return err; }
    }
    h = wd_fnv(wd_mask_chunked, ((size_t)n + 7) / 8);

@@ -37,27 +37,27 @@ static dropout_plan ab_plan(size_t n, int bits)
 void V(ab_fwd_f32)(float *y, uint8_t *mask, const float *x, size_t n, int bits)
 {
    dropout_plan p = ab_plan(n, bits);
-   dropout_forward_f32(&p, y, mask, x);
+   dropout_replay_f32(&p, (size_t)p.count, y, mask, x);
 }
 void V(ab_bwd_f32)(float *dx, const float *dy, size_t n, int bits)
 {
    dropout_plan p = ab_plan(n, bits);
-   dropout_backward_f32(&p, dx, dy);
+   dropout_backward_f32(&p, (size_t)p.count, dx, dy);
 }
 void V(ab_fwd_bf16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits)
 {
    dropout_plan p = ab_plan(n, bits);
-   dropout_forward_bf16(&p, (dropout_bf16 *)(void *)y, mask, (const dropout_bf16 *)(const void *)x);
+   dropout_replay_bf16(&p, (size_t)p.count, (dropout_bf16 *)(void *)y, mask, (const dropout_bf16 *)(const void *)x);
 }
 void V(ab_fwd_f16)(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, int bits)
 {
    dropout_plan p = ab_plan(n, bits);
-   dropout_forward_f16(&p, (dropout_f16 *)(void *)y, mask, (const dropout_f16 *)(const void *)x);
+   dropout_replay_f16(&p, (size_t)p.count, (dropout_f16 *)(void *)y, mask, (const dropout_f16 *)(const void *)x);
 }
 void V(ab_mask)(uint8_t *mask, size_t n, int bits)
 {
    dropout_plan p = ab_plan(n, bits);
-   dropout_mask(&p, mask);
+   dropout_mask(&p, (size_t)p.count, mask);
 }
 void V(ab_fill)(uint32_t *w, size_t n)
 {

@@ -85,7 +85,7 @@ static void case_codes(void)
    EXPECT(dropout_rule_init(&bad, NAN_VAL, DROPOUT_BITS_8), DROPOUT_ERR_P);
    EXPECT(dropout_rule_init(&bad, -0.25, DROPOUT_BITS_8), DROPOUT_ERR_P);
    EXPECT(dropout_rule_init(&bad, 0.5, (dropout_bits)12), DROPOUT_ERR_BITS);
-   EXPECT(dropout_rule_init(NULL, 0.5, DROPOUT_BITS_8), DROPOUT_ERR_NULL);
+   EXPECT(dropout_rule_init(NULL, 0.5, DROPOUT_BITS_8), DROPOUT_ERR_NULL_RESULT);
    EXPECT(dropout_rule_init(&bad, 0.001, DROPOUT_BITS_8), DROPOUT_ERR_P_NEEDS_16);
    EXPECT(dropout_rule_init(&bad, 1e-6, DROPOUT_BITS_16), DROPOUT_ERR_P_NEEDS_32);
    EXPECT(dropout_rule_init(&bad, 1e-13, DROPOUT_BITS_32), DROPOUT_ERR_P_UNREALISABLE);
@@ -100,26 +100,38 @@ static void case_codes(void)
    CHECK(g.next == UINT64_MAX - 3, "gen_plan moved the generator on error");
    EXPECT(dropout_fill_uniform_f64(dropout_key_make(0, 0), dropout_pos_make((uint64_t)1 << 63), dbl, 1), DROPOUT_ERR_RANGE);
    /* short calls */
-   EXPECT(dropout_forward_f32(&plan, NULL, m, x), DROPOUT_ERR_NULL);
-   EXPECT(dropout_forward_f32(NULL, y, m, x), DROPOUT_ERR_NULL);
-   EXPECT(dropout_forward_f32(&plan, y + 1, m, y), DROPOUT_ERR_OVERLAP);          /* partly in place */
-   EXPECT(dropout_forward_f32(&plan, y, (uint8_t *)(void *)(y + 4), x), DROPOUT_ERR_OVERLAP);   /* mask inside y */
+   EXPECT(dropout_replay_f32(&plan, N, NULL, m, x), DROPOUT_ERR_NULL_OUTPUT);
+   EXPECT(dropout_replay_f32(&plan, N, y, m, NULL), DROPOUT_ERR_NULL_INPUT);
+   EXPECT(dropout_replay_f32(NULL, N, y, m, x), DROPOUT_ERR_NULL_PLAN);
+   EXPECT(dropout_replay_f32(&plan, N - 1, y, m, x), DROPOUT_ERR_COUNT);
+   EXPECT(dropout_backward_f32(&plan, (size_t)-16, y, x), DROPOUT_ERR_SIZE);
+   g = dropout_gen_make(dropout_key_make(1, 1));
+   EXPECT(dropout_forward_f32(NULL, &rule, &p1, N, y, m, x), DROPOUT_ERR_NULL_GEN);
+   EXPECT(dropout_forward_f32(&g, NULL, &p1, N, y, m, x), DROPOUT_ERR_NULL_RULE);
+   EXPECT(dropout_forward_f32(&g, &rule, &p1, (size_t)(int)-16, y, m, x), DROPOUT_ERR_SIZE);
+   EXPECT(dropout_forward_f32(&g, &rule, &p1, N, y, m, NULL), DROPOUT_ERR_NULL_INPUT);
+   CHECK(g.next == 0, "forward moved the generator on error");
+   EXPECT(dropout_fill_u32(dropout_key_make(0, 0), dropout_pos_make(0), (uint32_t *)(void *)y, (size_t)-16), DROPOUT_ERR_SIZE);
+   EXPECT(dropout_replay_f32(&plan, N, y + 1, m, y), DROPOUT_ERR_OVERLAP);          /* partly in place */
+   EXPECT(dropout_replay_f32(&plan, N, y, (uint8_t *)(void *)(y + 4), x), DROPOUT_ERR_OVERLAP);   /* mask inside y */
    p1 = plan; p1.rule.bits = 9;
-   EXPECT(dropout_forward_f32(&p1, y, m, x), DROPOUT_ERR_RULE);
-   EXPECT(dropout_backward_f32(&p1, y, x), DROPOUT_ERR_RULE);
+   EXPECT(dropout_replay_f32(&p1, N, y, m, x), DROPOUT_ERR_RULE);
+   EXPECT(dropout_backward_f32(&p1, N, y, x), DROPOUT_ERR_RULE);
    big = plan; big.pos = UINT64_MAX - 5;
-   EXPECT(dropout_backward_f32(&big, y, x), DROPOUT_ERR_RANGE);
-   EXPECT(dropout_mask(&plan, NULL), DROPOUT_ERR_NULL);
-   EXPECT(dropout_apply_mask_f32(&rule, N, y, NULL, x), DROPOUT_ERR_NULL);
+   EXPECT(dropout_backward_f32(&big, N, y, x), DROPOUT_ERR_RANGE);
+   EXPECT(dropout_mask(&plan, N, NULL), DROPOUT_ERR_NULL_MASK);
+   EXPECT(dropout_apply_mask_f32(&rule, N, y, NULL, x), DROPOUT_ERR_NULL_MASK);
    EXPECT(dropout_apply_mask_f32(&bad, N, y, m, x), DROPOUT_ERR_RULE);
-   EXPECT(dropout_bias_dropout_add_f32(&plan, 0, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
-   EXPECT(dropout_bias_dropout_add_f32(&plan, 7, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
-   EXPECT(dropout_bias_dropout_add_f32(&plan, 12, y, m, x, NULL, r), DROPOUT_ERR_NULL);
+   EXPECT(dropout_bias_dropout_add_replay_f32(&plan, N, 0, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
+   EXPECT(dropout_bias_dropout_add_replay_f32(&plan, N, 7, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
+   EXPECT(dropout_bias_dropout_add_replay_f32(&plan, N, 12, y, m, x, NULL, r), DROPOUT_ERR_NULL_BIAS);
+   EXPECT(dropout_bias_dropout_add_replay_f32(&plan, N, 12, y, m, x, b, NULL), DROPOUT_ERR_NULL_RESIDUAL);
+   EXPECT(dropout_bias_dropout_add_replay_f32(&plan, N + 12, 12, y, m, x, b, r), DROPOUT_ERR_COUNT);
    /* descriptor setters */
    CHECK(dropout_desc_init(&d, (dropout_op)0, DROPOUT_DTYPE_F32, &plan) == DROPOUT_ERR_OP, "op 0");
    CHECK(dropout_desc_init(&d, (dropout_op)10, DROPOUT_DTYPE_F32, &plan) == DROPOUT_ERR_OP, "op 10");
    CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, (dropout_dtype)5, &plan) == DROPOUT_ERR_DTYPE, "dtype 5");
-   CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, NULL) == DROPOUT_ERR_NULL, "plan NULL");
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, NULL) == DROPOUT_ERR_NULL_PLAN, "plan NULL");
    {
       dropout_rule all;
       dropout_plan pa;
@@ -134,7 +146,7 @@ static void case_codes(void)
       size_t d9[9] = {1, 1, 1, 1, 1, 1, 1, 1, 96};
       EXPECT_SET(&d, dropout_desc_set_shape(&d, 0, dims2), DROPOUT_ERR_RANK);
       EXPECT_SET(&d, dropout_desc_set_shape(&d, 9, d9), DROPOUT_ERR_RANK);
-      EXPECT_SET(&d, dropout_desc_set_shape(&d, 2, NULL), DROPOUT_ERR_NULL);
+      EXPECT_SET(&d, dropout_desc_set_shape(&d, 2, NULL), DROPOUT_ERR_NULL_DIMS);
       EXPECT_SET(&d, dropout_desc_set_shape(&d, 2, dims_big), DROPOUT_ERR_SHAPE_OVERFLOW);
       EXPECT_SET(&d, dropout_desc_set_broadcast(&d, 2), DROPOUT_ERR_BROADCAST);
       EXPECT_SET(&d, dropout_desc_set_grad(&d, (dropout_grad)2), DROPOUT_ERR_GRAD);
@@ -176,15 +188,15 @@ static void case_codes(void)
    EXPECT(run(DROPOUT_OP_BACKWARD, &plan, NULL, y, m, x, NULL, NULL), DROPOUT_ERR_OP);      /* a mask BACKWARD does not take */
    EXPECT(run(DROPOUT_OP_FORWARD, &plan, NULL, y, m, x, b, NULL), DROPOUT_ERR_OP);          /* a bias FORWARD does not take */
    EXPECT(run(DROPOUT_OP_MASK, &plan, NULL, y, m, NULL, NULL, NULL), DROPOUT_ERR_OP);
-   EXPECT(run(DROPOUT_OP_APPLY_MASK, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_NULL);
-   EXPECT(run(DROPOUT_OP_FORWARD, &plan, NULL, NULL, m, x, NULL, NULL), DROPOUT_ERR_NULL);
+   EXPECT(run(DROPOUT_OP_APPLY_MASK, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_NULL_MASK);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan, NULL, NULL, m, x, NULL, NULL), DROPOUT_ERR_NULL_OUTPUT);
    EXPECT(run(DROPOUT_OP_NOISE, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_SIGMA);    /* sigma never set */
    EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_bias12, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
-   EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_shape, y, m, x, b, NULL), DROPOUT_ERR_NULL);
+   EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_shape, y, m, x, b, NULL), DROPOUT_ERR_NULL_RESIDUAL);
    EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_shape, y, m, x, y + 3, r), DROPOUT_ERR_OVERLAP);  /* bias inside y */
-   EXPECT(dropout_run(NULL, NULL), DROPOUT_ERR_NULL);
+   EXPECT(dropout_run(NULL, NULL), DROPOUT_ERR_NULL_DESC);
    dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
-   EXPECT(dropout_run(&d, NULL), DROPOUT_ERR_NULL);
+   EXPECT(dropout_run(&d, NULL), DROPOUT_ERR_NULL_TENSORS);
    {
       dropout_desc z;
       dropout_tensors t;
@@ -201,8 +213,8 @@ static void case_codes(void)
 static void case_messages(void)
 {
    int c, k;
-   const char *msg[27];
-   for (c = 0; c <= 26; ++c) {
+   const char *msg[41];
+   for (c = 0; c <= 40; ++c) {
       msg[c] = dropout_strerror(-c);
       CHECK(strstr(msg[c], "unknown") == NULL, "code %d has no message", -c);
       for (k = 0; k < c; ++k) CHECK(strcmp(msg[c], msg[k]) != 0, "codes %d and %d share a message", -c, -k);
@@ -211,7 +223,12 @@ static void case_messages(void)
          strstr(dropout_strerror(DROPOUT_ERR_SIGMA), "sigma") && strstr(dropout_strerror(DROPOUT_ERR_SHAPE_OVERFLOW), "shape") &&
          strstr(dropout_strerror(DROPOUT_ERR_STRIDE), "stride") && strstr(dropout_strerror(DROPOUT_ERR_BIAS_LEN), "bias_len"),
          "the messages name their argument");
-   CHECK(strstr(dropout_strerror(-27), "unknown") != NULL, "-27 is not a code yet");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_NULL_PLAN), "plan") && strstr(dropout_strerror(DROPOUT_ERR_NULL_RULE), "rule") &&
+         strstr(dropout_strerror(DROPOUT_ERR_NULL_GEN), "generator") && strstr(dropout_strerror(DROPOUT_ERR_NULL_MASK), "mask") &&
+         strstr(dropout_strerror(DROPOUT_ERR_NULL_BIAS), "bias") && strstr(dropout_strerror(DROPOUT_ERR_NULL_RESIDUAL), "residual") &&
+         strstr(dropout_strerror(DROPOUT_ERR_NULL_OUTPUT), "output") && strstr(dropout_strerror(DROPOUT_ERR_NULL_INPUT), "input") &&
+         !strstr(dropout_strerror(DROPOUT_ERR_NULL_PLAN), "rule"), "a NULL message names the one argument");
+   CHECK(strstr(dropout_strerror(-41), "unknown") != NULL, "-41 is not a code yet");
    case_end("api errors: each code has its own message, naming the argument");
 }
 

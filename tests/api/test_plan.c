@@ -27,15 +27,15 @@ static void case_slices(void)
          dropout_rule_init(&r, 0.3, (dropout_bits)w);
          CHECK(dropout_gen_plan(&g, &r, 123, &first) == DROPOUT_OK && first.pos == 0, "first plan");
          CHECK(dropout_gen_plan(&g, &r, N, &whole) == DROPOUT_OK && whole.pos == 123 && whole.count == N && g.next == 123 + N, "second plan");
-         dropout_forward_f32(&whole, y_whole, m_whole, x);
-         dropout_backward_f32(&whole, g_whole, x);
+         dropout_replay_f32(&whole, (size_t)whole.count, y_whole, m_whole, x);
+         dropout_backward_f32(&whole, (size_t)whole.count, g_whole, x);
          memset(y_parts, 0, sizeof y_parts); memset(m_parts, 0, sizeof m_parts); memset(g_parts, 0, sizeof g_parts);
          for (k = 0; k < 4; ++k) {
             uint64_t a = cuts[c][k], b = cuts[c][k + 1];
             int masks = a % 8 == 0;   /* a chunk that writes a mask starts on a byte */
             CHECK(dropout_plan_slice(&whole, a, b - a, &part) == DROPOUT_OK, "slice %llu..%llu", (unsigned long long)a, (unsigned long long)b);
-            CHECK(dropout_forward_f32(&part, y_parts + a, masks ? m_parts + a / 8 : NULL, x + a) == DROPOUT_OK, "forward slice");
-            CHECK(dropout_backward_f32(&part, g_parts + a, x + a) == DROPOUT_OK, "backward slice");
+            CHECK(dropout_replay_f32(&part, (size_t)part.count, y_parts + a, masks ? m_parts + a / 8 : NULL, x + a) == DROPOUT_OK, "forward slice");
+            CHECK(dropout_backward_f32(&part, (size_t)part.count, g_parts + a, x + a) == DROPOUT_OK, "backward slice");
          }
          CHECK(!memcmp(y_whole, y_parts, sizeof y_whole), "bits %d cuts %zu: forward by slices != whole", w, c);
          CHECK(!memcmp(g_whole, g_parts, sizeof g_whole), "bits %d cuts %zu: backward by slices != whole", w, c);

@@ -30,20 +30,20 @@ static void canary(void)
 static int short_forward(int dt, const dropout_plan *pl, void *y, uint8_t *m, const void *xx)
 {
    switch (dt) {
-   case DROPOUT_DTYPE_F32: return dropout_forward_f32(pl, (float *)y, m, (const float *)xx);
-   case DROPOUT_DTYPE_F64: return dropout_forward_f64(pl, (double *)y, m, (const double *)xx);
-   case DROPOUT_DTYPE_F16: return dropout_forward_f16(pl, (dropout_f16 *)y, m, (const dropout_f16 *)xx);
-   default: return dropout_forward_bf16(pl, (dropout_bf16 *)y, m, (const dropout_bf16 *)xx);
+   case DROPOUT_DTYPE_F32: return dropout_replay_f32(pl, (size_t)pl->count, (float *)y, m, (const float *)xx);
+   case DROPOUT_DTYPE_F64: return dropout_replay_f64(pl, (size_t)pl->count, (double *)y, m, (const double *)xx);
+   case DROPOUT_DTYPE_F16: return dropout_replay_f16(pl, (size_t)pl->count, (dropout_f16 *)y, m, (const dropout_f16 *)xx);
+   default: return dropout_replay_bf16(pl, (size_t)pl->count, (dropout_bf16 *)y, m, (const dropout_bf16 *)xx);
    }
 }
 
 static int short_backward(int dt, const dropout_plan *pl, void *dx, const void *dy)
 {
    switch (dt) {
-   case DROPOUT_DTYPE_F32: return dropout_backward_f32(pl, (float *)dx, (const float *)dy);
-   case DROPOUT_DTYPE_F64: return dropout_backward_f64(pl, (double *)dx, (const double *)dy);
-   case DROPOUT_DTYPE_F16: return dropout_backward_f16(pl, (dropout_f16 *)dx, (const dropout_f16 *)dy);
-   default: return dropout_backward_bf16(pl, (dropout_bf16 *)dx, (const dropout_bf16 *)dy);
+   case DROPOUT_DTYPE_F32: return dropout_backward_f32(pl, (size_t)pl->count, (float *)dx, (const float *)dy);
+   case DROPOUT_DTYPE_F64: return dropout_backward_f64(pl, (size_t)pl->count, (double *)dx, (const double *)dy);
+   case DROPOUT_DTYPE_F16: return dropout_backward_f16(pl, (size_t)pl->count, (dropout_f16 *)dx, (const dropout_f16 *)dy);
+   default: return dropout_backward_bf16(pl, (size_t)pl->count, (dropout_bf16 *)dx, (const dropout_bf16 *)dy);
    }
 }
 
@@ -60,10 +60,10 @@ static int short_apply(int dt, const dropout_rule *r, size_t n, void *y, const u
 static int short_bda(int dt, const dropout_plan *pl, size_t cols, void *y, uint8_t *m, const void *xx, const void *b, const void *res)
 {
    switch (dt) {
-   case DROPOUT_DTYPE_F32: return dropout_bias_dropout_add_f32(pl, cols, (float *)y, m, (const float *)xx, (const float *)b, (const float *)res);
-   case DROPOUT_DTYPE_F64: return dropout_bias_dropout_add_f64(pl, cols, (double *)y, m, (const double *)xx, (const double *)b, (const double *)res);
-   case DROPOUT_DTYPE_F16: return dropout_bias_dropout_add_f16(pl, cols, (dropout_f16 *)y, m, (const dropout_f16 *)xx, (const dropout_f16 *)b, (const dropout_f16 *)res);
-   default: return dropout_bias_dropout_add_bf16(pl, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)xx, (const dropout_bf16 *)b, (const dropout_bf16 *)res);
+   case DROPOUT_DTYPE_F32: return dropout_bias_dropout_add_replay_f32(pl, (size_t)pl->count, cols, (float *)y, m, (const float *)xx, (const float *)b, (const float *)res);
+   case DROPOUT_DTYPE_F64: return dropout_bias_dropout_add_replay_f64(pl, (size_t)pl->count, cols, (double *)y, m, (const double *)xx, (const double *)b, (const double *)res);
+   case DROPOUT_DTYPE_F16: return dropout_bias_dropout_add_replay_f16(pl, (size_t)pl->count, cols, (dropout_f16 *)y, m, (const dropout_f16 *)xx, (const dropout_f16 *)b, (const dropout_f16 *)res);
+   default: return dropout_bias_dropout_add_replay_bf16(pl, (size_t)pl->count, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)xx, (const dropout_bf16 *)b, (const dropout_bf16 *)res);
    }
 }
 
@@ -92,7 +92,7 @@ static void case_plain(void)
                   dropout_rule r;
                   dropout_plan pl;
                   int e1, e2, bits = (int)widths[w];
-                  CHECK(dropout_rule_init(&r, ps[k], widths[w]) == DROPOUT_OK, "rule p=%g bits=%d", ps[k], bits);
+                  CHECK(dropout_rule_init_quantised(&r, ps[k], widths[w]) == DROPOUT_OK, "rule p=%g bits=%d", ps[k], bits);
                   CHECK(dropout_plan_at(&pl, &r, dropout_key_make(42, 7), dropout_pos_make(pos), n) == DROPOUT_OK, "plan");
                   data_fill(dt, x, n);
                   /* forward with mask: short call, dropout_run, 0.1.0 */
@@ -122,7 +122,7 @@ static void case_plain(void)
                   /* the mask alone */
                   if (dt == 1) {
                      canary();
-                     e1 = dropout_mask(&pl, m_new);
+                     e1 = dropout_mask(&pl, (size_t)pl.count, m_new);
                      e2 = v0_mask(m_old, n, ps[k], bits, 42, 7, pos);
                      CHECK(e1 == e2 && !memcmp(m_new, m_old, nb + 1), "mask bits=%d p=%g n=%zu", bits, ps[k], n);
                      memset(m_new, 0x5A, sizeof m_new);
@@ -166,7 +166,7 @@ static void case_bda(void)
                dropout_rule r;
                dropout_plan pl;
                int e1, e2, bits = (int)widths[w];
-               dropout_rule_init(&r, ps[k], widths[w]);
+               dropout_rule_init_quantised(&r, ps[k], widths[w]);
                dropout_plan_at(&pl, &r, dropout_key_make(9, 1), dropout_pos_make(12345), n);
                data_fill(dt, x, n); data_fill(dt, r_in, n); data_fill(dt, bias, cols);
                canary();
@@ -202,7 +202,7 @@ static void case_bcast(void)
                   size_t es = data_esize(dt);
                   int e1, e2, bits = (int)widths[w], j;
                   for (j = 0; j < 4; ++j) if (!((bc >> j) & 1u)) np *= dims[j];
-                  dropout_rule_init(&r, ps[k], widths[w]);
+                  dropout_rule_init_quantised(&r, ps[k], widths[w]);
                   dropout_plan_at(&pl, &r, dropout_key_make(5, 3), dropout_pos_make(999), np);
                   data_fill(dt, x, n);
                   canary();
@@ -282,7 +282,7 @@ static void case_stream(void)
       dropout_gen g = dropout_gen_make(dropout_key_make(1, 2));
       dropout_rule r;
       int i;
-      dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+      dropout_rule_init_quantised(&r, 0.5, DROPOUT_BITS_8);
       CHECK(v0_gen_next(1, 2, ns, 5, offs) == 0, "gen_next");
       for (i = 0; i < 5; ++i) {
          dropout_plan pl;

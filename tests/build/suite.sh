@@ -6,7 +6,8 @@
 #     as C++ with g++ (C++11, C++17) and clang++ (C++17), all under $WARN, each one run;
 #   - two-file links: implementation in one file, plain include in the other (also with
 #     the implementation compiled as C++ and the user as C); DROPOUT_STATIC twice in one
-#     program;
+#     program; the link errors without the implementation and with two name the fix;
+#     an unchecked dropout_plan_at under DROPOUT_STATIC and -flto, -Werror (lto_plan.c);
 #   - no libm: programs link without -lm, and no undefined symbol of the implementation
 #     is one that libm defines;
 #   - test_dropout and test_stream under -fsanitize=address,undefined;
@@ -103,6 +104,37 @@ else
 fi
 build static_two_tus "$CC" -std=c99 $sb_opt $WARN -I. -Itests tests/build/static_a.c tests/build/static_b.c -o "$sb_dir/static_ab"
 [ -x "$sb_dir/static_ab" ] && run_prog static_ab "$sb_dir/static_ab"
+
+# link errors that name the fix: without DROPOUT_IMPLEMENTATION, and with it in two files,
+# the linker names dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file
+sb_sym=dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file
+printf '#include "dropout.h"\nint main(void) { dropout_rule r; return dropout_rule_init(&r, 0.5, DROPOUT_BITS_8); }\n' >"$sb_dir/link_none.c"
+printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\nint other(void);\nint other(void) { return 0; }\n' >"$sb_dir/link_twice.c"
+if $CC -std=c99 -I. "$sb_dir/link_none.c" -o "$sb_dir/link_none" >"$sb_dir/link_none.log" 2>&1; then
+   say "FAIL link_error_names_fix: a program without DROPOUT_IMPLEMENTATION linked"
+elif grep -q "undefined reference to .$sb_sym" "$sb_dir/link_none.log" || grep -q "$sb_sym" "$sb_dir/link_none.log"; then
+   say "PASS link_error_names_fix: without DROPOUT_IMPLEMENTATION the linker names $sb_sym"
+else
+   say "FAIL link_error_names_fix: the link failed without naming $sb_sym: $(head -c 300 "$sb_dir/link_none.log" | tr '\n' ' ')"
+fi
+if $CC -std=c99 -I. -Itests tests/build/link_a.c "$sb_dir/link_twice.c" -o "$sb_dir/link_twice" >"$sb_dir/link_twice.log" 2>&1; then
+   say "FAIL link_error_names_fix: DROPOUT_IMPLEMENTATION in two files linked"
+elif grep -q "multiple definition of .$sb_sym" "$sb_dir/link_twice.log"; then
+   say "PASS link_error_names_fix: DROPOUT_IMPLEMENTATION in two files: the linker names $sb_sym"
+else
+   say "FAIL link_error_names_fix: two implementations failed without naming $sb_sym: $(head -c 300 "$sb_dir/link_twice.log" | tr '\n' ' ')"
+fi
+# an unchecked dropout_plan_at under DROPOUT_STATIC and -flto, -Werror (gcc sees through the
+# call): no maybe-uninitialized; the refused plan runs as an empty one (DROPOUT_ERR_COUNT)
+for sb_v in "-DDROPOUT_STATIC" "-flto"; do
+   sb_t=lto_plan$(echo "$sb_v" | tr -d ' =-')
+   build "$sb_t" "$CC" -std=c99 -O2 $sb_v $WARN -I. tests/build/lto_plan.c -o "$sb_dir/$sb_t"
+   if [ -x "$sb_dir/$sb_t" ]; then
+      sb_out=$("$sb_dir/$sb_t" a b c d)
+      if [ "$sb_out" = "-27 0" ]; then say "PASS $sb_t: an unchecked refused plan_at leaves an empty plan ($sb_out)"
+      else say "FAIL $sb_t: printed '$sb_out', want '-27 0'"; fi
+   fi
+done
 
 # ---- the benchmarks that read the header's private functions (dropout__*) must follow
 # them: built, not run (speed is not tested), on each x86 path that has its own code there

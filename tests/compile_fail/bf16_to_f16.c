@@ -9,8 +9,8 @@ int forward(const dropout_plan *plan, dropout_bf16 *y, const dropout_bf16 *x);
 int forward(const dropout_plan *plan, dropout_bf16 *y, const dropout_bf16 *x)
 {
 #ifdef RIGHT
-   return dropout_forward_bf16(plan, y, NULL, x);
+   return dropout_replay_bf16(plan, (size_t)plan->count, y, NULL, x);
 #else
-   return dropout_forward_f16(plan, y, NULL, x);
+   return dropout_replay_f16(plan, (size_t)plan->count, y, NULL, x);
 #endif
 }

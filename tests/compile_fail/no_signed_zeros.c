@@ -4,6 +4,7 @@
    flags: -fno-signed-zeros
    compilers: gcc g++
    expect: signed-zeros */
+#define DROPOUT_IMPLEMENTATION   /* the flag matters where the implementation is compiled */
 #include "dropout.h"
 
 double realised(const dropout_rule *rule);

@@ -5,12 +5,12 @@
    expect: dropout_plan */
 #include "dropout.h"
 
-int backward(const dropout_plan *plan, float *dx, const float *dy);
-int backward(const dropout_plan *plan, float *dx, const float *dy)
+int backward(const dropout_plan *plan, size_t n, float *dx, const float *dy);
+int backward(const dropout_plan *plan, size_t n, float *dx, const float *dy)
 {
 #ifdef RIGHT
-   return dropout_backward_f32(plan, dx, dy);
+   return dropout_backward_f32(plan, n, dx, dy);
 #else
-   return dropout_backward_f32(&plan->rule, dx, dy);
+   return dropout_backward_f32(&plan->rule, n, dx, dy);
 #endif
 }

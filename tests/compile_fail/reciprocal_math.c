@@ -4,6 +4,7 @@
    flags: -freciprocal-math
    compilers: gcc g++
    expect: reciprocal-math */
+#define DROPOUT_IMPLEMENTATION   /* the flag matters where the implementation is compiled */
 #include "dropout.h"
 
 double realised(const dropout_rule *rule);

@@ -14,9 +14,9 @@ int layer(dropout_gen *g, const dropout_rule *rule, float *y, const float *x, si
    int err = dropout_gen_plan(g, rule, n, &plan);
    if (err) return err;
 #ifdef RIGHT
-   return dropout_forward_f32(&plan, y, NULL, x);
+   return dropout_replay_f32(&plan, (size_t)plan.count, y, NULL, x);
 #else
    err = dropout_plan_at(&plan, rule, g->key, g->next, n);   /* g->next is past this layer */
-   return err ? err : dropout_forward_f32(&plan, y, NULL, x);
+   return err ? err : dropout_replay_f32(&plan, (size_t)plan.count, y, NULL, x);
 #endif
 }

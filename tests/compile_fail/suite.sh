@@ -94,7 +94,7 @@ else
 fi
 
 # A program whose code is built without -ffast-math but linked with it: gcc and clang link
-# crtfastmath.o, which sets FTZ/DAZ for the whole process before main. Every call refuses.
+# crtfastmath.o, which sets FTZ/DAZ for the whole process before main: the calls give the same bits.
 if $CC -std=c99 -O2 $WARN -I. -c tests/compile_fail/runtime.c -o "$cf_dir/runtime.o" >"$cf_dir/runtime_ffm.build.log" 2>&1 &&
    $CC -ffast-math "$cf_dir/runtime.o" -o "$cf_dir/runtime_ffm" >>"$cf_dir/runtime_ffm.build.log" 2>&1; then
    run_prog compile_fail_runtime_flushed "$cf_dir/runtime_ffm" --flushed

@@ -11,8 +11,8 @@ int backward(const dropout_plan *plan, float *dx, const float *dy);
 int backward(const dropout_plan *plan, float *dx, const float *dy)
 {
 #ifdef RIGHT
-   return dropout_backward_f32(plan, dx, dy);
+   return dropout_backward_f32(plan, (size_t)plan->count, dx, dy);
 #else
-   return dropout_backward_f32(plan, dy, dx);
+   return dropout_backward_f32(plan, (size_t)plan->count, dy, dx);
 #endif
 }

@@ -323,6 +323,20 @@ static void test_coordinates_matter(void)
    case_end("stream_coordinates_in_their_slots");
 }
 
+/* C++26's std::philox4x32 (P2075, [rand.eng.philox]): "the 10000th consecutive invocation
+   of a default-constructed object of type philox4x32 produces the value 1955073260". Its
+   default seed is 20111115, its counter starts at 0 and it returns the words of each block
+   in order: word 9999 of stream 0 under seed 20111115 here, an answer computed outside
+   this project. Also through a fill that starts a block early and ends one late. */
+static void test_cxx26_philox(void)
+{
+   uint32_t w[6];
+   CHECK(dropout_stream_u32(20111115u, 0, 9999) == 1955073260u, "word 9999 = %u, want 1955073260",
+         dropout_stream_u32(20111115u, 0, 9999));
+   CHECK(dropout_fill_u32(w, 6, 20111115u, 0, 9995) == DROPOUT_OK && w[4] == 1955073260u, "fill: word 9999 = %u", w[4]);
+   case_end("cxx26_std_philox4x32: the 10000th output under the default seed 20111115 is 1955073260");
+}
+
 int main(int argc, char **argv)
 {
    quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -334,5 +348,6 @@ int main(int argc, char **argv)
    test_fill_uniform_f64();
    test_fill_ranges();
    test_coordinates_matter();
+   test_cxx26_philox();
    return check_exit();
 }

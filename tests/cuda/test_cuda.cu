@@ -106,15 +106,15 @@ static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint
 {
    dropout_rule rule;
    dropout_plan plan;
-   int rc = dropout_rule_init(&rule, p, (dropout_bits)bits);
+   int rc = dropout_rule_init_quantised(&rule, p, (dropout_bits)bits);
    if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(seed, st), dropout_pos_make(off), n);
    if (rc) return rc;
-   if (op == DROPOUT_CUDA__MASK) return dropout_mask(&plan, m);
+   if (op == DROPOUT_CUDA__MASK) return dropout_mask(&plan, (size_t)plan.count, m);
    if (op == DROPOUT_CUDA__FUSED) {
-      if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_f32(&plan, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
-      if (dt == DROPOUT_CUDA__F64) return dropout_bias_dropout_add_f64(&plan, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
-      if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_f16(&plan, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
-      return dropout_bias_dropout_add_bf16(&plan, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
+      if (dt == DROPOUT_CUDA__F32) return dropout_bias_dropout_add_replay_f32(&plan, (size_t)plan.count, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
+      if (dt == DROPOUT_CUDA__F64) return dropout_bias_dropout_add_replay_f64(&plan, (size_t)plan.count, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
+      if (dt == DROPOUT_CUDA__F16) return dropout_bias_dropout_add_replay_f16(&plan, (size_t)plan.count, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
+      return dropout_bias_dropout_add_replay_bf16(&plan, (size_t)plan.count, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
    }
    if (op == DROPOUT_CUDA__APPLY_MASK) {
       switch (dt) {
@@ -125,10 +125,10 @@ static int cpu_op(int dt, int op, void *y, uint8_t *m, const void *x, const uint
       }
    }
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_forward_f32(&plan, (float *)y, m, (const float *)x);
-   case DROPOUT_CUDA__F64: return dropout_forward_f64(&plan, (double *)y, m, (const double *)x);
-   case DROPOUT_CUDA__F16: return dropout_forward_f16(&plan, (dropout_f16 *)y, m, (const dropout_f16 *)x);
-   default: return dropout_forward_bf16(&plan, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
+   case DROPOUT_CUDA__F32: return dropout_replay_f32(&plan, (size_t)plan.count, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_replay_f64(&plan, (size_t)plan.count, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_replay_f16(&plan, (size_t)plan.count, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_replay_bf16(&plan, (size_t)plan.count, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 
@@ -238,8 +238,8 @@ static void test_launchers(void)
    dropout_rule_init(&r0, 0.0, DROPOUT_BITS_8);
    dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), n);
    dropout_plan_at(&p0, &r0, dropout_key_make(1, 2), dropout_pos_make(3), n);
-   if ((rc = dropout_cuda_forward_f32(NULL, dy, NULL, dx, 0)) != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "NULL plan: %d", rc); }
-   if ((rc = dropout_cuda_forward_f32(&plan, dy, NULL, NULL, 0)) != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "NULL x: %d", rc); }
+   if ((rc = dropout_cuda_forward_f32(NULL, dy, NULL, dx, 0)) != DROPOUT_ERR_NULL_PLAN) { ok = 0; snprintf(why, sizeof why, "NULL plan: %d", rc); }
+   if ((rc = dropout_cuda_forward_f32(&plan, dy, NULL, NULL, 0)) != DROPOUT_ERR_NULL_INPUT) { ok = 0; snprintf(why, sizeof why, "NULL x: %d", rc); }
    bad = plan; bad.rule.bits = 12;
    if ((rc = dropout_cuda_forward_f32(&bad, dy, NULL, dx, 0)) != DROPOUT_ERR_RULE) { ok = 0; snprintf(why, sizeof why, "bits 12: %d", rc); }
    bad = plan; bad.pos = UINT64_MAX - 5;
@@ -345,7 +345,7 @@ static dropout_desc graph_desc(dropout_op op, dropout_dtype dt, double p, dropou
    dropout_rule rule;
    dropout_plan plan;
    dropout_desc d;
-   int rc = dropout_rule_init(&rule, p, bits);
+   int rc = dropout_rule_init_quantised(&rule, p, bits);
    if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(0, stream), dropout_pos_make(0), n);
    if (!rc) rc = dropout_desc_init(&d, op, dt, &plan);
    if (!rc && bias_len) rc = dropout_desc_set_bias_len(&d, bias_len);

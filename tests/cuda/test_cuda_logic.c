@@ -106,7 +106,7 @@ static void *aligned_at(unsigned char *buf, int dt, unsigned shift)
 static dropout_rule cpu_rule(double p, int bits)
 {
    dropout_rule r;
-   int rc = dropout_rule_init(&r, p, (dropout_bits)bits);
+   int rc = dropout_rule_init_quantised(&r, p, (dropout_bits)bits);
    CHECK(rc == 0, "rule_init(%g, %d): %d", p, bits, rc);
    return r;
 }
@@ -124,10 +124,10 @@ static int cpu_forward(int dt, void *y, uint8_t *m, const void *x, size_t n, dou
 {
    dropout_plan plan = cpu_plan(p, bits, off, n);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_forward_f32(&plan, (float *)y, m, (const float *)x);
-   case DROPOUT_CUDA__F64: return dropout_forward_f64(&plan, (double *)y, m, (const double *)x);
-   case DROPOUT_CUDA__F16: return dropout_forward_f16(&plan, (dropout_f16 *)y, m, (const dropout_f16 *)x);
-   default: return dropout_forward_bf16(&plan, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
+   case DROPOUT_CUDA__F32: return dropout_replay_f32(&plan, (size_t)plan.count, (float *)y, m, (const float *)x);
+   case DROPOUT_CUDA__F64: return dropout_replay_f64(&plan, (size_t)plan.count, (double *)y, m, (const double *)x);
+   case DROPOUT_CUDA__F16: return dropout_replay_f16(&plan, (size_t)plan.count, (dropout_f16 *)y, m, (const dropout_f16 *)x);
+   default: return dropout_replay_bf16(&plan, (size_t)plan.count, (dropout_bf16 *)y, m, (const dropout_bf16 *)x);
    }
 }
 
@@ -146,10 +146,10 @@ static int cpu_fused(int dt, void *y, uint8_t *m, const void *x, const void *b, 
 {
    dropout_plan plan = cpu_plan(p, bits, off, rows * cols);
    switch (dt) {
-   case DROPOUT_CUDA__F32: return dropout_bias_dropout_add_f32(&plan, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
-   case DROPOUT_CUDA__F64: return dropout_bias_dropout_add_f64(&plan, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
-   case DROPOUT_CUDA__F16: return dropout_bias_dropout_add_f16(&plan, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
-   default: return dropout_bias_dropout_add_bf16(&plan, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
+   case DROPOUT_CUDA__F32: return dropout_bias_dropout_add_replay_f32(&plan, (size_t)plan.count, cols, (float *)y, m, (const float *)x, (const float *)b, (const float *)r);
+   case DROPOUT_CUDA__F64: return dropout_bias_dropout_add_replay_f64(&plan, (size_t)plan.count, cols, (double *)y, m, (const double *)x, (const double *)b, (const double *)r);
+   case DROPOUT_CUDA__F16: return dropout_bias_dropout_add_replay_f16(&plan, (size_t)plan.count, cols, (dropout_f16 *)y, m, (const dropout_f16 *)x, (const dropout_f16 *)b, (const dropout_f16 *)r);
+   default: return dropout_bias_dropout_add_replay_bf16(&plan, (size_t)plan.count, cols, (dropout_bf16 *)y, m, (const dropout_bf16 *)x, (const dropout_bf16 *)b, (const dropout_bf16 *)r);
    }
 }
 
@@ -188,7 +188,7 @@ static void one(int dt, int op, size_t n, double p, int bits, uint64_t off, unsi
    switch (op) {
    case DROPOUT_CUDA__DROP: rc = cpu_forward(dt, w, with_mask ? mask_ref : NULL, x, n, p, bits, off); break;
    case DROPOUT_CUDA__APPLY_MASK: rc = cpu_apply_mask(dt, w, x, mask_in, n, p, bits); break;
-   case DROPOUT_CUDA__MASK: { dropout_plan plan = cpu_plan(p, bits, off, n); rc = dropout_mask(&plan, mask_ref); } break;
+   case DROPOUT_CUDA__MASK: { dropout_plan plan = cpu_plan(p, bits, off, n); rc = dropout_mask(&plan, (size_t)plan.count, mask_ref); } break;
    default: rc = cpu_fused(dt, w, with_mask ? mask_ref : NULL, x, bias, res, rows, cols, p, bits, off); break;
    }
    CHECK(rc == 0, "cpu rc %d", rc);

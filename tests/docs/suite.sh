@@ -87,14 +87,14 @@ else
       say "FAIL docs: tests/docs/api_prototypes.py exited $docs_rc: $(tail -n 2 "$DOCS/api_prototypes.out" | tr '\n' ' ')"
    fi
    # the check can fail: the same page with one prototype's parameters rotated must not pass
-   sed '0,/^int dropout_forward_f32(const dropout_plan \*plan, float \*y, uint8_t \*mask, const float \*x);$/s//int dropout_forward_f32(const dropout_plan *plan, const float *x, uint8_t *mask, float *y);/' \
+   sed '0,/^int dropout_replay_f32(const dropout_plan \*plan, size_t n, float \*y, uint8_t \*mask, const float \*x);$/s//int dropout_replay_f32(const dropout_plan *plan, size_t n, const float *x, uint8_t *mask, float *y);/' \
       docs/API.md >"$DOCS/API.mutated.md"
    if cmp -s docs/API.md "$DOCS/API.mutated.md"; then
-      say "FAIL docs: API.md has no line 'int dropout_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x);' for the self-check"
+      say "FAIL docs: API.md has no line 'int dropout_replay_f32(const dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x);' for the self-check"
    elif python3 tests/docs/api_prototypes.py "$DOCS/API.mutated.md" dropout.h dropout_cuda.cuh >"$DOCS/api_prototypes.mutated.out" 2>&1; then
-      say "FAIL docs: tests/docs/api_prototypes.py passes an API.md whose dropout_forward_f32 has y and x swapped"
+      say "FAIL docs: tests/docs/api_prototypes.py passes an API.md whose dropout_replay_f32 has y and x swapped"
    else
-      say "PASS docs: tests/docs/api_prototypes.py fails an API.md whose dropout_forward_f32 has y and x swapped"
+      say "PASS docs: tests/docs/api_prototypes.py fails an API.md whose dropout_replay_f32 has y and x swapped"
    fi
    # every dropout_* / DROPOUT_* name on the page is a word of a header (a prefix such as
    # dropout_forward_* is fine when some header word starts with it)

@@ -45,23 +45,29 @@ static void fill_inputs(void)
          const size_t n = sizes[si], mb = (n + 7) / 8;                                     \
          dropout_rule rule; dropout_plan plan;                                             \
          int e0, e1;                                                                        \
-         CHECK(dropout_rule_init(&rule, ps[pi], widths[wi]) == DROPOUT_OK, "rule");        \
+         CHECK(dropout_rule_init_quantised(&rule, ps[pi], widths[wi]) == DROPOUT_OK, "rule"); \
          CHECK(dropout_plan_at(&plan, &rule, dropout_key_make(11, 3),                       \
                                dropout_pos_make(positions[oi]), n) == DROPOUT_OK, "plan"); \
          memset(Y[0], 0xa5, sizeof Y[0]); memset(Y[1], 0xa5, sizeof Y[1]);                  \
          memset(mk[0], 0x5a, sizeof mk[0]); memset(mk[1], 0x5a, sizeof mk[1]);              \
-         e0 = dropout_forward_##T(&plan, Y[0], mk[0], X);                                   \
-         e1 = dropout_forward_##T##_mt(&plan, Y[1], mk[1], X, th);                          \
+         e0 = dropout_replay_##T(&plan, n, Y[0], mk[0], X);                                 \
+         e1 = dropout_replay_##T##_mt(&plan, n, Y[1], mk[1], X, th);                        \
          CHECK(e0 == 0 && e1 == 0, "forward n=%zu: codes %d %d", n, e0, e1);                \
          CHECK(!memcmp(Y[0], Y[1], sizeof Y[0]) && !memcmp(mk[0], mk[1], mb + 1),           \
                "forward n=%zu p=%g bits=%d pos=%llu threads=%d: output or mask differs",   \
                n, ps[pi], (int)widths[wi], (unsigned long long)positions[oi], th);          \
-         e0 = dropout_forward_##T(&plan, Y[0], NULL, X);                                    \
-         e1 = dropout_forward_##T##_mt(&plan, Y[1], NULL, X, th);                           \
-         CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]),                       \
-               "forward without mask n=%zu threads=%d differs", n, th);                    \
-         e0 = dropout_backward_##T(&plan, Y[0], X);                                         \
-         e1 = dropout_backward_##T##_mt(&plan, Y[1], X, th);                                \
+         {  /* a step's forward from a generator at the plan's position: the same bits */     \
+            dropout_gen g0 = dropout_gen_make(plan.key), g1;                                \
+            dropout_plan p0, p1;                                                            \
+            g0.next = plan.pos; g1 = g0;                                                    \
+            e0 = dropout_forward_##T(&g0, &rule, &p0, n, Y[0], NULL, X);                    \
+            e1 = dropout_forward_##T##_mt(&g1, &rule, &p1, n, Y[1], NULL, X, th);           \
+            CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]) &&                \
+                  g0.next == g1.next && g1.next == plan.pos + n && !memcmp(&p0, &p1, sizeof p0), \
+                  "forward without mask n=%zu threads=%d differs", n, th);                 \
+         }                                                                                 \
+         e0 = dropout_backward_##T(&plan, n, Y[0], X);                                      \
+         e1 = dropout_backward_##T##_mt(&plan, n, Y[1], X, th);                             \
          CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]),                       \
                "backward n=%zu threads=%d differs", n, th);                                \
          e0 = dropout_apply_mask_##T(&rule, n, Y[0], mk[0], X);                             \
@@ -69,7 +75,7 @@ static void fill_inputs(void)
          CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]),                       \
                "apply_mask n=%zu threads=%d differs", n, th);                              \
       }                                                                                   \
-      case_end("parallel " NAME ": forward, forward+mask, backward, apply_mask on 1-3 threads = one call"); \
+      case_end("parallel " NAME ": forward (from a generator), replay+mask, backward, apply_mask on 1-3 threads = one call"); \
    } while (0)
 
 /* bad arguments: the library's code, and not one element written */
@@ -81,11 +87,13 @@ static void fill_inputs(void)
       dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make(0), 100);    \
       bad = plan; bad.pos = UINT64_MAX - 10;                                              \
       memset(Y[1], 0, sizeof Y[1]);                                                       \
-      CHECK(dropout_forward_##T##_mt(NULL, Y[1], NULL, X, 2) == DROPOUT_ERR_NULL, "NULL plan"); \
-      CHECK(dropout_forward_##T##_mt(&bad, Y[1], NULL, X, 2) == DROPOUT_ERR_RANGE, "range"); \
-      CHECK(dropout_forward_##T##_mt(&plan, Y[1], NULL, NULL, 2) == DROPOUT_ERR_NULL, "NULL x"); \
-      CHECK(dropout_backward_##T##_mt(&bad, Y[1], X, 3) == DROPOUT_ERR_RANGE, "backward range"); \
-      CHECK(dropout_apply_mask_##T##_mt(&rule, 100, Y[1], NULL, X, 3) == DROPOUT_ERR_NULL, "NULL mask"); \
+      CHECK(dropout_replay_##T##_mt(NULL, 100, Y[1], NULL, X, 2) == DROPOUT_ERR_NULL_PLAN, "NULL plan"); \
+      CHECK(dropout_replay_##T##_mt(&bad, 100, Y[1], NULL, X, 2) == DROPOUT_ERR_RANGE, "range"); \
+      CHECK(dropout_replay_##T##_mt(&plan, 100, Y[1], NULL, NULL, 2) == DROPOUT_ERR_NULL_INPUT, "NULL x"); \
+      CHECK(dropout_replay_##T##_mt(&plan, 64, Y[1], NULL, X, 2) == DROPOUT_ERR_COUNT, "count"); \
+      CHECK(dropout_backward_##T##_mt(&bad, 100, Y[1], X, 3) == DROPOUT_ERR_RANGE, "backward range"); \
+      CHECK(dropout_apply_mask_##T##_mt(&rule, 100, Y[1], NULL, X, 3) == DROPOUT_ERR_NULL_MASK, "NULL mask"); \
+      CHECK(dropout_forward_##T##_mt(NULL, &rule, NULL, 100, Y[1], NULL, X, 2) == DROPOUT_ERR_NULL_GEN, "NULL g"); \
       CHECK(!memcmp(Y[1], untouched, sizeof untouched), "an erroring call wrote output");  \
       case_end("parallel " NAME ": bad arguments return the library's codes, nothing written"); \
    } while (0)

@@ -304,6 +304,105 @@ static int layout_ok(const fcase *c, const ptrdiff_t *s)
    }
 }
 
+/* ---- the short calls (1.0): a step's forward from a generator, the backward and the
+   replay of its plan, the mask; counts that differ from the plan's or that no buffer has,
+   and rules whose fields were edited. An error writes nothing and leaves g as it was; a
+   success gives the scalar reference's bits and moves g on by n. ---------------------- */
+static int short_call(int dtype, int which, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,
+                      void *y, uint8_t *mask, const void *x)
+{
+   switch (which * 4 + dtype - 1) {
+   case 0: return dropout_forward_f32(g, rule, plan, n, (float *)y, mask, (const float *)x);
+   case 1: return dropout_forward_f64(g, rule, plan, n, (double *)y, mask, (const double *)x);
+   case 2: return dropout_forward_f16(g, rule, plan, n, (dropout_f16 *)y, mask, (const dropout_f16 *)x);
+   case 3: return dropout_forward_bf16(g, rule, plan, n, (dropout_bf16 *)y, mask, (const dropout_bf16 *)x);
+   case 4: return dropout_replay_f32(plan, n, (float *)y, mask, (const float *)x);
+   case 5: return dropout_replay_f64(plan, n, (double *)y, mask, (const double *)x);
+   case 6: return dropout_replay_f16(plan, n, (dropout_f16 *)y, mask, (const dropout_f16 *)x);
+   case 7: return dropout_replay_bf16(plan, n, (dropout_bf16 *)y, mask, (const dropout_bf16 *)x);
+   case 8: return dropout_backward_f32(plan, n, (float *)y, (const float *)x);
+   case 9: return dropout_backward_f64(plan, n, (double *)y, (const double *)x);
+   case 10: return dropout_backward_f16(plan, n, (dropout_f16 *)y, (const dropout_f16 *)x);
+   case 11: return dropout_backward_bf16(plan, n, (dropout_bf16 *)y, (const dropout_bf16 *)x);
+   default: return dropout_mask(plan, n, mask);
+   }
+}
+
+static void fuzz_short(bytes *in, const dropout_rule *good, dropout_key key)
+{
+   enum { SN = 200 };
+   unsigned char xb[SN * 8], yb[SN * 8 + 2 * PAD], ysnap[SN * 8 + 2 * PAD], mb[SN / 8 + 1 + 2 * PAD], msnap[SN / 8 + 1 + 2 * PAD];
+   dropout_rule rule = *good;
+   dropout_gen g = dropout_gen_make(key), g0;
+   dropout_plan plan, got;
+   unsigned sel = u8(in), k;
+   int dtype = (int)(sel % 4u) + 1, which = (int)((sel / 4u) % 4u), err, want_err = 0, edited = 0;
+   size_t es = esize(dtype), n = u8(in) % SN, call_n = n, i;
+   uint64_t start = u64(in, 2);
+   g.next = (sel & 64u) ? UINT64_MAX - u64(in, 1) : start;
+   for (i = 0; i < sizeof xb; ++i) xb[i] = (unsigned char)u8(in);
+   sel = u8(in);
+   if (sel & 1u) { call_n = n + (size_t)(int8_t)u8(in); }                     /* another count */
+   if (sel & 2u) { call_n = (size_t)(ptrdiff_t)-(ptrdiff_t)(u8(in) + 1u); }  /* a negative int */
+   if (sel & 4u) {                                                           /* a field edited */
+      k = u8(in) % 4u;
+      if (k == 0) rule.threshold += 1u + u8(in) % 3u;
+      else if (k == 1) rule.scale_f64 *= 1.0 + (double)(u8(in) + 1u) * 1e-16;
+      else if (k == 2) rule.scale_f32 *= 3.0f;
+      else rule.bits = rule.bits == 8 ? 16 : 8;
+      edited = memcmp(&rule, good, sizeof rule) != 0;
+   }
+   /* what the call must say, in the order the header checks: rule, count, range */
+   if (which == 0) {
+      if (edited) want_err = DROPOUT_ERR_RULE;
+      else if ((uint64_t)call_n > (uint64_t)PTRDIFF_MAX) want_err = DROPOUT_ERR_SIZE;
+      else if ((uint64_t)call_n > UINT64_MAX - g.next) want_err = DROPOUT_ERR_RANGE;
+      else if ((uint64_t)call_n > (uint64_t)PTRDIFF_MAX / es) want_err = DROPOUT_ERR_SIZE;
+      else if (call_n != n) return;   /* a count larger or smaller than the buffers: the caller's word is taken */
+      plan.count = 0;
+   } else {
+      err = dropout_plan_at(&plan, &rule, key, dropout_pos_make(g.next), n);
+      if (edited) { if (err != DROPOUT_ERR_RULE) fail("plan_at accepted a rule whose fields disagree"); return; }
+      if (err == DROPOUT_ERR_RANGE) return;
+      if (err != DROPOUT_OK) fail("plan_at refused a plan that fits");
+      if ((uint64_t)call_n > (uint64_t)PTRDIFF_MAX / (which == 3 ? 1u : es)) want_err = DROPOUT_ERR_SIZE;
+      else if (call_n != n) want_err = DROPOUT_ERR_COUNT;
+   }
+   memset(yb, CANARY, sizeof yb); memset(mb, CANARY, sizeof mb);
+   memcpy(ysnap, yb, sizeof yb); memcpy(msnap, mb, sizeof mb);
+   g0 = g;
+   memset(&got, 0xA5, sizeof got);
+   err = short_call(dtype, which, &g, &rule, which == 0 ? &got : &plan, call_n, yb + PAD, mb + PAD, xb);
+   if (want_err || err) {
+      char msg[200];
+      snprintf(msg, sizeof msg, "short call %d dtype %d n %zu (count %zu): returned %d, want %d", which, dtype, call_n, n, err, want_err);
+      if (err != want_err) fail(msg);
+      if (memcmp(yb, ysnap, sizeof yb) || memcmp(mb, msnap, sizeof mb) || memcmp(&g, &g0, sizeof g)) fail("a refused short call wrote something or moved g");
+      return;
+   }
+   if (which == 0) {
+      if (g.next != g0.next + n || got.pos != g0.next || got.count != n || memcmp(&got.rule, good, sizeof got.rule))
+         fail("forward: g not moved on by n, or the plan handed back is not the positions it used");
+      plan = got;
+   }
+   for (i = 0; i < n; ++i) {
+      int keep = dropout_keep_at(key.seed, key.stream, plan.pos + i, *good);
+      if (which != 3) {
+         val want = apply(dtype, load(dtype, xb + i * es), keep, *good);
+         unsigned char w[8];
+         store(dtype, w, want);
+         if (memcmp(w, yb + PAD + i * es, es) && !(is_nan(dtype, w) && is_nan(dtype, yb + PAD + i * es)))
+            fail("a short call's element differs from the scalar reference");
+      }
+      if (which != 2 && mask_bit(mb + PAD, i) != keep) fail("a short call's mask bit differs from its position's keep decision");
+   }
+   if (memcmp(yb, ysnap, PAD) || memcmp(yb + PAD + n * es, ysnap + PAD + n * es, sizeof yb - PAD - n * es))
+      fail("a short call wrote past its n elements");
+   if (which != 2 && (memcmp(mb, msnap, PAD) || memcmp(mb + PAD + (n + 7) / 8, msnap + PAD + (n + 7) / 8, sizeof mb - PAD - (n + 7) / 8)))
+      fail("a short call wrote past its mask bytes");
+   if (which == 2 && memcmp(mb, msnap, sizeof mb)) fail("the backward wrote a mask");
+}
+
 /* ---- one case ------------------------------------------------------------------------ */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -339,9 +438,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       if ((err == DROPOUT_OK) != (th <= ((uint64_t)1 << bits))) fail("rule_init_threshold: accepted a threshold past 2^bits, or refused a valid one");
    } else {
       double p = pmode == 0 ? p_list[u8(&in) % 12u] : pmode == 1 ? (double)u64(&in, 2) / 65536.0 : (double)u64(&in, 4) / 4294967296.0;
-      err = dropout_rule_init(&c.rule, p, bits);
+      dropout_rule strict;
+      int serr = dropout_rule_init(&strict, p, bits);
+      err = dropout_rule_init_quantised(&c.rule, p, bits);
+      if (serr == DROPOUT_OK) {   /* accepted: the quantised rule, within 1% */
+         double off = dropout_rule_p(&strict) - p, near = p < 0.5 ? p : 1.0 - p;
+         if (err != DROPOUT_OK || memcmp(&strict, &c.rule, sizeof strict) || (off < 0 ? -off : off) > 0.01 * near)
+            fail("rule_init accepted a p realised more than 1% off, or another rule than the quantised one");
+      } else if (err == DROPOUT_OK && p > 0.0 && p < 1.0) {
+         double off = dropout_rule_p(&c.rule) - p, near = p < 0.5 ? p : 1.0 - p;
+         if ((off < 0 ? -off : off) <= 0.01 * near) fail("rule_init refused a p realised within 1%");
+      }
    }
    if (err != DROPOUT_OK) return 0;   /* runtime.c checks the refusals of p */
+   if (c.op == 0) {   /* no op: the short calls instead (an input's other bytes keep their meaning) */
+      fuzz_short(&in, &c.rule, dropout_key_make(u64(&in, 2), u64(&in, 1)));
+      return 0;
+   }
 
    /* the plan: its first position, small or near the end of the stream */
    key = dropout_key_make(u64(&in, 2), u64(&in, 1));
@@ -361,8 +474,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    count = want_positions;
    if (flags & 4u) count += (uint64_t)(int8_t)u8(&in);    /* a count that does not fit the shape */
    err = dropout_plan_at(&c.plan, &c.rule, key, dropout_pos_make(first), count);
-   if ((err == DROPOUT_OK) != (count == 0 || count - 1 <= UINT64_MAX - first)) fail(   /* last position 2^64 - 1 at most */
-      "plan_at: accepted positions past 2^64, or refused a plan that fits");
+   if ((err == DROPOUT_OK) != (count <= (uint64_t)PTRDIFF_MAX && (count == 0 || count - 1 <= UINT64_MAX - first))) fail(   /* last position 2^64 - 1 at most */
+      "plan_at: accepted positions past 2^64 or a count no buffer has, or refused a plan that fits");
    if (err != DROPOUT_OK) return 0;
    if (c.plan.count != count || c.plan.pos != first) fail("plan_at: the plan does not hold the first position and count given");
 

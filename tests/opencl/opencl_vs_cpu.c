@@ -541,7 +541,7 @@ static void refusals(void)
    if (ok && rc != DROPOUT_ERR_OPENCL_BOUNDS) { ok = 0; snprintf(why, sizeof why, "short mask: %d", rc); }
    t.mask = NULL; t.mask_offset = 0; t.in = NULL;       /* dropout.h's own check: no input */
    rc = dropout_opencl_run(&g_ocl, &d, &t, g_q);
-   if (ok && rc != DROPOUT_ERR_NULL) { ok = 0; snprintf(why, sizeof why, "no input: %d", rc); }
+   if (ok && rc != DROPOUT_ERR_NULL_INPUT) { ok = 0; snprintf(why, sizeof why, "no input: %d", rc); }
    t.in = x.m;
    if (ok && dropout_opencl_run(NULL, &d, &t, g_q) != DROPOUT_ERR_OPENCL_CTX) { ok = 0; snprintf(why, sizeof why, "NULL ctx"); }
    {   /* CUDA-graph device coordinates mean nothing here */

@@ -89,7 +89,7 @@ int main(int argc, char **argv)
    /* the decision at the position, by the library's mask call */
    key64 = dropout_key_make(seed, stream);
    if ((err = dropout_plan_at(&plan, &rule, key64, dropout_pos_make(pos), 1)) != 0 ||
-       (err = dropout_mask(&plan, &bit)) != 0) {
+       (err = dropout_mask(&plan, (size_t)plan.count, &bit)) != 0) {
       printf("error %s\n", dropout_strerror(err));
       return 1;
    }
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 
    /* 3. the mask as one call, and as k slices of its plan */
    if ((err = dropout_plan_at(&plan, &rule, key64, dropout_pos_make(pos), (uint64_t)n)) != 0 ||
-       (err = dropout_mask(&plan, one)) != 0) {
+       (err = dropout_mask(&plan, (size_t)plan.count, one)) != 0) {
       printf("error %s\n", dropout_strerror(err));
       return 1;
    }
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
       int s = (int)(((int64_t)n * i / k) & ~7), e = i + 1 == k ? n : (int)(((int64_t)n * (i + 1) / k) & ~7);
       dropout_plan part;
       if (e > s && ((err = dropout_plan_slice(&plan, (uint64_t)s, (uint64_t)(e - s), &part)) != 0 ||
-                    (err = dropout_mask(&part, chunked + s / 8)) != 0)) {
+                    (err = dropout_mask(&part, (size_t)part.count, chunked + s / 8)) != 0)) {
          printf("error %s\n", dropout_strerror(err));
          return 1;
       }

@@ -76,7 +76,7 @@ fi
 
 # ---- flash: forward + backward f32 alone on a Cortex-M4 (-Os, --gc-sections), split into
 # the library's own code and libgcc's (soft float helpers); figures in README. The rule is
-# built from an integer threshold, so no soft double may be linked: the whole .text must
+# a DROPOUT_RULE_THRESHOLD constant, so no soft double may be linked: the whole .text must
 # stay within 2.5 KB with the FPU and 3.5 KB without (0.1.0 took 4.5 and 5.1 KB).
 if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
    for xa_fpu in soft hard; do

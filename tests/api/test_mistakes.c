@@ -1,0 +1,163 @@
+/* test_mistakes.c - the mistakes that returned DROPOUT_OK with a wrong result in 0.9, each
+   now impossible or refused with nothing written:
+     1. last step's plan used for this step, or two layers from copies of one generator:
+        a step's forward takes the generator, so consecutive steps draw fresh positions;
+        running a mask again is the named dropout_replay_*;
+     2. another layer's plan on a smaller buffer, a count of 2^40, a negative int: every
+        call takes n and refuses one that differs from the plan's or that no buffer has;
+     3. a rule edited or written by hand ({128, 3.0, 3.0f, 8}; bits = 16 on an 8-bit rule):
+        refused by every call; DROPOUT_RULE_THRESHOLD makes checked constants;
+     4. a p realised far off (0.00196 at 8 bits: +99%; 0.998: keep 0.0039 for 0.002):
+        refused, naming the width that honours it; the quantised p is an explicit opt-in;
+     6. a NULL names its argument; dropout_plan_at fills its output on error. */
+#include <stdio.h>
+#include <string.h>
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+#include "check.h"
+
+enum { N1 = 256, N2 = 64 };
+static float x[N1], y[N1 + 16], y2[N1];
+static uint8_t m1[N1 / 8], m2[N1 / 8];
+
+static int canary_ok(const float *p, size_t from, size_t to)
+{
+   size_t i;
+   for (i = from; i < to; ++i) if (p[i] != -7.0f) return 0;
+   return 1;
+}
+
+static void case_fresh_steps(void)
+{
+   dropout_rule r;
+   dropout_gen g = dropout_gen_make(dropout_key_make(2024, 0));
+   dropout_plan p1, p2;
+   int i;
+   for (i = 0; i < N1; ++i) x[i] = 1.0f;
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   CHECK(dropout_forward_f32(&g, &r, &p1, N1, y, m1, x) == DROPOUT_OK, "step 1");
+   CHECK(dropout_forward_f32(&g, &r, &p2, N1, y2, m2, x) == DROPOUT_OK, "step 2");
+   CHECK(p1.pos == 0 && p2.pos == N1 && g.next == 2 * N1, "the steps took positions 0 and %d, g at %llu", N1, (unsigned long long)g.next);
+   CHECK(memcmp(m1, m2, sizeof m1) != 0, "two steps drew the same mask");
+   /* running step 1's mask again is the named door, and gives step 1's bits */
+   CHECK(dropout_replay_f32(&p1, N1, y2, m2, x) == DROPOUT_OK && !memcmp(m1, m2, sizeof m1), "replay of step 1");
+   CHECK(g.next == 2 * N1, "replay moved the generator");
+   case_end("mistakes 1: a step's forward takes fresh positions from the generator; the same mask again only through dropout_replay_*");
+}
+
+static void case_counts(void)
+{
+   dropout_rule r;
+   dropout_gen g = dropout_gen_make(dropout_key_make(1, 1));
+   dropout_plan layer1, layer2;
+   int neg = -16;
+   size_t i;
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_16);
+   dropout_gen_plan(&g, &r, N1, &layer1);
+   dropout_gen_plan(&g, &r, N2, &layer2);
+   for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
+   /* layer 1's plan on layer 2's 64-float buffer: 0.9 wrote 256 floats */
+   CHECK(dropout_backward_f32(&layer1, N2, y, x) == DROPOUT_ERR_COUNT && canary_ok(y, 0, N1 + 16), "another layer's plan");
+   CHECK(dropout_replay_f32(&layer1, N2, y, NULL, x) == DROPOUT_ERR_COUNT && canary_ok(y, 0, N1 + 16), "replay, another layer's plan");
+   CHECK(dropout_mask(&layer1, N2, m1) == DROPOUT_ERR_COUNT, "mask, another layer's plan");
+   /* a negative int: 2^64 - 16 as a size_t */
+   CHECK(dropout_forward_f32(&g, &r, NULL, (size_t)neg, y, NULL, x) == DROPOUT_ERR_SIZE && canary_ok(y, 0, N1 + 16), "negative count");
+   CHECK(dropout_fill_u32(g.key, dropout_pos_make(0), (uint32_t *)(void *)y, (size_t)neg) == DROPOUT_ERR_SIZE && canary_ok(y, 0, N1 + 16), "negative fill");
+   CHECK(dropout_gen_plan(&g, &r, (uint64_t)(int64_t)neg, &layer2) == DROPOUT_ERR_SIZE, "negative plan count");
+   /* 2^40 elements with a plan of 2^40: the caller's word, taken; with a plan of 256: refused */
+   CHECK(dropout_backward_f32(&layer1, (size_t)1 << 40, y, x) == DROPOUT_ERR_COUNT && canary_ok(y, 0, N1 + 16), "2^40 against 256");
+   case_end("mistakes 2: the count is taken and checked: another layer's plan, a negative int, 2^40");
+}
+
+static void case_rules(void)
+{
+   static const dropout_rule table[2] = { DROPOUT_RULE_THRESHOLD(26, 8), DROPOUT_RULE_THRESHOLD(6554, 16) };
+   dropout_rule hand = {128, 3.0, 3.0f, 8}, edited;
+   dropout_gen g = dropout_gen_make(dropout_key_make(1, 1));
+   dropout_plan p;
+   size_t i;
+   for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
+   CHECK(dropout_forward_f32(&g, &hand, &p, N1, y, NULL, x) == DROPOUT_ERR_RULE && canary_ok(y, 0, N1 + 16) && g.next == 0,
+         "{128, 3.0, 3.0f, 8} accepted");
+   dropout_rule_init_quantised(&edited, 0.1, DROPOUT_BITS_8);
+   edited.bits = 16;
+   CHECK(dropout_forward_f32(&g, &edited, &p, N1, y, NULL, x) == DROPOUT_ERR_RULE && canary_ok(y, 0, N1 + 16), "bits = 16 on an 8-bit rule accepted");
+   CHECK(dropout_apply_mask_f32(&edited, N1, y, m1, x) == DROPOUT_ERR_RULE && canary_ok(y, 0, N1 + 16), "apply_mask took the edited rule");
+   CHECK(dropout_forward_f32(&g, &table[0], &p, N1, y, NULL, x) == DROPOUT_OK &&
+         dropout_forward_f32(&g, &table[1], &p, N1, y, NULL, x) == DROPOUT_OK, "a DROPOUT_RULE_THRESHOLD constant refused");
+   case_end("mistakes 3: rules whose fields disagree are refused; DROPOUT_RULE_THRESHOLD constants run");
+}
+
+static void case_p(void)
+{
+   dropout_rule r;
+   CHECK(dropout_rule_init(&r, 0.00196, DROPOUT_BITS_8) == DROPOUT_ERR_P_NEEDS_16, "p = 0.00196 at 8 bits");
+   CHECK(dropout_rule_init(&r, 0.998, DROPOUT_BITS_8) == DROPOUT_ERR_P_NEEDS_16, "p = 0.998 at 8 bits");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_P_NEEDS_16), "DROPOUT_BITS_16") != NULL, "the message names the width");
+   CHECK(dropout_rule_init_quantised(&r, 0.998, DROPOUT_BITS_8) == DROPOUT_OK && r.threshold == 255, "the quantised opt-in");
+   case_end("mistakes 4: p realised more than 1% off refused with the width that honours it; quantised on request");
+}
+
+static void case_null_names(void)
+{
+   dropout_rule r;
+   dropout_plan p;
+   dropout_gen g = dropout_gen_make(dropout_key_make(1, 1));
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   CHECK(dropout_forward_f32(&g, &r, NULL, N1, NULL, NULL, x) == DROPOUT_ERR_NULL_OUTPUT &&
+         strstr(dropout_strerror(DROPOUT_ERR_NULL_OUTPUT), "output") && !strstr(dropout_strerror(DROPOUT_ERR_NULL_OUTPUT), "plan"),
+         "NULL y: not named alone");
+   /* an unchecked dropout_plan_at leaves an initialised (empty) plan */
+   memset(&p, 0xA5, sizeof p);
+   CHECK(dropout_plan_at(&p, NULL, g.key, dropout_pos_make(5), N1) == DROPOUT_ERR_NULL_RULE && p.count == 0 && p.pos == 5, "plan_at on error");
+   CHECK(dropout_replay_f32(&p, N1, y, NULL, x) == DROPOUT_ERR_COUNT, "the empty plan runs as a 256-element one");
+   case_end("mistakes 6: a NULL names its argument; dropout_plan_at fills its output on every path");
+}
+
+/* the descriptor kept for a layer's whole run: set_op gives the backward of the forward it
+   ran, new_step fresh positions for the same shape, shape_positions the count before any
+   plan exists (item 7 of the issue) */
+static void case_descriptor(void)
+{
+   static const size_t dims[2] = {8, 32};
+   dropout_rule r;
+   dropout_gen g = dropout_gen_make(dropout_key_make(5, 5));
+   dropout_plan p;
+   dropout_desc d;
+   dropout_tensors t;
+   uint64_t positions = 0, again = 0;
+   float want[N1];
+   memset(&t, 0, sizeof t);
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   CHECK(dropout_shape_positions(2, dims, 2u, &positions) == DROPOUT_OK && positions == 8, "shape_positions: %llu", (unsigned long long)positions);
+   CHECK(dropout_gen_plan(&g, &r, positions, &p) == DROPOUT_OK, "plan");
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_desc_set_shape(&d, 2, dims) == DROPOUT_OK && dropout_desc_set_broadcast(&d, 2u) == DROPOUT_OK &&
+         dropout_desc_positions(&d, &again) == DROPOUT_OK && again == positions, "the descriptor");
+   t.out = y; t.in = x; t.mask = m1;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK, "forward");
+   /* the backward: the same descriptor with another op gives what a fresh BACKWARD one gives */
+   CHECK(dropout_desc_set_op(&d, DROPOUT_OP_BACKWARD) == DROPOUT_OK, "set_op");
+   t.mask = NULL; t.out = y2;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK && !memcmp(y, y2, sizeof want), "backward after set_op differs from the forward's mask");
+   /* the next step: fresh positions, another mask */
+   CHECK(dropout_desc_set_op(&d, DROPOUT_OP_MASK) == DROPOUT_OK, "set_op mask");
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && g.next == 2 * positions, "new_step: g at %llu", (unsigned long long)g.next);
+   t.out = NULL; t.in = NULL; t.mask = m2;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK && m1[0] != m2[0], "new_step drew the same mask");
+   CHECK(dropout_desc_set_plan(&d, &p) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK && m1[0] == m2[0], "set_plan: the old plan's mask");
+   CHECK(dropout_desc_set_op(&d, (dropout_op)42) == DROPOUT_ERR_OP && dropout_desc_new_step(&d, NULL) == DROPOUT_ERR_NULL_GEN &&
+         dropout_shape_positions(2, NULL, 0, &again) == DROPOUT_ERR_NULL_DIMS, "the setters' errors");
+   case_end("mistakes 7: one descriptor per layer: set_op for the backward, new_step for the next step, shape_positions without a plan");
+}
+
+int main(void)
+{
+   case_fresh_steps();
+   case_counts();
+   case_rules();
+   case_p();
+   case_null_names();
+   case_descriptor();
+   return check_exit();
+}
