@@ -158,9 +158,17 @@ static dropout_rule dh_rule(const dh_cmd *c, double p, int bits, int explicit_bi
    dropout_rule r;
    int err = dropout_rule_init(&r, p, (dropout_bits)bits);
    if (err == DROPOUT_ERR_P_NEEDS_16 || err == DROPOUT_ERR_P_NEEDS_32) {
+      /* the library refuses a p that the width realises more than 1% off (p or 1 - p): say
+       * what it would have been, and the width that honours it */
+      dropout_rule q;
+      char got[64];
+      if (dropout_rule_init_quantised(&q, p, (dropout_bits)bits) == DROPOUT_OK && dropout_rule_p(&q) > 0.0 &&
+          dropout_rule_p(&q) < 1.0)
+         snprintf(got, sizeof got, "p = %.9g, more than 1%% off", dropout_rule_p(&q));
+      else
+         snprintf(got, sizeof got, "%s", p < 0.5 ? "no dropout at all" : "dropping everything");
       snprintf(dh_msg, sizeof dh_msg, "%s: p = %.17g with %d-bit draws would be realised as %s: "
-               "give 'Bits', %d (%s)", c->name, p, bits, p < 0.5 ? "no dropout at all" : "dropping everything",
-               err == DROPOUT_ERR_P_NEEDS_16 ? 16 : 32,
+               "give 'Bits', %d (%s)", c->name, p, bits, got, err == DROPOUT_ERR_P_NEEDS_16 ? 16 : 32,
                explicit_bits ? "or leave 'Bits' out for the narrowest width that honours p" : "the default");
       dh_fail("dropouth:pNeedsMoreBits", dh_msg);
    }
@@ -391,10 +399,10 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
                                         single ? mxSINGLE_CLASS : mxDOUBLE_CLASS, mxREAL);
    if (fwd && nlhs > 1) packed = (uint8_t *)mxCalloc(n / 8 + 1, 1);
    if (n == 0) err = DROPOUT_OK;
-   else if (fwd && single) err = dropout_forward_f32(&plan, (float *)mxGetData(plhs[0]), packed, (const float *)mxGetData(x));
-   else if (fwd) err = dropout_forward_f64(&plan, (double *)mxGetData(plhs[0]), packed, (const double *)mxGetData(x));
-   else if (single) err = dropout_backward_f32(&plan, (float *)mxGetData(plhs[0]), (const float *)mxGetData(x));
-   else err = dropout_backward_f64(&plan, (double *)mxGetData(plhs[0]), (const double *)mxGetData(x));
+   else if (fwd && single) err = dropout_replay_f32(&plan, n, (float *)mxGetData(plhs[0]), packed, (const float *)mxGetData(x));
+   else if (fwd) err = dropout_replay_f64(&plan, n, (double *)mxGetData(plhs[0]), packed, (const double *)mxGetData(x));
+   else if (single) err = dropout_backward_f32(&plan, n, (float *)mxGetData(plhs[0]), (const float *)mxGetData(x));
+   else err = dropout_backward_f64(&plan, n, (double *)mxGetData(plhs[0]), (const double *)mxGetData(x));
    dh_check(c, err);
    if (packed) {
       plhs[1] = mxCreateLogicalArray(mxGetNumberOfDimensions(x), mxGetDimensions(x));
@@ -423,7 +431,7 @@ static void dh_mask(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
                                dropout_pos_make(o.pos), (uint64_t)n));
    plhs[0] = mxCreateLogicalArray(ndim, dims);
    packed = (uint8_t *)mxCalloc(n / 8 + 1, 1);
-   if (n) dh_check(c, dropout_mask(&plan, packed));
+   if (n) dh_check(c, dropout_mask(&plan, n, packed));
    dh_unpack(packed, mxGetLogicals(plhs[0]), n);
    mxFree(packed);
    mxFree(dims);

@@ -74,7 +74,10 @@ DROPOUTH_API int dropouth_run(int op, int dtype, double p, int bits, uint64_t se
    if ((rc = dropout_rule_init(&rule, p, (dropout_bits)bits)) != DROPOUT_OK) return rc;
    if ((rc = dropout_plan_at(&plan, &rule, dropout_key_make(seed, stream), dropout_pos_make(pos), count)) != DROPOUT_OK)
       return rc;
-   if (op == DROPOUTH_OP_MASK) return dropout_mask(&plan, mask);
+   if (op == DROPOUTH_OP_MASK) {
+      if (count > (uint64_t)SIZE_MAX) return DROPOUT_ERR_SHAPE_OVERFLOW;
+      return dropout_mask(&plan, (size_t)count, mask);
+   }
    if ((rc = dropout_desc_init(&d, (dropout_op)dop, (dropout_dtype)dtype, &plan)) != DROPOUT_OK) return rc;
    if (rank > 0) {
       if ((rc = dropout_desc_set_shape(&d, rank, dims)) != DROPOUT_OK) return rc;
