@@ -403,22 +403,33 @@
   const fail = (code, message) => { throw new DropoutWebGPUError(code, 'dropout_webgpu: ' + message); };
 
   /* dropout_rule_init: t = floor(p 2^b + 1/2) (exact in double), scale64 = 1 / (1 - t/2^b)
-     (one double division), scale32 = scale64 rounded once to float; p in (0, 1) that the
-     width realises as 0 or 1 is refused with the code of the width that would serve. */
-  function rule(p, bits) {
+     (one double division), scale32 = scale64 rounded once to float. A p in (0, 1) that the
+     width realises as 0 or 1, or with p or 1 - p more than 1% off (|t/2^b - p| > 0.01
+     min(p, 1 - p), in doubles as dropout.h computes it), is refused with the code of the
+     first wider width that honours it; { quantised: true } accepts the width's p as
+     dropout_rule_init_quantised does (still refusing 0 or 1 for a p inside (0, 1)). */
+  function rule(p, bits, options) {
     if (bits !== 8 && bits !== 16 && bits !== 32) fail('DROPOUT_ERR_BITS', `bits: ${bits} is not 8, 16 or 32`);
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail('DROPOUT_ERR_P', `p: ${p} is not in [0, 1]`);
+    const strict = !(options && options.quantised);
     const tOf = (b) => Math.floor(p * 2 ** b + 0.5);
+    const serves = (b) => {
+      const tb = tOf(b), n = 2 ** b;
+      if (tb === 0 || tb === n) return false;
+      if (!strict) return true;
+      const off = Math.abs(tb / n - p), near = p < 0.5 ? p : 1 - p;
+      return off <= 0.01 * near;
+    };
     const t = tOf(bits);
-    if (p > 0 && p < 1 && (t === 0 || t === 2 ** bits)) {
+    if (p > 0 && p < 1 && !serves(bits)) {
+      const how = t === 0 || t === 2 ** bits ? `as ${t === 0 ? 0 : 1}` : `as ${t / 2 ** bits}, more than 1% off`;
       for (let w = bits * 2; w <= 32; w *= 2) {
-        const tw = tOf(w);
-        if (tw !== 0 && tw !== 2 ** w) {
+        if (serves(w)) {
           fail(w === 16 ? 'DROPOUT_ERR_P_NEEDS_16' : 'DROPOUT_ERR_P_NEEDS_32',
-            `p: ${p} is realised as ${t === 0 ? 0 : 1} by ${bits}-bit draws; ${w}-bit draws realise it`);
+            `p: ${p} is realised ${how} by ${bits}-bit draws; ${w}-bit draws honour it`);
         }
       }
-      fail('DROPOUT_ERR_P_UNREALISABLE', `p: ${p} is realised as 0 or 1 even by 32-bit draws`);
+      fail('DROPOUT_ERR_P_UNREALISABLE', `p: ${p} is realised ${how} even by 32-bit draws`);
     }
     const all = t === 2 ** bits;
     const scale64 = all ? 0 : 1 / (1 - t / 2 ** bits);
@@ -556,7 +567,7 @@
       if (!(op in OPS)) fail('DROPOUT_ERR_OP', `op: '${op}' is not one of ${Object.keys(OPS).join(', ')}`);
       const dtype = call.dtype === undefined && op === 'mask' ? 'f32' : call.dtype;
       if (!(dtype in DTYPES)) fail('DROPOUT_ERR_DTYPE', `dtype: '${dtype}' is not one of f32, f16, bf16 (WGSL has no f64)`);
-      const r = rule(call.p, call.bits);
+      const r = rule(call.p, call.bits, { quantised: call.quantised === true });
       const seed = u64('seed', call.seed), stream = u64('stream', call.stream);
       const pos = u64('pos', call.pos === undefined ? 0n : call.pos);
       const count = call.count;

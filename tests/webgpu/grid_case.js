@@ -42,7 +42,7 @@
     const mask = c.maskBytes ? buffer(bytes.m0) : undefined;
     const enc = device.createCommandEncoder();
     const call = {
-      op: c.op, dtype: c.dtype, p: c.p, bits: c.bits, seed: BigInt(c.seed), stream: BigInt(c.stream),
+      op: c.op, dtype: c.dtype, p: c.p, bits: c.bits, quantised: true, seed: BigInt(c.seed), stream: BigInt(c.stream),
       pos: BigInt(c.pos), count: c.count,
     };
     if (c.op === 'backward') { call.dx = y; call.dy = x; } else { call.y = y; call.x = x; }
@@ -79,6 +79,7 @@
     const ok = { op: 'forward', dtype: 'f32', p: 0.5, bits: 8, seed: 1n, stream: 2n, pos: 0n, count: 16, y, x, mask: m };
     const cases = [
       ['p = 0.001 at 8 bits', { p: 0.001 }, 'DROPOUT_ERR_P_NEEDS_16', 'p'],
+      ['p = 0.1 at 8 bits (1.6% off)', { p: 0.1 }, 'DROPOUT_ERR_P_NEEDS_16', 'p'],
       ['p = 1e-7 at 8 bits', { p: 1e-7 }, 'DROPOUT_ERR_P_NEEDS_32', 'p'],
       ['p = 1e-12 at 32 bits', { p: 1e-12, bits: 32 }, 'DROPOUT_ERR_P_UNREALISABLE', 'p'],
       ['p = NaN', { p: NaN }, 'DROPOUT_ERR_P', 'p'],
