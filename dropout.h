@@ -157,10 +157,10 @@
 /* The fast-math guards are in the implementation section (a file with the declarations
    alone may use fast-math); dropout_cuda.cuh's kernels are compiled where
    DROPOUT_CUDA_IMPLEMENTATION is defined, so that file is held to them too. */
-#if defined(DROPOUT_CUDA_IMPLEMENTATION) && !defined(DROPOUT_IMPLEMENTATION) && \
+#if !defined(DROPOUT_IMPLEMENTATION) && defined(DROPOUT_CUDA_IMPLEMENTATION) && \
     (defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0) || \
      defined(__NO_SIGNED_ZEROS__) || defined(__RECIPROCAL_MATH__) || defined(__ASSOCIATIVE_MATH__))
-#error "dropout_cuda.cuh's implementation must not be built with -ffast-math or its parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math, -fassociative-math): they change the bits; build the file that defines DROPOUT_CUDA_IMPLEMENTATION without them"
+#error "the implementation of dropout_cuda.cuh must not be built with -ffast-math or its parts (-ffinite-math-only, -fno-signed-zeros, -freciprocal-math, -fassociative-math): they change the bits; build the file that defines DROPOUT_CUDA_IMPLEMENTATION without them"
 #endif
 
 #if defined(__OPENCL_C_VERSION__)
