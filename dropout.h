@@ -2739,11 +2739,16 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
    compares (movemask / AVX-512 mask registers); a call at any offset reads its 64-bit
    keep words as a shift of two windows.
    ------------------------------------------------------------------------------------ */
+/* Opt-outs, for a build whose target flags allow more than the program should use (say
+   -march=native, run where 512-bit code lowers the clock): DROPOUT_NO_AVX512 leaves out
+   the AVX-512 path (AVX2 is taken where the flags allow it), DROPOUT_NO_AVX2 leaves out
+   AVX2 and AVX-512 (the SSE path). Same bits on every path; DROPOUT_NO_SIMD, the
+   reference alone. */
 #if !defined(DROPOUT_NO_SIMD)
-#if defined(__AVX512F__) && defined(__AVX512BW__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && !defined(DROPOUT_NO_AVX512) && !defined(DROPOUT_NO_AVX2)
 #define DROPOUT__SIMD_AVX512 1
 #define DROPOUT__SIMD_NAME "avx512"
-#elif defined(__AVX2__)
+#elif defined(__AVX2__) && !defined(DROPOUT_NO_AVX2)
 #define DROPOUT__SIMD_AVX2 1
 #define DROPOUT__SIMD_NAME "avx2"
 #elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
