@@ -175,7 +175,8 @@ bench-isa:
 # (B) against REV's (A; default the pinned baseline, 0.1.0's CPU code) over the whole grid
 # in one process (bench/ab/grid.c): draw widths 8/16/32; forward with and without the mask,
 # the mask alone, both backwards, the fused op; f32, bf16, f16; in L2 and streamed; 1 and 2
-# threads. Per cell the ratio B/A and A timed twice (the spread to read it against). Any
+# threads. Per cell the ratio B/A and A'/A, A's header built again at other addresses (the
+# spread to read B/A against: the moment's noise and placement). Any
 # revision from 0.1.0 on can be A (the grid uses the 0.1.0 calls). AB_ARGS: grid.c's
 # options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds). Writes
 # $(BENCH_OUT)/ab-<model>-<path>-vs-<rev>.md (PUBLISH=1: bench/results/).
@@ -186,8 +187,9 @@ bench-ab:
 	@mkdir -p build/ab/base $(BENCH_OUT) && git show $(or $(REV),$(AB_BASE)):dropout.h >build/ab/base/dropout.h
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_a.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
-	objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_a.o && objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_b.o
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o -o build/ab/ab_grid
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o
+	for v in a b c; do objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_$$v.o || exit 1; done
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o build/ab/grid_c.o -o build/ab/ab_grid
 	@rev=$$(git rev-parse --short $(or $(REV),$(AB_BASE))); out=$(BENCH_OUT)/ab-$(or $(BENCH_MODEL),unknown)-$$(./build/ab/ab_grid --path)-vs-$$rev.md; \
 	{ echo "# make bench-ab: $(or $(REV),$(AB_BASE)) ($$rev) against the working tree"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL)), $$(nproc) cores"; \

@@ -3,10 +3,14 @@
    the mask alone, both backwards (mask-free, from the stored mask), the fused
    bias-dropout-add; f32, bf16, f16; in L2 and streamed (out of cache); one thread and two.
 
-   How it judges a change on a shared, noisy machine: each cell runs A, B and A once more
-   (A') call by call in alternation, round after round (the order rotates each round), and
-   keeps each one's best time. B/A is the change; A'/A is the same code timed twice in the
-   same moments, the spread to read B/A against (a B/A inside the spread is no change).
+   How it judges a change on a shared, noisy machine: each cell runs A, B and A' call by
+   call in alternation, round after round (the order rotates each round), and keeps each
+   one's best time. A' is A's header built once more with its code moved (a pad before the
+   header: every function at another address) and called 208 bytes further down the stack:
+   the same instructions in another place. B/A is the change; A'/A is the spread to read it
+   against: the noise of the moment and what placement alone does (on Zen 5 a hot loop that
+   did not change an instruction measured up to 8% apart in two builds). A B/A inside the
+   spread is no change.
    Also the walls, y = x * s over the same arrays (streaming stores out of cache, plain in
    L2; 4-byte and 2-byte elements), and each forward's share of its wall (wall / call: 1.0
    runs at the wall). Not a test: nothing is asserted.
@@ -40,6 +44,7 @@ static const char *dt_name[] = {"f32", "bf16", "f16"};
    const char *ab_grid_path##S(void);
 AB_DECL(A)
 AB_DECL(B)
+AB_DECL(C)
 
 #define COLS 1024   /* the fused op's row length */
 
@@ -59,20 +64,32 @@ static double now(void)
    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* one thread's part of a call: elements lo .. hi - 1, a call at its own position */
-static void part(const cell *c, int v, size_t lo, size_t hi)
+/* one thread's part of a call: elements lo .. hi - 1, a call at its own position; v: 0 A,
+   1 B, 2 A's header built again with its code and stack moved (C) */
+static void part_of(const cell *c, int v, size_t lo, size_t hi)
 {
    const size_t m = hi - lo;
    int (*call)(int, int, int, void *, uint8_t *, const void *, const void *, const void *, size_t, size_t, uint64_t) =
-      v == 1 ? ab_grid_callB : ab_grid_callA;
+      v == 1 ? ab_grid_callB : v == 2 ? ab_grid_callC : ab_grid_callA;
    if (c->op == OP_FILL) {
-      (v == 1 ? ab_grid_fillB : ab_grid_fillA)(words + lo, m);
+      (v == 1 ? ab_grid_fillB : v == 2 ? ab_grid_fillC : ab_grid_fillA)(words + lo, m);
    } else if (c->dt == DT_F32) {
       call(c->op, c->dt, c->bits, yf + lo, mask + lo / 8, xf + lo, bias_f, rf + lo, m, COLS, pos + lo);
    } else {
       const int bf = c->dt == DT_BF16;
       call(c->op, c->dt, c->bits, yh + lo, mask + lo / 8, (bf ? xb : xh) + lo, bf ? bias_b : bias_h,
            (bf ? rb : rh) + lo, m, COLS, pos + lo);
+   }
+}
+static void part(const cell *c, int v, size_t lo, size_t hi)
+{
+   if (v == 2) {   /* C's calls also run 208 bytes further down the stack */
+      volatile unsigned char pad[208];
+      pad[0] = 0;
+      part_of(c, v, lo, hi);
+      pad[1] = pad[0];
+   } else {
+      part_of(c, v, lo, hi);
    }
 }
 
@@ -203,15 +220,16 @@ static void grid(size_t n, int rounds, int streamed, const char *filter)
       cells[nc].best[0] = cells[nc].best[1] = cells[nc].best[2] = 1e30;
       ++nc;
    }
-   for (i = 0; i < nc; ++i) { time_call(&cells[i], 0, n); time_call(&cells[i], 1, n); }   /* warm */
+   for (i = 0; i < nc; ++i)   /* warm */
+      for (v = 0; v < 3; ++v) time_call(&cells[i], v, n);
    for (r = 0; r < rounds; ++r) {
       double t;
       if ((t = time_wall(n, 4, streamed)) < wall[0]) wall[0] = t;
       if ((t = time_wall(n, 2, streamed)) < wall[1]) wall[1] = t;
       for (i = 0; i < nc; ++i)
          for (v = 0; v < 3; ++v) {
-            const int w = (v + r) % 3;   /* 0: A, 1: B, 2: A again */
-            if ((t = time_call(&cells[i], w == 1, n)) < cells[i].best[w]) cells[i].best[w] = t;
+            const int w = (v + r) % 3;   /* 0: A, 1: B, 2: A moved (C) */
+            if ((t = time_call(&cells[i], w, n)) < cells[i].best[w]) cells[i].best[w] = t;
          }
    }
    printf("\n### 2^%d elements, %s, %d thread%s, best of %d rounds\n\n", log2_of(n), streamed ? "streamed (out of cache)" : "in L2",

@@ -1,12 +1,18 @@
 /* grid_variant.c - one copy of dropout.h behind a suffix, for bench/ab/grid.c (`make bench-ab`).
 
-   Built once against a revision's dropout.h (A) and once against the working tree's (B),
-   with VNAME=A or B; objcopy then hides every symbol but ab_grid_* so that both link into
+   Built against a revision's dropout.h (A), against the working tree's (B), and against
+   the revision's again with AB_MOVE (C: A's code at other addresses), with VNAME=A, B, C; objcopy then hides every symbol but ab_grid_* so that both link into
    one program. Written against the 0.1.0 calls, which every revision has (0.1.0 itself,
    and DROPOUT_V0_API from 0.9.0 on), so the baseline can be any of them. Compiled as a
    user's program compiles the header (extern functions, not DROPOUT_STATIC). */
 #define DROPOUT_V0_API
 #define DROPOUT_IMPLEMENTATION
+#ifdef AB_MOVE
+/* A' (VNAME=C): the same header with every function at another address; 200 bytes of
+   code first (not a multiple of 64: the loops fall elsewhere in their cache lines) */
+void ab_grid_moveC(void);
+void ab_grid_moveC(void) { __asm__ volatile(".skip 200, 0x90"); }
+#endif
 #include "dropout.h"
 
 #define AB_CAT2(a, b) a##b
