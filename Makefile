@@ -13,7 +13,7 @@
 #   make bench-isa  where the time goes and the overlap tables on each x86 SIMD path;
 #                   writes build/bench/isa-*.md
 #   make bench-ab   this dropout.h against a revision's (REV=7bc1106, pinned) over the whole
-#                   grid, in one process, with the same-header spread (the speed guard)
+#                   grid, in one process, beside A against itself built again (the guard)
 #   make bench-ab-calls  the calls at one size against max(wall, Philox alone), REV=HEAD
 #   make bench-ceiling  the in-cache forward's own instructions with its data in L1: how
 #                   close the overlap could get to Philox alone if memory cost nothing
@@ -27,7 +27,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ab-calls bench-ceiling clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
+.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ceiling clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -201,6 +201,7 @@ bench-ab:
 # the 0.9 interface) and the working tree's (B), in alternation (bench/ab/main.c).
 LG ?= 16
 REPS ?= 300
+.PHONY: bench-ab-calls
 bench-ab-calls:
 	@mkdir -p build/ab/base && git show $(or $(REV),HEAD):dropout.h >build/ab/base/dropout.h
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -DAB_POS=$(POS) -Ibuild/ab/base -c bench/ab/variant.c -o build/ab/a.o
