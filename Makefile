@@ -12,7 +12,9 @@
 #   make bench   CPU speed against the memory wall and peers; writes build/bench/cpu-*.md
 #   make bench-isa  where the time goes and the overlap tables on each x86 SIMD path;
 #                   writes build/bench/isa-*.md
-#   make bench-ab   this dropout.h against a revision's (REV=HEAD), in one process
+#   make bench-ab   this dropout.h against a revision's (REV=7bc1106, pinned) over the whole
+#                   grid, in one process, beside A against itself built again (the guard)
+#   make bench-ab-calls  the calls at one size against max(wall, Philox alone), REV=HEAD
 #   make bench-ceiling  the in-cache forward's own instructions with its data in L1: how
 #                   close the overlap could get to Philox alone if memory cost nothing
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
@@ -170,22 +172,44 @@ bench-isa:
 	   ./build/isa/bench_$$name --cycles $$out >/dev/null && ./build/isa/bench_$$name --overlap $$out >/dev/null || exit 1; \
 	done; cat $$out; echo "saved $$out"
 
-# make bench-ab [REV=HEAD] [LG=16] [REPS=300] [POS=0]: the working tree's dropout.h (B)
-# against REV's (A, a revision with the 0.9 interface) in one process, call by call in
-# alternation (bench/ab/): how to judge a speed change on a shared, noisy machine, where
-# two separate runs differ by more than most changes. POS: the calls' first position (a
-# call inside a 64-position window: POS=17). Prints a table; writes nothing but build/ab/.
-REV ?= HEAD
+# make bench-ab [REV=7bc1106] [POS=0] [AB_ARGS=...]: the guard. The working tree's dropout.h
+# (B) against REV's (A; default the pinned baseline, 0.1.0's CPU code) over the whole grid
+# in one process (bench/ab/grid.c): draw widths 8/16/32; forward with and without the mask,
+# the mask alone, both backwards, the fused op; f32, bf16, f16; in L2 and streamed; 1 and 2
+# threads. Per cell the ratio B/A and A'/A, A's header built again at other addresses (the
+# spread to read B/A against: the moment's noise and placement). Any
+# revision from 0.1.0 on can be A (the grid uses the 0.1.0 calls). AB_ARGS: grid.c's
+# options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds). Writes
+# $(BENCH_OUT)/ab-<model>-<path>-vs-<rev>.md (PUBLISH=1: bench/results/).
+AB_BASE = 7bc1106
+POS ?= 0
+AB_ARGS ?=
+bench-ab:
+	@mkdir -p build/ab/base $(BENCH_OUT) && git show $(or $(REV),$(AB_BASE)):dropout.h >build/ab/base/dropout.h
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_a.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o
+	for v in a b c; do objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_$$v.o || exit 1; done
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o build/ab/grid_c.o -o build/ab/ab_grid
+	@rev=$$(git rev-parse --short $(or $(REV),$(AB_BASE))); out=$(BENCH_OUT)/ab-$(or $(BENCH_MODEL),unknown)-$$(./build/ab/ab_grid --path)-vs-$$rev.md; \
+	{ echo "# make bench-ab: $(or $(REV),$(AB_BASE)) ($$rev) against the working tree"; echo; \
+	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL)), $$(nproc) cores"; \
+	  echo "- A = $(or $(REV),$(AB_BASE)):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP); grid options: $(AB_ARGS)"; echo; \
+	  ./build/ab/ab_grid -p $(POS) $(AB_ARGS); } | tee $$out; echo "saved $$out"
+
+# make bench-ab-calls [REV=HEAD] [LG=16] [REPS=300] [POS=0]: the f32/bf16/f16 calls at one
+# size against max(wall, each version's Philox alone), REV's dropout.h (A, a revision with
+# the 0.9 interface) and the working tree's (B), in alternation (bench/ab/main.c).
 LG ?= 16
 REPS ?= 300
-POS ?= 0
-bench-ab:
-	@mkdir -p build/ab/base && git show $(REV):dropout.h >build/ab/base/dropout.h
+.PHONY: bench-ab-calls
+bench-ab-calls:
+	@mkdir -p build/ab/base && git show $(or $(REV),HEAD):dropout.h >build/ab/base/dropout.h
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -DAB_POS=$(POS) -Ibuild/ab/base -c bench/ab/variant.c -o build/ab/a.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -DAB_POS=$(POS) -I. -c bench/ab/variant.c -o build/ab/b.o
 	objcopy -w --keep-global-symbol='ab_*' build/ab/a.o && objcopy -w --keep-global-symbol='ab_*' build/ab/b.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) bench/ab/main.c build/ab/a.o build/ab/b.o -o build/ab/ab_main
-	@echo "A = $(REV):dropout.h, B = the working tree's; $(CC) -std=c99 -O3 $(BENCH_ARCH); first position $(POS)"; ./build/ab/ab_main $(LG) $(REPS)
+	@echo "A = $(or $(REV),HEAD):dropout.h, B = the working tree's; $(CC) -std=c99 -O3 $(BENCH_ARCH); first position $(POS)"; ./build/ab/ab_main $(LG) $(REPS)
 
 # make bench-ceiling [BENCH_ARCH=...]: bench/overlap_ceiling.c, the steps of the in-cache
 # overlap run from the header's own functions on 8 chunks that stay in L1, beside Philox

@@ -3173,11 +3173,16 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
    compares (movemask / AVX-512 mask registers); a call at any offset reads its 64-bit
    keep words as a shift of two windows.
    ------------------------------------------------------------------------------------ */
+/* Opt-outs, for a build whose target flags allow more than the program should use (say
+   -march=native, run where 512-bit code lowers the clock): DROPOUT_NO_AVX512 leaves out
+   the AVX-512 path (AVX2 is taken where the flags allow it), DROPOUT_NO_AVX2 leaves out
+   AVX2 and AVX-512 (the SSE path). Same bits on every path; DROPOUT_NO_SIMD, the
+   reference alone. */
 #if !defined(DROPOUT_NO_SIMD)
-#if defined(__AVX512F__) && defined(__AVX512BW__)
+#if defined(__AVX512F__) && defined(__AVX512BW__) && !defined(DROPOUT_NO_AVX512) && !defined(DROPOUT_NO_AVX2)
 #define DROPOUT__SIMD_AVX512 1
 #define DROPOUT__SIMD_NAME "avx512"
-#elif defined(__AVX2__)
+#elif defined(__AVX2__) && !defined(DROPOUT_NO_AVX2)
 #define DROPOUT__SIMD_AVX2 1
 #define DROPOUT__SIMD_NAME "avx2"
 #elif defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
@@ -3716,8 +3721,10 @@ static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
    maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
 #define DROPOUT__GROUP 8
 
-/* Keep words of `count` consecutive stream-aligned windows from window `index` on. */
-static void dropout__windows_keep(uint64_t seed, uint64_t stream, uint64_t index, unsigned count,
+/* Keep words of `count` consecutive stream-aligned windows from window `index` on, under
+   the round keys ks (dropout__key_schedule, made once a call: once a step cost the 8-bit
+   mask 8% in L2 on Zen 5, where a step is one Philox call). */
+static void dropout__windows_keep(const uint32_t *ks, uint64_t stream, uint64_t index, unsigned count,
                                   int bits, uint32_t tm1, uint64_t *keep)
 {
    /* 32-bit mode: 64 words a window; room for a vector step's rounding up */
@@ -3725,8 +3732,6 @@ static void dropout__windows_keep(uint64_t seed, uint64_t stream, uint64_t index
    unsigned per = (unsigned)bits / 2u;                  /* blocks per window */
    uint64_t block = index * per;
    unsigned b, i;
-   uint32_t ks[20];
-   dropout__key_schedule(seed, ks);
    for (b = 0; b < count * per; b += DROPOUT__VB)
       dropout__blocks_simd(ks, stream, block + b, words + 4u * b);
    for (i = 0; i < count; ++i)
@@ -4083,11 +4088,11 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 /* Keep bits. Keep words and masks follow the call's chunks (elements 64c .. 64c + 63).
    A call at a position offset s = offset % 64 reads chunk c's keep word from window c at
    bit s and window c + 1: the step's last window is kept for the next step, so no window
-   is made twice (win[0] carries it; every step after the first starts there). The key
-   (seed, stream) goes to each step as it is, not through this struct, so that a call with
-   a constant key still gets Philox with the key folded in (through the struct: 5 to 16%
-   slower at 8 bits in cache, gcc 12, AVX-512); the windows live in the caller, so that
-   the struct itself never escapes to dropout__windows_keep. */
+   is made twice (win[0] carries it; every step after the first starts there). The round
+   keys (made once a call) and the stream go to each step as arguments, not through this
+   struct (the key through the struct measured 5 to 16% slower at 8 bits in cache, gcc 12,
+   AVX-512); the windows live in the caller, so that the struct itself never escapes to
+   dropout__windows_keep. */
 typedef struct dropout__keep_src {
    const uint8_t *mask_in;    /* keep words read from this stored mask, when not NULL */
    uint64_t first;            /* window of the call's first position */
@@ -4111,7 +4116,7 @@ static inline void dropout__keep_init(dropout__keep_src *ks, uint64_t *win, cons
 
 /* k[0 .. nb): the keep words of the nb whole chunks from element at (a multiple of 64) on;
    the steps come in order, from at = 0 */
-static inline void dropout__keep_step(const dropout__keep_src *ks, uint64_t seed, uint64_t stream,
+static inline void dropout__keep_step(const dropout__keep_src *ks, const uint32_t *rk, uint64_t stream,
                                       size_t at, unsigned nb, uint64_t *k)
 {
    const uint64_t w = ks->first + at / DROPOUT__CHUNK;
@@ -4121,11 +4126,11 @@ static inline void dropout__keep_step(const dropout__keep_src *ks, uint64_t seed
    } else if (ks->all) {
       for (c = 0; c < nb; ++c) k[c] = ~(uint64_t)0;
    } else if (ks->s == 0) {
-      dropout__windows_keep(seed, stream, w, nb, ks->bits, ks->tm1, k);
+      dropout__windows_keep(rk, stream, w, nb, ks->bits, ks->tm1, k);
    } else {
       /* window w + nb is in the call's range: the chunks are whole */
-      if (at) dropout__windows_keep(seed, stream, w + 1, nb, ks->bits, ks->tm1, ks->win + 1);
-      else dropout__windows_keep(seed, stream, w, nb + 1, ks->bits, ks->tm1, ks->win);
+      if (at) dropout__windows_keep(rk, stream, w + 1, nb, ks->bits, ks->tm1, ks->win + 1);
+      else dropout__windows_keep(rk, stream, w, nb + 1, ks->bits, ks->tm1, ks->win);
       for (c = 0; c < nb; ++c) k[c] = ks->win[c] >> ks->s | ks->win[c + 1] << (64u - ks->s);
       ks->win[0] = ks->win[nb];
    }
@@ -4160,8 +4165,12 @@ static inline dropout__stores dropout__stores_choose(const void *y, size_t n, si
 /* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
    step on), so that the loads overlap the arithmetic. Measured on Zen 4: +2 to +35% out of
    cache with streamed stores in the AVX-512 build, while the AVX2 build on the same CPU
-   lost 5-8% with it; so AVX-512 with streaming stores only. */
-static inline void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+   lost 5-8% with it; so AVX-512 with streaming stores only. Always inlined: gcc (12) finds a
+   function whose only effect is a prefetch to be const, and a call to a const function
+   that returns nothing is dead code, so as a function of its own the prefetches were
+   silently dropped (out of cache on Zen 5 the streamed f32 forward then took 2-3.5 times
+   as long, the loads of x waiting on DRAM one chunk at a time). */
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
 {
 #if defined(DROPOUT__SIMD_AVX512)
    if (x && nt && left > DROPOUT__GROUP) {
@@ -4489,6 +4498,7 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint64_t win[DROPOUT__GROUP + 1];  /* the keep bits' windows (ks) */
    uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
    uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
+   uint32_t rk[20];                   /* the round keys (Philox keep bits only) */
    size_t at;
 #if defined(DROPOUT__OVERLAP)
    /* s: the call's position in its first window; the whole windows' elements from there */
@@ -4526,13 +4536,14 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    }
 #endif
    dropout__keep_init(&ks, win, mask_in, r, offset);
+   if (!mask_in && r->threshold != 0) dropout__key_schedule(seed, rk);
    kb[0] = 0;
    for (at = 0; at < full; at += (size_t)step * DROPOUT__CHUNK) {
       const size_t left = (full - at) / DROPOUT__CHUNK;
       const unsigned nb = left < step ? (unsigned)left : step;
       unsigned c;
       dropout__stores_prefetch(x, at, left, es, st.nt);
-      dropout__keep_step(&ks, seed, stream, at, nb, kb + 1);
+      dropout__keep_step(&ks, rk, stream, at, nb, kb + 1);
       if (mask_out)
          for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[1 + c]);
       if (y && r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */

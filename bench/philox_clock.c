@@ -1,11 +1,20 @@
-/* philox_clock.c - the core clock and dropout_fill_u32's speed in one run, for the Philox
-   throughput analysis (bench/results/philox-*.md). Not a test: nothing is asserted.
+/* philox_clock.c - the core clock, dropout_fill_u32's speed and the bound of its instruction
+   mix, in one run, for the Philox throughput analysis (bench/results/philox-*.md). Not a
+   test: nothing is asserted.
 
-   The clock: a chain of 10^9 dependent 64-bit adds (one cycle each on every x86 core of
-   the last 15 years), timed; cycles = adds, so GHz = 1e9 / seconds. Then dropout_fill_u32
+   The clock: a chain of 10^7 dependent 64-bit adds (one cycle each on every x86 core of
+   the last 15 years), timed; cycles = adds, so GHz = 1e7 / seconds (best of 100). Then dropout_fill_u32
    of 2^14 words (64 KiB, in L2) as best of 2000 calls, and the clock once more (a clock
-   that moved between the two is visible). x86-64 with GCC or Clang only (inline asm).
-   build: cc -std=c99 -O3 -march=native -I. bench/philox_clock.c -o build/philox_clock */
+   that moved between the two is visible).
+
+   The instruction-mix bound: the vector operations one dropout__blocks_simd call executes
+   (counted in its object code with this build's path; see mix_cycles), run with no
+   dependences between them, in a loop: the cycles that loop takes are what this core's
+   pipes need for those operations alone, whatever its port layout (measured, not read from
+   a table). Moves, spills, loads, stores and the call are left out, so the bound is below
+   what any code with these operations can reach. x86-64 with GCC or Clang only (inline asm).
+   build: cc -std=c99 -O3 -march=native -I. bench/philox_clock.c -o build/philox_clock
+          (-march=x86-64-v3: the AVX2 path; -march=x86-64: SSE2) */
 #define _POSIX_C_SOURCE 200809L
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -21,13 +30,14 @@ static double now(void)
    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* best of 5 runs of 10^9 dependent adds, in GHz */
+/* best of 100 runs of 10^7 dependent adds, in GHz (short runs: on a shared machine the
+   best of many short runs is one that nothing interrupted) */
 static double clock_ghz(void)
 {
    double best = 1e30;
    int r;
-   for (r = 0; r < 5; ++r) {
-      unsigned long long v = 0, i = 100000000ull;   /* 10 adds a trip */
+   for (r = 0; r < 100; ++r) {
+      unsigned long long v = 0, i = 1000000ull;   /* 10 adds a trip */
       double t0 = now(), t;
       __asm__ volatile("1:\n\t"
                        "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
@@ -36,7 +46,79 @@ static double clock_ghz(void)
                        : "+r"(v), "+r"(i));
       if ((t = now() - t0) < best) best = t;
    }
-   return 1.0 / best;   /* 1e9 cycles / best seconds, in GHz */
+   return 1e-2 / best;   /* 1e7 cycles / best seconds, in GHz */
+}
+
+
+/* One dropout__blocks_simd call's vector ALU operations, independent of each other (the
+   destinations are written, never read, except the three-operand logic of AVX-512 and the
+   two-operand SSE forms, which rotate over enough registers to stay off their latency).
+   Counts per call from objdump of this file's build (gcc 12, -O3):
+     AVX-512, 128 words: 72 vpmuludq, 72 vpsrlq + 8 vpsllq, 64 vpternlogd + 12 vpxord,
+                         5 vpblendmd, 8 vpunpck[lh]qdq, 4 vpaddq                    = 245
+     AVX2, 64 words:     72 vpmuludq, 72 vpsrlq + 8 vpsllq, 137 vpxor, 8 vpblendd,
+                         8 vpunpck[lh]qdq, 4 vpaddq                                 = 309
+     SSE2, 32 words:     72 pmuludq, 72 psrlq + 8 psllq, 137 pxor + 8 pand + 8 por,
+                         20 pshufd, 9 punpck[lh]qdq, 4 paddq                        = 338
+   Returns the words of one call; *cycles gets the loop's cycles per call at ghz. */
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#define MIX_WORDS 128
+#define MIX_BODY                                                                                  \
+   ".rept 8\n.irp r,2,3,4,5,6,7,8,9\n"                                                            \
+   "vpmuludq %%zmm28, %%zmm29, %%zmm0\n vpsrlq $32, %%zmm30, %%zmm10\n"                           \
+   "vpternlogd $0x96, %%zmm28, %%zmm29, %%zmm\\r\n"                                               \
+   ".endr\n.endr\n"                                                                              \
+   ".rept 8\nvpmuludq %%zmm29, %%zmm30, %%zmm1\n vpsrlq $32, %%zmm31, %%zmm12\n"                 \
+   "vpsllq $32, %%zmm31, %%zmm11\n vpunpcklqdq %%zmm28, %%zmm29, %%zmm13\n"                       \
+   "vpxord %%zmm30, %%zmm31, %%zmm14\n .endr\n"                                                  \
+   ".rept 4\nvpxord %%zmm28, %%zmm29, %%zmm15\n vpaddq %%zmm28, %%zmm29, %%zmm16\n .endr\n"      \
+   ".rept 5\nvpblendmd %%zmm28, %%zmm29, %%zmm17%{%%k1%}\n .endr\n"
+#define MIX_CLOBBER "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+   "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "k1"
+#elif defined(__AVX2__)
+#define MIX_WORDS 64
+#define MIX_BODY                                                                                  \
+   ".rept 65\nvpmuludq %%ymm12, %%ymm13, %%ymm0\n vpsrlq $32, %%ymm14, %%ymm1\n"                  \
+   "vpxor %%ymm12, %%ymm13, %%ymm2\n vpxor %%ymm13, %%ymm14, %%ymm3\n .endr\n"                    \
+   ".rept 7\nvpmuludq %%ymm12, %%ymm13, %%ymm0\n vpsrlq $32, %%ymm14, %%ymm1\n vpxor %%ymm12, %%ymm13, %%ymm2\n .endr\n" \
+   ".rept 8\nvpsllq $32, %%ymm15, %%ymm4\n vpblendd $0xaa, %%ymm12, %%ymm13, %%ymm5\n"          \
+   "vpunpcklqdq %%ymm12, %%ymm13, %%ymm6\n .endr\n"                                              \
+   ".rept 4\nvpaddq %%ymm12, %%ymm13, %%ymm7\n .endr\n"
+#define MIX_CLOBBER "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7"
+#else
+#define MIX_WORDS 32
+#define MIX_BODY                                                                                  \
+   ".rept 12\n"                                                                                  \
+   "pmuludq %%xmm15, %%xmm0\n psrlq $32, %%xmm6\n pxor %%xmm15, %%xmm10\n pxor %%xmm14, %%xmm11\n" \
+   "pmuludq %%xmm15, %%xmm1\n psrlq $32, %%xmm7\n pxor %%xmm15, %%xmm12\n pxor %%xmm14, %%xmm13\n" \
+   "pmuludq %%xmm15, %%xmm2\n psrlq $32, %%xmm8\n pxor %%xmm15, %%xmm10\n pxor %%xmm14, %%xmm11\n" \
+   "pmuludq %%xmm15, %%xmm3\n psrlq $32, %%xmm9\n pxor %%xmm15, %%xmm12\n pxor %%xmm14, %%xmm13\n" \
+   "pmuludq %%xmm15, %%xmm4\n psrlq $32, %%xmm6\n pxor %%xmm15, %%xmm10\n pxor %%xmm14, %%xmm11\n" \
+   "pmuludq %%xmm15, %%xmm5\n psrlq $32, %%xmm7\n pxor %%xmm15, %%xmm12\n"                        \
+   ".endr\n"                                                                                     \
+   ".rept 5\npxor %%xmm14, %%xmm13\n .endr\n"                                                    \
+   ".rept 8\npsllq $32, %%xmm8\n pand %%xmm14, %%xmm10\n por %%xmm15, %%xmm11\n .endr\n"          \
+   ".rept 9\npunpcklqdq %%xmm15, %%xmm9\n .endr\n"                                               \
+   ".rept 20\npshufd $0, %%xmm14, %%xmm12\n .endr\n"                                             \
+   ".rept 4\npaddq %%xmm15, %%xmm13\n .endr\n"
+#define MIX_CLOBBER "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+   "xmm11", "xmm12", "xmm13"
+#endif
+
+static double mix_cycles(double ghz)
+{
+   double best = 1e30;
+   int r;
+   for (r = 0; r < 200; ++r) {
+      unsigned long long i = 1000;
+      double t0 = now(), t;
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+      __asm__ volatile("movl $0x5555, %%eax\n\tkmovw %%eax, %%k1\n\t" ::: "eax", "k1");
+#endif
+      __asm__ volatile("1:\n\t" MIX_BODY "dec %0\n\tjnz 1b" : "+r"(i) : : MIX_CLOBBER);
+      if ((t = now() - t0) < best) best = t;
+   }
+   return best / 1000.0 * ghz * 1e9;
 }
 
 int main(void)
@@ -44,7 +126,7 @@ int main(void)
    const size_t n = (size_t)1 << 14;
    uint32_t *w = (uint32_t *)malloc(n * 4);
    dropout_key key = dropout_key_make(42, 7);
-   double ghz0, ghz1, best = 1e30, ns;
+   double ghz0, ghz1, ghz, best = 1e30, ns, mix;
    int r;
    if (!w) return 1;
    ghz0 = clock_ghz();
@@ -55,11 +137,16 @@ int main(void)
       if ((t = now() - t0) < best) best = t;
    }
    ghz1 = clock_ghz();
+   ghz = 0.5 * (ghz0 + ghz1);
    ns = best * 1e9 / (double)n;
-   printf("path %s\nclock before %.3f GHz, after %.3f GHz (10^9 dependent adds, best of 5)\n", DROPOUT__SIMD_NAME, ghz0, ghz1);
-   printf("dropout_fill_u32, 2^14 words, best of 2000: %.4f ns/word = %.3f words/ns = %.3f cycles/word at %.3f GHz"
-          " (%.1f cycles per 128 words)\n",
-          ns, 1.0 / ns, ns * 0.5 * (ghz0 + ghz1), 0.5 * (ghz0 + ghz1), 128.0 * ns * 0.5 * (ghz0 + ghz1));
+   mix = mix_cycles(ghz) / MIX_WORDS;
+   printf("path %s\nclock before %.3f GHz, after %.3f GHz (10^7 dependent adds, best of 100)\n", DROPOUT__SIMD_NAME, ghz0, ghz1);
+   printf("dropout_fill_u32, 2^14 words, best of 2000: %.4f ns/word = %.3f words/ns = %.3f cycles/word"
+          " = %.3f cycles/byte at %.3f GHz\n",
+          ns, 1.0 / ns, ns * ghz, ns * ghz / 4.0, ghz);
+   printf("instruction-mix bound (the %d-word call's vector operations alone, independent, best of 200 x 1000):\n"
+          "   %.1f cycles per call = %.3f cycles/word = %.3f cycles/byte; fill_u32 takes %.2f times the bound\n",
+          MIX_WORDS, mix * MIX_WORDS, mix, mix / 4.0, ns * ghz / mix);
    free(w);
    return 0;
 }

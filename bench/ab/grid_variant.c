@@ -1,0 +1,90 @@
+/* grid_variant.c - one copy of dropout.h behind a suffix, for bench/ab/grid.c (`make bench-ab`).
+
+   Built against a revision's dropout.h (A), against the working tree's (B), and against
+   the revision's again with AB_MOVE (C: A's code at other addresses), with VNAME=A, B, C; objcopy then hides every symbol but ab_grid_* so that both link into
+   one program. Written against the 0.1.0 calls, which every revision has (0.1.0 itself,
+   and DROPOUT_V0_API from 0.9.0 on), so the baseline can be any of them. Compiled as a
+   user's program compiles the header (extern functions, not DROPOUT_STATIC). */
+#define DROPOUT_V0_API
+#define DROPOUT_IMPLEMENTATION
+#ifdef AB_MOVE
+/* A' (VNAME=C): the same header with every function at another address; 200 bytes of
+   code first (not a multiple of 64: the loops fall elsewhere in their cache lines) */
+void ab_grid_moveC(void);
+void ab_grid_moveC(void) { __asm__ volatile(".skip 200, 0x90"); }
+#endif
+#include "dropout.h"
+
+#define AB_CAT2(a, b) a##b
+#define AB_CAT(a, b) AB_CAT2(a, b)
+#define V(name) AB_CAT(name, VNAME)
+
+/* the grid's operations and dtypes (bench/ab/grid.c has the same numbers) */
+enum { OP_FWD_MASK, OP_FWD, OP_MASK, OP_BWD, OP_BWD_MASK, OP_FUSED };
+enum { DT_F32, DT_BF16, DT_F16 };
+
+int V(ab_grid_call)(int op, int dt, int bits, void *y, uint8_t *mask, const void *x, const void *bias,
+                    const void *res, size_t n, size_t cols, uint64_t offset);
+int V(ab_grid_fill)(uint32_t *w, size_t n);
+const char *V(ab_grid_path)(void);
+
+/* p = 0.1, seed 42, stream 7; elements n from position `offset` (fused: n / cols rows) */
+int V(ab_grid_call)(int op, int dt, int bits, void *y, uint8_t *mask, const void *x, const void *bias,
+                    const void *res, size_t n, size_t cols, uint64_t offset)
+{
+   const double p = 0.1;
+   const uint64_t seed = 42, stream = 7;
+   if (op == OP_MASK) return dropout_mask(mask, n, p, bits, seed, stream, offset);
+   if (dt == DT_F32) {
+      float *yf = (float *)y;
+      const float *xf = (const float *)x;
+      switch (op) {
+      case OP_FWD_MASK: return dropout_forward_f32(yf, mask, xf, n, p, bits, seed, stream, offset);
+      case OP_FWD: return dropout_forward_f32(yf, NULL, xf, n, p, bits, seed, stream, offset);
+      case OP_BWD: return dropout_backward_f32(yf, xf, n, p, bits, seed, stream, offset);
+      case OP_BWD_MASK: return dropout_backward_mask_f32(yf, xf, mask, n, p, bits);
+      default:
+         return dropout_bias_dropout_add_f32(yf, mask, xf, (const float *)bias, (const float *)res, n / cols, cols,
+                                             p, bits, seed, stream, offset);
+      }
+   } else {
+      uint16_t *yh = (uint16_t *)y;
+      const uint16_t *xh = (const uint16_t *)x;
+      const int bf = dt == DT_BF16;
+      switch (op) {
+      case OP_FWD_MASK:
+         return bf ? dropout_forward_bf16(yh, mask, xh, n, p, bits, seed, stream, offset)
+                   : dropout_forward_f16(yh, mask, xh, n, p, bits, seed, stream, offset);
+      case OP_FWD:
+         return bf ? dropout_forward_bf16(yh, NULL, xh, n, p, bits, seed, stream, offset)
+                   : dropout_forward_f16(yh, NULL, xh, n, p, bits, seed, stream, offset);
+      case OP_BWD:
+         return bf ? dropout_backward_bf16(yh, xh, n, p, bits, seed, stream, offset)
+                   : dropout_backward_f16(yh, xh, n, p, bits, seed, stream, offset);
+      case OP_BWD_MASK:
+         return bf ? dropout_backward_mask_bf16(yh, xh, mask, n, p, bits)
+                   : dropout_backward_mask_f16(yh, xh, mask, n, p, bits);
+      default:
+         return bf ? dropout_bias_dropout_add_bf16(yh, mask, xh, (const uint16_t *)bias, (const uint16_t *)res, n / cols,
+                                                   cols, p, bits, seed, stream, offset)
+                   : dropout_bias_dropout_add_f16(yh, mask, xh, (const uint16_t *)bias, (const uint16_t *)res, n / cols,
+                                                  cols, p, bits, seed, stream, offset);
+      }
+   }
+}
+
+/* Philox alone: words 0 .. n - 1 of the same stream */
+int V(ab_grid_fill)(uint32_t *w, size_t n)
+{
+   return dropout_fill_u32(w, n, 42, 7, 0);
+}
+
+/* the SIMD path this build of the header takes */
+const char *V(ab_grid_path)(void)
+{
+#ifdef DROPOUT__SIMD_NAME
+   return DROPOUT__SIMD_NAME;
+#else
+   return "?";
+#endif
+}
