@@ -45,6 +45,9 @@
                               or nothing where there is no assert.h: -ffreestanding,
                               wasm32 -nostdlib); argument validation does not depend on it
       DROPOUT_NO_SIMD         use only the scalar reference paths (bit-identical anyway)
+      DROPOUT_NO_AVX512       x86: leave out the AVX-512 path (the AVX2 one runs: for a binary
+                              built with -march=native that runs where 512-bit code lowers
+                              the clock); DROPOUT_NO_AVX2 leaves out both (SSE). Same bits.
       DROPOUT_V0_API          the 0.1.0 interface, unchanged names and signatures, same bits
                               (define it in the implementation file too); for moving over
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
