@@ -4168,7 +4168,9 @@ static inline dropout__stores dropout__stores_choose(const void *y, size_t n, si
 /* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
    step on), so that the loads overlap the arithmetic. Measured on Zen 4: +2 to +35% out of
    cache with streamed stores in the AVX-512 build, while the AVX2 build on the same CPU
-   lost 5-8% with it; so AVX-512 with streaming stores only. Always inlined: gcc (12) finds a
+   lost 5-8% with it; so AVX-512 with streaming stores only (and in the overlap, 4- and
+   8-byte elements only: there the bf16 and f16 calls were up to 6% slower with it on Zen 5,
+   f32 3x faster; bench/results/zen5-amd-epyc-f26m2.md). Always inlined: gcc (12) finds a
    function whose only effect is a prefetch to be const, and a call to a const function
    that returns nothing is dead code, so as a function of its own the prefetches were
    silently dropped (out of cache on Zen 5 the streamed f32 forward then took 2-3.5 times
@@ -4416,7 +4418,8 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
          for (c = first; c < last; ++c) dropout__apply64(dtype, y, x, DROPOUT__AT(c), dk[c], r->scale_f32, st.nt);
          break;
       }
-      dropout__stores_prefetch(x, DROPOUT__AT(first), (full - s - DROPOUT__AT(first)) / DROPOUT__CHUNK, es, st.nt);
+      /* (no prefetch for 2-byte data here: it cost bf16 and f16 up to 6% on Zen 5) */
+      dropout__stores_prefetch(x, DROPOUT__AT(first), (full - s - DROPOUT__AT(first)) / DROPOUT__CHUNK, es, es >= 4 ? st.nt : 0);
       for (b = 0; b < calls; ++b) {   /* call b applies the step's data chunks lo .. hi - 1 */
          /* (the first step's skipped chunks leave the call's last rounds without data,
             not its first: the call sees a count of chunks from round 0, as on a window
