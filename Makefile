@@ -197,6 +197,19 @@ bench-ab:
 	  echo "- A = $(or $(REV),$(AB_BASE)):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP); grid options: $(AB_ARGS)"; echo; \
 	  ./build/ab/ab_grid -p $(POS) $(AB_ARGS); } | tee $$out; echo "saved $$out"
 
+# make bench-ab-short [REV=70982b4] [SHORT_FLAGS=-O2]: the f32 short call of REV's header
+# (0.9: forward(plan)) against the working tree's (1.0: replay(plan, n)), 1 to 65536
+# elements, with the library's default flags (-O2, the SSE2 path) unless SHORT_FLAGS says.
+SHORT_FLAGS ?= -O2
+.PHONY: bench-ab-short
+bench-ab-short:
+	@mkdir -p build/ab/short_base && git show $(or $(REV),70982b4):dropout.h >build/ab/short_base/dropout.h
+	$(CC) -std=c99 $(SHORT_FLAGS) $(WARN) -DVNAME=A -Ibuild/ab/short_base -c bench/ab/short_call_variant.c -o build/ab/short_a.o
+	$(CC) -std=c99 $(SHORT_FLAGS) $(WARN) -DVNAME=B -I. -c bench/ab/short_call_variant.c -o build/ab/short_b.o
+	objcopy -w --keep-global-symbol='sc_*' build/ab/short_a.o && objcopy -w --keep-global-symbol='sc_*' build/ab/short_b.o
+	$(CC) -std=c99 $(SHORT_FLAGS) $(WARN) bench/ab/short_call.c build/ab/short_a.o build/ab/short_b.o -o build/ab/short_call
+	@echo "A = $(or $(REV),70982b4):dropout.h, B = the working tree's; $(CC) -std=c99 $(SHORT_FLAGS)"; ./build/ab/short_call
+
 # make bench-ab-calls [REV=HEAD] [LG=16] [REPS=300] [POS=0]: the f32/bf16/f16 calls at one
 # size against max(wall, each version's Philox alone), REV's dropout.h (A, a revision with
 # the 0.9 interface) and the working tree's (B), in alternation (bench/ab/main.c).

@@ -1,0 +1,32 @@
+/* short_call_variant.c - one header's f32 short call at explicit coordinates, for
+   short_call.c: built twice, -DVNAME=A with a revision's dropout.h and -DVNAME=B with the
+   working tree's, each object keeping only its two functions. A 0.9 header runs
+   dropout_forward_f32(&plan, y, NULL, x); a 1.0 header (it defines DROPOUT_RULE_THRESHOLD)
+   runs what replaced it, dropout_replay_f32(&plan, n, y, NULL, x): same coordinates, same
+   bits, so the difference is the call's own cost (its checks) and its code's placement. */
+#define DROPOUT_STATIC
+#define DROPOUT_IMPLEMENTATION
+#include "dropout.h"
+
+#define AB_CAT2(a, b) a##b
+#define AB_CAT(a, b) AB_CAT2(a, b)
+#define AB_FN(name) AB_CAT(AB_CAT(sc_, VNAME), name)
+
+static dropout_plan sc_plan;
+
+void AB_FN(_init)(size_t n)
+{
+   dropout_rule r;
+   (void)dropout_rule_init(&r, 0.25, DROPOUT_BITS_8);
+   (void)dropout_plan_at(&sc_plan, &r, dropout_key_make(42, 7), dropout_pos_make(12345), n);
+}
+
+int AB_FN(_run)(float *y, const float *x, size_t n)
+{
+#if defined(DROPOUT_RULE_THRESHOLD)
+   return dropout_replay_f32(&sc_plan, n, y, NULL, x);
+#else
+   (void)n;
+   return dropout_forward_f32(&sc_plan, y, NULL, x);
+#endif
+}
