@@ -383,7 +383,7 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
    size_t n;
    uint8_t *packed = NULL;
    int single, err;
-   dh_nargs(c, nrhs, 2, nlhs, fwd ? 2 : 1);
+   dh_nargs(c, nrhs, 2, nlhs, fwd ? 3 : 1);
    x = prhs[0];
    dh_data(c, x);
    p = dh_p(c, prhs[1]);
@@ -392,6 +392,13 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
    n = mxGetNumberOfElements(x);
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
                                dropout_pos_make(o.pos), (uint64_t)n));
+   /* the forward's third output is where this layer's next call starts, so a training loop
+    * need not keep the count itself (the same position twice is the same mask again) */
+   if (fwd && nlhs > 2 && (uint64_t)n > UINT64_MAX - o.pos) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: this call uses the stream's last position: there is no "
+               "next position to return (use another 'Stream')", c->name);
+      dh_fail("dropouth:streamEnd", dh_msg);
+   }
    single = mxIsSingle(x);
    /* every check is done: the outputs are made now and filled by one call each (the call
     * writes every element, so y need not be zeroed first) */
@@ -408,6 +415,10 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
       plhs[1] = mxCreateLogicalArray(mxGetNumberOfDimensions(x), mxGetDimensions(x));
       dh_unpack(packed, mxGetLogicals(plhs[1]), n);
       mxFree(packed);
+   }
+   if (fwd && nlhs > 2) {
+      plhs[2] = mxCreateNumericMatrix(1, 1, mxUINT64_CLASS, mxREAL);
+      *(uint64_t *)mxGetData(plhs[2]) = o.pos + (uint64_t)n;
    }
 }
 

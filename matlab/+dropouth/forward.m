@@ -1,4 +1,4 @@
-function [y, mask] = forward(x, p, varargin)
+function [y, mask, next] = forward(x, p, varargin)
 %FORWARD  Dropout with dropout.h's mask: the same bits in MATLAB, Octave, C, Python, CUDA.
 %   [Y, MASK] = dropouth.forward(X, P, 'Seed', S, 'Position', POS) drops each element of X
 %   with probability P and scales the kept ones by 1/Q, Q the keep probability the draws
@@ -15,7 +15,10 @@ function [y, mask] = forward(x, p, varargin)
 %   'Seed'      the seed, an integer in [0, 2^64) (required)
 %   'Stream'    the stream number, an integer in [0, 2^64) (default 0): one per layer
 %   'Position'  the first stream position, an integer in [0, 2^64) (required); the next
-%               call of a layer starts at POS + numel(X)
+%               call of a layer starts at POS + numel(X), which NEXT returns
+%   [Y, MASK, NEXT] = dropouth.forward(...) also returns NEXT = POS + numel(X) as a uint64:
+%   give it as the layer's 'Position' at the next step (the same position again is the
+%   same mask again), and keep POS for the backward.
 %   'Bits'      draw width 8, 16 or 32 (default: the narrowest whose realised p is within
 %               0.1% of P, as the Python package chooses); a width that would realise P as
 %               0 or 1 is an error (dropouth:pNeedsMoreBits)
@@ -40,7 +43,9 @@ function [y, mask] = forward(x, p, varargin)
   end
   if nargout < 2
     y = dropouth_mex('forward', x, p, varargin{:});
-  else
+  elseif nargout < 3
     [y, mask] = dropouth_mex('forward', x, p, varargin{:});
+  else
+    [y, mask, next] = dropouth_mex('forward', x, p, varargin{:});
   end
 end

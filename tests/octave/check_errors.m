@@ -20,6 +20,7 @@ function check_errors()
     @() dropouth.forward(x, 1.5, c{:}),                      'dropouth:badP', 'p must be in [0, 1]'
     @() dropouth.forward(x, NaN, c{:}),                      'dropouth:badP', 'NaN'
     @() dropouth.forward(x, [0.1 0.2], c{:}),                'dropouth:badP', 'scalar'
+    @() dropouth_next(x, big - 23),                          'dropouth:streamEnd', 'last position'
     @() dropouth.forward(x, 0.5i, c{:}),                     'dropouth:badP', 'complex'
     @() dropouth.forward(x, int8(0), c{:}),                  'dropouth:badP', 'int8'
     @() dropouth.forward(x, 0.001, c{:}, 'Bits', 8),         'dropouth:pNeedsMoreBits', '''Bits'', 16'
@@ -111,6 +112,16 @@ function check_errors()
     printf('FAIL octave spellings: these differ from the plain call: %s\n', strjoin(bad_same, '; '));
   end
 
+  % the forward's third output: where the layer's next call starts, as a uint64; the
+  % next step from it draws another mask, the same position again the same one
+  [y1, ~, nx] = dropouth.forward(x, 0.5, 'Seed', 5, 'Position', uint64(7));
+  [y2, ~, nx2] = dropouth.forward(x, 0.5, 'Seed', 5, 'Position', nx);
+  if isa(nx, 'uint64') && nx == uint64(31) && nx2 == uint64(55) && isequal(y1, ref) && ~isequal(y2, y1)
+    printf('PASS octave next position: [y, mask, next] gives next = pos + numel(x) as a uint64 (7 + 24 = 31), and the step from it draws another mask\n');
+  else
+    printf('FAIL octave next position: next %s (%s), then %s\n', num2str(double(nx)), class(nx), num2str(double(nx2)));
+  end
+
   % the edges of the integers: 2^53 - 1 as a double is that uint64; 2^64 - 1 is a seed
   a = dropouth.stream_u32([1 3], 'Seed', 2^53 - 1, 'Position', 2^53 - 1);
   b = dropouth.stream_u32([1 3], 'Seed', uint64(9007199254740991), 'Position', bitshift(uint64(1), 53) - 1);
@@ -168,4 +179,9 @@ function check_errors()
   else
     printf('FAIL octave version: dropouth.version() is %s, dropout.h says %s\n', dropouth.version(), getenv('DROPOUT_VERSION'));
   end
+end
+
+function y = dropouth_next(x, pos)
+% the three-output forward at a position where pos + numel(x) = 2^64: no next position
+  [y, ~, ~] = dropouth.forward(x, 0.5, 'Seed', 1, 'Position', pos);
 end
