@@ -2676,6 +2676,18 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
 
 /* ---- the descriptor ------------------------------------------------------------------ */
 
+/* the descriptor's plan, field by field (see dropout_desc_init) */
+static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
+{
+   d->dropout__plan.rule.threshold = plan->rule.threshold;
+   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
+   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
+   d->dropout__plan.rule.bits = plan->rule.bits;
+   d->dropout__plan.key = plan->key;
+   d->dropout__plan.pos = plan->pos;
+   d->dropout__plan.count = plan->count;
+}
+
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
 {
    int err, k;
@@ -2694,13 +2706,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__grad = DROPOUT_GRAD_OVERWRITE;
    d->dropout__broadcast = 0;
    d->dropout__strided = 0;
-   d->dropout__plan.rule.threshold = plan->rule.threshold;
-   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
-   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
-   d->dropout__plan.rule.bits = plan->rule.bits;
-   d->dropout__plan.key = plan->key;
-   d->dropout__plan.pos = plan->pos;
-   d->dropout__plan.count = plan->count;
+   dropout__desc_put_plan(d, plan);
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
    d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
    d->dropout__bias_len = 0;
@@ -2839,18 +2845,6 @@ DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned br
    if (err) return err;
    *positions = (uint64_t)np;
    return DROPOUT_OK;
-}
-
-/* the descriptor's plan, field by field (see dropout_desc_init) */
-static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
-{
-   d->dropout__plan.rule.threshold = plan->rule.threshold;
-   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
-   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
-   d->dropout__plan.rule.bits = plan->rule.bits;
-   d->dropout__plan.key = plan->key;
-   d->dropout__plan.pos = plan->pos;
-   d->dropout__plan.count = plan->count;
 }
 
 DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
