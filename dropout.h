@@ -223,54 +223,102 @@ typedef ulong uint64_t;
 extern "C" {
 #endif
 
-/* Return codes. Values are pinned: 0.1.0's -1 .. -5 keep their meaning; new ones are
-   added below the last, never renumbered. dropout_strerror(code) names the argument. */
+/* Return codes, one row each: X(name, pinned value, dropout_strerror's message), the
+   enum and dropout_strerror generated from the rows (an error is added by adding its
+   row; its comment, when the name needs one, goes beside it). Values are pinned: 0.1.0's
+   -1 .. -5 keep their meaning; new ones are added below the last, never renumbered. */
+#define DROPOUT__ERRORS(X) \
+   X(DROPOUT_OK, 0, \
+     "ok") \
+   X(DROPOUT_ERR_P, -1,                /* p is NaN or outside [0, 1] */ \
+     "p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))") \
+   X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */ \
+     "a required pointer is NULL (a 0.1.0 call: its output, input or generator)") \
+   X(DROPOUT_ERR_BITS, -3,             /* the draw width is not 8, 16 or 32 */ \
+     "bits: the draw width must be DROPOUT_BITS_8, _16 or _32") \
+   X(DROPOUT_ERR_RANGE, -4,            /* positions run past the stream's 2^64 */ \
+     "positions: first + count runs past the end of the stream (2^64 positions), or count does not fit size_t") \
+   X(DROPOUT_ERR_ARG, -5,              /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */ \
+     "an argument is out of its domain") \
+   X(DROPOUT_ERR_P_NEEDS_16, -6,       /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */ \
+     "p: 8-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_16 (or 32), or dropout_rule_init_quantised to accept the 8-bit p") \
+   X(DROPOUT_ERR_P_NEEDS_32, -7,       /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */ \
+     "p: 8- and 16-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_32, or dropout_rule_init_quantised to accept the quantised p") \
+   X(DROPOUT_ERR_P_UNREALISABLE, -8,   /* ... that even 32-bit draws realise as 0 or 1 */ \
+     "p: even 32-bit draws realise this p or 1 - p more than 1% off (p or 1 - p below about 2^-26); dropout_rule_init_quantised accepts the 32-bit p unless it is 0 or 1") \
+   X(DROPOUT_ERR_THRESHOLD, -9,        /* threshold past 2^bits */ \
+     "threshold: must be at most 2^bits") \
+   X(DROPOUT_ERR_RULE, -10,            /* a dropout_rule that dropout_rule_init did not make (bits, threshold) */ \
+     "rule: its fields disagree (bits not 8/16/32, threshold past 2^bits, or scale_f64 / scale_f32 not those of threshold and bits): make rules with dropout_rule_init or DROPOUT_RULE_THRESHOLD, never by hand") \
+   X(DROPOUT_ERR_SLICE, -11,           /* plan slice start + count runs past the plan's count */ \
+     "slice: start + count runs past the plan's count") \
+   X(DROPOUT_ERR_RANK, -12,            /* rank outside 1 .. DROPOUT_MAX_RANK */ \
+     "rank: must be 1 .. DROPOUT_MAX_RANK (8)") \
+   X(DROPOUT_ERR_BROADCAST, -13,       /* a broadcast bit at or past the rank */ \
+     "broadcast: a bit at or past the rank is set") \
+   X(DROPOUT_ERR_SIGMA, -14,           /* sigma NaN, negative or infinite; or NOISE without sigma */ \
+     "sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)") \
+   X(DROPOUT_ERR_SHAPE_OVERFLOW, -15,  /* the shape's element count overflows size_t */ \
+     "shape: the element count overflows size_t") \
+   X(DROPOUT_ERR_SHAPE_COUNT, -16,     /* the shape draws a number of positions other than plan->count */ \
+     "shape: it draws a number of positions other than plan->count") \
+   X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \
+     "strides: an output stride is zero, or the strides reach past the address space") \
+   X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \
+     "strides/tensors: two output elements share memory, or an output partly overlaps an input or the mask") \
+   X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \
+     "op: not a dropout_op, or the op does not take this setting or tensor") \
+   X(DROPOUT_ERR_DTYPE, -20,           /* not a dropout_dtype */ \
+     "dtype: not a dropout_dtype") \
+   X(DROPOUT_ERR_DESC, -21,            /* a dropout_desc that dropout_desc_init did not initialise */ \
+     "descriptor: not initialised by dropout_desc_init") \
+   X(DROPOUT_ERR_FLUSH, -22,           /* the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, Arm FZ) */ \
+     "FPU: subnormals are flushed to zero (no longer returned: each call sets the FPU mode it needs and restores the caller's)") \
+   X(DROPOUT_ERR_ROUNDING, -23,        /* the FPU does not round to nearest even */ \
+     "FPU: the rounding mode is not round-to-nearest-even (no longer returned: each call sets the mode it needs and restores the caller's)") \
+   X(DROPOUT_ERR_DEVICE_COORDS, -24,   /* device-memory coordinates given to a CPU run */ \
+     "descriptor: device-memory coordinates (dropout_desc_set_device_coords) given to a CPU run") \
+   X(DROPOUT_ERR_BIAS_LEN, -25,        /* bias_len is 0, does not divide the count, or is not the last dim */ \
+     "bias_len: must be non-zero, divide the count and equal the last dim") \
+   X(DROPOUT_ERR_GRAD, -26,            /* not a dropout_grad */ \
+     "grad: must be DROPOUT_GRAD_OVERWRITE or DROPOUT_GRAD_ACCUMULATE") \
+   X(DROPOUT_ERR_COUNT, -27,           /* n differs from plan->count (a plan of another layer, or a wrong count) */ \
+     "n: differs from plan->count (a plan made for another layer or shape, or a wrong element count)") \
+   X(DROPOUT_ERR_SIZE, -28,            /* n more elements than any buffer holds (past PTRDIFF_MAX bytes: a negative int?) */ \
+     "n: more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t?") \
+   X(DROPOUT_ERR_NULL_PLAN, -29,       /* NULL, by argument: plan */ \
+     "plan is NULL") \
+   X(DROPOUT_ERR_NULL_RULE, -30,       /* rule */ \
+     "rule is NULL") \
+   X(DROPOUT_ERR_NULL_GEN, -31,        /* the generator g */ \
+     "g (the generator) is NULL") \
+   X(DROPOUT_ERR_NULL_OUTPUT, -32,     /* y / dx / out: the output buffer */ \
+     "the output buffer (y, dx, out) is NULL") \
+   X(DROPOUT_ERR_NULL_INPUT, -33,      /* x / dy / in: the input buffer */ \
+     "the input buffer (x, dy, in) is NULL") \
+   X(DROPOUT_ERR_NULL_MASK, -34,       /* mask (where the call needs one) */ \
+     "mask is NULL (this call reads or writes it)") \
+   X(DROPOUT_ERR_NULL_BIAS, -35,       /* bias */ \
+     "bias is NULL") \
+   X(DROPOUT_ERR_NULL_RESIDUAL, -36,   /* residual */ \
+     "residual is NULL") \
+   X(DROPOUT_ERR_NULL_DESC, -37,       /* the descriptor d */ \
+     "d (the descriptor) is NULL") \
+   X(DROPOUT_ERR_NULL_TENSORS, -38,    /* the dropout_tensors t */ \
+     "t (the dropout_tensors) is NULL") \
+   X(DROPOUT_ERR_NULL_RESULT, -39,     /* where the call writes its result (the rule, plan or count it makes) */ \
+     "the pointer the result is written to (rule, plan, positions, ...) is NULL") \
+   X(DROPOUT_ERR_NULL_DIMS, -40,       /* dims */ \
+     "dims is NULL")
+
+#define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
-   DROPOUT_OK = 0,
-   DROPOUT_ERR_P = -1,               /* p is NaN or outside [0, 1] */
-   DROPOUT_ERR_NULL = -2,            /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */
-   DROPOUT_ERR_BITS = -3,            /* the draw width is not 8, 16 or 32 */
-   DROPOUT_ERR_RANGE = -4,           /* positions run past the stream's 2^64 */
-   DROPOUT_ERR_ARG = -5,             /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */
-   DROPOUT_ERR_P_NEEDS_16 = -6,      /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */
-   DROPOUT_ERR_P_NEEDS_32 = -7,      /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */
-   DROPOUT_ERR_P_UNREALISABLE = -8,  /* ... that even 32-bit draws realise as 0 or 1 */
-   DROPOUT_ERR_THRESHOLD = -9,       /* threshold past 2^bits */
-   DROPOUT_ERR_RULE = -10,           /* a dropout_rule that dropout_rule_init did not make (bits, threshold) */
-   DROPOUT_ERR_SLICE = -11,          /* plan slice start + count runs past the plan's count */
-   DROPOUT_ERR_RANK = -12,           /* rank outside 1 .. DROPOUT_MAX_RANK */
-   DROPOUT_ERR_BROADCAST = -13,      /* a broadcast bit at or past the rank */
-   DROPOUT_ERR_SIGMA = -14,          /* sigma NaN, negative or infinite; or NOISE without sigma */
-   DROPOUT_ERR_SHAPE_OVERFLOW = -15, /* the shape's element count overflows size_t */
-   DROPOUT_ERR_SHAPE_COUNT = -16,    /* the shape draws a number of positions other than plan->count */
-   DROPOUT_ERR_STRIDE = -17,         /* an output stride is zero, or the strides' extent overflows */
-   DROPOUT_ERR_OVERLAP = -18,        /* two output elements share memory, or an output partly overlaps an input */
-   DROPOUT_ERR_OP = -19,             /* not a dropout_op, or the op does not take this setting / tensor */
-   DROPOUT_ERR_DTYPE = -20,          /* not a dropout_dtype */
-   DROPOUT_ERR_DESC = -21,           /* a dropout_desc that dropout_desc_init did not initialise */
-   DROPOUT_ERR_FLUSH = -22,          /* the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, Arm FZ) */
-   DROPOUT_ERR_ROUNDING = -23,       /* the FPU does not round to nearest even */
-   DROPOUT_ERR_DEVICE_COORDS = -24,  /* device-memory coordinates given to a CPU run */
-   DROPOUT_ERR_BIAS_LEN = -25,       /* bias_len is 0, does not divide the count, or is not the last dim */
-   DROPOUT_ERR_GRAD = -26,           /* not a dropout_grad */
-   DROPOUT_ERR_COUNT = -27,          /* n differs from plan->count (a plan of another layer, or a wrong count) */
-   DROPOUT_ERR_SIZE = -28,           /* n more elements than any buffer holds (past PTRDIFF_MAX bytes: a negative int?) */
-   DROPOUT_ERR_NULL_PLAN = -29,      /* NULL, by argument: plan */
-   DROPOUT_ERR_NULL_RULE = -30,      /* rule */
-   DROPOUT_ERR_NULL_GEN = -31,       /* the generator g */
-   DROPOUT_ERR_NULL_OUTPUT = -32,    /* y / dx / out: the output buffer */
-   DROPOUT_ERR_NULL_INPUT = -33,     /* x / dy / in: the input buffer */
-   DROPOUT_ERR_NULL_MASK = -34,      /* mask (where the call needs one) */
-   DROPOUT_ERR_NULL_BIAS = -35,      /* bias */
-   DROPOUT_ERR_NULL_RESIDUAL = -36,  /* residual */
-   DROPOUT_ERR_NULL_DESC = -37,      /* the descriptor d */
-   DROPOUT_ERR_NULL_TENSORS = -38,   /* the dropout_tensors t */
-   DROPOUT_ERR_NULL_RESULT = -39,    /* where the call writes its result (the rule, plan or count it makes) */
-   DROPOUT_ERR_NULL_DIMS = -40,      /* dims */
+   DROPOUT__ERRORS(DROPOUT__ERROR_ENUM)
    /* dropout_cuda.cuh: a failed CUDA call returns DROPOUT_ERR_CUDA_BASE - cudaError_t,
       so the CUDA error travels in the code itself (no global state). */
    DROPOUT_ERR_CUDA_BASE = -1000
 };
+#undef DROPOUT__ERROR_ENUM
 
 /* Stream coordinates, as types of their own, so that they cannot be passed in each
    other's place: a key {seed, stream} names a stream; a position is the index of a draw
@@ -1099,7 +1147,27 @@ typedef enum dropout_op {            /* values pinned forever */
    DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */
 } dropout_op;
 
-typedef enum dropout_dtype { DROPOUT_DTYPE_F32 = 1, DROPOUT_DTYPE_F64 = 2, DROPOUT_DTYPE_F16 = 3, DROPOUT_DTYPE_BF16 = 4 } dropout_dtype;
+/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, CL)
+      NAME    DROPOUT_DTYPE_<NAME> = value (pinned forever); DROPOUT__<NAME> = value - 1
+              inside, the index of the tables generated from the rows
+      sfx     the suffix of its calls and kernels (dropout_forward_<sfx>) and its name
+      T       the C element type of its calls; size = sizeof (T), bytes per element
+      CUDA_T  dropout_cuda.cuh's element type for it (cuda_fp16.h, cuda_bf16.h)
+      CL      how opencl/kernels.cl computes it: F float, D double (cl_khr_fp64), H a
+              16-bit pattern in a ushort, computed in float (dropout_<sfx>_to_f32 and back)
+   Everything that lists the dtypes is generated from the rows: the enum, the internal
+   indices, the element sizes, the short calls' definitions (their prototypes below stay
+   written out), dropout_cuda.cuh's calls and kernel instances, dropout_opencl.h's
+   kernels. A new dtype is its row, its prototypes and its element functions. */
+#define DROPOUT__DTYPES(X) \
+   X(F32,  1, f32,  float,        4, float,          F) \
+   X(F64,  2, f64,  double,       8, double,         D) \
+   X(F16,  3, f16,  dropout_f16,  2, __half,         H) \
+   X(BF16, 4, bf16, dropout_bf16, 2, __nv_bfloat16,  H)
+
+#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_DTYPE_##NAME = value,
+typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */
+#undef DROPOUT__DTYPE_ENUM
 
 /* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along
    the last dim; the mask is always packed in logical (mask-shape) row-major order. */
@@ -1433,7 +1501,17 @@ extern "C" {
 int dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file = 1;   /* see the declarations */
 #endif
 
-enum { DROPOUT__F32, DROPOUT__F64, DROPOUT__F16, DROPOUT__BF16 };
+/* The dtypes inside: DROPOUT__F32 = 0 .., the index of the per-dtype tables. */
+#define DROPOUT__DTYPE_INDEX(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT__##NAME = value - 1,
+#define DROPOUT__DTYPE_ROW(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT__ROW_##NAME,
+#define DROPOUT__DTYPE_IN_ORDER(NAME, value, sfx, T, size, CUDA_T, CL) \
+   typedef char dropout__dtype_row_in_order_and_sized_##NAME[DROPOUT__ROW_##NAME == value - 1 && sizeof (T) == size ? 1 : -1];
+enum { DROPOUT__DTYPES(DROPOUT__DTYPE_INDEX) };
+enum { DROPOUT__DTYPES(DROPOUT__DTYPE_ROW) DROPOUT__DTYPE_COUNT };
+DROPOUT__DTYPES(DROPOUT__DTYPE_IN_ORDER)   /* tables are indexed by value - 1; size is sizeof (T) */
+#undef DROPOUT__DTYPE_IN_ORDER
+#undef DROPOUT__DTYPE_ROW
+#undef DROPOUT__DTYPE_INDEX
 
 /* Elements are processed in chunks of 64 so that a chunk's keep decisions fit one
    uint64_t: bit i = element i of the chunk kept. */
@@ -1455,53 +1533,15 @@ enum { DROPOUT__F32, DROPOUT__F64, DROPOUT__F16, DROPOUT__BF16 };
 
 DROPOUTDEF const char *dropout_strerror(int code)
 {
+#define DROPOUT__ERROR_CASE(name, value, message) case name: return message;
    switch (code) {
-   case DROPOUT_OK:                 return "ok";
-   case DROPOUT_ERR_P:              return "p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))";
-   case DROPOUT_ERR_NULL:           return "a required pointer is NULL (a 0.1.0 call: its output, input or generator)";
-   case DROPOUT_ERR_BITS:           return "bits: the draw width must be DROPOUT_BITS_8, _16 or _32";
-   case DROPOUT_ERR_RANGE:          return "positions: first + count runs past the end of the stream (2^64 positions), or count does not fit size_t";
-   case DROPOUT_ERR_ARG:            return "an argument is out of its domain";
-   case DROPOUT_ERR_P_NEEDS_16:     return "p: 8-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_16 (or 32), or dropout_rule_init_quantised to accept the 8-bit p";
-   case DROPOUT_ERR_P_NEEDS_32:     return "p: 8- and 16-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_32, or dropout_rule_init_quantised to accept the quantised p";
-   case DROPOUT_ERR_P_UNREALISABLE: return "p: even 32-bit draws realise this p or 1 - p more than 1% off (p or 1 - p below about 2^-26); dropout_rule_init_quantised accepts the 32-bit p unless it is 0 or 1";
-   case DROPOUT_ERR_THRESHOLD:      return "threshold: must be at most 2^bits";
-   case DROPOUT_ERR_RULE:           return "rule: its fields disagree (bits not 8/16/32, threshold past 2^bits, or scale_f64 / scale_f32 not those of threshold and bits): make rules with dropout_rule_init or DROPOUT_RULE_THRESHOLD, never by hand";
-   case DROPOUT_ERR_SLICE:          return "slice: start + count runs past the plan's count";
-   case DROPOUT_ERR_RANK:           return "rank: must be 1 .. DROPOUT_MAX_RANK (8)";
-   case DROPOUT_ERR_BROADCAST:      return "broadcast: a bit at or past the rank is set";
-   case DROPOUT_ERR_SIGMA:          return "sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)";
-   case DROPOUT_ERR_SHAPE_OVERFLOW: return "shape: the element count overflows size_t";
-   case DROPOUT_ERR_SHAPE_COUNT:    return "shape: it draws a number of positions other than plan->count";
-   case DROPOUT_ERR_STRIDE:         return "strides: an output stride is zero, or the strides reach past the address space";
-   case DROPOUT_ERR_OVERLAP:        return "strides/tensors: two output elements share memory, or an output partly overlaps an input or the mask";
-   case DROPOUT_ERR_OP:             return "op: not a dropout_op, or the op does not take this setting or tensor";
-   case DROPOUT_ERR_DTYPE:          return "dtype: not a dropout_dtype";
-   case DROPOUT_ERR_DESC:           return "descriptor: not initialised by dropout_desc_init";
-   case DROPOUT_ERR_FLUSH:          return "FPU: subnormals are flushed to zero (no longer returned: each call sets the FPU mode it needs and restores the caller's)";
-   case DROPOUT_ERR_ROUNDING:       return "FPU: the rounding mode is not round-to-nearest-even (no longer returned: each call sets the mode it needs and restores the caller's)";
-   case DROPOUT_ERR_DEVICE_COORDS:  return "descriptor: device-memory coordinates (dropout_desc_set_device_coords) given to a CPU run";
-   case DROPOUT_ERR_BIAS_LEN:       return "bias_len: must be non-zero, divide the count and equal the last dim";
-   case DROPOUT_ERR_GRAD:           return "grad: must be DROPOUT_GRAD_OVERWRITE or DROPOUT_GRAD_ACCUMULATE";
-   case DROPOUT_ERR_COUNT:          return "n: differs from plan->count (a plan made for another layer or shape, or a wrong element count)";
-   case DROPOUT_ERR_SIZE:           return "n: more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t?";
-   case DROPOUT_ERR_NULL_PLAN:      return "plan is NULL";
-   case DROPOUT_ERR_NULL_RULE:      return "rule is NULL";
-   case DROPOUT_ERR_NULL_GEN:       return "g (the generator) is NULL";
-   case DROPOUT_ERR_NULL_OUTPUT:    return "the output buffer (y, dx, out) is NULL";
-   case DROPOUT_ERR_NULL_INPUT:     return "the input buffer (x, dy, in) is NULL";
-   case DROPOUT_ERR_NULL_MASK:      return "mask is NULL (this call reads or writes it)";
-   case DROPOUT_ERR_NULL_BIAS:      return "bias is NULL";
-   case DROPOUT_ERR_NULL_RESIDUAL:  return "residual is NULL";
-   case DROPOUT_ERR_NULL_DESC:      return "d (the descriptor) is NULL";
-   case DROPOUT_ERR_NULL_TENSORS:   return "t (the dropout_tensors) is NULL";
-   case DROPOUT_ERR_NULL_RESULT:    return "the pointer the result is written to (rule, plan, positions, ...) is NULL";
-   case DROPOUT_ERR_NULL_DIMS:      return "dims is NULL";
+   DROPOUT__ERRORS(DROPOUT__ERROR_CASE)
    default:
       if (code <= DROPOUT_ERR_CUDA_BASE)
          return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code)";
       return "unknown dropout error code";
    }
+#undef DROPOUT__ERROR_CASE
 }
 
 /* Positions offset .. offset + n - 1 must all exist (< 2^64). */
@@ -1881,7 +1921,9 @@ DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uin
 
 /* ---- the short calls --------------------------------------------------------------- */
 
-static const size_t dropout__esize[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
+#define DROPOUT__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, CL) size,
+static const size_t dropout__esize[DROPOUT__DTYPE_COUNT] = { DROPOUT__DTYPES(DROPOUT__DTYPE_SIZE) };   /* bytes per element, by DROPOUT__ index */
+#undef DROPOUT__DTYPE_SIZE
 
 /* Do [a, a + an) and [b, b + bn) (bytes) share memory? */
 static int dropout__meets(const void *a, size_t an, const void *b, size_t bn)
@@ -1983,66 +2025,6 @@ static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t
    return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_forward_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x)
-{
-   return dropout__forward(DROPOUT__F32, g, rule, plan, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_forward_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x)
-{
-   return dropout__forward(DROPOUT__F64, g, rule, plan, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_forward_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x)
-{
-   return dropout__forward(DROPOUT__F16, g, rule, plan, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_forward_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x)
-{
-   return dropout__forward(DROPOUT__BF16, g, rule, plan, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_backward_f32(const dropout_plan *plan, size_t n, float *dx, const float *dy)
-{
-   return dropout__short(DROPOUT__F32, plan, n, dx, NULL, dy);
-}
-
-DROPOUTDEF int dropout_backward_f64(const dropout_plan *plan, size_t n, double *dx, const double *dy)
-{
-   return dropout__short(DROPOUT__F64, plan, n, dx, NULL, dy);
-}
-
-DROPOUTDEF int dropout_backward_f16(const dropout_plan *plan, size_t n, dropout_f16 *dx, const dropout_f16 *dy)
-{
-   return dropout__short(DROPOUT__F16, plan, n, dx, NULL, dy);
-}
-
-DROPOUTDEF int dropout_backward_bf16(const dropout_plan *plan, size_t n, dropout_bf16 *dx, const dropout_bf16 *dy)
-{
-   return dropout__short(DROPOUT__BF16, plan, n, dx, NULL, dy);
-}
-
-DROPOUTDEF int dropout_replay_f32(const dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x)
-{
-   return dropout__short(DROPOUT__F32, plan, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_replay_f64(const dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x)
-{
-   return dropout__short(DROPOUT__F64, plan, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_replay_f16(const dropout_plan *plan, size_t n, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x)
-{
-   return dropout__short(DROPOUT__F16, plan, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_replay_bf16(const dropout_plan *plan, size_t n, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x)
-{
-   return dropout__short(DROPOUT__BF16, plan, n, y, mask, x);
-}
-
 DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
 {
    int err = dropout__plan_check(plan);
@@ -2054,25 +2036,29 @@ DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
    return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x)
-{
-   return dropout__short_apply_mask(DROPOUT__F32, rule, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x)
-{
-   return dropout__short_apply_mask(DROPOUT__F64, rule, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_apply_mask_f16(const dropout_rule *rule, size_t n, dropout_f16 *y, const uint8_t *mask, const dropout_f16 *x)
-{
-   return dropout__short_apply_mask(DROPOUT__F16, rule, n, y, mask, x);
-}
-
-DROPOUTDEF int dropout_apply_mask_bf16(const dropout_rule *rule, size_t n, dropout_bf16 *y, const uint8_t *mask, const dropout_bf16 *x)
-{
-   return dropout__short_apply_mask(DROPOUT__BF16, rule, n, y, mask, x);
-}
+/* The short calls of every dtype, from its row of DROPOUT__DTYPES: dropout_forward_<sfx>,
+   dropout_backward_<sfx>, dropout_replay_<sfx>, dropout_apply_mask_<sfx> (their prototypes,
+   written out, are in the declarations; the compiler holds each definition to its own). */
+#define DROPOUT__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, CL)                                          \
+   DROPOUTDEF int dropout_forward_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,  \
+                                        T *y, uint8_t *mask, const T *x)                                        \
+   {                                                                                                            \
+      return dropout__forward(DROPOUT__##NAME, g, rule, plan, n, y, mask, x);                                   \
+   }                                                                                                            \
+   DROPOUTDEF int dropout_backward_##sfx(const dropout_plan *plan, size_t n, T *dx, const T *dy)                 \
+   {                                                                                                            \
+      return dropout__short(DROPOUT__##NAME, plan, n, dx, NULL, dy);                                            \
+   }                                                                                                            \
+   DROPOUTDEF int dropout_replay_##sfx(const dropout_plan *plan, size_t n, T *y, uint8_t *mask, const T *x)      \
+   {                                                                                                            \
+      return dropout__short(DROPOUT__##NAME, plan, n, y, mask, x);                                              \
+   }                                                                                                            \
+   DROPOUTDEF int dropout_apply_mask_##sfx(const dropout_rule *rule, size_t n, T *y, const uint8_t *mask, const T *x) \
+   {                                                                                                            \
+      return dropout__short_apply_mask(DROPOUT__##NAME, rule, n, y, mask, x);                                   \
+   }
+DROPOUT__DTYPES(DROPOUT__SHORT_CALLS)
+#undef DROPOUT__SHORT_CALLS
 
 /* ---- the raw stream ---------------------------------------------------------------- */
 
@@ -2177,7 +2163,7 @@ typedef struct dropout__job {
 } dropout__job;
 
 static int dropout__op_ok(int op) { return op >= DROPOUT_OP_FORWARD && op <= DROPOUT_OP_BIAS_DROPOUT_ADD; }
-static int dropout__dtype_ok(int dt) { return dt >= DROPOUT_DTYPE_F32 && dt <= DROPOUT_DTYPE_BF16; }
+static int dropout__dtype_ok(int dt) { return dt >= 1 && dt <= DROPOUT__DTYPE_COUNT; }
 
 /* the ops that write the mask when one is given, and the ops that read it */
 static int dropout__op_mask_out(int op)

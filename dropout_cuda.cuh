@@ -121,7 +121,10 @@ extern "C" {
    Part 1: the kernel bodies, portable (nvcc device code, C99, C++11)
    ==================================================================================== */
 
-enum { DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
+/* The dtypes (dropout.h's DROPOUT__DTYPES rows): DROPOUT_CUDA__F32 = 0 .., dtype - 1. */
+#define DROPOUT_CUDA__DTYPE_INDEX(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_CUDA__##NAME = value - 1,
+enum { DROPOUT__DTYPES(DROPOUT_CUDA__DTYPE_INDEX) };
+#undef DROPOUT_CUDA__DTYPE_INDEX
 enum {
    DROPOUT_CUDA__DROP,        /* forward and mask-free backward; mask_out optional */
    DROPOUT_CUDA__APPLY_MASK,  /* y = x under a stored mask: backward from a mask */
@@ -177,7 +180,12 @@ typedef union dropout_cuda__vec {   /* 16 bytes, as one load/store */
 
 DROPOUT_HD unsigned dropout_cuda__esize(int dtype)
 {
-   return dtype == DROPOUT_CUDA__F64 ? 8u : dtype == DROPOUT_CUDA__F32 ? 4u : 2u;
+#define DROPOUT_CUDA__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, CL) case DROPOUT_CUDA__##NAME: return size;
+   switch (dtype) {
+   DROPOUT__DTYPES(DROPOUT_CUDA__DTYPE_SIZE)
+   default: return 0u;
+   }
+#undef DROPOUT_CUDA__DTYPE_SIZE
 }
 
 DROPOUT_HD void dropout_cuda__ld16(dropout_cuda__vec *v, const void *p)
@@ -1270,26 +1278,20 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
    }
 #define DROPOUT_CUDA__CASE(DT, OP) \
    case DT * 16 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
+#define DROPOUT_CUDA__CASES(NAME, value, sfx, T, size, CUDA_T, CL)                                     \
+   DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__DROP)                                     \
+   DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__APPLY_MASK)                               \
+   DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__FUSED)
    switch (dtype * 16 + op) {
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__DROP)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__DROP)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__DROP)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__APPLY_MASK)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__APPLY_MASK)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__APPLY_MASK)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__APPLY_MASK)
+      DROPOUT__DTYPES(DROPOUT_CUDA__CASES)   /* every dtype: DROP, APPLY_MASK, FUSED */
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FUSED)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__FUSED)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__F16, DROPOUT_CUDA__FUSED)
-      DROPOUT_CUDA__CASE(DROPOUT_CUDA__BF16, DROPOUT_CUDA__FUSED)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_U32)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_UF32)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F64, DROPOUT_CUDA__FILL_UF64)
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__FILL_NORMAL)
    default: return DROPOUT_ERR_OP;
    }
+#undef DROPOUT_CUDA__CASES
 #undef DROPOUT_CUDA__CASE
    return dropout_cuda__launched();
 }
@@ -1308,16 +1310,16 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
    }
 #define DROPOUT_CUDA__SCASE(DT, OP) \
    case DT * 16 + OP: dropout_cuda__strided_kernel<DT, OP><<<grid, block, 0, cs>>>(*s); break;
-#define DROPOUT_CUDA__SCASES(DT)                                                                     \
-   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__DROP) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__APPLY_MASK)     \
-   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__FUSED) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__ALPHA)         \
-   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__ALPHA_GRAD) DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__GAUSS)    \
-   DROPOUT_CUDA__SCASE(DT, DROPOUT_CUDA__NOISE)
+#define DROPOUT_CUDA__SCASES(NAME, value, sfx, T, size, CUDA_T, CL)                                 \
+   DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__DROP)                                   \
+   DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__APPLY_MASK)                             \
+   DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__FUSED)                                  \
+   DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__ALPHA)                                  \
+   DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__ALPHA_GRAD)                             \
+   DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__GAUSS)                                  \
+   DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__NOISE)
    switch (dtype * 16 + op) {
-      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F32)
-      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F64)
-      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__F16)
-      DROPOUT_CUDA__SCASES(DROPOUT_CUDA__BF16)
+      DROPOUT__DTYPES(DROPOUT_CUDA__SCASES)
    default: return DROPOUT_ERR_OP;
    }
 #undef DROPOUT_CUDA__SCASES
@@ -1401,90 +1403,39 @@ DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved,
    return dropout_cuda__launched();
 }
 
-DROPOUT_CUDADEF int dropout_cuda_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, plan, 0, y, mask, x, NULL, NULL, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F64, plan, 0, y, mask, x, NULL, NULL, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_forward_f16(const dropout_plan *plan, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F16, plan, 0, y, mask, x, NULL, NULL, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_forward_bf16(const dropout_plan *plan, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_BF16, plan, 0, y, mask, x, NULL, NULL, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_backward_f32(const dropout_plan *plan, float *dx, const float *dy, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F32, plan, 0, dx, NULL, dy, NULL, NULL, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_backward_f64(const dropout_plan *plan, double *dx, const double *dy, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F64, plan, 0, dx, NULL, dy, NULL, NULL, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_backward_f16(const dropout_plan *plan, __half *dx, const __half *dy, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F16, plan, 0, dx, NULL, dy, NULL, NULL, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_backward_bf16(const dropout_plan *plan, __nv_bfloat16 *dx, const __nv_bfloat16 *dy, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_BF16, plan, 0, dx, NULL, dy, NULL, NULL, cs);
-}
-
 DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, cudaStream_t cs)
 {
    return dropout_cuda__short(DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, plan, 0, NULL, mask, NULL, NULL, NULL, cs);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f32(const dropout_rule *rule, size_t n, float *y, const uint8_t *mask, const float *x, cudaStream_t cs)
-{
-   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F32, rule, n, y, mask, x, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(const dropout_rule *rule, size_t n, double *y, const uint8_t *mask, const double *x, cudaStream_t cs)
-{
-   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F64, rule, n, y, mask, x, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(const dropout_rule *rule, size_t n, __half *y, const uint8_t *mask, const __half *x, cudaStream_t cs)
-{
-   return dropout_cuda__apply_mask(DROPOUT_DTYPE_F16, rule, n, y, mask, x, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(const dropout_rule *rule, size_t n, __nv_bfloat16 *y, const uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs)
-{
-   return dropout_cuda__apply_mask(DROPOUT_DTYPE_BF16, rule, n, y, mask, x, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F32, plan, bias_len, y, mask, x, bias, residual, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F64, plan, bias_len, y, mask, x, bias, residual, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F16, plan, bias_len, y, mask, x, bias, residual, cs);
-}
-
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs)
-{
-   return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_BF16, plan, bias_len, y, mask, x, bias, residual, cs);
-}
+/* The short calls of every dtype, from its row of dropout.h's DROPOUT__DTYPES (CUDA_T the
+   element type): dropout_cuda_forward_<sfx>, _backward_<sfx>, _apply_mask_<sfx>,
+   _bias_dropout_add_<sfx>; their prototypes are written out above. */
+#define DROPOUT_CUDA__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, CL)                                      \
+   DROPOUT_CUDADEF int dropout_cuda_forward_##sfx(const dropout_plan *plan, CUDA_T *y, uint8_t *mask,         \
+                                                  const CUDA_T *x, cudaStream_t cs)                           \
+   {                                                                                                           \
+      return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_##NAME, plan, 0, y, mask, x, NULL, NULL, cs); \
+   }                                                                                                           \
+   DROPOUT_CUDADEF int dropout_cuda_backward_##sfx(const dropout_plan *plan, CUDA_T *dx, const CUDA_T *dy,    \
+                                                   cudaStream_t cs)                                            \
+   {                                                                                                           \
+      return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_##NAME, plan, 0, dx, NULL, dy, NULL, NULL, cs); \
+   }                                                                                                           \
+   DROPOUT_CUDADEF int dropout_cuda_apply_mask_##sfx(const dropout_rule *rule, size_t n, CUDA_T *y,           \
+                                                     const uint8_t *mask, const CUDA_T *x, cudaStream_t cs)   \
+   {                                                                                                           \
+      return dropout_cuda__apply_mask(DROPOUT_DTYPE_##NAME, rule, n, y, mask, x, cs);                          \
+   }                                                                                                           \
+   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##sfx(const dropout_plan *plan, size_t bias_len, CUDA_T *y, \
+                                                           uint8_t *mask, const CUDA_T *x, const CUDA_T *bias,  \
+                                                           const CUDA_T *residual, cudaStream_t cs)             \
+   {                                                                                                           \
+      return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_##NAME, plan, bias_len, y, mask, x, \
+                                 bias, residual, cs);                                                          \
+   }
+DROPOUT__DTYPES(DROPOUT_CUDA__SHORT_CALLS)
+#undef DROPOUT_CUDA__SHORT_CALLS
 
 DROPOUT_CUDADEF int dropout_cuda_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n, cudaStream_t cs)
 {

@@ -16,7 +16,9 @@ and name. It prints one line per finding and exits 1 when
   - an API.md prototype is not, character for character once normalised, the header's
     (a stale signature: a changed type, order or parameter name), or names no function;
   - an enum value the page states (in a ```c block, `NAME = value`, or a table row
-    `| \`NAME\` | value |`) is not the header's, or an error code of the headers has no row.
+    `| \`NAME\` | value |`) is not the header's, or an error code of the headers has no row
+    (the header's values: its enums, and the rows X(NAME, value, ...) of the registries
+    they are generated from, DROPOUT__ERRORS, DROPOUT__DTYPES, ...).
 The PASS lines say how many prototypes and values were compared."""
 import re
 import sys
@@ -115,6 +117,12 @@ def header_constants(path):
     for body in re.findall(r'\benum\b[^{;]*\{([^}]*)\}', text):
         for name, value in re.findall(r'\b(DROPOUT_[A-Z0-9_]+)\s*=\s*(-?\s*\d+)', body):
             found[name] = int(value.replace(' ', ''))
+    # the registries the enums are generated from: X(DROPOUT_ERR_P, -1, ...) rows name the
+    # constant; DROPOUT__DTYPES' X(F32, 1, ...) rows make DROPOUT_DTYPE_F32 = 1
+    for macro, body in re.findall(r'^#\s*define\s+(DROPOUT_[A-Z0-9_]*)\(X\)((?:[^\n]*\\\n)*[^\n]*)', text, flags=re.M):
+        prefix = 'DROPOUT_DTYPE_' if macro == 'DROPOUT__DTYPES' else ''
+        for name, value in re.findall(r'\bX\(\s*([A-Z0-9_]+)\s*,\s*(-?\s*\d+)', body):
+            found[prefix + name] = int(value.replace(' ', ''))
     return found
 
 

@@ -101,6 +101,8 @@ else
    docs_stale=""
    for w in $(grep -o '\(dropout\|DROPOUT\)_[A-Za-z0-9_]*' docs/API.md | sort -u); do
       grep -qw -e "$w" $docs_headers && continue
+      # a dtype is a row X(NAME, value, ...) of dropout.h's DROPOUT__DTYPES, which makes DROPOUT_DTYPE_NAME
+      case $w in DROPOUT_DTYPE_*) grep -q "^   X(${w#DROPOUT_DTYPE_}, " dropout.h && continue ;; esac
       case $w in *_) grep -q -e "$w" $docs_headers && continue ;; esac
       case $w in dropout_opencl*|DROPOUT_ERR_OPENCL*|DROPOUT_OPENCL*) [ -f dropout_opencl.h ] || continue ;; esac
       docs_stale="$docs_stale $w"
