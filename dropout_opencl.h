@@ -94,17 +94,30 @@
 extern "C" {
 #endif
 
-/* Codes of this file (dropout.h's codes keep their meaning). */
+/* Codes of this file (dropout.h's codes keep their meaning), one row each as dropout.h's
+   DROPOUT__ERRORS: X(name, pinned value, dropout_opencl_strerror's message); the enum and
+   dropout_opencl_strerror are generated from the rows. */
+#define DROPOUT_OPENCL__ERRORS(X) \
+   X(DROPOUT_ERR_OPENCL_BUILD, -1901,    /* the program did not build: ctx->message has the log's start */ \
+     "dropout_opencl: the OpenCL program did not build (ctx->message has the log)") \
+   X(DROPOUT_ERR_OPENCL_FP, -1902,       /* single precision lacks round to nearest or denormals */ \
+     "dropout_opencl: the device's single precision lacks round to nearest or denormals (CL_DEVICE_SINGLE_FP_CONFIG), which this op needs for the same bits") \
+   X(DROPOUT_ERR_OPENCL_FP64, -1903,     /* no cl_khr_fp64, or its config lacks round to nearest or denormals */ \
+     "dropout_opencl: this op needs cl_khr_fp64 with round to nearest and denormals (CL_DEVICE_DOUBLE_FP_CONFIG)") \
+   X(DROPOUT_ERR_OPENCL_OFFSET, -1904,   /* a data buffer's byte offset is not a multiple of its element size */ \
+     "dropout_opencl: a data buffer's byte offset is not a multiple of its element size") \
+   X(DROPOUT_ERR_OPENCL_BOUNDS, -1905,   /* a buffer is smaller than its offset plus what the call touches */ \
+     "dropout_opencl: a buffer is smaller than its offset plus the bytes the call touches") \
+   X(DROPOUT_ERR_OPENCL_CTX, -1906,      /* ctx is NULL or was not made by dropout_opencl_init */ \
+     "dropout_opencl: ctx is NULL or not initialised by dropout_opencl_init")
+
+#define DROPOUT_OPENCL__ERROR_ENUM(name, value, message) name = value,
 enum {
-   DROPOUT_ERR_OPENCL_BUILD = -1901,   /* the program did not build: ctx->message has the log's start */
-   DROPOUT_ERR_OPENCL_FP = -1902,      /* single precision lacks round to nearest or denormals */
-   DROPOUT_ERR_OPENCL_FP64 = -1903,    /* no cl_khr_fp64, or its config lacks round to nearest or denormals */
-   DROPOUT_ERR_OPENCL_OFFSET = -1904,  /* a data buffer's byte offset is not a multiple of its element size */
-   DROPOUT_ERR_OPENCL_BOUNDS = -1905,  /* a buffer is smaller than its offset plus what the call touches */
-   DROPOUT_ERR_OPENCL_CTX = -1906,     /* ctx is NULL or was not made by dropout_opencl_init */
+   DROPOUT_OPENCL__ERRORS(DROPOUT_OPENCL__ERROR_ENUM)
    /* a failed OpenCL call: DROPOUT_ERR_OPENCL_BASE + its cl_int (CL_* errors are negative) */
    DROPOUT_ERR_OPENCL_BASE = -2000
 };
+#undef DROPOUT_OPENCL__ERROR_ENUM
 
 /* init flags: build as if the device lacked something (to test the refusals) */
 enum {
@@ -112,7 +125,12 @@ enum {
    DROPOUT_OPENCL_WITHOUT_DENORM = 2   /* treat single precision as flushing denormals */
 };
 
-#define DROPOUT_OPENCL__KERNELS 13
+/* Kernels: a unit, an element and a direct kernel per dtype (dropout.h's DROPOUT__DTYPES
+   rows), and the fill. */
+#define DROPOUT_OPENCL__PLUS_ONE(NAME, value, sfx, T, size, CUDA_T, CL) + 1
+enum { DROPOUT_OPENCL__DTYPES = 0 DROPOUT__DTYPES(DROPOUT_OPENCL__PLUS_ONE) };
+#undef DROPOUT_OPENCL__PLUS_ONE
+#define DROPOUT_OPENCL__KERNELS (3 * DROPOUT_OPENCL__DTYPES + 1)
 
 /* One program per (context, device); fields are read-only for the caller. */
 typedef struct dropout_opencl {
@@ -444,54 +462,102 @@ static const char *const dropout_opencl__program[] = {
    "extern \"C\" {\n",
    "#endif\n",
    "\n",
-   "/* Return codes. Values are pinned: 0.1.0's -1 .. -5 keep their meaning; new ones are\n",
-   "   added below the last, never renumbered. dropout_strerror(code) names the argument. */\n",
+   "/* Return codes, one row each: X(name, pinned value, dropout_strerror's message), the\n",
+   "   enum and dropout_strerror generated from the rows (an error is added by adding its\n",
+   "   row; its comment, when the name needs one, goes beside it). Values are pinned: 0.1.0's\n",
+   "   -1 .. -5 keep their meaning; new ones are added below the last, never renumbered. */\n",
+   "#define DROPOUT__ERRORS(X) \\\n",
+   "   X(DROPOUT_OK, 0, \\\n",
+   "     \"ok\") \\\n",
+   "   X(DROPOUT_ERR_P, -1,                /* p is NaN or outside [0, 1] */ \\\n",
+   "     \"p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))\") \\\n",
+   "   X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */ \\\n",
+   "     \"a required pointer is NULL (a 0.1.0 call: its output, input or generator)\") \\\n",
+   "   X(DROPOUT_ERR_BITS, -3,             /* the draw width is not 8, 16 or 32 */ \\\n",
+   "     \"bits: the draw width must be DROPOUT_BITS_8, _16 or _32\") \\\n",
+   "   X(DROPOUT_ERR_RANGE, -4,            /* positions run past the stream's 2^64 */ \\\n",
+   "     \"positions: first + count runs past the end of the stream (2^64 positions), or count does not fit size_t\") \\\n",
+   "   X(DROPOUT_ERR_ARG, -5,              /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */ \\\n",
+   "     \"an argument is out of its domain\") \\\n",
+   "   X(DROPOUT_ERR_P_NEEDS_16, -6,       /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */ \\\n",
+   "     \"p: 8-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_16 (or 32), or dropout_rule_init_quantised to accept the 8-bit p\") \\\n",
+   "   X(DROPOUT_ERR_P_NEEDS_32, -7,       /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */ \\\n",
+   "     \"p: 8- and 16-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_32, or dropout_rule_init_quantised to accept the quantised p\") \\\n",
+   "   X(DROPOUT_ERR_P_UNREALISABLE, -8,   /* ... that even 32-bit draws realise as 0 or 1 */ \\\n",
+   "     \"p: even 32-bit draws realise this p or 1 - p more than 1% off (p or 1 - p below about 2^-26); dropout_rule_init_quantised accepts the 32-bit p unless it is 0 or 1\") \\\n",
+   "   X(DROPOUT_ERR_THRESHOLD, -9,        /* threshold past 2^bits */ \\\n",
+   "     \"threshold: must be at most 2^bits\") \\\n",
+   "   X(DROPOUT_ERR_RULE, -10,            /* a dropout_rule that dropout_rule_init did not make (bits, threshold) */ \\\n",
+   "     \"rule: its fields disagree (bits not 8/16/32, threshold past 2^bits, or scale_f64 / scale_f32 not those of threshold and bits): make rules with dropout_rule_init or DROPOUT_RULE_THRESHOLD, never by hand\") \\\n",
+   "   X(DROPOUT_ERR_SLICE, -11,           /* plan slice start + count runs past the plan's count */ \\\n",
+   "     \"slice: start + count runs past the plan's count\") \\\n",
+   "   X(DROPOUT_ERR_RANK, -12,            /* rank outside 1 .. DROPOUT_MAX_RANK */ \\\n",
+   "     \"rank: must be 1 .. DROPOUT_MAX_RANK (8)\") \\\n",
+   "   X(DROPOUT_ERR_BROADCAST, -13,       /* a broadcast bit at or past the rank */ \\\n",
+   "     \"broadcast: a bit at or past the rank is set\") \\\n",
+   "   X(DROPOUT_ERR_SIGMA, -14,           /* sigma NaN, negative or infinite; or NOISE without sigma */ \\\n",
+   "     \"sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)\") \\\n",
+   "   X(DROPOUT_ERR_SHAPE_OVERFLOW, -15,  /* the shape's element count overflows size_t */ \\\n",
+   "     \"shape: the element count overflows size_t\") \\\n",
+   "   X(DROPOUT_ERR_SHAPE_COUNT, -16,     /* the shape draws a number of positions other than plan->count */ \\\n",
+   "     \"shape: it draws a number of positions other than plan->count\") \\\n",
+   "   X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \\\n",
+   "     \"strides: an output stride is zero, or the strides reach past the address space\") \\\n",
+   "   X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \\\n",
+   "     \"strides/tensors: two output elements share memory, or an output partly overlaps an input or the mask\") \\\n",
+   "   X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \\\n",
+   "     \"op: not a dropout_op, or the op does not take this setting or tensor\") \\\n",
+   "   X(DROPOUT_ERR_DTYPE, -20,           /* not a dropout_dtype */ \\\n",
+   "     \"dtype: not a dropout_dtype\") \\\n",
+   "   X(DROPOUT_ERR_DESC, -21,            /* a dropout_desc that dropout_desc_init did not initialise */ \\\n",
+   "     \"descriptor: not initialised by dropout_desc_init\") \\\n",
+   "   X(DROPOUT_ERR_FLUSH, -22,           /* the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, Arm FZ) */ \\\n",
+   "     \"FPU: subnormals are flushed to zero (no longer returned: each call sets the FPU mode it needs and restores the caller's)\") \\\n",
+   "   X(DROPOUT_ERR_ROUNDING, -23,        /* the FPU does not round to nearest even */ \\\n",
+   "     \"FPU: the rounding mode is not round-to-nearest-even (no longer returned: each call sets the mode it needs and restores the caller's)\") \\\n",
+   "   X(DROPOUT_ERR_DEVICE_COORDS, -24,   /* device-memory coordinates given to a CPU run */ \\\n",
+   "     \"descriptor: device-memory coordinates (dropout_desc_set_device_coords) given to a CPU run\") \\\n",
+   "   X(DROPOUT_ERR_BIAS_LEN, -25,        /* bias_len is 0, does not divide the count, or is not the last dim */ \\\n",
+   "     \"bias_len: must be non-zero, divide the count and equal the last dim\") \\\n",
+   "   X(DROPOUT_ERR_GRAD, -26,            /* not a dropout_grad */ \\\n",
+   "     \"grad: must be DROPOUT_GRAD_OVERWRITE or DROPOUT_GRAD_ACCUMULATE\") \\\n",
+   "   X(DROPOUT_ERR_COUNT, -27,           /* n differs from plan->count (a plan of another layer, or a wrong count) */ \\\n",
+   "     \"n: differs from plan->count (a plan made for another layer or shape, or a wrong element count)\") \\\n",
+   "   X(DROPOUT_ERR_SIZE, -28,            /* n more elements than any buffer holds (past PTRDIFF_MAX bytes: a negative int\?) */ \\\n",
+   "     \"n: more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t\?\") \\\n",
+   "   X(DROPOUT_ERR_NULL_PLAN, -29,       /* NULL, by argument: plan */ \\\n",
+   "     \"plan is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_RULE, -30,       /* rule */ \\\n",
+   "     \"rule is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_GEN, -31,        /* the generator g */ \\\n",
+   "     \"g (the generator) is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_OUTPUT, -32,     /* y / dx / out: the output buffer */ \\\n",
+   "     \"the output buffer (y, dx, out) is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_INPUT, -33,      /* x / dy / in: the input buffer */ \\\n",
+   "     \"the input buffer (x, dy, in) is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_MASK, -34,       /* mask (where the call needs one) */ \\\n",
+   "     \"mask is NULL (this call reads or writes it)\") \\\n",
+   "   X(DROPOUT_ERR_NULL_BIAS, -35,       /* bias */ \\\n",
+   "     \"bias is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_RESIDUAL, -36,   /* residual */ \\\n",
+   "     \"residual is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_DESC, -37,       /* the descriptor d */ \\\n",
+   "     \"d (the descriptor) is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_TENSORS, -38,    /* the dropout_tensors t */ \\\n",
+   "     \"t (the dropout_tensors) is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_RESULT, -39,     /* where the call writes its result (the rule, plan or count it makes) */ \\\n",
+   "     \"the pointer the result is written to (rule, plan, positions, ...) is NULL\") \\\n",
+   "   X(DROPOUT_ERR_NULL_DIMS, -40,       /* dims */ \\\n",
+   "     \"dims is NULL\")\n",
+   "\n",
+   "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
-   "   DROPOUT_OK = 0,\n",
-   "   DROPOUT_ERR_P = -1,               /* p is NaN or outside [0, 1] */\n",
-   "   DROPOUT_ERR_NULL = -2,            /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */\n",
-   "   DROPOUT_ERR_BITS = -3,            /* the draw width is not 8, 16 or 32 */\n",
-   "   DROPOUT_ERR_RANGE = -4,           /* positions run past the stream's 2^64 */\n",
-   "   DROPOUT_ERR_ARG = -5,             /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */\n",
-   "   DROPOUT_ERR_P_NEEDS_16 = -6,      /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */\n",
-   "   DROPOUT_ERR_P_NEEDS_32 = -7,      /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */\n",
-   "   DROPOUT_ERR_P_UNREALISABLE = -8,  /* ... that even 32-bit draws realise as 0 or 1 */\n",
-   "   DROPOUT_ERR_THRESHOLD = -9,       /* threshold past 2^bits */\n",
-   "   DROPOUT_ERR_RULE = -10,           /* a dropout_rule that dropout_rule_init did not make (bits, threshold) */\n",
-   "   DROPOUT_ERR_SLICE = -11,          /* plan slice start + count runs past the plan's count */\n",
-   "   DROPOUT_ERR_RANK = -12,           /* rank outside 1 .. DROPOUT_MAX_RANK */\n",
-   "   DROPOUT_ERR_BROADCAST = -13,      /* a broadcast bit at or past the rank */\n",
-   "   DROPOUT_ERR_SIGMA = -14,          /* sigma NaN, negative or infinite; or NOISE without sigma */\n",
-   "   DROPOUT_ERR_SHAPE_OVERFLOW = -15, /* the shape's element count overflows size_t */\n",
-   "   DROPOUT_ERR_SHAPE_COUNT = -16,    /* the shape draws a number of positions other than plan->count */\n",
-   "   DROPOUT_ERR_STRIDE = -17,         /* an output stride is zero, or the strides' extent overflows */\n",
-   "   DROPOUT_ERR_OVERLAP = -18,        /* two output elements share memory, or an output partly overlaps an input */\n",
-   "   DROPOUT_ERR_OP = -19,             /* not a dropout_op, or the op does not take this setting / tensor */\n",
-   "   DROPOUT_ERR_DTYPE = -20,          /* not a dropout_dtype */\n",
-   "   DROPOUT_ERR_DESC = -21,           /* a dropout_desc that dropout_desc_init did not initialise */\n",
-   "   DROPOUT_ERR_FLUSH = -22,          /* the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, Arm FZ) */\n",
-   "   DROPOUT_ERR_ROUNDING = -23,       /* the FPU does not round to nearest even */\n",
-   "   DROPOUT_ERR_DEVICE_COORDS = -24,  /* device-memory coordinates given to a CPU run */\n",
-   "   DROPOUT_ERR_BIAS_LEN = -25,       /* bias_len is 0, does not divide the count, or is not the last dim */\n",
-   "   DROPOUT_ERR_GRAD = -26,           /* not a dropout_grad */\n",
-   "   DROPOUT_ERR_COUNT = -27,          /* n differs from plan->count (a plan of another layer, or a wrong count) */\n",
-   "   DROPOUT_ERR_SIZE = -28,           /* n more elements than any buffer holds (past PTRDIFF_MAX bytes: a negative int\?) */\n",
-   "   DROPOUT_ERR_NULL_PLAN = -29,      /* NULL, by argument: plan */\n",
-   "   DROPOUT_ERR_NULL_RULE = -30,      /* rule */\n",
-   "   DROPOUT_ERR_NULL_GEN = -31,       /* the generator g */\n",
-   "   DROPOUT_ERR_NULL_OUTPUT = -32,    /* y / dx / out: the output buffer */\n",
-   "   DROPOUT_ERR_NULL_INPUT = -33,     /* x / dy / in: the input buffer */\n",
-   "   DROPOUT_ERR_NULL_MASK = -34,      /* mask (where the call needs one) */\n",
-   "   DROPOUT_ERR_NULL_BIAS = -35,      /* bias */\n",
-   "   DROPOUT_ERR_NULL_RESIDUAL = -36,  /* residual */\n",
-   "   DROPOUT_ERR_NULL_DESC = -37,      /* the descriptor d */\n",
-   "   DROPOUT_ERR_NULL_TENSORS = -38,   /* the dropout_tensors t */\n",
-   "   DROPOUT_ERR_NULL_RESULT = -39,    /* where the call writes its result (the rule, plan or count it makes) */\n",
-   "   DROPOUT_ERR_NULL_DIMS = -40,      /* dims */\n",
+   "   DROPOUT__ERRORS(DROPOUT__ERROR_ENUM)\n",
    "   /* dropout_cuda.cuh: a failed CUDA call returns DROPOUT_ERR_CUDA_BASE - cudaError_t,\n",
    "      so the CUDA error travels in the code itself (no global state). */\n",
    "   DROPOUT_ERR_CUDA_BASE = -1000\n",
    "};\n",
+   "#undef DROPOUT__ERROR_ENUM\n",
    "\n",
    "/* Stream coordinates, as types of their own, so that they cannot be passed in each\n",
    "   other's place: a key {seed, stream} names a stream; a position is the index of a draw\n",
@@ -1320,7 +1386,27 @@ static const char *const dropout_opencl__program[] = {
    "   DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */\n",
    "} dropout_op;\n",
    "\n",
-   "typedef enum dropout_dtype { DROPOUT_DTYPE_F32 = 1, DROPOUT_DTYPE_F64 = 2, DROPOUT_DTYPE_F16 = 3, DROPOUT_DTYPE_BF16 = 4 } dropout_dtype;\n",
+   "/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, CL)\n",
+   "      NAME    DROPOUT_DTYPE_<NAME> = value (pinned forever); DROPOUT__<NAME> = value - 1\n",
+   "              inside, the index of the tables generated from the rows\n",
+   "      sfx     the suffix of its calls and kernels (dropout_forward_<sfx>) and its name\n",
+   "      T       the C element type of its calls; size = sizeof (T), bytes per element\n",
+   "      CUDA_T  dropout_cuda.cuh's element type for it (cuda_fp16.h, cuda_bf16.h)\n",
+   "      CL      how opencl/kernels.cl computes it: F float, D double (cl_khr_fp64), H a\n",
+   "              16-bit pattern in a ushort, computed in float (dropout_<sfx>_to_f32 and back)\n",
+   "   Everything that lists the dtypes is generated from the rows: the enum, the internal\n",
+   "   indices, the element sizes, the short calls' definitions (their prototypes below stay\n",
+   "   written out), dropout_cuda.cuh's calls and kernel instances, dropout_opencl.h's\n",
+   "   kernels. A new dtype is its row, its prototypes and its element functions. */\n",
+   "#define DROPOUT__DTYPES(X) \\\n",
+   "   X(F32,  1, f32,  float,        4, float,          F) \\\n",
+   "   X(F64,  2, f64,  double,       8, double,         D) \\\n",
+   "   X(F16,  3, f16,  dropout_f16,  2, __half,         H) \\\n",
+   "   X(BF16, 4, bf16, dropout_bf16, 2, __nv_bfloat16,  H)\n",
+   "\n",
+   "#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_DTYPE_##NAME = value,\n",
+   "typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */\n",
+   "#undef DROPOUT__DTYPE_ENUM\n",
    "\n",
    "/* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along\n",
    "   the last dim; the mask is always packed in logical (mask-shape) row-major order. */\n",
@@ -1564,11 +1650,6 @@ static const char *const dropout_opencl__program[] = {
    "#define DROPOUT_OCL_GAUSS 6\n",
    "#define DROPOUT_OCL_NOISE 7\n",
    "\n",
-   "#define DROPOUT_OCL_F32 1\n",
-   "#define DROPOUT_OCL_F64 2\n",
-   "#define DROPOUT_OCL_F16 3\n",
-   "#define DROPOUT_OCL_BF16 4\n",
-   "\n",
    "typedef __global uchar *dropout_ocl_gp;\n",
    "typedef __global const uchar *dropout_ocl_gcp;\n",
    "\n",
@@ -1725,20 +1806,6 @@ static const char *const dropout_opencl__program[] = {
    "   }                                                                                     \\\n",
    "}\n",
    "\n",
-   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
-   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
-   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)\n",
-   "#ifdef DROPOUT_OPENCL_FP64\n",
-   "DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)\n",
-   "#endif\n",
-   "\n",
-   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
-   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
-   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)\n",
-   "#ifdef DROPOUT_OPENCL_FP64\n",
-   "DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)\n",
-   "#endif\n",
-   "\n",
    "/* ---- The element path: strided views, broadcast masks and the variants ---------------\n",
    "   One element per work-item step (grid-stride). Element i (row-major logical index) has\n",
    "   the multi-index (i0 .. ik); operand w sits at base_w[sum i_d * stride_w[d]] and the\n",
@@ -1839,37 +1906,61 @@ static const char *const dropout_opencl__program[] = {
    "#define DROPOUT_OCL_NORMAL_OP(T, TO32, FROM32) v = xv;   /* refused by the host */\n",
    "#endif\n",
    "\n",
-   "DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f32, float, DROPOUT_OCL_ID, DROPOUT_OCL_ID, dropout_apply_f32,\n",
-   "                       dropout_alpha_apply_f32, dropout_alpha_grad_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)\n",
-   "DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f16, ushort, dropout_f16_to_f32, dropout_f32_to_f16, dropout_apply_f16,\n",
-   "                       dropout_alpha_apply_f16, dropout_alpha_grad_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)\n",
-   "DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_bf16, ushort, dropout_bf16_to_f32, dropout_f32_to_bf16, dropout_apply_bf16,\n",
-   "                       dropout_alpha_apply_bf16, dropout_alpha_grad_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)\n",
-   "\n",
-   "#ifdef DROPOUT_OPENCL_FP64\n",
-   "DROPOUT_OCL_ELEM_KERNEL_HEAD(dropout_ocl_elem_f64)\n",
-   "      {\n",
-   "         __global double *yp = (__global double *)(y + y_off) + w.oy;\n",
-   "         double xv = ((__global const double *)(x + x_off))[w.ox], v;\n",
-   "         dropout_alpha_rule ar = dropout_ocl_alpha(r, a32, c32, drop32, a64, c64, drop64);\n",
-   "         if (op == DROPOUT_OCL_DROP || op == DROPOUT_OCL_APPLY_MASK) v = dropout_apply_f64(xv, keep, r);\n",
-   "         else if (op == DROPOUT_OCL_ALPHA) v = dropout_alpha_apply_f64(xv, keep, ar);\n",
-   "         else if (op == DROPOUT_OCL_ALPHA_GRAD) v = dropout_alpha_grad_f64(xv, keep, ar);\n",
-   "         else if (op == DROPOUT_OCL_FUSED)\n",
-   "            v = dropout_bias_dropout_add_one_f64(xv, ((__global const double *)(bias + b_off))[w.last],\n",
-   "                                                 ((__global const double *)(res + r_off))[w.orr], keep, r);\n",
-   "         else if (copy) v = xv;\n",
-   "         else {\n",
-   "            float z = dropout_normal_at(seed, stream, pos + w.m);\n",
-   "            v = op == DROPOUT_OCL_GAUSS \? xv * (double)dropout_gaussian_mult(z, sigma)\n",
-   "                                        : dropout_noise_add_f64(xv, z, sigma);\n",
-   "         }\n",
-   "         if (acc) v = dropout_accumulate_f64(*yp, v);\n",
-   "         *yp = v;\n",
-   "      }\n",
-   "   }\n",
+   "/* f64: the element in double (built only with DROPOUT_OPENCL_FP64). */\n",
+   "#define DROPOUT_OCL_ELEM_64(NAME, T, sfx)                                                    \\\n",
+   "DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                                           \\\n",
+   "      {                                                                                  \\\n",
+   "         __global T *yp = (__global T *)(y + y_off) + w.oy;                              \\\n",
+   "         T xv = ((__global const T *)(x + x_off))[w.ox], v;                              \\\n",
+   "         dropout_alpha_rule ar = dropout_ocl_alpha(r, a32, c32, drop32, a64, c64, drop64); \\\n",
+   "         if (op == DROPOUT_OCL_DROP || op == DROPOUT_OCL_APPLY_MASK) v = dropout_apply_##sfx(xv, keep, r); \\\n",
+   "         else if (op == DROPOUT_OCL_ALPHA) v = dropout_alpha_apply_##sfx(xv, keep, ar);  \\\n",
+   "         else if (op == DROPOUT_OCL_ALPHA_GRAD) v = dropout_alpha_grad_##sfx(xv, keep, ar); \\\n",
+   "         else if (op == DROPOUT_OCL_FUSED)                                               \\\n",
+   "            v = dropout_bias_dropout_add_one_##sfx(xv, ((__global const T *)(bias + b_off))[w.last], \\\n",
+   "                                                   ((__global const T *)(res + r_off))[w.orr], keep, r); \\\n",
+   "         else if (copy) v = xv;                                                          \\\n",
+   "         else {                                                                          \\\n",
+   "            float z = dropout_normal_at(seed, stream, pos + w.m);                        \\\n",
+   "            v = op == DROPOUT_OCL_GAUSS \? xv * (T)dropout_gaussian_mult(z, sigma)        \\\n",
+   "                                        : dropout_noise_add_##sfx(xv, z, sigma);         \\\n",
+   "         }                                                                               \\\n",
+   "         if (acc) v = dropout_accumulate_##sfx(*yp, v);                                  \\\n",
+   "         *yp = v;                                                                        \\\n",
+   "      }                                                                                  \\\n",
+   "   }                                                                                     \\\n",
    "}\n",
+   "\n",
+   "/* ---- The kernels of every dtype -------------------------------------------------------\n",
+   "   From its row of dropout.h's DROPOUT__DTYPES, by the row's CL column: F computed in\n",
+   "   float, H a 16-bit pattern (ushort) computed in float through dropout_<sfx>_to_f32 and\n",
+   "   dropout_f32_to_<sfx>, D double (only with DROPOUT_OPENCL_FP64; the host creates those\n",
+   "   kernels only then). Each dtype gets dropout_ocl_direct_<sfx>, dropout_ocl_unit_<sfx>\n",
+   "   and dropout_ocl_elem_<sfx>, the names dropout_opencl.h creates from the same rows. */\n",
+   "#define DROPOUT_OCL_CONTIGUOUS(T, sfx)                                                        \\\n",
+   "   DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_##sfx, T, dropout_apply_##sfx,                \\\n",
+   "                             dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)    \\\n",
+   "   DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_##sfx, T, dropout_apply_##sfx,                    \\\n",
+   "                           dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)\n",
+   "#define DROPOUT_OCL_KERNELS_F(sfx)                                                            \\\n",
+   "   DROPOUT_OCL_CONTIGUOUS(float, sfx)                                                         \\\n",
+   "   DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_##sfx, float, DROPOUT_OCL_ID, DROPOUT_OCL_ID, dropout_apply_##sfx, \\\n",
+   "                          dropout_alpha_apply_##sfx, dropout_alpha_grad_##sfx,                \\\n",
+   "                          dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)\n",
+   "#define DROPOUT_OCL_KERNELS_H(sfx)                                                            \\\n",
+   "   DROPOUT_OCL_CONTIGUOUS(ushort, sfx)                                                        \\\n",
+   "   DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_##sfx, ushort, dropout_##sfx##_to_f32, dropout_f32_to_##sfx, \\\n",
+   "                          dropout_apply_##sfx, dropout_alpha_apply_##sfx, dropout_alpha_grad_##sfx, \\\n",
+   "                          dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "#define DROPOUT_OCL_KERNELS_D(sfx)                                                            \\\n",
+   "   DROPOUT_OCL_CONTIGUOUS(double, sfx)                                                        \\\n",
+   "   DROPOUT_OCL_ELEM_64(dropout_ocl_elem_##sfx, double, sfx)\n",
+   "#else\n",
+   "#define DROPOUT_OCL_KERNELS_D(sfx)\n",
    "#endif\n",
+   "#define DROPOUT_OCL_KERNELS(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_OCL_KERNELS_##CL(sfx)\n",
+   "DROPOUT__DTYPES(DROPOUT_OCL_KERNELS)\n",
    "\n",
    "/* ---- The raw stream -------------------------------------------------------------------\n",
    "   One Philox block per work-item step: words 4b .. 4b + 3 of the stream. kind 0: the\n",
@@ -1912,19 +2003,32 @@ DROPOUT_OPENCLDEF const char *const *dropout_opencl_source(size_t *lines)
 
 #define DROPOUT_OPENCL__MAGIC 0x4F434C31u   /* "OCL1" */
 
-/* kernel slots */
+/* kernel slots: DROPOUT_OPENCL__UNIT + dtype - 1 is dropout_ocl_unit_<sfx> (opencl/kernels.cl
+   makes them from the same rows), and so on; needs_fp64: the CL column is D (double) */
 enum {
-   DROPOUT_OPENCL__UNIT = 0,    /* + dtype - 1: unit_f32, unit_f64, unit_f16, unit_bf16 */
-   DROPOUT_OPENCL__ELEM = 4,    /* + dtype - 1 */
-   DROPOUT_OPENCL__FILL = 8,
-   DROPOUT_OPENCL__DIRECT = 9   /* + dtype - 1 */
+   DROPOUT_OPENCL__UNIT = 0,
+   DROPOUT_OPENCL__ELEM = DROPOUT_OPENCL__DTYPES,
+   DROPOUT_OPENCL__DIRECT = 2 * DROPOUT_OPENCL__DTYPES,
+   DROPOUT_OPENCL__FILL = 3 * DROPOUT_OPENCL__DTYPES
 };
+#define DROPOUT_OPENCL__UNIT_NAME(NAME, value, sfx, T, size, CUDA_T, CL) "dropout_ocl_unit_" #sfx,
+#define DROPOUT_OPENCL__ELEM_NAME(NAME, value, sfx, T, size, CUDA_T, CL) "dropout_ocl_elem_" #sfx,
+#define DROPOUT_OPENCL__DIRECT_NAME(NAME, value, sfx, T, size, CUDA_T, CL) "dropout_ocl_direct_" #sfx,
 static const char *const dropout_opencl__kernel_names[DROPOUT_OPENCL__KERNELS] = {
-   "dropout_ocl_unit_f32", "dropout_ocl_unit_f64", "dropout_ocl_unit_f16", "dropout_ocl_unit_bf16",
-   "dropout_ocl_elem_f32", "dropout_ocl_elem_f64", "dropout_ocl_elem_f16", "dropout_ocl_elem_bf16",
-   "dropout_ocl_fill",
-   "dropout_ocl_direct_f32", "dropout_ocl_direct_f64", "dropout_ocl_direct_f16", "dropout_ocl_direct_bf16"
+   DROPOUT__DTYPES(DROPOUT_OPENCL__UNIT_NAME)
+   DROPOUT__DTYPES(DROPOUT_OPENCL__ELEM_NAME)
+   DROPOUT__DTYPES(DROPOUT_OPENCL__DIRECT_NAME)
+   "dropout_ocl_fill"
 };
+#undef DROPOUT_OPENCL__DIRECT_NAME
+#undef DROPOUT_OPENCL__ELEM_NAME
+#undef DROPOUT_OPENCL__UNIT_NAME
+#define DROPOUT_OPENCL__FP64_F 0
+#define DROPOUT_OPENCL__FP64_H 0
+#define DROPOUT_OPENCL__FP64_D 1
+#define DROPOUT_OPENCL__NEEDS_FP64(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_OPENCL__FP64_##CL,
+static const unsigned char dropout_opencl__needs_fp64[DROPOUT_OPENCL__DTYPES] = { DROPOUT__DTYPES(DROPOUT_OPENCL__NEEDS_FP64) };
+#undef DROPOUT_OPENCL__NEEDS_FP64
 
 /* kernel ops (opencl/kernels.cl) */
 enum { DROPOUT_OPENCL__DROP = 0, DROPOUT_OPENCL__APPLY_MASK = 1, DROPOUT_OPENCL__MASK = 2, DROPOUT_OPENCL__FUSED = 3,
@@ -1945,18 +2049,15 @@ static int dropout_opencl__fail(dropout_opencl *ctx, int code, const char *text)
 
 DROPOUT_OPENCLDEF const char *dropout_opencl_strerror(int code)
 {
+#define DROPOUT_OPENCL__ERROR_CASE(name, value, message) case name: return message;
    switch (code) {
-   case DROPOUT_ERR_OPENCL_BUILD: return "dropout_opencl: the OpenCL program did not build (ctx->message has the log)";
-   case DROPOUT_ERR_OPENCL_FP: return "dropout_opencl: the device's single precision lacks round to nearest or denormals (CL_DEVICE_SINGLE_FP_CONFIG), which this op needs for the same bits";
-   case DROPOUT_ERR_OPENCL_FP64: return "dropout_opencl: this op needs cl_khr_fp64 with round to nearest and denormals (CL_DEVICE_DOUBLE_FP_CONFIG)";
-   case DROPOUT_ERR_OPENCL_OFFSET: return "dropout_opencl: a data buffer's byte offset is not a multiple of its element size";
-   case DROPOUT_ERR_OPENCL_BOUNDS: return "dropout_opencl: a buffer is smaller than its offset plus the bytes the call touches";
-   case DROPOUT_ERR_OPENCL_CTX: return "dropout_opencl: ctx is NULL or not initialised by dropout_opencl_init";
+   DROPOUT_OPENCL__ERRORS(DROPOUT_OPENCL__ERROR_CASE)
    default: break;
    }
    if (code <= DROPOUT_ERR_OPENCL_BASE + 100 && code < DROPOUT_ERR_OPENCL_BASE + 1)
       return "dropout_opencl: an OpenCL call failed (the code is DROPOUT_ERR_OPENCL_BASE + its cl_int; ctx->message names the call)";
    return dropout_strerror(code);
+#undef DROPOUT_OPENCL__ERROR_CASE
 }
 
 DROPOUT_OPENCLDEF void dropout_opencl_release(dropout_opencl *ctx)
@@ -2033,7 +2134,7 @@ DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context contex
       return DROPOUT_ERR_OPENCL_BUILD;
    }
    for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k) {
-      if (!ctx->fp64 && (k == DROPOUT_OPENCL__UNIT + 1 || k == DROPOUT_OPENCL__ELEM + 1 || k == DROPOUT_OPENCL__DIRECT + 1)) continue;
+      if (!ctx->fp64 && k < (size_t)DROPOUT_OPENCL__FILL && dropout_opencl__needs_fp64[k % (size_t)DROPOUT_OPENCL__DTYPES]) continue;
       ctx->kernel[k] = clCreateKernel(ctx->program, dropout_opencl__kernel_names[k], &err);
       if (err != CL_SUCCESS) {
          rc = dropout_opencl__cl(ctx, err, dropout_opencl__kernel_names[k]);

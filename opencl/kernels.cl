@@ -33,11 +33,6 @@
 #define DROPOUT_OCL_GAUSS 6
 #define DROPOUT_OCL_NOISE 7
 
-#define DROPOUT_OCL_F32 1
-#define DROPOUT_OCL_F64 2
-#define DROPOUT_OCL_F16 3
-#define DROPOUT_OCL_BF16 4
-
 typedef __global uchar *dropout_ocl_gp;
 typedef __global const uchar *dropout_ocl_gcp;
 
@@ -194,20 +189,6 @@ __kernel void NAME(dropout_ocl_gp y, ulong y_off, dropout_ocl_gp mask_out, ulong
    }                                                                                     \
 }
 
-DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)
-DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)
-DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)
-#ifdef DROPOUT_OPENCL_FP64
-DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)
-#endif
-
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f32, float, dropout_apply_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f16, ushort, dropout_apply_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_bf16, ushort, dropout_apply_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)
-#ifdef DROPOUT_OPENCL_FP64
-DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_f64, double, dropout_apply_f64, dropout_bias_dropout_add_one_f64, dropout_accumulate_f64)
-#endif
-
 /* ---- The element path: strided views, broadcast masks and the variants ---------------
    One element per work-item step (grid-stride). Element i (row-major logical index) has
    the multi-index (i0 .. ik); operand w sits at base_w[sum i_d * stride_w[d]] and the
@@ -308,37 +289,61 @@ DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                              
 #define DROPOUT_OCL_NORMAL_OP(T, TO32, FROM32) v = xv;   /* refused by the host */
 #endif
 
-DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f32, float, DROPOUT_OCL_ID, DROPOUT_OCL_ID, dropout_apply_f32,
-                       dropout_alpha_apply_f32, dropout_alpha_grad_f32, dropout_bias_dropout_add_one_f32, dropout_accumulate_f32)
-DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_f16, ushort, dropout_f16_to_f32, dropout_f32_to_f16, dropout_apply_f16,
-                       dropout_alpha_apply_f16, dropout_alpha_grad_f16, dropout_bias_dropout_add_one_f16, dropout_accumulate_f16)
-DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_bf16, ushort, dropout_bf16_to_f32, dropout_f32_to_bf16, dropout_apply_bf16,
-                       dropout_alpha_apply_bf16, dropout_alpha_grad_bf16, dropout_bias_dropout_add_one_bf16, dropout_accumulate_bf16)
-
-#ifdef DROPOUT_OPENCL_FP64
-DROPOUT_OCL_ELEM_KERNEL_HEAD(dropout_ocl_elem_f64)
-      {
-         __global double *yp = (__global double *)(y + y_off) + w.oy;
-         double xv = ((__global const double *)(x + x_off))[w.ox], v;
-         dropout_alpha_rule ar = dropout_ocl_alpha(r, a32, c32, drop32, a64, c64, drop64);
-         if (op == DROPOUT_OCL_DROP || op == DROPOUT_OCL_APPLY_MASK) v = dropout_apply_f64(xv, keep, r);
-         else if (op == DROPOUT_OCL_ALPHA) v = dropout_alpha_apply_f64(xv, keep, ar);
-         else if (op == DROPOUT_OCL_ALPHA_GRAD) v = dropout_alpha_grad_f64(xv, keep, ar);
-         else if (op == DROPOUT_OCL_FUSED)
-            v = dropout_bias_dropout_add_one_f64(xv, ((__global const double *)(bias + b_off))[w.last],
-                                                 ((__global const double *)(res + r_off))[w.orr], keep, r);
-         else if (copy) v = xv;
-         else {
-            float z = dropout_normal_at(seed, stream, pos + w.m);
-            v = op == DROPOUT_OCL_GAUSS ? xv * (double)dropout_gaussian_mult(z, sigma)
-                                        : dropout_noise_add_f64(xv, z, sigma);
-         }
-         if (acc) v = dropout_accumulate_f64(*yp, v);
-         *yp = v;
-      }
-   }
+/* f64: the element in double (built only with DROPOUT_OPENCL_FP64). */
+#define DROPOUT_OCL_ELEM_64(NAME, T, sfx)                                                    \
+DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                                           \
+      {                                                                                  \
+         __global T *yp = (__global T *)(y + y_off) + w.oy;                              \
+         T xv = ((__global const T *)(x + x_off))[w.ox], v;                              \
+         dropout_alpha_rule ar = dropout_ocl_alpha(r, a32, c32, drop32, a64, c64, drop64); \
+         if (op == DROPOUT_OCL_DROP || op == DROPOUT_OCL_APPLY_MASK) v = dropout_apply_##sfx(xv, keep, r); \
+         else if (op == DROPOUT_OCL_ALPHA) v = dropout_alpha_apply_##sfx(xv, keep, ar);  \
+         else if (op == DROPOUT_OCL_ALPHA_GRAD) v = dropout_alpha_grad_##sfx(xv, keep, ar); \
+         else if (op == DROPOUT_OCL_FUSED)                                               \
+            v = dropout_bias_dropout_add_one_##sfx(xv, ((__global const T *)(bias + b_off))[w.last], \
+                                                   ((__global const T *)(res + r_off))[w.orr], keep, r); \
+         else if (copy) v = xv;                                                          \
+         else {                                                                          \
+            float z = dropout_normal_at(seed, stream, pos + w.m);                        \
+            v = op == DROPOUT_OCL_GAUSS ? xv * (T)dropout_gaussian_mult(z, sigma)        \
+                                        : dropout_noise_add_##sfx(xv, z, sigma);         \
+         }                                                                               \
+         if (acc) v = dropout_accumulate_##sfx(*yp, v);                                  \
+         *yp = v;                                                                        \
+      }                                                                                  \
+   }                                                                                     \
 }
+
+/* ---- The kernels of every dtype -------------------------------------------------------
+   From its row of dropout.h's DROPOUT__DTYPES, by the row's CL column: F computed in
+   float, H a 16-bit pattern (ushort) computed in float through dropout_<sfx>_to_f32 and
+   dropout_f32_to_<sfx>, D double (only with DROPOUT_OPENCL_FP64; the host creates those
+   kernels only then). Each dtype gets dropout_ocl_direct_<sfx>, dropout_ocl_unit_<sfx>
+   and dropout_ocl_elem_<sfx>, the names dropout_opencl.h creates from the same rows. */
+#define DROPOUT_OCL_CONTIGUOUS(T, sfx)                                                        \
+   DROPOUT_OCL_DIRECT_KERNEL(dropout_ocl_direct_##sfx, T, dropout_apply_##sfx,                \
+                             dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)    \
+   DROPOUT_OCL_UNIT_KERNEL(dropout_ocl_unit_##sfx, T, dropout_apply_##sfx,                    \
+                           dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)
+#define DROPOUT_OCL_KERNELS_F(sfx)                                                            \
+   DROPOUT_OCL_CONTIGUOUS(float, sfx)                                                         \
+   DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_##sfx, float, DROPOUT_OCL_ID, DROPOUT_OCL_ID, dropout_apply_##sfx, \
+                          dropout_alpha_apply_##sfx, dropout_alpha_grad_##sfx,                \
+                          dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)
+#define DROPOUT_OCL_KERNELS_H(sfx)                                                            \
+   DROPOUT_OCL_CONTIGUOUS(ushort, sfx)                                                        \
+   DROPOUT_OCL_ELEM_16_32(dropout_ocl_elem_##sfx, ushort, dropout_##sfx##_to_f32, dropout_f32_to_##sfx, \
+                          dropout_apply_##sfx, dropout_alpha_apply_##sfx, dropout_alpha_grad_##sfx, \
+                          dropout_bias_dropout_add_one_##sfx, dropout_accumulate_##sfx)
+#ifdef DROPOUT_OPENCL_FP64
+#define DROPOUT_OCL_KERNELS_D(sfx)                                                            \
+   DROPOUT_OCL_CONTIGUOUS(double, sfx)                                                        \
+   DROPOUT_OCL_ELEM_64(dropout_ocl_elem_##sfx, double, sfx)
+#else
+#define DROPOUT_OCL_KERNELS_D(sfx)
 #endif
+#define DROPOUT_OCL_KERNELS(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_OCL_KERNELS_##CL(sfx)
+DROPOUT__DTYPES(DROPOUT_OCL_KERNELS)
 
 /* ---- The raw stream -------------------------------------------------------------------
    One Philox block per work-item step: words 4b .. 4b + 3 of the stream. kind 0: the
