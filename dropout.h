@@ -2949,45 +2949,23 @@ static int dropout__forward_bda(int dtype, dropout_gen *g, const dropout_rule *r
    return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_bias_dropout_add_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual)
-{
-   return dropout__forward_bda(DROPOUT__F32, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
-}
-
-DROPOUTDEF int dropout_bias_dropout_add_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual)
-{
-   return dropout__forward_bda(DROPOUT__F64, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
-}
-
-DROPOUTDEF int dropout_bias_dropout_add_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual)
-{
-   return dropout__forward_bda(DROPOUT__F16, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
-}
-
-DROPOUTDEF int dropout_bias_dropout_add_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual)
-{
-   return dropout__forward_bda(DROPOUT__BF16, g, rule, plan, n, bias_len, y, mask, x, bias, residual);
-}
-
-DROPOUTDEF int dropout_bias_dropout_add_replay_f32(const dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual)
-{
-   return dropout__short_bda(DROPOUT__F32, plan, n, bias_len, y, mask, x, bias, residual);
-}
-
-DROPOUTDEF int dropout_bias_dropout_add_replay_f64(const dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual)
-{
-   return dropout__short_bda(DROPOUT__F64, plan, n, bias_len, y, mask, x, bias, residual);
-}
-
-DROPOUTDEF int dropout_bias_dropout_add_replay_f16(const dropout_plan *plan, size_t n, size_t bias_len, dropout_f16 *y, uint8_t *mask, const dropout_f16 *x, const dropout_f16 *bias, const dropout_f16 *residual)
-{
-   return dropout__short_bda(DROPOUT__F16, plan, n, bias_len, y, mask, x, bias, residual);
-}
-
-DROPOUTDEF int dropout_bias_dropout_add_replay_bf16(const dropout_plan *plan, size_t n, size_t bias_len, dropout_bf16 *y, uint8_t *mask, const dropout_bf16 *x, const dropout_bf16 *bias, const dropout_bf16 *residual)
-{
-   return dropout__short_bda(DROPOUT__BF16, plan, n, bias_len, y, mask, x, bias, residual);
-}
+/* dropout_bias_dropout_add_<sfx> and dropout_bias_dropout_add_replay_<sfx> of every dtype,
+   from its row of DROPOUT__DTYPES (prototypes in the declarations). */
+#define DROPOUT__BDA_CALLS(NAME, value, sfx, T, size, CUDA_T, CL)                                           \
+   DROPOUTDEF int dropout_bias_dropout_add_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan,  \
+                                                 size_t n, size_t bias_len, T *y, uint8_t *mask, const T *x,   \
+                                                 const T *bias, const T *residual)                             \
+   {                                                                                                           \
+      return dropout__forward_bda(DROPOUT__##NAME, g, rule, plan, n, bias_len, y, mask, x, bias, residual);    \
+   }                                                                                                           \
+   DROPOUTDEF int dropout_bias_dropout_add_replay_##sfx(const dropout_plan *plan, size_t n, size_t bias_len, T *y, \
+                                                        uint8_t *mask, const T *x, const T *bias,               \
+                                                        const T *residual)                                      \
+   {                                                                                                           \
+      return dropout__short_bda(DROPOUT__##NAME, plan, n, bias_len, y, mask, x, bias, residual);               \
+   }
+DROPOUT__DTYPES(DROPOUT__BDA_CALLS)
+#undef DROPOUT__BDA_CALLS
 
 /* ---- normals ------------------------------------------------------------------------- */
 
