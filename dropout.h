@@ -228,8 +228,7 @@ extern "C" {
    row; its comment, when the name needs one, goes beside it). Values are pinned: 0.1.0's
    -1 .. -5 keep their meaning; new ones are added below the last, never renumbered. */
 #define DROPOUT__ERRORS(X) \
-   X(DROPOUT_OK, 0, \
-     "ok") \
+   X(DROPOUT_OK, 0, "ok") \
    X(DROPOUT_ERR_P, -1,                /* p is NaN or outside [0, 1] */ \
      "p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))") \
    X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */ \
@@ -1147,14 +1146,15 @@ typedef enum dropout_op {            /* values pinned forever */
    DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */
 } dropout_op;
 
-/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, CL)
+/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, K)
       NAME    DROPOUT_DTYPE_<NAME> = value (pinned forever); DROPOUT__<NAME> = value - 1
               inside, the index of the tables generated from the rows
       sfx     the suffix of its calls and kernels (dropout_forward_<sfx>) and its name
       T       the C element type of its calls; size = sizeof (T), bytes per element
       CUDA_T  dropout_cuda.cuh's element type for it (cuda_fp16.h, cuda_bf16.h)
-      CL      how opencl/kernels.cl computes it: F float, D double (cl_khr_fp64), H a
-              16-bit pattern in a ushort, computed in float (dropout_<sfx>_to_f32 and back)
+      K       how the GPU kernels hold and compute it: F float, D double (OpenCL: only
+              with cl_khr_fp64), H a 16-bit pattern computed in float (dropout_<sfx>_to_f32
+              and dropout_f32_to_<sfx>)
    Everything that lists the dtypes is generated from the rows: the enum, the internal
    indices, the element sizes, the short calls' definitions (their prototypes below stay
    written out), dropout_cuda.cuh's calls and kernel instances, dropout_opencl.h's
@@ -1165,7 +1165,7 @@ typedef enum dropout_op {            /* values pinned forever */
    X(F16,  3, f16,  dropout_f16,  2, __half,         H) \
    X(BF16, 4, bf16, dropout_bf16, 2, __nv_bfloat16,  H)
 
-#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_DTYPE_##NAME = value,
+#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_DTYPE_##NAME = value,
 typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */
 #undef DROPOUT__DTYPE_ENUM
 
@@ -1502,9 +1502,9 @@ int dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file = 1;   /* see the
 #endif
 
 /* The dtypes inside: DROPOUT__F32 = 0 .., the index of the per-dtype tables. */
-#define DROPOUT__DTYPE_INDEX(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT__##NAME = value - 1,
-#define DROPOUT__DTYPE_ROW(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT__ROW_##NAME,
-#define DROPOUT__DTYPE_IN_ORDER(NAME, value, sfx, T, size, CUDA_T, CL) \
+#define DROPOUT__DTYPE_INDEX(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT__##NAME = value - 1,
+#define DROPOUT__DTYPE_ROW(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT__ROW_##NAME,
+#define DROPOUT__DTYPE_IN_ORDER(NAME, value, sfx, T, size, CUDA_T, K) \
    typedef char dropout__dtype_row_in_order_and_sized_##NAME[DROPOUT__ROW_##NAME == value - 1 && sizeof (T) == size ? 1 : -1];
 enum { DROPOUT__DTYPES(DROPOUT__DTYPE_INDEX) };
 enum { DROPOUT__DTYPES(DROPOUT__DTYPE_ROW) DROPOUT__DTYPE_COUNT };
@@ -1921,7 +1921,7 @@ DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uin
 
 /* ---- the short calls --------------------------------------------------------------- */
 
-#define DROPOUT__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, CL) size,
+#define DROPOUT__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, K) size,
 static const size_t dropout__esize[DROPOUT__DTYPE_COUNT] = { DROPOUT__DTYPES(DROPOUT__DTYPE_SIZE) };   /* bytes per element, by DROPOUT__ index */
 #undef DROPOUT__DTYPE_SIZE
 
@@ -2039,7 +2039,7 @@ DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
 /* The short calls of every dtype, from its row of DROPOUT__DTYPES: dropout_forward_<sfx>,
    dropout_backward_<sfx>, dropout_replay_<sfx>, dropout_apply_mask_<sfx> (their prototypes,
    written out, are in the declarations; the compiler holds each definition to its own). */
-#define DROPOUT__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, CL)                                          \
+#define DROPOUT__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                          \
    DROPOUTDEF int dropout_forward_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,  \
                                         T *y, uint8_t *mask, const T *x)                                        \
    {                                                                                                            \
@@ -2951,7 +2951,7 @@ static int dropout__forward_bda(int dtype, dropout_gen *g, const dropout_rule *r
 
 /* dropout_bias_dropout_add_<sfx> and dropout_bias_dropout_add_replay_<sfx> of every dtype,
    from its row of DROPOUT__DTYPES (prototypes in the declarations). */
-#define DROPOUT__BDA_CALLS(NAME, value, sfx, T, size, CUDA_T, CL)                                           \
+#define DROPOUT__BDA_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                           \
    DROPOUTDEF int dropout_bias_dropout_add_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan,  \
                                                  size_t n, size_t bias_len, T *y, uint8_t *mask, const T *x,   \
                                                  const T *bias, const T *residual)                             \

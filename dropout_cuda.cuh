@@ -122,7 +122,7 @@ extern "C" {
    ==================================================================================== */
 
 /* The dtypes (dropout.h's DROPOUT__DTYPES rows): DROPOUT_CUDA__F32 = 0 .., dtype - 1. */
-#define DROPOUT_CUDA__DTYPE_INDEX(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_CUDA__##NAME = value - 1,
+#define DROPOUT_CUDA__DTYPE_INDEX(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_CUDA__##NAME = value - 1,
 enum { DROPOUT__DTYPES(DROPOUT_CUDA__DTYPE_INDEX) };
 #undef DROPOUT_CUDA__DTYPE_INDEX
 enum {
@@ -180,7 +180,7 @@ typedef union dropout_cuda__vec {   /* 16 bytes, as one load/store */
 
 DROPOUT_HD unsigned dropout_cuda__esize(int dtype)
 {
-#define DROPOUT_CUDA__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, CL) case DROPOUT_CUDA__##NAME: return size;
+#define DROPOUT_CUDA__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, K) case DROPOUT_CUDA__##NAME: return size;
    switch (dtype) {
    DROPOUT__DTYPES(DROPOUT_CUDA__DTYPE_SIZE)
    default: return 0u;
@@ -207,19 +207,35 @@ DROPOUT_HD void dropout_cuda__st16(void *p, const dropout_cuda__vec *v)
 #endif
 }
 
+/* A dtype's element in the kernels, by the K column of its DROPOUT__DTYPES row: its slot
+   of a vec and the type it is stored as. The per-element dispatches below are generated
+   from the rows: with DROPOUT_CUDA__EACH(sfx, L, S, K) defined for the one site,
+   DROPOUT_CUDA__BY_DTYPE(otherwise) is `if (dtype == DROPOUT_CUDA__F32) { EACH(f32, f,
+   float, F) } else if ... else { otherwise }`, which a kernel's constant dtype folds to one
+   branch (otherwise: for a dtype no row has, which dropout.h's checks never let through). */
+#define DROPOUT_CUDA__LANE_F f
+#define DROPOUT_CUDA__LANE_D d
+#define DROPOUT_CUDA__LANE_H h
+#define DROPOUT_CUDA__STORE_F float
+#define DROPOUT_CUDA__STORE_D double
+#define DROPOUT_CUDA__STORE_H uint16_t
+#define DROPOUT_CUDA__IF_DTYPE(NAME, value, sfx, T, size, CUDA_T, K) \
+   if (dtype == DROPOUT_CUDA__##NAME) { DROPOUT_CUDA__EACH(sfx, DROPOUT_CUDA__LANE_##K, DROPOUT_CUDA__STORE_##K, K) } else
+#define DROPOUT_CUDA__BY_DTYPE(otherwise) DROPOUT__DTYPES(DROPOUT_CUDA__IF_DTYPE) { otherwise }
+
 /* element i of a typed array into slot 0 of a vec, and back */
 DROPOUT_HD void dropout_cuda__ld1(dropout_cuda__vec *v, int dtype, const void *p, unsigned i)
 {
-   if (dtype == DROPOUT_CUDA__F32) v->f[0] = ((const float *)p)[i];
-   else if (dtype == DROPOUT_CUDA__F64) v->d[0] = ((const double *)p)[i];
-   else v->h[0] = ((const uint16_t *)p)[i];
+#define DROPOUT_CUDA__EACH(sfx, L, S, K) v->L[0] = ((const S *)p)[i];
+   DROPOUT_CUDA__BY_DTYPE(v->u[0] = v->u[1] = 0u;)
+#undef DROPOUT_CUDA__EACH
 }
 
 DROPOUT_HD void dropout_cuda__st1(void *p, int dtype, unsigned i, const dropout_cuda__vec *v)
 {
-   if (dtype == DROPOUT_CUDA__F32) ((float *)p)[i] = v->f[0];
-   else if (dtype == DROPOUT_CUDA__F64) ((double *)p)[i] = v->d[0];
-   else ((uint16_t *)p)[i] = v->h[0];
+#define DROPOUT_CUDA__EACH(sfx, L, S, K) ((S *)p)[i] = v->L[0];
+   DROPOUT_CUDA__BY_DTYPE(;)
+#undef DROPOUT_CUDA__EACH
 }
 
 /* Keep bits of one Philox block: bit i = draw i kept (4, 8 or 16 bits), exactly
@@ -326,21 +342,13 @@ DROPOUT_HD void dropout_cuda__elem(int dtype, int op, dropout_cuda__vec *v, unsi
                                    const dropout_cuda__vec *res, const void *bias, uint64_t col,
                                    int keep, dropout_rule r)
 {
-   if (op == DROPOUT_CUDA__FUSED) {
-      if (dtype == DROPOUT_CUDA__F32)
-         v->f[e] = dropout_bias_dropout_add_one_f32(v->f[e], ((const float *)bias)[col], res->f[e], keep, r);
-      else if (dtype == DROPOUT_CUDA__F64)
-         v->d[e] = dropout_bias_dropout_add_one_f64(v->d[e], ((const double *)bias)[col], res->d[e], keep, r);
-      else if (dtype == DROPOUT_CUDA__F16)
-         v->h[e] = dropout_bias_dropout_add_one_f16(v->h[e], ((const uint16_t *)bias)[col], res->h[e], keep, r);
-      else
-         v->h[e] = dropout_bias_dropout_add_one_bf16(v->h[e], ((const uint16_t *)bias)[col], res->h[e], keep, r);
-      return;
-   }
-   if (dtype == DROPOUT_CUDA__F32) v->f[e] = dropout_apply_f32(v->f[e], keep, r);
-   else if (dtype == DROPOUT_CUDA__F64) v->d[e] = dropout_apply_f64(v->d[e], keep, r);
-   else if (dtype == DROPOUT_CUDA__F16) v->h[e] = dropout_apply_f16(v->h[e], keep, r);
-   else v->h[e] = dropout_apply_bf16(v->h[e], keep, r);
+#define DROPOUT_CUDA__EACH(sfx, L, S, K)                                                                \
+   if (op == DROPOUT_CUDA__FUSED)                                                                        \
+      v->L[e] = dropout_bias_dropout_add_one_##sfx(v->L[e], ((const S *)bias)[col], res->L[e], keep, r); \
+   else                                                                                                  \
+      v->L[e] = dropout_apply_##sfx(v->L[e], keep, r);
+   DROPOUT_CUDA__BY_DTYPE(;)
+#undef DROPOUT_CUDA__EACH
 }
 
 /* The data of one unit: count elements read from xp (and rp), written to yp; col is the
@@ -794,11 +802,20 @@ DROPOUT_HD uint32_t dropout_cuda__mask_bits(const uint8_t *m, uint64_t bit, unsi
    type; f16 / bf16: both widened exactly to float, added, rounded once). */
 DROPOUT_HD void dropout_cuda__accumulate(int dtype, dropout_cuda__vec *v, const dropout_cuda__vec *old)
 {
-   if (dtype == DROPOUT_CUDA__F32) v->f[0] = dropout_accumulate_f32(old->f[0], v->f[0]);
-   else if (dtype == DROPOUT_CUDA__F64) v->d[0] = dropout_accumulate_f64(old->d[0], v->d[0]);
-   else if (dtype == DROPOUT_CUDA__F16) v->h[0] = dropout_accumulate_f16(old->h[0], v->h[0]);
-   else v->h[0] = dropout_accumulate_bf16(old->h[0], v->h[0]);
+#define DROPOUT_CUDA__EACH(sfx, L, S, K) v->L[0] = dropout_accumulate_##sfx(old->L[0], v->L[0]);
+   DROPOUT_CUDA__BY_DTYPE(;)
+#undef DROPOUT_CUDA__EACH
 }
+
+/* Gaussian dropout (gauss) or noise on an element x of class K, into y: dropout.h's
+   dropout_gaussian_mult / dropout_noise_add_<sfx>; H widened to float and back. */
+#define DROPOUT_CUDA__NORMAL_F(sfx, y, x) y = gauss ? (x) * dropout_gaussian_mult(z, sg) : dropout_noise_add_##sfx((x), z, sg);
+#define DROPOUT_CUDA__NORMAL_D(sfx, y, x) y = gauss ? (x) * (double)dropout_gaussian_mult(z, sg) : dropout_noise_add_##sfx((x), z, sg);
+#define DROPOUT_CUDA__NORMAL_H(sfx, y, x)                                                                    \
+   {                                                                                                         \
+      float f = dropout_##sfx##_to_f32(x);                                                                  \
+      y = dropout_f32_to_##sfx(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));  \
+   }
 
 /* One element of the strided engine, through the same element functions as the CPU. */
 DROPOUT_HD void dropout_cuda__strided_elem(const dropout_cuda__sargs *s, int dtype, int op, char *yp,
@@ -811,29 +828,17 @@ DROPOUT_HD void dropout_cuda__strided_elem(const dropout_cuda__sargs *s, int dty
    dropout_cuda__ld1(&v, dtype, xp, 0);
    if (op == DROPOUT_CUDA__ALPHA || op == DROPOUT_CUDA__ALPHA_GRAD) {
       int fw = op == DROPOUT_CUDA__ALPHA;
-      if (dtype == DROPOUT_CUDA__F32)
-         v.f[0] = fw ? dropout_alpha_apply_f32(v.f[0], keep, s->alpha) : dropout_alpha_grad_f32(v.f[0], keep, s->alpha);
-      else if (dtype == DROPOUT_CUDA__F64)
-         v.d[0] = fw ? dropout_alpha_apply_f64(v.d[0], keep, s->alpha) : dropout_alpha_grad_f64(v.d[0], keep, s->alpha);
-      else if (dtype == DROPOUT_CUDA__F16)
-         v.h[0] = fw ? dropout_alpha_apply_f16(v.h[0], keep, s->alpha) : dropout_alpha_grad_f16(v.h[0], keep, s->alpha);
-      else
-         v.h[0] = fw ? dropout_alpha_apply_bf16(v.h[0], keep, s->alpha) : dropout_alpha_grad_bf16(v.h[0], keep, s->alpha);
+#define DROPOUT_CUDA__EACH(sfx, L, S, K) \
+   v.L[0] = fw ? dropout_alpha_apply_##sfx(v.L[0], keep, s->alpha) : dropout_alpha_grad_##sfx(v.L[0], keep, s->alpha);
+      DROPOUT_CUDA__BY_DTYPE(;)
+#undef DROPOUT_CUDA__EACH
    } else if (op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE) {
       if (!s->copy) {
          float z = dropout_normal_at(seed, a->stream, q), sg = s->sigma;
          int gauss = op == DROPOUT_CUDA__GAUSS;
-         if (dtype == DROPOUT_CUDA__F32)
-            v.f[0] = gauss ? v.f[0] * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(v.f[0], z, sg);
-         else if (dtype == DROPOUT_CUDA__F64)
-            v.d[0] = gauss ? v.d[0] * (double)dropout_gaussian_mult(z, sg) : dropout_noise_add_f64(v.d[0], z, sg);
-         else if (dtype == DROPOUT_CUDA__F16) {
-            float f = dropout_f16_to_f32(v.h[0]);
-            v.h[0] = dropout_f32_to_f16(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));
-         } else {
-            float f = dropout_bf16_to_f32(v.h[0]);
-            v.h[0] = dropout_f32_to_bf16(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));
-         }
+#define DROPOUT_CUDA__EACH(sfx, L, S, K) DROPOUT_CUDA__NORMAL_##K(sfx, v.L[0], v.L[0])
+         DROPOUT_CUDA__BY_DTYPE(;)
+#undef DROPOUT_CUDA__EACH
       }
    } else {
       if (op == DROPOUT_CUDA__FUSED) dropout_cuda__ld1(&rv, dtype, rp, 0);
@@ -1278,7 +1283,7 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
    }
 #define DROPOUT_CUDA__CASE(DT, OP) \
    case DT * 16 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
-#define DROPOUT_CUDA__CASES(NAME, value, sfx, T, size, CUDA_T, CL)                                     \
+#define DROPOUT_CUDA__CASES(NAME, value, sfx, T, size, CUDA_T, K)                                     \
    DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__DROP)                                     \
    DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__APPLY_MASK)                               \
    DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__FUSED)
@@ -1310,7 +1315,7 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
    }
 #define DROPOUT_CUDA__SCASE(DT, OP) \
    case DT * 16 + OP: dropout_cuda__strided_kernel<DT, OP><<<grid, block, 0, cs>>>(*s); break;
-#define DROPOUT_CUDA__SCASES(NAME, value, sfx, T, size, CUDA_T, CL)                                 \
+#define DROPOUT_CUDA__SCASES(NAME, value, sfx, T, size, CUDA_T, K)                                 \
    DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__DROP)                                   \
    DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__APPLY_MASK)                             \
    DROPOUT_CUDA__SCASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__FUSED)                                  \
@@ -1411,7 +1416,7 @@ DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, c
 /* The short calls of every dtype, from its row of dropout.h's DROPOUT__DTYPES (CUDA_T the
    element type): dropout_cuda_forward_<sfx>, _backward_<sfx>, _apply_mask_<sfx>,
    _bias_dropout_add_<sfx>; their prototypes are written out above. */
-#define DROPOUT_CUDA__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, CL)                                      \
+#define DROPOUT_CUDA__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                      \
    DROPOUT_CUDADEF int dropout_cuda_forward_##sfx(const dropout_plan *plan, CUDA_T *y, uint8_t *mask,         \
                                                   const CUDA_T *x, cudaStream_t cs)                           \
    {                                                                                                           \

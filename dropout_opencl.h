@@ -127,7 +127,7 @@ enum {
 
 /* Kernels: a unit, an element and a direct kernel per dtype (dropout.h's DROPOUT__DTYPES
    rows), and the fill. */
-#define DROPOUT_OPENCL__PLUS_ONE(NAME, value, sfx, T, size, CUDA_T, CL) + 1
+#define DROPOUT_OPENCL__PLUS_ONE(NAME, value, sfx, T, size, CUDA_T, K) + 1
 enum { DROPOUT_OPENCL__DTYPES = 0 DROPOUT__DTYPES(DROPOUT_OPENCL__PLUS_ONE) };
 #undef DROPOUT_OPENCL__PLUS_ONE
 #define DROPOUT_OPENCL__KERNELS (3 * DROPOUT_OPENCL__DTYPES + 1)
@@ -467,8 +467,7 @@ static const char *const dropout_opencl__program[] = {
    "   row; its comment, when the name needs one, goes beside it). Values are pinned: 0.1.0's\n",
    "   -1 .. -5 keep their meaning; new ones are added below the last, never renumbered. */\n",
    "#define DROPOUT__ERRORS(X) \\\n",
-   "   X(DROPOUT_OK, 0, \\\n",
-   "     \"ok\") \\\n",
+   "   X(DROPOUT_OK, 0, \"ok\") \\\n",
    "   X(DROPOUT_ERR_P, -1,                /* p is NaN or outside [0, 1] */ \\\n",
    "     \"p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))\") \\\n",
    "   X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */ \\\n",
@@ -1386,14 +1385,15 @@ static const char *const dropout_opencl__program[] = {
    "   DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */\n",
    "} dropout_op;\n",
    "\n",
-   "/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, CL)\n",
+   "/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, K)\n",
    "      NAME    DROPOUT_DTYPE_<NAME> = value (pinned forever); DROPOUT__<NAME> = value - 1\n",
    "              inside, the index of the tables generated from the rows\n",
    "      sfx     the suffix of its calls and kernels (dropout_forward_<sfx>) and its name\n",
    "      T       the C element type of its calls; size = sizeof (T), bytes per element\n",
    "      CUDA_T  dropout_cuda.cuh's element type for it (cuda_fp16.h, cuda_bf16.h)\n",
-   "      CL      how opencl/kernels.cl computes it: F float, D double (cl_khr_fp64), H a\n",
-   "              16-bit pattern in a ushort, computed in float (dropout_<sfx>_to_f32 and back)\n",
+   "      K       how the GPU kernels hold and compute it: F float, D double (OpenCL: only\n",
+   "              with cl_khr_fp64), H a 16-bit pattern computed in float (dropout_<sfx>_to_f32\n",
+   "              and dropout_f32_to_<sfx>)\n",
    "   Everything that lists the dtypes is generated from the rows: the enum, the internal\n",
    "   indices, the element sizes, the short calls' definitions (their prototypes below stay\n",
    "   written out), dropout_cuda.cuh's calls and kernel instances, dropout_opencl.h's\n",
@@ -1404,7 +1404,7 @@ static const char *const dropout_opencl__program[] = {
    "   X(F16,  3, f16,  dropout_f16,  2, __half,         H) \\\n",
    "   X(BF16, 4, bf16, dropout_bf16, 2, __nv_bfloat16,  H)\n",
    "\n",
-   "#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_DTYPE_##NAME = value,\n",
+   "#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_DTYPE_##NAME = value,\n",
    "typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */\n",
    "#undef DROPOUT__DTYPE_ENUM\n",
    "\n",
@@ -1932,7 +1932,7 @@ static const char *const dropout_opencl__program[] = {
    "}\n",
    "\n",
    "/* ---- The kernels of every dtype -------------------------------------------------------\n",
-   "   From its row of dropout.h's DROPOUT__DTYPES, by the row's CL column: F computed in\n",
+   "   From its row of dropout.h's DROPOUT__DTYPES, by the row's K column: F computed in\n",
    "   float, H a 16-bit pattern (ushort) computed in float through dropout_<sfx>_to_f32 and\n",
    "   dropout_f32_to_<sfx>, D double (only with DROPOUT_OPENCL_FP64; the host creates those\n",
    "   kernels only then). Each dtype gets dropout_ocl_direct_<sfx>, dropout_ocl_unit_<sfx>\n",
@@ -1959,7 +1959,7 @@ static const char *const dropout_opencl__program[] = {
    "#else\n",
    "#define DROPOUT_OCL_KERNELS_D(sfx)\n",
    "#endif\n",
-   "#define DROPOUT_OCL_KERNELS(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_OCL_KERNELS_##CL(sfx)\n",
+   "#define DROPOUT_OCL_KERNELS(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_OCL_KERNELS_##K(sfx)\n",
    "DROPOUT__DTYPES(DROPOUT_OCL_KERNELS)\n",
    "\n",
    "/* ---- The raw stream -------------------------------------------------------------------\n",
@@ -2004,16 +2004,16 @@ DROPOUT_OPENCLDEF const char *const *dropout_opencl_source(size_t *lines)
 #define DROPOUT_OPENCL__MAGIC 0x4F434C31u   /* "OCL1" */
 
 /* kernel slots: DROPOUT_OPENCL__UNIT + dtype - 1 is dropout_ocl_unit_<sfx> (opencl/kernels.cl
-   makes them from the same rows), and so on; needs_fp64: the CL column is D (double) */
+   makes them from the same rows), and so on; needs_fp64: the K column is D (double) */
 enum {
    DROPOUT_OPENCL__UNIT = 0,
    DROPOUT_OPENCL__ELEM = DROPOUT_OPENCL__DTYPES,
    DROPOUT_OPENCL__DIRECT = 2 * DROPOUT_OPENCL__DTYPES,
    DROPOUT_OPENCL__FILL = 3 * DROPOUT_OPENCL__DTYPES
 };
-#define DROPOUT_OPENCL__UNIT_NAME(NAME, value, sfx, T, size, CUDA_T, CL) "dropout_ocl_unit_" #sfx,
-#define DROPOUT_OPENCL__ELEM_NAME(NAME, value, sfx, T, size, CUDA_T, CL) "dropout_ocl_elem_" #sfx,
-#define DROPOUT_OPENCL__DIRECT_NAME(NAME, value, sfx, T, size, CUDA_T, CL) "dropout_ocl_direct_" #sfx,
+#define DROPOUT_OPENCL__UNIT_NAME(NAME, value, sfx, T, size, CUDA_T, K) "dropout_ocl_unit_" #sfx,
+#define DROPOUT_OPENCL__ELEM_NAME(NAME, value, sfx, T, size, CUDA_T, K) "dropout_ocl_elem_" #sfx,
+#define DROPOUT_OPENCL__DIRECT_NAME(NAME, value, sfx, T, size, CUDA_T, K) "dropout_ocl_direct_" #sfx,
 static const char *const dropout_opencl__kernel_names[DROPOUT_OPENCL__KERNELS] = {
    DROPOUT__DTYPES(DROPOUT_OPENCL__UNIT_NAME)
    DROPOUT__DTYPES(DROPOUT_OPENCL__ELEM_NAME)
@@ -2026,7 +2026,7 @@ static const char *const dropout_opencl__kernel_names[DROPOUT_OPENCL__KERNELS] =
 #define DROPOUT_OPENCL__FP64_F 0
 #define DROPOUT_OPENCL__FP64_H 0
 #define DROPOUT_OPENCL__FP64_D 1
-#define DROPOUT_OPENCL__NEEDS_FP64(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_OPENCL__FP64_##CL,
+#define DROPOUT_OPENCL__NEEDS_FP64(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_OPENCL__FP64_##K,
 static const unsigned char dropout_opencl__needs_fp64[DROPOUT_OPENCL__DTYPES] = { DROPOUT__DTYPES(DROPOUT_OPENCL__NEEDS_FP64) };
 #undef DROPOUT_OPENCL__NEEDS_FP64
 

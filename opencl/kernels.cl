@@ -315,7 +315,7 @@ DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                              
 }
 
 /* ---- The kernels of every dtype -------------------------------------------------------
-   From its row of dropout.h's DROPOUT__DTYPES, by the row's CL column: F computed in
+   From its row of dropout.h's DROPOUT__DTYPES, by the row's K column: F computed in
    float, H a 16-bit pattern (ushort) computed in float through dropout_<sfx>_to_f32 and
    dropout_f32_to_<sfx>, D double (only with DROPOUT_OPENCL_FP64; the host creates those
    kernels only then). Each dtype gets dropout_ocl_direct_<sfx>, dropout_ocl_unit_<sfx>
@@ -342,7 +342,7 @@ DROPOUT_OCL_ELEM_KERNEL_HEAD(NAME)                                              
 #else
 #define DROPOUT_OCL_KERNELS_D(sfx)
 #endif
-#define DROPOUT_OCL_KERNELS(NAME, value, sfx, T, size, CUDA_T, CL) DROPOUT_OCL_KERNELS_##CL(sfx)
+#define DROPOUT_OCL_KERNELS(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_OCL_KERNELS_##K(sfx)
 DROPOUT__DTYPES(DROPOUT_OCL_KERNELS)
 
 /* ---- The raw stream -------------------------------------------------------------------
