@@ -1155,10 +1155,11 @@ typedef enum dropout_op {            /* values pinned forever */
       K       how the GPU kernels hold and compute it: F float, D double (OpenCL: only
               with cl_khr_fp64), H a 16-bit pattern computed in float (dropout_<sfx>_to_f32
               and dropout_f32_to_<sfx>)
-   Everything that lists the dtypes is generated from the rows: the enum, the internal
-   indices, the element sizes, the short calls' definitions (their prototypes below stay
-   written out), dropout_cuda.cuh's calls and kernel instances, dropout_opencl.h's
-   kernels. A new dtype is its row, its prototypes and its element functions. */
+   Generated from the rows: the enum, the internal indices, the element sizes, the short
+   calls' definitions (their prototypes stay written out), dropout_cuda.cuh's calls,
+   element dispatch and kernel instances, dropout_opencl.h's kernels. Still written per
+   dtype besides its element functions and prototypes: the walker's element switches
+   and the SIMD paths' dispatch in this file, dropout_cuda.cuh's paired 16-bit path. */
 #define DROPOUT__DTYPES(X) \
    X(F32,  1, f32,  float,        4, float,          F) \
    X(F64,  2, f64,  double,       8, double,         D) \
