@@ -115,6 +115,11 @@ def header_constants(path):
     for body in re.findall(r'\benum\b[^{;]*\{([^}]*)\}', text):
         for name, value in re.findall(r'\b(DROPOUT_[A-Z0-9_]+)\s*=\s*(-?\s*\d+)', body):
             found[name] = int(value.replace(' ', ''))
+    # a registry list generates its enum: #define DROPOUT_<P>_LIST(X) with rows X(NAME, value, ..)
+    # gives DROPOUT_<P>_NAME = value
+    for prefix, body in re.findall(r'^#\s*define\s+(DROPOUT_[A-Z0-9]+_)LIST\(X\)((?:[^\n]*\\\n)*[^\n]*)', text, flags=re.M):
+        for name, value in re.findall(r'\bX\(\s*([A-Z0-9_]+)\s*,\s*(-?\s*\d+)', body):
+            found[prefix + name] = int(value.replace(' ', ''))
     return found
 
 
