@@ -2242,6 +2242,7 @@ enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIA
 /* The CPU walker's own form of a job (dropout_run maps a dropout_job to it). */
 typedef struct dropout__job {
    int op, cls, dtype, accumulate;     /* cls: the op's dropout_op_class; dtype: DROPOUT__F32 .. */
+   int mask_in;                        /* mask is a stored mask to read (APPLY_MASK), not one to write */
    int copy;                      /* GAUSSIAN / NOISE with nothing to add: copy bit for bit */
    dropout_rule rule;
    dropout_alpha_rule arule;
@@ -2634,7 +2635,7 @@ static void dropout__elem_copy(int dtype, char *dst, const char *src)
 /* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
 static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
 {
-   int in = j->rank - 1, op = j->op;
+   int in = j->rank - 1;
    size_t len = j->dim[in], es = j->es, at, i;
    ptrdiff_t so = j->st[DROPOUT__W_OUT][in], si = j->st[DROPOUT__W_IN][in];
    ptrdiff_t sr = j->st[DROPOUT__W_RES][in], sb = j->st[DROPOUT__W_BIAS][in];
@@ -2650,9 +2651,9 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
    union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tin, tout;
    dropout__cursor c;
    if (plain && so == 1 && si == 1 && sm == 1 && !j->accumulate &&
-       (op != DROPOUT_OP_APPLY_MASK || m0 % 8u == 0 || all_dropped)) {
+       (!j->mask_in || m0 % 8u == 0 || all_dropped)) {
       /* contiguous: the engine on the whole row */
-      dropout__engine(j->dtype, o, NULL, x, op == DROPOUT_OP_APPLY_MASK ? j->mask + m0 / 8u : NULL, len,
+      dropout__engine(j->dtype, o, NULL, x, j->mask_in ? j->mask + m0 / 8u : NULL, len,
                       &j->rule, j->seed, j->stream, j->pos + m0);
       return;
    }
@@ -2666,7 +2667,7 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
          const char *src = x + (ptrdiff_t)at * si * (ptrdiff_t)es;
          char *dst = o + (ptrdiff_t)at * so * (ptrdiff_t)es;
          int direct = so == 1 && !j->accumulate;
-         if (op == DROPOUT_OP_APPLY_MASK) {
+         if (j->mask_in) {
             if (m0 % 8u == 0 && (m0 + at) % 8u == 0) mk = j->mask + (m0 + at) / 8u;
             else { dropout__bits_copy(kb, j->mask, m0 + at, n); mk = kb; }
          }
@@ -2690,9 +2691,9 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
       int k1 = 0;
       if (!normal) {   /* the chunk's keep bits: from the stream, or the stored mask */
          if (sm == 0) {
-            if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && (((unsigned)j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
+            if (j->mask_in) k1 = !all_dropped && (((unsigned)j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
             else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
-         } else if (op == DROPOUT_OP_APPLY_MASK) {
+         } else if (j->mask_in) {
             if (!all_dropped) dropout__bits_copy(kb, j->mask, m0 + at, n);
          } else {
             dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
@@ -2700,7 +2701,7 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
       }
       for (i = 0; i < n; ++i) {
          ptrdiff_t e = (ptrdiff_t)(at + i);
-         int keep = sm == 0 ? k1 : op == DROPOUT_OP_APPLY_MASK && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
+         int keep = sm == 0 ? k1 : j->mask_in && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
          float z = 0.0f;
          if (normal && !j->copy) {
             uint64_t q = j->pos + m0 + (uint64_t)e * sm;
@@ -2760,6 +2761,7 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
    int w, d;
    j->op = op;
    j->cls = dropout__op_of(op).cls;
+   j->mask_in = dropout__op_of(op).mask_in;
    j->dtype = dtype;
    j->es = dropout__esize[dtype];
    j->accumulate = 0;
@@ -3102,6 +3104,7 @@ static void dropout__job_of(dropout__job *c, const dropout_job *j)
    int w, k;
    c->op = (int)j->op;
    c->cls = (int)j->op_class;
+   c->mask_in = j->mask_in != NULL;
    c->dtype = (int)j->dtype - 1;
    c->accumulate = j->accumulate;
    c->copy = j->copy;
