@@ -1134,16 +1134,42 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
    does). An output may be an input (in place) only with the same strides.
    ==================================================================================== */
 
-typedef enum dropout_op {            /* values pinned forever */
-   DROPOUT_OP_FORWARD = 1,           /* out = dropout(in); mask: optional output */
-   DROPOUT_OP_BACKWARD = 2,          /* out = dropout(in) from the plan (in = dy, out = dx) */
-   DROPOUT_OP_MASK = 3,              /* mask only */
-   DROPOUT_OP_APPLY_MASK = 4,        /* out = in where the stored mask (input) keeps, scaled */
-   DROPOUT_OP_ALPHA_FORWARD = 5,     /* alpha dropout (SELU); mask: optional output */
-   DROPOUT_OP_ALPHA_BACKWARD = 6,
-   DROPOUT_OP_GAUSSIAN = 7,          /* forward and backward alike: y = x * (1 + sigma z), sigma from p */
-   DROPOUT_OP_NOISE = 8,             /* y = x + sigma z (dropout_desc_set_sigma); its gradient is dy */
-   DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */
+/* THE OPS, one row each: the enum, the names, the predicates and the GPU kernels' ops are
+   all made from this list, so an op is added here (and in its element function). Columns:
+     NAME, VALUE  DROPOUT_OP_NAME = VALUE (values pinned forever); STR its name
+     IN     takes `in` and writes `out` (every op but MASK)
+     MOUT   writes the mask when one is given (the mask it draws)
+     MIN    reads a stored mask (`mask` is an input, and required)
+     GRAD   a gradient: may add into `out` (DROPOUT_GRAD_ACCUMULATE)
+     CLASS  the element work, dropout_op_class's DROPOUT_CLASS_ suffix
+     CLF64  needs cl_khr_fp64 on OpenCL (the normals are computed in double there)
+     CUDA, CL  the op of dropout_cuda.cuh's and dropout_opencl.h's kernels (their
+            DROPOUT_CUDA__ / DROPOUT_OPENCL__ suffix)
+   FORWARD           out = dropout(in); mask: optional output
+   BACKWARD          out = dropout(in) from the plan (in = dy, out = dx)
+   MASK              mask only
+   APPLY_MASK        out = in where the stored mask (input) keeps, scaled
+   ALPHA_FORWARD     alpha dropout (SELU); mask: optional output
+   ALPHA_BACKWARD    its gradient
+   GAUSSIAN          forward and backward alike: y = x * (1 + sigma z), sigma from p
+   NOISE             y = x + sigma z (dropout_desc_set_sigma); its gradient is dy
+   BIAS_DROPOUT_ADD  out = residual + dropout(in + bias); mask: optional output */
+#define DROPOUT__OPS(X)                                                                    \
+   /* NAME             VALUE STR                  IN MOUT MIN GRAD CLASS CLF64 CUDA        CL         */ \
+   X(FORWARD,          1, "forward",          1, 1, 0, 0, PLAIN,  0, DROP,       DROP)       \
+   X(BACKWARD,         2, "backward",         1, 0, 0, 1, PLAIN,  0, DROP,       DROP)       \
+   X(MASK,             3, "mask",             0, 1, 0, 0, MASK,   0, MASK,       MASK)       \
+   X(APPLY_MASK,       4, "apply_mask",       1, 0, 1, 1, PLAIN,  0, APPLY_MASK, APPLY_MASK) \
+   X(ALPHA_FORWARD,    5, "alpha_forward",    1, 1, 0, 0, ALPHA,  0, ALPHA,      ALPHA)      \
+   X(ALPHA_BACKWARD,   6, "alpha_backward",   1, 0, 0, 1, ALPHA,  0, ALPHA_GRAD, ALPHA_GRAD) \
+   X(GAUSSIAN,         7, "gaussian",         1, 0, 0, 1, NORMAL, 1, GAUSS,      GAUSS)      \
+   X(NOISE,            8, "noise",            1, 0, 0, 0, NORMAL, 1, NOISE,      NOISE)      \
+   X(BIAS_DROPOUT_ADD, 9, "bias_dropout_add", 1, 1, 0, 0, FUSED,  0, FUSED,      FUSED)
+
+typedef enum dropout_op {
+#define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) DROPOUT_OP_##N = V,
+   DROPOUT__OPS(DROPOUT__OP_ENUM)
+#undef DROPOUT__OP_ENUM
 } dropout_op;
 
 /* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, K)
@@ -1169,6 +1195,18 @@ typedef enum dropout_op {            /* values pinned forever */
 #define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_DTYPE_##NAME = value,
 typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */
 #undef DROPOUT__DTYPE_ENUM
+
+/* The op's name in the list ("forward", "bias_dropout_add", ...); NULL for a value that is
+   no dropout_op. */
+DROPOUTDEF const char *dropout_op_name(dropout_op op);
+
+/* What an op does to each element (the job's op_class): PLAIN keep or drop and scale
+   (FORWARD, BACKWARD, APPLY_MASK), MASK the mask alone, ALPHA alpha dropout, NORMAL a
+   normal draw per element (GAUSSIAN, NOISE), FUSED bias-dropout-add. */
+typedef enum dropout_op_class {
+   DROPOUT_CLASS_PLAIN = 1, DROPOUT_CLASS_MASK = 2, DROPOUT_CLASS_ALPHA = 3, DROPOUT_CLASS_NORMAL = 4,
+   DROPOUT_CLASS_FUSED = 5
+} dropout_op_class;
 
 /* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along
    the last dim; the mask is always packed in logical (mask-shape) row-major order. */
@@ -1233,12 +1271,54 @@ typedef struct dropout_tensors {
 
 DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t);
 
-/* For the other backends (dropout_cuda.cuh): every check dropout_run makes of d and t but
-   the CPU's own (FPU mode, device coordinates). */
-DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t);
-/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and
-   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */
-DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy);
+/* THE LOWERED FORM of a descriptor and its tensors: what every backend runs (dropout_run
+   on the CPU, dropout_cuda_run, dropout_opencl_run, the Python package's C side), filled
+   once by dropout_lower, which makes every check dropout_run makes. A plain struct: read
+   it, do not fill it by hand. The geometry is reduced: dims of size 1 are dropped and a
+   dim merges into its inner neighbour when the mask index and every operand (bias too)
+   step over both as over one, so element (i0 .. ik) of the reduced shape is the same
+   element, at the same address and the same draw position, as in the descriptor's shape
+   (a contiguous tensor becomes rank 1, a slice of rows rank 2). Strides of the operands a
+   run does not use are the contiguous ones (they never stop a merge). */
+#define DROPOUT_JOB_BIAS 3          /* stride[DROPOUT_JOB_BIAS]: the bias's strides */
+#define DROPOUT_JOB_OPERANDS 4      /* out, in, residual (by dropout_operand), bias */
+typedef struct dropout_job {
+   dropout_op op;
+   dropout_op_class op_class;      /* what each element gets (the op list's CLASS) */
+   dropout_dtype dtype;
+   size_t elem_size;               /* bytes per element of out, in, residual and bias */
+   int accumulate;                 /* 1: out += the result (DROPOUT_GRAD_ACCUMULATE) */
+   dropout_rule rule;              /* the plan's rule */
+   dropout_alpha_rule alpha;       /* ALPHA ops: the rule's alpha constants; else zeros
+                                      (alpha.base = rule) */
+   float sigma;                    /* NORMAL ops: the sigma the element functions take */
+   int copy;                       /* NORMAL ops with p = 0 or sigma = 0: out = in, bit for bit */
+   uint64_t seed, stream;          /* the plan's key */
+   uint64_t pos;                   /* the plan's first position (element 0 of the mask) */
+   uint64_t positions;             /* the plan's count: the mask's elements */
+   const uint64_t *dev_seed, *dev_pos;   /* device coordinates (CUDA graphs), or NULL */
+   size_t numel;                   /* elements of the tensors (0: nothing but a mask to write) */
+   int rank;                       /* 1 .. DROPOUT_MAX_RANK, reduced (1 when empty or one element) */
+   size_t dim[DROPOUT_MAX_RANK];   /* reduced dims; entries past rank are 1 */
+   uint64_t mask_stride[DROPOUT_MAX_RANK];   /* mask (draw) index step per dim, 0 on broadcast
+                                      dims: element i draws pos + sum i_d * mask_stride[d] */
+   ptrdiff_t stride[DROPOUT_JOB_OPERANDS][DROPOUT_MAX_RANK];   /* element strides by operand;
+                                      entries past rank are 0 */
+   size_t bias_len;                /* FUSED: the bias's elements (the descriptor's last dim);
+                                      bias element of i: sum i_d * stride[DROPOUT_JOB_BIAS][d] */
+   int contiguous;                 /* 1: the tensors are one run, unbroadcast (numel ==
+                                      positions): element k of every operand the op uses
+                                      (out, in, residual) is at base + k and draws pos + k */
+   void *out;                      /* NULL when the op takes none (MASK) */
+   const void *in, *residual, *bias;   /* NULL when the op takes none */
+   uint8_t *mask_out;              /* the mask to write (an op that draws one, if given) */
+   const uint8_t *mask_in;         /* the stored mask to read (APPLY_MASK) */
+} dropout_job;
+
+/* Check d and t as dropout_run does (every code but the CPU's own DEVICE_COORDS) and fill
+   *j. On error *j is not written. Device coordinates are copied, not refused: a backend
+   that cannot read them (the CPU, OpenCL) refuses a job whose dev_seed is set. */
+DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j);
 
 /* ============================ end of VARIANTS declarations ============================ */
 
@@ -2146,8 +2226,10 @@ DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, doub
 /* The operands the walker moves through: by dropout_operand, then the bias. */
 enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };
 
+/* The CPU walker's own form of a job (dropout_run maps a dropout_job to it). */
 typedef struct dropout__job {
-   int op, dtype, accumulate;
+   int op, cls, dtype, accumulate;     /* cls: the op's dropout_op_class; dtype: DROPOUT__F32 .. */
+   int mask_in;                        /* mask is a stored mask to read (APPLY_MASK), not one to write */
    int copy;                      /* GAUSSIAN / NOISE with nothing to add: copy bit for bit */
    dropout_rule rule;
    dropout_alpha_rule arule;
@@ -2163,19 +2245,38 @@ typedef struct dropout__job {
    const char *in, *res, *bias;
 } dropout__job;
 
-static int dropout__op_ok(int op) { return op >= DROPOUT_OP_FORWARD && op <= DROPOUT_OP_BIAS_DROPOUT_ADD; }
+/* The op list's columns, by op value (ok = 0 for a value that is no op). */
+typedef struct dropout__op_row { int ok, in, mask_out, mask_in, grad, cls; } dropout__op_row;
+
+static dropout__op_row dropout__op_of(int op)
+{
+   dropout__op_row r = { 0, 0, 0, 0, 0, 0 };
+   switch (op) {
+#define DROPOUT__OP_ROW(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) \
+   case V: r.ok = 1; r.in = IN; r.mask_out = MOUT; r.mask_in = MIN; r.grad = GRAD; r.cls = DROPOUT_CLASS_##C; break;
+   DROPOUT__OPS(DROPOUT__OP_ROW)
+#undef DROPOUT__OP_ROW
+   default: break;
+   }
+   return r;
+}
+
+static int dropout__op_ok(int op) { return dropout__op_of(op).ok; }
+
+DROPOUTDEF const char *dropout_op_name(dropout_op op)
+{
+   switch (op) {
+#define DROPOUT__OP_NAME(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return S;
+   DROPOUT__OPS(DROPOUT__OP_NAME)
+#undef DROPOUT__OP_NAME
+   default: return NULL;
+   }
+}
 static int dropout__dtype_ok(int dt) { return dt >= 1 && dt <= DROPOUT__DTYPE_COUNT; }
 
-/* the ops that write the mask when one is given, and the ops that read it */
-static int dropout__op_mask_out(int op)
-{
-   return op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_BIAS_DROPOUT_ADD || op == DROPOUT_OP_MASK;
-}
-
-static int dropout__op_takes_grad(int op)
-{
-   return op == DROPOUT_OP_BACKWARD || op == DROPOUT_OP_ALPHA_BACKWARD || op == DROPOUT_OP_APPLY_MASK || op == DROPOUT_OP_GAUSSIAN;
-}
+/* the ops that write the mask when one is given; the gradients (which may accumulate) */
+static int dropout__op_mask_out(int op) { return dropout__op_of(op).mask_out; }
+static int dropout__op_takes_grad(int op) { return dropout__op_of(op).grad; }
 
 /* Element count and positions of a shape: SHAPE_OVERFLOW past size_t (judged on the
    non-zero dims, so the answer does not depend on their order). A zero dim empties the
@@ -2288,25 +2389,29 @@ static int dropout__spans_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
    return alo < bhi && blo < ahi;
 }
 
-DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
+/* Every check of d and t that dropout_lower makes (all of dropout_run's but the CPU's
+   own: device coordinates). */
+static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
 {
    int op, err, w, k, rank;
    size_t numel, positions, es, mask_bytes;
    ptrdiff_t st[3][DROPOUT_MAX_RANK];
    const void *ptr[3];
    uintptr_t lo[3], hi[3];
-   int need_in, need_mask;
+   int need_in, need_mask, fused;
+   dropout__op_row row;
    err = dropout__desc_ok(d);
    if (err) return err;
    if (!t) return DROPOUT_ERR_NULL_TENSORS;
    op = d->dropout__op;
-   if (!dropout__op_ok(op)) return DROPOUT_ERR_OP;
+   row = dropout__op_of(op);
+   if (!row.ok) return DROPOUT_ERR_OP;
    if (!dropout__dtype_ok(d->dropout__dtype)) return DROPOUT_ERR_DTYPE;
    rank = d->dropout__rank;
    if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
    if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
    if (d->dropout__grad != DROPOUT_GRAD_OVERWRITE && d->dropout__grad != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
-   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad(op)) return DROPOUT_ERR_OP;
+   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !row.grad) return DROPOUT_ERR_OP;
    err = dropout__plan_check(&d->dropout__plan);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
@@ -2314,26 +2419,27 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    err = dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
    if (err) return err;
    if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
-   if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
+   fused = row.cls == DROPOUT_CLASS_FUSED;
+   if (fused && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
       return DROPOUT_ERR_BIAS_LEN;
-   /* the tensors the op takes, and no other */
-   need_in = op != DROPOUT_OP_MASK;
-   need_mask = op == DROPOUT_OP_APPLY_MASK;
-   if (op == DROPOUT_OP_MASK && t->out) return DROPOUT_ERR_OP;
+   /* the tensors the op takes (the op list's IN, MOUT, MIN, CLASS), and no other */
+   need_in = row.in;
+   need_mask = row.mask_in;
+   if (!need_in && t->out) return DROPOUT_ERR_OP;
    if (!need_in && t->in) return DROPOUT_ERR_OP;
-   if (!dropout__op_mask_out(op) && !need_mask && t->mask) return DROPOUT_ERR_OP;
-   if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && (t->bias || t->residual)) return DROPOUT_ERR_OP;
-   if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
-   if (op == DROPOUT_OP_MASK && positions > 0 && !t->mask) return DROPOUT_ERR_NULL_MASK;
+   if (!row.mask_out && !need_mask && t->mask) return DROPOUT_ERR_OP;
+   if (!fused && (t->bias || t->residual)) return DROPOUT_ERR_OP;
+   if (!fused && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
+   if (!need_in && positions > 0 && !t->mask) return DROPOUT_ERR_NULL_MASK;   /* the mask is all it writes */
    if (numel > 0) {
       if (need_in && !t->out) return DROPOUT_ERR_NULL_OUTPUT;
       if (need_in && !t->in) return DROPOUT_ERR_NULL_INPUT;
       if (need_mask && !t->mask) return DROPOUT_ERR_NULL_MASK;
-      if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && !t->bias) return DROPOUT_ERR_NULL_BIAS;
-      if (op == DROPOUT_OP_BIAS_DROPOUT_ADD && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
+      if (fused && !t->bias) return DROPOUT_ERR_NULL_BIAS;
+      if (fused && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
    }
    if (numel == 0) return DROPOUT_OK;          /* nothing but perhaps a mask is written */
-   if (op == DROPOUT_OP_MASK) return DROPOUT_OK;
+   if (!need_in) return DROPOUT_OK;
    es = dropout__esize[d->dropout__dtype - 1];
    if (numel > (size_t)PTRDIFF_MAX / es) return DROPOUT_ERR_SHAPE_OVERFLOW;
    ptr[0] = t->out; ptr[1] = t->in; ptr[2] = t->residual;
@@ -2363,9 +2469,9 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    if (t->mask && mask_bytes) {
       uintptr_t m = (uintptr_t)t->mask;
       for (w = 0; w < 3; ++w)
-         if (ptr[w] && (w == 0 || dropout__op_mask_out(op)) && dropout__spans_meet(lo[w], hi[w], m, m + mask_bytes))
+         if (ptr[w] && (w == 0 || row.mask_out) && dropout__spans_meet(lo[w], hi[w], m, m + mask_bytes))
             return DROPOUT_ERR_OVERLAP;
-      if (t->bias && dropout__op_mask_out(op)) {
+      if (t->bias && row.mask_out) {
          uintptr_t b = (uintptr_t)t->bias, n = (uintptr_t)(d->dropout__dim[rank - 1] * es);
          if (dropout__spans_meet(m, m + mask_bytes, b, b + n)) return DROPOUT_ERR_OVERLAP;
       }
@@ -2373,47 +2479,56 @@ DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors 
    return DROPOUT_OK;
 }
 
-/* Fill the job's geometry: mask strides, then size-1 dims dropped and neighbours merged
-   where every operand and the mask step through them as through one dim (a contiguous
-   tensor becomes 1-D, a slice of rows 2-D). */
-static void dropout__job_geometry(dropout__job *j, int rank, const size_t *dim, unsigned bcast)
+/* THE geometry reduction (dropout_lower's, so every backend's): mask strides, then
+   size-1 dims dropped and a dim merged into its inner neighbour where the mask index and
+   every operand step through them as through one dim (a contiguous tensor becomes 1-D, a
+   slice of rows 2-D). In: rank, dim, bcast and the operands' strides st[w][0 .. rank);
+   out: *rrank, rdim, ms and st reduced in place (entries past *rrank: dim 1, strides 0). */
+static void dropout__geometry(int rank, const size_t *dim, unsigned bcast, int *rrank, size_t *rdim, uint64_t *ms,
+                              ptrdiff_t st[DROPOUT__NW][DROPOUT_MAX_RANK])
 {
    uint64_t acc = 1;
-   int d, r = 0, w;
+   int d, r = 0, w, n;
    for (d = rank - 1; d >= 0; --d) {
-      if ((bcast >> d) & 1u) j->ms[d] = 0;
-      else { j->ms[d] = acc; acc *= (uint64_t)dim[d]; }
+      if ((bcast >> d) & 1u) ms[d] = 0;
+      else { ms[d] = acc; acc *= (uint64_t)dim[d]; }
    }
    for (d = 0; d < rank; ++d) {         /* drop dims of 1 (their index is always 0) */
       if (dim[d] == 1) continue;
-      j->dim[r] = dim[d];
-      j->ms[r] = j->ms[d];
-      for (w = 0; w < DROPOUT__NW; ++w) j->st[w][r] = j->st[w][d];
+      rdim[r] = dim[d];
+      ms[r] = ms[d];
+      for (w = 0; w < DROPOUT__NW; ++w) st[w][r] = st[w][d];
       ++r;
    }
    if (r == 0) {                        /* a single element */
-      j->dim[0] = 1;
-      j->ms[0] = 0;
-      for (w = 0; w < DROPOUT__NW; ++w) j->st[w][0] = 0;
+      rdim[0] = 1;
+      ms[0] = 0;
+      for (w = 0; w < DROPOUT__NW; ++w) st[w][0] = 0;
       r = 1;
    }
-   j->rank = r;
-   for (d = j->rank - 2; d >= 0; --d) { /* merge dim d into d + 1 where they chain */
-      int ok = j->ms[d] == j->ms[d + 1] * (uint64_t)j->dim[d + 1];
+   n = r;
+   for (d = n - 2; d >= 0; --d) {       /* merge dim d into d + 1 where they chain */
+      int ok = ms[d] == ms[d + 1] * (uint64_t)rdim[d + 1];
       for (w = 0; w < DROPOUT__NW && ok; ++w) {
-         ptrdiff_t inner = j->st[w][d + 1];
-         ok = inner == 0 ? j->st[w][d] == 0
-                         : j->st[w][d] % inner == 0 && (size_t)(j->st[w][d] / inner) == j->dim[d + 1];
+         ptrdiff_t inner = st[w][d + 1];
+         ok = inner == 0 ? st[w][d] == 0
+                         : st[w][d] % inner == 0 && (size_t)(st[w][d] / inner) == rdim[d + 1];
       }
       if (!ok) continue;
-      j->dim[d + 1] *= j->dim[d];
-      for (r = d; r + 1 < j->rank; ++r) {   /* remove dim d */
-         j->dim[r] = j->dim[r + 1];
-         j->ms[r] = j->ms[r + 1];
-         for (w = 0; w < DROPOUT__NW; ++w) j->st[w][r] = j->st[w][r + 1];
+      rdim[d + 1] *= rdim[d];
+      for (r = d; r + 1 < n; ++r) {     /* remove dim d */
+         rdim[r] = rdim[r + 1];
+         ms[r] = ms[r + 1];
+         for (w = 0; w < DROPOUT__NW; ++w) st[w][r] = st[w][r + 1];
       }
-      --j->rank;
+      --n;
    }
+   for (d = n; d < DROPOUT_MAX_RANK; ++d) {
+      rdim[d] = 1;
+      ms[d] = 0;
+      for (w = 0; w < DROPOUT__NW; ++w) st[w][d] = 0;
+   }
+   *rrank = n;
 }
 
 /* len bits from bit `at` of src into dst, from bit 0 (reads no byte past the bits) */
@@ -2507,7 +2622,7 @@ static void dropout__elem_copy(int dtype, char *dst, const char *src)
 /* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
 static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
 {
-   int in = j->rank - 1, op = j->op;
+   int in = j->rank - 1;
    size_t len = j->dim[in], es = j->es, at, i;
    ptrdiff_t so = j->st[DROPOUT__W_OUT][in], si = j->st[DROPOUT__W_IN][in];
    ptrdiff_t sr = j->st[DROPOUT__W_RES][in], sb = j->st[DROPOUT__W_BIAS][in];
@@ -2516,16 +2631,16 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
    const char *x = j->in + off[DROPOUT__W_IN] * (ptrdiff_t)es;
    const char *res = j->res ? j->res + off[DROPOUT__W_RES] * (ptrdiff_t)es : NULL;
    const char *b = j->bias ? j->bias + off[DROPOUT__W_BIAS] * (ptrdiff_t)es : NULL;
-   int plain = op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_BACKWARD || op == DROPOUT_OP_APPLY_MASK;
-   int normal = op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE;
+   int plain = j->cls == DROPOUT_CLASS_PLAIN;
+   int normal = j->cls == DROPOUT_CLASS_NORMAL;
    int all_dropped = (j->rule.threshold >> j->rule.bits) != 0;   /* p = 1: a stored mask is not read */
    uint8_t kb[DROPOUT__ROW_CHUNK / 8];
    union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tin, tout;
    dropout__cursor c;
    if (plain && so == 1 && si == 1 && sm == 1 && !j->accumulate &&
-       (op != DROPOUT_OP_APPLY_MASK || m0 % 8u == 0 || all_dropped)) {
+       (!j->mask_in || m0 % 8u == 0 || all_dropped)) {
       /* contiguous: the engine on the whole row */
-      dropout__engine(j->dtype, o, NULL, x, op == DROPOUT_OP_APPLY_MASK ? j->mask + m0 / 8u : NULL, len,
+      dropout__engine(j->dtype, o, NULL, x, j->mask_in ? j->mask + m0 / 8u : NULL, len,
                       &j->rule, j->seed, j->stream, j->pos + m0);
       return;
    }
@@ -2539,7 +2654,7 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
          const char *src = x + (ptrdiff_t)at * si * (ptrdiff_t)es;
          char *dst = o + (ptrdiff_t)at * so * (ptrdiff_t)es;
          int direct = so == 1 && !j->accumulate;
-         if (op == DROPOUT_OP_APPLY_MASK) {
+         if (j->mask_in) {
             if (m0 % 8u == 0 && (m0 + at) % 8u == 0) mk = j->mask + (m0 + at) / 8u;
             else { dropout__bits_copy(kb, j->mask, m0 + at, n); mk = kb; }
          }
@@ -2563,9 +2678,9 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
       int k1 = 0;
       if (!normal) {   /* the chunk's keep bits: from the stream, or the stored mask */
          if (sm == 0) {
-            if (op == DROPOUT_OP_APPLY_MASK) k1 = !all_dropped && (((unsigned)j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
+            if (j->mask_in) k1 = !all_dropped && (((unsigned)j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
             else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
-         } else if (op == DROPOUT_OP_APPLY_MASK) {
+         } else if (j->mask_in) {
             if (!all_dropped) dropout__bits_copy(kb, j->mask, m0 + at, n);
          } else {
             dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
@@ -2573,7 +2688,7 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
       }
       for (i = 0; i < n; ++i) {
          ptrdiff_t e = (ptrdiff_t)(at + i);
-         int keep = sm == 0 ? k1 : op == DROPOUT_OP_APPLY_MASK && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
+         int keep = sm == 0 ? k1 : j->mask_in && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
          float z = 0.0f;
          if (normal && !j->copy) {
             uint64_t q = j->pos + m0 + (uint64_t)e * sm;
@@ -2593,7 +2708,7 @@ static void dropout__job_run(dropout__job *j)
    ptrdiff_t off[DROPOUT__NW];
    uint64_t m0 = 0;
    int d, w, plain_fwd;
-   if (j->op == DROPOUT_OP_MASK) {
+   if (j->cls == DROPOUT_CLASS_MASK) {
       dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
       return;
    }
@@ -2622,6 +2737,7 @@ static void dropout__job_run(dropout__job *j)
    }
 }
 
+#if defined(DROPOUT_V0_API)   /* the 0.1.0 calls' way to the walker (1.0 calls: dropout_lower) */
 /* Set up a checked job: op, dtype, rule, coordinates, shape and the strides of out, in
    and residual (NULL: contiguous); the caller sets the pointers (and sigma). */
 static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout_rule *rule,
@@ -2631,6 +2747,8 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
    size_t numel = 0, positions = 0;
    int w, d;
    j->op = op;
+   j->cls = dropout__op_of(op).cls;
+   j->mask_in = dropout__op_of(op).mask_in;
    j->dtype = dtype;
    j->es = dropout__esize[dtype];
    j->accumulate = 0;
@@ -2658,8 +2776,9 @@ static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout
    j->out = NULL;
    j->mask = NULL;
    j->in = j->res = j->bias = NULL;
-   dropout__job_geometry(j, rank, dim, bcast);
+   dropout__geometry(rank, dim, bcast, &j->rank, j->dim, j->ms, j->st);
 }
+#endif
 
 /* ---- the descriptor ------------------------------------------------------------------ */
 
@@ -2875,7 +2994,9 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    return DROPOUT_OK;
 }
 
-DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy)
+/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and
+   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */
+static void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy)
 {
    *sigma = 0.0f;
    *copy = 0;
@@ -2888,33 +3009,124 @@ DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *co
    }
 }
 
+/* Whether the reduced geometry is one contiguous, unbroadcast run of the operands the op
+   uses (mask index k = element k = offset k in each). */
+static int dropout__job_contiguous(const dropout_job *j)
+{
+   size_t acc = 1;
+   int d, w;
+   if (j->numel != (size_t)j->positions) return 0;
+   if (j->numel == 0) return 1;
+   for (d = j->rank - 1; d >= 0; --d) {
+      if (j->dim[d] == 1) continue;
+      if (j->mask_stride[d] != (uint64_t)acc) return 0;
+      for (w = 0; w < 3; ++w) {
+         int used = w == DROPOUT_OPERAND_RESIDUAL ? j->op_class == DROPOUT_CLASS_FUSED : j->op_class != DROPOUT_CLASS_MASK;
+         if (used && j->stride[w][d] != (ptrdiff_t)acc) return 0;
+      }
+      acc *= j->dim[d];
+   }
+   return 1;
+}
+
+DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j)
+{
+   const dropout_plan *plan;
+   dropout__op_row row;
+   dropout__fpu f;
+   size_t numel = 0, positions = 0;
+   int err = dropout__desc_check(d, t), w, k, rank;
+   if (err) return err;
+   if (!j) return DROPOUT_ERR_NULL_RESULT;
+   plan = &d->dropout__plan;
+   row = dropout__op_of(d->dropout__op);
+   rank = d->dropout__rank;
+   dropout__fpu_enter(&f);   /* the variant constants are doubles: computed in the mode their bits need */
+   j->op = (dropout_op)d->dropout__op;
+   j->op_class = (dropout_op_class)row.cls;
+   j->dtype = (dropout_dtype)d->dropout__dtype;
+   j->elem_size = dropout__esize[d->dropout__dtype - 1];
+   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
+   j->rule = plan->rule;
+   if (row.cls == DROPOUT_CLASS_ALPHA) {
+      j->alpha = dropout_alpha_rule_of(plan->rule);
+   } else {                 /* unused: set, so that copies of the job read no garbage */
+      j->alpha.base = plan->rule;
+      j->alpha.a = j->alpha.c = j->alpha.drop = 0.0;
+      j->alpha.a_f32 = j->alpha.c_f32 = j->alpha.drop_f32 = 0.0f;
+   }
+   dropout__desc_sigma(d, &j->sigma, &j->copy);
+   dropout__fpu_leave(&f);
+   j->seed = plan->key.seed;
+   j->stream = plan->key.stream;
+   j->pos = plan->pos;
+   j->positions = plan->count;
+   j->dev_seed = d->dropout__dev_seed;
+   j->dev_pos = d->dropout__dev_pos;
+   (void)dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
+   j->numel = numel;
+   /* the operands' strides: out, in, residual as the descriptor has them (contiguous
+      unless set); the bias steps along the last dim only (FUSED) and, like an operand
+      the op does not use, is contiguous otherwise so that it never stops a merge */
+   for (w = 0; w < 3; ++w) dropout__desc_strides(d, w, j->stride[w]);
+   if (row.cls == DROPOUT_CLASS_FUSED)
+      for (k = 0; k < DROPOUT_MAX_RANK; ++k) j->stride[DROPOUT_JOB_BIAS][k] = k == rank - 1 ? 1 : 0;
+   else
+      dropout__contiguous(rank, d->dropout__dim, j->stride[DROPOUT_JOB_BIAS]);
+   dropout__geometry(rank, d->dropout__dim, d->dropout__broadcast, &j->rank, j->dim, j->mask_stride, j->stride);
+   j->bias_len = row.cls == DROPOUT_CLASS_FUSED ? d->dropout__dim[rank - 1] : 0;
+   j->out = t->out;
+   j->in = t->in;
+   j->residual = t->residual;
+   j->bias = t->bias;
+   j->mask_out = row.mask_out ? t->mask : NULL;
+   j->mask_in = row.mask_in ? t->mask : NULL;
+   j->contiguous = dropout__job_contiguous(j);
+   return DROPOUT_OK;
+}
+
+/* The CPU walker's job of a lowered one. */
+static void dropout__job_of(dropout__job *c, const dropout_job *j)
+{
+   int w, k;
+   c->op = (int)j->op;
+   c->cls = (int)j->op_class;
+   c->mask_in = j->mask_in != NULL;
+   c->dtype = (int)j->dtype - 1;
+   c->accumulate = j->accumulate;
+   c->copy = j->copy;
+   c->rule = j->rule;
+   c->arule = j->alpha;
+   c->sigma = j->sigma;
+   c->seed = j->seed;
+   c->stream = j->stream;
+   c->pos = j->pos;
+   c->positions = j->positions;
+   c->numel = j->numel;
+   c->es = j->elem_size;
+   c->rank = j->rank;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) {   /* fixed sizes: no memcpy call (freestanding) */
+      c->dim[k] = j->dim[k];
+      c->ms[k] = j->mask_stride[k];
+      for (w = 0; w < DROPOUT__NW; ++w) c->st[w][k] = j->stride[w][k];
+   }
+   c->out = (char *)j->out;
+   c->mask = j->mask_in ? (uint8_t *)(uintptr_t)j->mask_in : j->mask_out;   /* read, or written */
+   c->in = (const char *)j->in;
+   c->res = (const char *)j->residual;
+   c->bias = (const char *)j->bias;
+}
+
 DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
 {
+   dropout_job lj;
    dropout__job j;
-   ptrdiff_t st[3][DROPOUT_MAX_RANK];
-   const ptrdiff_t *sp[3];
-   const dropout_plan *plan;
    dropout__fpu f;
-   int err = dropout__desc_ok(d), w;
+   int err = dropout_lower(d, t, &lj);
    if (err) return err;
-   if (d->dropout__dev_seed || d->dropout__dev_pos) return DROPOUT_ERR_DEVICE_COORDS;
-   err = dropout__desc_check(d, t);
-   if (err) return err;
-   plan = &d->dropout__plan;
-   dropout__fpu_enter(&f);   /* before the job's set-up, whose variant constants are doubles */
-   for (w = 0; w < 3; ++w) {
-      dropout__desc_strides(d, w, st[w]);
-      sp[w] = st[w];
-   }
-   dropout__job_setup(&j, d->dropout__op, d->dropout__dtype - 1, &plan->rule, plan->key.seed, plan->key.stream,
-                      plan->pos, d->dropout__rank, d->dropout__dim, d->dropout__broadcast, sp);
-   j.accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
-   dropout__desc_sigma(d, &j.sigma, &j.copy);
-   j.out = (char *)t->out;
-   j.mask = t->mask;
-   j.in = (const char *)t->in;
-   j.res = (const char *)t->residual;
-   j.bias = (const char *)t->bias;
+   if (lj.dev_seed || lj.dev_pos) return DROPOUT_ERR_DEVICE_COORDS;   /* device memory: not the CPU's */
+   dropout__job_of(&j, &lj);
+   dropout__fpu_enter(&f);
    dropout__job_run(&j);
    dropout__fpu_leave(&f);
    return DROPOUT_OK;

@@ -100,8 +100,8 @@
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies
       (dropout_cuda__body, dropout_cuda__unit, dropout_cuda__warp_span,
-      dropout_cuda__strided_body) and the launchers' decisions (dropout_cuda__job_of_desc,
-      dropout_cuda__prepare): tests/cuda/test_cuda_logic.c runs them over emulated grids
+      dropout_cuda__strided_body) and the launchers' decisions (dropout_cuda__prepare, from
+      dropout.h's lowered job): tests/cuda/test_cuda_logic.c runs them over emulated grids
       and warps to check the indexing against the CPU library with no GPU.
 
    LICENSE: the same as dropout.h (MIT or public domain, your choice); see its end.
@@ -686,9 +686,9 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
 /* ---- The strided engine (dropout_cuda_run) -----------------------------------------
    Element (i0 .. ik) of a view gets exactly the bits of the contiguous call: its draw
    position is the plan's first position + its row-major index m in the mask shape (the
-   shape with broadcast dims set to 1). The shape is first reduced: dims of 1 go, and a
-   dim merges into its outer neighbour when every operand and the mask index step over
-   both as over one (neither m nor any address changes). A work item is then one unit of
+   shape with broadcast dims set to 1). The geometry is the lowered job's (dropout_lower:
+   dims of 1 gone, a dim merged into its neighbour where every operand, the bias and the
+   mask index step over both as over one), taken as it is. A work item is one unit of
    up to 32 consecutive elements of one row (the innermost dim): its keep bits come from
    whole Philox blocks as in the contiguous kernel, and when the row is contiguous in
    every operand its data moves through the same dropout_cuda__data_unit (16-byte
@@ -697,7 +697,7 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
    contiguous mask kernel over the plan's positions (mask order), not here: items never
    share a mask byte. */
 typedef struct dropout_cuda__geom {
-   int rank;                                /* >= 1 after the reduction */
+   int rank;                                /* the job's reduced rank, >= 1 */
    uint64_t dim[DROPOUT_MAX_RANK];
    int64_t stride[3][DROPOUT_MAX_RANK];     /* elements; operands out, in, residual */
    uint64_t mstride[DROPOUT_MAX_RANK];      /* mask index step; 0 on broadcast dims */
@@ -715,75 +715,6 @@ typedef struct dropout_cuda__sargs {
    int copy;                     /* GAUSS, NOISE with p or sigma 0: y = x bit for bit */
    int accumulate;               /* out += result (gradients) */
 } dropout_cuda__sargs;
-
-/* Reduce a shape for the strided engine. dims: rank sizes; strides[k]: operand k's
-   element strides (NULL: row-major contiguous); broadcast: bit d = dim d shares one keep
-   decision. The caller has validated everything (dropout.h's descriptor checks); this
-   only computes. */
-DROPOUT_HD void dropout_cuda__geom_make(dropout_cuda__geom *g, int rank, const uint64_t *dims,
-                                        const int64_t *const strides[3], unsigned broadcast)
-{
-   int64_t st[3][DROPOUT_MAX_RANK];
-   uint64_t ms[DROPOUT_MAX_RANK], mstep = 1, numel = 1, rows = 1;
-   int d, k, r = 0;
-   for (d = 0; d < rank; ++d) numel *= dims[d];
-   g->numel = numel;
-   if (numel == 0) rank = 0;   /* empty: nothing to reduce (and its other dims may be huge) */
-   for (k = 0; k < 3; ++k) {
-      uint64_t c = 1;           /* < 2^63 here: dropout.h refuses larger extents */
-      for (d = rank - 1; d >= 0; --d) {
-         st[k][d] = strides[k] ? strides[k][d] : (int64_t)c;
-         c *= dims[d];
-      }
-   }
-   for (d = rank - 1; d >= 0; --d) {          /* mask-shape row-major steps */
-      if ((broadcast >> d) & 1u) ms[d] = 0;
-      else { ms[d] = mstep; mstep *= dims[d]; }
-   }
-   for (d = 0; d < rank; ++d) {
-      int merge = r > 0;
-      if (dims[d] == 1) continue;              /* no step is ever taken over it */
-      if (merge) {
-         uint64_t n = dims[d];
-         if (g->mstride[r - 1] != ms[d] * n) merge = 0;
-         for (k = 0; k < 3 && merge; ++k) {
-            int64_t s = st[k][d], lim = INT64_MAX / (int64_t)n;
-            if (s > lim || s < -lim || g->stride[k][r - 1] != s * (int64_t)n) merge = 0;
-         }
-      }
-      if (merge) {
-         g->dim[r - 1] *= dims[d];
-         g->mstride[r - 1] = ms[d];
-         for (k = 0; k < 3; ++k) g->stride[k][r - 1] = st[k][d];
-      } else {
-         g->dim[r] = dims[d];
-         g->mstride[r] = ms[d];
-         for (k = 0; k < 3; ++k) g->stride[k][r] = st[k][d];
-         ++r;
-      }
-   }
-   if (r == 0) {                               /* one element (or all dims 1) */
-      g->dim[0] = 1; g->mstride[0] = 1;
-      for (k = 0; k < 3; ++k) g->stride[k][0] = 1;
-      r = 1;
-   }
-   g->rank = r;
-   for (d = r; d < DROPOUT_MAX_RANK; ++d) {
-      g->dim[d] = 1; g->mstride[d] = 0;
-      for (k = 0; k < 3; ++k) g->stride[k][d] = 0;
-   }
-   for (d = 0; d + 1 < r; ++d) rows *= g->dim[d];
-   g->upr = (g->dim[r - 1] + DROPOUT_CUDA__UNIT - 1u) / DROPOUT_CUDA__UNIT;
-   g->items = numel == 0 ? 0 : rows * g->upr;
-}
-
-/* Whether the reduced view is one contiguous run, unbroadcast, in every operand that the
-   op uses: then the contiguous kernels run it, the fastest path. */
-DROPOUT_HD int dropout_cuda__geom_contiguous(const dropout_cuda__geom *g, int uses_in, int uses_residual)
-{
-   return g->rank == 1 && g->mstride[0] == 1 && g->stride[0][0] == 1 &&
-          (!uses_in || g->stride[1][0] == 1) && (!uses_residual || g->stride[2][0] == 1);
-}
 
 /* count (<= 32) mask bits from bit `bit` of m, bit i of the result = bit + i * step
    (step 1, or 0 on a broadcast innermost dim); never reads a byte past the last bit */
@@ -885,8 +816,8 @@ DROPOUT_HD void dropout_cuda__strided_item(const dropout_cuda__sargs *s, int dty
    yp = (char *)a->y + off[0] * es;
    xp = (const char *)a->x + off[1] * es;
    rp = fused ? (const char *)a->residual + off[2] * es : NULL;
-   /* the bias index is the original innermost index: merging it with outer dims keeps it
-      as the merged index mod bias_len */
+   /* the bias steps along the descriptor's last dim only, so the lowering merges no dim
+      into it: the row is that dim (or, when it has one element, the index is 0) */
    if (fused) col = j0 % a->cols;
    if ((op == DROPOUT_CUDA__DROP || op == DROPOUT_CUDA__APPLY_MASK || fused) && !s->accumulate &&
        g->stride[0][last] == 1 && g->stride[1][last] == 1 && (!fused || g->stride[2][last] == 1)) {
@@ -928,20 +859,86 @@ DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dty
 /* Host-only helpers (the launchers' decisions), plain C so that the logic test runs them */
 #define DROPOUT_CUDA__HOST static inline
 
-/* One validated request, whatever door it came in by (dropout_cuda_run, a short call, a
-   0.1.0 call): the op, the view, the rule and the coordinates. */
+/* The kernels' op for each dropout_op: the op list's CUDA column. */
+DROPOUT_CUDA__HOST int dropout_cuda__op_of(dropout_op op)
+{
+   switch (op) {
+#define DROPOUT_CUDA__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_CUDA__##CU;
+   DROPOUT__OPS(DROPOUT_CUDA__OP)
+#undef DROPOUT_CUDA__OP
+   default: return -1;   /* no kernel: the launch refuses it (DROPOUT_ERR_OP) */
+   }
+}
+
+DROPOUT_CUDA__HOST int dropout_cuda__dtype_of(dropout_dtype dtype)
+{
+   static const int dtypes[5] = { -1, DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
+   return (int)dtype >= 1 && (int)dtype <= 4 ? dtypes[dtype] : -1;
+}
+
+/* The strided kernel's geometry: the lowered job's, as it is (no second reduction). */
+DROPOUT_CUDA__HOST void dropout_cuda__geom_of(dropout_cuda__geom *g, const dropout_job *j)
+{
+   uint64_t rows = 1;
+   int d, k;
+   g->rank = j->rank;
+   for (d = 0; d < DROPOUT_MAX_RANK; ++d) {
+      g->dim[d] = j->dim[d];
+      g->mstride[d] = j->mask_stride[d];
+      for (k = 0; k < 3; ++k) g->stride[k][d] = (int64_t)j->stride[k][d];
+   }
+   g->numel = j->numel;
+   for (d = 0; d + 1 < g->rank; ++d) rows *= g->dim[d];
+   g->upr = (g->dim[g->rank - 1] + DROPOUT_CUDA__UNIT - 1u) / DROPOUT_CUDA__UNIT;
+   g->items = g->numel == 0 ? 0 : rows * g->upr;   /* an empty view's other dims may be huge */
+}
+
+/* The launches of a lowered job: returns 1 when the contiguous kernel runs it all (s->a,
+   the mask written with the data: the job is one contiguous unbroadcast run and a plain
+   or fused op, no accumulation; or the mask op), else 0: the strided kernel on s, after
+   the contiguous mask kernel on *mask_args when mask_args->mask_out is set (the mask in
+   its own shape, mask order). status: where a run-time position past 2^64 is reported
+   (0.1.0 _state launchers), or NULL. */
+DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, int *status, dropout_cuda__sargs *s,
+                                             dropout_cuda__args *mask_args)
+{
+   memset(s, 0, sizeof *s);
+   s->a.rule = j->rule;
+   s->a.warp = 1;   /* the launcher decides (DROPOUT_CUDA_WARP, whole-warp blocks) */
+   s->a.y = j->out; s->a.x = j->in; s->a.mask_in = j->mask_in;
+   s->a.bias = j->bias; s->a.residual = j->residual; s->a.cols = j->bias_len;
+   s->a.n = j->positions;
+   s->a.seed = j->seed; s->a.stream = j->stream; s->a.offset = j->pos;
+   s->a.seed_ptr = j->dev_seed; s->a.offset_ptr = j->dev_pos; s->a.status_ptr = status;
+   s->alpha = j->alpha;
+   s->sigma = j->sigma; s->copy = j->copy; s->accumulate = j->accumulate;
+   dropout_cuda__geom_of(&s->g, j);
+   *mask_args = s->a;
+   mask_args->mask_out = NULL;
+   if (j->op_class == DROPOUT_CLASS_MASK ||
+       ((j->op_class == DROPOUT_CLASS_PLAIN || j->op_class == DROPOUT_CLASS_FUSED) && !j->accumulate && j->contiguous)) {
+      s->a.mask_out = j->mask_out;
+      return 1;
+   }
+   if (j->mask_out && j->positions > 0) {
+      mask_args->mask_out = j->mask_out;
+      mask_args->y = NULL; mask_args->x = NULL;
+   }
+   return 0;
+}
+
+/* A request from a door without a descriptor (the 0.1.0 calls): the op, the view, the
+   rule and the coordinates, checked by that door. dropout_cuda__job_lower describes it
+   with dropout.h's public setters and lowers it like any descriptor. */
 typedef struct dropout_cuda__job {
    int op, dtype;                               /* DROPOUT_CUDA__ values */
    int rank;
    uint64_t dim[DROPOUT_MAX_RANK];
-   int64_t stride[3][DROPOUT_MAX_RANK];
-   unsigned strided;                            /* bit k: operand k has its own strides */
    unsigned broadcast;
    uint64_t positions;                          /* the plan's count */
    dropout_rule rule;
-   float sigma;                                 /* GAUSS, NOISE */
+   float sigma;                                 /* GAUSS, NOISE: 0.1.0's own (from its p or sigma) */
    int copy;                                    /* GAUSS, NOISE: y = x bit for bit */
-   int accumulate;
    uint64_t seed, stream, pos;
    const uint64_t *dev_seed, *dev_pos;          /* device memory, read when the kernels run */
    int *status;                                 /* 0.1.0 _state launchers only */
@@ -961,74 +958,39 @@ DROPOUT_CUDA__HOST void dropout_cuda__job_init(dropout_cuda__job *j, int op, int
    j->rule = dropout_rule_make(0.0, 32);
 }
 
-/* dropout.h's descriptor as a job. d and t have passed dropout__desc_check. */
-DROPOUT_CUDA__HOST void dropout_cuda__job_of_desc(dropout_cuda__job *j, const dropout_desc *d, const dropout_tensors *t)
+/* The lowered job of a request; its device pointers and its normals' sigma put in after
+   (dropout_desc_set_device_coords takes both pointers or neither; 0.1.0's Gaussian sigma
+   is of its p, not of the realised rule). */
+DROPOUT_CUDA__HOST int dropout_cuda__job_lower(const dropout_cuda__job *rq, dropout_job *j)
 {
-   static const int dtypes[5] = { 0, DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
-   const dropout_plan *plan = &d->dropout__plan;
-   int op, k, i;
-   switch (d->dropout__op) {
-   case DROPOUT_OP_MASK: op = DROPOUT_CUDA__MASK; break;
-   case DROPOUT_OP_APPLY_MASK: op = DROPOUT_CUDA__APPLY_MASK; break;
-   case DROPOUT_OP_ALPHA_FORWARD: op = DROPOUT_CUDA__ALPHA; break;
-   case DROPOUT_OP_ALPHA_BACKWARD: op = DROPOUT_CUDA__ALPHA_GRAD; break;
-   case DROPOUT_OP_GAUSSIAN: op = DROPOUT_CUDA__GAUSS; break;
-   case DROPOUT_OP_NOISE: op = DROPOUT_CUDA__NOISE; break;
-   case DROPOUT_OP_BIAS_DROPOUT_ADD: op = DROPOUT_CUDA__FUSED; break;
-   default: op = DROPOUT_CUDA__DROP; break;   /* FORWARD, BACKWARD */
-   }
-   dropout_cuda__job_init(j, op, dtypes[d->dropout__dtype], plan->count);
-   j->rank = d->dropout__rank;
-   for (i = 0; i < j->rank; ++i) j->dim[i] = d->dropout__dim[i];
-   j->strided = d->dropout__strided;
-   for (k = 0; k < 3; ++k)
-      for (i = 0; i < j->rank; ++i) j->stride[k][i] = (int64_t)d->dropout__stride[k][i];
-   j->broadcast = d->dropout__broadcast;
-   j->rule = plan->rule;
-   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
-   if (op == DROPOUT_CUDA__GAUSS || op == DROPOUT_CUDA__NOISE) dropout__desc_sigma(d, &j->sigma, &j->copy);
-   j->seed = plan->key.seed; j->stream = plan->key.stream; j->pos = plan->pos;
-   j->dev_seed = d->dropout__dev_seed; j->dev_pos = d->dropout__dev_pos;
-   j->out = t->out; j->in = t->in; j->bias = t->bias; j->residual = t->residual;
-   if (op == DROPOUT_CUDA__APPLY_MASK) j->mask_in = t->mask;
-   else j->mask_out = t->mask;
-   if (op == DROPOUT_CUDA__FUSED)
-      j->bias_len = d->dropout__bias_len ? d->dropout__bias_len : d->dropout__dim[d->dropout__rank - 1];
-}
-
-/* The launches of a job: returns 1 when the contiguous kernel runs it all (s->a, the
-   mask written with the data: the reduced view is one unbroadcast run in every operand,
-   no accumulation), else 0: the strided kernel on s, after the contiguous mask kernel on
-   *mask_args when mask_args->mask_out is set (the mask in its own shape, mask order). */
-DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_cuda__job *j, dropout_cuda__sargs *s, dropout_cuda__args *mask_args)
-{
-   const int64_t *st[3];
-   int k, fused = j->op == DROPOUT_CUDA__FUSED;
-   memset(s, 0, sizeof *s);
-   s->a.rule = j->rule;
-   s->a.warp = 1;   /* the launcher decides (DROPOUT_CUDA_WARP, whole-warp blocks) */
-   s->a.y = j->out; s->a.x = j->in; s->a.mask_in = j->mask_in;
-   s->a.bias = j->bias; s->a.residual = j->residual; s->a.cols = j->bias_len;
-   s->a.n = j->positions;
-   s->a.seed = j->seed; s->a.stream = j->stream; s->a.offset = j->pos;
-   s->a.seed_ptr = j->dev_seed; s->a.offset_ptr = j->dev_pos; s->a.status_ptr = j->status;
-   s->alpha = dropout_alpha_rule_of(j->rule);
-   s->sigma = j->sigma; s->copy = j->copy; s->accumulate = j->accumulate;
-   for (k = 0; k < 3; ++k) st[k] = (j->strided >> k) & 1u ? j->stride[k] : NULL;
-   dropout_cuda__geom_make(&s->g, j->rank, j->dim, st, j->broadcast);
-   *mask_args = s->a;
-   mask_args->mask_out = NULL;
-   if (j->op == DROPOUT_CUDA__MASK ||
-       ((j->op == DROPOUT_CUDA__DROP || j->op == DROPOUT_CUDA__APPLY_MASK || fused) && !j->accumulate &&
-        dropout_cuda__geom_contiguous(&s->g, 1, fused) && s->g.numel == j->positions)) {
-      s->a.mask_out = j->mask_out;
-      return 1;
-   }
-   if (j->mask_out && j->positions > 0) {
-      mask_args->mask_out = j->mask_out;
-      mask_args->y = NULL; mask_args->x = NULL;
-   }
-   return 0;
+   dropout_plan plan;
+   dropout_desc d;
+   dropout_tensors t;
+   size_t dims[DROPOUT_MAX_RANK];
+   int op = 0, rc, k;
+#define DROPOUT_CUDA__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) \
+   if (!op && rq->op == DROPOUT_CUDA__##CU) op = DROPOUT_OP_##N;   /* the first: DROP is FORWARD */
+   DROPOUT__OPS(DROPOUT_CUDA__OP)
+#undef DROPOUT_CUDA__OP
+   if (!op || rq->rank < 1 || rq->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_OP;
+   for (k = 0; k < rq->rank; ++k) dims[k] = (size_t)rq->dim[k];
+   rc = dropout_plan_at(&plan, &rq->rule, dropout_key_make(rq->seed, rq->stream),
+                        dropout_pos_make(rq->dev_pos ? 0 : rq->pos), rq->positions);
+   if (!rc) rc = dropout_desc_init(&d, (dropout_op)op, (dropout_dtype)(rq->dtype + 1), &plan);
+   if (!rc) rc = dropout_desc_set_shape(&d, rq->rank, dims);
+   if (!rc && rq->broadcast) rc = dropout_desc_set_broadcast(&d, rq->broadcast);
+   if (!rc && op == DROPOUT_OP_NOISE) rc = dropout_desc_set_sigma(&d, 0.0);
+   if (!rc && op == DROPOUT_OP_BIAS_DROPOUT_ADD && rq->bias_len) rc = dropout_desc_set_bias_len(&d, (size_t)rq->bias_len);
+   if (rc) return rc;
+   memset(&t, 0, sizeof t);
+   if (rq->op != DROPOUT_CUDA__MASK) { t.out = rq->out; t.in = rq->in; }
+   t.mask = rq->mask_in ? (uint8_t *)(uintptr_t)rq->mask_in : rq->mask_out;
+   t.bias = rq->bias; t.residual = rq->residual;
+   rc = dropout_lower(&d, &t, j);
+   if (rc) return rc;
+   j->dev_seed = rq->dev_seed; j->dev_pos = rq->dev_pos;
+   if (j->op_class == DROPOUT_CLASS_NORMAL) { j->sigma = rq->sigma; j->copy = rq->copy; }
+   return DROPOUT_OK;
 }
 
 #ifdef __cplusplus
@@ -1332,20 +1294,32 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
    return dropout_cuda__launched();
 }
 
-/* The launches of a job (dropout_cuda__prepare decides them). */
-static int dropout_cuda__execute(const dropout_cuda__job *j, cudaStream_t cs)
+/* The launches of a lowered job (dropout_cuda__prepare decides them). */
+static int dropout_cuda__execute_job(const dropout_job *j, int *status, cudaStream_t cs)
 {
    dropout_cuda__sargs s;
    dropout_cuda__args m;
-   int err, fast = dropout_cuda__prepare(j, &s, &m);
+   int op = dropout_cuda__op_of(j->op), dtype = dropout_cuda__dtype_of(j->dtype);
+   int err, fast = dropout_cuda__prepare(j, status, &s, &m);
    s.a.warp = m.warp = (DROPOUT_CUDA_WARP) != 0;
-   if (fast) return dropout_cuda__launch(&s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, 0, 0, cs);
+   if (fast) return dropout_cuda__launch(&s.a, op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : dtype, op, 0, 0, cs);
    if (m.mask_out) {
       err = dropout_cuda__launch(&m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, 0, 0, cs);
       if (err) return err;
    }
-   return dropout_cuda__strided_launch(&s, j->dtype, j->op, 0, 0, cs);
+   return dropout_cuda__strided_launch(&s, dtype, op, 0, 0, cs);
 }
+
+#if defined(DROPOUT_V0_API)
+/* The launches of a request (the 0.1.0 doors), lowered first. */
+static int dropout_cuda__execute(const dropout_cuda__job *rq, cudaStream_t cs)
+{
+   dropout_job j;
+   int err = dropout_cuda__job_lower(rq, &j);
+   if (err) return err;
+   return dropout_cuda__execute_job(&j, rq->status, cs);
+}
+#endif
 
 /* The raw-stream fills (contiguous, no rule): the checks of dropout.h's fills. */
 static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64_t stream,
@@ -1394,11 +1368,10 @@ DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
 
 DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensors *t, cudaStream_t cs)
 {
-   dropout_cuda__job j;
-   int err = dropout__desc_check(d, t);
+   dropout_job j;
+   int err = dropout_lower(d, t, &j);
    if (err) return err;
-   dropout_cuda__job_of_desc(&j, d, t);
-   return dropout_cuda__execute(&j, cs);
+   return dropout_cuda__execute_job(&j, NULL, cs);
 }
 
 DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs)

@@ -1373,16 +1373,42 @@ static const char *const dropout_opencl__program[] = {
    "   does). An output may be an input (in place) only with the same strides.\n",
    "   ==================================================================================== */\n",
    "\n",
-   "typedef enum dropout_op {            /* values pinned forever */\n",
-   "   DROPOUT_OP_FORWARD = 1,           /* out = dropout(in); mask: optional output */\n",
-   "   DROPOUT_OP_BACKWARD = 2,          /* out = dropout(in) from the plan (in = dy, out = dx) */\n",
-   "   DROPOUT_OP_MASK = 3,              /* mask only */\n",
-   "   DROPOUT_OP_APPLY_MASK = 4,        /* out = in where the stored mask (input) keeps, scaled */\n",
-   "   DROPOUT_OP_ALPHA_FORWARD = 5,     /* alpha dropout (SELU); mask: optional output */\n",
-   "   DROPOUT_OP_ALPHA_BACKWARD = 6,\n",
-   "   DROPOUT_OP_GAUSSIAN = 7,          /* forward and backward alike: y = x * (1 + sigma z), sigma from p */\n",
-   "   DROPOUT_OP_NOISE = 8,             /* y = x + sigma z (dropout_desc_set_sigma); its gradient is dy */\n",
-   "   DROPOUT_OP_BIAS_DROPOUT_ADD = 9   /* out = residual + dropout(in + bias); mask: optional output */\n",
+   "/* THE OPS, one row each: the enum, the names, the predicates and the GPU kernels' ops are\n",
+   "   all made from this list, so an op is added here (and in its element function). Columns:\n",
+   "     NAME, VALUE  DROPOUT_OP_NAME = VALUE (values pinned forever); STR its name\n",
+   "     IN     takes `in` and writes `out` (every op but MASK)\n",
+   "     MOUT   writes the mask when one is given (the mask it draws)\n",
+   "     MIN    reads a stored mask (`mask` is an input, and required)\n",
+   "     GRAD   a gradient: may add into `out` (DROPOUT_GRAD_ACCUMULATE)\n",
+   "     CLASS  the element work, dropout_op_class's DROPOUT_CLASS_ suffix\n",
+   "     CLF64  needs cl_khr_fp64 on OpenCL (the normals are computed in double there)\n",
+   "     CUDA, CL  the op of dropout_cuda.cuh's and dropout_opencl.h's kernels (their\n",
+   "            DROPOUT_CUDA__ / DROPOUT_OPENCL__ suffix)\n",
+   "   FORWARD           out = dropout(in); mask: optional output\n",
+   "   BACKWARD          out = dropout(in) from the plan (in = dy, out = dx)\n",
+   "   MASK              mask only\n",
+   "   APPLY_MASK        out = in where the stored mask (input) keeps, scaled\n",
+   "   ALPHA_FORWARD     alpha dropout (SELU); mask: optional output\n",
+   "   ALPHA_BACKWARD    its gradient\n",
+   "   GAUSSIAN          forward and backward alike: y = x * (1 + sigma z), sigma from p\n",
+   "   NOISE             y = x + sigma z (dropout_desc_set_sigma); its gradient is dy\n",
+   "   BIAS_DROPOUT_ADD  out = residual + dropout(in + bias); mask: optional output */\n",
+   "#define DROPOUT__OPS(X)                                                                    \\\n",
+   "   /* NAME             VALUE STR                  IN MOUT MIN GRAD CLASS CLF64 CUDA        CL         */ \\\n",
+   "   X(FORWARD,          1, \"forward\",          1, 1, 0, 0, PLAIN,  0, DROP,       DROP)       \\\n",
+   "   X(BACKWARD,         2, \"backward\",         1, 0, 0, 1, PLAIN,  0, DROP,       DROP)       \\\n",
+   "   X(MASK,             3, \"mask\",             0, 1, 0, 0, MASK,   0, MASK,       MASK)       \\\n",
+   "   X(APPLY_MASK,       4, \"apply_mask\",       1, 0, 1, 1, PLAIN,  0, APPLY_MASK, APPLY_MASK) \\\n",
+   "   X(ALPHA_FORWARD,    5, \"alpha_forward\",    1, 1, 0, 0, ALPHA,  0, ALPHA,      ALPHA)      \\\n",
+   "   X(ALPHA_BACKWARD,   6, \"alpha_backward\",   1, 0, 0, 1, ALPHA,  0, ALPHA_GRAD, ALPHA_GRAD) \\\n",
+   "   X(GAUSSIAN,         7, \"gaussian\",         1, 0, 0, 1, NORMAL, 1, GAUSS,      GAUSS)      \\\n",
+   "   X(NOISE,            8, \"noise\",            1, 0, 0, 0, NORMAL, 1, NOISE,      NOISE)      \\\n",
+   "   X(BIAS_DROPOUT_ADD, 9, \"bias_dropout_add\", 1, 1, 0, 0, FUSED,  0, FUSED,      FUSED)\n",
+   "\n",
+   "typedef enum dropout_op {\n",
+   "#define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) DROPOUT_OP_##N = V,\n",
+   "   DROPOUT__OPS(DROPOUT__OP_ENUM)\n",
+   "#undef DROPOUT__OP_ENUM\n",
    "} dropout_op;\n",
    "\n",
    "/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, K)\n",
@@ -1408,6 +1434,18 @@ static const char *const dropout_opencl__program[] = {
    "#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_DTYPE_##NAME = value,\n",
    "typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */\n",
    "#undef DROPOUT__DTYPE_ENUM\n",
+   "\n",
+   "/* The op's name in the list (\"forward\", \"bias_dropout_add\", ...); NULL for a value that is\n",
+   "   no dropout_op. */\n",
+   "DROPOUTDEF const char *dropout_op_name(dropout_op op);\n",
+   "\n",
+   "/* What an op does to each element (the job's op_class): PLAIN keep or drop and scale\n",
+   "   (FORWARD, BACKWARD, APPLY_MASK), MASK the mask alone, ALPHA alpha dropout, NORMAL a\n",
+   "   normal draw per element (GAUSSIAN, NOISE), FUSED bias-dropout-add. */\n",
+   "typedef enum dropout_op_class {\n",
+   "   DROPOUT_CLASS_PLAIN = 1, DROPOUT_CLASS_MASK = 2, DROPOUT_CLASS_ALPHA = 3, DROPOUT_CLASS_NORMAL = 4,\n",
+   "   DROPOUT_CLASS_FUSED = 5\n",
+   "} dropout_op_class;\n",
    "\n",
    "/* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along\n",
    "   the last dim; the mask is always packed in logical (mask-shape) row-major order. */\n",
@@ -1472,12 +1510,54 @@ static const char *const dropout_opencl__program[] = {
    "\n",
    "DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t);\n",
    "\n",
-   "/* For the other backends (dropout_cuda.cuh): every check dropout_run makes of d and t but\n",
-   "   the CPU's own (FPU mode, device coordinates). */\n",
-   "DROPOUTDEF int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t);\n",
-   "/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and\n",
-   "   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */\n",
-   "DROPOUTDEF void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy);\n",
+   "/* THE LOWERED FORM of a descriptor and its tensors: what every backend runs (dropout_run\n",
+   "   on the CPU, dropout_cuda_run, dropout_opencl_run, the Python package's C side), filled\n",
+   "   once by dropout_lower, which makes every check dropout_run makes. A plain struct: read\n",
+   "   it, do not fill it by hand. The geometry is reduced: dims of size 1 are dropped and a\n",
+   "   dim merges into its inner neighbour when the mask index and every operand (bias too)\n",
+   "   step over both as over one, so element (i0 .. ik) of the reduced shape is the same\n",
+   "   element, at the same address and the same draw position, as in the descriptor's shape\n",
+   "   (a contiguous tensor becomes rank 1, a slice of rows rank 2). Strides of the operands a\n",
+   "   run does not use are the contiguous ones (they never stop a merge). */\n",
+   "#define DROPOUT_JOB_BIAS 3          /* stride[DROPOUT_JOB_BIAS]: the bias's strides */\n",
+   "#define DROPOUT_JOB_OPERANDS 4      /* out, in, residual (by dropout_operand), bias */\n",
+   "typedef struct dropout_job {\n",
+   "   dropout_op op;\n",
+   "   dropout_op_class op_class;      /* what each element gets (the op list's CLASS) */\n",
+   "   dropout_dtype dtype;\n",
+   "   size_t elem_size;               /* bytes per element of out, in, residual and bias */\n",
+   "   int accumulate;                 /* 1: out += the result (DROPOUT_GRAD_ACCUMULATE) */\n",
+   "   dropout_rule rule;              /* the plan's rule */\n",
+   "   dropout_alpha_rule alpha;       /* ALPHA ops: the rule's alpha constants; else zeros\n",
+   "                                      (alpha.base = rule) */\n",
+   "   float sigma;                    /* NORMAL ops: the sigma the element functions take */\n",
+   "   int copy;                       /* NORMAL ops with p = 0 or sigma = 0: out = in, bit for bit */\n",
+   "   uint64_t seed, stream;          /* the plan's key */\n",
+   "   uint64_t pos;                   /* the plan's first position (element 0 of the mask) */\n",
+   "   uint64_t positions;             /* the plan's count: the mask's elements */\n",
+   "   const uint64_t *dev_seed, *dev_pos;   /* device coordinates (CUDA graphs), or NULL */\n",
+   "   size_t numel;                   /* elements of the tensors (0: nothing but a mask to write) */\n",
+   "   int rank;                       /* 1 .. DROPOUT_MAX_RANK, reduced (1 when empty or one element) */\n",
+   "   size_t dim[DROPOUT_MAX_RANK];   /* reduced dims; entries past rank are 1 */\n",
+   "   uint64_t mask_stride[DROPOUT_MAX_RANK];   /* mask (draw) index step per dim, 0 on broadcast\n",
+   "                                      dims: element i draws pos + sum i_d * mask_stride[d] */\n",
+   "   ptrdiff_t stride[DROPOUT_JOB_OPERANDS][DROPOUT_MAX_RANK];   /* element strides by operand;\n",
+   "                                      entries past rank are 0 */\n",
+   "   size_t bias_len;                /* FUSED: the bias's elements (the descriptor's last dim);\n",
+   "                                      bias element of i: sum i_d * stride[DROPOUT_JOB_BIAS][d] */\n",
+   "   int contiguous;                 /* 1: the tensors are one run, unbroadcast (numel ==\n",
+   "                                      positions): element k of every operand the op uses\n",
+   "                                      (out, in, residual) is at base + k and draws pos + k */\n",
+   "   void *out;                      /* NULL when the op takes none (MASK) */\n",
+   "   const void *in, *residual, *bias;   /* NULL when the op takes none */\n",
+   "   uint8_t *mask_out;              /* the mask to write (an op that draws one, if given) */\n",
+   "   const uint8_t *mask_in;         /* the stored mask to read (APPLY_MASK) */\n",
+   "} dropout_job;\n",
+   "\n",
+   "/* Check d and t as dropout_run does (every code but the CPU's own DEVICE_COORDS) and fill\n",
+   "   *j. On error *j is not written. Device coordinates are copied, not refused: a backend\n",
+   "   that cannot read them (the CPU, OpenCL) refuses a job whose dev_seed is set. */\n",
+   "DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j);\n",
    "\n",
    "/* ============================ end of VARIANTS declarations ============================ */\n",
    "\n",
@@ -2305,13 +2385,38 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
    return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 44 : 28)) + off);
 }
 
+/* The kernels' op of each dropout_op, and whether it needs fp64 here: the op list's CL
+   and CLF64 columns. */
+static int dropout_opencl__kop(dropout_op op)
+{
+   switch (op) {
+#define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_OPENCL__##CL;
+   DROPOUT_OP_LIST(DROPOUT_OPENCL__OP)
+#undef DROPOUT_OPENCL__OP
+   default: return -1;
+   }
+}
+
+static int dropout_opencl__op_fp64(dropout_op op)
+{
+   switch (op) {
+#define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return F64;
+   DROPOUT_OP_LIST(DROPOUT_OPENCL__OP)
+#undef DROPOUT_OPENCL__OP
+   default: return 0;
+   }
+}
+
+/* dropout.h lowers the descriptor (every check, the reduced geometry); this maps the job
+   to the launches: the unit kernel for one contiguous run of a plain or fused op, else
+   the mask kernel (when a mask is written) and the element kernel. */
 DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
 {
    dropout_tensors ht;
    dropout_opencl__call c;
-   const dropout_plan *plan;
-   uint64_t numel = 1, positions = 1, es;
-   int rc, rank, dd, op, mask_out, strided, contiguous;
+   dropout_job j;
+   uint64_t es;
+   int rc, dd, unit;
    if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
    ctx->message[0] = 0;
    if (!d || !t || !q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_run: d, t or the queue is NULL");
@@ -2320,141 +2425,119 @@ DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc
    ht.in = dropout_opencl__addr(t, t->in, t->in_offset);
    ht.bias = dropout_opencl__addr(t, t->bias, t->bias_offset);
    ht.residual = dropout_opencl__addr(t, t->residual, t->residual_offset);
-   rc = dropout__desc_check(d, &ht);
+   rc = dropout_lower(d, &ht, &j);
    if (rc) {
       snprintf(ctx->message, sizeof ctx->message, "%s", dropout_strerror(rc));
       return rc;
    }
-   if (d->dropout__dev_seed || d->dropout__dev_pos)
+   if (j.dev_seed || j.dev_pos)
       return dropout_opencl__fail(ctx, DROPOUT_ERR_DEVICE_COORDS, "dropout_opencl_run: the descriptor has device coordinates "
                                   "(dropout_desc_set_device_coords is for CUDA graphs); pass the seed and position in the plan");
-   op = d->dropout__op;
-   plan = &d->dropout__plan;
-   rank = d->dropout__rank;
-   es = d->dropout__dtype == DROPOUT_DTYPE_F64 ? 8u : d->dropout__dtype == DROPOUT_DTYPE_F32 ? 4u : 2u;
+   es = j.elem_size;
 
    memset(&c, 0, sizeof c);
-   c.dtype = d->dropout__dtype;
-   c.rule = plan->rule;
-   c.seed = plan->key.seed; c.stream = plan->key.stream; c.pos = plan->pos;
-   c.acc = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
-   c.rank = rank;
+   c.dtype = (int)j.dtype;
+   c.rule = j.rule;
+   c.seed = j.seed; c.stream = j.stream; c.pos = j.pos;
+   c.acc = j.accumulate;
 
    /* the float configuration this op needs */
-   if (op != DROPOUT_OP_MASK) {
-      if (c.dtype == DROPOUT_DTYPE_F64 || op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) {
+   if (j.op_class != DROPOUT_CLASS_MASK) {
+      if (j.dtype == DROPOUT_DTYPE_F64 || dropout_opencl__op_fp64(j.op)) {
          if (!ctx->fp64) {
-            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM",
-                     c.dtype == DROPOUT_DTYPE_F64 ? "an f64 op" : "a normal (Gaussian, noise)", ctx->device_name);
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s (%s) on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM",
+                     dropout_op_name(j.op), j.dtype == DROPOUT_DTYPE_F64 ? "f64" : "its normals are computed in double", ctx->device_name);
             return DROPOUT_ERR_OPENCL_FP64;
          }
       }
-      if (!ctx->fp32_exact && c.dtype != DROPOUT_DTYPE_F64) {
+      if (!ctx->fp32_exact && j.dtype != DROPOUT_DTYPE_F64) {
          snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s's CL_DEVICE_SINGLE_FP_CONFIG lacks CL_FP_ROUND_TO_NEAREST or CL_FP_DENORM; "
                   "its float results could differ from the CPU's, so the op is refused", ctx->device_name);
          return DROPOUT_ERR_OPENCL_FP;
       }
    }
 
-   /* shape, strides, mask strides */
-   {
-      uint64_t mstride = 1;
-      int64_t lo[3] = { 0, 0, 0 };
-      uint64_t hi[3] = { 0, 0, 0 };
+   /* the job's reduced geometry; the element kernel takes the bias element from the
+      innermost index, which is the bias's own dim unless that dim has one element
+      (dropped by the lowering): then an innermost dim of 1 keeps the index 0 */
+   c.rank = j.rank;
+   for (dd = 0; dd < DROPOUT_MAX_RANK; ++dd) {
+      c.dims[dd] = j.dim[dd]; c.ms[dd] = j.mask_stride[dd];
+      c.sy[dd] = j.stride[DROPOUT_OPERAND_OUT][dd]; c.sx[dd] = j.stride[DROPOUT_OPERAND_IN][dd];
+      c.sr[dd] = j.stride[DROPOUT_OPERAND_RESIDUAL][dd];
+   }
+   if (j.op_class == DROPOUT_CLASS_FUSED && j.bias_len == 1 && j.dim[j.rank - 1] != 1) {
+      c.dims[c.rank] = 1; c.ms[c.rank] = 0; c.sy[c.rank] = c.sx[c.rank] = c.sr[c.rank] = 0;
+      ++c.rank;   /* < DROPOUT_MAX_RANK: the dropped dim left room */
+   }
+
+   /* buffer checks: offsets and sizes (the reduced strides reach exactly as far as the
+      descriptor's) */
+   if (j.numel > 0) {
+      const cl_mem bufs[3] = { t->out, t->in, t->residual };
+      const size_t offs[3] = { t->out_offset, t->in_offset, t->residual_offset };
+      static const char *const names[3] = { "out", "in", "residual" };
       int w;
-      strided = 0;
-      for (dd = rank - 1; dd >= 0; --dd) {
-         uint64_t n_d = d->dropout__dim[dd];
-         int bc = (int)((d->dropout__broadcast >> dd) & 1u);
-         uint64_t contig = numel;
-         c.dims[dd] = n_d;
-         c.ms[dd] = bc ? 0u : mstride;
-         for (w = 0; w < 3; ++w) {
-            int64_t s = (d->dropout__strided >> w) & 1u ? (int64_t)d->dropout__stride[w][dd] : (int64_t)contig;
-            if (w == 0) c.sy[dd] = s; else if (w == 1) c.sx[dd] = s; else c.sr[dd] = s;
-            if ((uint64_t)s != contig && n_d > 1) strided = 1;
-            if (n_d > 0) {
-               if (s < 0) lo[w] += s * (int64_t)(n_d - 1u); else hi[w] += (uint64_t)s * (n_d - 1u);
-            }
+      for (w = 0; w < 3; ++w) {
+         int64_t lo = 0;
+         uint64_t hi = 0;
+         if (!bufs[w]) continue;
+         if (offs[w] % es) {
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: the offset of `%s` (%lu bytes) is not a multiple of the element size (%u)",
+                     names[w], (unsigned long)offs[w], (unsigned)es);
+            return DROPOUT_ERR_OPENCL_OFFSET;
          }
-         if (!bc) mstride *= n_d;
-         numel *= n_d;
+         for (dd = 0; dd < j.rank; ++dd) {
+            int64_t st = (int64_t)j.stride[w][dd];
+            if (st < 0) lo += st * (int64_t)(j.dim[dd] - 1u); else hi += (uint64_t)st * (j.dim[dd] - 1u);
+         }
+         rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo * (int64_t)es, (hi + 1u) * es, names[w]);
+         if (rc) return rc;
       }
-      positions = mstride;
-      /* buffer checks: offsets and sizes */
-      if (numel > 0) {
-         const cl_mem bufs[3] = { t->out, t->in, t->residual };
-         const size_t offs[3] = { t->out_offset, t->in_offset, t->residual_offset };
-         static const char *const names[3] = { "out", "in", "residual" };
-         for (w = 0; w < 3; ++w) {
-            if (!bufs[w]) continue;
-            if (offs[w] % es) {
-               snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: the offset of `%s` (%lu bytes) is not a multiple of the element size (%u)",
-                        names[w], (unsigned long)offs[w], (unsigned)es);
-               return DROPOUT_ERR_OPENCL_OFFSET;
-            }
-            rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo[w] * (int64_t)es, (hi[w] + 1u) * es, names[w]);
-            if (rc) return rc;
-         }
-         if (t->bias) {
-            if (t->bias_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_run: the offset of `bias` is not a multiple of the element size");
-            rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, c.dims[rank - 1] * es, "bias");
-            if (rc) return rc;
-         }
-      }
-      if (t->mask && positions > 0) {
-         rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, (positions + 7u) / 8u, "mask");
+      if (t->bias) {
+         if (t->bias_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_run: the offset of `bias` is not a multiple of the element size");
+         rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, (uint64_t)j.bias_len * es, "bias");
          if (rc) return rc;
       }
    }
-   contiguous = !strided && d->dropout__broadcast == 0;
-   mask_out = t->mask && (op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_BIAS_DROPOUT_ADD);
+   if (t->mask && j.positions > 0) {
+      rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, (j.positions + 7u) / 8u, "mask");
+      if (rc) return rc;
+   }
 
    c.y = t->out; c.y_off = t->out_offset;
    c.x = t->in; c.x_off = t->in_offset;
    c.bias = t->bias; c.b_off = t->bias_offset;
    c.res = t->residual; c.r_off = t->residual_offset;
-   c.bias_len = rank > 0 ? c.dims[rank - 1] : 1u;
-   if (op == DROPOUT_OP_APPLY_MASK) { c.mi = t->mask; c.mi_off = t->mask_offset; }
+   c.bias_len = j.bias_len;
+   if (j.mask_in) { c.mi = t->mask; c.mi_off = t->mask_offset; }
+   unit = j.contiguous && (j.op_class == DROPOUT_CLASS_PLAIN || j.op_class == DROPOUT_CLASS_FUSED);
 
-   if (op == DROPOUT_OP_MASK || (mask_out && (!contiguous || op == DROPOUT_OP_ALPHA_FORWARD))) {
+   if (j.op_class == DROPOUT_CLASS_MASK || (j.mask_out && !unit)) {
       /* the mask alone (over the positions): the op itself, or the mask of a run that
          takes the element path */
       dropout_opencl__call m = c;
-      if (positions == 0) { if (op == DROPOUT_OP_MASK) return DROPOUT_OK; }
+      if (j.positions == 0) { if (j.op_class == DROPOUT_CLASS_MASK) return DROPOUT_OK; }
       else {
          m.kop = DROPOUT_OPENCL__MASK;
          m.dtype = DROPOUT_DTYPE_F16;   /* no float in the mask: any kernel, always built */
-         m.n = positions;
+         m.n = j.positions;
          m.mo = t->mask; m.mo_off = t->mask_offset;
          m.y = m.x = m.mi = m.bias = m.res = NULL;
          rc = dropout_opencl__launch_unit(ctx, &m, q);
-         if (rc || op == DROPOUT_OP_MASK) return rc;
+         if (rc || j.op_class == DROPOUT_CLASS_MASK) return rc;
       }
    }
-   if (numel == 0) return DROPOUT_OK;
+   if (j.numel == 0) return DROPOUT_OK;
 
-   if (contiguous && (op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_BACKWARD || op == DROPOUT_OP_APPLY_MASK ||
-                      op == DROPOUT_OP_BIAS_DROPOUT_ADD)) {
-      c.kop = op == DROPOUT_OP_APPLY_MASK ? DROPOUT_OPENCL__APPLY_MASK
-            : op == DROPOUT_OP_BIAS_DROPOUT_ADD ? DROPOUT_OPENCL__FUSED : DROPOUT_OPENCL__DROP;
-      c.n = numel;
-      if (mask_out) { c.mo = t->mask; c.mo_off = t->mask_offset; }
+   c.kop = dropout_opencl__kop(j.op);
+   c.n = j.numel;
+   if (unit) {
+      if (j.mask_out) { c.mo = t->mask; c.mo_off = t->mask_offset; }
       return dropout_opencl__launch_unit(ctx, &c, q);
    }
-
-   c.n = numel;
-   switch (op) {
-   case DROPOUT_OP_FORWARD: case DROPOUT_OP_BACKWARD: c.kop = DROPOUT_OPENCL__DROP; break;
-   case DROPOUT_OP_APPLY_MASK: c.kop = DROPOUT_OPENCL__APPLY_MASK; break;
-   case DROPOUT_OP_BIAS_DROPOUT_ADD: c.kop = DROPOUT_OPENCL__FUSED; break;
-   case DROPOUT_OP_ALPHA_FORWARD: c.kop = DROPOUT_OPENCL__ALPHA; break;
-   case DROPOUT_OP_ALPHA_BACKWARD: c.kop = DROPOUT_OPENCL__ALPHA_GRAD; break;
-   case DROPOUT_OP_GAUSSIAN: c.kop = DROPOUT_OPENCL__GAUSS; break;
-   default: c.kop = DROPOUT_OPENCL__NOISE; break;
-   }
-   if (op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_ALPHA_BACKWARD) c.alpha = dropout_alpha_rule_of(c.rule);
-   if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) dropout__desc_sigma(d, &c.sigma, &c.copy);
+   c.alpha = j.alpha;
+   c.sigma = j.sigma; c.copy = j.copy;
    return dropout_opencl__launch_elem(ctx, &c, q);
 }
 

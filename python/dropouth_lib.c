@@ -5,9 +5,12 @@
    builds the library's own objects (rule, plan, descriptor) and calls the library: the bits are
    dropout.h's, nothing is computed here.
 
-   dropouth_run takes a tensor as (rank, dims, element strides): a transposed or sliced view gets
-   exactly the bits its contiguous copy gets (draw position = first position + the element's
-   row-major index in the logical shape), read and written in place, without a copy.
+   dropouth_run takes a tensor as (rank, dims, element strides), as PyTorch or NumPy has it: a
+   transposed or sliced view gets exactly the bits its contiguous copy gets (draw position = first
+   position + the element's row-major index in the logical shape), read and written in place,
+   without a copy. The library reduces the view (dropout_lower: dims of 1 dropped, neighbours
+   merged); a view of more dims than a descriptor takes is folded by that lowering first
+   (dropouth_view.h).
 
    Built by `pip install ./python` (python/setup.py) and by `make python`. */
 #include <stddef.h>
@@ -19,6 +22,7 @@
 
 #define DROPOUT_IMPLEMENTATION
 #include "../dropout.h"
+#include "dropouth_view.h"
 
 #if defined(_WIN32)
 #define DROPOUTH_API __declspec(dllexport)
@@ -62,7 +66,9 @@ DROPOUTH_API int dropouth_run(int op, int dtype, double p, int bits, uint64_t se
    dropout_tensors t;
    uint64_t count = 1;
    int i, rc, dop;
-   if (rank < 0 || rank > DROPOUTH_MAX_RANK) return DROPOUT_ERR_RANK;
+   size_t vd[DROPOUTH_MAX_VIEW];
+   ptrdiff_t vo[DROPOUTH_MAX_VIEW], vi[DROPOUTH_MAX_VIEW];
+   if (rank < 0 || rank > DROPOUTH_MAX_VIEW) return DROPOUT_ERR_RANK;
    for (i = 0; i < rank; i++) {
       if (dims[i] != 0 && count > UINT64_MAX / dims[i]) return DROPOUT_ERR_SHAPE_OVERFLOW;
       count *= dims[i];
@@ -77,6 +83,15 @@ DROPOUTH_API int dropouth_run(int op, int dtype, double p, int bits, uint64_t se
    if (op == DROPOUTH_OP_MASK) {
       if (count > (uint64_t)SIZE_MAX) return DROPOUT_ERR_SHAPE_OVERFLOW;
       return dropout_mask(&plan, (size_t)count, mask);
+   }
+   if (rank > DROPOUT_MAX_RANK) {   /* more dims than a descriptor takes: folded by the library (dropouth_view.h) */
+      for (i = 0; i < rank; i++) { vd[i] = dims[i]; vo[i] = out_strides[i]; vi[i] = in_strides[i]; }
+      if (count == 0) {   /* empty: nothing to fold, nothing to write */
+         rank = 1; vd[0] = 0; vo[0] = vi[0] = 1;
+      } else if ((rc = dropouth__fold(&rank, vd, vo, vi, dtype, out, in)) != DROPOUT_OK) {
+         return rc;
+      }
+      dims = vd; out_strides = vo; in_strides = vi;
    }
    if ((rc = dropout_desc_init(&d, (dropout_op)dop, (dropout_dtype)dtype, &plan)) != DROPOUT_OK) return rc;
    if (rank > 0) {

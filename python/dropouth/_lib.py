@@ -12,7 +12,9 @@ _REPO = os.path.normpath(os.path.join(_HERE, os.pardir, os.pardir))   # when use
 U64 = 1 << 64
 OP_FORWARD, OP_BACKWARD, OP_MASK = 1, 2, 3          # python/dropouth_lib.c
 DTYPES = {"float32": 1, "float64": 2, "float16": 3, "bfloat16": 4}
-MAX_RANK = 8
+MAX_RANK = 8        # DROPOUT_MAX_RANK: the dims a view may have once merged
+MAX_VIEW = 64       # python/dropouth_view.h: the dims it may have before
+ERR_RANK = -12      # DROPOUT_ERR_RANK
 
 _VP, _SZ, _U64T, _D, _I = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint64, ctypes.c_double, ctypes.c_int
 _SZP, _PDP = ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_ssize_t)
@@ -136,21 +138,22 @@ def threshold(p, bits):
 
 def run(op, dtype, p, bits, seed, stream, pos, dims, out_strides, in_strides, out_ptr, mask_ptr, in_ptr,
         cuda_stream=None):
-    """One library call on a strided tensor; dims and strides in elements, logical order."""
-    dims, (out_strides, in_strides) = _merge(list(dims), list(out_strides), list(in_strides))
-    if len(dims) > MAX_RANK:
-        raise ValueError("dropouth: a tensor of %d dimensions that cannot be merged into %d (strides %s)"
-                         % (len(dims), MAX_RANK, in_strides))
+    """One library call on a strided tensor; dims and strides in elements, logical order. The
+    library reduces the view (dims of 1 dropped, neighbours merged) and refuses one that does not
+    reduce to MAX_RANK dims (or has more than MAX_VIEW)."""
     rank = len(dims)
+    if rank > MAX_VIEW:
+        raise ValueError("dropouth: a tensor of %d dimensions (at most %d)" % (rank, MAX_VIEW))
     cdims = (ctypes.c_size_t * max(rank, 1))(*dims)
     cout = (ctypes.c_ssize_t * max(rank, 1))(*out_strides)
     cin = (ctypes.c_ssize_t * max(rank, 1))(*in_strides)
     args = (op, DTYPES[dtype], float(p), int(bits), seed, stream, pos, rank, cdims, cout, cin, out_ptr, mask_ptr, in_ptr)
-    if cuda_stream is None:
-        check(cpu().dropouth_run(*args))
-    else:
-        lib = cuda()
-        check(lib.dropouth_cuda_run(*(args + (cuda_stream,))), lib)
+    lib = cpu() if cuda_stream is None else cuda()
+    rc = lib.dropouth_run(*args) if cuda_stream is None else lib.dropouth_cuda_run(*(args + (cuda_stream,)))
+    if rc == ERR_RANK:
+        raise ValueError("dropouth: a tensor of %d dimensions that cannot be merged into %d (strides %s)"
+                         % (rank, MAX_RANK, list(in_strides)))
+    check(rc, lib)
 
 
 def run_flat(op, dtype, p, bits, seed, stream, pos, count, out_ptr, mask_ptr, in_ptr):
@@ -158,18 +161,3 @@ def run_flat(op, dtype, p, bits, seed, stream, pos, count, out_ptr, mask_ptr, in
     rc = cpu().dropouth_run_flat(op, DTYPES[dtype], p, bits, seed, stream, pos, count, out_ptr, mask_ptr, in_ptr)
     if rc:
         check(rc)
-
-
-def _merge(dims, a, b):
-    """Drop dims of size 1 and merge neighbours that are contiguous in both operands: the same
-    elements in the same row-major order, in fewer and longer rows (and within MAX_RANK)."""
-    keep = [i for i, d in enumerate(dims) if d != 1]
-    dims, a, b = [dims[i] for i in keep], [a[i] for i in keep], [b[i] for i in keep]
-    i = len(dims) - 2
-    while i >= 0:
-        if a[i] == a[i + 1] * dims[i + 1] and b[i] == b[i + 1] * dims[i + 1]:
-            dims[i] *= dims[i + 1]
-            a[i], b[i] = a[i + 1], b[i + 1]
-            del dims[i + 1], a[i + 1], b[i + 1]
-        i -= 1
-    return dims, (a, b)

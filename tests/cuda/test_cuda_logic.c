@@ -430,8 +430,8 @@ static void test_fills(void)
    Random cases (tests/cuda/views.h: every op and dtype, permuted, padded, reversed and
    zero-stride layouts, broadcast, accumulation, positions near 2^64, device
    coordinates). The GPU side is what dropout_cuda_run does, played on the CPU:
-   dropout__desc_check, dropout_cuda__job_of_desc, dropout_cuda__prepare, then the
-   kernels it would launch over emulated grids. Oracles, bit for bit (a NaN matches any
+   dropout_lower, dropout_cuda__prepare, then the kernels it would launch over emulated
+   grids. Oracles, bit for bit (a NaN matches any
    NaN where docs/SPEC.md leaves payloads open: fused op, variants, accumulation):
    1. the CPU's dropout_run on the same view;
    2. the CPU's dropout_run on the contiguous copy (gather, run, scatter): element
@@ -445,19 +445,19 @@ static uint8_t s_m0[SBUF / 8 + 8], s_mcpu[SBUF / 8 + 8], s_mgot[SBUF / 8 + 8], s
 
 /* What dropout_cuda_run launches for job j, played over emulated grids. Returns 1 when
    the contiguous kernel ran it, 0 for the strided kernel. */
-static int emulate_job(const dropout_cuda__job *j, uint64_t nthreads, int reverse)
+static int emulate_job(const dropout_job *j, uint64_t nthreads, int reverse)
 {
    dropout_cuda__sargs s;
    dropout_cuda__args m;
    uint64_t t;
-   int op;
-   if (dropout_cuda__prepare(j, &s, &m)) {
-      run_grid(s.a, j->op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : j->dtype, j->op, nthreads, reverse);
+   int op = dropout_cuda__op_of(j->op), dt = dropout_cuda__dtype_of(j->dtype);
+   if (dropout_cuda__prepare(j, NULL, &s, &m)) {
+      run_grid(s.a, op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : dt, op, nthreads, reverse);
       return 1;
    }
    if (m.mask_out) run_grid(m, DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK, nthreads, reverse);
-   op = dropout_cuda__launch_op(&s.a, j->op);
-   for (t = 0; t < nthreads; ++t) dropout_cuda__strided_body(&s, j->dtype, op, reverse ? nthreads - 1 - t : t, nthreads);
+   op = dropout_cuda__launch_op(&s.a, op);
+   for (t = 0; t < nthreads; ++t) dropout_cuda__strided_body(&s, dt, op, reverse ? nthreads - 1 - t : t, nthreads);
    return 0;
 }
 
@@ -484,7 +484,7 @@ static void test_descriptor(void)
       dropout_plan plan, wrong;
       dropout_desc dv, dc, dd;
       dropout_tensors tv, tc;
-      dropout_cuda__job job;
+      dropout_job job;
       uint64_t i, dseed = 77, dpos;
       unsigned es;
       size_t g, mbytes;
@@ -500,7 +500,7 @@ static void test_descriptor(void)
       if (!rc) rc = views_desc(&dv, &c, &plan, 1);
       if (!rc) rc = views_desc(&dc, &c, &plan, 0);
       tv = case_tensors(&c, s_y0, s_m0);
-      if (!rc) rc = dropout__desc_check(&dv, &tv);
+      if (!rc) rc = dropout_lower(&dv, &tv, &job);
       if (rc) {   /* e.g. an empty view whose padding made two output strides meet */
          if (!refused++) snprintf(refusal, sizeof refusal, "op %d rank %d: %s", (int)c.op, c.rank, dropout_strerror(rc));
          continue;
@@ -545,9 +545,8 @@ static void test_descriptor(void)
       for (g = 0; g < sizeof nts / sizeof nts[0]; ++g) {
          memcpy(s_got, s_y0, sizeof s_got); memcpy(s_mgot, s_m0, sizeof s_mgot);
          tv = case_tensors(&c, s_got, c.reads_mask ? s_m0 : s_mgot);
-         rc = dropout__desc_check(&dd, &tv);
-         CHECK(rc == 0, "desc_check: %s", dropout_strerror(rc));
-         dropout_cuda__job_of_desc(&job, &dd, &tv);
+         rc = dropout_lower(&dd, &tv, &job);
+         CHECK(rc == 0, "dropout_lower: %s", dropout_strerror(rc));
          if (emulate_job(&job, nts[g], (int)(g & 1u))) ++fast; else ++strided;
          CHECK(views_same(&c, s_got, s_cpu, sizeof s_got),
                "gpu path %s op %d rank %d dims %zu,%zu,%zu,%zu bcast %x p %g bits %d off %llu acc %d dev %d threads %llu: output differs from the cpu's",
@@ -564,6 +563,116 @@ static void test_descriptor(void)
    case_end("emulated dropout_cuda_run: random strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate, device coordinates), every op and dtype == CPU dropout_run on the view == on the contiguous copy; nothing written outside the view");
 }
 
+/* ---- The launch decisions (dropout_cuda__prepare) from lowered jobs -------------------
+   Which kernels dropout_cuda_run launches for a job: the contiguous kernel for one
+   contiguous unbroadcast run of a plain or fused op (mask and all) and for the mask op;
+   otherwise the mask kernel over the positions (when a mask is written) and then the
+   strided kernel over the job's own reduced geometry. And the 0.1.0 doors' requests,
+   lowered through dropout.h's public setters: the same job a descriptor gives. */
+static int decide(dropout_op op, int rank, const size_t *dims, const ptrdiff_t *out_st, unsigned bcast, int acc,
+                  double p, float *y, uint8_t *m, const float *x, dropout_job *job,
+                  dropout_cuda__sargs *s, dropout_cuda__args *ma)
+{
+   dropout_rule r = cpu_rule(p, 8);
+   dropout_plan plan;
+   dropout_desc d;
+   dropout_tensors t;
+   uint64_t positions = 0;
+   int rc = dropout_shape_positions(rank, dims, bcast, &positions);
+   if (!rc) rc = dropout_plan_at(&plan, &r, dropout_key_make(77, 5), dropout_pos_make(9), positions);
+   if (!rc) rc = dropout_desc_init(&d, op, DROPOUT_DTYPE_F32, &plan);
+   if (!rc) rc = dropout_desc_set_shape(&d, rank, dims);
+   if (!rc && bcast) rc = dropout_desc_set_broadcast(&d, bcast);
+   if (!rc && out_st) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, out_st);
+   if (!rc && out_st) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, out_st);
+   if (!rc && acc) rc = dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE);
+   if (!rc && op == DROPOUT_OP_NOISE) rc = dropout_desc_set_sigma(&d, 0.5);
+   memset(&t, 0, sizeof t);
+   if (op != DROPOUT_OP_MASK) { t.out = y; t.in = x; }
+   t.mask = m;
+   if (op == DROPOUT_OP_BIAS_DROPOUT_ADD) { t.bias = (const float *)(const void *)bbuf; t.residual = (const float *)(const void *)rbuf; }
+   if (!rc) rc = dropout_lower(&d, &t, job);
+   CHECK(rc == 0, "decide: op %d: %s", (int)op, dropout_strerror(rc));
+   if (rc) return -1;
+   return dropout_cuda__prepare(job, NULL, s, ma);
+}
+
+static void test_launch_decisions(void)
+{
+   static float y[4096], x[4096];
+   static uint8_t m[600];
+   static const size_t d2[2] = { 4, 33 }, d3[3] = { 3, 1, 50 }, dt[2] = { 33, 4 };
+   static const ptrdiff_t st_t[2] = { 1, 33 };   /* a transpose: dims [33, 4] of a [4, 33] buffer */
+   dropout_job job;
+   dropout_cuda__sargs s;
+   dropout_cuda__args ma;
+   int fast, k;
+   for (k = 0; k < 4096; ++k) x[k] = (float)k + 0.5f;
+   fast = decide(DROPOUT_OP_FORWARD, 2, d2, NULL, 0, 0, 0.5, y, m, x, &job, &s, &ma);
+   CHECK(fast == 1 && job.rank == 1 && job.dim[0] == 132 && job.contiguous && s.a.mask_out == m && s.a.n == 132 &&
+         ma.mask_out == NULL, "contiguous forward: the contiguous kernel, mask and all (fast %d rank %d)", fast, job.rank);
+   fast = decide(DROPOUT_OP_FORWARD, 2, dt, st_t, 0, 0, 0.5, y, m, x, &job, &s, &ma);
+   CHECK(fast == 0 && !job.contiguous && s.g.rank == 2 && s.g.dim[0] == 33 && s.g.dim[1] == 4 && s.g.stride[0][1] == 33 &&
+         s.g.mstride[1] == 1 && s.g.mstride[0] == 4 && s.g.upr == 1 && s.g.items == 33 && ma.mask_out == m && ma.y == NULL &&
+         s.a.mask_out == NULL, "transposed forward: mask kernel, then the strided kernel on the job's geometry");
+   fast = decide(DROPOUT_OP_BACKWARD, 2, d2, NULL, 0, 1, 0.5, y, NULL, x, &job, &s, &ma);
+   CHECK(fast == 0 && job.contiguous && job.accumulate && s.accumulate && ma.mask_out == NULL && s.g.rank == 1 && s.g.items == 5,
+         "accumulating backward: the strided kernel (it reads out), no mask kernel");
+   fast = decide(DROPOUT_OP_BIAS_DROPOUT_ADD, 2, d2, NULL, 0, 0, 0.5, y, m, x, &job, &s, &ma);
+   CHECK(fast == 1 && job.contiguous && job.rank == 2 && s.a.cols == 33 && s.a.bias == (const void *)bbuf && s.a.mask_out == m,
+         "contiguous bias-dropout-add: the contiguous kernel, bias_len 33 (the bias keeps the rows apart: rank %d)", job.rank);
+   fast = decide(DROPOUT_OP_FORWARD, 3, d3, NULL, 1u, 0, 0.5, y, m, x, &job, &s, &ma);
+   CHECK(fast == 0 && job.rank == 2 && job.positions == 50 && s.g.mstride[0] == 0 && s.g.mstride[1] == 1 && ma.mask_out == m &&
+         ma.n == 50 && s.g.items == 3 * 2, "broadcast forward: mask kernel over 50 positions, strided kernel, mask stride 0");
+   fast = decide(DROPOUT_OP_MASK, 2, d2, NULL, 0, 0, 0.5, y, m, x, &job, &s, &ma);
+   CHECK(fast == 1 && s.a.mask_out == m && s.a.y == NULL && dropout_cuda__op_of(job.op) == DROPOUT_CUDA__MASK, "mask op: the contiguous mask kernel");
+   fast = decide(DROPOUT_OP_GAUSSIAN, 2, d2, NULL, 0, 0, 0.25, y, NULL, x, &job, &s, &ma);
+   CHECK(fast == 0 && job.op_class == DROPOUT_CLASS_NORMAL && s.sigma == job.sigma && s.sigma > 0.0f && !s.copy &&
+         dropout_cuda__op_of(job.op) == DROPOUT_CUDA__GAUSS, "gaussian: the strided kernel (normals), sigma from the job");
+   fast = decide(DROPOUT_OP_ALPHA_FORWARD, 2, d2, NULL, 0, 0, 0.25, y, m, x, &job, &s, &ma);
+   CHECK(fast == 0 && ma.mask_out == m && s.alpha.a == job.alpha.a && s.alpha.a != 0.0 && dropout_cuda__op_of(job.op) == DROPOUT_CUDA__ALPHA,
+         "alpha forward: mask kernel, strided kernel with the job's alpha constants");
+   fast = decide(DROPOUT_OP_APPLY_MASK, 2, d2, NULL, 0, 0, 1.0, y, m, x, &job, &s, &ma);
+   CHECK(fast == 1 && s.a.mask_in == m && dropout_cuda__launch_op(&s.a, dropout_cuda__op_of(job.op)) == DROPOUT_CUDA__DROP,
+         "apply_mask at p = 1: contiguous, run as a forward that keeps nothing");
+   case_end("launch decisions from lowered jobs (contiguous / mask + strided kernels, the job's geometry, sigma, alpha, bias_len)");
+
+   {  /* 0.1.0 doors: requests lowered by dropout_cuda__job_lower */
+      static float want[300], got[300];
+      static uint8_t mw[40], mg[40];
+      dropout_cuda__job rq;
+      uint64_t dseed = 1, dpos = 2;
+      int rc;
+      dropout_cuda__job_init(&rq, DROPOUT_CUDA__DROP, DROPOUT_CUDA__F32, 300);
+      rq.out = got; rq.in = x; rq.mask_out = mg;
+      rq.rule = cpu_rule(0.3, 8); rq.seed = 77; rq.stream = 5; rq.pos = 1000;
+      rc = dropout_cuda__job_lower(&rq, &job);
+      CHECK(rc == 0 && job.op == DROPOUT_OP_FORWARD && job.contiguous && job.mask_out == mg && job.positions == 300 && job.pos == 1000,
+            "0.1.0 forward request: %s", dropout_strerror(rc));
+      memset(got, 0, sizeof got); memset(mg, 0, sizeof mg); memset(mw, 0, sizeof mw);
+      CHECK(cpu_forward(DROPOUT_CUDA__F32, want, mw, x, 300, 0.3, 8, 1000) == 0, "cpu forward");
+      emulate_job(&job, 7, 0);
+      CHECK(memcmp(got, want, sizeof got) == 0 && memcmp(mg, mw, sizeof mg) == 0, "0.1.0 forward request: not the CPU's bits");
+      dropout_cuda__job_init(&rq, DROPOUT_CUDA__ALPHA, DROPOUT_CUDA__F32, 50);
+      rq.rank = 3; rq.dim[0] = 3; rq.dim[1] = 1; rq.dim[2] = 50; rq.broadcast = 1u;
+      rq.out = got; rq.in = x; rq.rule = cpu_rule(0.3, 8); rq.dev_seed = &dseed; rq.dev_pos = &dpos;
+      rc = dropout_cuda__job_lower(&rq, &job);
+      CHECK(rc == 0 && job.op == DROPOUT_OP_ALPHA_FORWARD && job.rank == 2 && job.mask_stride[0] == 0 && job.numel == 150 &&
+            job.dev_seed == &dseed && job.dev_pos == &dpos, "0.1.0 broadcast alpha request with device coordinates: %s", dropout_strerror(rc));
+      dropout_cuda__job_init(&rq, DROPOUT_CUDA__NOISE, DROPOUT_CUDA__BF16, 10);
+      rq.out = got; rq.in = x; rq.sigma = 0.75f; rq.copy = 0;
+      rc = dropout_cuda__job_lower(&rq, &job);
+      CHECK(rc == 0 && job.op == DROPOUT_OP_NOISE && job.dtype == DROPOUT_DTYPE_BF16 && job.sigma == 0.75f && !job.copy,
+            "0.1.0 noise request: its own sigma: %s", dropout_strerror(rc));
+      dropout_cuda__job_init(&rq, DROPOUT_CUDA__FUSED, DROPOUT_CUDA__F32, 120);
+      rq.out = got; rq.in = x; rq.bias = bbuf; rq.residual = rbuf; rq.bias_len = 40; rq.rule = cpu_rule(0.5, 8);
+      rc = dropout_cuda__job_lower(&rq, &job);
+      CHECK(rc == 0 && job.op == DROPOUT_OP_BIAS_DROPOUT_ADD && job.bias_len == 40 && job.contiguous && job.rank == 2,
+            "0.1.0 fused request: %s", dropout_strerror(rc));
+      case_end("0.1.0 doors' requests lowered like descriptors (op, broadcast, device coordinates, sigma, bias_len; the CPU's bits)");
+   }
+}
+
 /* Empty views whose other dims are huge (their product would overflow): whatever
    dropout.h's checks say, the GPU side agrees, and an accepted one writes nothing. */
 static void test_empty_views(void)
@@ -576,18 +685,17 @@ static void test_empty_views(void)
       dropout_plan plan;
       dropout_desc d;
       dropout_tensors t;
-      dropout_cuda__job job;
+      dropout_job job;
       int rc = dropout_rule_init(&rule, 0.5, DROPOUT_BITS_8);
       if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), 0);
       if (!rc) rc = dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
       if (!rc) rc = dropout_desc_set_shape(&d, 3, shapes[i]);
       memset(&t, 0, sizeof t);
       t.out = y; t.in = x;
-      if (!rc) rc = dropout__desc_check(&d, &t);
+      if (!rc) rc = dropout_lower(&d, &t, &job);
       if (rc) continue;
       ++accepted;
       memset(y, 0x5A, sizeof y);
-      dropout_cuda__job_of_desc(&job, &d, &t);
       emulate_job(&job, 3, 0);
       for (rc = 0; rc < 64; ++rc) CHECK(((const unsigned char *)y)[rc * 4] == 0x5A, "empty view %d: y written", i);
    }
@@ -675,6 +783,7 @@ int main(void)
    test_warp_path();
    test_fills();
    test_descriptor();
+   test_launch_decisions();
    test_empty_views();
    test_ownership();
    test_runtime_state();

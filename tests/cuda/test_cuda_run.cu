@@ -63,6 +63,7 @@ static void test_views(int cases)
       dropout_plan plan, wrong;
       dropout_desc d, dd;
       dropout_tensors th, td;
+      dropout_job job;
       uint64_t coords[2];
       int rc;
       views_make(&c, 6000, SBUF);
@@ -71,7 +72,7 @@ static void test_views(int cases)
       rc = views_plan(&c, 77, c.off, &plan);
       if (!rc) rc = views_desc(&d, &c, &plan, 1);
       th = case_tensors(&c, h_y0, h_m0, h_x, h_b, h_r);
-      if (!rc) rc = dropout__desc_check(&d, &th);
+      if (!rc) rc = dropout_lower(&d, &th, &job);
       if (rc) { ++refused; continue; }   /* refused alike on both sides (the logic test counts them) */
       ++ran;
       memcpy(h_cpu, h_y0, sizeof h_cpu); memcpy(h_mcpu, h_m0, sizeof h_mcpu);

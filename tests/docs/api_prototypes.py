@@ -118,9 +118,10 @@ def header_constants(path):
         for name, value in re.findall(r'\b(DROPOUT_[A-Z0-9_]+)\s*=\s*(-?\s*\d+)', body):
             found[name] = int(value.replace(' ', ''))
     # the registries the enums are generated from: X(DROPOUT_ERR_P, -1, ...) rows name the
-    # constant; DROPOUT__DTYPES' X(F32, 1, ...) rows make DROPOUT_DTYPE_F32 = 1
+    # constant; DROPOUT__DTYPES' X(F32, 1, ...) rows make DROPOUT_DTYPE_F32 = 1, and
+    # DROPOUT__OPS' X(FORWARD, 1, ...) rows DROPOUT_OP_FORWARD = 1
     for macro, body in re.findall(r'^#\s*define\s+(DROPOUT_[A-Z0-9_]*)\(X\)((?:[^\n]*\\\n)*[^\n]*)', text, flags=re.M):
-        prefix = 'DROPOUT_DTYPE_' if macro == 'DROPOUT__DTYPES' else ''
+        prefix = {'DROPOUT__DTYPES': 'DROPOUT_DTYPE_', 'DROPOUT__OPS': 'DROPOUT_OP_'}.get(macro, '')
         for name, value in re.findall(r'\bX\(\s*([A-Z0-9_]+)\s*,\s*(-?\s*\d+)', body):
             found[prefix + name] = int(value.replace(' ', ''))
     return found

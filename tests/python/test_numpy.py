@@ -230,6 +230,24 @@ def test_strided():
         why = "bf16 transposed differs"
     report("strided NumPy views (transposed, stepped, reversed, column, broadcast; f32/f64/f16/bf16) == their contiguous copies",
            not why, why)
+    # more dims than the library's 8: the view is lowered by the library (dims of 1 dropped,
+    # neighbours merged), a longer one folded first; one that cannot merge into 8 is refused
+    deep = rng.standard_normal((2, 3, 1, 2, 2, 1, 2, 2, 2, 3, 1, 2)).astype(np.float32)
+    longs = {"12-D contiguous": deep, "12-D, outer dims swapped": deep.transpose(1, 0, *range(2, 12)),
+             "12-D reversed inner dims": deep[:, :, :, :, :, :, :, :, ::-1, ::-1],
+             "12-D stepped middle": deep[:, ::2, :, :, :, :, :, :, :, :, :, :]}
+    why_long = ""
+    for name, v in longs.items():
+        y, packed = dropouth.forward(v, 0.3, seed=3, stream=1, pos=5)
+        yc, packedc = dropouth.forward(np.ascontiguousarray(v), 0.3, seed=3, stream=1, pos=5)
+        if not (same_bits(y, yc) and np.array_equal(packed, packedc)):
+            why_long = "%s differs from its contiguous copy" % name
+    stepped = np.zeros((4,) * 10, np.float32)[(slice(None, None, 2),) * 10]
+    msg = expect(ValueError, dropouth.forward, stepped, 0.3, seed=3, pos=0) or ""
+    if "cannot be merged into 8" not in msg:
+        why_long = "a 10-D view of steps everywhere was not refused as unmergeable: %r" % msg
+    report("views of more than 8 dims: the library lowers them (== contiguous copies); one that cannot merge into 8 dims is refused",
+           not why_long, why_long)
 
 
 def test_chunks_and_streams():
