@@ -2391,7 +2391,7 @@ static int dropout_opencl__kop(dropout_op op)
 {
    switch (op) {
 #define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_OPENCL__##CL;
-   DROPOUT_OP_LIST(DROPOUT_OPENCL__OP)
+   DROPOUT__OPS(DROPOUT_OPENCL__OP)
 #undef DROPOUT_OPENCL__OP
    default: return -1;
    }
@@ -2401,7 +2401,7 @@ static int dropout_opencl__op_fp64(dropout_op op)
 {
    switch (op) {
 #define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return F64;
-   DROPOUT_OP_LIST(DROPOUT_OPENCL__OP)
+   DROPOUT__OPS(DROPOUT_OPENCL__OP)
 #undef DROPOUT_OPENCL__OP
    default: return 0;
    }
