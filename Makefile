@@ -15,6 +15,7 @@
 #   make bench-ab   this dropout.h against a revision's (REV=7bc1106, pinned) over the whole
 #                   grid, in one process, beside A against itself built again (the guard)
 #   make bench-ab-calls  the calls at one size against max(wall, Philox alone), REV=HEAD
+#   make same-code  REV's dropout.h (default HEAD) against this one: the same code? (builds only)
 #   make bench-ceiling  the in-cache forward's own instructions with its data in L1: how
 #                   close the overlap could get to Philox alone if memory cost nothing
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
@@ -196,6 +197,13 @@ bench-ab:
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL)), $$(nproc) cores"; \
 	  echo "- A = $(or $(REV),$(AB_BASE)):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP); grid options: $(AB_ARGS)"; echo; \
 	  ./build/ab/ab_grid -p $(POS) $(AB_ARGS); } | tee $$out; echo "saved $$out"
+
+# make same-code [REV=HEAD]: does the working tree's dropout.h compile to REV's code, function
+# for function (bench/ab/same_code.sh: gcc and clang, each SIMD path)? The check for code
+# motion, which must move no bit and no nanosecond. Builds only; no timing.
+.PHONY: same-code
+same-code:
+	sh bench/ab/same_code.sh $(or $(REV),HEAD)
 
 # make bench-ab-short [REV=70982b4] [SHORT_FLAGS=-O2]: the f32 short call of REV's header
 # (0.9: forward(plan)) against the working tree's (1.0: replay(plan, n)), 1 to 65536

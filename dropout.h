@@ -3340,12 +3340,18 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
    dropout__words_ref): the same Philox words, the same integer compares, the same single
    IEEE multiply per kept element, the same integer f16/bf16 rounding.
 
-   How: Philox runs on W blocks at once (one block per 32-bit lane, the 32x32->64
-   products from mul_epu32 on even and odd lanes), then a 4x4 transpose per 128-bit lane
-   stores the words in stream order. Keep bits are made for stream-aligned windows of 64
+   How: Philox runs on many blocks at once (x86: one block per 64-bit lane, the 32x32->64
+   products from mul_epu32; NEON: one per 32-bit lane, from vmull), then a transpose puts
+   the words in stream order. Keep bits are made for stream-aligned windows of 64
    positions (4, 8 or 16 blocks: only the blocks the mode needs) straight from vector
    compares (movemask / AVX-512 mask registers); a call at any offset reads its 64-bit
    keep words as a shift of two windows.
+
+   Layout: one block per instruction set (AVX-512, AVX2, SSE2/SSE4.1, NEON), the only
+   place intrinsics are written, each defining the same names (listed below); then the
+   x86 blocks' shared Philox (one block per 64-bit lane); then one driver (the data grid,
+   the overlap, the SIMD run, the engine) written over those names alone. Measurements
+   behind the choices: bench/results/simd-design-notes.md.
    ------------------------------------------------------------------------------------ */
 /* Opt-outs, for a build whose target flags allow more than the program should use (say
    -march=native, run where 512-bit code lowers the clock): DROPOUT_NO_AVX512 leaves out
@@ -3376,6 +3382,9 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
 #else
 #define DROPOUT__SIMD 1
 #endif
+#if defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_AVX2) || defined(DROPOUT__SIMD_SSE)
+#define DROPOUT__SIMD_X86 1
+#endif
 
 #ifdef DROPOUT__SIMD
 #include <string.h>   /* memcpy */
@@ -3390,7 +3399,30 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-/* ---- the primitive layer: W lanes of uint32 in a dropout__v ------------------------ */
+/* What each ISA block defines: the driver below reads these names alone.
+   - dropout__v, DROPOUT__W: W lanes of uint32; dropout__v_set1, _add, _xor, _and, _or,
+     _srli, _slli, _loadu, _storeu, _fmul, _fadd, _dmul, _cvt_f32, _gt_s, _sel, _lanes32,
+     _lanes64 (keep bits to lane masks), _load_u16, _store_u16, the transpose's _unpack*
+     and DROPOUT__V_IOTA;
+   - Philox in lanes: dropout__blocks_simd (DROPOUT__VB blocks a call; the x86 blocks
+     give dropout__v_mul64 .. _pack64 and take the shared one below);
+   - keep bits: dropout__window_keep (64 positions from their words);
+   - apply: dropout__apply64_f32, _f16, _bf16 (64 elements, y = kept ? x * scale : +0);
+   - stores: DROPOUT__STREAMS (1: streaming stores exist), DROPOUT__NT_ALIGN,
+     dropout__nt_mode, dropout__v_put, dropout__v_put_u16, dropout__v_sfence,
+     dropout__stores_prefetch;
+   - the overlap (Philox with data between its rounds), where it pays: DROPOUT__OVERLAP,
+     DROPOUT__OVERLAP_TAKES(dtype, st) (which calls take it), dropout__blocks_apply. */
+/* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
+   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
+#define DROPOUT__GROUP 8
+/* The driver's pieces that the blocks call, defined with it below */
+DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt);
+DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64_t keep, float scale, int nt);
+DROPOUT__INLINE void dropout__apply64_half_lanes(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt, int f16);
+static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out);
+
+/* ==== the AVX-512 block (AVX-512F + BW; DQ and BF16 where the flags allow) =========== */
 #if defined(DROPOUT__SIMD_AVX512)
 #include <immintrin.h>
 typedef __m512i dropout__v;
@@ -3427,6 +3459,177 @@ static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
 #define dropout__v_unpacklo64 _mm512_unpacklo_epi64
 #define dropout__v_unpackhi64 _mm512_unpackhi_epi64
 
+/* Philox in 64-bit lanes (the x86 blocks' shared Philox below) */
+#define dropout__v_mul64 _mm512_mul_epu32
+#define dropout__v_add64 _mm512_add_epi64
+#define dropout__v_set64(a) _mm512_set1_epi64((long long)(a))
+#define dropout__v_hi64(a) _mm512_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0x96)
+/* low word from a, high word from b's low word */
+#define dropout__v_pack64(a, b) _mm512_mask_blend_epi32(0xAAAA, a, _mm512_slli_epi64(b, 32))
+/* 64-bit lane 2L + h holds block L + 4h, so unpacklo64 gives blocks 0..3, unpackhi 4..7 */
+#define DROPOUT__V_IOTA64 _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7)
+
+/* Keep bits of one stream-aligned window of 64 positions from its 2 * bits words:
+   bit i = (draw of position i >= t) = (draw > tm1), tm1 = t - 1 (t >= 1 here). The mask
+   registers give them straight from unsigned compares. */
+static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+{
+   uint64_t keep = 0;
+   int k;
+   if (bits == 8) {
+      return _mm512_cmpgt_epu8_mask(_mm512_loadu_si512((const void *)w), _mm512_set1_epi8((char)tm1));
+   } else if (bits == 16) {
+      __m512i t = _mm512_set1_epi16((short)tm1);
+      for (k = 0; k < 2; ++k)
+         keep |= (uint64_t)_mm512_cmpgt_epu16_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (32 * k);
+   } else {
+      __m512i t = _mm512_set1_epi32((int)tm1);
+      for (k = 0; k < 4; ++k)
+         keep |= (uint64_t)_mm512_cmpgt_epu32_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (16 * k);
+   }
+   return keep;
+}
+
+/* Stores. nt (dropout__nt_mode) = 1: whole 64-byte vectors stream (y 64-byte aligned);
+   2: 16-byte pieces stream (y 16-byte aligned: the fills, whose grid does not shift). */
+#define DROPOUT__STREAMS 1
+#define DROPOUT__NT_ALIGN 64
+#define dropout__v_stream(p, a) _mm512_stream_si512((__m512i *)(void *)(p), a)
+#define dropout__v_stream_u16(p, a) _mm256_stream_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(a))
+DROPOUT__INLINE void dropout__v_stream16(void *p, __m512i a)
+{
+   __m128i *q = (__m128i *)p;
+   _mm_stream_si128(q, _mm512_castsi512_si128(a));
+   _mm_stream_si128(q + 1, _mm512_extracti32x4_epi32(a, 1));
+   _mm_stream_si128(q + 2, _mm512_extracti32x4_epi32(a, 2));
+   _mm_stream_si128(q + 3, _mm512_extracti32x4_epi32(a, 3));
+}
+DROPOUT__INLINE void dropout__v_stream16_u16(void *p, __m512i a)
+{
+   __m256i h = _mm512_cvtepi32_epi16(a);
+   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(h));
+   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(h, 1));
+}
+#define dropout__v_put(nt, p, a) do { if (nt == 1) dropout__v_stream(p, a); else if (nt == 2) dropout__v_stream16(p, a); \
+                                      else dropout__v_storeu(p, a); } while (0)
+#define dropout__v_put_u16(nt, p, a) do { if (nt == 1) dropout__v_stream_u16(p, a); else if (nt == 2) dropout__v_stream16_u16(p, a); \
+                                          else dropout__v_store_u16(p, a); } while (0)
+static inline int dropout__nt_mode(const void *p)
+{
+   uintptr_t a = (uintptr_t)p;
+   return a % DROPOUT__NT_ALIGN == 0 ? 1 : a % 16u == 0 ? 2 : 0;
+}
+#define dropout__v_sfence _mm_sfence
+/* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
+   step on), so that the loads overlap the arithmetic: with streamed stores only, where
+   it pays (the other builds do without; bench/results/simd-design-notes.md). Always
+   inlined: gcc 12 finds a function whose only effect is a prefetch to be const and drops
+   the call, silently (tests/simd checks the prefetcht0 is in the object code). */
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+   if (x && nt && left > DROPOUT__GROUP) {
+      const char *pf = (const char *)x + (at + (size_t)DROPOUT__GROUP * DROPOUT__CHUNK) * es;
+      size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
+      for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
+   }
+}
+
+/* f16, 64 elements, t > 0: y = kept ? f16(x * scale) : +0, exactly as dropout_apply_f16;
+   nt: streaming stores (y aligned). F16C's vcvtph2ps and vcvtps2ph do the header's f16
+   conversions in hardware: widening is exact, narrowing rounds to nearest even by its
+   immediate (not MXCSR), keeps subnormal results and quiets a NaN keeping its top payload
+   bits, as dropout_f32_to_f16 does; x86's multiply returns a NaN input quieted,
+   dropout__scale_f32's rule. */
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   const __m512 s = _mm512_set1_ps(scale);
+   __m512 v[4];
+   int g;
+   for (g = 0; g < 4; ++g) v[g] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(x + 16 * g)));
+   for (g = 0; g < 4; ++g) {
+      __m256i h = _mm512_cvtps_ph(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s),
+                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      if (nt == 1) _mm256_stream_si256((__m256i *)(void *)(y + 16 * g), h);
+      else if (nt == 2) {
+         _mm_stream_si128((__m128i *)(void *)(y + 16 * g), _mm256_castsi256_si128(h));
+         _mm_stream_si128((__m128i *)(void *)(y + 16 * g + 8), _mm256_extracti128_si256(h, 1));
+      } else _mm256_storeu_si256((__m256i *)(void *)(y + 16 * g), h);
+   }
+   (void)nt;
+}
+
+/* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned).
+   The chunk's loads come before its stores: where y sits 16 to 48 bytes past x modulo
+   4 KiB, a store followed by a load 4 to 12 elements on looks like a dependence to the
+   core (4K aliasing); loads first costs nothing elsewhere. */
+DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+{
+   __m512 s = _mm512_set1_ps(scale), v[4];
+   int g;
+   for (g = 0; g < 4; ++g) v[g] = _mm512_loadu_ps(x + 16 * g);
+   for (g = 0; g < 4; ++g)   /* zero-masking gives +0 in dropped lanes */
+      dropout__v_put(nt, y + 16 * g, _mm512_castps_si512(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s)));
+   (void)nt;
+}
+
+/* 32 bf16 elements v, t > 0: kept ? bf16(x * scale) : +0, as dropout_apply_bf16, in integer
+   arithmetic. A 32-bit lane holds two elements: the even one widens with a shift, the odd
+   one with a mask, so no element crosses a lane, and the results go back with one blend.
+   x86's multiply returns a NaN input quieted (x | 0x400000), dropout__scale_f32's rule;
+   such a lane is truncated instead of rounded, dropout_f32_to_bf16's. */
+DROPOUT__INLINE __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s)
+{
+   const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u), half = _mm512_set1_epi32(0x7FFF);
+   const __m512i lsb = _mm512_set1_epi32(0x10000), one = _mm512_set1_epi32(1);
+   __m512i r[2];
+   int k;
+   for (k = 0; k < 2; ++k) {   /* k = 0: even elements, 1: odd */
+      __m512 m = _mm512_mul_ps(_mm512_castsi512_ps(k ? _mm512_and_si512(v, hi) : _mm512_slli_epi32(v, 16)), s);
+      __m512i u = _mm512_castps_si512(m), t = _mm512_add_epi32(u, half);
+      t = _mm512_mask_add_epi32(t, _mm512_test_epi32_mask(u, lsb), t, one);   /* + the kept bit 16: ties to even */
+      r[k] = _mm512_mask_mov_epi32(t, _mm512_cmp_ps_mask(m, m, _CMP_UNORD_Q), u);
+   }
+   return _mm512_maskz_mov_epi16(keep, _mm512_mask_blend_epi16((__mmask32)0xAAAAAAAAu, _mm512_srli_epi32(r[0], 16), r[1]));
+}
+
+/* bf16, 64 elements, t > 0: y = kept ? bf16(x * scale) : +0, exactly as dropout_apply_bf16;
+   nt: streaming stores (y aligned). */
+DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   const __m512 s = _mm512_set1_ps(scale);
+   int g;
+   for (g = 0; g < 2; ++g) {
+      const __mmask32 k = (__mmask32)(keep >> (32 * g));
+      __m512i out;
+#if defined(__AVX512BF16__) && defined(__AVX512DQ__)
+      /* AVX512_BF16's vcvtne2ps2bf16 rounds to nearest even and quiets a NaN as
+         dropout_f32_to_bf16 does, in one instruction for 32 elements, but it reads a
+         subnormal input as zero: 32 elements whose products hold a subnormal take the
+         integer rounding instead. */
+      __m512 lo = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(
+                     _mm256_loadu_si256((const __m256i *)(const void *)(x + 32 * g))), 16)), s);
+      __m512 hi = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(
+                     _mm256_loadu_si256((const __m256i *)(const void *)(x + 32 * g + 16))), 16)), s);
+      if (_kortestz_mask16_u8(_mm512_fpclass_ps_mask(lo, 0x20), _mm512_fpclass_ps_mask(hi, 0x20)))
+         out = (__m512i)_mm512_maskz_cvtne2ps_pbh(k, hi, lo);
+      else
+         out = dropout__bf16x32_int(_mm512_loadu_si512((const void *)(x + 32 * g)), k, s);
+#else
+      out = dropout__bf16x32_int(_mm512_loadu_si512((const void *)(x + 32 * g)), k, s);
+#endif
+      dropout__v_put(nt, y + 32 * g, out);
+   }
+   (void)nt;
+}
+
+/* The overlap: the data chunks between the Philox rounds (32 registers hold both), for
+   the f32, bf16 and f16 calls: dropout__blocks_apply_rounds, with the x86 Philox below. */
+#define DROPOUT__OVERLAP 1
+#define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype != DROPOUT__F64)
+#define dropout__blocks_apply dropout__blocks_apply_rounds
+
+/* ==== the AVX2 block (F16C where the flags allow) ===================================== */
 #elif defined(DROPOUT__SIMD_AVX2)
 #include <immintrin.h>
 typedef __m256i dropout__v;
@@ -3472,6 +3675,162 @@ static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
 #define dropout__v_unpacklo64 _mm256_unpacklo_epi64
 #define dropout__v_unpackhi64 _mm256_unpackhi_epi64
 
+/* Philox in 64-bit lanes (the x86 blocks' shared Philox below) */
+#define dropout__v_mul64 _mm256_mul_epu32
+#define dropout__v_add64 _mm256_add_epi64
+#define dropout__v_set64(a) _mm256_set1_epi64x((long long)(a))
+#define dropout__v_hi64(a) _mm256_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm256_xor_si256(a, _mm256_xor_si256(b, c))
+#define dropout__v_pack64(a, b) _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xAA)
+#define DROPOUT__V_IOTA64 _mm256_setr_epi64x(0, 2, 1, 3)
+
+/* Keep bits of one window (as the AVX-512 block's): signed compares of sign-flipped
+   draws, then movemask. */
+static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+{
+   uint64_t keep = 0;
+   int k;
+   if (bits == 8) {
+      __m256i f = _mm256_set1_epi8((char)0x80), t = _mm256_set1_epi8((char)(tm1 ^ 0x80u));
+      for (k = 0; k < 2; ++k) {
+         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, t)) << (32 * k);
+      }
+   } else if (bits == 16) {
+      __m256i f = _mm256_set1_epi16((short)0x8000), t = _mm256_set1_epi16((short)(tm1 ^ 0x8000u));
+      __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)w), f);
+      __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8)), f);
+      __m256i c = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 16)), f);
+      __m256i d = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 24)), f);
+      /* packs works per 128-bit lane: the permute puts the quadwords back in order */
+      __m256i ab = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(a, t), _mm256_cmpgt_epi16(b, t)), 0xD8);
+      __m256i cd = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(c, t), _mm256_cmpgt_epi16(d, t)), 0xD8);
+      keep = (uint64_t)(uint32_t)_mm256_movemask_epi8(ab) | (uint64_t)(uint32_t)_mm256_movemask_epi8(cd) << 32;
+   } else {
+      __m256i f = _mm256_set1_epi32((int)0x80000000u), t = _mm256_set1_epi32((int)(tm1 ^ 0x80000000u));
+      for (k = 0; k < 8; ++k) {
+         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, t))) << (8 * k);
+      }
+   }
+   return keep;
+}
+
+/* Stores: streaming as two 16-byte halves (malloc gives 16-byte alignment, and halves
+   stream as fast). */
+#define DROPOUT__STREAMS 1
+#define DROPOUT__NT_ALIGN 16
+DROPOUT__INLINE void dropout__v_stream(void *p, __m256i a)
+{
+   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(a));
+   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(a, 1));
+}
+#define dropout__v_stream_u16(p, a) \
+   _mm_stream_si128((__m128i *)(void *)(p), _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)))
+#define dropout__v_put(nt, p, a) do { if (nt) dropout__v_stream(p, a); else dropout__v_storeu(p, a); } while (0)
+#define dropout__v_put_u16(nt, p, a) do { if (nt) dropout__v_stream_u16(p, a); else dropout__v_store_u16(p, a); } while (0)
+static inline int dropout__nt_mode(const void *p)
+{
+   uintptr_t a = (uintptr_t)p;
+   return a % DROPOUT__NT_ALIGN == 0;
+}
+#define dropout__v_sfence _mm_sfence
+/* (no prefetch of x: it does not pay here; bench/results/simd-design-notes.md) */
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+   (void)x; (void)at; (void)left; (void)es; (void)nt;
+}
+
+#if defined(__F16C__)
+/* f16, 64 elements, t > 0: as the AVX-512 block's, F16C (every AVX2 CPU has it) doing the
+   conversions; the keep bits as in dropout__apply64_f32: bit 8g + i shifted to lane i's
+   sign bit */
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   const __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
+   const __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
+   int g;
+   for (g = 0; g < 8; ++g) {
+      __m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(x + 8 * g)));
+      __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(_mm256_set1_epi32((int)(uint32_t)(keep >> (8 * g))), sh));
+      __m128i h = _mm256_cvtps_ph(_mm256_blendv_ps(z, _mm256_mul_ps(f, s), m), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      if (nt) _mm_stream_si128((__m128i *)(void *)(y + 8 * g), h);
+      else _mm_storeu_si128((__m128i *)(void *)(y + 8 * g), h);
+   }
+   (void)nt;
+}
+#else
+/* f16 without F16C: one element a 32-bit lane, the integer conversions */
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
+   (void)nt;
+}
+#endif
+
+/* f32, 64 elements, t > 0 (loads before stores: see the AVX-512 block's) */
+DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+{
+   /* a variable shift moves keep bit 8g + i to the sign bit of lane i, which is all
+      blendv reads: 1 uop a lane mask instead of broadcast + and + compare */
+   __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
+   __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24), eight = _mm256_set1_epi32(8);
+   int h, g;
+   for (h = 0; h < 2; ++h) {
+      __m256i v = _mm256_set1_epi32((int)(uint32_t)(keep >> (32 * h)));
+      __m256i t = sh;
+      __m256 in[4];
+      for (g = 0; g < 4; ++g) in[g] = _mm256_loadu_ps(x + 32 * h + 8 * g);
+      for (g = 0; g < 4; ++g) {
+         __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(v, t));
+         __m256 o = _mm256_blendv_ps(z, _mm256_mul_ps(in[g], s), m);
+         dropout__v_put(nt, y + 32 * h + 8 * g, _mm256_castps_si256(o));
+         t = _mm256_sub_epi32(t, eight);
+      }
+   }
+   (void)nt;
+}
+
+/* bf16, 64 elements, t > 0: as the AVX-512 block's dropout__bf16x32_int, 16 elements a
+   vector, the keep bits as 16-bit lane masks */
+DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   const __m256 s = _mm256_set1_ps(scale);
+   const __m256i hi = _mm256_set1_epi32((int)0xFFFF0000u), half = _mm256_set1_epi32(0x7FFF);
+   const __m256i one = _mm256_set1_epi32(1);
+   const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)-32768);
+   __m256i v[4];
+   int g, k;
+   for (g = 0; g < 4; ++g) v[g] = _mm256_loadu_si256((const __m256i *)(const void *)(x + 16 * g));
+   for (g = 0; g < 4; ++g) {
+      __m256i r[2], kb = _mm256_and_si256(_mm256_set1_epi16((short)(uint16_t)(keep >> (16 * g))), bit);
+      for (k = 0; k < 2; ++k) {
+         __m256 m = _mm256_mul_ps(_mm256_castsi256_ps(k ? _mm256_and_si256(v[g], hi) : _mm256_slli_epi32(v[g], 16)), s);
+         __m256i u = _mm256_castps_si256(m);
+         __m256i t = _mm256_add_epi32(_mm256_add_epi32(u, half), _mm256_and_si256(_mm256_srli_epi32(u, 16), one));
+         r[k] = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(t), m, _mm256_cmp_ps(m, m, _CMP_UNORD_Q)));
+      }
+      dropout__v_put(nt, y + 16 * g, _mm256_and_si256(_mm256_cmpeq_epi16(kb, bit),
+                        _mm256_blend_epi16(_mm256_srli_epi32(r[0], 16), r[1], 0xAA)));
+   }
+   (void)nt;
+}
+
+/* The overlap: f32 in cache only. Philox already spills here (16 registers), so a whole
+   Philox call goes first and then its data chunks, a grain the core's reorder window
+   still overlaps. */
+#define DROPOUT__OVERLAP 1
+#define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0)
+DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
+                                           float scale, int nt)
+{
+   unsigned c;
+   dropout__blocks_simd(ks, stream, block, out);
+   for (c = 0; c < nc; ++c) dropout__apply64(dtype, y, x, 64u * c, keep[c], scale, nt);
+}
+
+/* ==== the SSE2 / SSE4.1 block ========================================================= */
 #elif defined(DROPOUT__SIMD_SSE)
 #include <emmintrin.h>
 #ifdef __SSE4_1__
@@ -3493,14 +3852,13 @@ typedef __m128i dropout__v;
 #define dropout__v_dmul(a, b) _mm_castpd_si128(_mm_mul_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)))
 #define dropout__v_cvt_f32(a) _mm_castps_si128(_mm_cvtepi32_ps(a))
 #define dropout__v_gt_s _mm_cmpgt_epi32
-static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
-{
 #ifdef __SSE4_1__
-   return _mm_blendv_epi8(b, a, m);
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{ return _mm_blendv_epi8(b, a, m); }
 #else
-   return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
+{ return _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b)); }
 #endif
-}
 static inline dropout__v dropout__v_lanes32(uint64_t bits)
 {
    __m128i sel = _mm_setr_epi32(1, 2, 4, 8);
@@ -3513,21 +3871,101 @@ static inline dropout__v dropout__v_lanes64(uint64_t bits)
 }
 static inline dropout__v dropout__v_load_u16(const uint16_t *p)
 { return _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p), _mm_setzero_si128()); }
+#ifdef __SSE4_1__
+static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
+{ _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi32(a, a)); }
+#else
+/* lanes < 2^16: sign-extend the low half so the signed saturating pack keeps it */
 static inline void dropout__v_store_u16(uint16_t *p, dropout__v a)
 {
-#ifdef __SSE4_1__
-   _mm_storel_epi64((__m128i *)(void *)p, _mm_packus_epi32(a, a));
-#else   /* lanes < 2^16: sign-extend the low half so the signed saturating pack keeps it */
    __m128i s = _mm_srai_epi32(_mm_slli_epi32(a, 16), 16);
    _mm_storel_epi64((__m128i *)(void *)p, _mm_packs_epi32(s, s));
-#endif
 }
+#endif
 #define DROPOUT__V_IOTA _mm_setr_epi32(0, 1, 2, 3)
 #define dropout__v_unpacklo32 _mm_unpacklo_epi32
 #define dropout__v_unpackhi32 _mm_unpackhi_epi32
 #define dropout__v_unpacklo64 _mm_unpacklo_epi64
 #define dropout__v_unpackhi64 _mm_unpackhi_epi64
+/* Philox in 64-bit lanes (the x86 blocks' shared Philox below) */
+#define dropout__v_mul64 _mm_mul_epu32
+#define dropout__v_add64 _mm_add_epi64
+#define dropout__v_set64(a) _mm_set1_epi64x((long long)(a))
+#define dropout__v_hi64(a) _mm_srli_epi64(a, 32)
+#define dropout__v_xor3(a, b, c) _mm_xor_si128(a, _mm_xor_si128(b, c))
+#ifdef __SSE4_1__
+#define dropout__v_pack64(a, b) _mm_blend_epi16(a, _mm_slli_epi64(b, 32), 0xCC)
+#else
+#define dropout__v_pack64(a, b) _mm_or_si128(_mm_and_si128(a, _mm_setr_epi32(-1, 0, -1, 0)), _mm_slli_epi64(b, 32))
+#endif
+#define DROPOUT__V_IOTA64 _mm_setr_epi32(0, 0, 1, 0)
 
+/* Keep bits of one window (as the AVX-512 block's): signed compares of sign-flipped
+   draws, then movemask. */
+static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+{
+   uint64_t keep = 0;
+   int k;
+   if (bits == 8) {
+      __m128i f = _mm_set1_epi8((char)0x80), t = _mm_set1_epi8((char)(tm1 ^ 0x80u));
+      for (k = 0; k < 4; ++k) {
+         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v, t)) << (16 * k);
+      }
+   } else if (bits == 16) {
+      __m128i f = _mm_set1_epi16((short)0x8000), t = _mm_set1_epi16((short)(tm1 ^ 0x8000u));
+      for (k = 0; k < 4; ++k) {
+         __m128i a = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k)), f);
+         __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k + 4)), f);
+         __m128i ab = _mm_packs_epi16(_mm_cmpgt_epi16(a, t), _mm_cmpgt_epi16(b, t));
+         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(ab) << (16 * k);
+      }
+   } else {
+      __m128i f = _mm_set1_epi32((int)0x80000000u), t = _mm_set1_epi32((int)(tm1 ^ 0x80000000u));
+      for (k = 0; k < 16; ++k) {
+         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
+         keep |= (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, t))) << (4 * k);
+      }
+   }
+   return keep;
+}
+
+/* Stores */
+#define DROPOUT__STREAMS 1
+#define DROPOUT__NT_ALIGN 16
+#define dropout__v_stream(p, a) _mm_stream_si128((__m128i *)(void *)(p), a)
+#define dropout__v_stream_u16 dropout__v_store_u16   /* 8 bytes: SSE has no such stream */
+#define dropout__v_put(nt, p, a) do { if (nt) dropout__v_stream(p, a); else dropout__v_storeu(p, a); } while (0)
+#define dropout__v_put_u16(nt, p, a) do { if (nt) dropout__v_stream_u16(p, a); else dropout__v_store_u16(p, a); } while (0)
+static inline int dropout__nt_mode(const void *p)
+{
+   uintptr_t a = (uintptr_t)p;
+   return a % DROPOUT__NT_ALIGN == 0;
+}
+#define dropout__v_sfence _mm_sfence
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+   (void)x; (void)at; (void)left; (void)es; (void)nt;
+}
+
+/* apply: one element a 32-bit lane (no whole-vector f16/bf16 conversions) */
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
+   (void)nt;
+}
+DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_f32_lanes(y, x, keep, scale, nt);
+}
+DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
+   (void)nt;
+}
+/* (no overlap: 16 registers hold Philox or the data, not both) */
+
+/* ==== the NEON block (AArch64) ======================================================== */
 #elif defined(DROPOUT__SIMD_NEON)
 #include <arm_neon.h>
 typedef uint32x4_t dropout__v;
@@ -3574,30 +4012,12 @@ static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, 
    *lo = u.val[0];
    *hi = u.val[1];
 }
-#endif
-
 #define DROPOUT__V_SIGN dropout__v_set1(0x80000000u)
 /* unsigned a > b through the sign-flip trick (all-ones lanes where true) */
 #define dropout__v_gt_u(a, b) dropout__v_gt_s(dropout__v_xor(a, DROPOUT__V_SIGN), dropout__v_xor(b, DROPOUT__V_SIGN))
 
-/* The Philox key of each round, k0 and k1 of round r at ks[2r], ks[2r + 1], made once a
-   call of the engine: the rounds then broadcast them from memory (a load, which costs the
-   vector pipes nothing) instead of adding the round constants in vector registers. */
-static void dropout__key_schedule(uint64_t seed, uint32_t ks[20])
-{
-   uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
-   int r;
-   for (r = 0; r < 10; ++r) {
-      ks[2 * r] = k0;
-      ks[2 * r + 1] = k1;
-      k0 += DROPOUT_PHILOX_W0;
-      k1 += DROPOUT_PHILOX_W1;
-   }
-}
-
-#if defined(DROPOUT__SIMD_NEON)
-/* Blocks processed per call: two vectors interleaved, so the multiplier latency of one
-   hides behind the other. */
+/* Philox in lanes: two vectors interleaved, so the multiplier latency of one hides behind
+   the other. */
 #define DROPOUT__VB (2 * DROPOUT__W)
 
 /* The two interleaved vectors' Philox state, its start, one round, and the store; the
@@ -3647,49 +4067,98 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
    for (r = 0; r < 10; ++r) dropout__neon_round(&p, ks, r);
    dropout__neon_store(&p, out);
 }
-#else
+
+/* Keep bits of one window: compares, then the lanes' weights summed across the vector. */
+static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+{
+   uint64_t keep = 0;
+   int k;
+   if (bits == 8) {
+      static const uint8_t wt[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+      uint8x16_t vw = vld1q_u8(wt), t = vdupq_n_u8((uint8_t)tm1);
+      for (k = 0; k < 4; ++k) {
+         uint8x16_t m = vandq_u8(vcgtq_u8(vld1q_u8((const uint8_t *)(w + 4 * k)), t), vw);
+         keep |= (uint64_t)(vaddv_u8(vget_low_u8(m)) | (unsigned)vaddv_u8(vget_high_u8(m)) << 8) << (16 * k);
+      }
+   } else if (bits == 16) {
+      static const uint16_t wt[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+      uint16x8_t vw = vld1q_u16(wt), t = vdupq_n_u16((uint16_t)tm1);
+      for (k = 0; k < 8; ++k) {
+         uint16x8_t m = vandq_u16(vcgtq_u16(vld1q_u16((const uint16_t *)(w + 4 * k)), t), vw);
+         keep |= (uint64_t)vaddvq_u16(m) << (8 * k);
+      }
+   } else {
+      static const uint32_t wt[4] = {1, 2, 4, 8};
+      uint32x4_t vw = vld1q_u32(wt), t = vdupq_n_u32(tm1);
+      for (k = 0; k < 16; ++k)
+         keep |= (uint64_t)vaddvq_u32(vandq_u32(vcgtq_u32(vld1q_u32(w + 4 * k), t), vw)) << (4 * k);
+   }
+   return keep;
+}
+
+/* Stores: plain ones (no streaming stores) */
+#define DROPOUT__STREAMS 0
+#define DROPOUT__NT_ALIGN 16   /* (unused: DROPOUT__STREAMS 0) */
+#define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
+#define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
+static inline int dropout__nt_mode(const void *p)
+{
+   (void)p;
+   return 0;
+}
+#define dropout__v_sfence() ((void)0)
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+   (void)x; (void)at; (void)left; (void)es; (void)nt;
+}
+
+/* apply: one element a 32-bit lane, the integer conversions */
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
+   (void)nt;
+}
+DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_f32_lanes(y, x, keep, scale, nt);
+}
+DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
+   (void)nt;
+}
+
+/* The overlap (32 registers, as AVX-512): the two interleaved vectors, with data chunk c
+   after round c. Its speed is unmeasured (no Arm machine); its bits are tested. */
+#define DROPOUT__OVERLAP 1
+#define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype != DROPOUT__F64)
+DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
+                                           float scale, int nt)
+{
+   dropout__neon_st p;
+   unsigned r;
+   dropout__neon_start(&p, stream, block);
+   for (r = 0; r < 10; ++r) {
+      dropout__neon_round(&p, ks, r);
+      if (r < nc) dropout__apply64(dtype, y, x, 64u * r, keep[r], scale, nt);
+   }
+   dropout__neon_store(&p, out);
+}
+#endif
+/* ==== end of the ISA blocks ========================================================== */
+
+/* ---- Philox in 64-bit lanes: the three x86 blocks ----------------------------------- */
+#if defined(DROPOUT__SIMD_X86)
 /* x86: Philox with one block per 64-bit lane, its 32-bit words in the low halves.
    mul_epu32 reads only the low halves and returns the full 64-bit product, so a round
    is 2 multiplies, 2 shifts and 4 xors per W/2 blocks with no blends; the high halves
    carry garbage through the rounds and are dropped when the words are packed at the
    end. The 64-bit counter add also gives the carry into the counter's high word. */
-#if defined(DROPOUT__SIMD_AVX512)
-#define dropout__v_mul64 _mm512_mul_epu32
-#define dropout__v_add64 _mm512_add_epi64
-#define dropout__v_set64(a) _mm512_set1_epi64((long long)(a))
-#define dropout__v_hi64(a) _mm512_srli_epi64(a, 32)
-#define dropout__v_xor3(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0x96)
-/* low word from a, high word from b's low word */
-#define dropout__v_pack64(a, b) _mm512_mask_blend_epi32(0xAAAA, a, _mm512_slli_epi64(b, 32))
-/* 64-bit lane 2L + h holds block L + 4h, so unpacklo64 gives blocks 0..3, unpackhi 4..7 */
-#define DROPOUT__V_IOTA64 _mm512_setr_epi64(0, 4, 1, 5, 2, 6, 3, 7)
-#elif defined(DROPOUT__SIMD_AVX2)
-#define dropout__v_mul64 _mm256_mul_epu32
-#define dropout__v_add64 _mm256_add_epi64
-#define dropout__v_set64(a) _mm256_set1_epi64x((long long)(a))
-#define dropout__v_hi64(a) _mm256_srli_epi64(a, 32)
-#define dropout__v_xor3(a, b, c) _mm256_xor_si256(a, _mm256_xor_si256(b, c))
-#define dropout__v_pack64(a, b) _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xAA)
-#define DROPOUT__V_IOTA64 _mm256_setr_epi64x(0, 2, 1, 3)
-#else
-#define dropout__v_mul64 _mm_mul_epu32
-#define dropout__v_add64 _mm_add_epi64
-#define dropout__v_set64(a) _mm_set1_epi64x((long long)(a))
-#define dropout__v_hi64(a) _mm_srli_epi64(a, 32)
-#define dropout__v_xor3(a, b, c) _mm_xor_si128(a, _mm_xor_si128(b, c))
-#ifdef __SSE4_1__
-#define dropout__v_pack64(a, b) _mm_blend_epi16(a, _mm_slli_epi64(b, 32), 0xCC)
-#else
-#define dropout__v_pack64(a, b) _mm_or_si128(_mm_and_si128(a, _mm_setr_epi32(-1, 0, -1, 0)), _mm_slli_epi64(b, 32))
-#endif
-#define DROPOUT__V_IOTA64 _mm_setr_epi32(0, 0, 1, 0)
-#endif
 
 /* Independent chains in flight: a round is 8 vector uops a chain with about 5 cycles of
-   latency (multiply, shift, xor), so 4 chains keep the vector pipes busy. On AVX2 that is
-   more than 16 registers hold, but the few spilled constants are cheap memory operands:
-   measured on Zen 3 (AVX2), 4 chains unrolled are 9% faster than the former
-   even/odd + blend layout; 2 or 3 chains are no faster than it. */
+   latency (multiply, shift, xor), so 4 chains keep the vector pipes busy (on AVX2 more
+   than 16 registers hold: the few spilled constants are cheap memory operands). */
 #define DROPOUT__U 4
 /* Blocks processed per call */
 #define DROPOUT__VB (DROPOUT__U * DROPOUT__W / 2)
@@ -3729,9 +4198,8 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
    counter words 1..3 are the same in every lane, and so are round 0's product M1 * word 2,
    round 0's words 0 and 1 that come of it, and round 1's product M0 * word 0. Made once,
    in scalar arithmetic, they leave a chain 3 + 4 vector operations for the two rounds
-   instead of 12 (AVX-512) or 16 (AVX2, whose three-way xor is two): dropout_fill_u32 is
-   6% faster with AVX-512 and 10% with AVX2 on Zen 4. The same words, in the same lanes,
-   as DROPOUT__ROUND(0) and (1) on DROPOUT__CHAINS_START. */
+   instead of 12 (AVX-512) or 16 (AVX2, whose three-way xor is two). The same words, in the
+   same lanes, as DROPOUT__ROUND(0) and (1) on DROPOUT__CHAINS_START. */
 #define DROPOUT__SAME_HI(block) ((uint32_t)(block) <= 0xFFFFFFFFu - (uint32_t)(DROPOUT__VB - 1))
 #define DROPOUT__ROUNDS01(x0, x1, x2, x3)                                                       \
    do {                                                                                         \
@@ -3786,7 +4254,7 @@ static void dropout__blocks_simd_any(const uint32_t *ks, uint64_t stream, uint64
 static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
 {
    /* (the rare case first: so written, gcc 12 keeps the function whole and spills fewer
-      registers with AVX2; the other order measured 8% slower there) */
+      registers with AVX2) */
    if (!DROPOUT__SAME_HI(block)) {
       dropout__blocks_simd_any(ks, stream, block, out);
       return;
@@ -3800,104 +4268,61 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
       DROPOUT__STORE(3, f0, f1, f2, f3);
    }
 }
+
+/* Philox blocks block .. block + DROPOUT__VB - 1 into out, as dropout__blocks_simd, with
+   data chunks 0 <= c < nc applied between the rounds (the AVX-512 block's overlap): chunk
+   c is the 64 elements from element 64c of y and x, with keep word keep[c]. In cache
+   chunk c follows round c + 1 (rounds 0 and 1 are made together,
+   DROPOUT__CHAINS_START01); streamed (nt), the chunks spread evenly over all ten rounds,
+   so that the write-combining buffers drain while Philox runs. */
+DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out,
+                                                  int dtype, void *y, const void *x, const uint64_t *keep, unsigned nc,
+                                                  float scale, int nt)
+{
+   /* the blocks share their high word: dropout__run_simd takes the overlap only then */
+   DROPOUT__CHAINS_START01(ks, stream, block);
+   unsigned q = 0, e;
+#define DROPOUT__SPREAD(c) \
+   do { for (e = ((c) + 1) * nc / 10u; q < e; ++q) dropout__apply64(dtype, y, x, 64u * q, keep[q], scale, nt); } while (0)
+#define DROPOUT__APPLY(c) \
+   do { \
+      if (nt) DROPOUT__SPREAD(c); \
+      else if ((c) < nc) dropout__apply64(dtype, y, x, 64u * (c), keep[c], scale, nt); \
+   } while (0)
+   DROPOUT__APPLY(0);
+   DROPOUT__ROUND(2); DROPOUT__APPLY(1); DROPOUT__ROUND(3); DROPOUT__APPLY(2);
+   DROPOUT__ROUND(4); DROPOUT__APPLY(3); DROPOUT__ROUND(5); DROPOUT__APPLY(4);
+   DROPOUT__ROUND(6); DROPOUT__APPLY(5); DROPOUT__ROUND(7); DROPOUT__APPLY(6);
+   DROPOUT__ROUND(8); DROPOUT__APPLY(7); if (nt) DROPOUT__SPREAD(8);
+   DROPOUT__ROUND(9); if (nt) DROPOUT__SPREAD(9);
+#undef DROPOUT__SPREAD
+#undef DROPOUT__APPLY
+   DROPOUT__STORE(0, a0, a1, a2, a3);
+   DROPOUT__STORE(1, b0, b1, b2, b3);
+   DROPOUT__STORE(2, e0, e1, e2, e3);
+   DROPOUT__STORE(3, f0, f1, f2, f3);
+}
 #endif
 
-/* Keep bits of one stream-aligned window of 64 positions from its 2 * bits words:
-   bit i = (draw of position i >= t) = (draw > tm1), tm1 = t - 1 (t >= 1 here). */
-static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+/* ==== the driver: written over the ISA blocks' names alone ============================ */
+
+/* The Philox key of each round, k0 and k1 of round r at ks[2r], ks[2r + 1], made once a
+   call of the engine: the rounds then broadcast them from memory (a load, which costs the
+   vector pipes nothing) instead of adding the round constants in vector registers. */
+static void dropout__key_schedule(uint64_t seed, uint32_t ks[20])
 {
-   uint64_t keep = 0;
-   int k;
-#if defined(DROPOUT__SIMD_AVX512)
-   if (bits == 8) {
-      return _mm512_cmpgt_epu8_mask(_mm512_loadu_si512((const void *)w), _mm512_set1_epi8((char)tm1));
-   } else if (bits == 16) {
-      __m512i t = _mm512_set1_epi16((short)tm1);
-      for (k = 0; k < 2; ++k)
-         keep |= (uint64_t)_mm512_cmpgt_epu16_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (32 * k);
-   } else {
-      __m512i t = _mm512_set1_epi32((int)tm1);
-      for (k = 0; k < 4; ++k)
-         keep |= (uint64_t)_mm512_cmpgt_epu32_mask(_mm512_loadu_si512((const void *)(w + 16 * k)), t) << (16 * k);
+   uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+   int r;
+   for (r = 0; r < 10; ++r) {
+      ks[2 * r] = k0;
+      ks[2 * r + 1] = k1;
+      k0 += DROPOUT_PHILOX_W0;
+      k1 += DROPOUT_PHILOX_W1;
    }
-#elif defined(DROPOUT__SIMD_AVX2)
-   if (bits == 8) {
-      __m256i f = _mm256_set1_epi8((char)0x80), t = _mm256_set1_epi8((char)(tm1 ^ 0x80u));
-      for (k = 0; k < 2; ++k) {
-         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, t)) << (32 * k);
-      }
-   } else if (bits == 16) {
-      __m256i f = _mm256_set1_epi16((short)0x8000), t = _mm256_set1_epi16((short)(tm1 ^ 0x8000u));
-      __m256i a = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)w), f);
-      __m256i b = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8)), f);
-      __m256i c = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 16)), f);
-      __m256i d = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 24)), f);
-      /* packs works per 128-bit lane: the permute puts the quadwords back in order */
-      __m256i ab = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(a, t), _mm256_cmpgt_epi16(b, t)), 0xD8);
-      __m256i cd = _mm256_permute4x64_epi64(_mm256_packs_epi16(_mm256_cmpgt_epi16(c, t), _mm256_cmpgt_epi16(d, t)), 0xD8);
-      keep = (uint64_t)(uint32_t)_mm256_movemask_epi8(ab) | (uint64_t)(uint32_t)_mm256_movemask_epi8(cd) << 32;
-   } else {
-      __m256i f = _mm256_set1_epi32((int)0x80000000u), t = _mm256_set1_epi32((int)(tm1 ^ 0x80000000u));
-      for (k = 0; k < 8; ++k) {
-         __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w + 8 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, t))) << (8 * k);
-      }
-   }
-#elif defined(DROPOUT__SIMD_SSE)
-   if (bits == 8) {
-      __m128i f = _mm_set1_epi8((char)0x80), t = _mm_set1_epi8((char)(tm1 ^ 0x80u));
-      for (k = 0; k < 4; ++k) {
-         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(v, t)) << (16 * k);
-      }
-   } else if (bits == 16) {
-      __m128i f = _mm_set1_epi16((short)0x8000), t = _mm_set1_epi16((short)(tm1 ^ 0x8000u));
-      for (k = 0; k < 4; ++k) {
-         __m128i a = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k)), f);
-         __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 8 * k + 4)), f);
-         __m128i ab = _mm_packs_epi16(_mm_cmpgt_epi16(a, t), _mm_cmpgt_epi16(b, t));
-         keep |= (uint64_t)(uint32_t)_mm_movemask_epi8(ab) << (16 * k);
-      }
-   } else {
-      __m128i f = _mm_set1_epi32((int)0x80000000u), t = _mm_set1_epi32((int)(tm1 ^ 0x80000000u));
-      for (k = 0; k < 16; ++k) {
-         __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(w + 4 * k)), f);
-         keep |= (uint64_t)(uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(v, t))) << (4 * k);
-      }
-   }
-#elif defined(DROPOUT__SIMD_NEON)
-   if (bits == 8) {
-      static const uint8_t wt[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
-      uint8x16_t vw = vld1q_u8(wt), t = vdupq_n_u8((uint8_t)tm1);
-      for (k = 0; k < 4; ++k) {
-         uint8x16_t m = vandq_u8(vcgtq_u8(vld1q_u8((const uint8_t *)(w + 4 * k)), t), vw);
-         keep |= (uint64_t)(vaddv_u8(vget_low_u8(m)) | (unsigned)vaddv_u8(vget_high_u8(m)) << 8) << (16 * k);
-      }
-   } else if (bits == 16) {
-      static const uint16_t wt[8] = {1, 2, 4, 8, 16, 32, 64, 128};
-      uint16x8_t vw = vld1q_u16(wt), t = vdupq_n_u16((uint16_t)tm1);
-      for (k = 0; k < 8; ++k) {
-         uint16x8_t m = vandq_u16(vcgtq_u16(vld1q_u16((const uint16_t *)(w + 4 * k)), t), vw);
-         keep |= (uint64_t)vaddvq_u16(m) << (8 * k);
-      }
-   } else {
-      static const uint32_t wt[4] = {1, 2, 4, 8};
-      uint32x4_t vw = vld1q_u32(wt), t = vdupq_n_u32(tm1);
-      for (k = 0; k < 16; ++k)
-         keep |= (uint64_t)vaddvq_u32(vandq_u32(vcgtq_u32(vld1q_u32(w + 4 * k), t), vw)) << (4 * k);
-   }
-#endif
-   return keep;
 }
 
-/* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
-   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
-#define DROPOUT__GROUP 8
-
 /* Keep words of `count` consecutive stream-aligned windows from window `index` on, under
-   the round keys ks (dropout__key_schedule, made once a call: once a step cost the 8-bit
-   mask 8% in L2 on Zen 5, where a step is one Philox call). */
+   the round keys ks (dropout__key_schedule, made once a call, not once a step). */
 static void dropout__windows_keep(const uint32_t *ks, uint64_t stream, uint64_t index, unsigned count,
                                   int bits, uint32_t tm1, uint64_t *keep)
 {
@@ -3964,72 +4389,11 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16(dropout__v x)
    are used from DROPOUT_STREAM_STORE_BYTES of output on, and the call ends with a store
    fence. The bits are the same. nt = 1: whole vectors, y DROPOUT__NT_ALIGN-byte aligned
    (dropout__run_simd shifts its data grid to get there); nt = 2 (AVX-512): 16-byte
-   pieces, y 16-byte aligned (the fills, whose grid does not shift).
-   The default threshold, from `make bench`'s table on Zen 4 (32 MiB L3), two runs: forward
-   alone gains from streaming from 2 MiB of output on, but forward followed by a read of y
-   (what the next layer does) loses 4 to 22% with it from 2 to 8 MiB and is within -6%
-   to +15% at 16 MiB; from 32 MiB on streaming wins both ways. */
+   pieces, y 16-byte aligned (the fills, whose grid does not shift). The default: where a
+   forward followed by a read of y (what the next layer does) stops losing by streaming,
+   on the CPU measured (bench/results/simd-design-notes.md). */
 #ifndef DROPOUT_STREAM_STORE_BYTES
 #define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
-#endif
-#if defined(DROPOUT__SIMD_AVX512)
-#define DROPOUT__NT_ALIGN 64
-#define dropout__v_stream(p, a) _mm512_stream_si512((__m512i *)(void *)(p), a)
-#define dropout__v_stream_u16(p, a) _mm256_stream_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(a))
-DROPOUT__INLINE void dropout__v_stream16(void *p, __m512i a)
-{
-   __m128i *q = (__m128i *)p;
-   _mm_stream_si128(q, _mm512_castsi512_si128(a));
-   _mm_stream_si128(q + 1, _mm512_extracti32x4_epi32(a, 1));
-   _mm_stream_si128(q + 2, _mm512_extracti32x4_epi32(a, 2));
-   _mm_stream_si128(q + 3, _mm512_extracti32x4_epi32(a, 3));
-}
-DROPOUT__INLINE void dropout__v_stream16_u16(void *p, __m512i a)
-{
-   __m256i h = _mm512_cvtepi32_epi16(a);
-   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(h));
-   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(h, 1));
-}
-#elif defined(DROPOUT__SIMD_AVX2)
-/* as two 16-byte halves: malloc gives 16-byte alignment, and halves stream as fast */
-#define DROPOUT__NT_ALIGN 16
-DROPOUT__INLINE void dropout__v_stream(void *p, __m256i a)
-{
-   _mm_stream_si128((__m128i *)p, _mm256_castsi256_si128(a));
-   _mm_stream_si128((__m128i *)p + 1, _mm256_extracti128_si256(a, 1));
-}
-#define dropout__v_stream_u16(p, a) \
-   _mm_stream_si128((__m128i *)(void *)(p), _mm_packus_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)))
-#elif defined(DROPOUT__SIMD_SSE)
-#define DROPOUT__NT_ALIGN 16
-#define dropout__v_stream(p, a) _mm_stream_si128((__m128i *)(void *)(p), a)
-#define dropout__v_stream_u16 dropout__v_store_u16   /* 8 bytes: SSE has no such stream */
-#endif
-#if defined(DROPOUT__SIMD_AVX512)
-#define dropout__v_put(nt, p, a) do { if (nt == 1) dropout__v_stream(p, a); else if (nt == 2) dropout__v_stream16(p, a); \
-                                      else dropout__v_storeu(p, a); } while (0)
-#define dropout__v_put_u16(nt, p, a) do { if (nt == 1) dropout__v_stream_u16(p, a); else if (nt == 2) dropout__v_stream16_u16(p, a); \
-                                          else dropout__v_store_u16(p, a); } while (0)
-#elif defined(DROPOUT__NT_ALIGN)
-#define dropout__v_put(nt, p, a) do { if (nt) dropout__v_stream(p, a); else dropout__v_storeu(p, a); } while (0)
-#define dropout__v_put_u16(nt, p, a) do { if (nt) dropout__v_stream_u16(p, a); else dropout__v_store_u16(p, a); } while (0)
-#else   /* NEON: plain stores */
-#define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
-#define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
-#endif
-
-#ifdef DROPOUT__NT_ALIGN
-/* How stores to p (and to p plus any multiple of 64 bytes) can stream: 1 whole vectors,
-   2 16-byte pieces (AVX-512), 0 not at all. */
-static inline int dropout__nt_mode(const void *p)
-{
-   uintptr_t a = (uintptr_t)p;
-#if defined(DROPOUT__SIMD_AVX512)
-   return a % DROPOUT__NT_ALIGN == 0 ? 1 : a % 16u == 0 ? 2 : 0;
-#else
-   return a % DROPOUT__NT_ALIGN == 0;
-#endif
-}
 #endif
 
 /* f64, 64 elements, t > 0: y = kept ? x * scale : +0 (the product in double); nt:
@@ -4070,9 +4434,8 @@ static inline uint64_t dropout__load_mask64(const uint8_t *mask)
 #endif
 }
 
-#if !defined(DROPOUT__SIMD_AVX512) && !(defined(DROPOUT__SIMD_AVX2) && defined(__F16C__))
 /* f16 (f16 = 1) or bf16, 64 elements, one element a 32-bit lane with the integer
-   conversions: the paths below for instruction sets without whole-vector ones */
+   conversions: for the blocks without whole-vector ones (SSE, NEON, AVX2 without F16C) */
 DROPOUT__INLINE void dropout__apply64_half_lanes(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt, int f16)
 {
    dropout__v s;
@@ -4087,80 +4450,11 @@ DROPOUT__INLINE void dropout__apply64_half_lanes(uint16_t *y, const uint16_t *x,
    }
    (void)nt;   /* NEON has no streaming stores */
 }
-#endif
 
-/* f16, 64 elements, t > 0: y = kept ? f16(x * scale) : +0, exactly as dropout_apply_f16;
-   nt: streaming stores (y aligned). With F16C (every AVX2 and AVX-512 CPU), vcvtph2ps and
-   vcvtps2ph do the header's f16 conversions in hardware: widening is exact, narrowing
-   rounds to nearest even by its immediate (not MXCSR), keeps subnormal results and quiets
-   a NaN keeping its top payload bits, as dropout_f32_to_f16 does; x86's multiply returns a
-   NaN input quieted, dropout__scale_f32's rule. Without it, the integer conversions. */
-DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+/* f32, 64 elements, t > 0, one element a 32-bit lane: for the blocks without a kernel of
+   their own (SSE, NEON) */
+DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64_t keep, float scale, int nt)
 {
-#if defined(DROPOUT__SIMD_AVX512)
-   const __m512 s = _mm512_set1_ps(scale);
-   __m512 v[4];
-   int g;
-   for (g = 0; g < 4; ++g) v[g] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(x + 16 * g)));
-   for (g = 0; g < 4; ++g) {
-      __m256i h = _mm512_cvtps_ph(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s),
-                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      if (nt == 1) _mm256_stream_si256((__m256i *)(void *)(y + 16 * g), h);
-      else if (nt == 2) {
-         _mm_stream_si128((__m128i *)(void *)(y + 16 * g), _mm256_castsi256_si128(h));
-         _mm_stream_si128((__m128i *)(void *)(y + 16 * g + 8), _mm256_extracti128_si256(h, 1));
-      } else _mm256_storeu_si256((__m256i *)(void *)(y + 16 * g), h);
-   }
-#elif defined(DROPOUT__SIMD_AVX2) && defined(__F16C__)
-   /* the keep bits as in dropout__apply64_f32: bit 8g + i shifted to lane i's sign bit */
-   const __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
-   const __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24);
-   int g;
-   for (g = 0; g < 8; ++g) {
-      __m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(x + 8 * g)));
-      __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(_mm256_set1_epi32((int)(uint32_t)(keep >> (8 * g))), sh));
-      __m128i h = _mm256_cvtps_ph(_mm256_blendv_ps(z, _mm256_mul_ps(f, s), m), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      if (nt) _mm_stream_si128((__m128i *)(void *)(y + 8 * g), h);
-      else _mm_storeu_si128((__m128i *)(void *)(y + 8 * g), h);
-   }
-#else
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
-#endif
-   (void)nt;
-}
-
-/* f32, 64 elements, t > 0: y = kept ? x * scale : +0; nt: streaming stores (y aligned).
-   The chunk's loads come before its stores: where y sits 16 to 48 bytes past x modulo
-   4 KiB, a store followed by a load 4 to 12 elements on looks like a dependence to the
-   core (4K aliasing), and interleaving them cost 20-35% out of cache on Zen 4 (AVX-512
-   and AVX2 builds); loads first costs nothing elsewhere. */
-DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
-{
-#if defined(DROPOUT__SIMD_AVX512)
-   __m512 s = _mm512_set1_ps(scale), v[4];
-   int g;
-   for (g = 0; g < 4; ++g) v[g] = _mm512_loadu_ps(x + 16 * g);
-   for (g = 0; g < 4; ++g)   /* zero-masking gives +0 in dropped lanes */
-      dropout__v_put(nt, y + 16 * g, _mm512_castps_si512(_mm512_maskz_mul_ps((__mmask16)(keep >> (16 * g)), v[g], s)));
-#elif defined(DROPOUT__SIMD_AVX2)
-   /* a variable shift moves keep bit 8g + i to the sign bit of lane i, which is all
-      blendv reads: 1 uop a lane mask instead of broadcast + and + compare */
-   __m256 s = _mm256_set1_ps(scale), z = _mm256_setzero_ps();
-   __m256i sh = _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24), eight = _mm256_set1_epi32(8);
-   int h, g;
-   for (h = 0; h < 2; ++h) {
-      __m256i v = _mm256_set1_epi32((int)(uint32_t)(keep >> (32 * h)));
-      __m256i t = sh;
-      __m256 in[4];
-      for (g = 0; g < 4; ++g) in[g] = _mm256_loadu_ps(x + 32 * h + 8 * g);
-      for (g = 0; g < 4; ++g) {
-         __m256 m = _mm256_castsi256_ps(_mm256_sllv_epi32(v, t));
-         __m256 o = _mm256_blendv_ps(z, _mm256_mul_ps(in[g], s), m);
-         dropout__v_put(nt, y + 32 * h + 8 * g, _mm256_castps_si256(o));
-         t = _mm256_sub_epi32(t, eight);
-      }
-   }
-#else
    dropout__v s;
    uint32_t sb;
    unsigned g;
@@ -4169,84 +4463,15 @@ DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t kee
    for (g = 0; g < 64; g += DROPOUT__W)
       dropout__v_put(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
                                                dropout__v_fmul(dropout__v_loadu(x + g), s)));
-#endif
    (void)nt;
 }
 
-#if defined(DROPOUT__SIMD_AVX512)
-/* 32 bf16 elements v, t > 0: kept ? bf16(x * scale) : +0, as dropout_apply_bf16, in integer
-   arithmetic. A 32-bit lane holds two elements: the even one widens with a shift, the odd
-   one with a mask, so no element crosses a lane, and the results go back with one blend.
-   x86's multiply returns a NaN input quieted (x | 0x400000), dropout__scale_f32's rule;
-   such a lane is truncated instead of rounded, dropout_f32_to_bf16's. */
-DROPOUT__INLINE __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s)
+/* 64 elements of f32, bf16 or f16 data from element at on */
+DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
 {
-   const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u), half = _mm512_set1_epi32(0x7FFF);
-   const __m512i lsb = _mm512_set1_epi32(0x10000), one = _mm512_set1_epi32(1);
-   __m512i r[2];
-   int k;
-   for (k = 0; k < 2; ++k) {   /* k = 0: even elements, 1: odd */
-      __m512 m = _mm512_mul_ps(_mm512_castsi512_ps(k ? _mm512_and_si512(v, hi) : _mm512_slli_epi32(v, 16)), s);
-      __m512i u = _mm512_castps_si512(m), t = _mm512_add_epi32(u, half);
-      t = _mm512_mask_add_epi32(t, _mm512_test_epi32_mask(u, lsb), t, one);   /* + the kept bit 16: ties to even */
-      r[k] = _mm512_mask_mov_epi32(t, _mm512_cmp_ps_mask(m, m, _CMP_UNORD_Q), u);
-   }
-   return _mm512_maskz_mov_epi16(keep, _mm512_mask_blend_epi16((__mmask32)0xAAAAAAAAu, _mm512_srli_epi32(r[0], 16), r[1]));
-}
-#endif
-
-/* bf16, 64 elements, t > 0: y = kept ? bf16(x * scale) : +0, exactly as dropout_apply_bf16;
-   nt: streaming stores (y aligned). */
-DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
-{
-#if defined(DROPOUT__SIMD_AVX512)
-   const __m512 s = _mm512_set1_ps(scale);
-   int g;
-   for (g = 0; g < 2; ++g) {
-      const __mmask32 k = (__mmask32)(keep >> (32 * g));
-      __m512i out;
-#if defined(__AVX512BF16__) && defined(__AVX512DQ__)
-      /* AVX512_BF16's vcvtne2ps2bf16 rounds to nearest even and quiets a NaN as
-         dropout_f32_to_bf16 does, in one instruction for 32 elements, but it reads a
-         subnormal input as zero: 32 elements whose products hold a subnormal take the
-         integer rounding instead. */
-      __m512 lo = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(
-                     _mm256_loadu_si256((const __m256i *)(const void *)(x + 32 * g))), 16)), s);
-      __m512 hi = _mm512_mul_ps(_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(
-                     _mm256_loadu_si256((const __m256i *)(const void *)(x + 32 * g + 16))), 16)), s);
-      if (_kortestz_mask16_u8(_mm512_fpclass_ps_mask(lo, 0x20), _mm512_fpclass_ps_mask(hi, 0x20)))
-         out = (__m512i)_mm512_maskz_cvtne2ps_pbh(k, hi, lo);
-      else
-         out = dropout__bf16x32_int(_mm512_loadu_si512((const void *)(x + 32 * g)), k, s);
-#else
-      out = dropout__bf16x32_int(_mm512_loadu_si512((const void *)(x + 32 * g)), k, s);
-#endif
-      dropout__v_put(nt, y + 32 * g, out);
-   }
-#elif defined(DROPOUT__SIMD_AVX2)
-   /* as dropout__bf16x32_int, 16 elements a vector, the keep bits as 16-bit lane masks */
-   const __m256 s = _mm256_set1_ps(scale);
-   const __m256i hi = _mm256_set1_epi32((int)0xFFFF0000u), half = _mm256_set1_epi32(0x7FFF);
-   const __m256i one = _mm256_set1_epi32(1);
-   const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, (short)-32768);
-   __m256i v[4];
-   int g, k;
-   for (g = 0; g < 4; ++g) v[g] = _mm256_loadu_si256((const __m256i *)(const void *)(x + 16 * g));
-   for (g = 0; g < 4; ++g) {
-      __m256i r[2], kb = _mm256_and_si256(_mm256_set1_epi16((short)(uint16_t)(keep >> (16 * g))), bit);
-      for (k = 0; k < 2; ++k) {
-         __m256 m = _mm256_mul_ps(_mm256_castsi256_ps(k ? _mm256_and_si256(v[g], hi) : _mm256_slli_epi32(v[g], 16)), s);
-         __m256i u = _mm256_castps_si256(m);
-         __m256i t = _mm256_add_epi32(_mm256_add_epi32(u, half), _mm256_and_si256(_mm256_srli_epi32(u, 16), one));
-         r[k] = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(t), m, _mm256_cmp_ps(m, m, _CMP_UNORD_Q)));
-      }
-      dropout__v_put(nt, y + 16 * g, _mm256_and_si256(_mm256_cmpeq_epi16(kb, bit),
-                        _mm256_blend_epi16(_mm256_srli_epi32(r[0], 16), r[1], 0xAA)));
-   }
-#else
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);   /* SSE, NEON */
-#endif
-   (void)nt;
+   if (dtype == DROPOUT__F32) dropout__apply64_f32((float *)y + at, (const float *)x + at, keep, scale, nt);
+   else if (dtype == DROPOUT__BF16) dropout__apply64_bf16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
+   else dropout__apply64_f16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
 }
 
 /* dropout__run_ref's loop: whole chunks by steps of a few windows with vector arithmetic,
@@ -4264,9 +4489,8 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    bit s and window c + 1: the step's last window is kept for the next step, so no window
    is made twice (win[0] carries it; every step after the first starts there). The round
    keys (made once a call) and the stream go to each step as arguments, not through this
-   struct (the key through the struct measured 5 to 16% slower at 8 bits in cache, gcc 12,
-   AVX-512); the windows live in the caller, so that the struct itself never escapes to
-   dropout__windows_keep. */
+   struct (through it they were slower); the windows live in the caller, so that the struct
+   itself never escapes to dropout__windows_keep. */
 typedef struct dropout__keep_src {
    const uint8_t *mask_in;    /* keep words read from this stored mask, when not NULL */
    uint64_t first;            /* window of the call's first position */
@@ -4319,54 +4543,21 @@ typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
 static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r)
 {
    dropout__stores st;
-#ifdef DROPOUT__NT_ALIGN
    const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-#endif
    st.nt = 0;
    st.h = 0;
-#ifdef DROPOUT__NT_ALIGN
-   if (y && r->threshold != 0 && n * es >= nt_from && n >= DROPOUT__CHUNK) {   /* a shift needs a whole chunk */
+   if (DROPOUT__STREAMS && y && r->threshold != 0 && n * es >= nt_from && n >= DROPOUT__CHUNK) {   /* a shift needs a whole chunk */
       size_t mis = (size_t)((uintptr_t)y % DROPOUT__NT_ALIGN);
       if (mis % es == 0) st.h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
       st.nt = dropout__nt_mode((const char *)y + (size_t)st.h * es);
    }
-#else
-   (void)y; (void)n; (void)es; (void)r;
-#endif
    return st;
-}
-
-/* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
-   step on), so that the loads overlap the arithmetic. Measured on Zen 4: +2 to +35% out of
-   cache with streamed stores in the AVX-512 build, while the AVX2 build on the same CPU
-   lost 5-8% with it; so AVX-512 with streaming stores only (and in the overlap, 4- and
-   8-byte elements only: there the bf16 and f16 calls were up to 6% slower with it on Zen 5,
-   f32 3x faster; bench/results/zen5-amd-epyc-f26m2.md). Always inlined: gcc (12) finds a
-   function whose only effect is a prefetch to be const, and a call to a const function
-   that returns nothing is dead code, so as a function of its own the prefetches were
-   silently dropped (out of cache on Zen 5 the streamed f32 forward then took 2-3.5 times
-   as long, the loads of x waiting on DRAM one chunk at a time). */
-DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
-{
-#if defined(DROPOUT__SIMD_AVX512)
-   if (x && nt && left > DROPOUT__GROUP) {
-      const char *pf = (const char *)x + (at + (size_t)DROPOUT__GROUP * DROPOUT__CHUNK) * es;
-      size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
-      for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
-   }
-#else
-   (void)x; (void)at; (void)left; (void)es; (void)nt;
-#endif
 }
 
 /* The streamed stores are ordered before what follows the call. */
 static inline void dropout__stores_end(dropout__stores st)
 {
-#ifdef DROPOUT__NT_ALIGN
-   if (st.nt) _mm_sfence();
-#else
-   (void)st;
-#endif
+   if (st.nt) dropout__v_sfence();
 }
 
 /* Data grid: the step's nb chunks from element at, t > 0. kb[1 .. nb] are their keep words
@@ -4428,98 +4619,15 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    }
 }
 
-#if defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_NEON) || defined(DROPOUT__SIMD_AVX2)
-#define DROPOUT__OVERLAP 1
+#if defined(DROPOUT__OVERLAP)
 /* In cache, Philox (vector ALU) and the data (loads and stores) use different parts of
    the core, but made one after the other (a step's keep bits, then its data) they cost
    about their sum. So the f32, bf16 and f16 forward (and mask-free backward) make a
-   step's Philox blocks with the previous step's data applied between the rounds: the
-   blocks of dropout__blocks_simd with data chunk c after round c, the same instructions in
-   another order. Out of cache the same spreads the step's loads and streamed stores over
-   its Philox. Measured on Zen 4, one thread: in L2 (2^14 to 2^17 f32) forward 8-bit 26%
-   faster, 16-bit 20%, 32-bit 17%; at 2^24 f32 with streamed stores 32-bit 13 to 15%,
-   16-bit 17 to 21%. The AVX2 build interleaves whole Philox calls with the data instead,
-   for f32 in cache (below). NEON has it for the same reason as AVX-512 (32 registers);
-   its speed is unmeasured (no Arm machine), its bits are tested. A call that starts
-   inside a window (offset % 64 != 0) takes it too in cache: in L2 on Zen 4 with AVX-512,
-   8-bit f32 forward 21% and backward 29% faster than the steps; with streamed stores, at
-   2^24, f32 16-32%, bf16 5-12% and f16 8-18%. */
-
-/* 64 elements of the overlapped data (f32, bf16 or f16) from element at on */
-DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
-{
-   if (dtype == DROPOUT__F32) dropout__apply64_f32((float *)y + at, (const float *)x + at, keep, scale, nt);
-   else if (dtype == DROPOUT__BF16) dropout__apply64_bf16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
-   else dropout__apply64_f16((uint16_t *)y + at, (const uint16_t *)x + at, keep, scale, nt);
-}
-
-#if defined(DROPOUT__SIMD_AVX512)
-/* Philox blocks block .. block + DROPOUT__VB - 1 into out, as dropout__blocks_simd, with
-   data chunks 0 <= c < nc applied between the rounds: chunk c is the 64 elements from
-   element 64c of y and x, with keep word keep[c]. In cache chunk c follows round c + 1
-   (rounds 0 and 1 are made together, DROPOUT__CHAINS_START01);
-   streamed (nt), the chunks spread evenly over all ten rounds, so that the
-   write-combining buffers drain while Philox runs (at 2^24 f32 on Zen 4, 8-11% faster
-   than chunk c after round c; the same in cache was slower). */
-DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
-                                           float scale, int nt)
-{
-   /* the blocks share their high word: dropout__run_simd takes the overlap only then, as
-      a check here in every call measured 4% slower at 32-bit draws */
-   DROPOUT__CHAINS_START01(ks, stream, block);
-   unsigned q = 0, e;
-#define DROPOUT__SPREAD(c) \
-   do { for (e = ((c) + 1) * nc / 10u; q < e; ++q) dropout__apply64(dtype, y, x, 64u * q, keep[q], scale, nt); } while (0)
-#define DROPOUT__APPLY(c) \
-   do { \
-      if (nt) DROPOUT__SPREAD(c); \
-      else if ((c) < nc) dropout__apply64(dtype, y, x, 64u * (c), keep[c], scale, nt); \
-   } while (0)
-   DROPOUT__APPLY(0);
-   DROPOUT__ROUND(2); DROPOUT__APPLY(1); DROPOUT__ROUND(3); DROPOUT__APPLY(2);
-   DROPOUT__ROUND(4); DROPOUT__APPLY(3); DROPOUT__ROUND(5); DROPOUT__APPLY(4);
-   DROPOUT__ROUND(6); DROPOUT__APPLY(5); DROPOUT__ROUND(7); DROPOUT__APPLY(6);
-   DROPOUT__ROUND(8); DROPOUT__APPLY(7); if (nt) DROPOUT__SPREAD(8);
-   DROPOUT__ROUND(9); if (nt) DROPOUT__SPREAD(9);
-#undef DROPOUT__SPREAD
-#undef DROPOUT__APPLY
-   DROPOUT__STORE(0, a0, a1, a2, a3);
-   DROPOUT__STORE(1, b0, b1, b2, b3);
-   DROPOUT__STORE(2, e0, e1, e2, e3);
-   DROPOUT__STORE(3, f0, f1, f2, f3);
-}
-
-#elif defined(DROPOUT__SIMD_AVX2)
-/* AVX2: the call's blocks, then its data chunks. Its Philox already spills (16 registers),
-   and the data inside the rounds made it slower (with 4 chains or 2, up to 12%); a whole
-   call and then 64 to 256 elements of data is a grain the core's reorder window still
-   overlaps: in L2 the f32 forward is 6-9% faster on Zen 4. Out of cache (streamed stores)
-   it was 5-15% slower, and bf16 and f16 gained nothing, so only f32 in cache takes it. */
-DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
-                                           float scale, int nt)
-{
-   unsigned c;
-   dropout__blocks_simd(ks, stream, block, out);
-   for (c = 0; c < nc; ++c) dropout__apply64(dtype, y, x, 64u * c, keep[c], scale, nt);
-}
-#else
-/* NEON: dropout__blocks_simd's two interleaved vectors, with data chunk c after round c */
-DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
-                                           float scale, int nt)
-{
-   dropout__neon_st p;
-   unsigned r;
-   dropout__neon_start(&p, stream, block);
-   for (r = 0; r < 10; ++r) {
-      dropout__neon_round(&p, ks, r);
-      if (r < nc) dropout__apply64(dtype, y, x, 64u * r, keep[r], scale, nt);
-   }
-   dropout__neon_store(&p, out);
-}
-#endif
+   step's Philox blocks with the previous step's data applied between the rounds
+   (dropout__blocks_apply, the ISA block's: the same instructions in another order). Out
+   of cache the same spreads the step's loads and streamed stores over its Philox. A call
+   that starts inside a window (offset % 64 != 0) takes it too. Which calls take it is
+   the ISA block's DROPOUT__OVERLAP_TAKES; the gains: bench/results/simd-design-notes.md. */
 
 /* f32, bf16 or f16 forward (or backward), y given, p > 0, at least two steps of whole
    windows: each step's Philox is made with the step before's data applied between its
@@ -4535,8 +4643,7 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
    chunk is left to the caller.
    Returns the call's elements done, a multiple of 64; the caller does the rest. Inlined
    into one function per case below, so that each has its dtype, store policy and
-   `within` as constants (one shared function measured 10-25% slower; a run-time within
-   cost the aligned calls 4 to 17%). */
+   `within` as constants (a shared function, or a run-time within, was slower). */
 DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *mask_out, const void *x, size_t full,
                                                  const dropout_rule *r, dropout__stores st, uint64_t seed,
                                                  uint64_t stream, uint64_t offset, const int within)
@@ -4570,7 +4677,7 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
          the chunks that start before the call's element 0 (the first: element st.h) and,
          within a window, the last skips those that end past `done`. */
       /* (written so that in cache, st.h = 0, first and last are constants and AT needs
-         no h: as run-time values they cost 7-13% inside a window in L2) */
+         no h: as run-time values they were slower inside a window) */
       const unsigned first = g ? 0u : within ? (h && s > h ? 2u : 1u) : (h ? 1u : 0u);
       const unsigned last = g + 1 < steps || !within || st.h == 0 || s + st.h > 64u ? DROPOUT__GROUP : DROPOUT__GROUP - 1u;
 #define DROPOUT__AT(c) (within && st.h == 0 ? at + 64u * (c) - 64u : at + 64u * (c) + h - (h ? 64u : 0u) - s)   /* c >= first */
@@ -4580,7 +4687,7 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
       if (within) {   /* the call's mask words, one chunk behind (none before its first) */
          for (c = 0; c < DROPOUT__GROUP; ++c) mw[c] = st.h ? kb[c] >> s | kb[c + 1] << (64u - s) : dk[c];
          if (g == 0) mfirst = mw[1];
-         if (mask_out) {   /* (a loop from a run-time first word, g ? 0 : 1, cost 17% in L2) */
+         if (mask_out) {   /* (not a loop from a run-time first word, g ? 0 : 1: slower) */
             if (g) dropout__store_mask64(mask_out + at / 8u - 8u, mw[0]);
             for (c = 1; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c - 8u, mw[c]);
          }
@@ -4589,13 +4696,12 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
          for (c = first; c < last; ++c) dropout__apply64(dtype, y, x, DROPOUT__AT(c), dk[c], r->scale_f32, st.nt);
          break;
       }
-      /* (no prefetch for 2-byte data here: it cost bf16 and f16 up to 6% on Zen 5) */
+      /* (no prefetch for 2-byte data here: it slowed bf16 and f16) */
       dropout__stores_prefetch(x, DROPOUT__AT(first), (full - s - DROPOUT__AT(first)) / DROPOUT__CHUNK, es, es >= 4 ? st.nt : 0);
       for (b = 0; b < calls; ++b) {   /* call b applies the step's data chunks lo .. hi - 1 */
          /* (the first step's skipped chunks leave the call's last rounds without data,
             not its first: the call sees a count of chunks from round 0, as on a window
-            boundary; a run-time first chunk in every call measured 8% slower inside a
-            window in L2) */
+            boundary; a run-time first chunk in every call was slower) */
          const unsigned lo0 = b * DROPOUT__GROUP / calls, hi = (b + 1) * DROPOUT__GROUP / calls;
          const unsigned lo = lo0 > first ? lo0 : first;
          dropout__blocks_apply(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + b * DROPOUT__VB,
@@ -4650,6 +4756,37 @@ DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
 #undef DROPOUT__OVERLAP_FNS
 #undef DROPOUT__OVERLAP_FN
 #undef DROPOUT__OUTLINE
+
+/* dropout__run_simd's start: the overlap, where the call takes it (the ISA block's
+   DROPOUT__OVERLAP_TAKES), on a window boundary or inside one, in cache or with any other
+   store policy; then it returns, any rest done by a second call (the steps). A statement
+   list rather than a function: so it is the same code where it was written inline. */
+#define DROPOUT__OVERLAP_ARGS (y, mask_out, x, wfull, r, st, seed, stream, offset)
+#define DROPOUT__OVERLAP_RUN(sfx)                                                                         \
+   (s ? (st.nt ? dropout__run_overlap_st_in_##sfx DROPOUT__OVERLAP_ARGS : dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS) \
+      : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS                        \
+      : dropout__run_overlap_st_##sfx DROPOUT__OVERLAP_ARGS)
+#define DROPOUT__RUN_OVERLAP()                                                                         \
+   /* s: the call's position in its first window; wfull: the whole windows' elements from there */ \
+   const size_t s = (size_t)(offset & 63u);                                                            \
+   const size_t wfull = s == 0 ? full : n <= SIZE_MAX - 64u ? (n + s) & ~(size_t)63 : 0;              \
+   /* the overlap's blocks (its windows') share their high word, as AVX-512's                         \
+      dropout__blocks_apply needs (the other paths take the same rule, for one rule): false           \
+      for a call across a multiple of 2^32 blocks (position 2^32 * 128 / bits, times k),              \
+      which then takes the steps */                                                                    \
+   const unsigned per = (unsigned)r->bits / 2u;                                                        \
+   const int same_hi = ((offset >> 6) * per) >> 32 == ((offset >> 6) + wfull / 64u) * per >> 32;      \
+   if (DROPOUT__OVERLAP_TAKES(dtype, st) && y && !mask_in && r->threshold != 0 &&                      \
+       wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK && same_hi) {                                     \
+      const size_t done = dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)                            \
+                        : dtype == DROPOUT__BF16 ? DROPOUT__OVERLAP_RUN(bf16) : DROPOUT__OVERLAP_RUN(f16); \
+      if (done < n)                                                                                    \
+         dropout__run_simd(dtype, (char *)y + done * es, mask_out ? mask_out + done / 8u : NULL,       \
+                           (const char *)x + done * es, NULL, n - done, r, seed, stream, offset + done); \
+      return;                                                                                          \
+   }
+#else
+#define DROPOUT__RUN_OVERLAP()   /* no overlap in this ISA block */
 #endif
 #undef DROPOUT__STORE
 #undef DROPOUT__CHAINS_START
@@ -4666,9 +4803,8 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
    const size_t es = size[dtype];
    const size_t full = n & ~(size_t)(DROPOUT__CHUNK - 1);
-   /* DROPOUT__GROUP windows a step, a constant: measured on Zen 3 (AVX2), steps of 1
-      Philox call or 1 window (keep bits and data alternating finely) or any step size
-      known only at run time were no faster out of cache and 7-8% slower in cache. */
+   /* DROPOUT__GROUP windows a step, a constant (finer steps, or a step size known only
+      at run time, were slower in cache) */
    const unsigned step = DROPOUT__GROUP;
    const dropout__stores st = dropout__stores_choose(y, n, es, r);
    dropout__keep_src ks;
@@ -4677,41 +4813,7 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint64_t k0 = 0;                   /* keep word of chunk 0, for the shifted grid's head */
    uint32_t rk[20];                   /* the round keys (Philox keep bits only) */
    size_t at;
-#if defined(DROPOUT__OVERLAP)
-   /* s: the call's position in its first window; the whole windows' elements from there */
-   const size_t s = (size_t)(offset & 63u);
-   const size_t wfull = s == 0 ? full : n <= SIZE_MAX - 64u ? (n + s) & ~(size_t)63 : 0;
-   /* the overlap's blocks (its windows') share their high word, as AVX-512's
-      dropout__blocks_apply needs (the other paths take the same rule, for one rule): false
-      for a call across a multiple of 2^32 blocks (position 2^32 * 128 / bits, times k),
-      which then takes the steps */
-   const unsigned per = (unsigned)r->bits / 2u;
-   const int same_hi = ((offset >> 6) * per) >> 32 == ((offset >> 6) + wfull / 64u) * per >> 32;
-#if defined(DROPOUT__SIMD_AVX2)
-   /* AVX2: f32 in cache only (see dropout__blocks_apply) */
-   if (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0 && y && !mask_in && r->threshold != 0 &&
-       wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK && same_hi) {
-#else
-   if (dtype != DROPOUT__F64 && y && !mask_in && r->threshold != 0 &&
-       wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK && same_hi) {
-#endif
-      /* on a window boundary or inside one, in cache or with any other store policy
-         (wfull is full on a window boundary) */
-#define DROPOUT__OVERLAP_ARGS (y, mask_out, x, wfull, r, st, seed, stream, offset)
-#define DROPOUT__OVERLAP_RUN(sfx)                                                                         \
-   (s ? (st.nt ? dropout__run_overlap_st_in_##sfx DROPOUT__OVERLAP_ARGS : dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS) \
-      : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS                        \
-      : dropout__run_overlap_st_##sfx DROPOUT__OVERLAP_ARGS)
-      const size_t done = dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)
-                        : dtype == DROPOUT__BF16 ? DROPOUT__OVERLAP_RUN(bf16) : DROPOUT__OVERLAP_RUN(f16);
-#undef DROPOUT__OVERLAP_RUN
-#undef DROPOUT__OVERLAP_ARGS
-      if (done < n)
-         dropout__run_simd(dtype, (char *)y + done * es, mask_out ? mask_out + done / 8u : NULL,
-                           (const char *)x + done * es, NULL, n - done, r, seed, stream, offset + done);
-      return;
-   }
-#endif
+   DROPOUT__RUN_OVERLAP()
    dropout__keep_init(&ks, win, mask_in, r, offset);
    if (!mask_in && r->threshold != 0) dropout__key_schedule(seed, rk);
    kb[0] = 0;
@@ -4738,6 +4840,9 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
                        x ? (const char *)x + full * es : NULL, mask_in ? mask_in + full / 8u : NULL,
                        n - full, r, seed, stream, offset + full);
 }
+#undef DROPOUT__RUN_OVERLAP
+#undef DROPOUT__OVERLAP_RUN
+#undef DROPOUT__OVERLAP_ARGS
 
 /* Stream words word .. word + n - 1 into out. A large fill streams its stores as forward
    does (through an L1 buffer): whole blocks land at out - skip + a multiple of 4 * VB
@@ -4750,10 +4855,8 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
    unsigned skip = (unsigned)(word & 3u);
    int nt = 0;
    uint32_t ks[20];
-#ifdef DROPOUT__NT_ALIGN
    const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
-   if (n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
-#endif
+   if (DROPOUT__STREAMS && n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
    dropout__key_schedule(seed, ks);
    while (i < n) {
       size_t take = 4u * DROPOUT__VB - skip;
@@ -4771,13 +4874,18 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
       skip = 0;
       block += DROPOUT__VB;
    }
-#ifdef DROPOUT__NT_ALIGN
-   if (nt) _mm_sfence();
-#endif
+   if (nt) dropout__v_sfence();
 }
 #if defined(DROPOUT__QUIET_AVX512_HEADERS)
 #pragma GCC diagnostic pop
 #endif
+#define DROPOUT__HAVE_SIMD 1
+#else
+/* no SIMD path: the engine's branches to it are constant false */
+#define DROPOUT__HAVE_SIMD 0
+#define DROPOUT__VB 1
+#define dropout__run_simd(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset) ((void)0)
+#define dropout__words_simd(out, n, seed, stream, word) ((void)0)
 #endif /* DROPOUT__SIMD */
 /* ------------------------------- end of SIMD PATHS ---------------------------------- */
 
@@ -4791,13 +4899,11 @@ DROPOUT__INLINE void dropout__engine_body(int dtype, void *y, uint8_t *mask_out,
       scale by 0, and Inf * 0 is a NaN whose bits depend on the machine. Without the mask
       the call is forward at t = 2^bits, which keeps nothing and writes +0. */
    if (mask_in && r->threshold >> r->bits) mask_in = NULL;
-#ifdef DROPOUT__SIMD
    /* a call shorter than a chunk needs at most two blocks: the reference is quicker */
-   if (n >= DROPOUT__CHUNK) {
+   if (DROPOUT__HAVE_SIMD && n >= DROPOUT__CHUNK) {
       dropout__run_simd(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
       return;
    }
-#endif
    dropout__run_ref_body(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset);
 }
 
@@ -4818,12 +4924,10 @@ static void dropout__engine_f32(float *y, uint8_t *mask_out, const float *x,
 
 static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
 {
-#ifdef DROPOUT__SIMD
-   if (n >= 4u * DROPOUT__VB) {   /* shorter: the reference makes fewer blocks */
+   if (DROPOUT__HAVE_SIMD && n >= 4u * DROPOUT__VB) {   /* shorter: the reference makes fewer blocks */
       dropout__words_simd(out, n, seed, stream, word);
       return;
    }
-#endif
    dropout__words_ref(out, n, seed, stream, word);
 }
 

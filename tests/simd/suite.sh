@@ -91,6 +91,18 @@ if [ "$(uname -m)" = x86_64 ]; then
    done
 fi
 
+# The opt-outs: with AVX-512 flags, DROPOUT_NO_AVX512 must take the AVX2 path and
+# DROPOUT_NO_AVX2 the SSE one (the digest matrix above checks those paths' bits)
+if [ "$(uname -m)" = x86_64 ]; then
+   for simd_o in DROPOUT_NO_AVX512:avx2 DROPOUT_NO_AVX2:sse4.1; do
+      simd_got=$(printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\n' |
+                 "$CC" -std=c99 -mavx512f -mavx512bw -D"${simd_o%%:*}" -I. -dM -E - 2>&1 |
+                 sed -n 's/^#define DROPOUT__SIMD_NAME "\(.*\)"$/\1/p')
+      if [ "$simd_got" = "${simd_o##*:}" ]; then say "PASS simd opt-out ${simd_o%%:*}: the $simd_got path"
+      else say "FAIL simd opt-out ${simd_o%%:*}: path '$simd_got', expected ${simd_o##*:}"; fi
+   done
+fi
+
 # AArch64 NEON: cross-compiled when the cross compiler is there, run under qemu-user
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
    if aarch64-linux-gnu-gcc -std=c99 -O2 $WARN -static -I. -Itests tests/simd/test_simd.c \

@@ -556,7 +556,7 @@ static void case_streaming(void)
                         type_name[t], bits, n, heads[hi]);
                }
             }
-#ifdef DROPOUT__NT_ALIGN
+#if defined(DROPOUT__STREAMS) && DROPOUT__STREAMS
    snprintf(name, sizeof name, "streaming stores (from %zu bytes, y %d-byte aligned) == reference",
             (size_t)DROPOUT_STREAM_STORE_BYTES, DROPOUT__NT_ALIGN);
 #else
