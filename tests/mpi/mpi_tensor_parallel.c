@@ -19,6 +19,7 @@
 #include <string.h>
 
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -50,7 +51,7 @@ static void fill(uint8_t *out, const Dtype *t, uint64_t word)
 {
    static float u[N];
    size_t i;
-   dropout_fill_uniform_f32(u, N, 99, 7, word);
+   dropout_v0_fill_uniform_f32(u, N, 99, 7, word);
    for (i = 0; i < N; ++i) {
       float f = 4.0f * u[i] - 2.0f;
       if (t->size == 4) memcpy(out + 4 * i, &f, 4);
