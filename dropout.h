@@ -34,7 +34,7 @@
       (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.
       Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
       Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
-      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (see below).
+      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (dropout_v0.h).
 
    OPTIONS (#define before including, in the implementation file at least)
       DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only; a program
@@ -49,7 +49,9 @@
                               built with -march=native that runs where 512-bit code lowers
                               the clock); DROPOUT_NO_AVX2 leaves out both (SSE). Same bits.
       DROPOUT_V0_API          the 0.1.0 interface, unchanged names and signatures, same bits
-                              (define it in the implementation file too); for moving over
+                              (define it in the implementation file too); for moving over.
+                              It is in dropout_v0.h, which must sit beside this file;
+                              deprecated (DROPOUT_DISABLE_DEPRECATE_WARNINGS: no warnings)
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
@@ -126,7 +128,6 @@
             f16/bf16 conversions, per-element apply, accumulate
          the library API: keys, positions, rules, generators, plans; the short calls;
             the raw stream; the fused op; the variants' building blocks; the descriptor
-         DROPOUT_V0_API declarations
       Implementation (DROPOUT_IMPLEMENTATION)
          argument and FPU-mode checks, error messages
          the public calls: rules, generators, plans -> short calls -> raw stream ->
@@ -136,7 +137,7 @@
          the SIMD paths: primitive layer, Philox in lanes, keep bits, data grid,
             store policy, the SIMD run
          the engine every call ends in (SIMD path or reference, the same bits)
-         DROPOUT_V0_API definitions (0.1.0 calls on the new engine)
+      DROPOUT_V0_API: #include "dropout_v0.h" (the 0.1.0 calls, on the public ones)
 
    LICENSE: see the end of the file.
 */

@@ -295,24 +295,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #endif /* DROPOUT_V0_H_INCLUDED */
 
 /* ==================================================================================== */
-/*                  IMPLEMENTATION: the 0.1.0 calls on the 1.0 public calls             */
+/*   helpers of both implementations (this file's and dropout_cuda_v0.cuh's)           */
 /* ==================================================================================== */
-
-#if defined(DROPOUT_IMPLEMENTATION) && !defined(DROPOUT_V0_IMPLEMENTATION_DONE)
-#define DROPOUT_V0_IMPLEMENTATION_DONE
-
-#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
-#if !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuseless-cast"
-#endif
-#endif
-
-#ifdef __cplusplus
-extern "C" {
-#endif
+#if (defined(DROPOUT_IMPLEMENTATION) || defined(DROPOUT_CUDA_IMPLEMENTATION)) && !defined(DROPOUT_V0__HELPERS_DONE)
+#define DROPOUT_V0__HELPERS_DONE
 
 /* positions offset .. offset + n - 1 exist (n = 0 always does) */
 static int dropout_v0__range_ok(size_t n, uint64_t offset)
@@ -343,6 +329,73 @@ static dropout_rule dropout_v0__rule(double p, int bits)
    (void)dropout_rule_init_threshold(&r, t, (dropout_bits)bits);   /* t <= 2^bits: cannot fail */
    return r;
 }
+
+/* ---- Gaussian dropout and noise ----
+   0.1.0's Gaussian sigma is dropout_gaussian_sigma(p) of p as given; DROPOUT_OP_GAUSSIAN
+   takes it from the plan's realised p = t / 2^32. So look for a t whose sigma is that
+   float (sigma grows with t: a bisection), found for most p (CHANGELOG: 99368 of the
+   99999 p = k / 100000); 0 where no t gives it (then the caller computes the elements
+   itself, from the inline building blocks the engine is made of). */
+static int dropout_v0__gauss_threshold(double p, uint64_t *t_out)
+{
+   float want = dropout_gaussian_sigma(p);
+   uint64_t lo = 1, hi = ((uint64_t)1 << 32) - 1;
+   dropout_rule r;
+   while (lo < hi) {   /* the smallest t whose sigma is >= want */
+      uint64_t mid = lo + (hi - lo) / 2;
+      (void)dropout_rule_init_threshold(&r, mid, DROPOUT_BITS_32);
+      if (dropout_gaussian_sigma(dropout_rule_p(&r)) < want) lo = mid + 1; else hi = mid;
+   }
+   (void)dropout_rule_init_threshold(&r, lo, DROPOUT_BITS_32);
+   *t_out = lo;
+   return dropout_gaussian_sigma(dropout_rule_p(&r)) == want;
+}
+
+/* A shape's element count and positions: DROPOUT_ERR_NULL, then anything else wrong is
+   DROPOUT_ERR_ARG (rank, broadcast bits, a count past size_t, judged on the non-zero
+   dims). A zero dim empties the tensor; the mask keeps its own shape (a zero dim that is
+   broadcast is 1 there). The arithmetic of dropout_shape_positions, by 0.1's codes. */
+static int dropout_v0__shape_check(const dropout_shape *shape, size_t *numel, size_t *positions)
+{
+   size_t ne = 1, np = 1;
+   int d, empty = 0, mask_empty = 0;
+   if (!shape) return DROPOUT_ERR_NULL;
+   if (shape->rank < 1 || shape->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_ARG;
+   if ((shape->broadcast >> shape->rank) != 0) return DROPOUT_ERR_ARG;
+   for (d = 0; d < shape->rank; ++d) {
+      size_t k = shape->dim[d];
+      int b = (int)((shape->broadcast >> d) & 1u);
+      if (k == 0) { empty = 1; if (!b) mask_empty = 1; continue; }
+      if (ne > (size_t)-1 / k) return DROPOUT_ERR_ARG;
+      ne *= k;
+      if (!b) np *= k;    /* np divides ne: cannot overflow once ne did not */
+   }
+   *numel = empty ? 0 : ne;
+   *positions = mask_empty ? 0 : np;
+   return DROPOUT_OK;
+}
+
+#endif /* helpers */
+
+/* ==================================================================================== */
+/*                  IMPLEMENTATION: the 0.1.0 calls on the 1.0 public calls             */
+/* ==================================================================================== */
+
+#if defined(DROPOUT_IMPLEMENTATION) && !defined(DROPOUT_V0_IMPLEMENTATION_DONE)
+#define DROPOUT_V0_IMPLEMENTATION_DONE
+
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 static int dropout_v0__plan(dropout_plan *pl, const dropout_rule *r, uint64_t count, uint64_t seed, uint64_t stream, uint64_t offset)
 {
@@ -594,28 +647,12 @@ DROPOUTDEF int dropout_v0_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, cons
    return dropout_v0__bda(DROPOUT_DTYPE_BF16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
 }
 
-/* ---- shapes: NULL, then anything else wrong is DROPOUT_ERR_ARG ---- */
-static int dropout_v0__shape_check(const dropout_shape *shape, size_t *numel, size_t *positions)
-{
-   size_t ne = 1;
-   uint64_t np;
-   int d, empty = 0;
-   if (!shape) return DROPOUT_ERR_NULL;
-   if (shape->rank < 1 || shape->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_ARG;
-   if ((shape->broadcast >> shape->rank) != 0) return DROPOUT_ERR_ARG;
-   for (d = 0; d < shape->rank; ++d) {   /* the element count, judged on the non-zero dims */
-      if (shape->dim[d] == 0) { empty = 1; continue; }
-      if (ne > (size_t)-1 / shape->dim[d]) return DROPOUT_ERR_ARG;
-      ne *= shape->dim[d];
-   }
-   if (dropout_shape_positions(shape->rank, shape->dim, shape->broadcast, &np) != DROPOUT_OK ||
-       np > (uint64_t)(size_t)-1)
-      return DROPOUT_ERR_ARG;
-   *numel = empty ? 0 : ne;
-   *positions = (size_t)np;
-   return DROPOUT_OK;
-}
-
+/* Out of line under gcc: 0.1 code read the counts without checking the code for a shape
+   it knew to be valid; inlined, gcc sees the error paths and warns (maybe-uninitialized)
+   in that caller, which built warning-free under 0.1.0. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((noinline))
+#endif
 DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions)
 {
    size_t ne, np;
@@ -765,27 +802,9 @@ DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, con
    return dropout_v0__bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT_DTYPE_BF16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
 }
 
-/* ---- Gaussian dropout and noise ----
-   0.1.0's Gaussian sigma is dropout_gaussian_sigma(p) of p as given; DROPOUT_OP_GAUSSIAN
-   takes it from the plan's realised p = t / 2^32. So look for a t whose sigma is that
-   float (sigma grows with t: a bisection), found for most p (CHANGELOG: 99368 of the
-   99999 p = k / 100000). Where no t gives it, the loop below computes the elements with
-   the same inline building blocks the engine uses, in the caller's FPU mode. */
-static int dropout_v0__gauss_threshold(double p, uint64_t *t_out)
-{
-   float want = dropout_gaussian_sigma(p);
-   uint64_t lo = 1, hi = ((uint64_t)1 << 32) - 1;
-   dropout_rule r;
-   while (lo < hi) {   /* the smallest t whose sigma is >= want */
-      uint64_t mid = lo + (hi - lo) / 2;
-      (void)dropout_rule_init_threshold(&r, mid, DROPOUT_BITS_32);
-      if (dropout_gaussian_sigma(dropout_rule_p(&r)) < want) lo = mid + 1; else hi = mid;
-   }
-   (void)dropout_rule_init_threshold(&r, lo, DROPOUT_BITS_32);
-   *t_out = lo;
-   return dropout_gaussian_sigma(dropout_rule_p(&r)) == want;
-}
-
+/* ---- Gaussian dropout and noise: dropout_v0__gauss_threshold above; where it finds no
+   threshold, this loop computes the elements with the same inline building blocks the
+   engine uses, in the caller's FPU mode. ---- */
 static void dropout_v0__gauss_loop(dropout_dtype dt, void *y, const void *x, size_t n, float sigma,
                                    uint64_t seed, uint64_t stream, uint64_t offset)
 {

@@ -36,6 +36,18 @@ for v0_prog in basic calls train_loop grid; do
    fi
 done
 
+# the header included twice, the declarations first and the implementation later (a
+# project header that includes dropout.h, then the implementation file): the 0.1 names
+# must not rename the 1.0 definitions, and the 0.1 calls still give 0.1.0's bits
+printf '#include "dropout.h"\n#include "tests/v0/calls.c"\n' >"$v0_dir/twice.c"
+if $CC -std=c99 -O2 $WARN -ffp-contract=off -DDROPOUT_V0_API -DDROPOUT_DISABLE_DEPRECATE_WARNINGS -I. "$v0_dir/twice.c" \
+      -o "$v0_dir/twice" >"$v0_dir/twice.build.log" 2>&1 && "$v0_dir/twice" >"$v0_dir/twice.out" 2>&1 &&
+   cmp -s tests/v0/calls.expected "$v0_dir/twice.out"; then
+   say "PASS v0 calls, declarations then implementation: the 1.0 definitions keep their names, 0.1.0's output"
+else
+   say "FAIL v0 calls, declarations then implementation: $(head -c 400 "$v0_dir/twice.build.log" | tr '\n' ' ')"
+fi
+
 # without the define, the 0.1 spelling (seed, stream and offset as loose integers) is gone
 if $CC -std=c99 -O2 $WARN -I. tests/v0/calls.c -o "$v0_dir/calls_new" >"$v0_dir/calls_new.build.log" 2>&1; then
    say "FAIL v0: tests/v0/calls.c (0.1 calls) compiles without DROPOUT_V0_API: the old spelling is not gone"
