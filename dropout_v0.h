@@ -300,6 +300,15 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #if (defined(DROPOUT_IMPLEMENTATION) || defined(DROPOUT_CUDA_IMPLEMENTATION)) && !defined(DROPOUT_V0__HELPERS_DONE)
 #define DROPOUT_V0__HELPERS_DONE
 
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#endif
+#endif
+
 /* positions offset .. offset + n - 1 exist (n = 0 always does) */
 static int dropout_v0__range_ok(size_t n, uint64_t offset)
 {
@@ -374,6 +383,10 @@ static int dropout_v0__shape_check(const dropout_shape *shape, size_t *numel, si
    *positions = mask_empty ? 0 : np;
    return DROPOUT_OK;
 }
+
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* helpers */
 
