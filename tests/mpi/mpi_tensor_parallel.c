@@ -35,10 +35,10 @@ typedef int (*bwd_fn)(void *dx, const void *dy, size_t n, double p, int bits, ui
 #define DTYPE(suffix, T)                                                                        \
    static int fwd_##suffix(void *y, uint8_t *mask, const void *x, size_t n, double p, int bits, \
                            uint64_t seed, uint64_t stream, uint64_t offset)                     \
-   { return dropout_forward_##suffix((T *)y, mask, (const T *)x, n, p, bits, seed, stream, offset); } \
+   { return dropout_v0_forward_##suffix((T *)y, mask, (const T *)x, n, p, bits, seed, stream, offset); } \
    static int bwd_##suffix(void *dx, const void *dy, size_t n, double p, int bits, uint64_t seed, \
                            uint64_t stream, uint64_t offset)                                    \
-   { return dropout_backward_##suffix((T *)dx, (const T *)dy, n, p, bits, seed, stream, offset); }
+   { return dropout_v0_backward_##suffix((T *)dx, (const T *)dy, n, p, bits, seed, stream, offset); }
 DTYPE(f32, float)
 DTYPE(f64, double)
 DTYPE(f16, uint16_t)
