@@ -102,3 +102,11 @@ elif grep -q "dropout_v0.h" "$v0_dir/alone.log"; then
 else
    say "FAIL v0: DROPOUT_V0_API without dropout_v0.h: the error does not name the file: $(head -c 300 "$v0_dir/alone.log" | tr '\n' ' ')"
 fi
+
+# the 0.1 files are written on the public calls: no private name of the headers in them
+v0_private=$(grep -n -e 'dropout__' -e 'DROPOUT__' -e 'dropout_cuda__' -e 'DROPOUT_CUDA__' dropout_v0.h dropout_cuda_v0.cuh)
+if [ -z "$v0_private" ]; then
+   say "PASS v0: dropout_v0.h and dropout_cuda_v0.cuh name no private function, field or macro of the headers"
+else
+   say "FAIL v0: the 0.1 files use private names: $(echo "$v0_private" | head -n 3 | tr '\n' ' ')"
+fi
