@@ -396,7 +396,7 @@ static int dropout_cuda_v0__bcast(dropout_dtype dt, dropout_op op, void *y, uint
 static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, const void *x, size_t n, double param,
                                    uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
 {
-   dropout_rule r;
+   dropout_rule r = {0, 0.0, 0.0f, 0};
    dropout_plan pl;
    dropout_desc d;
    dropout_tensors t;

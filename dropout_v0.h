@@ -331,7 +331,7 @@ static int dropout_v0__check(double p, int bits, size_t n, uint64_t offset)
    one double below 1/2 rounds up with the 1/2 added, as it did: hence its comparison. */
 static dropout_rule dropout_v0__rule(double p, int bits)
 {
-   dropout_rule r;
+   dropout_rule r = {0, 0.0, 0.0f, 0};   /* filled below; a rule no call accepts otherwise */
    double x = p * (double)((uint64_t)1 << bits);
    uint64_t t = (uint64_t)x;
    if (x - (double)t >= 0.49999999999999994) ++t;
@@ -349,7 +349,7 @@ static int dropout_v0__gauss_threshold(double p, uint64_t *t_out)
 {
    float want = dropout_gaussian_sigma(p);
    uint64_t lo = 1, hi = ((uint64_t)1 << 32) - 1;
-   dropout_rule r;
+   dropout_rule r = {0, 0.0, 0.0f, 0};
    while (lo < hi) {   /* the smallest t whose sigma is >= want */
       uint64_t mid = lo + (hi - lo) / 2;
       (void)dropout_rule_init_threshold(&r, mid, DROPOUT_BITS_32);
@@ -837,7 +837,7 @@ static void dropout_v0__gauss_loop(dropout_dtype dt, void *y, const void *x, siz
 static int dropout_v0__normal(dropout_op op, dropout_dtype dt, void *y, const void *x, size_t n, double param,
                               uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   dropout_rule r;
+   dropout_rule r = {0, 0.0, 0.0f, 0};
    dropout_plan pl;
    dropout_desc d;
    dropout_tensors t;
