@@ -396,7 +396,7 @@ static int dropout_cuda_v0__bcast(dropout_dtype dt, dropout_op op, void *y, uint
 static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, const void *x, size_t n, double param,
                                    uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs)
 {
-   dropout_rule r = {0, 0.0, 0.0f, 0};
+   dropout_rule r;
    dropout_plan pl;
    dropout_desc d;
    dropout_tensors t;
@@ -413,8 +413,8 @@ static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, con
          (int)dt, y, x, (uint64_t)n, dropout_gaussian_sigma(param), seed, stream, offset);
       return dropout_cuda_v0__launched();
    }
-   (void)dropout_rule_init_threshold(&r, th, DROPOUT_BITS_32);   /* p = 0 (and NOISE): t = 0 */
-   err = dropout_plan_at(&pl, &r, dropout_key_make(seed, stream), dropout_pos_make(offset), (uint64_t)n);
+   err = dropout_rule_init_threshold(&r, th, DROPOUT_BITS_32);   /* p = 0 (and NOISE): t = 0 */
+   if (!err) err = dropout_plan_at(&pl, &r, dropout_key_make(seed, stream), dropout_pos_make(offset), (uint64_t)n);
    if (!err) err = dropout_desc_init(&d, op, dt, &pl);
    if (!err && op == DROPOUT_OP_NOISE) err = dropout_desc_set_sigma(&d, param);
    if (err) return err;

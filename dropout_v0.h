@@ -331,11 +331,12 @@ static int dropout_v0__check(double p, int bits, size_t n, uint64_t offset)
    one double below 1/2 rounds up with the 1/2 added, as it did: hence its comparison. */
 static dropout_rule dropout_v0__rule(double p, int bits)
 {
-   dropout_rule r = {0, 0.0, 0.0f, 0};   /* filled below; a rule no call accepts otherwise */
+   dropout_rule r;
    double x = p * (double)((uint64_t)1 << bits);
    uint64_t t = (uint64_t)x;
    if (x - (double)t >= 0.49999999999999994) ++t;
-   (void)dropout_rule_init_threshold(&r, t, (dropout_bits)bits);   /* t <= 2^bits: cannot fail */
+   if (dropout_rule_init_threshold(&r, t, (dropout_bits)bits) != DROPOUT_OK)
+      r = dropout_rule_make(p, bits);   /* not reached (t <= 2^bits); says r is always set */
    return r;
 }
 
@@ -349,14 +350,14 @@ static int dropout_v0__gauss_threshold(double p, uint64_t *t_out)
 {
    float want = dropout_gaussian_sigma(p);
    uint64_t lo = 1, hi = ((uint64_t)1 << 32) - 1;
-   dropout_rule r = {0, 0.0, 0.0f, 0};
+   dropout_rule r;
    while (lo < hi) {   /* the smallest t whose sigma is >= want */
       uint64_t mid = lo + (hi - lo) / 2;
-      (void)dropout_rule_init_threshold(&r, mid, DROPOUT_BITS_32);
+      if (dropout_rule_init_threshold(&r, mid, DROPOUT_BITS_32) != DROPOUT_OK) return 0;
       if (dropout_gaussian_sigma(dropout_rule_p(&r)) < want) lo = mid + 1; else hi = mid;
    }
-   (void)dropout_rule_init_threshold(&r, lo, DROPOUT_BITS_32);
    *t_out = lo;
+   if (dropout_rule_init_threshold(&r, lo, DROPOUT_BITS_32) != DROPOUT_OK) return 0;
    return dropout_gaussian_sigma(dropout_rule_p(&r)) == want;
 }
 
@@ -837,7 +838,7 @@ static void dropout_v0__gauss_loop(dropout_dtype dt, void *y, const void *x, siz
 static int dropout_v0__normal(dropout_op op, dropout_dtype dt, void *y, const void *x, size_t n, double param,
                               uint64_t seed, uint64_t stream, uint64_t offset)
 {
-   dropout_rule r = {0, 0.0, 0.0f, 0};
+   dropout_rule r;
    dropout_plan pl;
    dropout_desc d;
    dropout_tensors t;
@@ -852,8 +853,8 @@ static int dropout_v0__normal(dropout_op op, dropout_dtype dt, void *y, const vo
       dropout_v0__gauss_loop(dt, y, x, n, dropout_gaussian_sigma(param), seed, stream, offset);
       return DROPOUT_OK;
    }
-   (void)dropout_rule_init_threshold(&r, th, DROPOUT_BITS_32);   /* p = 0 (and NOISE): t = 0 */
-   err = dropout_v0__plan(&pl, &r, (uint64_t)n, seed, stream, offset);
+   err = dropout_rule_init_threshold(&r, th, DROPOUT_BITS_32);   /* p = 0 (and NOISE): t = 0 */
+   if (!err) err = dropout_v0__plan(&pl, &r, (uint64_t)n, seed, stream, offset);
    if (!err) err = dropout_desc_init(&d, op, dt, &pl);
    if (!err && op == DROPOUT_OP_NOISE) err = dropout_desc_set_sigma(&d, param);
    if (err) return err;
