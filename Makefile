@@ -187,6 +187,8 @@ POS ?= 0
 AB_ARGS ?=
 bench-ab:
 	@mkdir -p build/ab/base $(BENCH_OUT) && git show $(or $(REV),$(AB_BASE)):dropout.h >build/ab/base/dropout.h
+	@# a revision with the 0.1 calls in dropout_v0.h (after 0.9.0) needs it beside its dropout.h
+	@git show $(or $(REV),$(AB_BASE)):dropout_v0.h >build/ab/base/dropout_v0.h 2>/dev/null || rm -f build/ab/base/dropout_v0.h
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_a.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o

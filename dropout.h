@@ -34,7 +34,7 @@
       (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.
       Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
       Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
-      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (see below).
+      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (dropout_v0.h).
 
    OPTIONS (#define before including, in the implementation file at least)
       DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only; a program
@@ -49,7 +49,9 @@
                               built with -march=native that runs where 512-bit code lowers
                               the clock); DROPOUT_NO_AVX2 leaves out both (SSE). Same bits.
       DROPOUT_V0_API          the 0.1.0 interface, unchanged names and signatures, same bits
-                              (define it in the implementation file too); for moving over
+                              (define it in the implementation file too); for moving over.
+                              It is in dropout_v0.h, which must sit beside this file;
+                              deprecated (DROPOUT_DISABLE_DEPRECATE_WARNINGS: no warnings)
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
@@ -126,7 +128,6 @@
             f16/bf16 conversions, per-element apply, accumulate
          the library API: keys, positions, rules, generators, plans; the short calls;
             the raw stream; the fused op; the variants' building blocks; the descriptor
-         DROPOUT_V0_API declarations
       Implementation (DROPOUT_IMPLEMENTATION)
          argument and FPU-mode checks, error messages
          the public calls: rules, generators, plans -> short calls -> raw stream ->
@@ -136,7 +137,7 @@
          the SIMD paths: primitive layer, Philox in lanes, keep bits, data grid,
             store policy, the SIMD run
          the engine every call ends in (SIMD path or reference, the same bits)
-         DROPOUT_V0_API definitions (0.1.0 calls on the new engine)
+      DROPOUT_V0_API: #include "dropout_v0.h" (the 0.1.0 calls, on the public ones)
 
    LICENSE: see the end of the file.
 */
@@ -1323,143 +1324,6 @@ DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dr
 /* ============================ end of VARIANTS declarations ============================ */
 
 
-/* ====================================================================================
-   DROPOUT_V0_API: the 0.1.0 interface, for code on its way over. Define DROPOUT_V0_API
-   before the include (in the implementation file too) and 0.1.0 code compiles unchanged
-   and gives the same bits: the names whose 1.0 form differs are macros (defined after
-   the implementation section) for the dropout_v0_ functions below, which run on the 1.0
-   engine. Moving a call: see CHANGELOG.md.
-   ==================================================================================== */
-#ifdef DROPOUT_V0_API
-/* Arguments: outputs first, then inputs, n, the rule (p, bits), then the stream
-   coordinates (seed, stream, offset). y may equal x (in place); otherwise the buffers
-   must not overlap. mask may be NULL where marked optional. */
-
-/* A checkpointable generator: plain integers, advance by n per call. */
-typedef struct dropout_v0_gen {
-   uint64_t seed;
-   uint64_t stream;
-   uint64_t offset;   /* next unused stream position */
-} dropout_v0_gen;
-
-DROPOUTDEF dropout_v0_gen dropout_v0_gen_make(uint64_t seed, uint64_t stream);
-/* Reserve n positions: *offset receives the first, g->offset moves past the last.
-   DROPOUT_ERR_RANGE when the generator cannot represent the next offset. */
-DROPOUTDEF int dropout_gen_next(dropout_v0_gen *g, size_t n, uint64_t *offset);
-
-/* The raw stream: word `word` of stream `stream` under `seed`. */
-DROPOUTDEF uint32_t dropout_v0_stream_u32(uint64_t seed, uint64_t stream, uint64_t word);
-/* out[i] = word (word + i), i < n. */
-DROPOUTDEF int dropout_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
-/* out[i] = (word(word + i) >> 8) * 2^-24: exact, in [0, 1). */
-DROPOUTDEF int dropout_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
-/* out[i] = ((w(2(q)+1) << 32 | w(2q)) >> 11) * 2^-53 with q = index + i: exact, in [0, 1).
-   `index` counts doubles (two words each), so index + n must not pass 2^63. */
-DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index);
-
-/* Forward. mask (optional): ceil(n/8) bytes, bit j%8 of byte j/8 = element j kept;
-   bits of the last byte past n are written as 0. */
-DROPOUTDEF int dropout_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* Backward that rebuilds the mask from (seed, stream, offset): no mask memory. */
-DROPOUTDEF int dropout_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* The mask alone. */
-DROPOUTDEF int dropout_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* y = x where the stored mask keeps, scaled as forward; 0 elsewhere. This is also the
-   backward from a stored mask (x = dy). (p, bits) give the scale and must be those of the
-   forward that made the mask. */
-DROPOUTDEF int dropout_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_v0_apply_mask_f16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_v0_apply_mask_bf16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits);
-
-/* Backward from a stored mask: the same operation as apply_mask, named for the reader. */
-DROPOUTDEF int dropout_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_backward_mask_f16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);
-DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits);
-
-/* Validation shared with dropout_cuda.cuh: DROPOUT_OK or the code a call would return. */
-DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset);
-
-/* y, x, residual: rows * cols elements; bias: cols; mask: optional, ceil(rows*cols/8)
-   bytes as forward's. y may equal x or residual. DROPOUT_ERR_ARG if rows * cols
-   overflows size_t. */
-DROPOUTDEF int dropout_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_v0_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* A contiguous row-major tensor (the last dimension varies fastest) and the dimensions
-   that share one keep decision: bit d of `broadcast` set = dimension d is broadcast.
-   The mask has the tensor's shape with broadcast dimensions set to 1; its element m
-   (row-major index in that shape) draws stream position offset + m. So a channel mask
-   for (N, C, H, W) is broadcast = 0xC (H, W) and uses N*C positions. A zero dimension
-   makes an empty tensor (nothing is written to y; the mask still has its own shape). */
-typedef struct dropout_shape {
-   int rank;                       /* 1 .. DROPOUT_MAX_RANK */
-   size_t dim[DROPOUT_MAX_RANK];
-   unsigned broadcast;
-} dropout_shape;
-
-/* Validate a shape: DROPOUT_ERR_NULL, DROPOUT_ERR_ARG (rank outside 1..8, broadcast bits
-   at or past rank, element or mask counts that overflow size_t) or DROPOUT_OK, with the
-   tensor's element count and the positions a call uses (both optional). */
-DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions);
-DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape);
-
-/* Broadcast dropout: the core keep rule on the mask positions, scaled as the core.
-   mask (optional): ceil(positions / 8) bytes, the mask in its own shape (== dropout_v0_mask
-   of `positions` elements). No broadcast bits gives exactly dropout_forward_*. */
-DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bcast_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bcast_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bcast_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_bcast_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* Alpha dropout (broadcast = 0) and feature alpha dropout (broadcast the spatial dims). */
-DROPOUTDEF int dropout_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_alpha_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_alpha_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_alpha_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* out[i] = normal number offset + i (float). A call uses n positions. */
-DROPOUTDEF int dropout_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* Gaussian dropout, p in [0, 1): y = x * m_i (backward: dx = dy * m_i, same noise).
-   p = 0 copies x. f16/bf16 compute in float; f64 multiplies by (double)m_i. */
-DROPOUTDEF int dropout_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_gaussian_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_gaussian_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_gaussian_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_gaussian_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset);
-
-/* Gaussian noise: y = x + sigma_f * z_i, sigma finite and >= 0 (else DROPOUT_ERR_ARG);
-   sigma = 0 copies x. The gradient is the identity (dx = dy): no backward function. */
-DROPOUTDEF int dropout_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_noise_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
-DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset);
-
-#endif /* DROPOUT_V0_API */
 
 /* Link errors that say the fix: every file that includes the declarations refers to this
    symbol and the implementation defines it, so a program without the implementation
@@ -1523,33 +1387,12 @@ static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h
 #endif
 #endif
 
-/* the DROPOUT_V0_API names (defined at the end of the file) would rename the 1.0
-   definitions: off while the implementation is compiled */
-#ifdef DROPOUT_V0_API
-#undef dropout_apply_mask_bf16
-#undef dropout_apply_mask_f16
-#undef dropout_apply_mask_f32
-#undef dropout_apply_mask_f64
-#undef dropout_backward_bf16
-#undef dropout_backward_f16
-#undef dropout_backward_f32
-#undef dropout_backward_f64
-#undef dropout_bias_dropout_add_bf16
-#undef dropout_bias_dropout_add_f16
-#undef dropout_bias_dropout_add_f32
-#undef dropout_bias_dropout_add_f64
-#undef dropout_fill_normal_f32
-#undef dropout_fill_u32
-#undef dropout_fill_uniform_f32
-#undef dropout_fill_uniform_f64
-#undef dropout_forward_bf16
-#undef dropout_forward_f16
-#undef dropout_forward_f32
-#undef dropout_forward_f64
-#undef dropout_gen
-#undef dropout_gen_make
-#undef dropout_mask
-#undef dropout_stream_u32
+/* DROPOUT_V0_API, the implementation compiled after the declarations: the 0.1 names that
+   dropout_v0.h gave would rename the 1.0 definitions; it lifts them (and gives them back
+   at the end of this file) */
+#if defined(DROPOUT_V0_API) && defined(DROPOUT_V0_H_INCLUDED)
+#define DROPOUT_V0__NAMES_OFF
+#include "dropout_v0.h"
 #endif
 
 #ifndef DROPOUT_ASSERT
@@ -1636,16 +1479,6 @@ static int dropout__range_ok64(uint64_t n, uint64_t offset)
    return n == 0 || n - 1 <= UINT64_MAX - offset;
 }
 
-#ifdef DROPOUT_V0_API
-/* 0.1.0's argument check (p, bits, n, offset), behind the DROPOUT_V0_API calls. */
-static int dropout__check_v0(double p, int bits, size_t n, uint64_t offset)
-{
-   if (bits != 8 && bits != 16 && bits != 32) return DROPOUT_ERR_BITS;
-   if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;    /* also catches NaN */
-   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
-   return DROPOUT_OK;
-}
-#endif
 
 /* The FPU mode the bits need: subnormals kept (not flushed) and round to nearest even,
    with NaNs propagated (no default NaN). A program may run in another mode (crtfastmath.o,
@@ -4931,458 +4764,6 @@ static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stre
    dropout__words_ref(out, n, seed, stream, word);
 }
 
-/* ====================================================================================
-   DROPOUT_V0_API (implementation): the 0.1.0 calls, their checks in their order, on the
-   1.0 engine.
-   ==================================================================================== */
-#ifdef DROPOUT_V0_API
-
-DROPOUTDEF dropout_v0_gen dropout_v0_gen_make(uint64_t seed, uint64_t stream)
-{
-   dropout_v0_gen g;
-   g.seed = seed;
-   g.stream = stream;
-   g.offset = 0;
-   return g;
-}
-
-DROPOUTDEF int dropout_gen_next(dropout_v0_gen *g, size_t n, uint64_t *offset)
-{
-   if (!g || !offset) return DROPOUT_ERR_NULL;
-   if ((uint64_t)n > UINT64_MAX - g->offset) return DROPOUT_ERR_RANGE;
-   *offset = g->offset;
-   g->offset += (uint64_t)n;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_check_args(double p, int bits, size_t n, uint64_t offset)
-{
-   return dropout__check_v0(p, bits, n, offset);
-}
-
-DROPOUTDEF uint32_t dropout_v0_stream_u32(uint64_t seed, uint64_t stream, uint64_t word)
-{
-   return dropout_stream_u32(dropout_key_make(seed, stream), dropout_pos_make(word));
-}
-
-DROPOUTDEF int dropout_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
-{
-   return dropout__fill_u32(out, n, seed, stream, word);
-}
-
-DROPOUTDEF int dropout_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
-{
-   return dropout__fill_uniform_f32(out, n, seed, stream, word);
-}
-
-DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
-{
-   return dropout__fill_uniform_f64(out, n, seed, stream, index);
-}
-
-DROPOUTDEF int dropout_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__fpu f;
-   int err = n > 0 && !out ? DROPOUT_ERR_NULL : dropout__range_ok(n, offset) ? DROPOUT_OK : DROPOUT_ERR_RANGE;
-   if (err) return err;
-   dropout__fpu_enter(&f);
-   err = dropout__fill_normal_f32(out, n, seed, stream, offset);
-   dropout__fpu_leave(&f);
-   return err;
-}
-
-/* forward, backward, mask, apply_mask of 0.1.0: pointers, then (bits, p, range), then
-   the FPU; the rule from dropout_rule_make (p realised as 0 or 1 is not refused here) */
-static int dropout__v0_run(int dtype, void *y, uint8_t *mask_out, const void *x, const uint8_t *mask_in,
-                           size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout_rule r;
-   dropout__fpu f;
-   int err = dropout__check_v0(p, bits, n, offset);
-   if (err) return err;
-   dropout__fpu_enter(&f);
-   r = dropout_rule_make(p, bits);
-   dropout__engine(dtype, y, mask_out, x, mask_in, n, &r, seed, stream, offset);
-   dropout__fpu_leave(&f);
-   return DROPOUT_OK;
-}
-
-#define DROPOUT__NEED(ptr) do { if (n > 0 && !(ptr)) return DROPOUT_ERR_NULL; } while (0)
-
-DROPOUTDEF int dropout_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x);
-   return dropout__v0_run(DROPOUT__F32, y, mask, x, NULL, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x);
-   return dropout__v0_run(DROPOUT__F64, y, mask, x, NULL, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x);
-   return dropout__v0_run(DROPOUT__F16, y, mask, x, NULL, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x);
-   return dropout__v0_run(DROPOUT__BF16, y, mask, x, NULL, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout_v0_forward_f32(dx, NULL, dy, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout_v0_forward_f64(dx, NULL, dy, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout_v0_forward_f16(dx, NULL, dy, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout_v0_forward_bf16(dx, NULL, dy, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   DROPOUT__NEED(mask);
-   return dropout__v0_run(DROPOUT__F32, NULL, mask, NULL, NULL, n, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
-   return dropout__v0_run(DROPOUT__F32, y, NULL, x, mask, n, p, bits, 0, 0, 0);
-}
-
-DROPOUTDEF int dropout_v0_apply_mask_f64(double *y, const double *x, const uint8_t *mask, size_t n, double p, int bits)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
-   return dropout__v0_run(DROPOUT__F64, y, NULL, x, mask, n, p, bits, 0, 0, 0);
-}
-
-DROPOUTDEF int dropout_v0_apply_mask_f16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
-   return dropout__v0_run(DROPOUT__F16, y, NULL, x, mask, n, p, bits, 0, 0, 0);
-}
-
-DROPOUTDEF int dropout_v0_apply_mask_bf16(uint16_t *y, const uint16_t *x, const uint8_t *mask, size_t n, double p, int bits)
-{
-   DROPOUT__NEED(y); DROPOUT__NEED(x); DROPOUT__NEED(mask);
-   return dropout__v0_run(DROPOUT__BF16, y, NULL, x, mask, n, p, bits, 0, 0, 0);
-}
-
-DROPOUTDEF int dropout_backward_mask_f32(float *dx, const float *dy, const uint8_t *mask, size_t n, double p, int bits)
-{
-   return dropout_v0_apply_mask_f32(dx, dy, mask, n, p, bits);
-}
-
-DROPOUTDEF int dropout_backward_mask_f64(double *dx, const double *dy, const uint8_t *mask, size_t n, double p, int bits)
-{
-   return dropout_v0_apply_mask_f64(dx, dy, mask, n, p, bits);
-}
-
-DROPOUTDEF int dropout_backward_mask_f16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits)
-{
-   return dropout_v0_apply_mask_f16(dx, dy, mask, n, p, bits);
-}
-
-DROPOUTDEF int dropout_backward_mask_bf16(uint16_t *dx, const uint16_t *dy, const uint8_t *mask, size_t n, double p, int bits)
-{
-   return dropout_v0_apply_mask_bf16(dx, dy, mask, n, p, bits);
-}
-
-#undef DROPOUT__NEED
-
-/* ---- 0.1.0 fused op ---- */
-static int dropout__v0_bda(int dtype, void *y, uint8_t *mask, const void *x, const void *bias, const void *residual,
-                           size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__fpu f;
-   dropout__job j;
-   dropout_rule r;
-   size_t n, dim[2];
-   int err;
-   if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
-   n = rows * cols;
-   if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
-   err = dropout__check_v0(p, bits, n, offset);
-   if (err) return err;
-   dropout__fpu_enter(&f);
-   r = dropout_rule_make(p, bits);
-   dim[0] = rows;
-   dim[1] = cols;
-   dropout__job_setup(&j, DROPOUT_OP_BIAS_DROPOUT_ADD, dtype, &r, seed, stream, offset, 2, dim, 0, NULL);
-   j.out = (char *)y; j.mask = mask; j.in = (const char *)x; j.bias = (const char *)bias; j.res = (const char *)residual;
-   dropout__job_run(&j);
-   dropout__fpu_leave(&f);
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bda(DROPOUT__F32, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bda(DROPOUT__F64, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_bias_dropout_add_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bda(DROPOUT__F16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_v0_bias_dropout_add_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const uint16_t *bias, const uint16_t *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bda(DROPOUT__BF16, y, mask, x, bias, residual, rows, cols, p, bits, seed, stream, offset);
-}
-
-/* ---- 0.1.0 shapes and variants ---- */
-static int dropout__v0_shape_check(const dropout_shape *shape, size_t *numel, size_t *positions)
-{
-   if (!shape) return DROPOUT_ERR_NULL;
-   if (shape->rank < 1 || shape->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_ARG;
-   if ((shape->broadcast >> shape->rank) != 0) return DROPOUT_ERR_ARG;
-   return dropout__shape_count(shape->rank, shape->dim, shape->broadcast, numel, positions) ? DROPOUT_ERR_ARG : DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, size_t *positions)
-{
-   size_t ne, np;
-   int err = dropout__v0_shape_check(shape, &ne, &np);
-   if (err) return err;
-   if (numel) *numel = ne;
-   if (positions) *positions = np;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape)
-{
-   size_t ne, np;
-   int d, r = 0, prev = -1;
-   uint64_t stride = 1;
-   int err;
-   if (!b) return DROPOUT_ERR_NULL;
-   err = dropout_shape_sizes(shape, &ne, &np);
-   if (err) return err;
-   /* merge adjacent dims with the same flag (dims of 1 join either): the row-major mask
-      index is unchanged by merging */
-   for (d = 0; d < shape->rank; ++d) {
-      int flag = (int)((shape->broadcast >> d) & 1u);
-      uint64_t k = shape->dim[d];
-      if (k == 1 && r > 0) continue;
-      if (r > 0 && flag == prev) { b->dim[r - 1] *= k; continue; }
-      b->dim[r] = k;
-      b->mstride[r] = (uint64_t)flag;   /* temporarily: the flag */
-      prev = flag;
-      ++r;
-   }
-   for (d = r - 1; d >= 0; --d) {       /* flags to mask strides */
-      if (b->mstride[d]) { b->mstride[d] = 0; }
-      else { b->mstride[d] = stride; stride *= b->dim[d]; }
-   }
-   for (d = r; d < DROPOUT_MAX_RANK; ++d) { b->dim[d] = 1; b->mstride[d] = 0; }
-   b->rank = r;
-   b->numel = (uint64_t)ne;
-   b->positions = (uint64_t)np;
-   return DROPOUT_OK;
-}
-
-/* 0.1.0's broadcast and alpha calls: shape, (bits, p, range), pointers, the FPU */
-static int dropout__v0_bcast(int op, int dtype, void *y, uint8_t *mask, const void *x, const dropout_shape *shape,
-                             double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__fpu f;
-   dropout__job j;
-   dropout_rule r;
-   size_t ne, np;
-   int err = dropout__v0_shape_check(shape, &ne, &np);
-   if (err) return err;
-   err = dropout__check_v0(p, bits, np, offset);
-   if (err) return err;
-   if (ne > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   dropout__fpu_enter(&f);
-   r = dropout_rule_make(p, bits);
-   dropout__job_setup(&j, op, dtype, &r, seed, stream, offset, shape->rank, shape->dim, shape->broadcast, NULL);
-   j.out = (char *)y; j.mask = mask; j.in = (const char *)x;
-   dropout__job_run(&j);
-   dropout__fpu_leave(&f);
-   return DROPOUT_OK;
-}
-
-/* 0.1.0's Gaussian dropout (kind 0, param p) and noise (kind 1, param sigma) */
-static int dropout__v0_normal(int op, int dtype, void *y, const void *x, size_t n, double param,
-                              uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__fpu f;
-   dropout__job j;
-   dropout_rule r;
-   if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
-   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
-   if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
-   dropout__fpu_enter(&f);
-   r = dropout_rule_make(0.0, 32);     /* unused by these ops */
-   dropout__job_setup(&j, op, dtype, &r, seed, stream, offset, 1, &n, 0, NULL);
-   j.copy = !(param > 0.0);
-   j.sigma = op == DROPOUT_OP_GAUSSIAN ? dropout_gaussian_sigma(param) : (float)param;
-   j.out = (char *)y; j.in = (const char *)x;
-   dropout__job_run(&j);
-   dropout__fpu_leave(&f);
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__F32, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_bcast_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__F32, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__F32, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_backward_f32(float *dx, const float *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__F32, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F32, y, x, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_backward_f32(float *dx, const float *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F32, dx, dy, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_noise_forward_f32(float *y, const float *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__F32, y, x, n, sigma, seed, stream, offset);
-}
-DROPOUTDEF int dropout_bcast_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__F64, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_bcast_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__F64, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_forward_f64(double *y, uint8_t *mask, const double *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__F64, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_backward_f64(double *dx, const double *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__F64, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_forward_f64(double *y, const double *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F64, y, x, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_backward_f64(double *dx, const double *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F64, dx, dy, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_noise_forward_f64(double *y, const double *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__F64, y, x, n, sigma, seed, stream, offset);
-}
-DROPOUTDEF int dropout_bcast_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__F16, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_bcast_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__F16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_forward_f16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__F16, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_backward_f16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__F16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F16, y, x, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_backward_f16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__F16, dx, dy, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_noise_forward_f16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__F16, y, x, n, sigma, seed, stream, offset);
-}
-DROPOUTDEF int dropout_bcast_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_FORWARD, DROPOUT__BF16, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_bcast_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_BACKWARD, DROPOUT__BF16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_forward_bf16(uint16_t *y, uint8_t *mask, const uint16_t *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_FORWARD, DROPOUT__BF16, y, mask, x, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_alpha_backward_bf16(uint16_t *dx, const uint16_t *dy, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_bcast(DROPOUT_OP_ALPHA_BACKWARD, DROPOUT__BF16, dx, NULL, dy, shape, p, bits, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__BF16, y, x, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_gaussian_backward_bf16(uint16_t *dx, const uint16_t *dy, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_GAUSSIAN, DROPOUT__BF16, dx, dy, n, p, seed, stream, offset);
-}
-
-DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t n, double sigma, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   return dropout__v0_normal(DROPOUT_OP_NOISE, DROPOUT__BF16, y, x, n, sigma, seed, stream, offset);
-}
-
-#endif /* DROPOUT_V0_API */
 
 
 #ifdef __cplusplus
@@ -5395,33 +4776,15 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #endif /* DROPOUT_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_IMPLEMENTATION */
 
-/* DROPOUT_V0_API: the 0.1.0 names whose 1.0 form differs, as the dropout_v0_ functions.
-   After the implementation, so that the 1.0 definitions keep their names. */
+/* DROPOUT_V0_API: the 0.1.0 interface, deprecated, lives in dropout_v0.h beside this file
+   (on the calls above, after them so that the 1.0 definitions keep their names). */
 #if defined(DROPOUT_V0_API)
-#define dropout_apply_mask_bf16 dropout_v0_apply_mask_bf16
-#define dropout_apply_mask_f16 dropout_v0_apply_mask_f16
-#define dropout_apply_mask_f32 dropout_v0_apply_mask_f32
-#define dropout_apply_mask_f64 dropout_v0_apply_mask_f64
-#define dropout_backward_bf16 dropout_v0_backward_bf16
-#define dropout_backward_f16 dropout_v0_backward_f16
-#define dropout_backward_f32 dropout_v0_backward_f32
-#define dropout_backward_f64 dropout_v0_backward_f64
-#define dropout_bias_dropout_add_bf16 dropout_v0_bias_dropout_add_bf16
-#define dropout_bias_dropout_add_f16 dropout_v0_bias_dropout_add_f16
-#define dropout_bias_dropout_add_f32 dropout_v0_bias_dropout_add_f32
-#define dropout_bias_dropout_add_f64 dropout_v0_bias_dropout_add_f64
-#define dropout_fill_normal_f32 dropout_v0_fill_normal_f32
-#define dropout_fill_u32 dropout_v0_fill_u32
-#define dropout_fill_uniform_f32 dropout_v0_fill_uniform_f32
-#define dropout_fill_uniform_f64 dropout_v0_fill_uniform_f64
-#define dropout_forward_bf16 dropout_v0_forward_bf16
-#define dropout_forward_f16 dropout_v0_forward_f16
-#define dropout_forward_f32 dropout_v0_forward_f32
-#define dropout_forward_f64 dropout_v0_forward_f64
-#define dropout_gen dropout_v0_gen
-#define dropout_gen_make dropout_v0_gen_make
-#define dropout_mask dropout_v0_mask
-#define dropout_stream_u32 dropout_v0_stream_u32
+#if defined(__has_include)
+#if !__has_include("dropout_v0.h")
+#error "DROPOUT_V0_API: the 0.1.0 calls live in dropout_v0.h; put it beside dropout.h (or move the calls to 1.0: CHANGELOG.md)"
+#endif
+#endif
+#include "dropout_v0.h"
 #endif
 
 /*

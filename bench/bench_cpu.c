@@ -26,6 +26,7 @@
                                          appended */
 #define _POSIX_C_SOURCE 200809L
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
@@ -108,11 +109,11 @@ static void run_job(job j)
       }
 #endif
       break;
-      case K_FWD: dropout_forward_f32(y + at, NULL, x + at, m, 0.1, j.bits, 42, 7, at); break;
-      case K_FWD_MASK: dropout_forward_f32(y + at, mask + at / 8, x + at, m, 0.1, j.bits, 42, 7, at); break;
-      case K_BWD: dropout_backward_f32(y + at, x + at, m, 0.1, j.bits, 42, 7, at); break;
+      case K_FWD: dropout_v0_forward_f32(y + at, NULL, x + at, m, 0.1, j.bits, 42, 7, at); break;
+      case K_FWD_MASK: dropout_v0_forward_f32(y + at, mask + at / 8, x + at, m, 0.1, j.bits, 42, 7, at); break;
+      case K_BWD: dropout_v0_backward_f32(y + at, x + at, m, 0.1, j.bits, 42, 7, at); break;
       case K_BWD_MASK: dropout_backward_mask_f32(y + at, x + at, mask + at / 8, m, 0.1, j.bits); break;
-      case K_STREAM: dropout_fill_u32(words + at, m, 42, 7, at); break;
+      case K_STREAM: dropout_v0_fill_u32(words + at, m, 42, 7, at); break;
       case K_R123:
 #ifdef HAVE_R123
       {  /* the plainest loop, which compilers vectorise: ctr = {block, 0, stream, 0} is the
@@ -237,11 +238,11 @@ static void cycles_table(void)
       int bits = modes[b];
       size_t words_needed = m * (size_t)bits / 32u;
       double per = 64.0 / (double)m * 1e9, tf, tk, tw, tm, tb, td;
-      BEST_OF(300, tf, dropout_fill_u32(words, words_needed, 42, 7, 0));
-      BEST_OF(300, tk, dropout_mask(mask, m, 0.1, bits, 42, 7, 0));
-      BEST_OF(300, tw, dropout_forward_f32(y, NULL, x, m, 0.1, bits, 42, 7, 0));
-      BEST_OF(300, tm, dropout_forward_f32(y, mask, x, m, 0.1, bits, 42, 7, 0));
-      BEST_OF(300, tb, dropout_backward_f32(y, x, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, tf, dropout_v0_fill_u32(words, words_needed, 42, 7, 0));
+      BEST_OF(300, tk, dropout_v0_mask(mask, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, tw, dropout_v0_forward_f32(y, NULL, x, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, tm, dropout_v0_forward_f32(y, mask, x, m, 0.1, bits, 42, 7, 0));
+      BEST_OF(300, tb, dropout_v0_backward_f32(y, x, m, 0.1, bits, 42, 7, 0));
       BEST_OF(300, td, dropout_backward_mask_f32(y, x, mask, m, 0.1, bits));
       out("| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% |\n", bits, tf * per, tk * per, tw * per, tm * per,
           tb * per, td * per, 100.0 * tf / tm);
@@ -285,16 +286,16 @@ static void overlap_case(int c, int bf16, size_t m, int bits)
          oyb[i] = (uint16_t)(r >> 16);
       }
       break;
-   case O_PHILOX: dropout_fill_u32(owords, m * (size_t)bits / 32u, 42, 7, 0); break;
+   case O_PHILOX: dropout_v0_fill_u32(owords, m * (size_t)bits / 32u, 42, 7, 0); break;
    case O_FWD:
-      if (bf16) dropout_forward_bf16(oyb, omask, oxb, m, 0.1, bits, 42, 7, 0);
-      else dropout_forward_f32(oy, omask, ox, m, 0.1, bits, 42, 7, 0);
+      if (bf16) dropout_v0_forward_bf16(oyb, omask, oxb, m, 0.1, bits, 42, 7, 0);
+      else dropout_v0_forward_f32(oy, omask, ox, m, 0.1, bits, 42, 7, 0);
       break;
    case O_BWD:
-      if (bf16) dropout_backward_bf16(oyb, oxb, m, 0.1, bits, 42, 7, 0);
-      else dropout_backward_f32(oy, ox, m, 0.1, bits, 42, 7, 0);
+      if (bf16) dropout_v0_backward_bf16(oyb, oxb, m, 0.1, bits, 42, 7, 0);
+      else dropout_v0_backward_f32(oy, ox, m, 0.1, bits, 42, 7, 0);
       break;
-   case O_MASK: dropout_mask(omask, m, 0.1, bits, 42, 7, 0); break;
+   case O_MASK: dropout_v0_mask(omask, m, 0.1, bits, 42, 7, 0); break;
    }
 }
 
@@ -371,7 +372,7 @@ static void overlap_dram_table(void)
       run_job(fw);
       for (r = 0; r < 9; ++r) {
          double t0 = now();
-         dropout_fill_u32(words, small, 42, 7, 0);
+         dropout_v0_fill_u32(words, small, 42, 7, 0);
          if ((t = now() - t0) < tp) tp = t;
          if ((t = time_job(wn)) < tw) tw = t;
          if ((t = time_job(fw)) < tf) tf = t;
@@ -497,7 +498,7 @@ int main(int argc, char **argv)
    yb = (uint16_t *)malloc(((size_t)1 << 17) * 2);
    if (!x || !y || !words || !mask || !xb || !yb) { fprintf(stderr, "out of memory\n"); return 1; }
    for (n = 0; n < ((size_t)1 << 24); ++n) x[n] = (float)(n % 1000) * 0.001f - 0.5f;
-   dropout_mask(mask, (size_t)1 << 24, 0.1, 8, 42, 7, 0);
+   dropout_v0_mask(mask, (size_t)1 << 24, 0.1, 8, 42, 7, 0);
    for (n = 0; n < ((size_t)1 << 17); ++n) xb[n] = (uint16_t)(0x3f00u + n % 500u);   /* 0.5 .. about 1.5 */
 
    if (overlap_only) {   /* --overlap: the overlap table alone */

@@ -3,6 +3,7 @@
    alternation (compiled twice by the Makefile: VARIANT=nt with the threshold 0, VARIANT=
    cached with SIZE_MAX). */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 spelling, which every revision builds: not deprecated here */
 #define DROPOUT_STATIC
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"

@@ -6,6 +6,7 @@
    and DROPOUT_V0_API from 0.9.0 on), so the baseline can be any of them. Compiled as a
    user's program compiles the header (extern functions, not DROPOUT_STATIC). */
 #define DROPOUT_V0_API
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 spelling, which every revision builds: not deprecated here */
 #define DROPOUT_IMPLEMENTATION
 #ifdef AB_MOVE
 /* A' (VNAME=C): the same header with every function at another address; 200 bytes of

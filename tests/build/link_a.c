@@ -1,7 +1,6 @@
 /* link_a.c + link_b.c: the implementation in one translation unit, a plain include in
    another, linked together (also with one side compiled as C++ and the other as C:
    extern "C" must make the symbols meet). */
-#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
@@ -13,6 +12,11 @@ int link_a_first_mask(void);
 int link_a_first_mask(void)
 {
    uint8_t m[2];
-   if (dropout_mask(m, 16, 0.5, 8, 0, 0, 0) != DROPOUT_OK) return -1;
+   dropout_rule r;
+   dropout_plan pl;
+   if (dropout_rule_init(&r, 0.5, DROPOUT_BITS_8) != DROPOUT_OK ||
+       dropout_plan_at(&pl, &r, dropout_key_make(0, 0), dropout_pos_make(0), 16) != DROPOUT_OK ||
+       dropout_mask(&pl, 16, m) != DROPOUT_OK)
+      return -1;
    return m[0] | m[1] << 8;
 }

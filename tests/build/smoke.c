@@ -3,6 +3,7 @@
    project's warnings (-Werror) and runs it; argv[1] names the build in the result line.
    What it checks is small on purpose: the real tests are tests/<area>/test_*.c. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -22,7 +23,7 @@ int main(int argc, char **argv)
    const uint32_t ctr[4] = {0, 0, 0, 0}, key[2] = {0, 0};
    uint32_t out[4], blk[4];
    char name[96];
-   dropout_gen g = dropout_gen_make(1234, 7);
+   dropout_v0_gen g = dropout_v0_gen_make(1234, 7);
    dropout_rule r = dropout_rule_make(0.25, 8);
    uint64_t off = 0;
    int i, rc = 0;
@@ -38,10 +39,10 @@ int main(int argc, char **argv)
    dropout_philox4x32_rounds(7, ctr, key, out);
    CHECK(out[0] == 0x5f6fb709u, "7-round KAT");
    dropout_block(0, 0, 0, blk);
-   CHECK(blk[3] == 0x9b00dbd8u && dropout_stream_u32(0, 0, 3) == blk[3], "block / stream_u32");
-   rc |= dropout_fill_u32(u, 8, 0, 0, 0);
-   rc |= dropout_fill_uniform_f32(uf, 8, 0, 0, 0);
-   rc |= dropout_fill_uniform_f64(ud, 8, 0, 0, 0);
+   CHECK(blk[3] == 0x9b00dbd8u && dropout_v0_stream_u32(0, 0, 3) == blk[3], "block / stream_u32");
+   rc |= dropout_v0_fill_u32(u, 8, 0, 0, 0);
+   rc |= dropout_v0_fill_uniform_f32(uf, 8, 0, 0, 0);
+   rc |= dropout_v0_fill_uniform_f64(ud, 8, 0, 0, 0);
    CHECK(u[1] == 0xe169c58du && uf[0] >= 0.0f && uf[0] < 1.0f && ud[0] >= 0.0 && ud[0] < 1.0, "fills");
    /* the building blocks */
    CHECK(r.threshold == 64 && r.scale_f32 == 4.0f / 3.0f && r.bits == 8, "rule_make");
@@ -53,28 +54,28 @@ int main(int argc, char **argv)
    /* the API */
    rc |= dropout_gen_next(&g, N, &off);
    CHECK(off == 0 && g.offset == N, "gen_next");
-   rc |= dropout_forward_f32(y32, m, x32, N, 0.3, 8, g.seed, g.stream, off);
-   rc |= dropout_backward_f32(z32, x32, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_forward_f32(y32, m, x32, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_backward_f32(z32, x32, N, 0.3, 8, g.seed, g.stream, off);
    CHECK(memcmp(y32, z32, sizeof y32) == 0, "f32 backward = forward");
    rc |= dropout_backward_mask_f32(z32, x32, m, N, 0.3, 8);
-   rc |= dropout_apply_mask_f32(y32, x32, m, N, 0.3, 8);
+   rc |= dropout_v0_apply_mask_f32(y32, x32, m, N, 0.3, 8);
    CHECK(memcmp(y32, z32, sizeof y32) == 0, "f32 stored mask");
-   rc |= dropout_forward_f64(y64, m2, x64, N, 0.3, 8, g.seed, g.stream, off);
-   rc |= dropout_backward_f64(z64, x64, N, 0.3, 8, g.seed, g.stream, off);
-   rc |= dropout_apply_mask_f64(z64, x64, m, N, 0.3, 8);
+   rc |= dropout_v0_forward_f64(y64, m2, x64, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_backward_f64(z64, x64, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_apply_mask_f64(z64, x64, m, N, 0.3, 8);
    rc |= dropout_backward_mask_f64(z64, x64, m, N, 0.3, 8);
    CHECK(memcmp(y64, z64, sizeof y64) == 0 && memcmp(m, m2, sizeof m) == 0, "f64");
-   rc |= dropout_forward_f16(y16, m2, x16, N, 0.3, 8, g.seed, g.stream, off);
-   rc |= dropout_backward_f16(z16, x16, N, 0.3, 8, g.seed, g.stream, off);
-   rc |= dropout_apply_mask_f16(z16, x16, m, N, 0.3, 8);
+   rc |= dropout_v0_forward_f16(y16, m2, x16, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_backward_f16(z16, x16, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_apply_mask_f16(z16, x16, m, N, 0.3, 8);
    rc |= dropout_backward_mask_f16(z16, x16, m, N, 0.3, 8);
    CHECK(memcmp(y16, z16, sizeof y16) == 0 && memcmp(m, m2, sizeof m) == 0, "f16");
-   rc |= dropout_forward_bf16(y16, m2, x16, N, 0.3, 8, g.seed, g.stream, off);
-   rc |= dropout_backward_bf16(z16, x16, N, 0.3, 8, g.seed, g.stream, off);
-   rc |= dropout_apply_mask_bf16(z16, x16, m, N, 0.3, 8);
+   rc |= dropout_v0_forward_bf16(y16, m2, x16, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_backward_bf16(z16, x16, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_apply_mask_bf16(z16, x16, m, N, 0.3, 8);
    rc |= dropout_backward_mask_bf16(z16, x16, m, N, 0.3, 8);
    CHECK(memcmp(y16, z16, sizeof y16) == 0 && memcmp(m, m2, sizeof m) == 0, "bf16");
-   rc |= dropout_mask(m2, N, 0.3, 8, g.seed, g.stream, off);
+   rc |= dropout_v0_mask(m2, N, 0.3, 8, g.seed, g.stream, off);
    CHECK(memcmp(m, m2, sizeof m) == 0, "mask");
    rc |= dropout_check_args(0.3, 8, N, off);
    CHECK(rc == DROPOUT_OK, "a call failed: %s", dropout_strerror(rc));

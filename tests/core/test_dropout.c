@@ -13,6 +13,7 @@
    ./test_dropout --quick runs smaller statistics (for sanitizer builds);
    ./test_dropout --print-frozen prints the frozen values from the reference. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -192,11 +193,11 @@ static size_t compare_with_ref(size_t at, size_t mat, size_t n, double p, int bi
    memset(B.m32 + mat, 0xFF, mbytes); memset(B.m64 + mat, 0xFF, mbytes);
    memset(B.m16 + mat, 0xFF, mbytes); memset(B.mb16 + mat, 0xFF, mbytes);
    memset(B.mm + mat, 0xFF, mbytes);
-   rc |= dropout_forward_f32(B.y32 + at, B.m32 + mat, B.x32 + at, n, p, bits, seed, stream, offset);
-   rc |= dropout_forward_f64(B.y64 + at, B.m64 + mat, B.x64 + at, n, p, bits, seed, stream, offset);
-   rc |= dropout_forward_f16(B.y16 + at, B.m16 + mat, B.x16 + at, n, p, bits, seed, stream, offset);
-   rc |= dropout_forward_bf16(B.yb16 + at, B.mb16 + mat, B.x16 + at, n, p, bits, seed, stream, offset);
-   rc |= dropout_mask(B.mm + mat, n, p, bits, seed, stream, offset);
+   rc |= dropout_v0_forward_f32(B.y32 + at, B.m32 + mat, B.x32 + at, n, p, bits, seed, stream, offset);
+   rc |= dropout_v0_forward_f64(B.y64 + at, B.m64 + mat, B.x64 + at, n, p, bits, seed, stream, offset);
+   rc |= dropout_v0_forward_f16(B.y16 + at, B.m16 + mat, B.x16 + at, n, p, bits, seed, stream, offset);
+   rc |= dropout_v0_forward_bf16(B.yb16 + at, B.mb16 + mat, B.x16 + at, n, p, bits, seed, stream, offset);
+   rc |= dropout_v0_mask(B.mm + mat, n, p, bits, seed, stream, offset);
    CHECK(rc == 0, "a call failed (rc bits %d) n=%u p=%g bits=%d", rc, (unsigned)n, p, bits);
    for (j = 0; j < n; ++j) {
       int k = ref_keep(seed, stream, offset + j, p, bits);
@@ -257,14 +258,14 @@ static void test_hand_derived_masks(void)
    uint8_t m[2];
    float x[16], y[16];
    int j;
-   CHECK(dropout_mask(m, 16, 0.5, 8, 0, 0, 0) == 0 && m[0] == 0xB3 && m[1] == 0xBA,
+   CHECK(dropout_v0_mask(m, 16, 0.5, 8, 0, 0, 0) == 0 && m[0] == 0xB3 && m[1] == 0xBA,
          "8-bit mask %02x %02x, want B3 BA", m[0], m[1]);
-   CHECK(dropout_mask(m, 8, 0.5, 16, 0, 0, 0) == 0 && m[0] == 0xFD, "16-bit mask %02x, want FD", m[0]);
-   CHECK(dropout_mask(m, 4, 0.5, 32, 0, 0, 0) == 0 && m[0] == 0x0E, "32-bit mask %02x, want 0E", m[0]);
+   CHECK(dropout_v0_mask(m, 8, 0.5, 16, 0, 0, 0) == 0 && m[0] == 0xFD, "16-bit mask %02x, want FD", m[0]);
+   CHECK(dropout_v0_mask(m, 4, 0.5, 32, 0, 0, 0) == 0 && m[0] == 0x0E, "32-bit mask %02x, want 0E", m[0]);
    /* offset 4 in 8-bit starts at byte 8d: 1 1 0 1 0 1 0 1 -> AB */
-   CHECK(dropout_mask(m, 8, 0.5, 8, 0, 0, 4) == 0 && m[0] == 0xAB, "8-bit offset 4: %02x, want AB", m[0]);
+   CHECK(dropout_v0_mask(m, 8, 0.5, 8, 0, 0, 4) == 0 && m[0] == 0xAB, "8-bit offset 4: %02x, want AB", m[0]);
    for (j = 0; j < 16; ++j) x[j] = 1.0f;
-   dropout_forward_f32(y, NULL, x, 16, 0.5, 8, 0, 0, 0);
+   dropout_v0_forward_f32(y, NULL, x, 16, 0.5, 8, 0, 0, 0);
    for (j = 0; j < 16; ++j)
       CHECK(y[j] == (((0xBAB3u >> j) & 1u) ? 2.0f : 0.0f), "y[%d] = %g", j, (double)y[j]);
    case_end("masks_hand_derived_from_random123_vector");
@@ -335,12 +336,12 @@ static void test_frozen(void)
             memcmp(ref.y_f16, f->y_f16, sizeof y16) == 0 && memcmp(ref.y_bf16, f->y_bf16, sizeof yb16) == 0,
             "case %u: the test's reference no longer gives the frozen answer", (unsigned)i);
       memset(m, 0, sizeof m);
-      CHECK(dropout_mask(m, f->n, f->p, f->bits, f->seed, f->stream, f->offset) == 0, "mask call");
+      CHECK(dropout_v0_mask(m, f->n, f->p, f->bits, f->seed, f->stream, f->offset) == 0, "mask call");
       CHECK(memcmp(m, f->mask, sizeof m) == 0, "case %u: mask %02x %02x .., frozen %02x %02x ..",
             (unsigned)i, m[0], m[1], f->mask[0], f->mask[1]);
-      dropout_forward_f32(y32, NULL, frozen_x32, 3, f->p, f->bits, f->seed, f->stream, f->offset);
-      dropout_forward_f16(y16, NULL, frozen_x16, 3, f->p, f->bits, f->seed, f->stream, f->offset);
-      dropout_forward_bf16(yb16, NULL, frozen_xb16, 3, f->p, f->bits, f->seed, f->stream, f->offset);
+      dropout_v0_forward_f32(y32, NULL, frozen_x32, 3, f->p, f->bits, f->seed, f->stream, f->offset);
+      dropout_v0_forward_f16(y16, NULL, frozen_x16, 3, f->p, f->bits, f->seed, f->stream, f->offset);
+      dropout_v0_forward_bf16(yb16, NULL, frozen_xb16, 3, f->p, f->bits, f->seed, f->stream, f->offset);
       for (j = 0; j < 3; ++j) {
          CHECK(bits_f32(y32[j]) == f->y_f32[j], "case %u f32[%u] %08x, frozen %08x", (unsigned)i, j,
                bits_f32(y32[j]), f->y_f32[j]);
@@ -434,7 +435,7 @@ static void test_keep_rate(void)
       double q = 1.0 - (double)r.t / (double)((uint64_t)1 << cs[i].bits);
       double sd = sqrt_d((double)n * q * (1.0 - q)), k, z, znom;
       if (!m) { CHECK(0, "out of memory"); break; }
-      CHECK(dropout_mask(m, n, cs[i].p, cs[i].bits, 777 + i, 3, 12345) == 0, "mask");
+      CHECK(dropout_v0_mask(m, n, cs[i].p, cs[i].bits, 777 + i, 3, 12345) == 0, "mask");
       k = (double)popcount_bytes(m, n / 8);
       z = (k - (double)n * q) / sd;
       znom = (k - (double)n * (1.0 - cs[i].p)) / sd;
@@ -474,7 +475,7 @@ static void test_correlations(void)
    if (!a || !b) { CHECK(0, "out of memory"); case_end("correlations"); return; }
    for (bits = 8; bits <= 32; bits *= 2) {
       /* neighbours in one call: element j against j + lag (within and across blocks) */
-      dropout_mask(a, n + 128, 0.5, bits, 99, 1, 5);
+      dropout_v0_mask(a, n + 128, 0.5, bits, 99, 1, 5);
       for (i = 0; i < sizeof lags / sizeof lags[0]; ++i) {
          double r = corr_bits(a, lags[i], a, n);
          if (abs_d(r) > worst) worst = abs_d(r);
@@ -485,7 +486,7 @@ static void test_correlations(void)
          static const uint64_t other[][2] = {{99, 2}, {100, 1}, {99, (uint64_t)1 << 32 | 1}, {(uint64_t)1 << 32 | 99, 1}};
          for (i = 0; i < 4; ++i) {
             double r;
-            dropout_mask(b, n, 0.5, bits, other[i][0], other[i][1], 5);
+            dropout_v0_mask(b, n, 0.5, bits, other[i][0], other[i][1], 5);
             r = corr_bits(a, 0, b, n);
             if (abs_d(r) > worst) worst = abs_d(r);
             CHECK(abs_d(r) <= bound, "bits=%d seed/stream pair %u: r=%.5f > %.5f", bits, (unsigned)i, r, bound);
@@ -511,8 +512,8 @@ static void test_mean_preserved(void)
       ref_rule r = ref_rule_of(cs[i].p, cs[i].bits);
       double q = 1.0 - (double)r.t / (double)((uint64_t)1 << cs[i].bits);
       double sd = 1.5 * sqrt_d((1 - q) / q), sum = 0, sum32 = 0, m, m32, bound;
-      dropout_forward_f64(y, NULL, x, n, cs[i].p, cs[i].bits, 5, 6, 7);
-      dropout_forward_f32(y32, NULL, x32, n, cs[i].p, cs[i].bits, 5, 6, 7);
+      dropout_v0_forward_f64(y, NULL, x, n, cs[i].p, cs[i].bits, 5, 6, 7);
+      dropout_v0_forward_f32(y32, NULL, x32, n, cs[i].p, cs[i].bits, 5, 6, 7);
       for (j = 0; j < n; ++j) { sum += y[j]; sum32 += (double)y32[j]; }
       m = sum / (double)n; m32 = sum32 / (double)n;
       bound = 6 * sd / sqrt_d((double)n);
@@ -542,12 +543,12 @@ static void test_chunking(void)
       for (trial = 0; trial < 3; ++trial) {
          uint64_t seed = rng_next(&s), stream = rng_next(&s), off = rng_next(&s) >> 1;
          size_t at, j;
-         dropout_forward_f32(y1, m1, B.x32, N, 0.3, bits, seed, stream, off);
+         dropout_v0_forward_f32(y1, m1, B.x32, N, 0.3, bits, seed, stream, off);
          /* arbitrary chunk sizes */
          for (at = 0; at < N;) {
             size_t len = 1 + (size_t)(rng_next(&s) % (trial == 0 ? 7 : 3000));
             if (len > N - at) len = N - at;
-            dropout_forward_f32(y2 + at, mc, B.x32 + at, len, 0.3, bits, seed, stream, off + at);
+            dropout_v0_forward_f32(y2 + at, mc, B.x32 + at, len, 0.3, bits, seed, stream, off + at);
             for (j = 0; j < len; ++j) bad += mask_bit(mc, j) != mask_bit(m1, at + j);
             at += len; ++chunks;
          }
@@ -557,7 +558,7 @@ static void test_chunking(void)
          for (at = 0; at < N;) {
             size_t len = 8 * (1 + (size_t)(rng_next(&s) % 500));
             if (len > N - at) len = N - at;
-            dropout_mask(m2 + at / 8, len, 0.3, bits, seed, stream, off + at);
+            dropout_v0_mask(m2 + at / 8, len, 0.3, bits, seed, stream, off + at);
             at += len; ++chunks;
          }
          bad += memcmp(m1, m2, N / 8 + 1) != 0;
@@ -583,53 +584,53 @@ static void test_equivalences(void)
       const double p = 0.37;
       const uint64_t sd = 31, st = 41, of = 59;
       /* f32: in place, stored-mask backward, rebuilt-mask backward, apply_mask */
-      dropout_forward_f32(a32, m, B.x32, N, p, bits, sd, st, of);
+      dropout_v0_forward_f32(a32, m, B.x32, N, p, bits, sd, st, of);
       memcpy(b32, B.x32, sizeof b32);
-      dropout_forward_f32(b32, m2, b32, N, p, bits, sd, st, of);
+      dropout_v0_forward_f32(b32, m2, b32, N, p, bits, sd, st, of);
       bad += memcmp(a32, b32, sizeof a32) != 0 || memcmp(m, m2, sizeof m) != 0;
-      dropout_backward_f32(b32, B.x32, N, p, bits, sd, st, of);
+      dropout_v0_backward_f32(b32, B.x32, N, p, bits, sd, st, of);
       dropout_backward_mask_f32(c32, B.x32, m, N, p, bits);
       bad += memcmp(a32, b32, sizeof a32) != 0 || memcmp(a32, c32, sizeof a32) != 0;
-      dropout_apply_mask_f32(c32, B.x32, m, N, p, bits);
+      dropout_v0_apply_mask_f32(c32, B.x32, m, N, p, bits);
       bad += memcmp(a32, c32, sizeof a32) != 0;
       memcpy(c32, B.x32, sizeof c32);
       dropout_backward_mask_f32(c32, c32, m, N, p, bits);   /* in place from a stored mask */
       bad += memcmp(a32, c32, sizeof a32) != 0;
       /* f64 */
-      dropout_forward_f64(a64, m2, B.x64, N, p, bits, sd, st, of);
+      dropout_v0_forward_f64(a64, m2, B.x64, N, p, bits, sd, st, of);
       bad += memcmp(m, m2, sizeof m) != 0;
       memcpy(b64, B.x64, sizeof b64);
-      dropout_forward_f64(b64, NULL, b64, N, p, bits, sd, st, of);
+      dropout_v0_forward_f64(b64, NULL, b64, N, p, bits, sd, st, of);
       dropout_backward_mask_f64(c64, B.x64, m, N, p, bits);
       bad += memcmp(a64, b64, sizeof a64) != 0 || memcmp(a64, c64, sizeof a64) != 0;
-      dropout_backward_f64(c64, B.x64, N, p, bits, sd, st, of);
+      dropout_v0_backward_f64(c64, B.x64, N, p, bits, sd, st, of);
       bad += memcmp(a64, c64, sizeof a64) != 0;
-      dropout_apply_mask_f64(c64, B.x64, m, N, p, bits);
+      dropout_v0_apply_mask_f64(c64, B.x64, m, N, p, bits);
       bad += memcmp(a64, c64, sizeof a64) != 0;
       /* f16 */
-      dropout_forward_f16(a16, m2, B.x16, N, p, bits, sd, st, of);
+      dropout_v0_forward_f16(a16, m2, B.x16, N, p, bits, sd, st, of);
       bad += memcmp(m, m2, sizeof m) != 0;
       memcpy(b16, B.x16, sizeof b16);
-      dropout_forward_f16(b16, NULL, b16, N, p, bits, sd, st, of);
+      dropout_v0_forward_f16(b16, NULL, b16, N, p, bits, sd, st, of);
       dropout_backward_mask_f16(c16, B.x16, m, N, p, bits);
       bad += memcmp(a16, b16, sizeof a16) != 0 || memcmp(a16, c16, sizeof a16) != 0;
-      dropout_backward_f16(c16, B.x16, N, p, bits, sd, st, of);
+      dropout_v0_backward_f16(c16, B.x16, N, p, bits, sd, st, of);
       bad += memcmp(a16, c16, sizeof a16) != 0;
-      dropout_apply_mask_f16(c16, B.x16, m, N, p, bits);
+      dropout_v0_apply_mask_f16(c16, B.x16, m, N, p, bits);
       bad += memcmp(a16, c16, sizeof a16) != 0;
       /* bf16 */
-      dropout_forward_bf16(a16, m2, B.x16, N, p, bits, sd, st, of);
+      dropout_v0_forward_bf16(a16, m2, B.x16, N, p, bits, sd, st, of);
       bad += memcmp(m, m2, sizeof m) != 0;
       memcpy(b16, B.x16, sizeof b16);
-      dropout_forward_bf16(b16, NULL, b16, N, p, bits, sd, st, of);
+      dropout_v0_forward_bf16(b16, NULL, b16, N, p, bits, sd, st, of);
       dropout_backward_mask_bf16(c16, B.x16, m, N, p, bits);
       bad += memcmp(a16, b16, sizeof a16) != 0 || memcmp(a16, c16, sizeof a16) != 0;
-      dropout_backward_bf16(c16, B.x16, N, p, bits, sd, st, of);
+      dropout_v0_backward_bf16(c16, B.x16, N, p, bits, sd, st, of);
       bad += memcmp(a16, c16, sizeof a16) != 0;
-      dropout_apply_mask_bf16(c16, B.x16, m, N, p, bits);
+      dropout_v0_apply_mask_bf16(c16, B.x16, m, N, p, bits);
       bad += memcmp(a16, c16, sizeof a16) != 0;
       /* mask alone */
-      dropout_mask(m2, N, p, bits, sd, st, of);
+      dropout_v0_mask(m2, N, p, bits, sd, st, of);
       bad += memcmp(m, m2, sizeof m) != 0;
       CHECK(bad == 0, "bits=%d: %u comparisons differ", bits, (unsigned)bad);
    }
@@ -669,10 +670,10 @@ static void test_p_zero_is_identity(void)
    make_specials(N);
    for (bits = 8; bits <= 32; bits *= 2) {
       int rc = 0;
-      rc |= dropout_forward_f32(B.y32, B.m32, B.x32, N, -0.0, bits, 1, 2, 3);   /* -0.0 is a valid p = 0 */
-      rc |= dropout_forward_f64(B.y64, B.m64, B.x64, N, 0.0, bits, 1, 2, 3);
-      rc |= dropout_forward_f16(B.y16, B.m16, B.x16, N, 0.0, bits, 1, 2, 3);
-      rc |= dropout_forward_bf16(B.yb16, B.mb16, B.x16, N, 0.0, bits, 1, 2, 3);
+      rc |= dropout_v0_forward_f32(B.y32, B.m32, B.x32, N, -0.0, bits, 1, 2, 3);   /* -0.0 is a valid p = 0 */
+      rc |= dropout_v0_forward_f64(B.y64, B.m64, B.x64, N, 0.0, bits, 1, 2, 3);
+      rc |= dropout_v0_forward_f16(B.y16, B.m16, B.x16, N, 0.0, bits, 1, 2, 3);
+      rc |= dropout_v0_forward_bf16(B.yb16, B.mb16, B.x16, N, 0.0, bits, 1, 2, 3);
       CHECK(rc == 0, "p = 0 rejected");
       CHECK(memcmp(B.y32, B.x32, N * 4) == 0, "bits=%d f32 not a bit copy", bits);
       CHECK(memcmp(B.y64, B.x64, N * 8) == 0, "bits=%d f64 not a bit copy", bits);
@@ -681,7 +682,7 @@ static void test_p_zero_is_identity(void)
       for (j = 0; j < N / 8; ++j) CHECK(B.m32[j] == 0xFF && B.m16[j] == 0xFF, "mask byte %u not all kept", (unsigned)j);
       CHECK(B.m32[N / 8] == 0x01, "mask tail %02x, want 01", B.m32[N / 8]);
       /* tiny p that rounds to t = 0 is p = 0 */
-      dropout_forward_f32(B.y32, NULL, B.x32, N, bits == 32 ? 1e-10 : bits == 16 ? 7e-6 : 1.9e-3, bits, 1, 2, 3);
+      dropout_v0_forward_f32(B.y32, NULL, B.x32, N, bits == 32 ? 1e-10 : bits == 16 ? 7e-6 : 1.9e-3, bits, 1, 2, 3);
       CHECK(memcmp(B.y32, B.x32, N * 4) == 0, "bits=%d: p rounding to t=0 not a bit copy", bits);
    }
    case_end("p_zero_copies_bits (NaN payloads, -0, Inf, denormals)");
@@ -701,11 +702,11 @@ static void test_all_dropped(void)
    for (i = 0; i < sizeof cs / sizeof cs[0]; ++i) {
       int rc = 0;
       memset(B.m32, 0xFF, N / 8 + 1); memset(B.mm, 0xFF, N / 8 + 1);
-      rc |= dropout_forward_f32(B.y32, B.m32, B.x32, N, cs[i].p, cs[i].bits, 8, 9, 10);
-      rc |= dropout_forward_f64(B.y64, NULL, B.x64, N, cs[i].p, cs[i].bits, 8, 9, 10);
-      rc |= dropout_forward_f16(B.y16, NULL, B.x16, N, cs[i].p, cs[i].bits, 8, 9, 10);
-      rc |= dropout_forward_bf16(B.yb16, NULL, B.x16, N, cs[i].p, cs[i].bits, 8, 9, 10);
-      rc |= dropout_mask(B.mm, N, cs[i].p, cs[i].bits, 8, 9, 10);
+      rc |= dropout_v0_forward_f32(B.y32, B.m32, B.x32, N, cs[i].p, cs[i].bits, 8, 9, 10);
+      rc |= dropout_v0_forward_f64(B.y64, NULL, B.x64, N, cs[i].p, cs[i].bits, 8, 9, 10);
+      rc |= dropout_v0_forward_f16(B.y16, NULL, B.x16, N, cs[i].p, cs[i].bits, 8, 9, 10);
+      rc |= dropout_v0_forward_bf16(B.yb16, NULL, B.x16, N, cs[i].p, cs[i].bits, 8, 9, 10);
+      rc |= dropout_v0_mask(B.mm, N, cs[i].p, cs[i].bits, 8, 9, 10);
       CHECK(rc == 0, "p=%.17g bits=%d rejected", cs[i].p, cs[i].bits);
       for (j = 0; j < N; ++j) {
          CHECK(bits_f32(B.y32[j]) == 0 && bits_f64(B.y64[j]) == 0 && B.y16[j] == 0 && B.yb16[j] == 0,
@@ -715,8 +716,8 @@ static void test_all_dropped(void)
       /* a stored mask that claims kept elements changes nothing (SPEC section 7): no
          Inf * 0, no -0 from a negative times 0 */
       memset(B.mm, 0xFF, N / 8 + 1);
-      rc |= dropout_apply_mask_f32(B.y32, B.x32, B.mm, N, cs[i].p, cs[i].bits);
-      rc |= dropout_apply_mask_f64(B.y64, B.x64, B.mm, N, cs[i].p, cs[i].bits);
+      rc |= dropout_v0_apply_mask_f32(B.y32, B.x32, B.mm, N, cs[i].p, cs[i].bits);
+      rc |= dropout_v0_apply_mask_f64(B.y64, B.x64, B.mm, N, cs[i].p, cs[i].bits);
       rc |= dropout_backward_mask_f16(B.y16, B.x16, B.mm, N, cs[i].p, cs[i].bits);
       rc |= dropout_backward_mask_bf16(B.yb16, B.x16, B.mm, N, cs[i].p, cs[i].bits);
       CHECK(rc == 0, "apply_mask p=%.17g bits=%d rejected", cs[i].p, cs[i].bits);
@@ -774,28 +775,28 @@ static void test_n_zero_and_null(void)
    uint64_t big = UINT64_MAX;
    int rc = 0;
    /* n = 0: any pointer may be NULL, any offset is fine, nothing is written */
-   rc |= dropout_forward_f32(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
-   rc |= dropout_forward_f64(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
-   rc |= dropout_forward_f16(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
-   rc |= dropout_forward_bf16(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
-   rc |= dropout_backward_f32(NULL, NULL, 0, 0.5, 16, 0, 0, big);
-   rc |= dropout_backward_f64(NULL, NULL, 0, 0.5, 16, 0, 0, big);
-   rc |= dropout_backward_f16(NULL, NULL, 0, 0.5, 16, 0, 0, big);
-   rc |= dropout_backward_bf16(NULL, NULL, 0, 0.5, 16, 0, 0, big);
-   rc |= dropout_mask(NULL, 0, 0.5, 32, 0, 0, big);
-   rc |= dropout_apply_mask_f32(NULL, NULL, NULL, 0, 0.5, 8);
-   rc |= dropout_apply_mask_f64(NULL, NULL, NULL, 0, 0.5, 8);
-   rc |= dropout_apply_mask_f16(NULL, NULL, NULL, 0, 0.5, 8);
-   rc |= dropout_apply_mask_bf16(NULL, NULL, NULL, 0, 0.5, 8);
+   rc |= dropout_v0_forward_f32(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
+   rc |= dropout_v0_forward_f64(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
+   rc |= dropout_v0_forward_f16(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
+   rc |= dropout_v0_forward_bf16(NULL, NULL, NULL, 0, 0.5, 8, 0, 0, big);
+   rc |= dropout_v0_backward_f32(NULL, NULL, 0, 0.5, 16, 0, 0, big);
+   rc |= dropout_v0_backward_f64(NULL, NULL, 0, 0.5, 16, 0, 0, big);
+   rc |= dropout_v0_backward_f16(NULL, NULL, 0, 0.5, 16, 0, 0, big);
+   rc |= dropout_v0_backward_bf16(NULL, NULL, 0, 0.5, 16, 0, 0, big);
+   rc |= dropout_v0_mask(NULL, 0, 0.5, 32, 0, 0, big);
+   rc |= dropout_v0_apply_mask_f32(NULL, NULL, NULL, 0, 0.5, 8);
+   rc |= dropout_v0_apply_mask_f64(NULL, NULL, NULL, 0, 0.5, 8);
+   rc |= dropout_v0_apply_mask_f16(NULL, NULL, NULL, 0, 0.5, 8);
+   rc |= dropout_v0_apply_mask_bf16(NULL, NULL, NULL, 0, 0.5, 8);
    rc |= dropout_backward_mask_f32(NULL, NULL, NULL, 0, 0.5, 8);
    rc |= dropout_backward_mask_f64(NULL, NULL, NULL, 0, 0.5, 8);
    rc |= dropout_backward_mask_f16(NULL, NULL, NULL, 0, 0.5, 8);
    rc |= dropout_backward_mask_bf16(NULL, NULL, NULL, 0, 0.5, 8);
    CHECK(rc == 0, "an n = 0 call with NULL pointers failed");
-   rc = dropout_forward_f32(&f, m, &f, 0, 0.5, 8, 0, 0, 0) | dropout_mask(m, 0, 0.5, 8, 0, 0, 0);
+   rc = dropout_v0_forward_f32(&f, m, &f, 0, 0.5, 8, 0, 0, 0) | dropout_v0_mask(m, 0, 0.5, 8, 0, 0, 0);
    CHECK(rc == 0 && m[0] == 0xA5 && f == 1.0f, "an n = 0 call wrote something");
    /* the mask is optional in forward */
-   CHECK(dropout_forward_f32(&f, NULL, &f, 1, 0.0, 8, 0, 0, 0) == 0 && f == 1.0f, "NULL mask refused");
+   CHECK(dropout_v0_forward_f32(&f, NULL, &f, 1, 0.0, 8, 0, 0, 0) == 0 && f == 1.0f, "NULL mask refused");
    case_end("n_zero_with_null_pointers");
 }
 
@@ -824,9 +825,9 @@ static void test_offsets_near_end(void)
       bad += compare_with_ref(0, 0, n, 0.5, bits, 3, 4, last);
       memset(B.y32, 0x5A, n * 4); memset(B.m32, 0x5A, n / 8 + 1);
       if (n > 1)   /* for n = 1, "one more" would be offset 2^64 */
-         CHECK(dropout_forward_f32(B.y32, B.m32, B.x32, n, 0.5, bits, 3, 4, last + 1) == DROPOUT_ERR_RANGE,
+         CHECK(dropout_v0_forward_f32(B.y32, B.m32, B.x32, n, 0.5, bits, 3, 4, last + 1) == DROPOUT_ERR_RANGE,
                "n=%u offset 2^64-n+1 not a range error", (unsigned)n);
-      CHECK(dropout_mask(B.m32, n, 0.5, bits, 3, 4, UINT64_MAX) == (n == 1 ? 0 : DROPOUT_ERR_RANGE), "mask at 2^64-1");
+      CHECK(dropout_v0_mask(B.m32, n, 0.5, bits, 3, 4, UINT64_MAX) == (n == 1 ? 0 : DROPOUT_ERR_RANGE), "mask at 2^64-1");
       if (n > 1) {
          size_t j;
          for (j = 0; j < n * 4; ++j) CHECK(((uint8_t *)B.y32)[j] == 0x5A, "written on a range error");
@@ -840,7 +841,7 @@ static void test_offsets_near_end(void)
 
 static void test_gen(void)
 {
-   dropout_gen g = dropout_gen_make(77, 88), h;
+   dropout_v0_gen g = dropout_v0_gen_make(77, 88), h;
    uint64_t off = 12345;
    CHECK(g.seed == 77 && g.stream == 88 && g.offset == 0, "gen_make");
    CHECK(dropout_gen_next(&g, 10, &off) == 0 && off == 0 && g.offset == 10, "first reservation");
@@ -911,15 +912,15 @@ static int stream_calls_fail(const char *what, size_t n, double p, int bits, uin
 {
    int rc[9], i, bad = 0;
    canary_set();
-   rc[0] = dropout_forward_f32(e_y32, e_m, e_x32, n, p, bits, 1, 2, off);
-   rc[1] = dropout_forward_f64(e_y64, e_m, e_x64, n, p, bits, 1, 2, off);
-   rc[2] = dropout_forward_f16(e_y16, e_m, e_x16, n, p, bits, 1, 2, off);
-   rc[3] = dropout_forward_bf16(e_y16, e_m, e_x16, n, p, bits, 1, 2, off);
-   rc[4] = dropout_backward_f32(e_y32, e_x32, n, p, bits, 1, 2, off);
-   rc[5] = dropout_backward_f64(e_y64, e_x64, n, p, bits, 1, 2, off);
-   rc[6] = dropout_backward_f16(e_y16, e_x16, n, p, bits, 1, 2, off);
-   rc[7] = dropout_backward_bf16(e_y16, e_x16, n, p, bits, 1, 2, off);
-   rc[8] = dropout_mask(e_m, n, p, bits, 1, 2, off);
+   rc[0] = dropout_v0_forward_f32(e_y32, e_m, e_x32, n, p, bits, 1, 2, off);
+   rc[1] = dropout_v0_forward_f64(e_y64, e_m, e_x64, n, p, bits, 1, 2, off);
+   rc[2] = dropout_v0_forward_f16(e_y16, e_m, e_x16, n, p, bits, 1, 2, off);
+   rc[3] = dropout_v0_forward_bf16(e_y16, e_m, e_x16, n, p, bits, 1, 2, off);
+   rc[4] = dropout_v0_backward_f32(e_y32, e_x32, n, p, bits, 1, 2, off);
+   rc[5] = dropout_v0_backward_f64(e_y64, e_x64, n, p, bits, 1, 2, off);
+   rc[6] = dropout_v0_backward_f16(e_y16, e_x16, n, p, bits, 1, 2, off);
+   rc[7] = dropout_v0_backward_bf16(e_y16, e_x16, n, p, bits, 1, 2, off);
+   rc[8] = dropout_v0_mask(e_m, n, p, bits, 1, 2, off);
    for (i = 0; i < 9; ++i)
       if (rc[i] != want) { CHECK(0, "%s: call %d returned %d, want %d", what, i, rc[i], want); ++bad; }
    if (!canary_ok()) { CHECK(0, "%s: an output was written on error", what); ++bad; }
@@ -930,10 +931,10 @@ static int mask_calls_fail(const char *what, size_t n, double p, int bits, int w
 {
    int rc[8], i, bad = 0;
    canary_set();
-   rc[0] = dropout_apply_mask_f32(e_y32, e_x32, e_min, n, p, bits);
-   rc[1] = dropout_apply_mask_f64(e_y64, e_x64, e_min, n, p, bits);
-   rc[2] = dropout_apply_mask_f16(e_y16, e_x16, e_min, n, p, bits);
-   rc[3] = dropout_apply_mask_bf16(e_y16, e_x16, e_min, n, p, bits);
+   rc[0] = dropout_v0_apply_mask_f32(e_y32, e_x32, e_min, n, p, bits);
+   rc[1] = dropout_v0_apply_mask_f64(e_y64, e_x64, e_min, n, p, bits);
+   rc[2] = dropout_v0_apply_mask_f16(e_y16, e_x16, e_min, n, p, bits);
+   rc[3] = dropout_v0_apply_mask_bf16(e_y16, e_x16, e_min, n, p, bits);
    rc[4] = dropout_backward_mask_f32(e_y32, e_x32, e_min, n, p, bits);
    rc[5] = dropout_backward_mask_f64(e_y64, e_x64, e_min, n, p, bits);
    rc[6] = dropout_backward_mask_f16(e_y16, e_x16, e_min, n, p, bits);
@@ -975,35 +976,35 @@ static void test_errors_write_nothing(void)
    calls += 27;
    /* each pointer argument NULL with n > 0 */
    canary_set();
-   CHECK(dropout_forward_f32(NULL, e_m, e_x32, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f32 y");
-   CHECK(dropout_forward_f32(e_y32, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f32 x");
-   CHECK(dropout_forward_f64(NULL, e_m, e_x64, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f64 y");
-   CHECK(dropout_forward_f64(e_y64, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f64 x");
-   CHECK(dropout_forward_f16(NULL, e_m, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f16 y");
-   CHECK(dropout_forward_f16(e_y16, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f16 x");
-   CHECK(dropout_forward_bf16(NULL, e_m, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bf16 y");
-   CHECK(dropout_forward_bf16(e_y16, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bf16 x");
-   CHECK(dropout_backward_f32(NULL, e_x32, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f32 dx");
-   CHECK(dropout_backward_f32(e_y32, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f32 dy");
-   CHECK(dropout_backward_f64(NULL, e_x64, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f64 dx");
-   CHECK(dropout_backward_f64(e_y64, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f64 dy");
-   CHECK(dropout_backward_f16(NULL, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f16 dx");
-   CHECK(dropout_backward_f16(e_y16, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f16 dy");
-   CHECK(dropout_backward_bf16(NULL, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw bf16 dx");
-   CHECK(dropout_backward_bf16(e_y16, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw bf16 dy");
-   CHECK(dropout_mask(NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "mask");
-   CHECK(dropout_apply_mask_f32(NULL, e_x32, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f32 y");
-   CHECK(dropout_apply_mask_f32(e_y32, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f32 x");
-   CHECK(dropout_apply_mask_f32(e_y32, e_x32, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f32 mask");
-   CHECK(dropout_apply_mask_f64(NULL, e_x64, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f64 y");
-   CHECK(dropout_apply_mask_f64(e_y64, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f64 x");
-   CHECK(dropout_apply_mask_f64(e_y64, e_x64, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f64 mask");
-   CHECK(dropout_apply_mask_f16(NULL, e_x16, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f16 y");
-   CHECK(dropout_apply_mask_f16(e_y16, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f16 x");
-   CHECK(dropout_apply_mask_f16(e_y16, e_x16, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f16 mask");
-   CHECK(dropout_apply_mask_bf16(NULL, e_x16, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am bf16 y");
-   CHECK(dropout_apply_mask_bf16(e_y16, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am bf16 x");
-   CHECK(dropout_apply_mask_bf16(e_y16, e_x16, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am bf16 mask");
+   CHECK(dropout_v0_forward_f32(NULL, e_m, e_x32, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f32 y");
+   CHECK(dropout_v0_forward_f32(e_y32, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f32 x");
+   CHECK(dropout_v0_forward_f64(NULL, e_m, e_x64, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f64 y");
+   CHECK(dropout_v0_forward_f64(e_y64, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f64 x");
+   CHECK(dropout_v0_forward_f16(NULL, e_m, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f16 y");
+   CHECK(dropout_v0_forward_f16(e_y16, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "f16 x");
+   CHECK(dropout_v0_forward_bf16(NULL, e_m, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bf16 y");
+   CHECK(dropout_v0_forward_bf16(e_y16, e_m, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bf16 x");
+   CHECK(dropout_v0_backward_f32(NULL, e_x32, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f32 dx");
+   CHECK(dropout_v0_backward_f32(e_y32, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f32 dy");
+   CHECK(dropout_v0_backward_f64(NULL, e_x64, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f64 dx");
+   CHECK(dropout_v0_backward_f64(e_y64, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f64 dy");
+   CHECK(dropout_v0_backward_f16(NULL, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f16 dx");
+   CHECK(dropout_v0_backward_f16(e_y16, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw f16 dy");
+   CHECK(dropout_v0_backward_bf16(NULL, e_x16, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw bf16 dx");
+   CHECK(dropout_v0_backward_bf16(e_y16, NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "bw bf16 dy");
+   CHECK(dropout_v0_mask(NULL, EN, 0.5, 8, 1, 2, 3) == DROPOUT_ERR_NULL, "mask");
+   CHECK(dropout_v0_apply_mask_f32(NULL, e_x32, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f32 y");
+   CHECK(dropout_v0_apply_mask_f32(e_y32, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f32 x");
+   CHECK(dropout_v0_apply_mask_f32(e_y32, e_x32, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f32 mask");
+   CHECK(dropout_v0_apply_mask_f64(NULL, e_x64, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f64 y");
+   CHECK(dropout_v0_apply_mask_f64(e_y64, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f64 x");
+   CHECK(dropout_v0_apply_mask_f64(e_y64, e_x64, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f64 mask");
+   CHECK(dropout_v0_apply_mask_f16(NULL, e_x16, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f16 y");
+   CHECK(dropout_v0_apply_mask_f16(e_y16, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f16 x");
+   CHECK(dropout_v0_apply_mask_f16(e_y16, e_x16, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am f16 mask");
+   CHECK(dropout_v0_apply_mask_bf16(NULL, e_x16, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am bf16 y");
+   CHECK(dropout_v0_apply_mask_bf16(e_y16, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am bf16 x");
+   CHECK(dropout_v0_apply_mask_bf16(e_y16, e_x16, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "am bf16 mask");
    CHECK(dropout_backward_mask_f32(NULL, e_x32, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "bm f32 dx");
    CHECK(dropout_backward_mask_f32(e_y32, NULL, e_min, EN, 0.5, 8) == DROPOUT_ERR_NULL, "bm f32 dy");
    CHECK(dropout_backward_mask_f32(e_y32, e_x32, NULL, EN, 0.5, 8) == DROPOUT_ERR_NULL, "bm f32 mask");

@@ -10,6 +10,7 @@
    float -> bf16: against a round-to-nearest-even written here another way, over every
    high half with low halves around the tie, and 4 million random floats. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -213,7 +214,7 @@ static void test_fused_f32(void)
             uint64_t off = offsets[io];
             int rc;
             mask[N / 8] = 0xFF;
-            rc = dropout_bias_dropout_add_f32(y, mask, x, bias, res, ROWS, COLS, ps[ip], bitss[ib], 42, 3, off);
+            rc = dropout_v0_bias_dropout_add_f32(y, mask, x, bias, res, ROWS, COLS, ps[ip], bitss[ib], 42, 3, off);
             CHECK(rc == 0, "rc %d", rc);
             CHECK(mask[N / 8] >> (N % 8) == 0, "mask bits past n must be 0");
             for (i = 0; i < N; ++i) {
@@ -227,13 +228,13 @@ static void test_fused_f32(void)
             }
             /* row by row with offset + row * cols: the same result (chunking) */
             for (row = 0; row < ROWS; ++row)
-               dropout_bias_dropout_add_f32(y2 + row * COLS, NULL, x + row * COLS, bias,
+               dropout_v0_bias_dropout_add_f32(y2 + row * COLS, NULL, x + row * COLS, bias,
                                             res + row * COLS, 1, COLS, ps[ip], bitss[ib], 42, 3,
                                             off + (uint64_t)(row * COLS));
             CHECK(memcmp(y, y2, sizeof y) == 0, "row-by-row calls differ from one call");
             /* in place over the residual */
             memcpy(y2, res, sizeof y2);
-            dropout_bias_dropout_add_f32(y2, NULL, x, bias, y2, ROWS, COLS, ps[ip], bitss[ib], 42, 3, off);
+            dropout_v0_bias_dropout_add_f32(y2, NULL, x, bias, y2, ROWS, COLS, ps[ip], bitss[ib], 42, 3, off);
             CHECK(memcmp(y, y2, sizeof y) == 0, "in place (y == residual) differs");
          }
    CHECK(kept > 0, "nothing kept at all");
@@ -250,8 +251,8 @@ static void test_fused_half(void)
          dropout_rule r = dropout_rule_make(p, 16);
          for (i = 0; i < N; ++i) { x[i] = (uint16_t)rnd32(); res[i] = (uint16_t)rnd32(); }
          for (i = 0; i < COLS; ++i) bias[i] = (uint16_t)rnd32();
-         if (fmt == 0) dropout_bias_dropout_add_f16(y, NULL, x, bias, res, ROWS, COLS, p, 16, 7, 0, 11);
-         else dropout_bias_dropout_add_bf16(y, NULL, x, bias, res, ROWS, COLS, p, 16, 7, 0, 11);
+         if (fmt == 0) dropout_v0_bias_dropout_add_f16(y, NULL, x, bias, res, ROWS, COLS, p, 16, 7, 0, 11);
+         else dropout_v0_bias_dropout_add_bf16(y, NULL, x, bias, res, ROWS, COLS, p, 16, 7, 0, 11);
          for (i = 0; i < N; ++i) {
             int k = keep_at(7, 0, 11 + (uint64_t)i, r);
             uint16_t want;
@@ -273,13 +274,13 @@ static void test_fused_errors(void)
 {
    float v[4] = { 0 };
    uint8_t m[1] = { 0xAB };
-   CHECK(dropout_bias_dropout_add_f32(v, m, v, v, v, (size_t)-1 / 2, 3, 0.5, 8, 1, 0, 0) == DROPOUT_ERR_ARG, "rows * cols overflow");
-   CHECK(dropout_bias_dropout_add_f32(v, m, v, NULL, v, 2, 2, 0.5, 8, 1, 0, 0) == DROPOUT_ERR_NULL, "NULL bias");
-   CHECK(dropout_bias_dropout_add_f32(v, m, v, v, NULL, 2, 2, 0.5, 8, 1, 0, 0) == DROPOUT_ERR_NULL, "NULL residual");
-   CHECK(dropout_bias_dropout_add_f32(v, m, v, v, v, 2, 2, 1.5, 8, 1, 0, 0) == DROPOUT_ERR_P, "p > 1");
-   CHECK(dropout_bias_dropout_add_f32(v, m, v, v, v, 2, 2, 0.5, 7, 1, 0, 0) == DROPOUT_ERR_BITS, "bits 7");
-   CHECK(dropout_bias_dropout_add_f32(v, m, v, v, v, 2, 2, 0.5, 8, 1, 0, 0xFFFFFFFFFFFFFFFDu) == DROPOUT_ERR_RANGE, "range");
-   CHECK(dropout_bias_dropout_add_f32(NULL, NULL, NULL, NULL, NULL, 0, 5, 0.5, 8, 1, 0, 0) == 0, "n = 0 needs no pointers");
+   CHECK(dropout_v0_bias_dropout_add_f32(v, m, v, v, v, (size_t)-1 / 2, 3, 0.5, 8, 1, 0, 0) == DROPOUT_ERR_ARG, "rows * cols overflow");
+   CHECK(dropout_v0_bias_dropout_add_f32(v, m, v, NULL, v, 2, 2, 0.5, 8, 1, 0, 0) == DROPOUT_ERR_NULL, "NULL bias");
+   CHECK(dropout_v0_bias_dropout_add_f32(v, m, v, v, NULL, 2, 2, 0.5, 8, 1, 0, 0) == DROPOUT_ERR_NULL, "NULL residual");
+   CHECK(dropout_v0_bias_dropout_add_f32(v, m, v, v, v, 2, 2, 1.5, 8, 1, 0, 0) == DROPOUT_ERR_P, "p > 1");
+   CHECK(dropout_v0_bias_dropout_add_f32(v, m, v, v, v, 2, 2, 0.5, 7, 1, 0, 0) == DROPOUT_ERR_BITS, "bits 7");
+   CHECK(dropout_v0_bias_dropout_add_f32(v, m, v, v, v, 2, 2, 0.5, 8, 1, 0, 0xFFFFFFFFFFFFFFFDu) == DROPOUT_ERR_RANGE, "range");
+   CHECK(dropout_v0_bias_dropout_add_f32(NULL, NULL, NULL, NULL, NULL, 0, 5, 0.5, 8, 1, 0, 0) == 0, "n = 0 needs no pointers");
    CHECK(m[0] == 0xAB && v[0] == 0.0f, "an error wrote something");
    case_end("fused errors: validated before writing");
 }

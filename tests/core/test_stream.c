@@ -9,6 +9,7 @@
    Peers that are missing print a SKIP line. */
 #define _POSIX_C_SOURCE 200809L   /* popen */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -74,8 +75,8 @@ static void test_kat_reference(void)
       CHECK(kat_ok(&kats[i]), "vector %u (%u rounds) differs", (unsigned)i, kats[i].rounds);
    /* the same first vector through the stream API: seed 0, stream 0, words 0..3 */
    for (i = 0; i < 4; ++i)
-      CHECK(dropout_stream_u32(0, 0, i) == kats[0].out[i], "stream word %u = %08x, want %08x",
-            (unsigned)i, dropout_stream_u32(0, 0, i), kats[0].out[i]);
+      CHECK(dropout_v0_stream_u32(0, 0, i) == kats[0].out[i], "stream word %u = %08x, want %08x",
+            (unsigned)i, dropout_v0_stream_u32(0, 0, i), kats[0].out[i]);
    case_end("philox_kat_reference (6 vectors, 7 and 10 rounds)");
 }
 
@@ -145,7 +146,7 @@ static void test_random123_peer(void)
    for (a = 0; a < sizeof seeds / sizeof seeds[0]; ++a)
       for (b = 0; b < sizeof streams / sizeof streams[0]; ++b)
          for (c = 0; c < sizeof words / sizeof words[0]; ++c) {
-            int rc = dropout_fill_u32(out, N, seeds[a], streams[b], words[c]);
+            int rc = dropout_v0_fill_u32(out, N, seeds[a], streams[b], words[c]);
             CHECK(rc == DROPOUT_OK, "fill_u32 at word %llu: %d", (unsigned long long)words[c], rc);
             for (i = 0; i < N; ++i) {
                uint64_t w = words[c] + i;
@@ -157,7 +158,7 @@ static void test_random123_peer(void)
                            (unsigned long long)w, out[i], want);
                   ++mismatches;
                }
-               if (i % 61 == 0 && dropout_stream_u32(seeds[a], streams[b], w) != want) {
+               if (i % 61 == 0 && dropout_v0_stream_u32(seeds[a], streams[b], w) != want) {
                   if (!mismatches) CHECK(0, "stream_u32 word %llx differs", (unsigned long long)w);
                   ++mismatches;
                }
@@ -182,9 +183,9 @@ static void test_fill_u32_consistency(void)
       uint64_t seed = rng_next(&s), stream = rng_next(&s), word = rng_next(&s) >> (it % 3 * 20);
       size_t n = (size_t)(rng_next(&s) % 300), i;
       if (word > UINT64_MAX - 300) word -= 300;
-      CHECK(dropout_fill_u32(out, n, seed, stream, word) == DROPOUT_OK, "fill_u32 failed");
+      CHECK(dropout_v0_fill_u32(out, n, seed, stream, word) == DROPOUT_OK, "fill_u32 failed");
       for (i = 0; i < n; ++i)
-         CHECK(out[i] == dropout_stream_u32(seed, stream, word + i), "word %llu + %u differs",
+         CHECK(out[i] == dropout_v0_stream_u32(seed, stream, word + i), "word %llu + %u differs",
                (unsigned long long)word, (unsigned)i);
    }
    case_end("fill_u32_equals_stream_u32");
@@ -201,8 +202,8 @@ static void test_fill_uniform_f32(void)
    size_t i;
    for (it = 0; it < 20; ++it) {
       uint64_t seed = rng_next(&s), stream = rng_next(&s), word = rng_next(&s) >> 2;
-      CHECK(dropout_fill_u32(w, N, seed, stream, word) == DROPOUT_OK, "fill_u32");
-      CHECK(dropout_fill_uniform_f32(f, N, seed, stream, word) == DROPOUT_OK, "fill_uniform_f32");
+      CHECK(dropout_v0_fill_u32(w, N, seed, stream, word) == DROPOUT_OK, "fill_u32");
+      CHECK(dropout_v0_fill_uniform_f32(f, N, seed, stream, word) == DROPOUT_OK, "fill_uniform_f32");
       for (i = 0; i < N; ++i) {
          float want = (float)((double)(w[i] >> 8) / 16777216.0);
          CHECK(memcmp(&f[i], &want, sizeof want) == 0 && f[i] >= 0.0f && f[i] < 1.0f,
@@ -229,8 +230,8 @@ static void test_fill_uniform_f64(void)
    size_t i;
    for (it = 0; it < 20; ++it) {
       uint64_t seed = rng_next(&s), stream = rng_next(&s), index = rng_next(&s) >> 3;
-      CHECK(dropout_fill_u32(w, 2 * N, seed, stream, 2 * index) == DROPOUT_OK, "fill_u32");
-      CHECK(dropout_fill_uniform_f64(d, N, seed, stream, index) == DROPOUT_OK, "fill_uniform_f64");
+      CHECK(dropout_v0_fill_u32(w, 2 * N, seed, stream, 2 * index) == DROPOUT_OK, "fill_u32");
+      CHECK(dropout_v0_fill_uniform_f64(d, N, seed, stream, index) == DROPOUT_OK, "fill_uniform_f64");
       for (i = 0; i < N; ++i) {
          uint64_t u = (uint64_t)w[2 * i + 1] << 32 | w[2 * i];
          double want = (double)(u >> 11) / 9007199254740992.0;
@@ -263,42 +264,42 @@ static void test_fill_ranges(void)
    size_t i;
    const uint64_t seed = 99, stream = 0xF000000000000001u;
 
-   CHECK(dropout_fill_u32(u, N, seed, stream, end - N + 1) == DROPOUT_OK, "u32 ending at 2^64-1");
+   CHECK(dropout_v0_fill_u32(u, N, seed, stream, end - N + 1) == DROPOUT_OK, "u32 ending at 2^64-1");
    for (i = 0; i < N; ++i)
-      CHECK(u[i] == dropout_stream_u32(seed, stream, end - N + 1 + i), "u32 end word %u", (unsigned)i);
+      CHECK(u[i] == dropout_v0_stream_u32(seed, stream, end - N + 1 + i), "u32 end word %u", (unsigned)i);
    memset(u, 0xAB, sizeof u);
-   CHECK(dropout_fill_u32(u, N, seed, stream, end - N + 2) == DROPOUT_ERR_RANGE, "u32 past 2^64");
+   CHECK(dropout_v0_fill_u32(u, N, seed, stream, end - N + 2) == DROPOUT_ERR_RANGE, "u32 past 2^64");
    CHECK(all_bytes(u, sizeof u, 0xAB), "u32 written on error");
-   CHECK(dropout_fill_u32(u, 1, seed, stream, end) == DROPOUT_OK, "u32 last word alone");
-   CHECK(dropout_fill_u32(u, 0, seed, stream, end) == DROPOUT_OK, "u32 n = 0 at the end");
+   CHECK(dropout_v0_fill_u32(u, 1, seed, stream, end) == DROPOUT_OK, "u32 last word alone");
+   CHECK(dropout_v0_fill_u32(u, 0, seed, stream, end) == DROPOUT_OK, "u32 n = 0 at the end");
 
-   CHECK(dropout_fill_uniform_f32(f, N, seed, stream, end - N + 1) == DROPOUT_OK, "f32 at end");
+   CHECK(dropout_v0_fill_uniform_f32(f, N, seed, stream, end - N + 1) == DROPOUT_OK, "f32 at end");
    memset(f, 0xAB, sizeof f);
-   CHECK(dropout_fill_uniform_f32(f, N, seed, stream, end - N + 2) == DROPOUT_ERR_RANGE, "f32 past");
+   CHECK(dropout_v0_fill_uniform_f32(f, N, seed, stream, end - N + 2) == DROPOUT_ERR_RANGE, "f32 past");
    CHECK(all_bytes(f, sizeof f, 0xAB), "f32 written on error");
 
    /* doubles: index + n must not pass 2^63 (the last double uses words 2^64-2, 2^64-1) */
-   CHECK(dropout_fill_uniform_f64(d, N, seed, stream, half - N) == DROPOUT_OK, "f64 ending at 2^63");
+   CHECK(dropout_v0_fill_uniform_f64(d, N, seed, stream, half - N) == DROPOUT_OK, "f64 ending at 2^63");
    {
-      uint64_t lo = dropout_stream_u32(seed, stream, end - 1), hi = dropout_stream_u32(seed, stream, end);
+      uint64_t lo = dropout_v0_stream_u32(seed, stream, end - 1), hi = dropout_v0_stream_u32(seed, stream, end);
       double want = (double)((hi << 32 | lo) >> 11) / 9007199254740992.0;
       CHECK(memcmp(&d[N - 1], &want, sizeof want) == 0, "last double %.17g, want %.17g", d[N - 1], want);
    }
    memset(d, 0xAB, sizeof d);
-   CHECK(dropout_fill_uniform_f64(d, N, seed, stream, half - N + 1) == DROPOUT_ERR_RANGE, "f64 past 2^63");
-   CHECK(dropout_fill_uniform_f64(d, 1, seed, stream, half) == DROPOUT_ERR_RANGE, "f64 at 2^63");
-   CHECK(dropout_fill_uniform_f64(d, 1, seed, stream, UINT64_MAX) == DROPOUT_ERR_RANGE, "f64 at 2^64-1");
+   CHECK(dropout_v0_fill_uniform_f64(d, N, seed, stream, half - N + 1) == DROPOUT_ERR_RANGE, "f64 past 2^63");
+   CHECK(dropout_v0_fill_uniform_f64(d, 1, seed, stream, half) == DROPOUT_ERR_RANGE, "f64 at 2^63");
+   CHECK(dropout_v0_fill_uniform_f64(d, 1, seed, stream, UINT64_MAX) == DROPOUT_ERR_RANGE, "f64 at 2^64-1");
    CHECK(all_bytes(d, sizeof d, 0xAB), "f64 written on error");
 
    /* NULL is fine only when nothing is asked for */
-   CHECK(dropout_fill_u32(NULL, 1, 0, 0, 0) == DROPOUT_ERR_NULL, "u32 NULL");
-   CHECK(dropout_fill_uniform_f32(NULL, 1, 0, 0, 0) == DROPOUT_ERR_NULL, "f32 NULL");
-   CHECK(dropout_fill_uniform_f64(NULL, 1, 0, 0, 0) == DROPOUT_ERR_NULL, "f64 NULL");
-   CHECK(dropout_fill_u32(NULL, 0, 0, 0, 0) == DROPOUT_OK, "u32 NULL n=0");
-   CHECK(dropout_fill_uniform_f32(NULL, 0, 0, 0, 0) == DROPOUT_OK, "f32 NULL n=0");
-   CHECK(dropout_fill_uniform_f64(NULL, 0, 0, 0, 0) == DROPOUT_OK, "f64 NULL n=0");
+   CHECK(dropout_v0_fill_u32(NULL, 1, 0, 0, 0) == DROPOUT_ERR_NULL, "u32 NULL");
+   CHECK(dropout_v0_fill_uniform_f32(NULL, 1, 0, 0, 0) == DROPOUT_ERR_NULL, "f32 NULL");
+   CHECK(dropout_v0_fill_uniform_f64(NULL, 1, 0, 0, 0) == DROPOUT_ERR_NULL, "f64 NULL");
+   CHECK(dropout_v0_fill_u32(NULL, 0, 0, 0, 0) == DROPOUT_OK, "u32 NULL n=0");
+   CHECK(dropout_v0_fill_uniform_f32(NULL, 0, 0, 0, 0) == DROPOUT_OK, "f32 NULL n=0");
+   CHECK(dropout_v0_fill_uniform_f64(NULL, 0, 0, 0, 0) == DROPOUT_OK, "f64 NULL n=0");
    /* n = 0 asks for no position, so any start is fine, as for fill_u32 */
-   CHECK(dropout_fill_uniform_f64(NULL, 0, 0, 0, UINT64_MAX) == DROPOUT_OK, "f64 n=0 at 2^64-1");
+   CHECK(dropout_v0_fill_uniform_f64(NULL, 0, 0, 0, UINT64_MAX) == DROPOUT_OK, "f64 n=0 at 2^64-1");
    case_end("fill_offsets_near_2^64_and_2^63");
 }
 
@@ -307,17 +308,17 @@ static void test_fill_ranges(void)
 static void test_coordinates_matter(void)
 {
    uint32_t base[8], other[8];
-   CHECK(dropout_fill_u32(base, 8, 5, 6, 7) == DROPOUT_OK, "fill");
-   dropout_fill_u32(other, 8, 6, 5, 7);
+   CHECK(dropout_v0_fill_u32(base, 8, 5, 6, 7) == DROPOUT_OK, "fill");
+   dropout_v0_fill_u32(other, 8, 6, 5, 7);
    CHECK(memcmp(base, other, sizeof base) != 0, "seed and stream swapped give the same words");
-   dropout_fill_u32(other, 8, 5, 7, 6);
+   dropout_v0_fill_u32(other, 8, 5, 7, 6);
    CHECK(memcmp(base, other, sizeof base) != 0, "stream and word swapped give the same words");
-   dropout_fill_u32(other, 8, (uint64_t)5 << 32, 6, 7);
+   dropout_v0_fill_u32(other, 8, (uint64_t)5 << 32, 6, 7);
    CHECK(memcmp(base, other, sizeof base) != 0, "seed halves swapped give the same words");
    {  /* the slot order, by hand: stream s sits in counter words 2 and 3, seed in the key */
       uint32_t ctr[4] = {1, 0, 0x89ABCDEFu, 0x01234567u}, key[2] = {0x76543210u, 0xFEDCBA98u}, out[4];
       dropout_philox4x32_10(ctr, key, out);
-      CHECK(dropout_stream_u32(0xFEDCBA9876543210u, 0x0123456789ABCDEFu, 6) == out[2],
+      CHECK(dropout_v0_stream_u32(0xFEDCBA9876543210u, 0x0123456789ABCDEFu, 6) == out[2],
             "word 6 is lane 2 of block 1");
    }
    case_end("stream_coordinates_in_their_slots");
@@ -331,9 +332,9 @@ static void test_coordinates_matter(void)
 static void test_cxx26_philox(void)
 {
    uint32_t w[6];
-   CHECK(dropout_stream_u32(20111115u, 0, 9999) == 1955073260u, "word 9999 = %u, want 1955073260",
-         dropout_stream_u32(20111115u, 0, 9999));
-   CHECK(dropout_fill_u32(w, 6, 20111115u, 0, 9995) == DROPOUT_OK && w[4] == 1955073260u, "fill: word 9999 = %u", w[4]);
+   CHECK(dropout_v0_stream_u32(20111115u, 0, 9999) == 1955073260u, "word 9999 = %u, want 1955073260",
+         dropout_v0_stream_u32(20111115u, 0, 9999));
+   CHECK(dropout_v0_fill_u32(w, 6, 20111115u, 0, 9995) == DROPOUT_OK && w[4] == 1955073260u, "fill: word 9999 = %u", w[4]);
    case_end("cxx26_std_philox4x32: the 10000th output under the default seed 20111115 is 1955073260");
 }
 

@@ -27,7 +27,7 @@ elif [ -x "$NVCC" ]; then
    NVFLAGS="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
    ARCHS="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
    SM90="-gencode arch=compute_90,code=sm_90"
-   key=$( { cat dropout.h dropout_cuda.cuh tests/cuda/test_cuda.cu tests/cuda/variants_cuda.cu tests/cuda/test_cuda_run.cu \
+   key=$( { cat dropout.h dropout_v0.h dropout_cuda.cuh dropout_cuda_v0.cuh tests/cuda/test_cuda.cu tests/cuda/variants_cuda.cu tests/cuda/test_cuda_run.cu \
             tests/cuda/test_cuda_v0.cu tests/cuda/views.h tests/check.h bench/bench_cuda.cu bench/matmul_cost_cuda.cu \
             examples/train_mlp_cuda.cu examples/mlp_run.h examples/mlp_model.h examples/mlp_math.h python/dropouth_cuda_lib.cu
           echo "$NVFLAGS $ARCHS"; "$NVCC" --version; } | cksum | cut -d' ' -f1)

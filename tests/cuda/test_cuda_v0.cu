@@ -6,6 +6,7 @@
    Built by the nvcc suite (tests/cuda/suite.sh) and run by `make test-cuda`; prints one
    SKIP line where no GPU is present. */
 #define DROPOUT_V0_API
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* a 0.1.0 program, kept unchanged: its calls are meant */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <string.h>

@@ -98,12 +98,17 @@ else
    fi
    # every dropout_* / DROPOUT_* name on the page is a word of a header (a prefix such as
    # dropout_forward_* is fine when some header word starts with it)
+   # (the 0.1 files, dropout_v0.h and dropout_cuda_v0.cuh, count here: their prototypes are
+   # CHANGELOG's table, not API.md's)
    docs_stale=""
+   docs_words="$docs_headers dropout_v0.h dropout_cuda_v0.cuh"
    for w in $(grep -o '\(dropout\|DROPOUT\)_[A-Za-z0-9_]*' docs/API.md | sort -u); do
-      grep -qw -e "$w" $docs_headers && continue
-      # a dtype is a row X(NAME, value, ...) of dropout.h's DROPOUT__DTYPES, which makes DROPOUT_DTYPE_NAME
+      grep -qw -e "$w" $docs_words && continue
+      # a dtype or an op is a row X(NAME, value, ...) of dropout.h's DROPOUT__DTYPES or
+      # DROPOUT__OPS, which makes DROPOUT_DTYPE_NAME or DROPOUT_OP_NAME
       case $w in DROPOUT_DTYPE_*) grep -q "^   X(${w#DROPOUT_DTYPE_}, " dropout.h && continue ;; esac
-      case $w in *_) grep -q -e "$w" $docs_headers && continue ;; esac
+      case $w in DROPOUT_OP_*) grep -q "^   X(${w#DROPOUT_OP_}, " dropout.h && continue ;; esac
+      case $w in *_) grep -q -e "$w" $docs_words && continue ;; esac
       case $w in dropout_opencl*|DROPOUT_ERR_OPENCL*|DROPOUT_OPENCL*) [ -f dropout_opencl.h ] || continue ;; esac
       docs_stale="$docs_stale $w"
    done

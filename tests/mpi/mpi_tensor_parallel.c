@@ -19,6 +19,7 @@
 #include <string.h>
 
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -34,10 +35,10 @@ typedef int (*bwd_fn)(void *dx, const void *dy, size_t n, double p, int bits, ui
 #define DTYPE(suffix, T)                                                                        \
    static int fwd_##suffix(void *y, uint8_t *mask, const void *x, size_t n, double p, int bits, \
                            uint64_t seed, uint64_t stream, uint64_t offset)                     \
-   { return dropout_forward_##suffix((T *)y, mask, (const T *)x, n, p, bits, seed, stream, offset); } \
+   { return dropout_v0_forward_##suffix((T *)y, mask, (const T *)x, n, p, bits, seed, stream, offset); } \
    static int bwd_##suffix(void *dx, const void *dy, size_t n, double p, int bits, uint64_t seed, \
                            uint64_t stream, uint64_t offset)                                    \
-   { return dropout_backward_##suffix((T *)dx, (const T *)dy, n, p, bits, seed, stream, offset); }
+   { return dropout_v0_backward_##suffix((T *)dx, (const T *)dy, n, p, bits, seed, stream, offset); }
 DTYPE(f32, float)
 DTYPE(f64, double)
 DTYPE(f16, uint16_t)
@@ -50,7 +51,7 @@ static void fill(uint8_t *out, const Dtype *t, uint64_t word)
 {
    static float u[N];
    size_t i;
-   dropout_fill_uniform_f32(u, N, 99, 7, word);
+   dropout_v0_fill_uniform_f32(u, N, 99, 7, word);
    for (i = 0; i < N; ++i) {
       float f = 4.0f * u[i] - 2.0f;
       if (t->size == 4) memcpy(out + 4 * i, &f, 4);

@@ -14,6 +14,7 @@
 /* Streaming stores start at 1 KiB of output here (default 16 MiB), so that small calls
    cross the threshold; tests/simd/suite.sh also builds with 0 (always) and SIZE_MAX (never). */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #ifndef DROPOUT_STREAM_STORE_BYTES
 #define DROPOUT_STREAM_STORE_BYTES 1024
 #endif
@@ -120,20 +121,20 @@ static int lib_forward(int t, void *y, uint8_t *mask, const void *x, size_t n, d
                        uint64_t seed, uint64_t stream, uint64_t offset)
 {
    switch (t) {
-   case T_F32: return dropout_forward_f32((float *)y, mask, (const float *)x, n, p, bits, seed, stream, offset);
-   case T_F64: return dropout_forward_f64((double *)y, mask, (const double *)x, n, p, bits, seed, stream, offset);
-   case T_F16: return dropout_forward_f16((uint16_t *)y, mask, (const uint16_t *)x, n, p, bits, seed, stream, offset);
-   default: return dropout_forward_bf16((uint16_t *)y, mask, (const uint16_t *)x, n, p, bits, seed, stream, offset);
+   case T_F32: return dropout_v0_forward_f32((float *)y, mask, (const float *)x, n, p, bits, seed, stream, offset);
+   case T_F64: return dropout_v0_forward_f64((double *)y, mask, (const double *)x, n, p, bits, seed, stream, offset);
+   case T_F16: return dropout_v0_forward_f16((uint16_t *)y, mask, (const uint16_t *)x, n, p, bits, seed, stream, offset);
+   default: return dropout_v0_forward_bf16((uint16_t *)y, mask, (const uint16_t *)x, n, p, bits, seed, stream, offset);
    }
 }
 static int lib_backward(int t, void *dx, const void *dy, size_t n, double p, int bits,
                         uint64_t seed, uint64_t stream, uint64_t offset)
 {
    switch (t) {
-   case T_F32: return dropout_backward_f32((float *)dx, (const float *)dy, n, p, bits, seed, stream, offset);
-   case T_F64: return dropout_backward_f64((double *)dx, (const double *)dy, n, p, bits, seed, stream, offset);
-   case T_F16: return dropout_backward_f16((uint16_t *)dx, (const uint16_t *)dy, n, p, bits, seed, stream, offset);
-   default: return dropout_backward_bf16((uint16_t *)dx, (const uint16_t *)dy, n, p, bits, seed, stream, offset);
+   case T_F32: return dropout_v0_backward_f32((float *)dx, (const float *)dy, n, p, bits, seed, stream, offset);
+   case T_F64: return dropout_v0_backward_f64((double *)dx, (const double *)dy, n, p, bits, seed, stream, offset);
+   case T_F16: return dropout_v0_backward_f16((uint16_t *)dx, (const uint16_t *)dy, n, p, bits, seed, stream, offset);
+   default: return dropout_v0_backward_bf16((uint16_t *)dx, (const uint16_t *)dy, n, p, bits, seed, stream, offset);
    }
 }
 static int lib_backward_mask(int t, void *dx, const void *dy, const uint8_t *mask, size_t n, double p, int bits)
@@ -232,7 +233,7 @@ static void case_mask_only(void)
       size_t am = rnd_below(5);
       memset(m1, 0x5A, sizeof m1);
       model_forward(T_F32, NULL, m2, NULL, n, p, bits, seed, stream, off);
-      CHECK(dropout_mask(m1 + am, n, p, bits, seed, stream, off) == 0, "mask returned an error");
+      CHECK(dropout_v0_mask(m1 + am, n, p, bits, seed, stream, off) == 0, "mask returned an error");
       CHECK(memcmp(m1 + am, m2, (n + 7) / 8) == 0, "mask bits=%d n=%zu p=%.17g off=%llu differs",
             bits, n, p, (unsigned long long)off);
       CHECK(m1[am + (n + 7) / 8] == 0x5A, "mask wrote past its ceil(n/8) bytes");
@@ -249,20 +250,20 @@ static void case_fills(void)
    for (it = 0; it < 200; ++it) {
       size_t n = it == 0 ? MAXN : pick_n(), i, a = rnd_below(7);
       uint64_t seed = rnd(), stream = rnd(), w = pick_offset(n, 32), di;
-      CHECK(dropout_fill_u32(out + a, n, seed, stream, w) == 0, "fill_u32 error");
+      CHECK(dropout_v0_fill_u32(out + a, n, seed, stream, w) == 0, "fill_u32 error");
       for (i = 0; i < n; ++i)
-         CHECK(out[a + i] == dropout_stream_u32(seed, stream, w + i), "fill_u32 n=%zu word=%llu i=%zu differs",
+         CHECK(out[a + i] == dropout_v0_stream_u32(seed, stream, w + i), "fill_u32 n=%zu word=%llu i=%zu differs",
                n, (unsigned long long)w, i);
       w >>= 1;   /* the f32 fill checks its own range; keep it valid */
-      CHECK(dropout_fill_uniform_f32(of + a, n, seed, stream, w) == 0, "fill_uniform_f32 error");
+      CHECK(dropout_v0_fill_uniform_f32(of + a, n, seed, stream, w) == 0, "fill_uniform_f32 error");
       for (i = 0; i < n; ++i)
-         CHECK(of[a + i] == (float)(dropout_stream_u32(seed, stream, w + i) >> 8) * 5.9604644775390625e-8f,
+         CHECK(of[a + i] == (float)(dropout_v0_stream_u32(seed, stream, w + i) >> 8) * 5.9604644775390625e-8f,
                "fill_uniform_f32 i=%zu differs", i);
       di = w >> 2;
-      CHECK(dropout_fill_uniform_f64(od + a, n, seed, stream, di) == 0, "fill_uniform_f64 error");
+      CHECK(dropout_v0_fill_uniform_f64(od + a, n, seed, stream, di) == 0, "fill_uniform_f64 error");
       for (i = 0; i < n; ++i) {
          uint64_t q = 2u * (di + i);
-         uint64_t u = (uint64_t)dropout_stream_u32(seed, stream, q + 1) << 32 | dropout_stream_u32(seed, stream, q);
+         uint64_t u = (uint64_t)dropout_v0_stream_u32(seed, stream, q + 1) << 32 | dropout_v0_stream_u32(seed, stream, q);
          CHECK(od[a + i] == (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16,
                "fill_uniform_f64 i=%zu differs", i);
       }
@@ -283,13 +284,13 @@ static void case_chunks(void)
       uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits);
       float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
       fill_data(T_F32, x, n);
-      CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
+      CHECK(dropout_v0_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
       for (k = 0; k < 4; ++k) {
          size_t per = ((n + (size_t)parts[k] - 1) / (size_t)parts[k] + 63) / 64 * 64, at;
          memset(m1, 0, sizeof m1);
          for (at = 0; at < n; at += per) {
             size_t m = n - at < per ? n - at : per;
-            CHECK(dropout_forward_f32(y + at, m1 + at / 8, x + at, m, p, bits, seed, stream, off + at) == 0, "chunk error");
+            CHECK(dropout_v0_forward_f32(y + at, m1 + at / 8, x + at, m, p, bits, seed, stream, off + at) == 0, "chunk error");
          }
          CHECK(memcmp(y, z, n * 4) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
                "%d chunks of n=%zu differ from one call", parts[k], n);
@@ -314,8 +315,8 @@ static int f32_on_threads(int backward, float *y, uint8_t *mask, const float *x,
 #endif
    for (c = 0; c < chunks; ++c) {
       size_t at = (size_t)c * per, m = n - at < per ? n - at : per;
-      err |= backward ? dropout_backward_f32(y + at, x + at, m, p, bits, seed, stream, off + at)
-                      : dropout_forward_f32(y + at, mask + at / 8, x + at, m, p, bits, seed, stream, off + at);
+      err |= backward ? dropout_v0_backward_f32(y + at, x + at, m, p, bits, seed, stream, off + at)
+                      : dropout_v0_forward_f32(y + at, mask + at / 8, x + at, m, p, bits, seed, stream, off + at);
    }
    return err;
 }
@@ -333,7 +334,7 @@ static void case_threads(void)
       uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits);
       float *x = (float *)(void *)xbuf, *y = (float *)(void *)ybuf, *z = (float *)(void *)zbuf;
       fill_data(T_F32, x, n);
-      CHECK(dropout_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
+      CHECK(dropout_v0_forward_f32(z, m2, x, n, p, bits, seed, stream, off) == 0, "forward error");
       for (k = 0; k < 4; ++k) {
          memset(m1, 0, sizeof m1);
          CHECK(f32_on_threads(0, y, m1, x, n, p, bits, seed, stream, off, threads[k]) == 0, "threaded forward error");
@@ -481,7 +482,7 @@ static void case_counter_wrap(void)
                   CHECK(lib_backward(t, y, xbuf, n, 0.4, bits, seed, stream, off) == 0 && memcmp(y, zbuf, n * es) == 0,
                         "backward %s bits=%d offset=%llu differs", type_name[t], bits, (unsigned long long)off);
                   memset(m1, 0xA5, sizeof m1);
-                  CHECK(dropout_mask(m1, n, 0.4, bits, seed, stream, off) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
+                  CHECK(dropout_v0_mask(m1, n, 0.4, bits, seed, stream, off) == 0 && memcmp(m1, m2, (n + 7) / 8) == 0,
                         "mask bits=%d offset=%llu differs", bits, (unsigned long long)off);
                }
    case_end(NAME("the block counter wrapping 2^32 inside a call == reference"));

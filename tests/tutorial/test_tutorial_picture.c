@@ -16,6 +16,7 @@
    and keys must equal one round of dropout_philox4x32_rounds. The table above the picture
    (its "mix" row) is read and run the same way. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"

@@ -4,6 +4,7 @@
    statistics use bounds stated next to them. Accuracy against libm is in
    tests/variants/variants_ref.c (built by tests/variants/suite.sh with -lm). */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -22,7 +23,7 @@ static uint64_t u64_of(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 /* A reproducible test input: normals from the library itself, in [-6.7, 6.7]. */
 static void fill_x(float *x, size_t n, uint64_t stream)
 {
-   dropout_fill_normal_f32(x, n, 99, stream, 0);
+   dropout_v0_fill_normal_f32(x, n, 99, stream, 0);
 }
 
 static dropout_shape shape4(size_t a, size_t b, size_t c, size_t d, unsigned bc)
@@ -101,13 +102,13 @@ static void test_shape_errors(void)
    of the mask index, applied with the core's per-element functions. All dtypes. */
 static void check_bcast_against_core(const dropout_shape *s, double p, int bits, uint64_t off, const char *what)
 {
-   size_t ne, np, i;
+   size_t ne = 0, np = 0, i;
    float *x, *y;
    double *xd, *yd;
    uint16_t *xh, *yh, *xb, *yb;
    uint8_t *m_core, *m_out;
    dropout_rule r = dropout_rule_make(p, bits);
-   dropout_shape_sizes(s, &ne, &np);
+   CHECK(dropout_shape_sizes(s, &ne, &np) == DROPOUT_OK, "%s: shape", what);
    x = malloc(ne * 4); y = malloc(ne * 4); xd = malloc(ne * 8); yd = malloc(ne * 8);
    xh = malloc(ne * 2); yh = malloc(ne * 2); xb = malloc(ne * 2); yb = malloc(ne * 2);
    m_core = calloc(np / 8 + 1, 1); m_out = calloc(np / 8 + 1, 1);
@@ -116,7 +117,7 @@ static void check_bcast_against_core(const dropout_shape *s, double p, int bits,
       xd[i] = (double)x[i] * 1.000000119;  /* not a float */
       xh[i] = dropout_f32_to_f16(x[i]); xb[i] = dropout_f32_to_bf16(x[i]);
    }
-   CHECK(dropout_mask(m_core, np, p, bits, SEED, STREAM, off) == 0, "%s: core mask", what);
+   CHECK(dropout_v0_mask(m_core, np, p, bits, SEED, STREAM, off) == 0, "%s: core mask", what);
    CHECK(dropout_bcast_forward_f32(y, m_out, x, s, p, bits, SEED, STREAM, off) == 0, "%s: f32", what);
    CHECK(memcmp(m_core, m_out, (np + 7) / 8) == 0, "%s: mask output differs from dropout_mask", what);
    CHECK(dropout_bcast_forward_f64(yd, NULL, xd, s, p, bits, SEED, STREAM, off) == 0, "%s: f64", what);
@@ -170,7 +171,7 @@ static void test_bcast_equals_core_forward(void)
    float x[N], y1[N], y2[N];
    dropout_shape s = {3, {10, 10, 10}, 0};
    fill_x(x, N, 2);
-   dropout_forward_f32(y1, NULL, x, N, 0.3, 8, SEED, STREAM, 5);
+   dropout_v0_forward_f32(y1, NULL, x, N, 0.3, 8, SEED, STREAM, 5);
    dropout_bcast_forward_f32(y2, NULL, x, &s, 0.3, 8, SEED, STREAM, 5);
    CHECK(memcmp(y1, y2, sizeof y1) == 0, "no broadcast != dropout_forward_f32");
    /* backward == forward on dy; in place */
@@ -280,7 +281,7 @@ static void check_alpha_elems(const dropout_shape *s, double p, int bits, uint64
    /* the mask is the core's */
    {
       uint8_t *mc = calloc(np / 8 + 1, 1);
-      dropout_mask(mc, np, p, bits, SEED, STREAM, off);
+      dropout_v0_mask(mc, np, p, bits, SEED, STREAM, off);
       CHECK(memcmp(mc, m, (np + 7) / 8) == 0, "alpha mask != core mask");
       free(mc);
    }
@@ -340,7 +341,7 @@ static void test_gaussian(void)
    size_t i;
    fill_x(x, N, 6);
    for (i = 0; i < N; ++i) { xd[i] = (double)x[i] + 1e-9; xh[i] = dropout_f32_to_f16(x[i]); xb[i] = dropout_f32_to_bf16(x[i]); }
-   dropout_fill_normal_f32(z, N, SEED, STREAM, 3);
+   dropout_v0_fill_normal_f32(z, N, SEED, STREAM, 3);
    CHECK(dropout_gaussian_forward_f32(y, x, N, 0.3, SEED, STREAM, 3) == 0, "gaussian f32");
    dropout_gaussian_forward_f64(yd, xd, N, 0.3, SEED, STREAM, 3);
    dropout_gaussian_forward_f16(yh, xh, N, 0.3, SEED, STREAM, 3);
@@ -410,7 +411,7 @@ static void test_normal_kat(void)
                                     0xBE1D5357u, 0x3E392A6Du, 0x3F54EC97u, 0x3E4A2DA3u};
    float z[8];
    int i;
-   dropout_fill_normal_f32(z, 8, 0, 0, 0);
+   dropout_v0_fill_normal_f32(z, 8, 0, 0, 0);
    for (i = 0; i < 8; ++i) CHECK(u32_of(z[i]) == kat[i], "normal %d: 0x%08X", i, u32_of(z[i]));
    case_end("normal known answers");
 }

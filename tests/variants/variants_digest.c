@@ -2,6 +2,7 @@
    builds it with several compilers and flag sets (-O3 -march=native -ffp-contract=fast, C++)
    and requires the same digest from all: FMA contraction must not change a bit. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
@@ -28,7 +29,7 @@ int main(void)
    static const int bitss[] = {8, 16, 32};
    dropout_shape s = {4, {4, 6, 7, 9}, 0xC};
    size_t i, k, b;
-   dropout_fill_normal_f32(x, N, 1, 2, 3);
+   dropout_v0_fill_normal_f32(x, N, 1, 2, 3);
    eat(x, sizeof x);
    for (i = 0; i < N; ++i) { xd[i] = (double)x[i] * 1.1; xh[i] = dropout_f32_to_f16(x[i]); }
    for (k = 0; k < sizeof ps / sizeof ps[0]; ++k)
@@ -53,10 +54,10 @@ int main(void)
          dropout_noise_forward_f64(yd, xd, N, p * 3, 5, 6, 7); eat(yd, sizeof yd);
          dropout_noise_forward_f16(yh, xh, N, p * 3, 5, 6, 7); eat(yh, sizeof yh);
          /* the fused op, [N/9, 9], residual = x, bias = 9 elements inside x */
-         dropout_bias_dropout_add_f32(y, m, x, x + 100, x, N / 9, 9, p, bits, 5, 6, 7); eat(y, sizeof y); eat(m, sizeof m);
-         dropout_bias_dropout_add_f64(yd, NULL, xd, xd + 100, xd, N / 9, 9, p, bits, 5, 6, 7); eat(yd, sizeof yd);
-         dropout_bias_dropout_add_f16(yh, NULL, xh, xh + 100, xh, N / 9, 9, p, bits, 5, 6, 7); eat(yh, sizeof yh);
-         dropout_bias_dropout_add_bf16(yh, NULL, xh, xh + 100, xh, N / 9, 9, p, bits, 5, 6, 7); eat(yh, sizeof yh);
+         dropout_v0_bias_dropout_add_f32(y, m, x, x + 100, x, N / 9, 9, p, bits, 5, 6, 7); eat(y, sizeof y); eat(m, sizeof m);
+         dropout_v0_bias_dropout_add_f64(yd, NULL, xd, xd + 100, xd, N / 9, 9, p, bits, 5, 6, 7); eat(yd, sizeof yd);
+         dropout_v0_bias_dropout_add_f16(yh, NULL, xh, xh + 100, xh, N / 9, 9, p, bits, 5, 6, 7); eat(yh, sizeof yh);
+         dropout_v0_bias_dropout_add_bf16(yh, NULL, xh, xh + 100, xh, N / 9, 9, p, bits, 5, 6, 7); eat(yh, sizeof yh);
       }
    for (i = 0; i < 100000; ++i) {   /* many normals, and the sqrt over a range */
       float z = dropout_normal_at(9, 9, i);

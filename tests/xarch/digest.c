@@ -10,6 +10,7 @@
    import from JavaScript on wasm32 (tests/xarch/run_wasm.js) and semihosting on a
    Cortex-M (XD_SEMIHOSTING, with tests/xarch/cortex_m.ld). Exit status 0 = ran to the end. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
+#define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
@@ -121,8 +122,8 @@ static const uint16_t special_u16[] = {
 static void make_inputs(void)
 {
    size_t i;
-   dropout_fill_normal_f32(xf, N, 11, 12, 13);
-   dropout_fill_normal_f32(rf, N, 14, 15, 16);
+   dropout_v0_fill_normal_f32(xf, N, 11, 12, 13);
+   dropout_v0_fill_normal_f32(rf, N, 14, 15, 16);
    for (i = 0; i < N; ++i) {
       xd[i] = (double)xf[i] * 1.0000001;   /* a double that is no float */
       rd[i] = (double)rf[i];
@@ -179,23 +180,23 @@ static void g_stream(void)
    dropout_philox4x32_10(ctr, key, out);
    for (i = 0; i < 4; ++i) eat32(out[i]);
    for (i = 0; i < 3; ++i) {
-      eat_int(dropout_fill_u32(words, N, 0x0123456789ABCDEFull, 42, offs[i] + i)); /* i = 2: past 2^64 */
-      eat32(dropout_stream_u32(7, 8, offs[i]));
+      eat_int(dropout_v0_fill_u32(words, N, 0x0123456789ABCDEFull, 42, offs[i] + i)); /* i = 2: past 2^64 */
+      eat32(dropout_v0_stream_u32(7, 8, offs[i]));
       if (i < 2) { size_t k; for (k = 0; k < N; ++k) eat32(words[k]); }
    }
-   dropout_fill_u32(words, N, 0xFFFFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFFull, offs[2]);
+   dropout_v0_fill_u32(words, N, 0xFFFFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFFull, offs[2]);
    for (i = 0; i < N; ++i) eat32(words[i]);
    group_end("stream");
 
    group_begin();
-   dropout_fill_uniform_f32(yf, N, 3, 4, 5);      eat_f32s(yf, N);
-   dropout_fill_uniform_f32(yf, 37, 3, 4, offs[2]); eat_f32s(yf, 37);
-   dropout_fill_uniform_f64(yd, N, 3, 4, 5);      eat_f64s(yd, N);
-   dropout_fill_uniform_f64(yd, 37, 3, 4, 0x7FFFFFFFFFFFFFFFull - 37); eat_f64s(yd, 37);
+   dropout_v0_fill_uniform_f32(yf, N, 3, 4, 5);      eat_f32s(yf, N);
+   dropout_v0_fill_uniform_f32(yf, 37, 3, 4, offs[2]); eat_f32s(yf, 37);
+   dropout_v0_fill_uniform_f64(yd, N, 3, 4, 5);      eat_f64s(yd, N);
+   dropout_v0_fill_uniform_f64(yd, 37, 3, 4, 0x7FFFFFFFFFFFFFFFull - 37); eat_f64s(yd, 37);
    group_end("uniform");
 
    group_begin();
-   dropout_fill_normal_f32(yf, N, 3, 4, 5);       eat_f32s(yf, N);
+   dropout_v0_fill_normal_f32(yf, N, 3, 4, 5);       eat_f32s(yf, N);
    for (i = 0; i < 4000; ++i) eat32(bits_f32(dropout_normal_at(9, 9, i * 0x9E3779B97F4A7C15ull)));
    group_end("normal");
 }
@@ -210,11 +211,11 @@ static void g_core(void)
       double p = ps[k];
       int bits = bitss[b];
       uint64_t off = offs[o];
-      eat_int(dropout_forward_f32(yf, mask, xf, N, p, bits, 5, 6, off)); eat_f32s(yf, N); eat_u8s(mask, sizeof mask);
-      eat_int(dropout_forward_f64(yd, NULL, xd, N, p, bits, 5, 6, off)); eat_f64s(yd, N);
-      eat_int(dropout_forward_f16(yh, mask2, xh, N, p, bits, 5, 6, off)); eat_f16s(yh, N); eat_u8s(mask2, sizeof mask2);
-      eat_int(dropout_forward_bf16(yh, NULL, xb, N, p, bits, 5, 6, off)); eat_bf16s(yh, N);
-      eat_int(dropout_forward_f32(yf, NULL, xf + 3, 50, p, bits, 5, 6, off + 1u)); eat_f32s(yf, 50);
+      eat_int(dropout_v0_forward_f32(yf, mask, xf, N, p, bits, 5, 6, off)); eat_f32s(yf, N); eat_u8s(mask, sizeof mask);
+      eat_int(dropout_v0_forward_f64(yd, NULL, xd, N, p, bits, 5, 6, off)); eat_f64s(yd, N);
+      eat_int(dropout_v0_forward_f16(yh, mask2, xh, N, p, bits, 5, 6, off)); eat_f16s(yh, N); eat_u8s(mask2, sizeof mask2);
+      eat_int(dropout_v0_forward_bf16(yh, NULL, xb, N, p, bits, 5, 6, off)); eat_bf16s(yh, N);
+      eat_int(dropout_v0_forward_f32(yf, NULL, xf + 3, 50, p, bits, 5, 6, off + 1u)); eat_f32s(yf, 50);
    }
    group_end("forward");
 
@@ -222,10 +223,10 @@ static void g_core(void)
    for (k = 0; k < NP; ++k) for (b = 0; b < 3; ++b) {
       double p = ps[k];
       int bits = bitss[b];
-      eat_int(dropout_backward_f32(yf, xf, N, p, bits, 5, 6, 99)); eat_f32s(yf, N);
-      eat_int(dropout_backward_f64(yd, xd, N, p, bits, 5, 6, 99)); eat_f64s(yd, N);
-      eat_int(dropout_backward_f16(yh, xh, N, p, bits, 5, 6, 99)); eat_f16s(yh, N);
-      eat_int(dropout_backward_bf16(yh, xb, N, p, bits, 5, 6, 99)); eat_bf16s(yh, N);
+      eat_int(dropout_v0_backward_f32(yf, xf, N, p, bits, 5, 6, 99)); eat_f32s(yf, N);
+      eat_int(dropout_v0_backward_f64(yd, xd, N, p, bits, 5, 6, 99)); eat_f64s(yd, N);
+      eat_int(dropout_v0_backward_f16(yh, xh, N, p, bits, 5, 6, 99)); eat_f16s(yh, N);
+      eat_int(dropout_v0_backward_bf16(yh, xb, N, p, bits, 5, 6, 99)); eat_bf16s(yh, N);
    }
    group_end("backward");
 
@@ -233,17 +234,17 @@ static void g_core(void)
    for (k = 0; k < NP; ++k) for (b = 0; b < 3; ++b) {
       double p = ps[k];
       int bits = bitss[b];
-      eat_int(dropout_mask(mask, N, p, bits, 5, 6, 1234567)); eat_u8s(mask, sizeof mask);
-      eat_int(dropout_apply_mask_f32(yf, xf, mask, N, p, bits)); eat_f32s(yf, N);
-      eat_int(dropout_apply_mask_f64(yd, xd, mask, N, p, bits)); eat_f64s(yd, N);
-      eat_int(dropout_apply_mask_f16(yh, xh, mask, N, p, bits)); eat_f16s(yh, N);
-      eat_int(dropout_apply_mask_bf16(yh, xb, mask, N, p, bits)); eat_bf16s(yh, N);
+      eat_int(dropout_v0_mask(mask, N, p, bits, 5, 6, 1234567)); eat_u8s(mask, sizeof mask);
+      eat_int(dropout_v0_apply_mask_f32(yf, xf, mask, N, p, bits)); eat_f32s(yf, N);
+      eat_int(dropout_v0_apply_mask_f64(yd, xd, mask, N, p, bits)); eat_f64s(yd, N);
+      eat_int(dropout_v0_apply_mask_f16(yh, xh, mask, N, p, bits)); eat_f16s(yh, N);
+      eat_int(dropout_v0_apply_mask_bf16(yh, xb, mask, N, p, bits)); eat_bf16s(yh, N);
       eat_int(dropout_backward_mask_f32(yf, xf, mask, N, p, bits)); eat_f32s(yf, N);
       eat_int(dropout_backward_mask_bf16(yh, xb, mask, N, p, bits)); eat_bf16s(yh, N);
    }
    /* in place (p = 0 is the copy; a plain loop here would become a memcpy call) */
-   eat_int(dropout_forward_f32(yf, NULL, xf, N, 0.0, 8, 1, 2, 3));
-   eat_int(dropout_forward_f32(yf, NULL, yf, N, 0.3, 16, 1, 2, 3)); eat_f32s(yf, N);
+   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, 0.0, 8, 1, 2, 3));
+   eat_int(dropout_v0_forward_f32(yf, NULL, yf, N, 0.3, 16, 1, 2, 3)); eat_f32s(yf, N);
    group_end("mask");
 }
 
@@ -313,11 +314,11 @@ static void g_fused(void)
    for (k = 0; k < NP; ++k) for (b = 0; b < 3; ++b) {
       double p = ps[k];
       int bits = bitss[b];
-      eat_int(dropout_bias_dropout_add_f32(yf, mask, xf, xf + 100, rf, ROWS, COLS, p, bits, 5, 6, 7));
+      eat_int(dropout_v0_bias_dropout_add_f32(yf, mask, xf, xf + 100, rf, ROWS, COLS, p, bits, 5, 6, 7));
       eat_f32s(yf, N); eat_u8s(mask, sizeof mask);
-      eat_int(dropout_bias_dropout_add_f64(yd, NULL, xd, xd + 100, rd, ROWS, COLS, p, bits, 5, 6, 7)); eat_f64s(yd, N);
-      eat_int(dropout_bias_dropout_add_f16(yh, NULL, xh, xh + 100, rh, ROWS, COLS, p, bits, 5, 6, 7)); eat_f16s(yh, N);
-      eat_int(dropout_bias_dropout_add_bf16(yh, NULL, xb, xb + 100, rh, ROWS, COLS, p, bits, 5, 6, 7)); eat_bf16s(yh, N);
+      eat_int(dropout_v0_bias_dropout_add_f64(yd, NULL, xd, xd + 100, rd, ROWS, COLS, p, bits, 5, 6, 7)); eat_f64s(yd, N);
+      eat_int(dropout_v0_bias_dropout_add_f16(yh, NULL, xh, xh + 100, rh, ROWS, COLS, p, bits, 5, 6, 7)); eat_f16s(yh, N);
+      eat_int(dropout_v0_bias_dropout_add_bf16(yh, NULL, xb, xb + 100, rh, ROWS, COLS, p, bits, 5, 6, 7)); eat_bf16s(yh, N);
    }
    for (k = 0; k < 20000; ++k) {   /* the software fma on awkward operands */
       float a = f32_of((uint32_t)(k * 2654435761u)), c = f32_of((uint32_t)(k * 40503u + 0x3F000000u));
@@ -330,15 +331,15 @@ static void g_fused(void)
 
 static void g_errors(void)
 {
-   dropout_gen g = dropout_gen_make(1, 2);
+   dropout_v0_gen g = dropout_v0_gen_make(1, 2);
    uint64_t off = 0;
    group_begin();
-   eat_int(dropout_forward_f32(yf, NULL, xf, N, f64_of(0x7FF8000000000000ull), 8, 1, 2, 3));
-   eat_int(dropout_forward_f32(yf, NULL, xf, N, 1.0000000000000002, 8, 1, 2, 3));
-   eat_int(dropout_forward_f32(yf, NULL, xf, N, -0.0, 8, 1, 2, 3)); eat_f32s(yf, N);
-   eat_int(dropout_forward_f32(yf, NULL, xf, N, 0.5, 12, 1, 2, 3));
-   eat_int(dropout_forward_f32(NULL, NULL, xf, N, 0.5, 8, 1, 2, 3));
-   eat_int(dropout_forward_f32(yf, NULL, xf, N, 0.5, 8, 1, 2, 0xFFFFFFFFFFFFFFFFull));
+   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, f64_of(0x7FF8000000000000ull), 8, 1, 2, 3));
+   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, 1.0000000000000002, 8, 1, 2, 3));
+   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, -0.0, 8, 1, 2, 3)); eat_f32s(yf, N);
+   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, 0.5, 12, 1, 2, 3));
+   eat_int(dropout_v0_forward_f32(NULL, NULL, xf, N, 0.5, 8, 1, 2, 3));
+   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, 0.5, 8, 1, 2, 0xFFFFFFFFFFFFFFFFull));
    eat_int(dropout_gen_next(&g, 10, &off)); eat64(off); eat64(g.offset);
    g.offset = 0xFFFFFFFFFFFFFFF0ull;
    eat_int(dropout_gen_next(&g, 100, &off));
