@@ -2059,25 +2059,6 @@ DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, doub
 /* The operands the walker moves through: by dropout_operand, then the bias. */
 enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };
 
-/* The CPU walker's own form of a job (dropout_run maps a dropout_job to it). */
-typedef struct dropout__job {
-   int op, cls, dtype, accumulate;     /* cls: the op's dropout_op_class; dtype: DROPOUT__F32 .. */
-   int mask_in;                        /* mask is a stored mask to read (APPLY_MASK), not one to write */
-   int copy;                      /* GAUSSIAN / NOISE with nothing to add: copy bit for bit */
-   dropout_rule rule;
-   dropout_alpha_rule arule;
-   float sigma;
-   uint64_t seed, stream, pos, positions;
-   size_t numel, es;
-   int rank;
-   size_t dim[DROPOUT_MAX_RANK];
-   uint64_t ms[DROPOUT_MAX_RANK];                 /* mask strides, 0 on broadcast dims */
-   ptrdiff_t st[DROPOUT__NW][DROPOUT_MAX_RANK];   /* element strides by operand */
-   char *out;
-   uint8_t *mask;
-   const char *in, *res, *bias;
-} dropout__job;
-
 /* The op list's columns, by op value (ok = 0 for a value that is no op). */
 typedef struct dropout__op_row { int ok, in, mask_out, mask_in, grad, cls; } dropout__op_row;
 
@@ -2107,8 +2088,7 @@ DROPOUTDEF const char *dropout_op_name(dropout_op op)
 }
 static int dropout__dtype_ok(int dt) { return dt >= 1 && dt <= DROPOUT__DTYPE_COUNT; }
 
-/* the ops that write the mask when one is given; the gradients (which may accumulate) */
-static int dropout__op_mask_out(int op) { return dropout__op_of(op).mask_out; }
+/* the gradients (which may accumulate) */
 static int dropout__op_takes_grad(int op) { return dropout__op_of(op).grad; }
 
 /* Element count and positions of a shape: SHAPE_OVERFLOW past size_t (judged on the
@@ -2390,40 +2370,40 @@ static void dropout__accumulate(int dtype, char *o, const char *g)
 
 /* One element of any op: its value from x (and bias, residual), keep decision, normal z,
    written to o (or added, for gradients that accumulate). */
-static void dropout__elem(const dropout__job *j, char *o, const char *x, const char *res, const char *b, int keep, float z)
+static void dropout__elem(const dropout_job *j, char *o, const char *x, const char *res, const char *b, int keep, float z)
 {
    union { float f; double d; uint16_t h; } g;
-   int op = j->op;
-   switch (j->dtype) {
+   int op = (int)j->op, dt = (int)j->dtype - 1;
+   switch (dt) {
    case DROPOUT__F32: {
       float v = *(const float *)(const void *)x;
-      if (op == DROPOUT_OP_ALPHA_FORWARD) g.f = dropout_alpha_apply_f32(v, keep, j->arule);
-      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.f = dropout_alpha_grad_f32(v, keep, j->arule);
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.f = dropout_alpha_apply_f32(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.f = dropout_alpha_grad_f32(v, keep, j->alpha);
       else if (op == DROPOUT_OP_GAUSSIAN) g.f = j->copy ? v : v * dropout_gaussian_mult(z, j->sigma);
       else if (op == DROPOUT_OP_NOISE) g.f = j->copy ? v : dropout_noise_add_f32(v, z, j->sigma);
       else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
          g.f = dropout_bias_dropout_add_one_f32(v, *(const float *)(const void *)b, *(const float *)(const void *)res, keep, j->rule);
       else g.f = dropout_apply_f32(v, keep, j->rule);
-      if (j->accumulate) dropout__accumulate(j->dtype, o, (const char *)&g.f);
+      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.f);
       else *(float *)(void *)o = g.f;
    } break;
    case DROPOUT__F64: {
       double v = *(const double *)(const void *)x;
-      if (op == DROPOUT_OP_ALPHA_FORWARD) g.d = dropout_alpha_apply_f64(v, keep, j->arule);
-      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.d = dropout_alpha_grad_f64(v, keep, j->arule);
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.d = dropout_alpha_apply_f64(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.d = dropout_alpha_grad_f64(v, keep, j->alpha);
       else if (op == DROPOUT_OP_GAUSSIAN) g.d = j->copy ? v : v * (double)dropout_gaussian_mult(z, j->sigma);
       else if (op == DROPOUT_OP_NOISE) g.d = j->copy ? v : dropout_noise_add_f64(v, z, j->sigma);
       else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
          g.d = dropout_bias_dropout_add_one_f64(v, *(const double *)(const void *)b, *(const double *)(const void *)res, keep, j->rule);
       else g.d = dropout_apply_f64(v, keep, j->rule);
-      if (j->accumulate) dropout__accumulate(j->dtype, o, (const char *)&g.d);
+      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.d);
       else *(double *)(void *)o = g.d;
    } break;
    default: {   /* f16, bf16: the building blocks widen to float and round back once */
       uint16_t v = *(const uint16_t *)(const void *)x;
-      int h = j->dtype == DROPOUT__F16;
-      if (op == DROPOUT_OP_ALPHA_FORWARD) g.h = h ? dropout_alpha_apply_f16(v, keep, j->arule) : dropout_alpha_apply_bf16(v, keep, j->arule);
-      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.h = h ? dropout_alpha_grad_f16(v, keep, j->arule) : dropout_alpha_grad_bf16(v, keep, j->arule);
+      int h = dt == DROPOUT__F16;
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.h = h ? dropout_alpha_apply_f16(v, keep, j->alpha) : dropout_alpha_apply_bf16(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.h = h ? dropout_alpha_grad_f16(v, keep, j->alpha) : dropout_alpha_grad_bf16(v, keep, j->alpha);
       else if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) {
          if (j->copy) g.h = v;
          else {
@@ -2435,7 +2415,7 @@ static void dropout__elem(const dropout__job *j, char *o, const char *x, const c
          uint16_t bv = *(const uint16_t *)(const void *)b, rv = *(const uint16_t *)(const void *)res;
          g.h = h ? dropout_bias_dropout_add_one_f16(v, bv, rv, keep, j->rule) : dropout_bias_dropout_add_one_bf16(v, bv, rv, keep, j->rule);
       } else g.h = h ? dropout_apply_f16(v, keep, j->rule) : dropout_apply_bf16(v, keep, j->rule);
-      if (j->accumulate) dropout__accumulate(j->dtype, o, (const char *)&g.h);
+      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.h);
       else *(uint16_t *)(void *)o = g.h;
    } break;
    }
@@ -2453,19 +2433,19 @@ static void dropout__elem_copy(int dtype, char *dst, const char *src)
 }
 
 /* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
-static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
+static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
 {
-   int in = j->rank - 1;
-   size_t len = j->dim[in], es = j->es, at, i;
-   ptrdiff_t so = j->st[DROPOUT__W_OUT][in], si = j->st[DROPOUT__W_IN][in];
-   ptrdiff_t sr = j->st[DROPOUT__W_RES][in], sb = j->st[DROPOUT__W_BIAS][in];
-   uint64_t sm = j->ms[in];
-   char *o = j->out + off[DROPOUT__W_OUT] * (ptrdiff_t)es;
-   const char *x = j->in + off[DROPOUT__W_IN] * (ptrdiff_t)es;
-   const char *res = j->res ? j->res + off[DROPOUT__W_RES] * (ptrdiff_t)es : NULL;
-   const char *b = j->bias ? j->bias + off[DROPOUT__W_BIAS] * (ptrdiff_t)es : NULL;
-   int plain = j->cls == DROPOUT_CLASS_PLAIN;
-   int normal = j->cls == DROPOUT_CLASS_NORMAL;
+   int in = j->rank - 1, dt = (int)j->dtype - 1;
+   size_t len = j->dim[in], es = j->elem_size, at, i;
+   ptrdiff_t so = j->stride[DROPOUT__W_OUT][in], si = j->stride[DROPOUT__W_IN][in];
+   ptrdiff_t sr = j->stride[DROPOUT__W_RES][in], sb = j->stride[DROPOUT__W_BIAS][in];
+   uint64_t sm = j->mask_stride[in];
+   char *o = (char *)j->out + off[DROPOUT__W_OUT] * (ptrdiff_t)es;
+   const char *x = (const char *)j->in + off[DROPOUT__W_IN] * (ptrdiff_t)es;
+   const char *res = j->residual ? (const char *)j->residual + off[DROPOUT__W_RES] * (ptrdiff_t)es : NULL;
+   const char *b = j->bias ? (const char *)j->bias + off[DROPOUT__W_BIAS] * (ptrdiff_t)es : NULL;
+   int plain = j->op_class == DROPOUT_CLASS_PLAIN;
+   int normal = j->op_class == DROPOUT_CLASS_NORMAL;
    int all_dropped = (j->rule.threshold >> j->rule.bits) != 0;   /* p = 1: a stored mask is not read */
    uint8_t kb[DROPOUT__ROW_CHUNK / 8];
    union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tin, tout;
@@ -2473,7 +2453,7 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
    if (plain && so == 1 && si == 1 && sm == 1 && !j->accumulate &&
        (!j->mask_in || m0 % 8u == 0 || all_dropped)) {
       /* contiguous: the engine on the whole row */
-      dropout__engine(j->dtype, o, NULL, x, j->mask_in ? j->mask + m0 / 8u : NULL, len,
+      dropout__engine(dt, o, NULL, x, j->mask_in ? j->mask_in + m0 / 8u : NULL, len,
                       &j->rule, j->seed, j->stream, j->pos + m0);
       return;
    }
@@ -2488,19 +2468,19 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
          char *dst = o + (ptrdiff_t)at * so * (ptrdiff_t)es;
          int direct = so == 1 && !j->accumulate;
          if (j->mask_in) {
-            if (m0 % 8u == 0 && (m0 + at) % 8u == 0) mk = j->mask + (m0 + at) / 8u;
-            else { dropout__bits_copy(kb, j->mask, m0 + at, n); mk = kb; }
+            if (m0 % 8u == 0 && (m0 + at) % 8u == 0) mk = j->mask_in + (m0 + at) / 8u;
+            else { dropout__bits_copy(kb, j->mask_in, m0 + at, n); mk = kb; }
          }
          if (si != 1) {
-            for (i = 0; i < n; ++i) dropout__elem_copy(j->dtype, (char *)&tin + i * es, src + (ptrdiff_t)i * si * (ptrdiff_t)es);
+            for (i = 0; i < n; ++i) dropout__elem_copy(dt, (char *)&tin + i * es, src + (ptrdiff_t)i * si * (ptrdiff_t)es);
             src = (const char *)&tin;
          }
-         dropout__engine(j->dtype, direct ? (void *)dst : (void *)&tout, NULL, src, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+         dropout__engine(dt, direct ? (void *)dst : (void *)&tout, NULL, src, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
          if (!direct)
             for (i = 0; i < n; ++i) {
                char *e = dst + (ptrdiff_t)i * so * (ptrdiff_t)es;
-               if (j->accumulate) dropout__accumulate(j->dtype, e, (const char *)&tout + i * es);
-               else dropout__elem_copy(j->dtype, e, (const char *)&tout + i * es);
+               if (j->accumulate) dropout__accumulate(dt, e, (const char *)&tout + i * es);
+               else dropout__elem_copy(dt, e, (const char *)&tout + i * es);
             }
       }
       return;
@@ -2511,10 +2491,10 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
       int k1 = 0;
       if (!normal) {   /* the chunk's keep bits: from the stream, or the stored mask */
          if (sm == 0) {
-            if (j->mask_in) k1 = !all_dropped && (((unsigned)j->mask[m0 / 8u] >> (m0 % 8u)) & 1u);
+            if (j->mask_in) k1 = !all_dropped && (((unsigned)j->mask_in[m0 / 8u] >> (m0 % 8u)) & 1u);
             else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
          } else if (j->mask_in) {
-            if (!all_dropped) dropout__bits_copy(kb, j->mask, m0 + at, n);
+            if (!all_dropped) dropout__bits_copy(kb, j->mask_in, m0 + at, n);
          } else {
             dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
          }
@@ -2535,83 +2515,40 @@ static void dropout__job_row(const dropout__job *j, ptrdiff_t off[DROPOUT__NW], 
 }
 
 /* Run a checked job: the mask first (ops that write one), then the rows in order. */
-static void dropout__job_run(dropout__job *j)
+static void dropout__job_run(const dropout_job *j)
 {
    size_t idx[DROPOUT_MAX_RANK];
    ptrdiff_t off[DROPOUT__NW];
    uint64_t m0 = 0;
    int d, w, plain_fwd;
-   if (j->cls == DROPOUT_CLASS_MASK) {
-      dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
+   if (j->op_class == DROPOUT_CLASS_MASK) {
+      dropout__engine(DROPOUT__F32, NULL, j->mask_out, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
       return;
    }
-   plain_fwd = j->op == DROPOUT_OP_FORWARD && !j->accumulate && j->rank == 1 && j->ms[0] == 1 &&
-               j->st[DROPOUT__W_OUT][0] == 1 && j->st[DROPOUT__W_IN][0] == 1;
+   plain_fwd = j->op == DROPOUT_OP_FORWARD && !j->accumulate && j->rank == 1 && j->mask_stride[0] == 1 &&
+               j->stride[DROPOUT__W_OUT][0] == 1 && j->stride[DROPOUT__W_IN][0] == 1;
    if (plain_fwd && j->numel > 0) {   /* contiguous, no broadcast: one engine call, mask and all */
-      dropout__engine(j->dtype, j->out, j->mask, j->in, NULL, j->numel, &j->rule, j->seed, j->stream, j->pos);
+      dropout__engine((int)j->dtype - 1, j->out, j->mask_out, j->in, NULL, j->numel, &j->rule, j->seed, j->stream, j->pos);
       return;
    }
-   if (j->mask && dropout__op_mask_out(j->op))
-      dropout__engine(DROPOUT__F32, NULL, j->mask, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
+   if (j->mask_out)
+      dropout__engine(DROPOUT__F32, NULL, j->mask_out, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
    if (j->numel == 0) return;
    for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* fixed sizes: no memset call (freestanding) */
    off[0] = off[1] = off[2] = off[3] = 0;
    for (;;) {
       dropout__job_row(j, off, m0);
       for (d = j->rank - 2; d >= 0; --d) {   /* the next row: an odometer over the outer dims */
-         m0 += j->ms[d];
-         for (w = 0; w < DROPOUT__NW; ++w) off[w] += j->st[w][d];
+         m0 += j->mask_stride[d];
+         for (w = 0; w < DROPOUT__NW; ++w) off[w] += j->stride[w][d];
          if (++idx[d] < j->dim[d]) break;
-         m0 -= j->ms[d] * (uint64_t)j->dim[d];
-         for (w = 0; w < DROPOUT__NW; ++w) off[w] -= j->st[w][d] * (ptrdiff_t)j->dim[d];
+         m0 -= j->mask_stride[d] * (uint64_t)j->dim[d];
+         for (w = 0; w < DROPOUT__NW; ++w) off[w] -= j->stride[w][d] * (ptrdiff_t)j->dim[d];
          idx[d] = 0;
       }
       if (d < 0) return;
    }
 }
-
-#if defined(DROPOUT_V0_API)   /* the 0.1.0 calls' way to the walker (1.0 calls: dropout_lower) */
-/* Set up a checked job: op, dtype, rule, coordinates, shape and the strides of out, in
-   and residual (NULL: contiguous); the caller sets the pointers (and sigma). */
-static void dropout__job_setup(dropout__job *j, int op, int dtype, const dropout_rule *rule,
-                               uint64_t seed, uint64_t stream, uint64_t pos,
-                               int rank, const size_t *dim, unsigned bcast, const ptrdiff_t *const *st)
-{
-   size_t numel = 0, positions = 0;
-   int w, d;
-   j->op = op;
-   j->cls = dropout__op_of(op).cls;
-   j->mask_in = dropout__op_of(op).mask_in;
-   j->dtype = dtype;
-   j->es = dropout__esize[dtype];
-   j->accumulate = 0;
-   j->copy = 0;
-   j->sigma = 0.0f;
-   j->rule = *rule;
-   if (op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_ALPHA_BACKWARD) {
-      j->arule = dropout_alpha_rule_of(*rule);
-   } else {                 /* unused: set, so that copies of the job read no garbage */
-      j->arule.base = *rule;
-      j->arule.a = j->arule.c = j->arule.drop = 0.0;
-      j->arule.a_f32 = j->arule.c_f32 = j->arule.drop_f32 = 0.0f;
-   }
-   j->seed = seed;
-   j->stream = stream;
-   j->pos = pos;
-   (void)dropout__shape_count(rank, dim, bcast, &numel, &positions);
-   j->numel = numel;
-   j->positions = positions;
-   for (w = 0; w < 3; ++w) {
-      if (st && st[w]) for (d = 0; d < DROPOUT_MAX_RANK; ++d) j->st[w][d] = st[w][d];   /* fixed size: no memcpy */
-      else dropout__contiguous(rank, dim, j->st[w]);
-   }
-   for (d = 0; d < rank; ++d) j->st[DROPOUT__W_BIAS][d] = d == rank - 1 ? 1 : 0;
-   j->out = NULL;
-   j->mask = NULL;
-   j->in = j->res = j->bias = NULL;
-   dropout__geometry(rank, dim, bcast, &j->rank, j->dim, j->ms, j->st);
-}
-#endif
 
 /* ---- the descriptor ------------------------------------------------------------------ */
 
@@ -2918,47 +2855,13 @@ DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dr
    return DROPOUT_OK;
 }
 
-/* The CPU walker's job of a lowered one. */
-static void dropout__job_of(dropout__job *c, const dropout_job *j)
-{
-   int w, k;
-   c->op = (int)j->op;
-   c->cls = (int)j->op_class;
-   c->mask_in = j->mask_in != NULL;
-   c->dtype = (int)j->dtype - 1;
-   c->accumulate = j->accumulate;
-   c->copy = j->copy;
-   c->rule = j->rule;
-   c->arule = j->alpha;
-   c->sigma = j->sigma;
-   c->seed = j->seed;
-   c->stream = j->stream;
-   c->pos = j->pos;
-   c->positions = j->positions;
-   c->numel = j->numel;
-   c->es = j->elem_size;
-   c->rank = j->rank;
-   for (k = 0; k < DROPOUT_MAX_RANK; ++k) {   /* fixed sizes: no memcpy call (freestanding) */
-      c->dim[k] = j->dim[k];
-      c->ms[k] = j->mask_stride[k];
-      for (w = 0; w < DROPOUT__NW; ++w) c->st[w][k] = j->stride[w][k];
-   }
-   c->out = (char *)j->out;
-   c->mask = j->mask_in ? (uint8_t *)(uintptr_t)j->mask_in : j->mask_out;   /* read, or written */
-   c->in = (const char *)j->in;
-   c->res = (const char *)j->residual;
-   c->bias = (const char *)j->bias;
-}
-
 DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
 {
-   dropout_job lj;
-   dropout__job j;
+   dropout_job j;
    dropout__fpu f;
-   int err = dropout_lower(d, t, &lj);
+   int err = dropout_lower(d, t, &j);
    if (err) return err;
-   if (lj.dev_seed || lj.dev_pos) return DROPOUT_ERR_DEVICE_COORDS;   /* device memory: not the CPU's */
-   dropout__job_of(&j, &lj);
+   if (j.dev_seed || j.dev_pos) return DROPOUT_ERR_DEVICE_COORDS;   /* device memory: not the CPU's */
    dropout__fpu_enter(&f);
    dropout__job_run(&j);
    dropout__fpu_leave(&f);

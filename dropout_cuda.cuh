@@ -169,7 +169,6 @@ typedef struct dropout_cuda__args {
    uint64_t seed, stream, offset; /* offset: first position (fills: first word / index) */
    const uint64_t *seed_ptr;      /* when not NULL, read at run time instead of seed */
    const uint64_t *offset_ptr;    /* when not NULL, read at run time instead of offset */
-   int *status_ptr;               /* optional: DROPOUT_ERR_RANGE if a run-time offset is bad */
    int warp;                      /* whole warp spans take the warp path (DROPOUT_CUDA_WARP) */
 } dropout_cuda__args;
 
@@ -439,17 +438,14 @@ DROPOUT_HD int dropout_cuda__launch_op(const dropout_cuda__args *a, int op)
 
 /* Seed and offset of a launch (read through the pointers when given) and its number of
    units; 0 units when there is nothing to do, or when a run-time offset runs past 2^64
-   (thread 0 then reports DROPOUT_ERR_RANGE). */
-DROPOUT_HD uint64_t dropout_cuda__prologue(const dropout_cuda__args *a, uint64_t tid,
+   (then nothing is written). */
+DROPOUT_HD uint64_t dropout_cuda__prologue(const dropout_cuda__args *a,
                                            uint64_t *seed, uint64_t *offset)
 {
    *seed = a->seed_ptr ? *a->seed_ptr : a->seed;
    *offset = a->offset_ptr ? *a->offset_ptr : a->offset;
    if (a->n == 0) return 0;
-   if (a->n - 1u > UINT64_MAX - *offset) {   /* only a run-time offset can get here */
-      if (tid == 0 && a->status_ptr) *a->status_ptr = DROPOUT_ERR_RANGE;
-      return 0;
-   }
+   if (a->n - 1u > UINT64_MAX - *offset) return 0;   /* only a run-time offset gets here: nothing written */
    return a->n / DROPOUT_CUDA__UNIT + (a->n % DROPOUT_CUDA__UNIT != 0);
 }
 
@@ -489,7 +485,7 @@ DROPOUT_HD void dropout_cuda__unit(const dropout_cuda__args *a, int dtype, int o
    units, so the result does not depend on the grid. */
 DROPOUT_HD void dropout_cuda__body(dropout_cuda__args a, int dtype, int op, uint64_t tid, uint64_t nthreads)
 {
-   uint64_t seed, offset, units = dropout_cuda__prologue(&a, tid, &seed, &offset), u;
+   uint64_t seed, offset, units = dropout_cuda__prologue(&a, &seed, &offset), u;
    for (u = tid; u < units; u += nthreads) dropout_cuda__unit(&a, dtype, op, seed, offset, u);
 }
 
@@ -837,23 +833,20 @@ DROPOUT_HD void dropout_cuda__strided_item(const dropout_cuda__sargs *s, int dty
 
 /* Seed and first position of a strided launch (read through the pointers when given);
    0 items when a run-time position would run past 2^64 (then nothing is written). */
-DROPOUT_HD uint64_t dropout_cuda__strided_prologue(const dropout_cuda__sargs *s, uint64_t tid,
+DROPOUT_HD uint64_t dropout_cuda__strided_prologue(const dropout_cuda__sargs *s,
                                                    uint64_t *seed, uint64_t *pos)
 {
    const dropout_cuda__args *a = &s->a;
    *seed = a->seed_ptr ? *a->seed_ptr : a->seed;
    *pos = a->offset_ptr ? *a->offset_ptr : a->offset;
-   if (a->n > 0 && a->n - 1u > UINT64_MAX - *pos) {
-      if (tid == 0 && a->status_ptr) *a->status_ptr = DROPOUT_ERR_RANGE;
-      return 0;
-   }
+   if (a->n > 0 && a->n - 1u > UINT64_MAX - *pos) return 0;   /* a run-time position past 2^64: nothing written */
    return s->g.items;
 }
 
 /* The strided kernel as thread `tid` of `nthreads` (grid-stride over work items). */
 DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dtype, int op, uint64_t tid, uint64_t nthreads)
 {
-   uint64_t seed, pos, items = dropout_cuda__strided_prologue(s, tid, &seed, &pos), w;
+   uint64_t seed, pos, items = dropout_cuda__strided_prologue(s, &seed, &pos), w;
    for (w = tid; w < items; w += nthreads) dropout_cuda__strided_item(s, dtype, op, seed, pos, w);
 }
 
@@ -899,9 +892,8 @@ DROPOUT_CUDA__HOST void dropout_cuda__geom_of(dropout_cuda__geom *g, const dropo
    the mask written with the data: the job is one contiguous unbroadcast run and a plain
    or fused op, no accumulation; or the mask op), else 0: the strided kernel on s, after
    the contiguous mask kernel on *mask_args when mask_args->mask_out is set (the mask in
-   its own shape, mask order). status: where a run-time position past 2^64 is reported
-   (0.1.0 _state launchers), or NULL. */
-DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, int *status, dropout_cuda__sargs *s,
+   its own shape, mask order). */
+DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, dropout_cuda__sargs *s,
                                              dropout_cuda__args *mask_args)
 {
    memset(s, 0, sizeof *s);
@@ -911,7 +903,7 @@ DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, int *status, 
    s->a.bias = j->bias; s->a.residual = j->residual; s->a.cols = j->bias_len;
    s->a.n = j->positions;
    s->a.seed = j->seed; s->a.stream = j->stream; s->a.offset = j->pos;
-   s->a.seed_ptr = j->dev_seed; s->a.offset_ptr = j->dev_pos; s->a.status_ptr = status;
+   s->a.seed_ptr = j->dev_seed; s->a.offset_ptr = j->dev_pos;
    s->alpha = j->alpha;
    s->sigma = j->sigma; s->copy = j->copy; s->accumulate = j->accumulate;
    dropout_cuda__geom_of(&s->g, j);
@@ -927,72 +919,6 @@ DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, int *status, 
       mask_args->y = NULL; mask_args->x = NULL;
    }
    return 0;
-}
-
-/* A request from a door without a descriptor (the 0.1.0 calls): the op, the view, the
-   rule and the coordinates, checked by that door. dropout_cuda__job_lower describes it
-   with dropout.h's public setters and lowers it like any descriptor. */
-typedef struct dropout_cuda__job {
-   int op, dtype;                               /* DROPOUT_CUDA__ values */
-   int rank;
-   uint64_t dim[DROPOUT_MAX_RANK];
-   unsigned broadcast;
-   uint64_t positions;                          /* the plan's count */
-   dropout_rule rule;
-   float sigma;                                 /* GAUSS, NOISE: 0.1.0's own (from its p or sigma) */
-   int copy;                                    /* GAUSS, NOISE: y = x bit for bit */
-   uint64_t seed, stream, pos;
-   const uint64_t *dev_seed, *dev_pos;          /* device memory, read when the kernels run */
-   int *status;                                 /* 0.1.0 _state launchers only */
-   void *out;
-   uint8_t *mask_out;
-   const void *in;
-   const uint8_t *mask_in;
-   const void *bias, *residual;
-   uint64_t bias_len;
-} dropout_cuda__job;
-
-DROPOUT_CUDA__HOST void dropout_cuda__job_init(dropout_cuda__job *j, int op, int dtype, uint64_t n)
-{
-   memset(j, 0, sizeof *j);
-   j->op = op; j->dtype = dtype;
-   j->rank = 1; j->dim[0] = n; j->positions = n;
-   j->rule = dropout_rule_make(0.0, 32);
-}
-
-/* The lowered job of a request; its device pointers and its normals' sigma put in after
-   (dropout_desc_set_device_coords takes both pointers or neither; 0.1.0's Gaussian sigma
-   is of its p, not of the realised rule). */
-DROPOUT_CUDA__HOST int dropout_cuda__job_lower(const dropout_cuda__job *rq, dropout_job *j)
-{
-   dropout_plan plan;
-   dropout_desc d;
-   dropout_tensors t;
-   size_t dims[DROPOUT_MAX_RANK];
-   int op = 0, rc, k;
-#define DROPOUT_CUDA__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) \
-   if (!op && rq->op == DROPOUT_CUDA__##CU) op = DROPOUT_OP_##N;   /* the first: DROP is FORWARD */
-   DROPOUT__OPS(DROPOUT_CUDA__OP)
-#undef DROPOUT_CUDA__OP
-   if (!op || rq->rank < 1 || rq->rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_OP;
-   for (k = 0; k < rq->rank; ++k) dims[k] = (size_t)rq->dim[k];
-   rc = dropout_plan_at(&plan, &rq->rule, dropout_key_make(rq->seed, rq->stream),
-                        dropout_pos_make(rq->dev_pos ? 0 : rq->pos), rq->positions);
-   if (!rc) rc = dropout_desc_init(&d, (dropout_op)op, (dropout_dtype)(rq->dtype + 1), &plan);
-   if (!rc) rc = dropout_desc_set_shape(&d, rq->rank, dims);
-   if (!rc && rq->broadcast) rc = dropout_desc_set_broadcast(&d, rq->broadcast);
-   if (!rc && op == DROPOUT_OP_NOISE) rc = dropout_desc_set_sigma(&d, 0.0);
-   if (!rc && op == DROPOUT_OP_BIAS_DROPOUT_ADD && rq->bias_len) rc = dropout_desc_set_bias_len(&d, (size_t)rq->bias_len);
-   if (rc) return rc;
-   memset(&t, 0, sizeof t);
-   if (rq->op != DROPOUT_CUDA__MASK) { t.out = rq->out; t.in = rq->in; }
-   t.mask = rq->mask_in ? (uint8_t *)(uintptr_t)rq->mask_in : rq->mask_out;
-   t.bias = rq->bias; t.residual = rq->residual;
-   rc = dropout_lower(&d, &t, j);
-   if (rc) return rc;
-   j->dev_seed = rq->dev_seed; j->dev_pos = rq->dev_pos;
-   if (j->op_class == DROPOUT_CLASS_NORMAL) { j->sigma = rq->sigma; j->copy = rq->copy; }
-   return DROPOUT_OK;
 }
 
 #ifdef __cplusplus
@@ -1095,7 +1021,7 @@ static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__
 {
    uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
    uint64_t nthreads = (uint64_t)gridDim.x * blockDim.x;
-   uint64_t seed, offset, units = dropout_cuda__prologue(&a, tid, &seed, &offset), base;
+   uint64_t seed, offset, units = dropout_cuda__prologue(&a, &seed, &offset), base;
    unsigned lane = threadIdx.x & 31u, es = dropout_cuda__esize(DT);
    int vec = dropout_cuda__aligned16(&a, OP);
    for (base = tid - lane; base < units; base += nthreads) {
@@ -1206,12 +1132,12 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
 }
 
 /* The launches of a lowered job (dropout_cuda__prepare decides them). */
-static int dropout_cuda__execute_job(const dropout_job *j, int *status, cudaStream_t cs)
+static int dropout_cuda__execute_job(const dropout_job *j, cudaStream_t cs)
 {
    dropout_cuda__sargs s;
    dropout_cuda__args m;
    int op = dropout_cuda__op_of(j->op), dtype = dropout_cuda__dtype_of(j->dtype);
-   int err, fast = dropout_cuda__prepare(j, status, &s, &m);
+   int err, fast = dropout_cuda__prepare(j, &s, &m);
    s.a.warp = m.warp = (DROPOUT_CUDA_WARP) != 0;
    if (fast) return dropout_cuda__launch(&s.a, op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : dtype, op, 0, 0, cs);
    if (m.mask_out) {
@@ -1220,17 +1146,6 @@ static int dropout_cuda__execute_job(const dropout_job *j, int *status, cudaStre
    }
    return dropout_cuda__strided_launch(&s, dtype, op, 0, 0, cs);
 }
-
-#if defined(DROPOUT_V0_API)
-/* The launches of a request (the 0.1.0 doors), lowered first. */
-static int dropout_cuda__execute(const dropout_cuda__job *rq, cudaStream_t cs)
-{
-   dropout_job j;
-   int err = dropout_cuda__job_lower(rq, &j);
-   if (err) return err;
-   return dropout_cuda__execute_job(&j, rq->status, cs);
-}
-#endif
 
 /* The raw-stream fills (contiguous, no rule): the checks of dropout.h's fills. */
 static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64_t stream,
@@ -1282,7 +1197,7 @@ DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensor
    dropout_job j;
    int err = dropout_lower(d, t, &j);
    if (err) return err;
-   return dropout_cuda__execute_job(&j, NULL, cs);
+   return dropout_cuda__execute_job(&j, cs);
 }
 
 DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs)

@@ -273,7 +273,7 @@ static void test_ops(void)
    the spans that took the warp path. */
 static unsigned run_grid_warp(dropout_cuda__args a, int dt, int op, uint64_t nthreads)
 {
-   uint64_t seed, offset, units = dropout_cuda__prologue(&a, 0, &seed, &offset), w, base;
+   uint64_t seed, offset, units = dropout_cuda__prologue(&a, &seed, &offset), w, base;
    unsigned es = dropout_cuda__esize(dt), lane, spans = 0;
    uint32_t keeps[32];
    a.warp = 1;
@@ -451,7 +451,7 @@ static int emulate_job(const dropout_job *j, uint64_t nthreads, int reverse)
    dropout_cuda__args m;
    uint64_t t;
    int op = dropout_cuda__op_of(j->op), dt = dropout_cuda__dtype_of(j->dtype);
-   if (dropout_cuda__prepare(j, NULL, &s, &m)) {
+   if (dropout_cuda__prepare(j, &s, &m)) {
       run_grid(s.a, op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : dt, op, nthreads, reverse);
       return 1;
    }
@@ -594,7 +594,7 @@ static int decide(dropout_op op, int rank, const size_t *dims, const ptrdiff_t *
    if (!rc) rc = dropout_lower(&d, &t, job);
    CHECK(rc == 0, "decide: op %d: %s", (int)op, dropout_strerror(rc));
    if (rc) return -1;
-   return dropout_cuda__prepare(job, NULL, s, ma);
+   return dropout_cuda__prepare(job, s, ma);
 }
 
 static void test_launch_decisions(void)
@@ -637,40 +637,6 @@ static void test_launch_decisions(void)
          "apply_mask at p = 1: contiguous, run as a forward that keeps nothing");
    case_end("launch decisions from lowered jobs (contiguous / mask + strided kernels, the job's geometry, sigma, alpha, bias_len)");
 
-   {  /* 0.1.0 doors: requests lowered by dropout_cuda__job_lower */
-      static float want[300], got[300];
-      static uint8_t mw[40], mg[40];
-      dropout_cuda__job rq;
-      uint64_t dseed = 1, dpos = 2;
-      int rc;
-      dropout_cuda__job_init(&rq, DROPOUT_CUDA__DROP, DROPOUT_CUDA__F32, 300);
-      rq.out = got; rq.in = x; rq.mask_out = mg;
-      rq.rule = cpu_rule(0.3, 8); rq.seed = 77; rq.stream = 5; rq.pos = 1000;
-      rc = dropout_cuda__job_lower(&rq, &job);
-      CHECK(rc == 0 && job.op == DROPOUT_OP_FORWARD && job.contiguous && job.mask_out == mg && job.positions == 300 && job.pos == 1000,
-            "0.1.0 forward request: %s", dropout_strerror(rc));
-      memset(got, 0, sizeof got); memset(mg, 0, sizeof mg); memset(mw, 0, sizeof mw);
-      CHECK(cpu_forward(DROPOUT_CUDA__F32, want, mw, x, 300, 0.3, 8, 1000) == 0, "cpu forward");
-      emulate_job(&job, 7, 0);
-      CHECK(memcmp(got, want, sizeof got) == 0 && memcmp(mg, mw, sizeof mg) == 0, "0.1.0 forward request: not the CPU's bits");
-      dropout_cuda__job_init(&rq, DROPOUT_CUDA__ALPHA, DROPOUT_CUDA__F32, 50);
-      rq.rank = 3; rq.dim[0] = 3; rq.dim[1] = 1; rq.dim[2] = 50; rq.broadcast = 1u;
-      rq.out = got; rq.in = x; rq.rule = cpu_rule(0.3, 8); rq.dev_seed = &dseed; rq.dev_pos = &dpos;
-      rc = dropout_cuda__job_lower(&rq, &job);
-      CHECK(rc == 0 && job.op == DROPOUT_OP_ALPHA_FORWARD && job.rank == 2 && job.mask_stride[0] == 0 && job.numel == 150 &&
-            job.dev_seed == &dseed && job.dev_pos == &dpos, "0.1.0 broadcast alpha request with device coordinates: %s", dropout_strerror(rc));
-      dropout_cuda__job_init(&rq, DROPOUT_CUDA__NOISE, DROPOUT_CUDA__BF16, 10);
-      rq.out = got; rq.in = x; rq.sigma = 0.75f; rq.copy = 0;
-      rc = dropout_cuda__job_lower(&rq, &job);
-      CHECK(rc == 0 && job.op == DROPOUT_OP_NOISE && job.dtype == DROPOUT_DTYPE_BF16 && job.sigma == 0.75f && !job.copy,
-            "0.1.0 noise request: its own sigma: %s", dropout_strerror(rc));
-      dropout_cuda__job_init(&rq, DROPOUT_CUDA__FUSED, DROPOUT_CUDA__F32, 120);
-      rq.out = got; rq.in = x; rq.bias = bbuf; rq.residual = rbuf; rq.bias_len = 40; rq.rule = cpu_rule(0.5, 8);
-      rc = dropout_cuda__job_lower(&rq, &job);
-      CHECK(rc == 0 && job.op == DROPOUT_OP_BIAS_DROPOUT_ADD && job.bias_len == 40 && job.contiguous && job.rank == 2,
-            "0.1.0 fused request: %s", dropout_strerror(rc));
-      case_end("0.1.0 doors' requests lowered like descriptors (op, broadcast, device coordinates, sigma, bias_len; the CPU's bits)");
-   }
 }
 
 /* Empty views whose other dims are huge (their product would overflow): whatever
@@ -755,24 +721,23 @@ static void test_ownership(void)
 }
 
 /* Seed and offset read through pointers (the graph-capture path); a run-time offset
-   that runs past 2^64 writes nothing and reports DROPOUT_ERR_RANGE. */
+   that runs past 2^64 writes nothing. */
 static void test_runtime_state(void)
 {
    static float x[300], y[300], w[300];
    uint64_t seed = 77, off = 12345;
-   int status = 0, i;
+   int i;
    dropout_cuda__args a = base_args(300, 0.25, 8, 0);
    for (i = 0; i < 300; ++i) x[i] = (float)i;
    CHECK(cpu_forward(DROPOUT_CUDA__F32, w, NULL, x, 300, 0.25, 8, 12345) == 0, "cpu");
-   a.seed = 1; a.x = x; a.y = y; a.seed_ptr = &seed; a.offset_ptr = &off; a.status_ptr = &status;
+   a.seed = 1; a.x = x; a.y = y; a.seed_ptr = &seed; a.offset_ptr = &off;
    run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
-   CHECK(memcmp(y, w, sizeof y) == 0 && status == 0, "values behind the pointers not used");
+   CHECK(memcmp(y, w, sizeof y) == 0, "values behind the pointers not used");
    off = UINT64_MAX - 298;   /* positions up to 2^64 - 1 + 1: one too many */
    memset(y, 0, sizeof y);
    run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
-   CHECK(status == DROPOUT_ERR_RANGE, "status %d", status);
    for (i = 0; i < 300; ++i) CHECK(y[i] == 0.0f, "y[%d] written after a range error", i);
-   case_end("emulated run-time seed/offset pointers and range status");
+   case_end("emulated run-time seed/offset pointers; past 2^64 nothing written");
 }
 
 int main(void)
