@@ -189,9 +189,9 @@ bench-ab:
 	@mkdir -p build/ab/base $(BENCH_OUT) && git show $(or $(REV),$(AB_BASE)):dropout.h >build/ab/base/dropout.h
 	@# a revision with the 0.1 calls in dropout_v0.h (after 0.9.0) needs it beside its dropout.h
 	@git show $(or $(REV),$(AB_BASE)):dropout_v0.h >build/ab/base/dropout_v0.h 2>/dev/null || rm -f build/ab/base/dropout_v0.h
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_a.o
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A $$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/base/dropout.h && echo -DAB_API_1) -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_a.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -DAB_API_1 -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE $$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/base/dropout.h && echo -DAB_API_1) -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o
 	for v in a b c; do objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_$$v.o || exit 1; done
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o build/ab/grid_c.o -o build/ab/ab_grid
 	@rev=$$(git rev-parse --short $(or $(REV),$(AB_BASE))); out=$(BENCH_OUT)/ab-$(or $(BENCH_MODEL),unknown)-$$(./build/ab/ab_grid --path)-vs-$$rev.md; \

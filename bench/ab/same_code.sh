@@ -12,6 +12,9 @@ rev=${1:-HEAD}
 dir=build/same_code
 rm -rf "$dir"; mkdir -p "$dir/base"
 git show "$rev:dropout.h" >"$dir/base/dropout.h" || exit 2
+git show "$rev:dropout_v0.h" >"$dir/base/dropout_v0.h" 2>/dev/null || rm -f "$dir/base/dropout_v0.h"
+# both sides through the 1.0 calls when REV has them (grid_variant.c), else the 0.1 ones
+api=""; grep -q "define DROPOUT_RULE_THRESHOLD" "$dir/base/dropout.h" && api=-DAB_API_1
 
 # objdump's listing as "function<TAB>instruction", addresses stripped, by function name
 norm() {
@@ -50,7 +53,7 @@ EOF2
    for side in base new; do
       inc=.; [ $side = base ] && inc=$dir/base
       # shellcheck disable=SC2086 # flag lists are split on purpose
-      if ! $cc -std=c99 $flags -DVNAME=B -I"$inc" -c bench/ab/grid_variant.c -o "$dir/$name-$side.o" 2>"$dir/$name-$side.log"; then
+      if ! $cc -std=c99 $flags $api -DVNAME=B -I"$inc" -c bench/ab/grid_variant.c -o "$dir/$name-$side.o" 2>"$dir/$name-$side.log"; then
          echo "FAIL $name: the $side build failed ($dir/$name-$side.log)"; ok=0; differ=1
       fi
    done
