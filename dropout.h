@@ -121,22 +121,30 @@
       and its output slice (dropout_replay_*): the result equals one call. Mask bytes hold 8 elements, so chunks that write masks
       start at multiples of 8 elements.
 
-   CONTENTS (in file order; a reader following one call goes down the file)
+   CONTENTS (in file order; each part uses only the parts above it, so a reader following
+   a call reads up the file: dropout_run -> dropout_lower -> the walker -> the engine ->
+   a SIMD path or the scalar reference -> the building blocks. One exception: the ISA
+   blocks' apply kernels call the driver's shared lane loops, declared before the blocks.)
       Declarations
-         guards (C99, FLT_EVAL_METHOD, fast-math), version, return codes
+         guards (C99, FLT_EVAL_METHOD, fast-math), version, the return codes (one list,
+            DROPOUT__ERRORS, makes the enum and dropout_strerror)
          inline building blocks, host and device: Philox, draws, rules, keep decisions,
             f16/bf16 conversions, per-element apply, accumulate
          the library API: keys, positions, rules, generators, plans; the short calls;
             the raw stream; the fused op; the variants' building blocks; the descriptor
+            (the op list DROPOUT__OPS and the dtype list DROPOUT__DTYPES make the enums,
+            names, sizes and per-op facts); the lowered job every backend runs
+            (dropout_job, dropout_lower)
       Implementation (DROPOUT_IMPLEMENTATION)
          argument and FPU-mode checks, error messages
-         the public calls: rules, generators, plans -> short calls -> raw stream ->
-            the descriptor walker (strides, broadcast, variants) -> dropout_run ->
-            the fused op's short calls -> normals
          the scalar reference (one loop behind forward, backward, mask, apply_mask)
-         the SIMD paths: primitive layer, Philox in lanes, keep bits, data grid,
-            store policy, the SIMD run
+         the SIMD paths: the choice and its opt-outs; one block per instruction set
+            (AVX-512, AVX2, SSE2/SSE4.1, NEON: primitives, keep bits, apply, stores);
+            Philox in 64-bit lanes (x86); the driver (data grid, overlap, the SIMD run)
          the engine every call ends in (SIMD path or reference, the same bits)
+         the public calls: rules, generators, plans -> short calls -> raw stream -> normals
+         the descriptor: its checks, the geometry and the walker -> the setters ->
+            dropout_lower -> dropout_run -> the fused op's short calls
       DROPOUT_V0_API: #include "dropout_v0.h" (the 0.1.0 calls, on the public ones)
 
    LICENSE: see the end of the file.
@@ -1578,1394 +1586,7 @@ static const uint32_t *dropout__cursor_words(dropout__cursor *c, uint64_t block)
    return c->words;
 }
 
-/* Defined further down (the engine, then the SIMD paths): the public calls come first, so
-   that a reader following one call goes down the file. */
-static void dropout__engine(int dtype, void *y, uint8_t *mask_out, const void *x,
-                            const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                            uint64_t seed, uint64_t stream, uint64_t offset);
-static void dropout__engine_f32(float *y, uint8_t *mask_out, const float *x,
-                                const uint8_t *mask_in, size_t n, const dropout_rule *r,
-                                uint64_t seed, uint64_t stream, uint64_t offset);
-static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word);
-
-/* ---- rules, generators, plans ------------------------------------------------------ */
-
-static int dropout__bits_ok(int bits)
-{
-   return bits == 8 || bits == 16 || bits == 32;
-}
-
-/* The float nearest the double whose bits are u (a positive normal double in float's
-   range, as every scale is), ties to even: integers only. */
-static uint32_t dropout__f32_bits_of(uint64_t u)
-{
-   uint64_t m = (u & (((uint64_t)1 << 52) - 1u)) | ((uint64_t)1 << 52);
-   int e = (int)(u >> 52) - 1023;
-   uint64_t m24 = m >> 29, rem = m & (((uint64_t)1 << 29) - 1u);
-   if (rem > ((uint64_t)1 << 28) || (rem == ((uint64_t)1 << 28) && (m24 & 1u))) {
-      ++m24;
-      if (m24 >> 24) { m24 >>= 1; ++e; }
-   }
-   return (uint32_t)(127 + e) << 23 | (uint32_t)(m24 & 0x7FFFFFu);
-}
-
-/* Do a rule's fields agree? bits 8/16/32, t <= 2^bits, scale_f64 = 2^bits / (2^bits - t)
-   rounded to nearest even (0 when t = 2^bits), scale_f32 = scale_f64 rounded to float.
-   With integers only (no soft double on a microcontroller) and a few multiplies: the
-   double m 2^(e-52) is the rounded quotient iff |m den - 2^(bits+52-e)| <= den / 2 (ties
-   to even m), a quotient of integers this small never lying near a power of two. */
-static int dropout__rule_fields_ok(const dropout_rule *r)
-{
-   union { double f; uint64_t u; } d;
-   union { float f; uint32_t u; } f;
-   uint64_t n, t = r->threshold, den, m, mh, ml, hi, lo, pl, ph, dl, dh, x;
-   int b = r->bits, e, sh;
-   if (!dropout__bits_ok(b)) return 0;
-   n = (uint64_t)1 << b;
-   if (t > n) return 0;
-   d.f = r->scale_f64;
-   f.f = r->scale_f32;
-   if (t == n) return d.u == 0 && f.u == 0;
-   if (t == 0) return d.u == 0x3FF0000000000000u && f.u == 0x3F800000u;
-   e = (int)(d.u >> 52) - 1023;               /* the sign bit makes e past b */
-   if (e < 0 || e > b) return 0;
-   if (f.u != dropout__f32_bits_of(d.u)) return 0;
-   den = n - t;                                /* 1 .. 2^32 - 1 */
-   m = (d.u & (((uint64_t)1 << 52) - 1u)) | ((uint64_t)1 << 52);
-   mh = m >> 32; ml = m & 0xFFFFFFFFu;         /* m den = (mh den) 2^32 + ml den, < 2^85 */
-   x = mh * den;
-   hi = x >> 32; lo = x << 32;
-   x = ml * den;
-   lo += x;
-   if (lo < x) ++hi;
-   sh = b + 52 - e;                            /* 52 .. 84 */
-   ph = sh >= 64 ? (uint64_t)1 << (sh - 64) : 0;
-   pl = sh >= 64 ? 0 : (uint64_t)1 << sh;
-   if (hi > ph || (hi == ph && lo >= pl)) { dh = hi - ph - (lo < pl); dl = lo - pl; }
-   else { dh = ph - hi - (pl < lo); dl = pl - lo; }
-   if (dh != 0 || dl > den) return 0;
-   return 2 * dl < den || (2 * dl == den && !(m & 1u));
-}
-
-static int dropout__rule_check(const dropout_rule *r)
-{
-   if (!r) return DROPOUT_ERR_NULL_RULE;
-   if (!dropout__rule_fields_ok(r)) return DROPOUT_ERR_RULE;
-   return DROPOUT_OK;
-}
-
-static int dropout__plan_check(const dropout_plan *plan)
-{
-   int err;
-   if (!plan) return DROPOUT_ERR_NULL_PLAN;
-   err = dropout__rule_check(&plan->rule);
-   if (err) return err;
-   if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
-   return DROPOUT_OK;
-}
-
-/* The threshold of p at a width, as dropout_rule_make computes it (p valid). */
-static uint64_t dropout__threshold_of(double p, int bits)
-{
-   return (uint64_t)(p * (double)((uint64_t)1 << bits) + 0.5);
-}
-
-/* Does the width realise p inside (0, 1), and (strict) p and 1 - p within 1%? */
-static int dropout__width_serves(double p, int bits, int strict)
-{
-   uint64_t t = dropout__threshold_of(p, bits), n = (uint64_t)1 << bits;
-   double off, near;
-   if (t == 0 || t == n) return 0;
-   if (!strict) return 1;
-   off = (double)t / (double)n - p;            /* t / n exact */
-   if (off < 0.0) off = -off;
-   near = p < 0.5 ? p : 1.0 - p;                /* 1 - p exact for p >= 1/2 */
-   return off <= 0.01 * near;
-}
-
-static int dropout__rule_init_p(dropout_rule *r, double p, dropout_bits bits, int strict)
-{
-   int b = (int)bits, err;
-   dropout__fpu f;
-   if (!r) return DROPOUT_ERR_NULL_RESULT;
-   if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
-   if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;    /* also catches NaN */
-   dropout__fpu_enter(&f);   /* p 2^bits + 1/2 rounds */
-   if (p > 0.0 && p < 1.0 && !dropout__width_serves(p, b, strict)) {
-      /* the width that would serve: the first wider one that honours p */
-      int w;
-      err = DROPOUT_ERR_P_UNREALISABLE;
-      for (w = b * 2; w <= 32; w *= 2)
-         if (dropout__width_serves(p, w, strict)) { err = w == 16 ? DROPOUT_ERR_P_NEEDS_16 : DROPOUT_ERR_P_NEEDS_32; break; }
-   } else {
-      err = dropout_rule_init_threshold(r, dropout__threshold_of(p, b), bits);
-   }
-   dropout__fpu_leave(&f);
-   return err;
-}
-
-DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits)
-{
-   return dropout__rule_init_p(r, p, bits, 1);
-}
-
-DROPOUTDEF int dropout_rule_init_quantised(dropout_rule *r, double p, dropout_bits bits)
-{
-   return dropout__rule_init_p(r, p, bits, 0);
-}
-
-/* scale = 2^bits / (2^bits - t), rounded to nearest even in 53 bits (scale_f64) and that
-   rounded again to 24 bits (scale_f32): exactly what dropout_rule_make's double
-   arithmetic gives (its q = 1 - t / 2^bits is exact, 1 / q rounds once), here by long
-   division on integers, so that no double code is linked. */
-DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits)
-{
-   int b = (int)bits;
-   uint64_t n, den, q = 0, rem = 1;
-   int k = 0, e, i;
-   union { uint64_t u; double f; } d;
-   union { uint32_t u; float f; } f;
-   if (!r) return DROPOUT_ERR_NULL_RESULT;
-   if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
-   n = (uint64_t)1 << b;
-   if (threshold > n) return DROPOUT_ERR_THRESHOLD;
-   r->threshold = threshold;
-   r->bits = b;
-   if (threshold == n) {          /* everything dropped: scale 0 */
-      d.u = 0; f.u = 0;
-      r->scale_f64 = d.f;
-      r->scale_f32 = f.f;
-      return DROPOUT_OK;
-   }
-   den = n - threshold;           /* 1 .. 2^b */
-   while ((den >> (k + 1)) != 0) ++k;   /* 2^k <= den < 2^(k+1) */
-   /* q = floor(2^(53+k) / den) in (2^52, 2^53]: one quotient bit a step, rem < den <= 2^32 */
-   for (i = 0; i < 53 + k; ++i) {
-      rem <<= 1;
-      q <<= 1;
-      if (rem >= den) { rem -= den; q |= 1u; }
-   }
-   /* scale = q * 2^(b - 53 - k) (+ the remainder): exponent e of q's leading bit */
-   e = b - 1 - k;
-   if (q >> 53) { q >>= 1; ++e; }            /* den a power of two: exact, rem = 0 */
-   if (2 * rem > den || (2 * rem == den && (q & 1u))) {   /* round to nearest even */
-      ++q;
-      if (q >> 53) { q >>= 1; ++e; }
-   }
-   d.u = (uint64_t)(1023 + e) << 52 | (q & (((uint64_t)1 << 52) - 1u));
-   f.u = dropout__f32_bits_of(d.u);          /* the 53-bit significand to 24, ties to even */
-   r->scale_f64 = d.f;
-   r->scale_f32 = f.f;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF double dropout_rule_p(const dropout_rule *r)
-{
-   if (dropout__rule_check(r)) return -1.0;
-   return (double)r->threshold / (double)((uint64_t)1 << r->bits);   /* exact */
-}
-
-DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key)
-{
-   dropout_gen g;
-   g.key = key;
-   g.next = 0;
-   return g;
-}
-
-/* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest
-   element a plan's count may describe (a mask bit is smaller, but a negative int
-   converted is what this catches) */
-static int dropout__count_ok(uint64_t count, size_t es)
-{
-   return count <= (uint64_t)PTRDIFF_MAX / es;
-}
-
-DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
-{
-   int err;
-   if (!g) return DROPOUT_ERR_NULL_GEN;
-   if (!out) return DROPOUT_ERR_NULL_RESULT;
-   err = dropout__rule_check(rule);
-   if (err) return err;
-   if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
-   if (count > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
-   out->rule = *rule;
-   out->key = g->key;
-   out->pos = g->next;
-   out->count = count;
-   g->next += count;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
-{
-   int err;
-   if (!out) return DROPOUT_ERR_NULL_RESULT;
-   /* a plan whatever happens, so that an unchecked call leaves nothing uninitialised
-      (gcc -flto / DROPOUT_STATIC -Werror=maybe-uninitialized): empty, and every call
-      that takes it refuses it unless n is 0 */
-   out->rule.threshold = 0; out->rule.scale_f64 = 1.0; out->rule.scale_f32 = 1.0f; out->rule.bits = 32;
-   out->key = key;
-   out->pos = first.index;
-   out->count = 0;
-   err = dropout__rule_check(rule);
-   if (err) return err;
-   if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
-   if (!dropout__range_ok64(count, first.index)) return DROPOUT_ERR_RANGE;
-   out->rule = *rule;
-   out->count = count;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uint64_t count, dropout_plan *out)
-{
-   dropout_plan s;
-   int err;
-   if (!out) return DROPOUT_ERR_NULL_RESULT;
-   err = dropout__plan_check(whole);
-   if (err) return err;
-   if (start > whole->count || count > whole->count - start) return DROPOUT_ERR_SLICE;
-   s = *whole;
-   s.pos += start;
-   s.count = count;
-   *out = s;
-   return DROPOUT_OK;
-}
-
-/* ---- the short calls --------------------------------------------------------------- */
-
-#define DROPOUT__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, K) size,
-static const size_t dropout__esize[DROPOUT__DTYPE_COUNT] = { DROPOUT__DTYPES(DROPOUT__DTYPE_SIZE) };   /* bytes per element, by DROPOUT__ index */
-#undef DROPOUT__DTYPE_SIZE
-
-/* Do [a, a + an) and [b, b + bn) (bytes) share memory? */
-static int dropout__meets(const void *a, size_t an, const void *b, size_t bn)
-{
-   uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-   if (!a || !b || an == 0 || bn == 0) return 0;
-   return pa < pb + bn && pb < pa + an;
-}
-
-/* y and x are the same buffer (in place) or apart; n elements of es bytes */
-static int dropout__in_place_ok(const void *y, const void *x, size_t n, size_t es)
-{
-   return y == x || !dropout__meets(y, n * es, x, n * es);
-}
-
-/* The count n a call was given, against its plan: a size no buffer has, then another
-   count than the plan's. */
-static int dropout__n_check(const dropout_plan *plan, size_t n, size_t es)
-{
-   if (!dropout__count_ok((uint64_t)n, es)) return DROPOUT_ERR_SIZE;
-   if ((uint64_t)n != plan->count) return DROPOUT_ERR_COUNT;
-   return DROPOUT_OK;
-}
-
-/* forward, backward and replay (the same operation on different data): every check */
-static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, const void *y, const uint8_t *mask, const void *x)
-{
-   size_t es = dropout__esize[dtype];
-   int err = dropout__plan_check(plan);
-   if (!err) err = dropout__n_check(plan, n, es);
-   if (err) return err;
-   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
-   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
-   if (!dropout__in_place_ok(y, x, n, es) ||
-       dropout__meets(mask, (n + 7) / 8, y, n * es) || dropout__meets(mask, (n + 7) / 8, x, n * es))
-      return DROPOUT_ERR_OVERLAP;
-   return DROPOUT_OK;
-}
-
-/* always inlined: with dtype a constant, an f32 call links the f32 engine alone (no f64 code
-   on a microcontroller: tests/xarch/mcu_fb.c) */
-DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x)
-{
-   dropout__fpu f;
-   int err = dropout__short_check(dtype, plan, n, y, mask, x);
-   if (err) return err;
-   dropout__fpu_enter(&f);
-   if (dtype == DROPOUT__F32)
-      dropout__engine_f32((float *)y, mask, (const float *)x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
-   else
-      dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
-   dropout__fpu_leave(&f);
-   return DROPOUT_OK;
-}
-
-/* The plan a step's forward would reserve from g, or the code that refuses it. */
-static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, size_t n, dropout_plan *p)
-{
-   int err;
-   if (!g) return DROPOUT_ERR_NULL_GEN;
-   err = dropout__rule_check(rule);
-   if (err) return err;
-   if (!dropout__count_ok((uint64_t)n, 1)) return DROPOUT_ERR_SIZE;
-   if ((uint64_t)n > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
-   p->rule = *rule;
-   p->key = g->key;
-   p->pos = g->next;
-   p->count = (uint64_t)n;
-   return DROPOUT_OK;
-}
-
-DROPOUT__INLINE int dropout__forward(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,
-                            void *y, uint8_t *mask, const void *x)
-{
-   dropout_plan p;
-   int err = dropout__step_plan(g, rule, n, &p);
-   if (!err) err = dropout__short(dtype, &p, n, y, mask, x);
-   if (err) return err;
-   g->next += (uint64_t)n;
-   if (plan) *plan = p;
-   return DROPOUT_OK;
-}
-
-static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t n, void *y, const uint8_t *mask, const void *x)
-{
-   dropout__fpu f;
-   int err = dropout__rule_check(rule);
-   if (err) return err;
-   if (!dropout__count_ok((uint64_t)n, dropout__esize[dtype])) return DROPOUT_ERR_SIZE;
-   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
-   if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
-   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
-   if (!dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
-       dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]))
-      return DROPOUT_ERR_OVERLAP;
-   dropout__fpu_enter(&f);
-   dropout__engine(dtype, y, NULL, x, mask, n, rule, 0, 0, 0);
-   dropout__fpu_leave(&f);
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
-{
-   int err = dropout__plan_check(plan);
-   if (!err) err = dropout__n_check(plan, n, 1);
-   if (err) return err;
-   if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
-   dropout__engine(DROPOUT__F32, NULL, mask, NULL, NULL, n, &plan->rule,
-                   plan->key.seed, plan->key.stream, plan->pos);
-   return DROPOUT_OK;
-}
-
-/* The short calls of every dtype, from its row of DROPOUT__DTYPES: dropout_forward_<sfx>,
-   dropout_backward_<sfx>, dropout_replay_<sfx>, dropout_apply_mask_<sfx> (their prototypes,
-   written out, are in the declarations; the compiler holds each definition to its own). */
-#define DROPOUT__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                          \
-   DROPOUTDEF int dropout_forward_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,  \
-                                        T *y, uint8_t *mask, const T *x)                                        \
-   {                                                                                                            \
-      return dropout__forward(DROPOUT__##NAME, g, rule, plan, n, y, mask, x);                                   \
-   }                                                                                                            \
-   DROPOUTDEF int dropout_backward_##sfx(const dropout_plan *plan, size_t n, T *dx, const T *dy)                 \
-   {                                                                                                            \
-      return dropout__short(DROPOUT__##NAME, plan, n, dx, NULL, dy);                                            \
-   }                                                                                                            \
-   DROPOUTDEF int dropout_replay_##sfx(const dropout_plan *plan, size_t n, T *y, uint8_t *mask, const T *x)      \
-   {                                                                                                            \
-      return dropout__short(DROPOUT__##NAME, plan, n, y, mask, x);                                              \
-   }                                                                                                            \
-   DROPOUTDEF int dropout_apply_mask_##sfx(const dropout_rule *rule, size_t n, T *y, const uint8_t *mask, const T *x) \
-   {                                                                                                            \
-      return dropout__short_apply_mask(DROPOUT__##NAME, rule, n, y, mask, x);                                   \
-   }
-DROPOUT__DTYPES(DROPOUT__SHORT_CALLS)
-#undef DROPOUT__SHORT_CALLS
-
-/* ---- the raw stream ---------------------------------------------------------------- */
-
-static int dropout__fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
-{
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
-   if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
-   dropout__words(out, n, seed, stream, word);
-   return DROPOUT_OK;
-}
-
-/* The uniform fills convert words made DROPOUT__FILL at a time. */
-#define DROPOUT__FILL 256
-
-static int dropout__fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
-{
-   uint32_t w[DROPOUT__FILL];
-   size_t at, i;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
-   if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
-   for (at = 0; at < n; at += DROPOUT__FILL) {
-      size_t m = n - at < DROPOUT__FILL ? n - at : DROPOUT__FILL;
-      dropout__words(w, m, seed, stream, word + at);
-      for (i = 0; i < m; ++i)
-         out[at + i] = (float)(w[i] >> 8) * 5.9604644775390625e-8f;   /* 2^-24 */
-   }
-   return DROPOUT_OK;
-}
-
-static int dropout__fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
-{
-   uint32_t w[DROPOUT__FILL];
-   size_t at, i;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
-   /* doubles index..index+n-1 must lie below 2^63 (two words each); n = 0 asks for none */
-   if (n > 0 && (index > (UINT64_MAX >> 1) || (uint64_t)(n - 1) > (UINT64_MAX >> 1) - index))
-      return DROPOUT_ERR_RANGE;
-   for (at = 0; at < n; at += DROPOUT__FILL / 2) {
-      size_t m = n - at < DROPOUT__FILL / 2 ? n - at : DROPOUT__FILL / 2;
-      /* double index + at uses words 2(index + at) (low half) and the next (high half) */
-      dropout__words(w, 2 * m, seed, stream, 2u * (index + at));
-      for (i = 0; i < m; ++i) {
-         uint64_t u = (uint64_t)w[2 * i + 1] << 32 | w[2 * i];
-         out[at + i] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;  /* 2^-53 */
-      }
-   }
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n)
-{
-   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
-   return dropout__fill_u32(out, n, key.seed, key.stream, first.index);
-}
-
-DROPOUTDEF int dropout_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n)
-{
-   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
-   return dropout__fill_uniform_f32(out, n, key.seed, key.stream, first.index);
-}
-
-DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n)
-{
-   if (!dropout__count_ok((uint64_t)n, 8)) return DROPOUT_ERR_SIZE;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
-   return dropout__fill_uniform_f64(out, n, key.seed, key.stream, first.index);
-}
-
-#undef DROPOUT__FILL
-
-/* ====================================================================================
-   VARIANTS, STRIDES AND THE DESCRIPTOR (implementation). One walker runs every op of
-   dropout_run over any shape, broadcast and strides: rows of the innermost dim, keep
-   bits made for a chunk of a row at a time by the engine above, the element formulas
-   of the building blocks. Plain dropout rows that are contiguous go through the engine
-   whole (its SIMD paths).
-   ==================================================================================== */
-
-#define DROPOUT__DESC_MAGIC 0x64726F70u    /* "drop" */
-#define DROPOUT__ROW_CHUNK 256             /* elements per chunk of a row (keep bits, gathered data) */
-
-/* The operands the walker moves through: by dropout_operand, then the bias. */
-enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };
-
-/* The op list's columns, by op value (ok = 0 for a value that is no op). */
-typedef struct dropout__op_row { int ok, in, mask_out, mask_in, grad, cls; } dropout__op_row;
-
-static dropout__op_row dropout__op_of(int op)
-{
-   dropout__op_row r = { 0, 0, 0, 0, 0, 0 };
-   switch (op) {
-#define DROPOUT__OP_ROW(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) \
-   case V: r.ok = 1; r.in = IN; r.mask_out = MOUT; r.mask_in = MIN; r.grad = GRAD; r.cls = DROPOUT_CLASS_##C; break;
-   DROPOUT__OPS(DROPOUT__OP_ROW)
-#undef DROPOUT__OP_ROW
-   default: break;
-   }
-   return r;
-}
-
-static int dropout__op_ok(int op) { return dropout__op_of(op).ok; }
-
-DROPOUTDEF const char *dropout_op_name(dropout_op op)
-{
-   switch (op) {
-#define DROPOUT__OP_NAME(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return S;
-   DROPOUT__OPS(DROPOUT__OP_NAME)
-#undef DROPOUT__OP_NAME
-   default: return NULL;
-   }
-}
-static int dropout__dtype_ok(int dt) { return dt >= 1 && dt <= DROPOUT__DTYPE_COUNT; }
-
-/* the gradients (which may accumulate) */
-static int dropout__op_takes_grad(int op) { return dropout__op_of(op).grad; }
-
-/* Element count and positions of a shape: SHAPE_OVERFLOW past size_t (judged on the
-   non-zero dims, so the answer does not depend on their order). A zero dim empties the
-   tensor; the mask keeps its own shape (a zero dim that is broadcast is 1 there). */
-static int dropout__shape_count(int rank, const size_t *dim, unsigned bcast, size_t *numel, size_t *positions)
-{
-   size_t ne = 1, np = 1;
-   int d, empty = 0, mask_empty = 0;
-   for (d = 0; d < rank; ++d) {
-      size_t k = dim[d];
-      int b = (int)((bcast >> d) & 1u);
-      if (k == 0) { empty = 1; if (!b) mask_empty = 1; continue; }
-      if (ne > (size_t)-1 / k) return DROPOUT_ERR_SHAPE_OVERFLOW;
-      ne *= k;
-      if (!b) np *= k;    /* np divides ne: cannot overflow once ne did not */
-   }
-   *numel = empty ? 0 : ne;
-   *positions = mask_empty ? 0 : np;
-   return DROPOUT_OK;
-}
-
-/* Lowest and highest element offsets of a strided operand (dims of size 1 do not count;
-   the caller has a non-empty shape); 0 if they do not fit ptrdiff_t bytes. */
-static int dropout__extent(int rank, const size_t *dim, const ptrdiff_t *st, size_t es, ptrdiff_t *lo, ptrdiff_t *hi)
-{
-   size_t neg = 0, pos = 0, lim = (size_t)PTRDIFF_MAX / es;
-   int d;
-   for (d = 0; d < rank; ++d) {
-      size_t a, span;
-      if (dim[d] <= 1) continue;
-      a = st[d] < 0 ? (size_t)0 - (size_t)st[d] : (size_t)st[d];
-      if (a != 0 && dim[d] - 1 > lim / a) return 0;
-      span = a * (dim[d] - 1);
-      if (st[d] < 0) { if (span > lim - neg) return 0; neg += span; }
-      else { if (span > lim - pos) return 0; pos += span; }
-   }
-   if (pos > lim - neg) return 0;     /* the whole span, in bytes, fits ptrdiff_t */
-   *lo = -(ptrdiff_t)neg;
-   *hi = (ptrdiff_t)pos;
-   return 1;
-}
-
-/* An output's strides: no zero stride on a dim of more than one element, and no two
-   elements at one address. Sufficient and checkable: the dims, by growing |stride|,
-   each step past the extent of the ones before. */
-static int dropout__out_strides_ok(int rank, const size_t *dim, const ptrdiff_t *st)
-{
-   size_t a[DROPOUT_MAX_RANK], n[DROPOUT_MAX_RANK], reach = 0;
-   int d, k = 0, i;
-   for (d = 0; d < rank; ++d) {
-      size_t v;
-      if (dim[d] <= 1) continue;
-      if (st[d] == 0) return DROPOUT_ERR_STRIDE;
-      v = st[d] < 0 ? (size_t)0 - (size_t)st[d] : (size_t)st[d];
-      for (i = k; i > 0 && a[i - 1] > v; --i) { a[i] = a[i - 1]; n[i] = n[i - 1]; }
-      a[i] = v;
-      n[i] = dim[d];
-      ++k;
-   }
-   for (i = 0; i < k; ++i) {       /* reach: the largest offset the smaller dims make */
-      if (a[i] <= reach) return DROPOUT_ERR_OVERLAP;
-      reach += a[i] * (n[i] - 1);  /* fits: the extent was checked */
-   }
-   return DROPOUT_OK;
-}
-
-/* row-major strides of a shape; 0 past the rank (every entry set) */
-static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
-{
-   /* set_shape keeps the products of the inner dims of a non-empty shape within
-      ptrdiff_t; an empty one (a dim of 0) addresses nothing, and its strides saturate */
-   size_t acc = 1;
-   int d;
-   for (d = DROPOUT_MAX_RANK - 1; d >= 0; --d) {
-      size_t e = d < rank && dim[d] ? dim[d] : 1;
-      st[d] = d < rank ? (ptrdiff_t)acc : 0;
-      acc = acc > (size_t)PTRDIFF_MAX / e ? (size_t)PTRDIFF_MAX : acc * e;
-   }
-}
-
-static int dropout__desc_ok(const dropout_desc *d)
-{
-   if (!d) return DROPOUT_ERR_NULL_DESC;
-   if (d->dropout__magic != DROPOUT__DESC_MAGIC) return DROPOUT_ERR_DESC;
-   return DROPOUT_OK;
-}
-
-/* The strides of operand w (0..2) of a descriptor. */
-static void dropout__desc_strides(const dropout_desc *d, int w, ptrdiff_t *st)
-{
-   int k;
-   if ((d->dropout__strided >> w) & 1u)
-      for (k = 0; k < DROPOUT_MAX_RANK; ++k) st[k] = d->dropout__stride[w][k];   /* a fixed size: no memcpy call */
-   else
-      dropout__contiguous(d->dropout__rank, d->dropout__dim, st);
-}
-
-/* Bytes [lo, hi) of a strided operand (non-empty shape, extent checked). */
-static void dropout__span(const void *base, int rank, const size_t *dim, const ptrdiff_t *st, size_t es,
-                          uintptr_t *lo, uintptr_t *hi)
-{
-   ptrdiff_t l = 0, h = 0;
-   (void)dropout__extent(rank, dim, st, es, &l, &h);
-   *lo = (uintptr_t)base - (uintptr_t)((size_t)(-l) * es);
-   *hi = (uintptr_t)base + (uintptr_t)((size_t)h * es) + es;
-}
-
-static int dropout__spans_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uintptr_t bhi)
-{
-   return alo < bhi && blo < ahi;
-}
-
-/* Every check of d and t that dropout_lower makes (all of dropout_run's but the CPU's
-   own: device coordinates). */
-static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
-{
-   int op, err, w, k, rank;
-   size_t numel, positions, es, mask_bytes;
-   ptrdiff_t st[3][DROPOUT_MAX_RANK];
-   const void *ptr[3];
-   uintptr_t lo[3], hi[3];
-   int need_in, need_mask, fused;
-   dropout__op_row row;
-   err = dropout__desc_ok(d);
-   if (err) return err;
-   if (!t) return DROPOUT_ERR_NULL_TENSORS;
-   op = d->dropout__op;
-   row = dropout__op_of(op);
-   if (!row.ok) return DROPOUT_ERR_OP;
-   if (!dropout__dtype_ok(d->dropout__dtype)) return DROPOUT_ERR_DTYPE;
-   rank = d->dropout__rank;
-   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
-   if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
-   if (d->dropout__grad != DROPOUT_GRAD_OVERWRITE && d->dropout__grad != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
-   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !row.grad) return DROPOUT_ERR_OP;
-   err = dropout__plan_check(&d->dropout__plan);
-   if (err) return err;
-   if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
-   if (op == DROPOUT_OP_NOISE && !(d->dropout__sigma >= 0.0 && d->dropout__sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
-   err = dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
-   if (err) return err;
-   if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
-   fused = row.cls == DROPOUT_CLASS_FUSED;
-   if (fused && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
-      return DROPOUT_ERR_BIAS_LEN;
-   /* the tensors the op takes (the op list's IN, MOUT, MIN, CLASS), and no other */
-   need_in = row.in;
-   need_mask = row.mask_in;
-   if (!need_in && t->out) return DROPOUT_ERR_OP;
-   if (!need_in && t->in) return DROPOUT_ERR_OP;
-   if (!row.mask_out && !need_mask && t->mask) return DROPOUT_ERR_OP;
-   if (!fused && (t->bias || t->residual)) return DROPOUT_ERR_OP;
-   if (!fused && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
-   if (!need_in && positions > 0 && !t->mask) return DROPOUT_ERR_NULL_MASK;   /* the mask is all it writes */
-   if (numel > 0) {
-      if (need_in && !t->out) return DROPOUT_ERR_NULL_OUTPUT;
-      if (need_in && !t->in) return DROPOUT_ERR_NULL_INPUT;
-      if (need_mask && !t->mask) return DROPOUT_ERR_NULL_MASK;
-      if (fused && !t->bias) return DROPOUT_ERR_NULL_BIAS;
-      if (fused && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
-   }
-   if (numel == 0) return DROPOUT_OK;          /* nothing but perhaps a mask is written */
-   if (!need_in) return DROPOUT_OK;
-   es = dropout__esize[d->dropout__dtype - 1];
-   if (numel > (size_t)PTRDIFF_MAX / es) return DROPOUT_ERR_SHAPE_OVERFLOW;
-   ptr[0] = t->out; ptr[1] = t->in; ptr[2] = t->residual;
-   for (w = 0; w < 3; ++w) {
-      ptrdiff_t l, h;
-      if (!ptr[w]) continue;
-      dropout__desc_strides(d, w, st[w]);
-      if (!dropout__extent(rank, d->dropout__dim, st[w], es, &l, &h)) return DROPOUT_ERR_STRIDE;
-      if ((uintptr_t)ptr[w] < (uintptr_t)((size_t)(-l) * es) ||
-          (uintptr_t)ptr[w] + (uintptr_t)((size_t)h * es + es) < (uintptr_t)ptr[w]) return DROPOUT_ERR_STRIDE;
-      dropout__span(ptr[w], rank, d->dropout__dim, st[w], es, &lo[w], &hi[w]);
-   }
-   err = dropout__out_strides_ok(rank, d->dropout__dim, st[0]);
-   if (err) return err;
-   /* an output meets an input only as the same elements (in place) */
-   for (w = 1; w < 3; ++w) {
-      if (!ptr[w] || !dropout__spans_meet(lo[0], hi[0], lo[w], hi[w])) continue;
-      if (ptr[w] != ptr[0]) return DROPOUT_ERR_OVERLAP;
-      for (k = 0; k < rank; ++k)
-         if (d->dropout__dim[k] > 1 && st[w][k] != st[0][k]) return DROPOUT_ERR_OVERLAP;
-   }
-   if (t->bias) {
-      uintptr_t b = (uintptr_t)t->bias, n = (uintptr_t)(d->dropout__dim[rank - 1] * es);
-      if (dropout__spans_meet(lo[0], hi[0], b, b + n)) return DROPOUT_ERR_OVERLAP;
-   }
-   mask_bytes = positions / 8 + (positions % 8 != 0);
-   if (t->mask && mask_bytes) {
-      uintptr_t m = (uintptr_t)t->mask;
-      for (w = 0; w < 3; ++w)
-         if (ptr[w] && (w == 0 || row.mask_out) && dropout__spans_meet(lo[w], hi[w], m, m + mask_bytes))
-            return DROPOUT_ERR_OVERLAP;
-      if (t->bias && row.mask_out) {
-         uintptr_t b = (uintptr_t)t->bias, n = (uintptr_t)(d->dropout__dim[rank - 1] * es);
-         if (dropout__spans_meet(m, m + mask_bytes, b, b + n)) return DROPOUT_ERR_OVERLAP;
-      }
-   }
-   return DROPOUT_OK;
-}
-
-/* THE geometry reduction (dropout_lower's, so every backend's): mask strides, then
-   size-1 dims dropped and a dim merged into its inner neighbour where the mask index and
-   every operand step through them as through one dim (a contiguous tensor becomes 1-D, a
-   slice of rows 2-D). In: rank, dim, bcast and the operands' strides st[w][0 .. rank);
-   out: *rrank, rdim, ms and st reduced in place (entries past *rrank: dim 1, strides 0). */
-static void dropout__geometry(int rank, const size_t *dim, unsigned bcast, int *rrank, size_t *rdim, uint64_t *ms,
-                              ptrdiff_t st[DROPOUT__NW][DROPOUT_MAX_RANK])
-{
-   uint64_t acc = 1;
-   int d, r = 0, w, n;
-   for (d = rank - 1; d >= 0; --d) {
-      if ((bcast >> d) & 1u) ms[d] = 0;
-      else { ms[d] = acc; acc *= (uint64_t)dim[d]; }
-   }
-   for (d = 0; d < rank; ++d) {         /* drop dims of 1 (their index is always 0) */
-      if (dim[d] == 1) continue;
-      rdim[r] = dim[d];
-      ms[r] = ms[d];
-      for (w = 0; w < DROPOUT__NW; ++w) st[w][r] = st[w][d];
-      ++r;
-   }
-   if (r == 0) {                        /* a single element */
-      rdim[0] = 1;
-      ms[0] = 0;
-      for (w = 0; w < DROPOUT__NW; ++w) st[w][0] = 0;
-      r = 1;
-   }
-   n = r;
-   for (d = n - 2; d >= 0; --d) {       /* merge dim d into d + 1 where they chain */
-      int ok = ms[d] == ms[d + 1] * (uint64_t)rdim[d + 1];
-      for (w = 0; w < DROPOUT__NW && ok; ++w) {
-         ptrdiff_t inner = st[w][d + 1];
-         ok = inner == 0 ? st[w][d] == 0
-                         : st[w][d] % inner == 0 && (size_t)(st[w][d] / inner) == rdim[d + 1];
-      }
-      if (!ok) continue;
-      rdim[d + 1] *= rdim[d];
-      for (r = d; r + 1 < n; ++r) {     /* remove dim d */
-         rdim[r] = rdim[r + 1];
-         ms[r] = ms[r + 1];
-         for (w = 0; w < DROPOUT__NW; ++w) st[w][r] = st[w][r + 1];
-      }
-      --n;
-   }
-   for (d = n; d < DROPOUT_MAX_RANK; ++d) {
-      rdim[d] = 1;
-      ms[d] = 0;
-      for (w = 0; w < DROPOUT__NW; ++w) st[w][d] = 0;
-   }
-   *rrank = n;
-}
-
-/* len bits from bit `at` of src into dst, from bit 0 (reads no byte past the bits) */
-static void dropout__bits_copy(uint8_t *dst, const uint8_t *src, uint64_t at, size_t len)
-{
-   const uint8_t *s = src + at / 8u;
-   unsigned sh = (unsigned)(at % 8u);
-   size_t i;
-   for (i = 0; i < (len + 7u) / 8u; ++i) {
-      unsigned v = (unsigned)s[i] >> sh;
-      if (sh && i * 8u + 8u - sh < len) v |= (unsigned)s[i + 1] << (8u - sh);
-      dst[i] = (uint8_t)v;
-   }
-}
-
-/* g added to what the output holds (the building blocks dropout_accumulate_*) */
-static void dropout__accumulate(int dtype, char *o, const char *g)
-{
-   switch (dtype) {
-   case DROPOUT__F32: { float *p = (float *)(void *)o; *p = dropout_accumulate_f32(*p, *(const float *)(const void *)g); } break;
-   case DROPOUT__F64: { double *p = (double *)(void *)o; *p = dropout_accumulate_f64(*p, *(const double *)(const void *)g); } break;
-   case DROPOUT__F16: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_f16(*p, *(const uint16_t *)(const void *)g); } break;
-   default: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_bf16(*p, *(const uint16_t *)(const void *)g); } break;
-   }
-}
-
-/* One element of any op: its value from x (and bias, residual), keep decision, normal z,
-   written to o (or added, for gradients that accumulate). */
-static void dropout__elem(const dropout_job *j, char *o, const char *x, const char *res, const char *b, int keep, float z)
-{
-   union { float f; double d; uint16_t h; } g;
-   int op = (int)j->op, dt = (int)j->dtype - 1;
-   switch (dt) {
-   case DROPOUT__F32: {
-      float v = *(const float *)(const void *)x;
-      if (op == DROPOUT_OP_ALPHA_FORWARD) g.f = dropout_alpha_apply_f32(v, keep, j->alpha);
-      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.f = dropout_alpha_grad_f32(v, keep, j->alpha);
-      else if (op == DROPOUT_OP_GAUSSIAN) g.f = j->copy ? v : v * dropout_gaussian_mult(z, j->sigma);
-      else if (op == DROPOUT_OP_NOISE) g.f = j->copy ? v : dropout_noise_add_f32(v, z, j->sigma);
-      else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
-         g.f = dropout_bias_dropout_add_one_f32(v, *(const float *)(const void *)b, *(const float *)(const void *)res, keep, j->rule);
-      else g.f = dropout_apply_f32(v, keep, j->rule);
-      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.f);
-      else *(float *)(void *)o = g.f;
-   } break;
-   case DROPOUT__F64: {
-      double v = *(const double *)(const void *)x;
-      if (op == DROPOUT_OP_ALPHA_FORWARD) g.d = dropout_alpha_apply_f64(v, keep, j->alpha);
-      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.d = dropout_alpha_grad_f64(v, keep, j->alpha);
-      else if (op == DROPOUT_OP_GAUSSIAN) g.d = j->copy ? v : v * (double)dropout_gaussian_mult(z, j->sigma);
-      else if (op == DROPOUT_OP_NOISE) g.d = j->copy ? v : dropout_noise_add_f64(v, z, j->sigma);
-      else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
-         g.d = dropout_bias_dropout_add_one_f64(v, *(const double *)(const void *)b, *(const double *)(const void *)res, keep, j->rule);
-      else g.d = dropout_apply_f64(v, keep, j->rule);
-      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.d);
-      else *(double *)(void *)o = g.d;
-   } break;
-   default: {   /* f16, bf16: the building blocks widen to float and round back once */
-      uint16_t v = *(const uint16_t *)(const void *)x;
-      int h = dt == DROPOUT__F16;
-      if (op == DROPOUT_OP_ALPHA_FORWARD) g.h = h ? dropout_alpha_apply_f16(v, keep, j->alpha) : dropout_alpha_apply_bf16(v, keep, j->alpha);
-      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.h = h ? dropout_alpha_grad_f16(v, keep, j->alpha) : dropout_alpha_grad_bf16(v, keep, j->alpha);
-      else if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) {
-         if (j->copy) g.h = v;
-         else {
-            float f = h ? dropout_f16_to_f32(v) : dropout_bf16_to_f32(v);
-            f = op == DROPOUT_OP_GAUSSIAN ? f * dropout_gaussian_mult(z, j->sigma) : dropout_noise_add_f32(f, z, j->sigma);
-            g.h = h ? dropout_f32_to_f16(f) : dropout_f32_to_bf16(f);
-         }
-      } else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD) {
-         uint16_t bv = *(const uint16_t *)(const void *)b, rv = *(const uint16_t *)(const void *)res;
-         g.h = h ? dropout_bias_dropout_add_one_f16(v, bv, rv, keep, j->rule) : dropout_bias_dropout_add_one_bf16(v, bv, rv, keep, j->rule);
-      } else g.h = h ? dropout_apply_f16(v, keep, j->rule) : dropout_apply_bf16(v, keep, j->rule);
-      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.h);
-      else *(uint16_t *)(void *)o = g.h;
-   } break;
-   }
-}
-
-/* Copy element i of a strided run to element k of a contiguous one, or back: by the
-   element's own type (no memcpy: freestanding builds have none to call). */
-static void dropout__elem_copy(int dtype, char *dst, const char *src)
-{
-   switch (dtype) {
-   case DROPOUT__F32: *(float *)(void *)dst = *(const float *)(const void *)src; break;
-   case DROPOUT__F64: *(double *)(void *)dst = *(const double *)(const void *)src; break;
-   default: *(uint16_t *)(void *)dst = *(const uint16_t *)(const void *)src; break;
-   }
-}
-
-/* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
-static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
-{
-   int in = j->rank - 1, dt = (int)j->dtype - 1;
-   size_t len = j->dim[in], es = j->elem_size, at, i;
-   ptrdiff_t so = j->stride[DROPOUT__W_OUT][in], si = j->stride[DROPOUT__W_IN][in];
-   ptrdiff_t sr = j->stride[DROPOUT__W_RES][in], sb = j->stride[DROPOUT__W_BIAS][in];
-   uint64_t sm = j->mask_stride[in];
-   char *o = (char *)j->out + off[DROPOUT__W_OUT] * (ptrdiff_t)es;
-   const char *x = (const char *)j->in + off[DROPOUT__W_IN] * (ptrdiff_t)es;
-   const char *res = j->residual ? (const char *)j->residual + off[DROPOUT__W_RES] * (ptrdiff_t)es : NULL;
-   const char *b = j->bias ? (const char *)j->bias + off[DROPOUT__W_BIAS] * (ptrdiff_t)es : NULL;
-   int plain = j->op_class == DROPOUT_CLASS_PLAIN;
-   int normal = j->op_class == DROPOUT_CLASS_NORMAL;
-   int all_dropped = (j->rule.threshold >> j->rule.bits) != 0;   /* p = 1: a stored mask is not read */
-   uint8_t kb[DROPOUT__ROW_CHUNK / 8];
-   union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tin, tout;
-   dropout__cursor c;
-   if (plain && so == 1 && si == 1 && sm == 1 && !j->accumulate &&
-       (!j->mask_in || m0 % 8u == 0 || all_dropped)) {
-      /* contiguous: the engine on the whole row */
-      dropout__engine(dt, o, NULL, x, j->mask_in ? j->mask_in + m0 / 8u : NULL, len,
-                      &j->rule, j->seed, j->stream, j->pos + m0);
-      return;
-   }
-   if (plain && sm == 1) {
-      /* the engine by chunks: a strided input is gathered into tin, a strided output (or
-         a gradient to add) comes out of tout; a mask row that does not start on a byte is
-         shifted into kb */
-      for (at = 0; at < len; at += DROPOUT__ROW_CHUNK) {
-         size_t n = len - at < DROPOUT__ROW_CHUNK ? len - at : DROPOUT__ROW_CHUNK;
-         const uint8_t *mk = NULL;
-         const char *src = x + (ptrdiff_t)at * si * (ptrdiff_t)es;
-         char *dst = o + (ptrdiff_t)at * so * (ptrdiff_t)es;
-         int direct = so == 1 && !j->accumulate;
-         if (j->mask_in) {
-            if (m0 % 8u == 0 && (m0 + at) % 8u == 0) mk = j->mask_in + (m0 + at) / 8u;
-            else { dropout__bits_copy(kb, j->mask_in, m0 + at, n); mk = kb; }
-         }
-         if (si != 1) {
-            for (i = 0; i < n; ++i) dropout__elem_copy(dt, (char *)&tin + i * es, src + (ptrdiff_t)i * si * (ptrdiff_t)es);
-            src = (const char *)&tin;
-         }
-         dropout__engine(dt, direct ? (void *)dst : (void *)&tout, NULL, src, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
-         if (!direct)
-            for (i = 0; i < n; ++i) {
-               char *e = dst + (ptrdiff_t)i * so * (ptrdiff_t)es;
-               if (j->accumulate) dropout__accumulate(dt, e, (const char *)&tout + i * es);
-               else dropout__elem_copy(dt, e, (const char *)&tout + i * es);
-            }
-      }
-      return;
-   }
-   dropout__cursor_init(&c, j->seed, j->stream);
-   for (at = 0; at < len; at += DROPOUT__ROW_CHUNK) {
-      size_t n = len - at < DROPOUT__ROW_CHUNK ? len - at : DROPOUT__ROW_CHUNK;
-      int k1 = 0;
-      if (!normal) {   /* the chunk's keep bits: from the stream, or the stored mask */
-         if (sm == 0) {
-            if (j->mask_in) k1 = !all_dropped && (((unsigned)j->mask_in[m0 / 8u] >> (m0 % 8u)) & 1u);
-            else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
-         } else if (j->mask_in) {
-            if (!all_dropped) dropout__bits_copy(kb, j->mask_in, m0 + at, n);
-         } else {
-            dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
-         }
-      }
-      for (i = 0; i < n; ++i) {
-         ptrdiff_t e = (ptrdiff_t)(at + i);
-         int keep = sm == 0 ? k1 : j->mask_in && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
-         float z = 0.0f;
-         if (normal && !j->copy) {
-            uint64_t q = j->pos + m0 + (uint64_t)e * sm;
-            const uint32_t *w = dropout__cursor_words(&c, q >> 2);
-            z = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
-         }
-         dropout__elem(j, o + e * so * (ptrdiff_t)es, x + e * si * (ptrdiff_t)es,
-                       res ? res + e * sr * (ptrdiff_t)es : NULL, b ? b + e * sb * (ptrdiff_t)es : NULL, keep, z);
-      }
-   }
-}
-
-/* Run a checked job: the mask first (ops that write one), then the rows in order. */
-static void dropout__job_run(const dropout_job *j)
-{
-   size_t idx[DROPOUT_MAX_RANK];
-   ptrdiff_t off[DROPOUT__NW];
-   uint64_t m0 = 0;
-   int d, w, plain_fwd;
-   if (j->op_class == DROPOUT_CLASS_MASK) {
-      dropout__engine(DROPOUT__F32, NULL, j->mask_out, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
-      return;
-   }
-   plain_fwd = j->op == DROPOUT_OP_FORWARD && !j->accumulate && j->rank == 1 && j->mask_stride[0] == 1 &&
-               j->stride[DROPOUT__W_OUT][0] == 1 && j->stride[DROPOUT__W_IN][0] == 1;
-   if (plain_fwd && j->numel > 0) {   /* contiguous, no broadcast: one engine call, mask and all */
-      dropout__engine((int)j->dtype - 1, j->out, j->mask_out, j->in, NULL, j->numel, &j->rule, j->seed, j->stream, j->pos);
-      return;
-   }
-   if (j->mask_out)
-      dropout__engine(DROPOUT__F32, NULL, j->mask_out, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
-   if (j->numel == 0) return;
-   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* fixed sizes: no memset call (freestanding) */
-   off[0] = off[1] = off[2] = off[3] = 0;
-   for (;;) {
-      dropout__job_row(j, off, m0);
-      for (d = j->rank - 2; d >= 0; --d) {   /* the next row: an odometer over the outer dims */
-         m0 += j->mask_stride[d];
-         for (w = 0; w < DROPOUT__NW; ++w) off[w] += j->stride[w][d];
-         if (++idx[d] < j->dim[d]) break;
-         m0 -= j->mask_stride[d] * (uint64_t)j->dim[d];
-         for (w = 0; w < DROPOUT__NW; ++w) off[w] -= j->stride[w][d] * (ptrdiff_t)j->dim[d];
-         idx[d] = 0;
-      }
-      if (d < 0) return;
-   }
-}
-
-/* ---- the descriptor ------------------------------------------------------------------ */
-
-/* the descriptor's plan, field by field (see dropout_desc_init) */
-static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
-{
-   d->dropout__plan.rule.threshold = plan->rule.threshold;
-   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
-   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
-   d->dropout__plan.rule.bits = plan->rule.bits;
-   d->dropout__plan.key = plan->key;
-   d->dropout__plan.pos = plan->pos;
-   d->dropout__plan.count = plan->count;
-}
-
-DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
-{
-   int err, k;
-   if (!d) return DROPOUT_ERR_NULL_DESC;
-   if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
-   if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
-   err = dropout__plan_check(plan);
-   if (err) return err;
-   if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
-   /* field by field (no struct copy, no zeroing loop: freestanding builds have no
-      memcpy/memset to call); dropout__stride is read only where dropout__strided says */
-   d->dropout__magic = DROPOUT__DESC_MAGIC;
-   d->dropout__op = (int)op;
-   d->dropout__dtype = (int)dtype;
-   d->dropout__rank = 1;
-   d->dropout__grad = DROPOUT_GRAD_OVERWRITE;
-   d->dropout__broadcast = 0;
-   d->dropout__strided = 0;
-   dropout__desc_put_plan(d, plan);
-   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
-   d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
-   d->dropout__bias_len = 0;
-   d->dropout__dev_seed = NULL;
-   d->dropout__dev_pos = NULL;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims)
-{
-   size_t numel, positions;
-   int err = dropout__desc_ok(d), k;
-   if (err) return err;
-   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
-   if (!dims) return DROPOUT_ERR_NULL_DIMS;
-   if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
-   err = dropout__shape_count(rank, dims, d->dropout__broadcast, &numel, &positions);
-   if (err) return err;
-   if (numel) {  /* the contiguous strides (products of the inner dims) must fit ptrdiff_t;
-                    an empty tensor has no element to address */
-      size_t span = 1;
-      for (k = 1; k < rank; ++k) {
-         size_t e = dims[k] ? dims[k] : 1;
-         if (span > (size_t)PTRDIFF_MAX / e) return DROPOUT_ERR_SHAPE_OVERFLOW;
-         span *= e;
-      }
-   }
-   d->dropout__rank = rank;
-   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k < rank ? dims[k] : 1;
-   d->dropout__strided = 0;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides)
-{
-   int err = dropout__desc_ok(d), w = (int)which, k;
-   if (err) return err;
-   if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OP;
-   if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
-   if (!strides) {
-      d->dropout__strided &= ~(1u << w);
-      return DROPOUT_OK;
-   }
-   if (w == DROPOUT_OPERAND_OUT) {
-      ptrdiff_t l, h;
-      size_t es = dropout__dtype_ok(d->dropout__dtype) ? dropout__esize[d->dropout__dtype - 1] : 1;
-      if (!dropout__extent(d->dropout__rank, d->dropout__dim, strides, es, &l, &h)) return DROPOUT_ERR_STRIDE;
-      err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);
-      if (err) return err;
-   }
-   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
-   d->dropout__strided |= 1u << w;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims)
-{
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   if (dims >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
-   d->dropout__broadcast = dims;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode)
-{
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   if (mode != DROPOUT_GRAD_OVERWRITE && mode != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
-   if (mode == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad(d->dropout__op)) return DROPOUT_ERR_OP;
-   d->dropout__grad = (int)mode;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma)
-{
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   if (d->dropout__op != DROPOUT_OP_NOISE) return DROPOUT_ERR_OP;
-   if (!(sigma >= 0.0 && sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
-   d->dropout__sigma = sigma;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_bias_len(dropout_desc *d, size_t bias_len)
-{
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   if (d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
-   if (bias_len == 0) return DROPOUT_ERR_BIAS_LEN;
-   if (bias_len != d->dropout__dim[d->dropout__rank - 1]) {
-      /* the default 1-D shape becomes [count / bias_len, bias_len] */
-      if (d->dropout__rank != 1 || d->dropout__strided || d->dropout__broadcast || d->dropout__dim[0] % bias_len != 0)
-         return DROPOUT_ERR_BIAS_LEN;
-      d->dropout__rank = 2;
-      d->dropout__dim[1] = bias_len;
-      d->dropout__dim[0] /= bias_len;
-   }
-   d->dropout__bias_len = bias_len;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_device_coords(dropout_desc *d, const uint64_t *dev_seed, const uint64_t *dev_pos)
-{
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   if (!dev_seed != !dev_pos) return DROPOUT_ERR_NULL;   /* both, or neither (clears) */
-   d->dropout__dev_seed = dev_seed;
-   d->dropout__dev_pos = dev_pos;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions)
-{
-   size_t numel, np;
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   if (!positions) return DROPOUT_ERR_NULL_RESULT;
-   if (d->dropout__rank < 1 || d->dropout__rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
-   if (d->dropout__broadcast >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
-   err = dropout__shape_count(d->dropout__rank, d->dropout__dim, d->dropout__broadcast, &numel, &np);
-   if (err) return err;
-   *positions = (uint64_t)np;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned broadcast, uint64_t *positions)
-{
-   size_t numel, np;
-   int err;
-   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
-   if (!dims) return DROPOUT_ERR_NULL_DIMS;
-   if (!positions) return DROPOUT_ERR_NULL_RESULT;
-   if (broadcast >> rank) return DROPOUT_ERR_BROADCAST;
-   err = dropout__shape_count(rank, dims, broadcast, &numel, &np);
-   if (err) return err;
-   *positions = (uint64_t)np;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
-{
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
-   if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
-   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad((int)op)) return DROPOUT_ERR_OP;
-   d->dropout__op = (int)op;
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
-{
-   int err = dropout__desc_ok(d);
-   if (err) return err;
-   err = dropout__plan_check(plan);
-   if (err) return err;
-   if (d->dropout__op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
-   dropout__desc_put_plan(d, plan);
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
-{
-   dropout_plan p;
-   uint64_t positions;
-   int err = dropout_desc_positions(d, &positions);
-   if (err) return err;
-   if (!g) return DROPOUT_ERR_NULL_GEN;
-   if (positions > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
-   p = d->dropout__plan;
-   p.key = g->key;
-   p.pos = g->next;
-   p.count = positions;
-   err = dropout__plan_check(&p);
-   if (err) return err;
-   dropout__desc_put_plan(d, &p);
-   g->next += positions;
-   return DROPOUT_OK;
-}
-
-/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and
-   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */
-static void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy)
-{
-   *sigma = 0.0f;
-   *copy = 0;
-   if (d->dropout__op == DROPOUT_OP_GAUSSIAN) {
-      *copy = d->dropout__plan.rule.threshold == 0;
-      *sigma = *copy ? 0.0f : dropout_gaussian_sigma(dropout_rule_p(&d->dropout__plan.rule));
-   } else if (d->dropout__op == DROPOUT_OP_NOISE) {
-      *copy = !(d->dropout__sigma > 0.0);
-      *sigma = (float)d->dropout__sigma;
-   }
-}
-
-/* Whether the reduced geometry is one contiguous, unbroadcast run of the operands the op
-   uses (mask index k = element k = offset k in each). */
-static int dropout__job_contiguous(const dropout_job *j)
-{
-   size_t acc = 1;
-   int d, w;
-   if (j->numel != (size_t)j->positions) return 0;
-   if (j->numel == 0) return 1;
-   for (d = j->rank - 1; d >= 0; --d) {
-      if (j->dim[d] == 1) continue;
-      if (j->mask_stride[d] != (uint64_t)acc) return 0;
-      for (w = 0; w < 3; ++w) {
-         int used = w == DROPOUT_OPERAND_RESIDUAL ? j->op_class == DROPOUT_CLASS_FUSED : j->op_class != DROPOUT_CLASS_MASK;
-         if (used && j->stride[w][d] != (ptrdiff_t)acc) return 0;
-      }
-      acc *= j->dim[d];
-   }
-   return 1;
-}
-
-DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j)
-{
-   const dropout_plan *plan;
-   dropout__op_row row;
-   dropout__fpu f;
-   size_t numel = 0, positions = 0;
-   int err = dropout__desc_check(d, t), w, k, rank;
-   if (err) return err;
-   if (!j) return DROPOUT_ERR_NULL_RESULT;
-   plan = &d->dropout__plan;
-   row = dropout__op_of(d->dropout__op);
-   rank = d->dropout__rank;
-   dropout__fpu_enter(&f);   /* the variant constants are doubles: computed in the mode their bits need */
-   j->op = (dropout_op)d->dropout__op;
-   j->op_class = (dropout_op_class)row.cls;
-   j->dtype = (dropout_dtype)d->dropout__dtype;
-   j->elem_size = dropout__esize[d->dropout__dtype - 1];
-   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
-   j->rule = plan->rule;
-   if (row.cls == DROPOUT_CLASS_ALPHA) {
-      j->alpha = dropout_alpha_rule_of(plan->rule);
-   } else {                 /* unused: set, so that copies of the job read no garbage */
-      j->alpha.base = plan->rule;
-      j->alpha.a = j->alpha.c = j->alpha.drop = 0.0;
-      j->alpha.a_f32 = j->alpha.c_f32 = j->alpha.drop_f32 = 0.0f;
-   }
-   dropout__desc_sigma(d, &j->sigma, &j->copy);
-   dropout__fpu_leave(&f);
-   j->seed = plan->key.seed;
-   j->stream = plan->key.stream;
-   j->pos = plan->pos;
-   j->positions = plan->count;
-   j->dev_seed = d->dropout__dev_seed;
-   j->dev_pos = d->dropout__dev_pos;
-   (void)dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
-   j->numel = numel;
-   /* the operands' strides: out, in, residual as the descriptor has them (contiguous
-      unless set); the bias steps along the last dim only (FUSED) and, like an operand
-      the op does not use, is contiguous otherwise so that it never stops a merge */
-   for (w = 0; w < 3; ++w) dropout__desc_strides(d, w, j->stride[w]);
-   if (row.cls == DROPOUT_CLASS_FUSED)
-      for (k = 0; k < DROPOUT_MAX_RANK; ++k) j->stride[DROPOUT_JOB_BIAS][k] = k == rank - 1 ? 1 : 0;
-   else
-      dropout__contiguous(rank, d->dropout__dim, j->stride[DROPOUT_JOB_BIAS]);
-   dropout__geometry(rank, d->dropout__dim, d->dropout__broadcast, &j->rank, j->dim, j->mask_stride, j->stride);
-   j->bias_len = row.cls == DROPOUT_CLASS_FUSED ? d->dropout__dim[rank - 1] : 0;
-   j->out = t->out;
-   j->in = t->in;
-   j->residual = t->residual;
-   j->bias = t->bias;
-   j->mask_out = row.mask_out ? t->mask : NULL;
-   j->mask_in = row.mask_in ? t->mask : NULL;
-   j->contiguous = dropout__job_contiguous(j);
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
-{
-   dropout_job j;
-   dropout__fpu f;
-   int err = dropout_lower(d, t, &j);
-   if (err) return err;
-   if (j.dev_seed || j.dev_pos) return DROPOUT_ERR_DEVICE_COORDS;   /* device memory: not the CPU's */
-   dropout__fpu_enter(&f);
-   dropout__job_run(&j);
-   dropout__fpu_leave(&f);
-   return DROPOUT_OK;
-}
-
-/* ---- the fused op's short calls --------------------------------------------------------- */
-
-static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t n, size_t bias_len, void *y, uint8_t *mask,
-                              const void *x, const void *bias, const void *residual)
-{
-   dropout_desc d;
-   dropout_tensors t;
-   int err = dropout__plan_check(plan);
-   if (!err) err = dropout__n_check(plan, n, dropout__esize[dtype]);
-   if (err) return err;
-   if (bias_len == 0 || plan->count % bias_len != 0) return DROPOUT_ERR_BIAS_LEN;
-   err = dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, (dropout_dtype)(dtype + 1), plan);
-   if (!err) err = dropout_desc_set_bias_len(&d, bias_len);
-   if (err) return err;
-   t.out = y; t.mask = mask; t.in = x; t.bias = bias; t.residual = residual;
-   return dropout_run(&d, &t);
-}
-
-static int dropout__forward_bda(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len,
-                                void *y, uint8_t *mask, const void *x, const void *bias, const void *residual)
-{
-   dropout_plan p;
-   int err = dropout__step_plan(g, rule, n, &p);
-   if (!err) err = dropout__short_bda(dtype, &p, n, bias_len, y, mask, x, bias, residual);
-   if (err) return err;
-   g->next += (uint64_t)n;
-   if (plan) *plan = p;
-   return DROPOUT_OK;
-}
-
-/* dropout_bias_dropout_add_<sfx> and dropout_bias_dropout_add_replay_<sfx> of every dtype,
-   from its row of DROPOUT__DTYPES (prototypes in the declarations). */
-#define DROPOUT__BDA_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                           \
-   DROPOUTDEF int dropout_bias_dropout_add_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan,  \
-                                                 size_t n, size_t bias_len, T *y, uint8_t *mask, const T *x,   \
-                                                 const T *bias, const T *residual)                             \
-   {                                                                                                           \
-      return dropout__forward_bda(DROPOUT__##NAME, g, rule, plan, n, bias_len, y, mask, x, bias, residual);    \
-   }                                                                                                           \
-   DROPOUTDEF int dropout_bias_dropout_add_replay_##sfx(const dropout_plan *plan, size_t n, size_t bias_len, T *y, \
-                                                        uint8_t *mask, const T *x, const T *bias,               \
-                                                        const T *residual)                                      \
-   {                                                                                                           \
-      return dropout__short_bda(DROPOUT__##NAME, plan, n, bias_len, y, mask, x, bias, residual);               \
-   }
-DROPOUT__DTYPES(DROPOUT__BDA_CALLS)
-#undef DROPOUT__BDA_CALLS
-
-/* ---- normals ------------------------------------------------------------------------- */
-
-DROPOUTDEF float dropout_gaussian_sigma(double p)
-{
-   dropout__fpu f;
-   float sigma;
-   dropout__fpu_enter(&f);
-   sigma = (float)dropout__sqrt_f64(p / (1.0 - p));
-   dropout__fpu_leave(&f);
-   return sigma;
-}
-
-static int dropout__fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
-{
-   dropout__cursor c;
-   size_t i;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
-   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
-   dropout__cursor_init(&c, seed, stream);
-   for (i = 0; i < n; ++i) {
-      uint64_t q = offset + i;
-      const uint32_t *w = dropout__cursor_words(&c, q >> 2);
-      out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
-   }
-   return DROPOUT_OK;
-}
-
-DROPOUTDEF int dropout_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n)
-{
-   dropout__fpu f;
-   int err;
-   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
-   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
-   dropout__fpu_enter(&f);
-   err = dropout__fill_normal_f32(out, n, key.seed, key.stream, first.index);
-   dropout__fpu_leave(&f);
-   return err;
-}
-
-DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
-{
-   dropout_philox4x32_rounds(10, ctr, key, out);
-}
-
-DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
-{
-   uint32_t w[4];
-   dropout_block(key.seed, key.stream, pos.index >> 2, w);
-   return w[pos.index & 3u];
-}
+/* ---- the scalar reference --------------------------------------------------------- */
 
 /* Scalar reference: keep bits for `count` (<= 64) positions starting at `pos`. */
 static uint64_t dropout__keep_bits_ref(dropout__cursor *c, const dropout_rule *r,
@@ -4668,6 +3289,1384 @@ static void dropout__words(uint32_t *out, size_t n, uint64_t seed, uint64_t stre
 }
 
 
+/* ---- rules, generators, plans ------------------------------------------------------ */
+
+static int dropout__bits_ok(int bits)
+{
+   return bits == 8 || bits == 16 || bits == 32;
+}
+
+/* The float nearest the double whose bits are u (a positive normal double in float's
+   range, as every scale is), ties to even: integers only. */
+static uint32_t dropout__f32_bits_of(uint64_t u)
+{
+   uint64_t m = (u & (((uint64_t)1 << 52) - 1u)) | ((uint64_t)1 << 52);
+   int e = (int)(u >> 52) - 1023;
+   uint64_t m24 = m >> 29, rem = m & (((uint64_t)1 << 29) - 1u);
+   if (rem > ((uint64_t)1 << 28) || (rem == ((uint64_t)1 << 28) && (m24 & 1u))) {
+      ++m24;
+      if (m24 >> 24) { m24 >>= 1; ++e; }
+   }
+   return (uint32_t)(127 + e) << 23 | (uint32_t)(m24 & 0x7FFFFFu);
+}
+
+/* Do a rule's fields agree? bits 8/16/32, t <= 2^bits, scale_f64 = 2^bits / (2^bits - t)
+   rounded to nearest even (0 when t = 2^bits), scale_f32 = scale_f64 rounded to float.
+   With integers only (no soft double on a microcontroller) and a few multiplies: the
+   double m 2^(e-52) is the rounded quotient iff |m den - 2^(bits+52-e)| <= den / 2 (ties
+   to even m), a quotient of integers this small never lying near a power of two. */
+static int dropout__rule_fields_ok(const dropout_rule *r)
+{
+   union { double f; uint64_t u; } d;
+   union { float f; uint32_t u; } f;
+   uint64_t n, t = r->threshold, den, m, mh, ml, hi, lo, pl, ph, dl, dh, x;
+   int b = r->bits, e, sh;
+   if (!dropout__bits_ok(b)) return 0;
+   n = (uint64_t)1 << b;
+   if (t > n) return 0;
+   d.f = r->scale_f64;
+   f.f = r->scale_f32;
+   if (t == n) return d.u == 0 && f.u == 0;
+   if (t == 0) return d.u == 0x3FF0000000000000u && f.u == 0x3F800000u;
+   e = (int)(d.u >> 52) - 1023;               /* the sign bit makes e past b */
+   if (e < 0 || e > b) return 0;
+   if (f.u != dropout__f32_bits_of(d.u)) return 0;
+   den = n - t;                                /* 1 .. 2^32 - 1 */
+   m = (d.u & (((uint64_t)1 << 52) - 1u)) | ((uint64_t)1 << 52);
+   mh = m >> 32; ml = m & 0xFFFFFFFFu;         /* m den = (mh den) 2^32 + ml den, < 2^85 */
+   x = mh * den;
+   hi = x >> 32; lo = x << 32;
+   x = ml * den;
+   lo += x;
+   if (lo < x) ++hi;
+   sh = b + 52 - e;                            /* 52 .. 84 */
+   ph = sh >= 64 ? (uint64_t)1 << (sh - 64) : 0;
+   pl = sh >= 64 ? 0 : (uint64_t)1 << sh;
+   if (hi > ph || (hi == ph && lo >= pl)) { dh = hi - ph - (lo < pl); dl = lo - pl; }
+   else { dh = ph - hi - (pl < lo); dl = pl - lo; }
+   if (dh != 0 || dl > den) return 0;
+   return 2 * dl < den || (2 * dl == den && !(m & 1u));
+}
+
+static int dropout__rule_check(const dropout_rule *r)
+{
+   if (!r) return DROPOUT_ERR_NULL_RULE;
+   if (!dropout__rule_fields_ok(r)) return DROPOUT_ERR_RULE;
+   return DROPOUT_OK;
+}
+
+static int dropout__plan_check(const dropout_plan *plan)
+{
+   int err;
+   if (!plan) return DROPOUT_ERR_NULL_PLAN;
+   err = dropout__rule_check(&plan->rule);
+   if (err) return err;
+   if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
+   return DROPOUT_OK;
+}
+
+/* The threshold of p at a width, as dropout_rule_make computes it (p valid). */
+static uint64_t dropout__threshold_of(double p, int bits)
+{
+   return (uint64_t)(p * (double)((uint64_t)1 << bits) + 0.5);
+}
+
+/* Does the width realise p inside (0, 1), and (strict) p and 1 - p within 1%? */
+static int dropout__width_serves(double p, int bits, int strict)
+{
+   uint64_t t = dropout__threshold_of(p, bits), n = (uint64_t)1 << bits;
+   double off, near;
+   if (t == 0 || t == n) return 0;
+   if (!strict) return 1;
+   off = (double)t / (double)n - p;            /* t / n exact */
+   if (off < 0.0) off = -off;
+   near = p < 0.5 ? p : 1.0 - p;                /* 1 - p exact for p >= 1/2 */
+   return off <= 0.01 * near;
+}
+
+/* scale = 2^bits / (2^bits - t), rounded to nearest even in 53 bits (scale_f64) and that
+   rounded again to 24 bits (scale_f32): exactly what dropout_rule_make's double
+   arithmetic gives (its q = 1 - t / 2^bits is exact, 1 / q rounds once), here by long
+   division on integers, so that no double code is linked. */
+DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits)
+{
+   int b = (int)bits;
+   uint64_t n, den, q = 0, rem = 1;
+   int k = 0, e, i;
+   union { uint64_t u; double f; } d;
+   union { uint32_t u; float f; } f;
+   if (!r) return DROPOUT_ERR_NULL_RESULT;
+   if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
+   n = (uint64_t)1 << b;
+   if (threshold > n) return DROPOUT_ERR_THRESHOLD;
+   r->threshold = threshold;
+   r->bits = b;
+   if (threshold == n) {          /* everything dropped: scale 0 */
+      d.u = 0; f.u = 0;
+      r->scale_f64 = d.f;
+      r->scale_f32 = f.f;
+      return DROPOUT_OK;
+   }
+   den = n - threshold;           /* 1 .. 2^b */
+   while ((den >> (k + 1)) != 0) ++k;   /* 2^k <= den < 2^(k+1) */
+   /* q = floor(2^(53+k) / den) in (2^52, 2^53]: one quotient bit a step, rem < den <= 2^32 */
+   for (i = 0; i < 53 + k; ++i) {
+      rem <<= 1;
+      q <<= 1;
+      if (rem >= den) { rem -= den; q |= 1u; }
+   }
+   /* scale = q * 2^(b - 53 - k) (+ the remainder): exponent e of q's leading bit */
+   e = b - 1 - k;
+   if (q >> 53) { q >>= 1; ++e; }            /* den a power of two: exact, rem = 0 */
+   if (2 * rem > den || (2 * rem == den && (q & 1u))) {   /* round to nearest even */
+      ++q;
+      if (q >> 53) { q >>= 1; ++e; }
+   }
+   d.u = (uint64_t)(1023 + e) << 52 | (q & (((uint64_t)1 << 52) - 1u));
+   f.u = dropout__f32_bits_of(d.u);          /* the 53-bit significand to 24, ties to even */
+   r->scale_f64 = d.f;
+   r->scale_f32 = f.f;
+   return DROPOUT_OK;
+}
+
+static int dropout__rule_init_p(dropout_rule *r, double p, dropout_bits bits, int strict)
+{
+   int b = (int)bits, err;
+   dropout__fpu f;
+   if (!r) return DROPOUT_ERR_NULL_RESULT;
+   if (!dropout__bits_ok(b)) return DROPOUT_ERR_BITS;
+   if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;    /* also catches NaN */
+   dropout__fpu_enter(&f);   /* p 2^bits + 1/2 rounds */
+   if (p > 0.0 && p < 1.0 && !dropout__width_serves(p, b, strict)) {
+      /* the width that would serve: the first wider one that honours p */
+      int w;
+      err = DROPOUT_ERR_P_UNREALISABLE;
+      for (w = b * 2; w <= 32; w *= 2)
+         if (dropout__width_serves(p, w, strict)) { err = w == 16 ? DROPOUT_ERR_P_NEEDS_16 : DROPOUT_ERR_P_NEEDS_32; break; }
+   } else {
+      err = dropout_rule_init_threshold(r, dropout__threshold_of(p, b), bits);
+   }
+   dropout__fpu_leave(&f);
+   return err;
+}
+
+DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits)
+{
+   return dropout__rule_init_p(r, p, bits, 1);
+}
+
+DROPOUTDEF int dropout_rule_init_quantised(dropout_rule *r, double p, dropout_bits bits)
+{
+   return dropout__rule_init_p(r, p, bits, 0);
+}
+
+DROPOUTDEF double dropout_rule_p(const dropout_rule *r)
+{
+   if (dropout__rule_check(r)) return -1.0;
+   return (double)r->threshold / (double)((uint64_t)1 << r->bits);   /* exact */
+}
+
+DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key)
+{
+   dropout_gen g;
+   g.key = key;
+   g.next = 0;
+   return g;
+}
+
+/* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest
+   element a plan's count may describe (a mask bit is smaller, but a negative int
+   converted is what this catches) */
+static int dropout__count_ok(uint64_t count, size_t es)
+{
+   return count <= (uint64_t)PTRDIFF_MAX / es;
+}
+
+DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
+{
+   int err;
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   if (!out) return DROPOUT_ERR_NULL_RESULT;
+   err = dropout__rule_check(rule);
+   if (err) return err;
+   if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
+   if (count > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   out->rule = *rule;
+   out->key = g->key;
+   out->pos = g->next;
+   out->count = count;
+   g->next += count;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
+{
+   int err;
+   if (!out) return DROPOUT_ERR_NULL_RESULT;
+   /* a plan whatever happens, so that an unchecked call leaves nothing uninitialised
+      (gcc -flto / DROPOUT_STATIC -Werror=maybe-uninitialized): empty, and every call
+      that takes it refuses it unless n is 0 */
+   out->rule.threshold = 0; out->rule.scale_f64 = 1.0; out->rule.scale_f32 = 1.0f; out->rule.bits = 32;
+   out->key = key;
+   out->pos = first.index;
+   out->count = 0;
+   err = dropout__rule_check(rule);
+   if (err) return err;
+   if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
+   if (!dropout__range_ok64(count, first.index)) return DROPOUT_ERR_RANGE;
+   out->rule = *rule;
+   out->count = count;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uint64_t count, dropout_plan *out)
+{
+   dropout_plan s;
+   int err;
+   if (!out) return DROPOUT_ERR_NULL_RESULT;
+   err = dropout__plan_check(whole);
+   if (err) return err;
+   if (start > whole->count || count > whole->count - start) return DROPOUT_ERR_SLICE;
+   s = *whole;
+   s.pos += start;
+   s.count = count;
+   *out = s;
+   return DROPOUT_OK;
+}
+
+/* ---- the short calls --------------------------------------------------------------- */
+
+#define DROPOUT__DTYPE_SIZE(NAME, value, sfx, T, size, CUDA_T, K) size,
+static const size_t dropout__esize[DROPOUT__DTYPE_COUNT] = { DROPOUT__DTYPES(DROPOUT__DTYPE_SIZE) };   /* bytes per element, by DROPOUT__ index */
+#undef DROPOUT__DTYPE_SIZE
+
+/* Do [a, a + an) and [b, b + bn) (bytes) share memory? */
+static int dropout__meets(const void *a, size_t an, const void *b, size_t bn)
+{
+   uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+   if (!a || !b || an == 0 || bn == 0) return 0;
+   return pa < pb + bn && pb < pa + an;
+}
+
+/* y and x are the same buffer (in place) or apart; n elements of es bytes */
+static int dropout__in_place_ok(const void *y, const void *x, size_t n, size_t es)
+{
+   return y == x || !dropout__meets(y, n * es, x, n * es);
+}
+
+/* The count n a call was given, against its plan: a size no buffer has, then another
+   count than the plan's. */
+static int dropout__n_check(const dropout_plan *plan, size_t n, size_t es)
+{
+   if (!dropout__count_ok((uint64_t)n, es)) return DROPOUT_ERR_SIZE;
+   if ((uint64_t)n != plan->count) return DROPOUT_ERR_COUNT;
+   return DROPOUT_OK;
+}
+
+/* forward, backward and replay (the same operation on different data): every check */
+static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, const void *y, const uint8_t *mask, const void *x)
+{
+   size_t es = dropout__esize[dtype];
+   int err = dropout__plan_check(plan);
+   if (!err) err = dropout__n_check(plan, n, es);
+   if (err) return err;
+   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
+   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
+   if (!dropout__in_place_ok(y, x, n, es) ||
+       dropout__meets(mask, (n + 7) / 8, y, n * es) || dropout__meets(mask, (n + 7) / 8, x, n * es))
+      return DROPOUT_ERR_OVERLAP;
+   return DROPOUT_OK;
+}
+
+/* always inlined: with dtype a constant, an f32 call links the f32 engine alone (no f64 code
+   on a microcontroller: tests/xarch/mcu_fb.c) */
+DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x)
+{
+   dropout__fpu f;
+   int err = dropout__short_check(dtype, plan, n, y, mask, x);
+   if (err) return err;
+   dropout__fpu_enter(&f);
+   if (dtype == DROPOUT__F32)
+      dropout__engine_f32((float *)y, mask, (const float *)x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   else
+      dropout__engine(dtype, y, mask, x, NULL, n, &plan->rule, plan->key.seed, plan->key.stream, plan->pos);
+   dropout__fpu_leave(&f);
+   return DROPOUT_OK;
+}
+
+/* The plan a step's forward would reserve from g, or the code that refuses it. */
+static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, size_t n, dropout_plan *p)
+{
+   int err;
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   err = dropout__rule_check(rule);
+   if (err) return err;
+   if (!dropout__count_ok((uint64_t)n, 1)) return DROPOUT_ERR_SIZE;
+   if ((uint64_t)n > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   p->rule = *rule;
+   p->key = g->key;
+   p->pos = g->next;
+   p->count = (uint64_t)n;
+   return DROPOUT_OK;
+}
+
+DROPOUT__INLINE int dropout__forward(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,
+                            void *y, uint8_t *mask, const void *x)
+{
+   dropout_plan p;
+   int err = dropout__step_plan(g, rule, n, &p);
+   if (!err) err = dropout__short(dtype, &p, n, y, mask, x);
+   if (err) return err;
+   g->next += (uint64_t)n;
+   if (plan) *plan = p;
+   return DROPOUT_OK;
+}
+
+static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t n, void *y, const uint8_t *mask, const void *x)
+{
+   dropout__fpu f;
+   int err = dropout__rule_check(rule);
+   if (err) return err;
+   if (!dropout__count_ok((uint64_t)n, dropout__esize[dtype])) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
+   if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
+   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
+   if (!dropout__in_place_ok(y, x, n, dropout__esize[dtype]) ||
+       dropout__meets(mask, (n + 7) / 8, y, n * dropout__esize[dtype]))
+      return DROPOUT_ERR_OVERLAP;
+   dropout__fpu_enter(&f);
+   dropout__engine(dtype, y, NULL, x, mask, n, rule, 0, 0, 0);
+   dropout__fpu_leave(&f);
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
+{
+   int err = dropout__plan_check(plan);
+   if (!err) err = dropout__n_check(plan, n, 1);
+   if (err) return err;
+   if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
+   dropout__engine(DROPOUT__F32, NULL, mask, NULL, NULL, n, &plan->rule,
+                   plan->key.seed, plan->key.stream, plan->pos);
+   return DROPOUT_OK;
+}
+
+/* The short calls of every dtype, from its row of DROPOUT__DTYPES: dropout_forward_<sfx>,
+   dropout_backward_<sfx>, dropout_replay_<sfx>, dropout_apply_mask_<sfx> (their prototypes,
+   written out, are in the declarations; the compiler holds each definition to its own). */
+#define DROPOUT__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                          \
+   DROPOUTDEF int dropout_forward_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n,  \
+                                        T *y, uint8_t *mask, const T *x)                                        \
+   {                                                                                                            \
+      return dropout__forward(DROPOUT__##NAME, g, rule, plan, n, y, mask, x);                                   \
+   }                                                                                                            \
+   DROPOUTDEF int dropout_backward_##sfx(const dropout_plan *plan, size_t n, T *dx, const T *dy)                 \
+   {                                                                                                            \
+      return dropout__short(DROPOUT__##NAME, plan, n, dx, NULL, dy);                                            \
+   }                                                                                                            \
+   DROPOUTDEF int dropout_replay_##sfx(const dropout_plan *plan, size_t n, T *y, uint8_t *mask, const T *x)      \
+   {                                                                                                            \
+      return dropout__short(DROPOUT__##NAME, plan, n, y, mask, x);                                              \
+   }                                                                                                            \
+   DROPOUTDEF int dropout_apply_mask_##sfx(const dropout_rule *rule, size_t n, T *y, const uint8_t *mask, const T *x) \
+   {                                                                                                            \
+      return dropout__short_apply_mask(DROPOUT__##NAME, rule, n, y, mask, x);                                   \
+   }
+DROPOUT__DTYPES(DROPOUT__SHORT_CALLS)
+#undef DROPOUT__SHORT_CALLS
+
+/* ---- the raw stream ---------------------------------------------------------------- */
+
+static int dropout__fill_u32(uint32_t *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
+   dropout__words(out, n, seed, stream, word);
+   return DROPOUT_OK;
+}
+
+/* The uniform fills convert words made DROPOUT__FILL at a time. */
+#define DROPOUT__FILL 256
+
+static int dropout__fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
+{
+   uint32_t w[DROPOUT__FILL];
+   size_t at, i;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (!dropout__range_ok(n, word)) return DROPOUT_ERR_RANGE;
+   for (at = 0; at < n; at += DROPOUT__FILL) {
+      size_t m = n - at < DROPOUT__FILL ? n - at : DROPOUT__FILL;
+      dropout__words(w, m, seed, stream, word + at);
+      for (i = 0; i < m; ++i)
+         out[at + i] = (float)(w[i] >> 8) * 5.9604644775390625e-8f;   /* 2^-24 */
+   }
+   return DROPOUT_OK;
+}
+
+static int dropout__fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
+{
+   uint32_t w[DROPOUT__FILL];
+   size_t at, i;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   /* doubles index..index+n-1 must lie below 2^63 (two words each); n = 0 asks for none */
+   if (n > 0 && (index > (UINT64_MAX >> 1) || (uint64_t)(n - 1) > (UINT64_MAX >> 1) - index))
+      return DROPOUT_ERR_RANGE;
+   for (at = 0; at < n; at += DROPOUT__FILL / 2) {
+      size_t m = n - at < DROPOUT__FILL / 2 ? n - at : DROPOUT__FILL / 2;
+      /* double index + at uses words 2(index + at) (low half) and the next (high half) */
+      dropout__words(w, 2 * m, seed, stream, 2u * (index + at));
+      for (i = 0; i < m; ++i) {
+         uint64_t u = (uint64_t)w[2 * i + 1] << 32 | w[2 * i];
+         out[at + i] = (double)(u >> 11) * 1.1102230246251565404236316680908203125e-16;  /* 2^-53 */
+      }
+   }
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n)
+{
+   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
+   return dropout__fill_u32(out, n, key.seed, key.stream, first.index);
+}
+
+DROPOUTDEF int dropout_fill_uniform_f32(dropout_key key, dropout_pos first, float *out, size_t n)
+{
+   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
+   return dropout__fill_uniform_f32(out, n, key.seed, key.stream, first.index);
+}
+
+DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, double *out, size_t n)
+{
+   if (!dropout__count_ok((uint64_t)n, 8)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
+   return dropout__fill_uniform_f64(out, n, key.seed, key.stream, first.index);
+}
+
+#undef DROPOUT__FILL
+
+/* ---- normals ------------------------------------------------------------------------- */
+
+DROPOUTDEF float dropout_gaussian_sigma(double p)
+{
+   dropout__fpu f;
+   float sigma;
+   dropout__fpu_enter(&f);
+   sigma = (float)dropout__sqrt_f64(p / (1.0 - p));
+   dropout__fpu_leave(&f);
+   return sigma;
+}
+
+static int dropout__fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   dropout__cursor c;
+   size_t i;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   if (!dropout__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
+   dropout__cursor_init(&c, seed, stream);
+   for (i = 0; i < n; ++i) {
+      uint64_t q = offset + i;
+      const uint32_t *w = dropout__cursor_words(&c, q >> 2);
+      out[i] = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+   }
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n)
+{
+   dropout__fpu f;
+   int err;
+   if (!dropout__count_ok((uint64_t)n, 4)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
+   dropout__fpu_enter(&f);
+   err = dropout__fill_normal_f32(out, n, key.seed, key.stream, first.index);
+   dropout__fpu_leave(&f);
+   return err;
+}
+
+DROPOUTDEF void dropout_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
+{
+   dropout_philox4x32_rounds(10, ctr, key, out);
+}
+
+DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
+{
+   uint32_t w[4];
+   dropout_block(key.seed, key.stream, pos.index >> 2, w);
+   return w[pos.index & 3u];
+}
+
+/* ====================================================================================
+   VARIANTS, STRIDES AND THE DESCRIPTOR (implementation). One walker runs every op of
+   dropout_run over any shape, broadcast and strides: rows of the innermost dim, keep
+   bits made for a chunk of a row at a time by the engine above, the element formulas
+   of the building blocks. Plain dropout rows that are contiguous go through the engine
+   whole (its SIMD paths).
+   ==================================================================================== */
+
+#define DROPOUT__DESC_MAGIC 0x64726F70u    /* "drop" */
+#define DROPOUT__ROW_CHUNK 256             /* elements per chunk of a row (keep bits, gathered data) */
+
+/* The operands the walker moves through: by dropout_operand, then the bias. */
+enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };
+
+/* The op list's columns, by op value (ok = 0 for a value that is no op). */
+typedef struct dropout__op_row { int ok, in, mask_out, mask_in, grad, cls; } dropout__op_row;
+
+static dropout__op_row dropout__op_of(int op)
+{
+   dropout__op_row r = { 0, 0, 0, 0, 0, 0 };
+   switch (op) {
+#define DROPOUT__OP_ROW(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) \
+   case V: r.ok = 1; r.in = IN; r.mask_out = MOUT; r.mask_in = MIN; r.grad = GRAD; r.cls = DROPOUT_CLASS_##C; break;
+   DROPOUT__OPS(DROPOUT__OP_ROW)
+#undef DROPOUT__OP_ROW
+   default: break;
+   }
+   return r;
+}
+
+static int dropout__op_ok(int op) { return dropout__op_of(op).ok; }
+
+DROPOUTDEF const char *dropout_op_name(dropout_op op)
+{
+   switch (op) {
+#define DROPOUT__OP_NAME(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return S;
+   DROPOUT__OPS(DROPOUT__OP_NAME)
+#undef DROPOUT__OP_NAME
+   default: return NULL;
+   }
+}
+static int dropout__dtype_ok(int dt) { return dt >= 1 && dt <= DROPOUT__DTYPE_COUNT; }
+
+/* the gradients (which may accumulate) */
+static int dropout__op_takes_grad(int op) { return dropout__op_of(op).grad; }
+
+/* Element count and positions of a shape: SHAPE_OVERFLOW past size_t (judged on the
+   non-zero dims, so the answer does not depend on their order). A zero dim empties the
+   tensor; the mask keeps its own shape (a zero dim that is broadcast is 1 there). */
+static int dropout__shape_count(int rank, const size_t *dim, unsigned bcast, size_t *numel, size_t *positions)
+{
+   size_t ne = 1, np = 1;
+   int d, empty = 0, mask_empty = 0;
+   for (d = 0; d < rank; ++d) {
+      size_t k = dim[d];
+      int b = (int)((bcast >> d) & 1u);
+      if (k == 0) { empty = 1; if (!b) mask_empty = 1; continue; }
+      if (ne > (size_t)-1 / k) return DROPOUT_ERR_SHAPE_OVERFLOW;
+      ne *= k;
+      if (!b) np *= k;    /* np divides ne: cannot overflow once ne did not */
+   }
+   *numel = empty ? 0 : ne;
+   *positions = mask_empty ? 0 : np;
+   return DROPOUT_OK;
+}
+
+/* Lowest and highest element offsets of a strided operand (dims of size 1 do not count;
+   the caller has a non-empty shape); 0 if they do not fit ptrdiff_t bytes. */
+static int dropout__extent(int rank, const size_t *dim, const ptrdiff_t *st, size_t es, ptrdiff_t *lo, ptrdiff_t *hi)
+{
+   size_t neg = 0, pos = 0, lim = (size_t)PTRDIFF_MAX / es;
+   int d;
+   for (d = 0; d < rank; ++d) {
+      size_t a, span;
+      if (dim[d] <= 1) continue;
+      a = st[d] < 0 ? (size_t)0 - (size_t)st[d] : (size_t)st[d];
+      if (a != 0 && dim[d] - 1 > lim / a) return 0;
+      span = a * (dim[d] - 1);
+      if (st[d] < 0) { if (span > lim - neg) return 0; neg += span; }
+      else { if (span > lim - pos) return 0; pos += span; }
+   }
+   if (pos > lim - neg) return 0;     /* the whole span, in bytes, fits ptrdiff_t */
+   *lo = -(ptrdiff_t)neg;
+   *hi = (ptrdiff_t)pos;
+   return 1;
+}
+
+/* An output's strides: no zero stride on a dim of more than one element, and no two
+   elements at one address. Sufficient and checkable: the dims, by growing |stride|,
+   each step past the extent of the ones before. */
+static int dropout__out_strides_ok(int rank, const size_t *dim, const ptrdiff_t *st)
+{
+   size_t a[DROPOUT_MAX_RANK], n[DROPOUT_MAX_RANK], reach = 0;
+   int d, k = 0, i;
+   for (d = 0; d < rank; ++d) {
+      size_t v;
+      if (dim[d] <= 1) continue;
+      if (st[d] == 0) return DROPOUT_ERR_STRIDE;
+      v = st[d] < 0 ? (size_t)0 - (size_t)st[d] : (size_t)st[d];
+      for (i = k; i > 0 && a[i - 1] > v; --i) { a[i] = a[i - 1]; n[i] = n[i - 1]; }
+      a[i] = v;
+      n[i] = dim[d];
+      ++k;
+   }
+   for (i = 0; i < k; ++i) {       /* reach: the largest offset the smaller dims make */
+      if (a[i] <= reach) return DROPOUT_ERR_OVERLAP;
+      reach += a[i] * (n[i] - 1);  /* fits: the extent was checked */
+   }
+   return DROPOUT_OK;
+}
+
+/* row-major strides of a shape; 0 past the rank (every entry set) */
+static void dropout__contiguous(int rank, const size_t *dim, ptrdiff_t *st)
+{
+   /* set_shape keeps the products of the inner dims of a non-empty shape within
+      ptrdiff_t; an empty one (a dim of 0) addresses nothing, and its strides saturate */
+   size_t acc = 1;
+   int d;
+   for (d = DROPOUT_MAX_RANK - 1; d >= 0; --d) {
+      size_t e = d < rank && dim[d] ? dim[d] : 1;
+      st[d] = d < rank ? (ptrdiff_t)acc : 0;
+      acc = acc > (size_t)PTRDIFF_MAX / e ? (size_t)PTRDIFF_MAX : acc * e;
+   }
+}
+
+static int dropout__desc_ok(const dropout_desc *d)
+{
+   if (!d) return DROPOUT_ERR_NULL_DESC;
+   if (d->dropout__magic != DROPOUT__DESC_MAGIC) return DROPOUT_ERR_DESC;
+   return DROPOUT_OK;
+}
+
+/* The strides of operand w (0..2) of a descriptor. */
+static void dropout__desc_strides(const dropout_desc *d, int w, ptrdiff_t *st)
+{
+   int k;
+   if ((d->dropout__strided >> w) & 1u)
+      for (k = 0; k < DROPOUT_MAX_RANK; ++k) st[k] = d->dropout__stride[w][k];   /* a fixed size: no memcpy call */
+   else
+      dropout__contiguous(d->dropout__rank, d->dropout__dim, st);
+}
+
+/* Bytes [lo, hi) of a strided operand (non-empty shape, extent checked). */
+static void dropout__span(const void *base, int rank, const size_t *dim, const ptrdiff_t *st, size_t es,
+                          uintptr_t *lo, uintptr_t *hi)
+{
+   ptrdiff_t l = 0, h = 0;
+   (void)dropout__extent(rank, dim, st, es, &l, &h);
+   *lo = (uintptr_t)base - (uintptr_t)((size_t)(-l) * es);
+   *hi = (uintptr_t)base + (uintptr_t)((size_t)h * es) + es;
+}
+
+static int dropout__spans_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uintptr_t bhi)
+{
+   return alo < bhi && blo < ahi;
+}
+
+/* Every check of d and t that dropout_lower makes (all of dropout_run's but the CPU's
+   own: device coordinates). */
+static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
+{
+   int op, err, w, k, rank;
+   size_t numel, positions, es, mask_bytes;
+   ptrdiff_t st[3][DROPOUT_MAX_RANK];
+   const void *ptr[3];
+   uintptr_t lo[3], hi[3];
+   int need_in, need_mask, fused;
+   dropout__op_row row;
+   err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!t) return DROPOUT_ERR_NULL_TENSORS;
+   op = d->dropout__op;
+   row = dropout__op_of(op);
+   if (!row.ok) return DROPOUT_ERR_OP;
+   if (!dropout__dtype_ok(d->dropout__dtype)) return DROPOUT_ERR_DTYPE;
+   rank = d->dropout__rank;
+   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
+   if (d->dropout__grad != DROPOUT_GRAD_OVERWRITE && d->dropout__grad != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
+   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !row.grad) return DROPOUT_ERR_OP;
+   err = dropout__plan_check(&d->dropout__plan);
+   if (err) return err;
+   if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
+   if (op == DROPOUT_OP_NOISE && !(d->dropout__sigma >= 0.0 && d->dropout__sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
+   err = dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
+   if (err) return err;
+   if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
+   fused = row.cls == DROPOUT_CLASS_FUSED;
+   if (fused && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
+      return DROPOUT_ERR_BIAS_LEN;
+   /* the tensors the op takes (the op list's IN, MOUT, MIN, CLASS), and no other */
+   need_in = row.in;
+   need_mask = row.mask_in;
+   if (!need_in && t->out) return DROPOUT_ERR_OP;
+   if (!need_in && t->in) return DROPOUT_ERR_OP;
+   if (!row.mask_out && !need_mask && t->mask) return DROPOUT_ERR_OP;
+   if (!fused && (t->bias || t->residual)) return DROPOUT_ERR_OP;
+   if (!fused && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u)) return DROPOUT_ERR_OP;
+   if (!need_in && positions > 0 && !t->mask) return DROPOUT_ERR_NULL_MASK;   /* the mask is all it writes */
+   if (numel > 0) {
+      if (need_in && !t->out) return DROPOUT_ERR_NULL_OUTPUT;
+      if (need_in && !t->in) return DROPOUT_ERR_NULL_INPUT;
+      if (need_mask && !t->mask) return DROPOUT_ERR_NULL_MASK;
+      if (fused && !t->bias) return DROPOUT_ERR_NULL_BIAS;
+      if (fused && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
+   }
+   if (numel == 0) return DROPOUT_OK;          /* nothing but perhaps a mask is written */
+   if (!need_in) return DROPOUT_OK;
+   es = dropout__esize[d->dropout__dtype - 1];
+   if (numel > (size_t)PTRDIFF_MAX / es) return DROPOUT_ERR_SHAPE_OVERFLOW;
+   ptr[0] = t->out; ptr[1] = t->in; ptr[2] = t->residual;
+   for (w = 0; w < 3; ++w) {
+      ptrdiff_t l, h;
+      if (!ptr[w]) continue;
+      dropout__desc_strides(d, w, st[w]);
+      if (!dropout__extent(rank, d->dropout__dim, st[w], es, &l, &h)) return DROPOUT_ERR_STRIDE;
+      if ((uintptr_t)ptr[w] < (uintptr_t)((size_t)(-l) * es) ||
+          (uintptr_t)ptr[w] + (uintptr_t)((size_t)h * es + es) < (uintptr_t)ptr[w]) return DROPOUT_ERR_STRIDE;
+      dropout__span(ptr[w], rank, d->dropout__dim, st[w], es, &lo[w], &hi[w]);
+   }
+   err = dropout__out_strides_ok(rank, d->dropout__dim, st[0]);
+   if (err) return err;
+   /* an output meets an input only as the same elements (in place) */
+   for (w = 1; w < 3; ++w) {
+      if (!ptr[w] || !dropout__spans_meet(lo[0], hi[0], lo[w], hi[w])) continue;
+      if (ptr[w] != ptr[0]) return DROPOUT_ERR_OVERLAP;
+      for (k = 0; k < rank; ++k)
+         if (d->dropout__dim[k] > 1 && st[w][k] != st[0][k]) return DROPOUT_ERR_OVERLAP;
+   }
+   if (t->bias) {
+      uintptr_t b = (uintptr_t)t->bias, n = (uintptr_t)(d->dropout__dim[rank - 1] * es);
+      if (dropout__spans_meet(lo[0], hi[0], b, b + n)) return DROPOUT_ERR_OVERLAP;
+   }
+   mask_bytes = positions / 8 + (positions % 8 != 0);
+   if (t->mask && mask_bytes) {
+      uintptr_t m = (uintptr_t)t->mask;
+      for (w = 0; w < 3; ++w)
+         if (ptr[w] && (w == 0 || row.mask_out) && dropout__spans_meet(lo[w], hi[w], m, m + mask_bytes))
+            return DROPOUT_ERR_OVERLAP;
+      if (t->bias && row.mask_out) {
+         uintptr_t b = (uintptr_t)t->bias, n = (uintptr_t)(d->dropout__dim[rank - 1] * es);
+         if (dropout__spans_meet(m, m + mask_bytes, b, b + n)) return DROPOUT_ERR_OVERLAP;
+      }
+   }
+   return DROPOUT_OK;
+}
+
+/* THE geometry reduction (dropout_lower's, so every backend's): mask strides, then
+   size-1 dims dropped and a dim merged into its inner neighbour where the mask index and
+   every operand step through them as through one dim (a contiguous tensor becomes 1-D, a
+   slice of rows 2-D). In: rank, dim, bcast and the operands' strides st[w][0 .. rank);
+   out: *rrank, rdim, ms and st reduced in place (entries past *rrank: dim 1, strides 0). */
+static void dropout__geometry(int rank, const size_t *dim, unsigned bcast, int *rrank, size_t *rdim, uint64_t *ms,
+                              ptrdiff_t st[DROPOUT__NW][DROPOUT_MAX_RANK])
+{
+   uint64_t acc = 1;
+   int d, r = 0, w, n;
+   for (d = rank - 1; d >= 0; --d) {
+      if ((bcast >> d) & 1u) ms[d] = 0;
+      else { ms[d] = acc; acc *= (uint64_t)dim[d]; }
+   }
+   for (d = 0; d < rank; ++d) {         /* drop dims of 1 (their index is always 0) */
+      if (dim[d] == 1) continue;
+      rdim[r] = dim[d];
+      ms[r] = ms[d];
+      for (w = 0; w < DROPOUT__NW; ++w) st[w][r] = st[w][d];
+      ++r;
+   }
+   if (r == 0) {                        /* a single element */
+      rdim[0] = 1;
+      ms[0] = 0;
+      for (w = 0; w < DROPOUT__NW; ++w) st[w][0] = 0;
+      r = 1;
+   }
+   n = r;
+   for (d = n - 2; d >= 0; --d) {       /* merge dim d into d + 1 where they chain */
+      int ok = ms[d] == ms[d + 1] * (uint64_t)rdim[d + 1];
+      for (w = 0; w < DROPOUT__NW && ok; ++w) {
+         ptrdiff_t inner = st[w][d + 1];
+         ok = inner == 0 ? st[w][d] == 0
+                         : st[w][d] % inner == 0 && (size_t)(st[w][d] / inner) == rdim[d + 1];
+      }
+      if (!ok) continue;
+      rdim[d + 1] *= rdim[d];
+      for (r = d; r + 1 < n; ++r) {     /* remove dim d */
+         rdim[r] = rdim[r + 1];
+         ms[r] = ms[r + 1];
+         for (w = 0; w < DROPOUT__NW; ++w) st[w][r] = st[w][r + 1];
+      }
+      --n;
+   }
+   for (d = n; d < DROPOUT_MAX_RANK; ++d) {
+      rdim[d] = 1;
+      ms[d] = 0;
+      for (w = 0; w < DROPOUT__NW; ++w) st[w][d] = 0;
+   }
+   *rrank = n;
+}
+
+/* len bits from bit `at` of src into dst, from bit 0 (reads no byte past the bits) */
+static void dropout__bits_copy(uint8_t *dst, const uint8_t *src, uint64_t at, size_t len)
+{
+   const uint8_t *s = src + at / 8u;
+   unsigned sh = (unsigned)(at % 8u);
+   size_t i;
+   for (i = 0; i < (len + 7u) / 8u; ++i) {
+      unsigned v = (unsigned)s[i] >> sh;
+      if (sh && i * 8u + 8u - sh < len) v |= (unsigned)s[i + 1] << (8u - sh);
+      dst[i] = (uint8_t)v;
+   }
+}
+
+/* g added to what the output holds (the building blocks dropout_accumulate_*) */
+static void dropout__accumulate(int dtype, char *o, const char *g)
+{
+   switch (dtype) {
+   case DROPOUT__F32: { float *p = (float *)(void *)o; *p = dropout_accumulate_f32(*p, *(const float *)(const void *)g); } break;
+   case DROPOUT__F64: { double *p = (double *)(void *)o; *p = dropout_accumulate_f64(*p, *(const double *)(const void *)g); } break;
+   case DROPOUT__F16: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_f16(*p, *(const uint16_t *)(const void *)g); } break;
+   default: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_bf16(*p, *(const uint16_t *)(const void *)g); } break;
+   }
+}
+
+/* One element of any op: its value from x (and bias, residual), keep decision, normal z,
+   written to o (or added, for gradients that accumulate). */
+static void dropout__elem(const dropout_job *j, char *o, const char *x, const char *res, const char *b, int keep, float z)
+{
+   union { float f; double d; uint16_t h; } g;
+   int op = (int)j->op, dt = (int)j->dtype - 1;
+   switch (dt) {
+   case DROPOUT__F32: {
+      float v = *(const float *)(const void *)x;
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.f = dropout_alpha_apply_f32(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.f = dropout_alpha_grad_f32(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_GAUSSIAN) g.f = j->copy ? v : v * dropout_gaussian_mult(z, j->sigma);
+      else if (op == DROPOUT_OP_NOISE) g.f = j->copy ? v : dropout_noise_add_f32(v, z, j->sigma);
+      else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
+         g.f = dropout_bias_dropout_add_one_f32(v, *(const float *)(const void *)b, *(const float *)(const void *)res, keep, j->rule);
+      else g.f = dropout_apply_f32(v, keep, j->rule);
+      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.f);
+      else *(float *)(void *)o = g.f;
+   } break;
+   case DROPOUT__F64: {
+      double v = *(const double *)(const void *)x;
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.d = dropout_alpha_apply_f64(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.d = dropout_alpha_grad_f64(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_GAUSSIAN) g.d = j->copy ? v : v * (double)dropout_gaussian_mult(z, j->sigma);
+      else if (op == DROPOUT_OP_NOISE) g.d = j->copy ? v : dropout_noise_add_f64(v, z, j->sigma);
+      else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD)
+         g.d = dropout_bias_dropout_add_one_f64(v, *(const double *)(const void *)b, *(const double *)(const void *)res, keep, j->rule);
+      else g.d = dropout_apply_f64(v, keep, j->rule);
+      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.d);
+      else *(double *)(void *)o = g.d;
+   } break;
+   default: {   /* f16, bf16: the building blocks widen to float and round back once */
+      uint16_t v = *(const uint16_t *)(const void *)x;
+      int h = dt == DROPOUT__F16;
+      if (op == DROPOUT_OP_ALPHA_FORWARD) g.h = h ? dropout_alpha_apply_f16(v, keep, j->alpha) : dropout_alpha_apply_bf16(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_ALPHA_BACKWARD) g.h = h ? dropout_alpha_grad_f16(v, keep, j->alpha) : dropout_alpha_grad_bf16(v, keep, j->alpha);
+      else if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) {
+         if (j->copy) g.h = v;
+         else {
+            float f = h ? dropout_f16_to_f32(v) : dropout_bf16_to_f32(v);
+            f = op == DROPOUT_OP_GAUSSIAN ? f * dropout_gaussian_mult(z, j->sigma) : dropout_noise_add_f32(f, z, j->sigma);
+            g.h = h ? dropout_f32_to_f16(f) : dropout_f32_to_bf16(f);
+         }
+      } else if (op == DROPOUT_OP_BIAS_DROPOUT_ADD) {
+         uint16_t bv = *(const uint16_t *)(const void *)b, rv = *(const uint16_t *)(const void *)res;
+         g.h = h ? dropout_bias_dropout_add_one_f16(v, bv, rv, keep, j->rule) : dropout_bias_dropout_add_one_bf16(v, bv, rv, keep, j->rule);
+      } else g.h = h ? dropout_apply_f16(v, keep, j->rule) : dropout_apply_bf16(v, keep, j->rule);
+      if (j->accumulate) dropout__accumulate(dt, o, (const char *)&g.h);
+      else *(uint16_t *)(void *)o = g.h;
+   } break;
+   }
+}
+
+/* Copy element i of a strided run to element k of a contiguous one, or back: by the
+   element's own type (no memcpy: freestanding builds have none to call). */
+static void dropout__elem_copy(int dtype, char *dst, const char *src)
+{
+   switch (dtype) {
+   case DROPOUT__F32: *(float *)(void *)dst = *(const float *)(const void *)src; break;
+   case DROPOUT__F64: *(double *)(void *)dst = *(const double *)(const void *)src; break;
+   default: *(uint16_t *)(void *)dst = *(const uint16_t *)(const void *)src; break;
+   }
+}
+
+/* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
+static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
+{
+   int in = j->rank - 1, dt = (int)j->dtype - 1;
+   size_t len = j->dim[in], es = j->elem_size, at, i;
+   ptrdiff_t so = j->stride[DROPOUT__W_OUT][in], si = j->stride[DROPOUT__W_IN][in];
+   ptrdiff_t sr = j->stride[DROPOUT__W_RES][in], sb = j->stride[DROPOUT__W_BIAS][in];
+   uint64_t sm = j->mask_stride[in];
+   char *o = (char *)j->out + off[DROPOUT__W_OUT] * (ptrdiff_t)es;
+   const char *x = (const char *)j->in + off[DROPOUT__W_IN] * (ptrdiff_t)es;
+   const char *res = j->residual ? (const char *)j->residual + off[DROPOUT__W_RES] * (ptrdiff_t)es : NULL;
+   const char *b = j->bias ? (const char *)j->bias + off[DROPOUT__W_BIAS] * (ptrdiff_t)es : NULL;
+   int plain = j->op_class == DROPOUT_CLASS_PLAIN;
+   int normal = j->op_class == DROPOUT_CLASS_NORMAL;
+   int all_dropped = (j->rule.threshold >> j->rule.bits) != 0;   /* p = 1: a stored mask is not read */
+   uint8_t kb[DROPOUT__ROW_CHUNK / 8];
+   union { float f[DROPOUT__ROW_CHUNK]; double d[DROPOUT__ROW_CHUNK]; uint16_t h[DROPOUT__ROW_CHUNK]; } tin, tout;
+   dropout__cursor c;
+   if (plain && so == 1 && si == 1 && sm == 1 && !j->accumulate &&
+       (!j->mask_in || m0 % 8u == 0 || all_dropped)) {
+      /* contiguous: the engine on the whole row */
+      dropout__engine(dt, o, NULL, x, j->mask_in ? j->mask_in + m0 / 8u : NULL, len,
+                      &j->rule, j->seed, j->stream, j->pos + m0);
+      return;
+   }
+   if (plain && sm == 1) {
+      /* the engine by chunks: a strided input is gathered into tin, a strided output (or
+         a gradient to add) comes out of tout; a mask row that does not start on a byte is
+         shifted into kb */
+      for (at = 0; at < len; at += DROPOUT__ROW_CHUNK) {
+         size_t n = len - at < DROPOUT__ROW_CHUNK ? len - at : DROPOUT__ROW_CHUNK;
+         const uint8_t *mk = NULL;
+         const char *src = x + (ptrdiff_t)at * si * (ptrdiff_t)es;
+         char *dst = o + (ptrdiff_t)at * so * (ptrdiff_t)es;
+         int direct = so == 1 && !j->accumulate;
+         if (j->mask_in) {
+            if (m0 % 8u == 0 && (m0 + at) % 8u == 0) mk = j->mask_in + (m0 + at) / 8u;
+            else { dropout__bits_copy(kb, j->mask_in, m0 + at, n); mk = kb; }
+         }
+         if (si != 1) {
+            for (i = 0; i < n; ++i) dropout__elem_copy(dt, (char *)&tin + i * es, src + (ptrdiff_t)i * si * (ptrdiff_t)es);
+            src = (const char *)&tin;
+         }
+         dropout__engine(dt, direct ? (void *)dst : (void *)&tout, NULL, src, mk, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+         if (!direct)
+            for (i = 0; i < n; ++i) {
+               char *e = dst + (ptrdiff_t)i * so * (ptrdiff_t)es;
+               if (j->accumulate) dropout__accumulate(dt, e, (const char *)&tout + i * es);
+               else dropout__elem_copy(dt, e, (const char *)&tout + i * es);
+            }
+      }
+      return;
+   }
+   dropout__cursor_init(&c, j->seed, j->stream);
+   for (at = 0; at < len; at += DROPOUT__ROW_CHUNK) {
+      size_t n = len - at < DROPOUT__ROW_CHUNK ? len - at : DROPOUT__ROW_CHUNK;
+      int k1 = 0;
+      if (!normal) {   /* the chunk's keep bits: from the stream, or the stored mask */
+         if (sm == 0) {
+            if (j->mask_in) k1 = !all_dropped && (((unsigned)j->mask_in[m0 / 8u] >> (m0 % 8u)) & 1u);
+            else k1 = dropout_keep_at(j->seed, j->stream, j->pos + m0, j->rule);
+         } else if (j->mask_in) {
+            if (!all_dropped) dropout__bits_copy(kb, j->mask_in, m0 + at, n);
+         } else {
+            dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
+         }
+      }
+      for (i = 0; i < n; ++i) {
+         ptrdiff_t e = (ptrdiff_t)(at + i);
+         int keep = sm == 0 ? k1 : j->mask_in && all_dropped ? 0 : (kb[i / 8u] >> (i % 8u)) & 1;
+         float z = 0.0f;
+         if (normal && !j->copy) {
+            uint64_t q = j->pos + m0 + (uint64_t)e * sm;
+            const uint32_t *w = dropout__cursor_words(&c, q >> 2);
+            z = dropout_normal_from_words(w[q & 2u], w[(q & 2u) + 1u], (int)(q & 1u));
+         }
+         dropout__elem(j, o + e * so * (ptrdiff_t)es, x + e * si * (ptrdiff_t)es,
+                       res ? res + e * sr * (ptrdiff_t)es : NULL, b ? b + e * sb * (ptrdiff_t)es : NULL, keep, z);
+      }
+   }
+}
+
+/* Run a checked job: the mask first (ops that write one), then the rows in order. */
+static void dropout__job_run(const dropout_job *j)
+{
+   size_t idx[DROPOUT_MAX_RANK];
+   ptrdiff_t off[DROPOUT__NW];
+   uint64_t m0 = 0;
+   int d, w, plain_fwd;
+   if (j->op_class == DROPOUT_CLASS_MASK) {
+      dropout__engine(DROPOUT__F32, NULL, j->mask_out, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
+      return;
+   }
+   plain_fwd = j->op == DROPOUT_OP_FORWARD && !j->accumulate && j->rank == 1 && j->mask_stride[0] == 1 &&
+               j->stride[DROPOUT__W_OUT][0] == 1 && j->stride[DROPOUT__W_IN][0] == 1;
+   if (plain_fwd && j->numel > 0) {   /* contiguous, no broadcast: one engine call, mask and all */
+      dropout__engine((int)j->dtype - 1, j->out, j->mask_out, j->in, NULL, j->numel, &j->rule, j->seed, j->stream, j->pos);
+      return;
+   }
+   if (j->mask_out)
+      dropout__engine(DROPOUT__F32, NULL, j->mask_out, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
+   if (j->numel == 0) return;
+   for (d = 0; d < DROPOUT_MAX_RANK; ++d) idx[d] = 0;   /* fixed sizes: no memset call (freestanding) */
+   off[0] = off[1] = off[2] = off[3] = 0;
+   for (;;) {
+      dropout__job_row(j, off, m0);
+      for (d = j->rank - 2; d >= 0; --d) {   /* the next row: an odometer over the outer dims */
+         m0 += j->mask_stride[d];
+         for (w = 0; w < DROPOUT__NW; ++w) off[w] += j->stride[w][d];
+         if (++idx[d] < j->dim[d]) break;
+         m0 -= j->mask_stride[d] * (uint64_t)j->dim[d];
+         for (w = 0; w < DROPOUT__NW; ++w) off[w] -= j->stride[w][d] * (ptrdiff_t)j->dim[d];
+         idx[d] = 0;
+      }
+      if (d < 0) return;
+   }
+}
+
+/* ---- the descriptor ------------------------------------------------------------------ */
+
+/* the descriptor's plan, field by field (see dropout_desc_init) */
+static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
+{
+   d->dropout__plan.rule.threshold = plan->rule.threshold;
+   d->dropout__plan.rule.scale_f64 = plan->rule.scale_f64;
+   d->dropout__plan.rule.scale_f32 = plan->rule.scale_f32;
+   d->dropout__plan.rule.bits = plan->rule.bits;
+   d->dropout__plan.key = plan->key;
+   d->dropout__plan.pos = plan->pos;
+   d->dropout__plan.count = plan->count;
+}
+
+DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
+{
+   int err, k;
+   if (!d) return DROPOUT_ERR_NULL_DESC;
+   if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
+   if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
+   err = dropout__plan_check(plan);
+   if (err) return err;
+   if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
+   /* field by field (no struct copy, no zeroing loop: freestanding builds have no
+      memcpy/memset to call); dropout__stride is read only where dropout__strided says */
+   d->dropout__magic = DROPOUT__DESC_MAGIC;
+   d->dropout__op = (int)op;
+   d->dropout__dtype = (int)dtype;
+   d->dropout__rank = 1;
+   d->dropout__grad = DROPOUT_GRAD_OVERWRITE;
+   d->dropout__broadcast = 0;
+   d->dropout__strided = 0;
+   dropout__desc_put_plan(d, plan);
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
+   d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
+   d->dropout__bias_len = 0;
+   d->dropout__dev_seed = NULL;
+   d->dropout__dev_pos = NULL;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims)
+{
+   size_t numel, positions;
+   int err = dropout__desc_ok(d), k;
+   if (err) return err;
+   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (!dims) return DROPOUT_ERR_NULL_DIMS;
+   if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
+   err = dropout__shape_count(rank, dims, d->dropout__broadcast, &numel, &positions);
+   if (err) return err;
+   if (numel) {  /* the contiguous strides (products of the inner dims) must fit ptrdiff_t;
+                    an empty tensor has no element to address */
+      size_t span = 1;
+      for (k = 1; k < rank; ++k) {
+         size_t e = dims[k] ? dims[k] : 1;
+         if (span > (size_t)PTRDIFF_MAX / e) return DROPOUT_ERR_SHAPE_OVERFLOW;
+         span *= e;
+      }
+   }
+   d->dropout__rank = rank;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k < rank ? dims[k] : 1;
+   d->dropout__strided = 0;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides)
+{
+   int err = dropout__desc_ok(d), w = (int)which, k;
+   if (err) return err;
+   if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OP;
+   if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
+   if (!strides) {
+      d->dropout__strided &= ~(1u << w);
+      return DROPOUT_OK;
+   }
+   if (w == DROPOUT_OPERAND_OUT) {
+      ptrdiff_t l, h;
+      size_t es = dropout__dtype_ok(d->dropout__dtype) ? dropout__esize[d->dropout__dtype - 1] : 1;
+      if (!dropout__extent(d->dropout__rank, d->dropout__dim, strides, es, &l, &h)) return DROPOUT_ERR_STRIDE;
+      err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);
+      if (err) return err;
+   }
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
+   d->dropout__strided |= 1u << w;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (dims >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
+   d->dropout__broadcast = dims;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (mode != DROPOUT_GRAD_OVERWRITE && mode != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
+   if (mode == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad(d->dropout__op)) return DROPOUT_ERR_OP;
+   d->dropout__grad = (int)mode;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (d->dropout__op != DROPOUT_OP_NOISE) return DROPOUT_ERR_OP;
+   if (!(sigma >= 0.0 && sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
+   d->dropout__sigma = sigma;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_bias_len(dropout_desc *d, size_t bias_len)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
+   if (bias_len == 0) return DROPOUT_ERR_BIAS_LEN;
+   if (bias_len != d->dropout__dim[d->dropout__rank - 1]) {
+      /* the default 1-D shape becomes [count / bias_len, bias_len] */
+      if (d->dropout__rank != 1 || d->dropout__strided || d->dropout__broadcast || d->dropout__dim[0] % bias_len != 0)
+         return DROPOUT_ERR_BIAS_LEN;
+      d->dropout__rank = 2;
+      d->dropout__dim[1] = bias_len;
+      d->dropout__dim[0] /= bias_len;
+   }
+   d->dropout__bias_len = bias_len;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_device_coords(dropout_desc *d, const uint64_t *dev_seed, const uint64_t *dev_pos)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!dev_seed != !dev_pos) return DROPOUT_ERR_NULL;   /* both, or neither (clears) */
+   d->dropout__dev_seed = dev_seed;
+   d->dropout__dev_pos = dev_pos;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions)
+{
+   size_t numel, np;
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!positions) return DROPOUT_ERR_NULL_RESULT;
+   if (d->dropout__rank < 1 || d->dropout__rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (d->dropout__broadcast >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
+   err = dropout__shape_count(d->dropout__rank, d->dropout__dim, d->dropout__broadcast, &numel, &np);
+   if (err) return err;
+   *positions = (uint64_t)np;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned broadcast, uint64_t *positions)
+{
+   size_t numel, np;
+   int err;
+   if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
+   if (!dims) return DROPOUT_ERR_NULL_DIMS;
+   if (!positions) return DROPOUT_ERR_NULL_RESULT;
+   if (broadcast >> rank) return DROPOUT_ERR_BROADCAST;
+   err = dropout__shape_count(rank, dims, broadcast, &numel, &np);
+   if (err) return err;
+   *positions = (uint64_t)np;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
+   if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
+   if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad((int)op)) return DROPOUT_ERR_OP;
+   d->dropout__op = (int)op;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   err = dropout__plan_check(plan);
+   if (err) return err;
+   if (d->dropout__op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
+   dropout__desc_put_plan(d, plan);
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
+{
+   dropout_plan p;
+   uint64_t positions;
+   int err = dropout_desc_positions(d, &positions);
+   if (err) return err;
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   if (positions > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   p = d->dropout__plan;
+   p.key = g->key;
+   p.pos = g->next;
+   p.count = positions;
+   err = dropout__plan_check(&p);
+   if (err) return err;
+   dropout__desc_put_plan(d, &p);
+   g->next += positions;
+   return DROPOUT_OK;
+}
+
+/* The sigma GAUSSIAN and NOISE apply, as the float the element functions take, and
+   whether the op is the bit-for-bit copy (p = 0, sigma = 0); d checked. */
+static void dropout__desc_sigma(const dropout_desc *d, float *sigma, int *copy)
+{
+   *sigma = 0.0f;
+   *copy = 0;
+   if (d->dropout__op == DROPOUT_OP_GAUSSIAN) {
+      *copy = d->dropout__plan.rule.threshold == 0;
+      *sigma = *copy ? 0.0f : dropout_gaussian_sigma(dropout_rule_p(&d->dropout__plan.rule));
+   } else if (d->dropout__op == DROPOUT_OP_NOISE) {
+      *copy = !(d->dropout__sigma > 0.0);
+      *sigma = (float)d->dropout__sigma;
+   }
+}
+
+/* Whether the reduced geometry is one contiguous, unbroadcast run of the operands the op
+   uses (mask index k = element k = offset k in each). */
+static int dropout__job_contiguous(const dropout_job *j)
+{
+   size_t acc = 1;
+   int d, w;
+   if (j->numel != (size_t)j->positions) return 0;
+   if (j->numel == 0) return 1;
+   for (d = j->rank - 1; d >= 0; --d) {
+      if (j->dim[d] == 1) continue;
+      if (j->mask_stride[d] != (uint64_t)acc) return 0;
+      for (w = 0; w < 3; ++w) {
+         int used = w == DROPOUT_OPERAND_RESIDUAL ? j->op_class == DROPOUT_CLASS_FUSED : j->op_class != DROPOUT_CLASS_MASK;
+         if (used && j->stride[w][d] != (ptrdiff_t)acc) return 0;
+      }
+      acc *= j->dim[d];
+   }
+   return 1;
+}
+
+DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j)
+{
+   const dropout_plan *plan;
+   dropout__op_row row;
+   dropout__fpu f;
+   size_t numel = 0, positions = 0;
+   int err = dropout__desc_check(d, t), w, k, rank;
+   if (err) return err;
+   if (!j) return DROPOUT_ERR_NULL_RESULT;
+   plan = &d->dropout__plan;
+   row = dropout__op_of(d->dropout__op);
+   rank = d->dropout__rank;
+   dropout__fpu_enter(&f);   /* the variant constants are doubles: computed in the mode their bits need */
+   j->op = (dropout_op)d->dropout__op;
+   j->op_class = (dropout_op_class)row.cls;
+   j->dtype = (dropout_dtype)d->dropout__dtype;
+   j->elem_size = dropout__esize[d->dropout__dtype - 1];
+   j->accumulate = d->dropout__grad == DROPOUT_GRAD_ACCUMULATE;
+   j->rule = plan->rule;
+   if (row.cls == DROPOUT_CLASS_ALPHA) {
+      j->alpha = dropout_alpha_rule_of(plan->rule);
+   } else {                 /* unused: set, so that copies of the job read no garbage */
+      j->alpha.base = plan->rule;
+      j->alpha.a = j->alpha.c = j->alpha.drop = 0.0;
+      j->alpha.a_f32 = j->alpha.c_f32 = j->alpha.drop_f32 = 0.0f;
+   }
+   dropout__desc_sigma(d, &j->sigma, &j->copy);
+   dropout__fpu_leave(&f);
+   j->seed = plan->key.seed;
+   j->stream = plan->key.stream;
+   j->pos = plan->pos;
+   j->positions = plan->count;
+   j->dev_seed = d->dropout__dev_seed;
+   j->dev_pos = d->dropout__dev_pos;
+   (void)dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
+   j->numel = numel;
+   /* the operands' strides: out, in, residual as the descriptor has them (contiguous
+      unless set); the bias steps along the last dim only (FUSED) and, like an operand
+      the op does not use, is contiguous otherwise so that it never stops a merge */
+   for (w = 0; w < 3; ++w) dropout__desc_strides(d, w, j->stride[w]);
+   if (row.cls == DROPOUT_CLASS_FUSED)
+      for (k = 0; k < DROPOUT_MAX_RANK; ++k) j->stride[DROPOUT_JOB_BIAS][k] = k == rank - 1 ? 1 : 0;
+   else
+      dropout__contiguous(rank, d->dropout__dim, j->stride[DROPOUT_JOB_BIAS]);
+   dropout__geometry(rank, d->dropout__dim, d->dropout__broadcast, &j->rank, j->dim, j->mask_stride, j->stride);
+   j->bias_len = row.cls == DROPOUT_CLASS_FUSED ? d->dropout__dim[rank - 1] : 0;
+   j->out = t->out;
+   j->in = t->in;
+   j->residual = t->residual;
+   j->bias = t->bias;
+   j->mask_out = row.mask_out ? t->mask : NULL;
+   j->mask_in = row.mask_in ? t->mask : NULL;
+   j->contiguous = dropout__job_contiguous(j);
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
+{
+   dropout_job j;
+   dropout__fpu f;
+   int err = dropout_lower(d, t, &j);
+   if (err) return err;
+   if (j.dev_seed || j.dev_pos) return DROPOUT_ERR_DEVICE_COORDS;   /* device memory: not the CPU's */
+   dropout__fpu_enter(&f);
+   dropout__job_run(&j);
+   dropout__fpu_leave(&f);
+   return DROPOUT_OK;
+}
+
+/* ---- the fused op's short calls --------------------------------------------------------- */
+
+static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t n, size_t bias_len, void *y, uint8_t *mask,
+                              const void *x, const void *bias, const void *residual)
+{
+   dropout_desc d;
+   dropout_tensors t;
+   int err = dropout__plan_check(plan);
+   if (!err) err = dropout__n_check(plan, n, dropout__esize[dtype]);
+   if (err) return err;
+   if (bias_len == 0 || plan->count % bias_len != 0) return DROPOUT_ERR_BIAS_LEN;
+   err = dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, (dropout_dtype)(dtype + 1), plan);
+   if (!err) err = dropout_desc_set_bias_len(&d, bias_len);
+   if (err) return err;
+   t.out = y; t.mask = mask; t.in = x; t.bias = bias; t.residual = residual;
+   return dropout_run(&d, &t);
+}
+
+static int dropout__forward_bda(int dtype, dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len,
+                                void *y, uint8_t *mask, const void *x, const void *bias, const void *residual)
+{
+   dropout_plan p;
+   int err = dropout__step_plan(g, rule, n, &p);
+   if (!err) err = dropout__short_bda(dtype, &p, n, bias_len, y, mask, x, bias, residual);
+   if (err) return err;
+   g->next += (uint64_t)n;
+   if (plan) *plan = p;
+   return DROPOUT_OK;
+}
+
+/* dropout_bias_dropout_add_<sfx> and dropout_bias_dropout_add_replay_<sfx> of every dtype,
+   from its row of DROPOUT__DTYPES (prototypes in the declarations). */
+#define DROPOUT__BDA_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                           \
+   DROPOUTDEF int dropout_bias_dropout_add_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan,  \
+                                                 size_t n, size_t bias_len, T *y, uint8_t *mask, const T *x,   \
+                                                 const T *bias, const T *residual)                             \
+   {                                                                                                           \
+      return dropout__forward_bda(DROPOUT__##NAME, g, rule, plan, n, bias_len, y, mask, x, bias, residual);    \
+   }                                                                                                           \
+   DROPOUTDEF int dropout_bias_dropout_add_replay_##sfx(const dropout_plan *plan, size_t n, size_t bias_len, T *y, \
+                                                        uint8_t *mask, const T *x, const T *bias,               \
+                                                        const T *residual)                                      \
+   {                                                                                                           \
+      return dropout__short_bda(DROPOUT__##NAME, plan, n, bias_len, y, mask, x, bias, residual);               \
+   }
+DROPOUT__DTYPES(DROPOUT__BDA_CALLS)
+#undef DROPOUT__BDA_CALLS
 
 #ifdef __cplusplus
 }
