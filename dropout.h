@@ -1769,7 +1769,9 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
      dropout__nt_mode, dropout__v_put, dropout__v_put_u16, dropout__v_sfence,
      dropout__stores_prefetch;
    - the overlap (Philox with data between its rounds), where it pays: DROPOUT__OVERLAP,
-     DROPOUT__OVERLAP_TAKES(dtype, st) (which calls take it), dropout__blocks_apply. */
+     DROPOUT__OVERLAP_TAKES(dtype, st) (which calls take it), dropout__blocks_apply;
+   - the fills' wide kernel, where the registers hold it: DROPOUT__WORDS_WIDE (1: the
+     block defines dropout__words_wide; 0: the driver's stub does nothing). */
 /* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
    maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
 #define DROPOUT__GROUP 8
@@ -1985,6 +1987,8 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype != DROPOUT__F64)
 #define dropout__blocks_apply dropout__blocks_apply_rounds
+/* fills: six Philox chains a call (below, with the x86 Philox): 32 registers hold them */
+#define DROPOUT__WORDS_WIDE 1
 
 /* ==== the AVX2 block (F16C where the flags allow) ===================================== */
 #elif defined(DROPOUT__SIMD_AVX2)
@@ -2659,6 +2663,62 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
    DROPOUT__STORE(2, e0, e1, e2, e3);
    DROPOUT__STORE(3, f0, f1, f2, f3);
 }
+
+#if DROPOUT__WORDS_WIDE
+/* The fills' kernel with six chains: a chain's round is about 5 cycles of latency
+   (multiply, shift, xor) under 6 cycles of throughput for four chains, so four leave the
+   scheduler no slack; six (24 state registers, which AVX-512's 32 hold) do. Six are not
+   the overlap's: its steps take 32 blocks. Measured: bench/results/zen5-amd-epyc-f26m2.md. */
+#define DROPOUT__VB6 (6 * DROPOUT__W / 2)
+#define DROPOUT__ROUND6(r)                                                         \
+   do {                                                                            \
+      dropout__v vk0 = dropout__v_set1(ks[2 * (r)]), vk1 = dropout__v_set1(ks[2 * (r) + 1]); \
+      DROPOUT__ROUND1(a0, a1, a2, a3); DROPOUT__ROUND1(b0, b1, b2, b3);             \
+      DROPOUT__ROUND1(e0, e1, e2, e3); DROPOUT__ROUND1(f0, f1, f2, f3);             \
+      DROPOUT__ROUND1(g0, g1, g2, g3); DROPOUT__ROUND1(h0, h1, h2, h3);             \
+   } while (0)
+
+/* Blocks block .. block + DROPOUT__VB6 - 1 into out (4 * DROPOUT__VB6 words), when they
+   share their high word (DROPOUT__CHAINS_START01's two rounds in scalar arithmetic). */
+static void dropout__blocks_simd6(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
+{
+   DROPOUT__CHAINS_START01(ks, stream, block);
+   dropout__v g0 = dropout__v_add64(dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64),
+                                    dropout__v_set64(2 * DROPOUT__W)), g1, g2, g3;
+   dropout__v h0 = dropout__v_add64(g0, dropout__v_set64(DROPOUT__W / 2)), h1, h2, h3;
+   DROPOUT__ROUNDS01(g0, g1, g2, g3); DROPOUT__ROUNDS01(h0, h1, h2, h3);
+   DROPOUT__ROUND6(2); DROPOUT__ROUND6(3); DROPOUT__ROUND6(4); DROPOUT__ROUND6(5);
+   DROPOUT__ROUND6(6); DROPOUT__ROUND6(7); DROPOUT__ROUND6(8); DROPOUT__ROUND6(9);
+   DROPOUT__STORE(0, a0, a1, a2, a3);
+   DROPOUT__STORE(1, b0, b1, b2, b3);
+   DROPOUT__STORE(2, e0, e1, e2, e3);
+   DROPOUT__STORE(3, f0, f1, f2, f3);
+   DROPOUT__STORE(4, g0, g1, g2, g3);
+   DROPOUT__STORE(5, h0, h1, h2, h3);
+}
+
+/* The whole six-chain calls of a fill into out (from a block boundary, cached stores):
+   words done; *block moves past them. */
+DROPOUT__INLINE size_t dropout__words_wide(const uint32_t *ks, uint64_t stream, uint64_t *block, uint32_t *out, size_t n)
+{
+   size_t i = 0;
+   while (n - i >= 4u * DROPOUT__VB6 && (uint32_t)*block <= 0xFFFFFFFFu - (uint32_t)(DROPOUT__VB6 - 1)) {
+      dropout__blocks_simd6(ks, stream, *block, out + i);
+      i += 4u * DROPOUT__VB6;
+      *block += DROPOUT__VB6;
+   }
+   return i;
+}
+#endif
+#endif
+
+#ifndef DROPOUT__WORDS_WIDE   /* the blocks with four chains only */
+#define DROPOUT__WORDS_WIDE 0
+DROPOUT__INLINE size_t dropout__words_wide(const uint32_t *ks, uint64_t stream, uint64_t *block, uint32_t *out, size_t n)
+{
+   (void)ks; (void)stream; (void)block; (void)out; (void)n;
+   return 0;
+}
 #endif
 
 /* ==== the driver: written over the ISA blocks' names alone ============================ */
@@ -3215,6 +3275,7 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
    const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
    if (DROPOUT__STREAMS && n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
    dropout__key_schedule(seed, ks);
+   if (DROPOUT__WORDS_WIDE && !nt && skip == 0) i = dropout__words_wide(ks, stream, &block, out, n);
    while (i < n) {
       size_t take = 4u * DROPOUT__VB - skip;
       if (take > n - i) take = n - i;
