@@ -1192,9 +1192,11 @@ typedef enum dropout_op {
               and dropout_f32_to_<sfx>)
    Generated from the rows: the enum, the internal indices, the element sizes, the short
    calls' definitions (their prototypes stay written out), dropout_cuda.cuh's calls,
-   element dispatch and kernel instances, dropout_opencl.h's kernels. Still written per
-   dtype besides its element functions and prototypes: the walker's element switches
-   and the SIMD paths' dispatch in this file, dropout_cuda.cuh's paired 16-bit path. */
+   element dispatch and kernel instances, dropout_opencl.h's kernels, the walker's
+   accumulate and copy. Still written per dtype besides its element functions and
+   prototypes: the walker's element function (dropout__elem), the reference's and the
+   SIMD paths' dispatch to their per-dtype loops in this file, dropout_cuda.cuh's paired
+   16-bit path, and the Python package's name maps. */
 #define DROPOUT__DTYPES(X) \
    X(F32,  1, f32,  float,        4, float,          F) \
    X(F64,  2, f64,  double,       8, double,         D) \
@@ -1444,6 +1446,11 @@ DROPOUT__DTYPES(DROPOUT__DTYPE_IN_ORDER)   /* tables are indexed by value - 1; s
 #undef DROPOUT__DTYPE_IN_ORDER
 #undef DROPOUT__DTYPE_ROW
 #undef DROPOUT__DTYPE_INDEX
+/* the type an element is held in inside, by its row's K (the building blocks take f16 and
+   bf16 as their 16-bit patterns) */
+#define DROPOUT__HELD_F float
+#define DROPOUT__HELD_D double
+#define DROPOUT__HELD_H uint16_t
 
 /* Elements are processed in chunks of 64 so that a chunk's keep decisions fit one
    uint64_t: bit i = element i of the chunk kept. */
@@ -4174,10 +4181,14 @@ static void dropout__bits_copy(uint8_t *dst, const uint8_t *src, uint64_t at, si
 static void dropout__accumulate(int dtype, char *o, const char *g)
 {
    switch (dtype) {
-   case DROPOUT__F32: { float *p = (float *)(void *)o; *p = dropout_accumulate_f32(*p, *(const float *)(const void *)g); } break;
-   case DROPOUT__F64: { double *p = (double *)(void *)o; *p = dropout_accumulate_f64(*p, *(const double *)(const void *)g); } break;
-   case DROPOUT__F16: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_f16(*p, *(const uint16_t *)(const void *)g); } break;
-   default: { uint16_t *p = (uint16_t *)(void *)o; *p = dropout_accumulate_bf16(*p, *(const uint16_t *)(const void *)g); } break;
+#define DROPOUT__ACCUMULATE(NAME, value, sfx, T, size, CUDA_T, K)                         \
+   case DROPOUT__##NAME: {                                                            \
+      DROPOUT__HELD_##K *p = (DROPOUT__HELD_##K *)(void *)o;                          \
+      *p = dropout_accumulate_##sfx(*p, *(const DROPOUT__HELD_##K *)(const void *)g); \
+   } break;
+   DROPOUT__DTYPES(DROPOUT__ACCUMULATE)
+#undef DROPOUT__ACCUMULATE
+   default: break;
    }
 }
 
@@ -4239,9 +4250,11 @@ static void dropout__elem(const dropout_job *j, char *o, const char *x, const ch
 static void dropout__elem_copy(int dtype, char *dst, const char *src)
 {
    switch (dtype) {
-   case DROPOUT__F32: *(float *)(void *)dst = *(const float *)(const void *)src; break;
-   case DROPOUT__F64: *(double *)(void *)dst = *(const double *)(const void *)src; break;
-   default: *(uint16_t *)(void *)dst = *(const uint16_t *)(const void *)src; break;
+#define DROPOUT__ELEM_COPY(NAME, value, sfx, T, size, CUDA_T, K) \
+   case DROPOUT__##NAME: *(DROPOUT__HELD_##K *)(void *)dst = *(const DROPOUT__HELD_##K *)(const void *)src; break;
+   DROPOUT__DTYPES(DROPOUT__ELEM_COPY)
+#undef DROPOUT__ELEM_COPY
+   default: break;
    }
 }
 

@@ -867,8 +867,12 @@ DROPOUT_CUDA__HOST int dropout_cuda__op_of(dropout_op op)
 
 DROPOUT_CUDA__HOST int dropout_cuda__dtype_of(dropout_dtype dtype)
 {
-   static const int dtypes[5] = { -1, DROPOUT_CUDA__F32, DROPOUT_CUDA__F64, DROPOUT_CUDA__F16, DROPOUT_CUDA__BF16 };
-   return (int)dtype >= 1 && (int)dtype <= 4 ? dtypes[dtype] : -1;
+   switch (dtype) {
+#define DROPOUT_CUDA__DTYPE_OF(NAME, value, sfx, T, size, CUDA_T, K) case DROPOUT_DTYPE_##NAME: return DROPOUT_CUDA__##NAME;
+   DROPOUT__DTYPES(DROPOUT_CUDA__DTYPE_OF)
+#undef DROPOUT_CUDA__DTYPE_OF
+   default: return -1;   /* no kernel: the launch refuses it */
+   }
 }
 
 /* The strided kernel's geometry: the lowered job's, as it is (no second reduction). */

@@ -1431,9 +1431,11 @@ static const char *const dropout_opencl__program[] = {
    "              and dropout_f32_to_<sfx>)\n",
    "   Generated from the rows: the enum, the internal indices, the element sizes, the short\n",
    "   calls' definitions (their prototypes stay written out), dropout_cuda.cuh's calls,\n",
-   "   element dispatch and kernel instances, dropout_opencl.h's kernels. Still written per\n",
-   "   dtype besides its element functions and prototypes: the walker's element switches\n",
-   "   and the SIMD paths' dispatch in this file, dropout_cuda.cuh's paired 16-bit path. */\n",
+   "   element dispatch and kernel instances, dropout_opencl.h's kernels, the walker's\n",
+   "   accumulate and copy. Still written per dtype besides its element functions and\n",
+   "   prototypes: the walker's element function (dropout__elem), the reference's and the\n",
+   "   SIMD paths' dispatch to their per-dtype loops in this file, dropout_cuda.cuh's paired\n",
+   "   16-bit path, and the Python package's name maps. */\n",
    "#define DROPOUT__DTYPES(X) \\\n",
    "   X(F32,  1, f32,  float,        4, float,          F) \\\n",
    "   X(F64,  2, f64,  double,       8, double,         D) \\\n",
@@ -2315,14 +2317,15 @@ DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc
 
    /* the float configuration this op needs */
    if (j.op_class != DROPOUT_CLASS_MASK) {
-      if (j.dtype == DROPOUT_DTYPE_F64 || dropout_opencl__op_fp64(j.op)) {
+      int dtype_fp64 = dropout_opencl__needs_fp64[j.dtype - 1];   /* the dtype list's K column */
+      if (dtype_fp64 || dropout_opencl__op_fp64(j.op)) {
          if (!ctx->fp64) {
             snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s (%s) on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM",
-                     dropout_op_name(j.op), j.dtype == DROPOUT_DTYPE_F64 ? "f64" : "its normals are computed in double", ctx->device_name);
+                     dropout_op_name(j.op), dtype_fp64 ? "its dtype is computed in double" : "its normals are computed in double", ctx->device_name);
             return DROPOUT_ERR_OPENCL_FP64;
          }
       }
-      if (!ctx->fp32_exact && j.dtype != DROPOUT_DTYPE_F64) {
+      if (!ctx->fp32_exact && !dtype_fp64) {
          snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s's CL_DEVICE_SINGLE_FP_CONFIG lacks CL_FP_ROUND_TO_NEAREST or CL_FP_DENORM; "
                   "its float results could differ from the CPU's, so the op is refused", ctx->device_name);
          return DROPOUT_ERR_OPENCL_FP;
