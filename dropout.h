@@ -4258,6 +4258,33 @@ static void dropout__elem_copy(int dtype, char *dst, const char *src)
    }
 }
 
+/* The fused op's elements at + i, i < n, of a row (strides in elements): one loop per
+   dtype, so that the dtype and the op are decided once a chunk, not once an element as
+   dropout__elem does. keep: bit i of kb, or k1 for every element (a broadcast dim). */
+static void dropout__fused_chunk(const dropout_job *j, int dt, char *o, const char *x, const char *res, const char *b,
+                                 const ptrdiff_t st[DROPOUT__NW], size_t at, size_t n, const uint8_t *kb, int k1)
+{
+   size_t i;
+   switch (dt) {
+#define DROPOUT__FUSED_CHUNK(NAME, value, sfx, T, size, CUDA_T, K)                                            \
+   case DROPOUT__##NAME: {                                                                                \
+      DROPOUT__HELD_##K *yo = (DROPOUT__HELD_##K *)(void *)o;                                             \
+      const DROPOUT__HELD_##K *xi = (const DROPOUT__HELD_##K *)(const void *)x;                           \
+      const DROPOUT__HELD_##K *ri = (const DROPOUT__HELD_##K *)(const void *)res;                         \
+      const DROPOUT__HELD_##K *bi = (const DROPOUT__HELD_##K *)(const void *)b;                           \
+      for (i = 0; i < n; ++i) {                                                                           \
+         ptrdiff_t e = (ptrdiff_t)(at + i);                                                               \
+         int keep = kb ? (kb[i / 8u] >> (i % 8u)) & 1 : k1;                                               \
+         yo[e * st[DROPOUT__W_OUT]] = dropout_bias_dropout_add_one_##sfx(xi[e * st[DROPOUT__W_IN]],      \
+            bi[e * st[DROPOUT__W_BIAS]], ri[e * st[DROPOUT__W_RES]], keep, j->rule);                      \
+      }                                                                                                   \
+   } break;
+   DROPOUT__DTYPES(DROPOUT__FUSED_CHUNK)
+#undef DROPOUT__FUSED_CHUNK
+   default: break;
+   }
+}
+
 /* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
 static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
 {
@@ -4324,6 +4351,11 @@ static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], u
          } else {
             dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m0 + at);
          }
+      }
+      if (j->op_class == DROPOUT_CLASS_FUSED) {   /* no stored mask, no gradient to add */
+         const ptrdiff_t st[DROPOUT__NW] = { so, si, sr, sb };
+         dropout__fused_chunk(j, dt, o, x, res, b, st, at, n, sm == 0 ? NULL : kb, k1);
+         continue;
       }
       for (i = 0; i < n; ++i) {
          ptrdiff_t e = (ptrdiff_t)(at + i);
