@@ -1771,7 +1771,8 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
    - Philox in lanes: dropout__blocks_simd (DROPOUT__VB blocks a call; the x86 blocks
      give dropout__v_mul64 .. _pack64 and take the shared one below);
    - keep bits: dropout__window_keep (64 positions from their words);
-   - apply: dropout__apply64_f32, _f16, _bf16 (64 elements, y = kept ? x * scale : +0);
+   - apply: dropout__apply64_f32, _f16, _bf16 (64 elements, y = kept ? x * scale : +0),
+     or DROPOUT__LANES_ONLY for the driver's lane loops and no prefetch (after the blocks);
    - stores: DROPOUT__STREAMS (1: streaming stores exist), DROPOUT__NT_ALIGN,
      dropout__nt_mode, dropout__v_put, dropout__v_put_u16, dropout__v_sfence,
      dropout__stores_prefetch;
@@ -2311,26 +2312,8 @@ static inline int dropout__nt_mode(const void *p)
    return a % DROPOUT__NT_ALIGN == 0;
 }
 #define dropout__v_sfence _mm_sfence
-DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
-{
-   (void)x; (void)at; (void)left; (void)es; (void)nt;
-}
-
-/* apply: one element a 32-bit lane (no whole-vector f16/bf16 conversions) */
-DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
-   (void)nt;
-}
-DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_f32_lanes(y, x, keep, scale, nt);
-}
-DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
-   (void)nt;
-}
+/* no prefetch; apply: one element a 32-bit lane (no whole-vector f16/bf16 conversions) */
+#define DROPOUT__LANES_ONLY 1
 /* (no overlap: 16 registers hold Philox or the data, not both) */
 
 /* ==== the NEON block (AArch64) ======================================================== */
@@ -2475,26 +2458,8 @@ static inline int dropout__nt_mode(const void *p)
    return 0;
 }
 #define dropout__v_sfence() ((void)0)
-DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
-{
-   (void)x; (void)at; (void)left; (void)es; (void)nt;
-}
-
-/* apply: one element a 32-bit lane, the integer conversions */
-DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
-   (void)nt;
-}
-DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_f32_lanes(y, x, keep, scale, nt);
-}
-DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
-   (void)nt;
-}
+/* no prefetch; apply: one element a 32-bit lane, the integer conversions */
+#define DROPOUT__LANES_ONLY 1
 
 /* The overlap (32 registers, as AVX-512): the two interleaved vectors, with data chunk c
    after round c. Its speed is unmeasured (no Arm machine); its bits are tested. */
@@ -2515,6 +2480,27 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
 }
 #endif
 /* ==== end of the ISA blocks ========================================================== */
+
+/* The blocks that say DROPOUT__LANES_ONLY (SSE, NEON): no prefetch, and apply by the
+   driver's lane loops (one element a 32-bit lane). */
+#if defined(DROPOUT__LANES_ONLY)
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+   (void)x; (void)at; (void)left; (void)es; (void)nt;
+}
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
+}
+DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_f32_lanes(y, x, keep, scale, nt);
+}
+DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
+}
+#endif
 
 /* ---- Philox in 64-bit lanes: the three x86 blocks ----------------------------------- */
 #if defined(DROPOUT__SIMD_X86)
