@@ -66,8 +66,6 @@ DROPOUTH_API int dropouth_run(int op, int dtype, double p, int bits, uint64_t se
    dropout_tensors t;
    uint64_t count = 1;
    int i, rc, dop;
-   size_t vd[DROPOUTH_MAX_VIEW];
-   ptrdiff_t vo[DROPOUTH_MAX_VIEW], vi[DROPOUTH_MAX_VIEW];
    if (rank < 0 || rank > DROPOUTH_MAX_VIEW) return DROPOUT_ERR_RANK;
    for (i = 0; i < rank; i++) {
       if (dims[i] != 0 && count > UINT64_MAX / dims[i]) return DROPOUT_ERR_SHAPE_OVERFLOW;
@@ -84,25 +82,8 @@ DROPOUTH_API int dropouth_run(int op, int dtype, double p, int bits, uint64_t se
       if (count > (uint64_t)SIZE_MAX) return DROPOUT_ERR_SHAPE_OVERFLOW;
       return dropout_mask(&plan, (size_t)count, mask);
    }
-   if (rank > DROPOUT_MAX_RANK) {   /* more dims than a descriptor takes: folded by the library (dropouth_view.h) */
-      for (i = 0; i < rank; i++) { vd[i] = dims[i]; vo[i] = out_strides[i]; vi[i] = in_strides[i]; }
-      if (count == 0) {   /* empty: nothing to fold, nothing to write */
-         rank = 1; vd[0] = 0; vo[0] = vi[0] = 1;
-      } else if ((rc = dropouth__fold(&rank, vd, vo, vi, dtype, out, in)) != DROPOUT_OK) {
-         return rc;
-      }
-      dims = vd; out_strides = vo; in_strides = vi;
-   }
-   if ((rc = dropout_desc_init(&d, (dropout_op)dop, (dropout_dtype)dtype, &plan)) != DROPOUT_OK) return rc;
-   if (rank > 0) {
-      if ((rc = dropout_desc_set_shape(&d, rank, dims)) != DROPOUT_OK) return rc;
-      if ((rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, out_strides)) != DROPOUT_OK) return rc;
-      if ((rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, in_strides)) != DROPOUT_OK) return rc;
-   }
-   memset(&t, 0, sizeof t);
-   t.out = out;
-   t.in = in;
-   t.mask = op == DROPOUTH_OP_FORWARD ? mask : NULL;
+   rc = dropouth__describe(&d, &t, (dropout_op)dop, dtype, &plan, rank, dims, out_strides, in_strides, out, mask, in);
+   if (rc != DROPOUT_OK) return rc;
    return dropout_run(&d, &t);
 }
 

@@ -74,4 +74,36 @@ static int dropouth__fold(int *rank, size_t *dims, ptrdiff_t *os, ptrdiff_t *is,
    return DROPOUT_OK;
 }
 
+/* The descriptor and tensors that run op on a view of rank (<= DROPOUTH_MAX_VIEW) dims and
+   plan->count elements, folded first when it has more dims than a descriptor takes; the
+   shims run them (dropout_run, dropout_cuda_run). The mask is the forward's output only. */
+static int dropouth__describe(dropout_desc *d, dropout_tensors *t, dropout_op op, int dtype, const dropout_plan *plan,
+                              int rank, const size_t *dims, const ptrdiff_t *os, const ptrdiff_t *is,
+                              void *out, uint8_t *mask, const void *in)
+{
+   size_t vd[DROPOUTH_MAX_VIEW];
+   ptrdiff_t vo[DROPOUTH_MAX_VIEW], vi[DROPOUTH_MAX_VIEW];
+   int i, rc;
+   if (rank > DROPOUT_MAX_RANK) {   /* more dims than a descriptor takes: folded by the library */
+      for (i = 0; i < rank; i++) { vd[i] = dims[i]; vo[i] = os[i]; vi[i] = is[i]; }
+      if (plan->count == 0) {   /* empty: nothing to fold, nothing to write */
+         rank = 1; vd[0] = 0; vo[0] = vi[0] = 1;
+      } else if ((rc = dropouth__fold(&rank, vd, vo, vi, dtype, out, in)) != DROPOUT_OK) {
+         return rc;
+      }
+      dims = vd; os = vo; is = vi;
+   }
+   if ((rc = dropout_desc_init(d, op, (dropout_dtype)dtype, plan)) != DROPOUT_OK) return rc;
+   if (rank > 0) {
+      if ((rc = dropout_desc_set_shape(d, rank, dims)) != DROPOUT_OK) return rc;
+      if ((rc = dropout_desc_set_strides(d, DROPOUT_OPERAND_OUT, os)) != DROPOUT_OK) return rc;
+      if ((rc = dropout_desc_set_strides(d, DROPOUT_OPERAND_IN, is)) != DROPOUT_OK) return rc;
+   }
+   memset(t, 0, sizeof *t);
+   t->out = out;
+   t->in = in;
+   t->mask = op == DROPOUT_OP_FORWARD ? mask : NULL;
+   return DROPOUT_OK;
+}
+
 #endif
