@@ -1778,8 +1778,9 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
      dropout__stores_prefetch;
    - the overlap (Philox with data between its rounds), where it pays: DROPOUT__OVERLAP,
      DROPOUT__OVERLAP_TAKES(dtype, st) (which calls take it), dropout__blocks_apply;
-   - the fills' wide kernel, where the registers hold it: DROPOUT__WORDS_WIDE (1: the
-     block defines dropout__words_wide; 0: the driver's stub does nothing). */
+   - the fills' wide kernel (x86): DROPOUT__WIDE(X), its Philox chains as X(index, name),
+     which makes DROPOUT__WORDS_WIDE 1 and dropout__words_wide (without it, 0 and the
+     driver's stub that does nothing). */
 /* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
    maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
 #define DROPOUT__GROUP 8
@@ -1995,8 +1996,9 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype != DROPOUT__F64)
 #define dropout__blocks_apply dropout__blocks_apply_rounds
-/* fills: six Philox chains a call (below, with the x86 Philox): 32 registers hold them */
-#define DROPOUT__WORDS_WIDE 1
+/* fills: seven Philox chains a call (the wide kernel, with the x86 Philox below): 28 of
+   the 32 registers hold them; six measured 5% slower, eight spill */
+#define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h) X(6, j)
 
 /* ==== the AVX2 block (F16C where the flags allow) ===================================== */
 #elif defined(DROPOUT__SIMD_AVX2)
@@ -2190,6 +2192,9 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    still overlaps. */
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0)
+/* (no wide kernel for the fills: six chains made them 12% faster, but gcc then inlined
+   differently across the header and the fused f32 op ran 3-5% slower on Zen 5;
+   bench/results/zen5-amd-epyc-f26m2.md) */
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
                                            float scale, int nt)
@@ -2315,6 +2320,7 @@ static inline int dropout__nt_mode(const void *p)
 /* no prefetch; apply: one element a 32-bit lane (no whole-vector f16/bf16 conversions) */
 #define DROPOUT__LANES_ONLY 1
 /* (no overlap: 16 registers hold Philox or the data, not both) */
+/* (no wide kernel for the fills: as with AVX2, see there) */
 
 /* ==== the NEON block (AArch64) ======================================================== */
 #elif defined(DROPOUT__SIMD_NEON)
@@ -2564,7 +2570,7 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
       x2 = dropout__v_xor(p0_, r1c_);                                                           \
       x3 = r1d_;                                                                                \
    } while (0)
-#define DROPOUT__CHAINS_START01(ks, stream, block)                                                       \
+#define DROPOUT__SAME_HI_WORDS(ks, stream, block)                                                       \
    dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1);          \
    const uint64_t q1_ = (uint64_t)(uint32_t)(stream) * DROPOUT_PHILOX_M1;  /* round 0, every lane */     \
    const uint32_t w0_ = (uint32_t)(q1_ >> 32) ^ (uint32_t)((block) >> 32) ^ (ks)[0];                     \
@@ -2572,7 +2578,9 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    const dropout__v r0c_ = dropout__v_set1((uint32_t)((stream) >> 32) ^ (ks)[1]);                        \
    const dropout__v r1a_ = dropout__v_set1((uint32_t)q1_ ^ (ks)[2]);                                     \
    const dropout__v r1c_ = dropout__v_set1((uint32_t)(q0_ >> 32) ^ (ks)[3]);                             \
-   const dropout__v r1d_ = dropout__v_set1((uint32_t)q0_);                                               \
+   const dropout__v r1d_ = dropout__v_set1((uint32_t)q0_)
+#define DROPOUT__CHAINS_START01(ks, stream, block)                                                       \
+   DROPOUT__SAME_HI_WORDS(ks, stream, block);                                                            \
    dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64), a1, a2, a3;             \
    dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2)), b1, b2, b3;                   \
    dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W)), e1, e2, e3;                       \
@@ -2657,48 +2665,49 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
    DROPOUT__STORE(3, f0, f1, f2, f3);
 }
 
-#if DROPOUT__WORDS_WIDE
-/* The fills' kernel with six chains: a chain's round is about 5 cycles of latency
-   (multiply, shift, xor) under 6 cycles of throughput for four chains, so four leave the
-   scheduler no slack; six (24 state registers, which AVX-512's 32 hold) do. Six are not
-   the overlap's: its steps take 32 blocks. Measured: bench/results/zen5-amd-epyc-f26m2.md. */
-#define DROPOUT__VB6 (6 * DROPOUT__W / 2)
-#define DROPOUT__ROUND6(r)                                                         \
+#if defined(DROPOUT__WIDE)
+/* The fills' wide kernel: the chains of the block's DROPOUT__WIDE list instead of four.
+   On Zen 5 a chain's round is 7 cycles of latency (multiply 3, shift 2, three-way xor 2)
+   and 1.5 cycles of the four vector pipes (AVX-512), so four chains leave the scheduler
+   no slack: the fill ran at 1.5x the bound of its instructions, six at 1.24x, seven at
+   1.19x (bench/results/zen5-amd-epyc-f26m2.md). Not the overlap's: its steps take
+   DROPOUT__VB blocks. */
+#define DROPOUT__WORDS_WIDE 1
+#define DROPOUT__WIDE_COUNT(n, c) + 1
+#define DROPOUT__VBW ((0 DROPOUT__WIDE(DROPOUT__WIDE_COUNT)) * DROPOUT__W / 2)   /* blocks a call */
+#define DROPOUT__WIDE_START(n, c) \
+   dropout__v c##0 = dropout__v_add64(base_, dropout__v_set64((n) * DROPOUT__W / 2)), c##1, c##2, c##3;
+#define DROPOUT__WIDE_ROUNDS01(n, c) DROPOUT__ROUNDS01(c##0, c##1, c##2, c##3);
+#define DROPOUT__WIDE_ROUND1(n, c) DROPOUT__ROUND1(c##0, c##1, c##2, c##3);
+#define DROPOUT__WIDE_STORE(n, c) DROPOUT__STORE(n, c##0, c##1, c##2, c##3);
+#define DROPOUT__ROUNDW(r)                                                         \
    do {                                                                            \
       dropout__v vk0 = dropout__v_set1(ks[2 * (r)]), vk1 = dropout__v_set1(ks[2 * (r) + 1]); \
-      DROPOUT__ROUND1(a0, a1, a2, a3); DROPOUT__ROUND1(b0, b1, b2, b3);             \
-      DROPOUT__ROUND1(e0, e1, e2, e3); DROPOUT__ROUND1(f0, f1, f2, f3);             \
-      DROPOUT__ROUND1(g0, g1, g2, g3); DROPOUT__ROUND1(h0, h1, h2, h3);             \
+      DROPOUT__WIDE(DROPOUT__WIDE_ROUND1)                                          \
    } while (0)
 
-/* Blocks block .. block + DROPOUT__VB6 - 1 into out (4 * DROPOUT__VB6 words), when they
-   share their high word (DROPOUT__CHAINS_START01's two rounds in scalar arithmetic). */
-static void dropout__blocks_simd6(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
+/* Blocks block .. block + DROPOUT__VBW - 1 into out (4 * DROPOUT__VBW words), when they
+   share their high word (rounds 0 and 1 as DROPOUT__CHAINS_START01 makes them). */
+static void dropout__blocks_wide(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
 {
-   DROPOUT__CHAINS_START01(ks, stream, block);
-   dropout__v g0 = dropout__v_add64(dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64),
-                                    dropout__v_set64(2 * DROPOUT__W)), g1, g2, g3;
-   dropout__v h0 = dropout__v_add64(g0, dropout__v_set64(DROPOUT__W / 2)), h1, h2, h3;
-   DROPOUT__ROUNDS01(g0, g1, g2, g3); DROPOUT__ROUNDS01(h0, h1, h2, h3);
-   DROPOUT__ROUND6(2); DROPOUT__ROUND6(3); DROPOUT__ROUND6(4); DROPOUT__ROUND6(5);
-   DROPOUT__ROUND6(6); DROPOUT__ROUND6(7); DROPOUT__ROUND6(8); DROPOUT__ROUND6(9);
-   DROPOUT__STORE(0, a0, a1, a2, a3);
-   DROPOUT__STORE(1, b0, b1, b2, b3);
-   DROPOUT__STORE(2, e0, e1, e2, e3);
-   DROPOUT__STORE(3, f0, f1, f2, f3);
-   DROPOUT__STORE(4, g0, g1, g2, g3);
-   DROPOUT__STORE(5, h0, h1, h2, h3);
+   DROPOUT__SAME_HI_WORDS(ks, stream, block);
+   const dropout__v base_ = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
+   DROPOUT__WIDE(DROPOUT__WIDE_START)
+   DROPOUT__WIDE(DROPOUT__WIDE_ROUNDS01)
+   DROPOUT__ROUNDW(2); DROPOUT__ROUNDW(3); DROPOUT__ROUNDW(4); DROPOUT__ROUNDW(5);
+   DROPOUT__ROUNDW(6); DROPOUT__ROUNDW(7); DROPOUT__ROUNDW(8); DROPOUT__ROUNDW(9);
+   DROPOUT__WIDE(DROPOUT__WIDE_STORE)
 }
 
-/* The whole six-chain calls of a fill into out (from a block boundary, cached stores):
-   words done; *block moves past them. */
+/* The whole wide calls of a fill into out (from a block boundary, cached stores): words
+   done; *block moves past them. */
 DROPOUT__INLINE size_t dropout__words_wide(const uint32_t *ks, uint64_t stream, uint64_t *block, uint32_t *out, size_t n)
 {
    size_t i = 0;
-   while (n - i >= 4u * DROPOUT__VB6 && (uint32_t)*block <= 0xFFFFFFFFu - (uint32_t)(DROPOUT__VB6 - 1)) {
-      dropout__blocks_simd6(ks, stream, *block, out + i);
-      i += 4u * DROPOUT__VB6;
-      *block += DROPOUT__VB6;
+   while (n - i >= 4u * DROPOUT__VBW && (uint32_t)*block <= 0xFFFFFFFFu - (uint32_t)(DROPOUT__VBW - 1)) {
+      dropout__blocks_wide(ks, stream, *block, out + i);
+      i += 4u * DROPOUT__VBW;
+      *block += DROPOUT__VBW;
    }
    return i;
 }
