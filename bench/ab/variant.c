@@ -10,6 +10,9 @@
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #define AB_CAT2(a, b) a##b
 #define AB_CAT(a, b) AB_CAT2(a, b)
 #define V(name) AB_CAT(name, VNAME)
@@ -25,13 +28,22 @@ void V(ab_fill)(uint32_t *w, size_t n);
 #define AB_POS 0   /* the calls' first position: make bench-ab POS=... */
 #endif
 
-/* p = 0.1 at the given draw width, seed 42, stream 7, position AB_POS */
+/* p = 0.1 at the given draw width (quantised at 8 bits, where dropout_rule_init refuses
+   it), seed 42, stream 7, position AB_POS; a refused plan stops the program rather than
+   timing calls that do nothing */
 static dropout_plan ab_plan(size_t n, int bits)
 {
    dropout_rule r;
    dropout_plan p;
-   dropout_rule_init(&r, 0.1, bits == 8 ? DROPOUT_BITS_8 : bits == 16 ? DROPOUT_BITS_16 : DROPOUT_BITS_32);
-   dropout_plan_at(&p, &r, dropout_key_make(42, 7), dropout_pos_make(AB_POS), n);
+#ifdef DROPOUT_RULE_THRESHOLD   /* a header with dropout_rule_init_quantised */
+   if (dropout_rule_init_quantised(&r, 0.1, (dropout_bits)bits) != DROPOUT_OK ||
+#else                           /* an older one, whose dropout_rule_init quantises */
+   if (dropout_rule_init(&r, 0.1, (dropout_bits)bits) != DROPOUT_OK ||
+#endif
+       dropout_plan_at(&p, &r, dropout_key_make(42, 7), dropout_pos_make(AB_POS), n) != DROPOUT_OK) {
+      fprintf(stderr, "ab: no plan for p = 0.1 at %d bits\n", bits);
+      exit(1);
+   }
    return p;
 }
 void V(ab_fwd_f32)(float *y, uint8_t *mask, const float *x, size_t n, int bits)
