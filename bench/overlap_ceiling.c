@@ -7,13 +7,14 @@
    own functions, on data that stays in L1 (the same 8 chunks every step), so the time is
    what the core's execution units need for the instruction mix, with no wait on L2.
    Beside it, in the same run: the Philox calls alone, Philox + keep words, the data alone
-   (in L1), the data alone on 2^16 elements from malloc (in L2: the same apply loop over
-   the whole buffers, no Philox), and the library's real forward + mask on those 2^16
-   elements.
+   (in L1), the fused steps with the mask stores the forward + mask makes (8 bytes a
+   window, in L1), the data alone on 2^16 elements from malloc (in L2: the same apply loop
+   over the whole buffers, no Philox), and the library's real forward, without and with
+   the mask, on those 2^16 elements.
 
-   The ceiling of an in-L2 forward with these instructions is the larger of "fused in L1"
-   (the core's execution units) and "data in L2" (the L2 traffic alone): the last column
-   gives the forward over it.
+   The ceiling of an in-L2 call with these instructions is the larger of the fused steps
+   in L1 (the core's execution units; with the mask stores for forward + mask) and the
+   data in L2 (the L2 traffic alone): the last two columns give each call over its own.
 
    The issue's goal is forward <= 1.15 x max(wall, Philox alone). Where "fused in L1" over
    Philox is already above 1.15, the memory side cannot bring the forward to the goal on
@@ -46,7 +47,8 @@ static double now(void)
    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-enum { M_PHILOX, M_KEEP, M_DATA, M_FUSED, M_COUNT };
+enum { M_PHILOX, M_KEEP, M_DATA, M_FUSED, M_FUSED_MASK, M_COUNT };
+static uint8_t oc_mask[DROPOUT__GROUP * 8];   /* M_FUSED_MASK's mask bytes (in L1) */
 enum { STEPS = 64 };   /* steps a timed call: 64 x 8 windows */
 
 /* STEPS steps of the overlap body's loop for one dtype and mode (a constant each, as in
@@ -62,7 +64,7 @@ enum { STEPS = 64 };   /* steps a timed call: 64 x 8 windows */
       for (g = 0; g < STEPS; ++g, block += DROPOUT__GROUP * per) {                                   \
          for (b = 0; b < calls; ++b) {                                                                \
             const unsigned lo = b * DROPOUT__GROUP / calls, hi = (b + 1) * DROPOUT__GROUP / calls;   \
-            if (mode == M_FUSED)                                                                      \
+            if (mode == M_FUSED || mode == M_FUSED_MASK)                                              \
                dropout__blocks_apply(ks, 7, block + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b,   \
                                      dtype, y + 64u * lo, x + 64u * lo, kb + lo, hi - lo, scale, 0);    \
             else if (mode == M_DATA)                                                                  \
@@ -70,9 +72,11 @@ enum { STEPS = 64 };   /* steps a timed call: 64 x 8 windows */
             else                                                                                      \
                dropout__blocks_simd(ks, 7, block + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);   \
          }                                                                                            \
-         if (mode == M_KEEP || mode == M_FUSED)                                                       \
-            for (c = 0; c < DROPOUT__GROUP; ++c)                                                      \
+         if (mode == M_KEEP || mode == M_FUSED || mode == M_FUSED_MASK)                               \
+            for (c = 0; c < DROPOUT__GROUP; ++c) {                                                    \
                kb[c] = dropout__window_keep(words + c * 2u * bits, (int)bits, tm1);                  \
+               if (mode == M_FUSED_MASK) dropout__store_mask64(oc_mask + 8u * c, kb[c]);             \
+            }                                                                                         \
       }                                                                                               \
    }
 /* the data alone over n elements (64 at a time, the keep words of one step reused) */
@@ -87,16 +91,19 @@ enum { STEPS = 64 };   /* steps a timed call: 64 x 8 windows */
    OC_STEPS(oc_philox_##sfx, dtype, T, M_PHILOX)                                                     \
    OC_STEPS(oc_keep_##sfx, dtype, T, M_KEEP)                                                         \
    OC_STEPS(oc_data_##sfx, dtype, T, M_DATA)                                                         \
-   OC_STEPS(oc_fused_##sfx, dtype, T, M_FUSED)
+   OC_STEPS(oc_fused_##sfx, dtype, T, M_FUSED)                                                       \
+   OC_STEPS(oc_fused_mask_##sfx, dtype, T, M_FUSED_MASK)
 OC_DTYPE(f32, DROPOUT__F32, float)
 OC_DTYPE(bf16, DROPOUT__BF16, uint16_t)
 OC_DTYPE(f16, DROPOUT__F16, uint16_t)
+
+static double oc_max(double a, double b) { return a > b ? a : b; }
 
 typedef void (*oc_f32_fn)(const uint32_t *, unsigned, uint32_t *, uint64_t *, float *, const float *, float);
 typedef void (*oc_u16_fn)(const uint32_t *, unsigned, uint32_t *, uint64_t *, uint16_t *, const uint16_t *, float);
 
 /* the public calls of the same row, timed per 64 of their n elements */
-enum { C_FILL = M_COUNT, C_DATA_L2, C_FWD, C_COUNT };
+enum { C_FILL = M_COUNT, C_DATA_L2, C_FWD_NOMASK, C_FWD, C_COUNT };
 
 int main(int argc, char **argv)
 {
@@ -104,9 +111,9 @@ int main(int argc, char **argv)
    const size_t n = (size_t)1 << 16;   /* the public calls' elements: in L2 */
    static const unsigned widths[3] = {8, 16, 32};
    static const char *dname[3] = {"f32", "bf16", "f16"};
-   static const oc_f32_fn f32_fns[M_COUNT] = {oc_philox_f32, oc_keep_f32, oc_data_f32, oc_fused_f32};
-   static const oc_u16_fn bf16_fns[M_COUNT] = {oc_philox_bf16, oc_keep_bf16, oc_data_bf16, oc_fused_bf16};
-   static const oc_u16_fn f16_fns[M_COUNT] = {oc_philox_f16, oc_keep_f16, oc_data_f16, oc_fused_f16};
+   static const oc_f32_fn f32_fns[M_COUNT] = {oc_philox_f32, oc_keep_f32, oc_data_f32, oc_fused_f32, oc_fused_mask_f32};
+   static const oc_u16_fn bf16_fns[M_COUNT] = {oc_philox_bf16, oc_keep_bf16, oc_data_bf16, oc_fused_bf16, oc_fused_mask_bf16};
+   static const oc_u16_fn f16_fns[M_COUNT] = {oc_philox_f16, oc_keep_f16, oc_data_f16, oc_fused_f16, oc_fused_mask_f16};
    static uint32_t words[DROPOUT__GROUP * 64];
    static uint64_t kb[DROPOUT__GROUP];
    static float xs[DROPOUT__GROUP * 64], ys[DROPOUT__GROUP * 64];
@@ -133,8 +140,9 @@ int main(int argc, char **argv)
    printf("path %s, best of %d rounds, ns per 64 elements; in brackets, over Philox alone (fill_u32)\n\n",
           DROPOUT__SIMD_NAME, rounds);
    printf("| dtype | bits | Philox alone (fill_u32) | the step's Philox calls | + keep words | data in L1 |"
-          " fused in L1 | data in L2 | forward + mask, 2^16 (L2) | forward / max(fused in L1, data in L2) |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+          " fused in L1 | fused + mask stores in L1 | data in L2 | forward, 2^16 (L2) | forward + mask, 2^16 (L2) |"
+          " forward / max(fused, data in L2) | forward + mask / max(fused + mask stores, data in L2) |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
    for (d = 0; d < 3; ++d)
       for (b = 0; b < 3; ++b) {
          const unsigned bits = widths[b];
@@ -157,21 +165,25 @@ int main(int argc, char **argv)
                else if (c == C_DATA_L2 && d == 0) oc_data_all_f32(kb, y, x, n, 1.1111112f);
                else if (c == C_DATA_L2 && d == 1) oc_data_all_bf16(kb, y16, x16, n, 1.1111112f);
                else if (c == C_DATA_L2) oc_data_all_f16(kb, y16, x16, n, 1.1111112f);
-               else if (c == C_FWD && d == 0) dropout_replay_f32(&plan, (size_t)plan.count, y, mask, x);
-               else if (c == C_FWD && d == 1)
-                  dropout_replay_bf16(&plan, (size_t)plan.count, (dropout_bf16 *)(void *)y16, mask, (const dropout_bf16 *)(const void *)x16);
-               else if (c == C_FWD)
-                  dropout_replay_f16(&plan, (size_t)plan.count, (dropout_f16 *)(void *)y16, mask, (const dropout_f16 *)(const void *)x16);
+               else if (c == C_FWD || c == C_FWD_NOMASK) {   /* forward + mask, forward alone */
+                  uint8_t *m = c == C_FWD ? mask : NULL;
+                  if (d == 0) dropout_replay_f32(&plan, (size_t)plan.count, y, m, x);
+                  else if (d == 1)
+                     dropout_replay_bf16(&plan, (size_t)plan.count, (dropout_bf16 *)(void *)y16, m, (const dropout_bf16 *)(const void *)x16);
+                  else
+                     dropout_replay_f16(&plan, (size_t)plan.count, (dropout_f16 *)(void *)y16, m, (const dropout_f16 *)(const void *)x16);
+               }
                else if (d == 0) f32_fns[c](ks, bits, words, kb, ys, xs, 1.1111112f);
                else if (d == 1) bf16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);
                else f16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);
                t = (now() - t0) * (c >= C_FILL ? call_per : step_per);
                if (t < best[c]) best[c] = t;
             }
-         printf("| %s | %u | %.2f | %.2f | %.2f | %.2f | %.2f (%.2f) | %.2f | %.2f (%.2f) | **%.3f** |\n", dname[d], bits,
-                best[C_FILL], best[M_PHILOX], best[M_KEEP], best[M_DATA], best[M_FUSED], best[M_FUSED] / best[C_FILL],
-                best[C_DATA_L2], best[C_FWD], best[C_FWD] / best[C_FILL],
-                best[C_FWD] / (best[M_FUSED] > best[C_DATA_L2] ? best[M_FUSED] : best[C_DATA_L2]));
+         printf("| %s | %u | %.2f | %.2f | %.2f | %.2f | %.2f (%.2f) | %.2f | %.2f | %.2f | %.2f | **%.3f** | **%.3f** |\n",
+                dname[d], bits, best[C_FILL], best[M_PHILOX], best[M_KEEP], best[M_DATA], best[M_FUSED],
+                best[M_FUSED] / best[C_FILL], best[M_FUSED_MASK], best[C_DATA_L2], best[C_FWD_NOMASK], best[C_FWD],
+                best[C_FWD_NOMASK] / oc_max(best[M_FUSED], best[C_DATA_L2]),
+                best[C_FWD] / oc_max(best[M_FUSED_MASK], best[C_DATA_L2]));
       }
    free(x); free(y); free(x16); free(y16); free(w); free(mask);
    return 0;
