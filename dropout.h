@@ -2192,9 +2192,10 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    still overlaps. */
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0)
-/* (no wide kernel for the fills: six chains made them 12% faster, but gcc then inlined
-   differently across the header and the fused f32 op ran 3-5% slower on Zen 5;
-   bench/results/zen5-amd-epyc-f26m2.md) */
+/* fills: six Philox chains a call (the wide kernel): 24 words for 16 registers, so the
+   compiler keeps some in memory, read back as the xors' operands (loads are cheap);
+   fill_u32 in L2 0.89-0.90 of four chains' time */
+#define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h)
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
                                            float scale, int nt)
@@ -2320,7 +2321,8 @@ static inline int dropout__nt_mode(const void *p)
 /* no prefetch; apply: one element a 32-bit lane (no whole-vector f16/bf16 conversions) */
 #define DROPOUT__LANES_ONLY 1
 /* (no overlap: 16 registers hold Philox or the data, not both) */
-/* (no wide kernel for the fills: as with AVX2, see there) */
+/* fills: six Philox chains a call (the wide kernel), as AVX2: 0.87-0.89 of the time */
+#define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h)
 
 /* ==== the NEON block (AArch64) ======================================================== */
 #elif defined(DROPOUT__SIMD_NEON)
@@ -2670,9 +2672,15 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
    On Zen 5 a chain's round is 7 cycles of latency (multiply 3, shift 2, three-way xor 2)
    and 1.5 cycles of the four vector pipes (AVX-512), so four chains leave the scheduler
    no slack: the fill ran at 1.5x the bound of its instructions, six at 1.24x, seven at
-   1.19x (bench/results/zen5-amd-epyc-f26m2.md). Not the overlap's: its steps take
+   1.19x (bench/results/zen5-amd-epyc-f26m2.md); AVX2 and SSE have more to do a round
+   and 16 registers, and six chains still gain. Not the overlap's: its steps take
    DROPOUT__VB blocks. */
 #define DROPOUT__WORDS_WIDE 1
+#if defined(__GNUC__)   /* gcc and clang */
+#define DROPOUT__UNROLL_8 _Pragma("GCC unroll 8")
+#else
+#define DROPOUT__UNROLL_8
+#endif
 #define DROPOUT__WIDE_COUNT(n, c) + 1
 #define DROPOUT__VBW ((0 DROPOUT__WIDE(DROPOUT__WIDE_COUNT)) * DROPOUT__W / 2)   /* blocks a call */
 #define DROPOUT__WIDE_START(n, c) \
@@ -2694,8 +2702,14 @@ static void dropout__blocks_wide(const uint32_t *ks, uint64_t stream, uint64_t b
    const dropout__v base_ = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);
    DROPOUT__WIDE(DROPOUT__WIDE_START)
    DROPOUT__WIDE(DROPOUT__WIDE_ROUNDS01)
-   DROPOUT__ROUNDW(2); DROPOUT__ROUNDW(3); DROPOUT__ROUNDW(4); DROPOUT__ROUNDW(5);
-   DROPOUT__ROUNDW(6); DROPOUT__ROUNDW(7); DROPOUT__ROUNDW(8); DROPOUT__ROUNDW(9);
+   {
+      /* rounds 2 .. 9 as a loop that the compiler unrolls late: written out, the kernel's
+         size took gcc's budget for inlining elsewhere in the unit, and other calls
+         (the fused op's, the plan checks) were compiled differently */
+      int r;
+      DROPOUT__UNROLL_8
+      for (r = 2; r < 10; ++r) DROPOUT__ROUNDW(r);
+   }
    DROPOUT__WIDE(DROPOUT__WIDE_STORE)
 }
 
