@@ -2192,10 +2192,13 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    still overlaps. */
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0)
-/* fills: six Philox chains a call (the wide kernel): 24 words for 16 registers, so the
-   compiler keeps some in memory, read back as the xors' operands (loads are cheap);
-   fill_u32 in L2 0.89-0.90 of four chains' time */
+/* fills: six Philox chains a call (the wide kernel). 24 words do not fit 16 registers:
+   words 1 and 3 of each chain live in memory (DROPOUT__WIDE_SPILL), read once a round as
+   the xors' operands and stored once (two stores a chain a round), so that the registers
+   hold words 0 and 2, which the multiplies read; left to the compiler's spills the fill
+   was 8% slower. */
 #define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h)
+#define DROPOUT__WIDE_SPILL 1
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
                                            float scale, int nt)
@@ -2676,7 +2679,7 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
    and 16 registers, and six chains still gain. Not the overlap's: its steps take
    DROPOUT__VB blocks. */
 #define DROPOUT__WORDS_WIDE 1
-#if defined(__GNUC__)   /* gcc and clang */
+#if defined(__GNUC__) && !defined(__CUDACC__)   /* gcc and clang (nvcc's front end has no such pragma) */
 #define DROPOUT__UNROLL_8 _Pragma("GCC unroll 8")
 #else
 #define DROPOUT__UNROLL_8
@@ -2686,12 +2689,33 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
 #define DROPOUT__WIDE_START(n, c) \
    dropout__v c##0 = dropout__v_add64(base_, dropout__v_set64((n) * DROPOUT__W / 2)), c##1, c##2, c##3;
 #define DROPOUT__WIDE_ROUNDS01(n, c) DROPOUT__ROUNDS01(c##0, c##1, c##2, c##3);
+#if defined(DROPOUT__WIDE_SPILL)
+/* DROPOUT__ROUND1 with words 1 and 3 of chain n at bd_[2n], bd_[2n + 1]; the empty asm
+   after each round keeps them there (its "memory" reads them), and so keeps the compiler
+   from spilling words 0 and 2 instead */
+#define DROPOUT__WIDE_ROUND1(n, c)                                                              \
+   do {                                                                                         \
+      dropout__v p0_ = dropout__v_mul64(c##0, m0), p1_ = dropout__v_mul64(c##2, m1);             \
+      c##0 = dropout__v_xor3(dropout__v_hi64(p1_), bd_[2 * (n)], vk0);                          \
+      bd_[2 * (n)] = p1_;                                                                       \
+      c##2 = dropout__v_xor3(dropout__v_hi64(p0_), bd_[2 * (n) + 1], vk1);                      \
+      bd_[2 * (n) + 1] = p0_;                                                                   \
+   } while (0);
+#define DROPOUT__WIDE_TO_BD(n, c) bd_[2 * (n)] = c##1; bd_[2 * (n) + 1] = c##3;
+#define DROPOUT__WIDE_FROM_BD(n, c) c##1 = bd_[2 * (n)]; c##3 = bd_[2 * (n) + 1];
+#define DROPOUT__WIDE_KEEP_BD() __asm__ volatile("" : : "r"(bd_) : "memory")
+#else
 #define DROPOUT__WIDE_ROUND1(n, c) DROPOUT__ROUND1(c##0, c##1, c##2, c##3);
+#define DROPOUT__WIDE_TO_BD(n, c)
+#define DROPOUT__WIDE_FROM_BD(n, c)
+#define DROPOUT__WIDE_KEEP_BD() ((void)0)
+#endif
 #define DROPOUT__WIDE_STORE(n, c) DROPOUT__STORE(n, c##0, c##1, c##2, c##3);
 #define DROPOUT__ROUNDW(r)                                                         \
    do {                                                                            \
       dropout__v vk0 = dropout__v_set1(ks[2 * (r)]), vk1 = dropout__v_set1(ks[2 * (r) + 1]); \
       DROPOUT__WIDE(DROPOUT__WIDE_ROUND1)                                          \
+      DROPOUT__WIDE_KEEP_BD();                                                     \
    } while (0)
 
 /* Blocks block .. block + DROPOUT__VBW - 1 into out (4 * DROPOUT__VBW words), when they
@@ -2707,8 +2731,13 @@ static void dropout__blocks_wide(const uint32_t *ks, uint64_t stream, uint64_t b
          size took gcc's budget for inlining elsewhere in the unit, and other calls
          (the fused op's, the plan checks) were compiled differently */
       int r;
+#if defined(DROPOUT__WIDE_SPILL)
+      dropout__v bd_[2 * DROPOUT__VBW / (DROPOUT__W / 2)];
+#endif
+      DROPOUT__WIDE(DROPOUT__WIDE_TO_BD)
       DROPOUT__UNROLL_8
       for (r = 2; r < 10; ++r) DROPOUT__ROUNDW(r);
+      DROPOUT__WIDE(DROPOUT__WIDE_FROM_BD)
    }
    DROPOUT__WIDE(DROPOUT__WIDE_STORE)
 }
