@@ -2703,7 +2703,11 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
    } while (0);
 #define DROPOUT__WIDE_TO_BD(n, c) bd_[2 * (n)] = c##1; bd_[2 * (n) + 1] = c##3;
 #define DROPOUT__WIDE_FROM_BD(n, c) c##1 = bd_[2 * (n)]; c##3 = bd_[2 * (n) + 1];
+#if defined(__GNUC__)
 #define DROPOUT__WIDE_KEEP_BD() __asm__ volatile("" : : "r"(bd_) : "memory")
+#else   /* (elsewhere the compiler places them as it likes: the same bits) */
+#define DROPOUT__WIDE_KEEP_BD() ((void)0)
+#endif
 #else
 #define DROPOUT__WIDE_ROUND1(n, c) DROPOUT__ROUND1(c##0, c##1, c##2, c##3);
 #define DROPOUT__WIDE_TO_BD(n, c)
