@@ -1780,7 +1780,8 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
      DROPOUT__OVERLAP_TAKES(dtype, st) (which calls take it), dropout__blocks_apply;
    - the fills' wide kernel (x86): DROPOUT__WIDE(X), its Philox chains as X(index, name),
      which makes DROPOUT__WORDS_WIDE 1 and dropout__words_wide (without it, 0 and the
-     driver's stub that does nothing). */
+     driver's stub that does nothing); DROPOUT__WIDE_SPILL keeps words 1 and 3 of each
+     chain in memory (for 16 registers). */
 /* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
    maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
 #define DROPOUT__GROUP 8
@@ -2565,7 +2566,8 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    in scalar arithmetic, they leave a chain 3 + 4 vector operations for the two rounds
    instead of 12 (AVX-512) or 16 (AVX2, whose three-way xor is two). The same words, in the
    same lanes, as DROPOUT__ROUND(0) and (1) on DROPOUT__CHAINS_START. */
-#define DROPOUT__SAME_HI(block) ((uint32_t)(block) <= 0xFFFFFFFFu - (uint32_t)(DROPOUT__VB - 1))
+#define DROPOUT__SAME_HI_FOR(block, nb) ((uint32_t)(block) <= 0xFFFFFFFFu - (uint32_t)((nb) - 1))
+#define DROPOUT__SAME_HI(block) DROPOUT__SAME_HI_FOR(block, DROPOUT__VB)
 #define DROPOUT__ROUNDS01(x0, x1, x2, x3)                                                       \
    do {                                                                                         \
       dropout__v p0_ = dropout__v_mul64(x0, m0);  /* round 0: x0 is the counter's word 0 */     \
@@ -2685,7 +2687,8 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
 #define DROPOUT__UNROLL_8
 #endif
 #define DROPOUT__WIDE_COUNT(n, c) + 1
-#define DROPOUT__VBW ((0 DROPOUT__WIDE(DROPOUT__WIDE_COUNT)) * DROPOUT__W / 2)   /* blocks a call */
+#define DROPOUT__WIDE_N (0 DROPOUT__WIDE(DROPOUT__WIDE_COUNT))   /* chains */
+#define DROPOUT__VBW (DROPOUT__WIDE_N * DROPOUT__W / 2)             /* blocks a call */
 #define DROPOUT__WIDE_START(n, c) \
    dropout__v c##0 = dropout__v_add64(base_, dropout__v_set64((n) * DROPOUT__W / 2)), c##1, c##2, c##3;
 #define DROPOUT__WIDE_ROUNDS01(n, c) DROPOUT__ROUNDS01(c##0, c##1, c##2, c##3);
@@ -2736,7 +2739,7 @@ static void dropout__blocks_wide(const uint32_t *ks, uint64_t stream, uint64_t b
          (the fused op's, the plan checks) were compiled differently */
       int r;
 #if defined(DROPOUT__WIDE_SPILL)
-      dropout__v bd_[2 * DROPOUT__VBW / (DROPOUT__W / 2)];
+      dropout__v bd_[2 * DROPOUT__WIDE_N];
 #endif
       DROPOUT__WIDE(DROPOUT__WIDE_TO_BD)
       DROPOUT__UNROLL_8
@@ -2751,7 +2754,7 @@ static void dropout__blocks_wide(const uint32_t *ks, uint64_t stream, uint64_t b
 DROPOUT__INLINE size_t dropout__words_wide(const uint32_t *ks, uint64_t stream, uint64_t *block, uint32_t *out, size_t n)
 {
    size_t i = 0;
-   while (n - i >= 4u * DROPOUT__VBW && (uint32_t)*block <= 0xFFFFFFFFu - (uint32_t)(DROPOUT__VBW - 1)) {
+   while (n - i >= 4u * DROPOUT__VBW && DROPOUT__SAME_HI_FOR(*block, DROPOUT__VBW)) {
       dropout__blocks_wide(ks, stream, *block, out + i);
       i += 4u * DROPOUT__VBW;
       *block += DROPOUT__VBW;
