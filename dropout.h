@@ -1809,6 +1809,12 @@ typedef __m512i dropout__v;
 #define dropout__v_fadd(a, b) _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b)))
 #define dropout__v_dmul(a, b) _mm512_castpd_si512(_mm512_mul_pd(_mm512_castsi512_pd(a), _mm512_castsi512_pd(b)))
 #define dropout__v_cvt_f32(a) _mm512_castps_si512(_mm512_cvtepi32_ps(a))
+#define dropout__v_fma(a, b, c) _mm512_castps_si512(_mm512_fmadd_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(b), \
+                                                                   _mm512_castsi512_ps(c)))
+/* F16C: W f16 at p widened to f32 bits, and f32 bits rounded to f16 (RNE) in 32-bit lanes:
+   dropout_f16_to_f32 and dropout_f32_to_f16 in one instruction (see dropout__apply64_f16) */
+#define dropout__v_load_f16(p) _mm512_castps_si512(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p))))
+#define dropout__v_round_f16(f) _mm512_cvtepu16_epi32(_mm512_cvtps_ph(_mm512_castsi512_ps(f), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 static inline dropout__v dropout__v_gt_s(dropout__v a, dropout__v b)
 { return _mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask(a, b), _mm512_set1_epi32(-1)); }
 static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
@@ -2019,6 +2025,14 @@ typedef __m256i dropout__v;
 #define dropout__v_fadd(a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
 #define dropout__v_dmul(a, b) _mm256_castpd_si256(_mm256_mul_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
 #define dropout__v_cvt_f32(a) _mm256_castps_si256(_mm256_cvtepi32_ps(a))
+#if defined(__FMA__)
+#define dropout__v_fma(a, b, c) _mm256_castps_si256(_mm256_fmadd_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), \
+                                                                   _mm256_castsi256_ps(c)))
+#endif
+#if defined(__F16C__)   /* as the AVX-512 block's */
+#define dropout__v_load_f16(p) _mm256_castps_si256(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p))))
+#define dropout__v_round_f16(f) _mm256_cvtepu16_epi32(_mm256_cvtps_ph(_mm256_castsi256_ps(f), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
+#endif
 #define dropout__v_gt_s _mm256_cmpgt_epi32
 static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
 { return _mm256_blendv_epi8(b, a, m); }
@@ -2935,6 +2949,72 @@ DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64
    (void)nt;
 }
 
+#if defined(dropout__v_fma)
+/* The fused op (SPEC 12) on 64 contiguous elements, where the block has a vector fma
+   (AVX-512, AVX2 with FMA): h = x + bias; kept: fma(h, scale, residual), rounded once
+   (then to f16 or bf16 by the header's rounding); dropped: residual, bit for bit. The
+   hardware fma is the correctly rounded one that dropout_fmaf computes in software, so
+   the bits are the scalar loop's (a NaN's payload aside: the FPU's, SPEC 12). NEON has
+   vfmaq_f32 and passes the same test, but there the added code moved gcc's inlining of
+   other calls, and no Arm machine was at hand to time them: it keeps the scalar loop. */
+#define DROPOUT__FUSED_SIMD 1
+#if !defined(dropout__v_load_f16)   /* no F16C: the integer conversions */
+#define dropout__v_load_f16(p) dropout__v_f16_to_f32(dropout__v_load_u16((const uint16_t *)(const void *)(p)))
+#define dropout__v_round_f16(f) dropout__v_f32_to_f16(f)
+#endif
+/* W elements of dtype at p, widened exactly to f32 bits */
+static inline dropout__v dropout__v_widen(int dtype, const void *p)
+{
+   if (dtype == DROPOUT__F32) return dropout__v_loadu(p);
+   if (dtype == DROPOUT__BF16) return dropout__v_slli(dropout__v_load_u16((const uint16_t *)p), 16);
+   return dropout__v_load_f16(p);
+}
+
+static inline void dropout__fused64(int dtype, void *y, const void *x, const void *b, const void *res,
+                                      uint64_t keep, float scale)
+{
+   const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
+   dropout__v s;
+   uint32_t sb;
+   unsigned g;
+   memcpy(&sb, &scale, 4);
+   s = dropout__v_set1(sb);
+   for (g = 0; g < 64; g += DROPOUT__W) {
+      const size_t o = g * es;
+      const dropout__v k = dropout__v_lanes32(keep >> g);
+      const dropout__v h = dropout__v_fadd(dropout__v_widen(dtype, (const char *)x + o), dropout__v_widen(dtype, (const char *)b + o));
+      if (dtype == DROPOUT__F32) {
+         const dropout__v r = dropout__v_loadu((const char *)res + o);
+         dropout__v_storeu((char *)y + o, dropout__v_sel(k, dropout__v_fma(h, s, r), r));
+      } else {
+         const dropout__v r16 = dropout__v_load_u16((const uint16_t *)(const void *)((const char *)res + o));
+         const dropout__v f = dropout__v_fma(h, s, dropout__v_widen(dtype, (const char *)res + o));
+         dropout__v_store_u16((uint16_t *)(void *)((char *)y + o),
+                              dropout__v_sel(k, dtype == DROPOUT__BF16 ? dropout__v_f32_to_bf16(f) : dropout__v_round_f16(f), r16));
+      }
+   }
+}
+
+/* The fused op's whole 64-element groups of a contiguous run of n f32, bf16 or f16
+   elements, keep bit i at bit i % 8 of kb[i / 8]: the elements done, n rounded down to 64.
+   One loop per dtype, so that each has its dtype as a constant. */
+static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void *b, const void *res,
+                                  const uint8_t *kb, size_t n, float scale)
+{
+   const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
+   size_t i = 0;
+#define DROPOUT__FUSED_LOOP(dt)                                                                    \
+   for (; n - i >= 64u; i += 64u)                                                                   \
+      dropout__fused64(dt, (char *)y + i * es, (const char *)x + i * es, (const char *)b + i * es,  \
+                       (const char *)res + i * es, dropout__load_mask64(kb + i / 8u), scale)
+   if (dtype == DROPOUT__F32) DROPOUT__FUSED_LOOP(DROPOUT__F32);
+   else if (dtype == DROPOUT__BF16) DROPOUT__FUSED_LOOP(DROPOUT__BF16);
+   else if (dtype == DROPOUT__F16) DROPOUT__FUSED_LOOP(DROPOUT__F16);
+#undef DROPOUT__FUSED_LOOP
+   return i;
+}
+#endif
+
 /* 64 elements of f32, bf16 or f16 data from element at on */
 DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt)
 {
@@ -3357,6 +3437,15 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 #define dropout__run_simd(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset) ((void)0)
 #define dropout__words_simd(out, n, seed, stream, word) ((void)0)
 #endif /* DROPOUT__SIMD */
+#if !defined(DROPOUT__FUSED_SIMD)   /* no vector fma: the fused op's scalar loop does it all */
+#define DROPOUT__FUSED_SIMD 0
+static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void *b, const void *res,
+                                  const uint8_t *kb, size_t n, float scale)
+{
+   (void)dtype; (void)y; (void)x; (void)b; (void)res; (void)kb; (void)n; (void)scale;
+   return 0;
+}
+#endif
 /* ------------------------------- end of SIMD PATHS ---------------------------------- */
 
 /* The engine behind every plain dropout call (forward, backward, mask, apply_mask), for a
@@ -4330,6 +4419,31 @@ static void dropout__fused_chunk(const dropout_job *j, int dt, char *o, const ch
    }
 }
 
+/* A contiguous row of the fused op (every stride 1, mask index m0 + i) by the vector
+   loop, a span at a time. The keep bits come from the call's mask where it has one
+   (dropout__job_run wrote it before the rows, and it meets no operand), else from the
+   stream; the span is a multiple of every draw width's Philox call, so none is wasted. */
+#define DROPOUT__FUSED_SPAN 2048
+static void dropout__fused_row(const dropout_job *j, int dt, char *o, const char *x, const char *res, const char *b,
+                               size_t len, uint64_t m0)
+{
+   static const ptrdiff_t st1[DROPOUT__NW] = { 1, 1, 1, 1 };
+   uint8_t kb[DROPOUT__FUSED_SPAN / 8];
+   const size_t es = j->elem_size;
+   size_t at;
+   for (at = 0; at < len; at += DROPOUT__FUSED_SPAN) {
+      const size_t n = len - at < DROPOUT__FUSED_SPAN ? len - at : DROPOUT__FUSED_SPAN;
+      const uint64_t m = m0 + at;
+      const uint8_t *mk = kb;
+      size_t done;
+      if (j->mask_out && m % 8u == 0) mk = j->mask_out + m / 8u;
+      else if (j->mask_out) dropout__bits_copy(kb, j->mask_out, m, n);
+      else dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m);
+      done = dropout__fused_simd(dt, o + at * es, x + at * es, b + at * es, res + at * es, mk, n, j->rule.scale_f32);
+      if (done < n) dropout__fused_chunk(j, dt, o, x, res, b, st1, at + done, n - done, mk + done / 8u, 0);
+   }
+}
+
 /* One row of the innermost dim: element i at o + i*so (etc.), mask index m0 + i*sm. */
 static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], uint64_t m0)
 {
@@ -4381,6 +4495,11 @@ static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], u
                else dropout__elem_copy(dt, e, (const char *)&tout + i * es);
             }
       }
+      return;
+   }
+   if (DROPOUT__FUSED_SIMD && j->op_class == DROPOUT_CLASS_FUSED && dt != DROPOUT__F64 &&
+       so == 1 && si == 1 && sr == 1 && sb == 1 && sm == 1) {
+      dropout__fused_row(j, dt, o, x, res, b, len, m0);
       return;
    }
    dropout__cursor_init(&c, j->seed, j->stream);

@@ -566,6 +566,86 @@ static void case_streaming(void)
    case_end(NAME(name));
 }
 
+/* The fused op (SPEC 12), rows x cols, against its per-element definition. Where the
+   path has a vector fma (AVX-512, AVX2 with FMA, NEON) whole groups of 64 run in vectors:
+   rows longer than a group and shorter, a row's mask bits off a byte boundary, spans past
+   the keep bits' 2048, in place over x or the residual. A kept NaN compares as a NaN: its
+   payload is the FPU's (SPEC 12); every other bit is exact. */
+static int nan_of(int t, const unsigned char *p, size_t i)
+{
+   if (t == T_F32) { uint32_t u; memcpy(&u, p + 4 * i, 4); return (u & 0x7FFFFFFFu) > 0x7F800000u; }
+   if (t == T_F64) { uint64_t u; memcpy(&u, p + 8 * i, 8); return (u & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull; }
+   { uint16_t u; memcpy(&u, p + 2 * i, 2); return t == T_F16 ? (u & 0x7FFFu) > 0x7C00u : (u & 0x7FFFu) > 0x7F80u; }
+}
+static void model_fused(int t, void *y, const void *x, const void *b, const void *res, size_t i, size_t c, int keep,
+                        const dropout_rule *r)
+{
+   if (t == T_F32)
+      ((float *)y)[i] = dropout_bias_dropout_add_one_f32(((const float *)x)[i], ((const float *)b)[c], ((const float *)res)[i], keep, *r);
+   else if (t == T_F64)
+      ((double *)y)[i] = dropout_bias_dropout_add_one_f64(((const double *)x)[i], ((const double *)b)[c], ((const double *)res)[i], keep, *r);
+   else if (t == T_F16)
+      ((uint16_t *)y)[i] = dropout_bias_dropout_add_one_f16(((const uint16_t *)x)[i], ((const uint16_t *)b)[c], ((const uint16_t *)res)[i], keep, *r);
+   else
+      ((uint16_t *)y)[i] = dropout_bias_dropout_add_one_bf16(((const uint16_t *)x)[i], ((const uint16_t *)b)[c], ((const uint16_t *)res)[i], keep, *r);
+}
+static int lib_fused(int t, void *y, uint8_t *mask, const void *x, const void *b, const void *res, size_t rows, size_t cols,
+                     double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
+{
+   switch (t) {
+   case T_F32: return dropout_v0_bias_dropout_add_f32((float *)y, mask, (const float *)x, (const float *)b, (const float *)res, rows, cols, p, bits, seed, stream, offset);
+   case T_F64: return dropout_v0_bias_dropout_add_f64((double *)y, mask, (const double *)x, (const double *)b, (const double *)res, rows, cols, p, bits, seed, stream, offset);
+   case T_F16: return dropout_v0_bias_dropout_add_f16((uint16_t *)y, mask, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)res, rows, cols, p, bits, seed, stream, offset);
+   default: return dropout_v0_bias_dropout_add_bf16((uint16_t *)y, mask, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)res, rows, cols, p, bits, seed, stream, offset);
+   }
+}
+static void case_fused(void)
+{
+   static unsigned char bbuf[MAXN * 8 + 64];
+   int it, bad = 0;
+   for (it = 0; it < 240 && !bad; ++it) {
+      const int t = it % 4, bits = 8 << rnd_below(3);
+      const size_t rows = 1 + rnd_below(4);
+      const size_t cols = it < 8 ? 4096 + 64 + rnd_below(3) : 1 + rnd_below(1400);
+      const size_t n = rows * cols, es = type_size[t];
+      double p = pick_p(bits);
+      dropout_rule r = dropout_rule_make(p, bits);
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits);
+      unsigned char *x = xbuf + rnd_below(16) * es, *y = ybuf + rnd_below(16) * es, *res = sbuf + rnd_below(16) * es;
+      unsigned char *b = bbuf + rnd_below(16) * es, *z = zbuf;
+      const int with_mask = (int)rnd_below(2), inplace = (int)rnd_below(3);   /* 1: over x, 2: over the residual */
+      uint8_t *mk = with_mask ? m1 + rnd_below(3) : NULL;
+      size_t i;
+      int err;
+      fill_data(t, x, n);
+      fill_data(t, res, n);
+      fill_data(t, b, cols);
+      memset(m2, 0, (n + 7) / 8);
+      for (i = 0; i < n; ++i) {
+         int k = model_keep(seed, stream, off + i, &r);
+         if (k) m2[i / 8] = (uint8_t)(m2[i / 8] | (1u << (i % 8)));
+         model_fused(t, z, x, b, res, i, i % cols, k, &r);
+      }
+      if (inplace) {
+         unsigned char *over = inplace == 1 ? x : res;
+         memcpy(y, over, n * es);
+         err = lib_fused(t, y, mk, inplace == 1 ? y : x, b, inplace == 2 ? y : res, rows, cols, p, bits, seed, stream, off);
+      } else {
+         err = lib_fused(t, y, mk, x, b, res, rows, cols, p, bits, seed, stream, off);
+      }
+      CHECK(err == 0, "fused returned %d", err);
+      for (i = 0; i < n && !bad; ++i)
+         if (memcmp(y + i * es, z + i * es, es) != 0 && !(((m2[i / 8] >> (i % 8)) & 1) && nan_of(t, y, i) && nan_of(t, z, i))) {
+            CHECK(0, "fused %s bits=%d %zux%zu p=%.17g off=%llu inplace=%d: element %zu differs",
+                  type_name[t], bits, rows, cols, p, (unsigned long long)off, inplace, i);
+            bad = 1;
+         }
+      if (with_mask) CHECK(memcmp(mk, m2, (n + 7) / 8) == 0, "fused mask bits=%d n=%zu differs", bits, n);
+   }
+   case_end(NAME(DROPOUT__FUSED_SIMD ? "fused bias-dropout-add, vector fma == reference"
+                                     : "fused bias-dropout-add (no vector fma on this path: the scalar loop) == reference"));
+}
+
 int main(void)
 {
    int t;
@@ -585,5 +665,6 @@ int main(void)
    case_fills();
    case_chunks();
    case_threads();
+   case_fused();
    return check_exit();
 }
