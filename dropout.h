@@ -2245,6 +2245,33 @@ typedef __m128i dropout__v;
 #define dropout__v_dmul(a, b) _mm_castpd_si128(_mm_mul_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b)))
 #define dropout__v_cvt_f32(a) _mm_castps_si128(_mm_cvtepi32_ps(a))
 #define dropout__v_gt_s _mm_cmpgt_epi32
+/* fma(a, b, c) of two floats widened in d (a, c) and bd (b), correctly rounded with no fma
+   unit: dropout_fmaf's method, lane for lane. The product is exact in double, the sum is
+   rounded to odd with its TwoSum error, and the conversion to float rounds once more. */
+static inline __m128 dropout__fma2(__m128d ad, __m128d bd, __m128d cd)
+{
+   const __m128d z = _mm_setzero_pd(), p = _mm_mul_pd(ad, bd), s = _mm_add_pd(p, cd), bb = _mm_sub_pd(s, p);
+   const __m128d e = _mm_add_pd(_mm_sub_pd(p, _mm_sub_pd(s, bb)), _mm_sub_pd(cd, bb));
+   const __m128i one = _mm_set_epi32(0, 1, 0, 1), si = _mm_castpd_si128(s);
+   /* the sum's low bit clear: both words of (s & 1) zero */
+   const __m128i even = _mm_cmpeq_epi32(_mm_and_si128(si, one), _mm_setzero_si128());
+   const __m128i even64 = _mm_and_si128(even, _mm_shuffle_epi32(even, _MM_SHUFFLE(2, 3, 0, 1)));
+   /* made odd where e != 0 (NaN: no) and s is finite (s - s >= 0): away from zero where e
+      has s's sign, else toward it */
+   const __m128d fix = _mm_and_pd(_mm_or_pd(_mm_cmplt_pd(e, z), _mm_cmpgt_pd(e, z)), _mm_cmpge_pd(_mm_sub_pd(s, s), z));
+   const __m128i toward = _mm_xor_si128(_mm_castpd_si128(_mm_cmpgt_pd(e, z)), _mm_castpd_si128(_mm_cmpgt_pd(s, z)));
+   const __m128i step = _mm_and_si128(_mm_and_si128(_mm_castpd_si128(fix), even64), _mm_or_si128(toward, one));
+   return _mm_cvtpd_ps(_mm_castsi128_pd(_mm_add_epi64(si, step)));
+}
+static inline dropout__v dropout__v_fma(dropout__v a, dropout__v b, dropout__v c)
+{
+   const __m128 af = _mm_castsi128_ps(a), bf = _mm_castsi128_ps(b), cf = _mm_castsi128_ps(c);
+   const __m128 lo = dropout__fma2(_mm_cvtps_pd(af), _mm_cvtps_pd(bf), _mm_cvtps_pd(cf));
+   const __m128 hi = dropout__fma2(_mm_cvtps_pd(_mm_movehl_ps(af, af)), _mm_cvtps_pd(_mm_movehl_ps(bf, bf)),
+                                   _mm_cvtps_pd(_mm_movehl_ps(cf, cf)));
+   return _mm_castps_si128(_mm_movelh_ps(lo, hi));
+}
+#define dropout__v_fma dropout__v_fma
 #ifdef __SSE4_1__
 static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
 { return _mm_blendv_epi8(b, a, m); }
@@ -2951,10 +2978,11 @@ DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64
 
 #if defined(dropout__v_fma)
 /* The fused op (SPEC 12) on 64 contiguous elements, where the block has a vector fma
-   (AVX-512, AVX2 with FMA): h = x + bias; kept: fma(h, scale, residual), rounded once
-   (then to f16 or bf16 by the header's rounding); dropped: residual, bit for bit. The
-   hardware fma is the correctly rounded one that dropout_fmaf computes in software, so
-   the bits are the scalar loop's (a NaN's payload aside: the FPU's, SPEC 12). NEON has
+   (AVX-512, AVX2 with FMA; SSE2 and SSE4.1 compute it in double, dropout__fma2):
+   h = x + bias; kept: fma(h, scale, residual), rounded once (then to f16 or bf16 by the
+   header's rounding); dropped: residual, bit for bit. Each is the correctly rounded fma
+   that dropout_fmaf computes, so the bits are the scalar loop's (a NaN's payload aside:
+   the FPU's, SPEC 12). NEON has
    vfmaq_f32 and passes the same test, but there the added code moved gcc's inlining of
    other calls, and no Arm machine was at hand to time them: it keeps the scalar loop. */
 #define DROPOUT__FUSED_SIMD 1

@@ -599,6 +599,45 @@ static int lib_fused(int t, void *y, uint8_t *mask, const void *x, const void *b
    default: return dropout_v0_bias_dropout_add_bf16((uint16_t *)y, mask, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)res, rows, cols, p, bits, seed, stream, offset);
    }
 }
+/* The path's vector fma (hardware, or SSE2's in double) against dropout_fmaf, lane for
+   lane: random operands, and products that land on a float's midpoint with a tiny addend
+   (where rounding the sum to double first and then to float would round the wrong way). */
+static void case_vector_fma(void)
+{
+#if DROPOUT__FUSED_SIMD
+   float a[DROPOUT__W], b[DROPOUT__W], c[DROPOUT__W], r[DROPOUT__W];
+   int it, i, bad = 0;
+   for (it = 0; it < 40000 && !bad; ++it) {
+      for (i = 0; i < DROPOUT__W; ++i) {
+         uint32_t u[3];
+         int k;
+         for (k = 0; k < 3; ++k) u[k] = data32();
+         memcpy(&a[i], &u[0], 4); memcpy(&b[i], &u[1], 4); memcpy(&c[i], &u[2], 4);
+         if (it % 2) {   /* (1 + j 2^-12)(1 + k 2^-12) has a bit at 2^-24: a midpoint near 1 */
+            a[i] = 1.0f + (float)(1 + rnd_below(4000)) * 0x1p-12f;
+            b[i] = (1.0f + (float)(1 + rnd_below(4000)) * 0x1p-12f) * (rnd_below(2) ? 1.0f : -1.0f);
+            u[2] = (uint32_t)(127 - 40 - rnd_below(80)) << 23 | (rnd_below(2) ? 0x80000000u : 0u);   /* +-2^-40 .. 2^-119 */
+            memcpy(&c[i], &u[2], 4);
+            if (rnd_below(4) == 0) c[i] = -a[i] * b[i];   /* cancellation */
+         }
+      }
+      dropout__v_storeu(r, dropout__v_fma(dropout__v_loadu(a), dropout__v_loadu(b), dropout__v_loadu(c)));
+      for (i = 0; i < DROPOUT__W && !bad; ++i) {
+         float want = dropout_fmaf(a[i], b[i], c[i]);
+         uint32_t ur, uw;
+         memcpy(&ur, &r[i], 4); memcpy(&uw, &want, 4);
+         if (ur != uw && !((ur & 0x7FFFFFFFu) > 0x7F800000u && (uw & 0x7FFFFFFFu) > 0x7F800000u)) {
+            CHECK(0, "fma(%a, %a, %a) = %a, want %a", (double)a[i], (double)b[i], (double)c[i], (double)r[i], (double)want);
+            bad = 1;
+         }
+      }
+   }
+   case_end(NAME("vector fma == dropout_fmaf (midpoints, cancellation, specials)"));
+#else
+   case_skip(NAME("vector fma == dropout_fmaf"), "no vector fma on this path (the fused op's scalar loop)");
+#endif
+}
+
 static void case_fused(void)
 {
    static unsigned char bbuf[MAXN * 8 + 64];
@@ -665,6 +704,7 @@ int main(void)
    case_fills();
    case_chunks();
    case_threads();
+   case_vector_fma();
    case_fused();
    return check_exit();
 }
