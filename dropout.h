@@ -2982,9 +2982,9 @@ DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64
    h = x + bias; kept: fma(h, scale, residual), rounded once (then to f16 or bf16 by the
    header's rounding); dropped: residual, bit for bit. Each is the correctly rounded fma
    that dropout_fmaf computes, so the bits are the scalar loop's (a NaN's payload aside:
-   the FPU's, SPEC 12). NEON has
-   vfmaq_f32 and passes the same test, but there the added code moved gcc's inlining of
-   other calls, and no Arm machine was at hand to time them: it keeps the scalar loop. */
+   the FPU's, SPEC 12). NEON has vfmaq_f32 and passes the same test, but there the added
+   code moved gcc's inlining of other calls, and no Arm machine was at hand to time them:
+   it keeps the scalar loop. */
 #define DROPOUT__FUSED_SIMD 1
 #if !defined(dropout__v_load_f16)   /* no F16C: the integer conversions */
 #define dropout__v_load_f16(p) dropout__v_f16_to_f32(dropout__v_load_u16((const uint16_t *)(const void *)(p)))
