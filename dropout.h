@@ -1813,6 +1813,7 @@ typedef __m512i dropout__v;
                                                                    _mm512_castsi512_ps(c)))
 /* F16C: W f16 at p widened to f32 bits, and f32 bits rounded to f16 (RNE) in 32-bit lanes:
    dropout_f16_to_f32 and dropout_f32_to_f16 in one instruction (see dropout__apply64_f16) */
+#define dropout__v_nan_any(f) (_mm512_cmp_ps_mask(_mm512_castsi512_ps(f), _mm512_castsi512_ps(f), _CMP_UNORD_Q) != 0)
 #define dropout__v_load_f16(p) _mm512_castps_si512(_mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(p))))
 #define dropout__v_round_f16(f) _mm512_cvtepu16_epi32(_mm512_cvtps_ph(_mm512_castsi512_ps(f), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 static inline dropout__v dropout__v_gt_s(dropout__v a, dropout__v b)
@@ -2025,6 +2026,7 @@ typedef __m256i dropout__v;
 #define dropout__v_fadd(a, b) _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)))
 #define dropout__v_dmul(a, b) _mm256_castpd_si256(_mm256_mul_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b)))
 #define dropout__v_cvt_f32(a) _mm256_castps_si256(_mm256_cvtepi32_ps(a))
+#define dropout__v_nan_any(f) (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_castsi256_ps(f), _mm256_castsi256_ps(f), _CMP_UNORD_Q)) != 0)
 #if defined(__FMA__)
 #define dropout__v_fma(a, b, c) _mm256_castps_si256(_mm256_fmadd_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), \
                                                                    _mm256_castsi256_ps(c)))
@@ -2272,6 +2274,7 @@ static inline dropout__v dropout__v_fma(dropout__v a, dropout__v b, dropout__v c
    return _mm_castps_si128(_mm_movelh_ps(lo, hi));
 }
 #define dropout__v_fma dropout__v_fma
+#define dropout__v_nan_any(f) (_mm_movemask_ps(_mm_cmpunord_ps(_mm_castsi128_ps(f), _mm_castsi128_ps(f))) != 0)
 #ifdef __SSE4_1__
 static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
 { return _mm_blendv_epi8(b, a, m); }
@@ -2981,10 +2984,12 @@ DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64
    (AVX-512, AVX2 with FMA; SSE2 and SSE4.1 compute it in double, dropout__fma2):
    h = x + bias; kept: fma(h, scale, residual), rounded once (then to f16 or bf16 by the
    header's rounding); dropped: residual, bit for bit. Each is the correctly rounded fma
-   that dropout_fmaf computes, so the bits are the scalar loop's (a NaN's payload aside:
-   the FPU's, SPEC 12). NEON has vfmaq_f32 and passes the same test, but there the added
-   code moved gcc's inlining of other calls, and no Arm machine was at hand to time them:
-   it keeps the scalar loop. */
+   that dropout_fmaf computes, so the bits are the scalar loop's. A NaN's payload is the
+   FPU's choice between two NaN operands (SPEC 12), and the compilers order the scalar
+   loop's operands as they like: so W results that hold a NaN are made again by the
+   scalar loop, and every bit is the one the earlier versions gave. NEON has vfmaq_f32 and
+   passes the same test, but there the added code moved gcc's inlining of other calls, and
+   no Arm machine was at hand to time them: it keeps the scalar loop. */
 #define DROPOUT__FUSED_SIMD 1
 #if !defined(dropout__v_load_f16)   /* no F16C: the integer conversions */
 #define dropout__v_load_f16(p) dropout__v_f16_to_f32(dropout__v_load_u16((const uint16_t *)(const void *)(p)))
@@ -2998,25 +3003,42 @@ static inline dropout__v dropout__v_widen(int dtype, const void *p)
    return dropout__v_load_f16(p);
 }
 
+/* Elements i .. i + W - 1 by the scalar definition (a NaN among their results) */
+static void dropout__fused_lanes(int dtype, void *y, const void *x, const void *b, const void *res, unsigned i,
+                                 uint64_t keep, const dropout_rule *r)
+{
+   unsigned e;
+   for (e = i; e < i + DROPOUT__W; ++e) {
+      const int k = (int)((keep >> e) & 1u);
+      if (dtype == DROPOUT__F32)
+         ((float *)y)[e] = dropout_bias_dropout_add_one_f32(((const float *)x)[e], ((const float *)b)[e], ((const float *)res)[e], k, *r);
+      else if (dtype == DROPOUT__BF16)
+         ((uint16_t *)y)[e] = dropout_bias_dropout_add_one_bf16(((const uint16_t *)x)[e], ((const uint16_t *)b)[e], ((const uint16_t *)res)[e], k, *r);
+      else
+         ((uint16_t *)y)[e] = dropout_bias_dropout_add_one_f16(((const uint16_t *)x)[e], ((const uint16_t *)b)[e], ((const uint16_t *)res)[e], k, *r);
+   }
+}
+
 static inline void dropout__fused64(int dtype, void *y, const void *x, const void *b, const void *res,
-                                      uint64_t keep, float scale)
+                                    uint64_t keep, const dropout_rule *r)
 {
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
    dropout__v s;
    uint32_t sb;
    unsigned g;
-   memcpy(&sb, &scale, 4);
+   memcpy(&sb, &r->scale_f32, 4);
    s = dropout__v_set1(sb);
    for (g = 0; g < 64; g += DROPOUT__W) {
       const size_t o = g * es;
       const dropout__v k = dropout__v_lanes32(keep >> g);
       const dropout__v h = dropout__v_fadd(dropout__v_widen(dtype, (const char *)x + o), dropout__v_widen(dtype, (const char *)b + o));
-      if (dtype == DROPOUT__F32) {
-         const dropout__v r = dropout__v_loadu((const char *)res + o);
-         dropout__v_storeu((char *)y + o, dropout__v_sel(k, dropout__v_fma(h, s, r), r));
+      const dropout__v f = dropout__v_fma(h, s, dropout__v_widen(dtype, (const char *)res + o));
+      if (dropout__v_nan_any(f)) {
+         dropout__fused_lanes(dtype, y, x, b, res, g, keep, r);
+      } else if (dtype == DROPOUT__F32) {
+         dropout__v_storeu((char *)y + o, dropout__v_sel(k, f, dropout__v_loadu((const char *)res + o)));
       } else {
          const dropout__v r16 = dropout__v_load_u16((const uint16_t *)(const void *)((const char *)res + o));
-         const dropout__v f = dropout__v_fma(h, s, dropout__v_widen(dtype, (const char *)res + o));
          dropout__v_store_u16((uint16_t *)(void *)((char *)y + o),
                               dropout__v_sel(k, dtype == DROPOUT__BF16 ? dropout__v_f32_to_bf16(f) : dropout__v_round_f16(f), r16));
       }
@@ -3027,14 +3049,14 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
    elements, keep bit i at bit i % 8 of kb[i / 8]: the elements done, n rounded down to 64.
    One loop per dtype, so that each has its dtype as a constant. */
 static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void *b, const void *res,
-                                  const uint8_t *kb, size_t n, float scale)
+                                  const uint8_t *kb, size_t n, const dropout_rule *r)
 {
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
    size_t i = 0;
 #define DROPOUT__FUSED_LOOP(dt)                                                                    \
    for (; n - i >= 64u; i += 64u)                                                                   \
       dropout__fused64(dt, (char *)y + i * es, (const char *)x + i * es, (const char *)b + i * es,  \
-                       (const char *)res + i * es, dropout__load_mask64(kb + i / 8u), scale)
+                       (const char *)res + i * es, dropout__load_mask64(kb + i / 8u), r)
    if (dtype == DROPOUT__F32) DROPOUT__FUSED_LOOP(DROPOUT__F32);
    else if (dtype == DROPOUT__BF16) DROPOUT__FUSED_LOOP(DROPOUT__BF16);
    else if (dtype == DROPOUT__F16) DROPOUT__FUSED_LOOP(DROPOUT__F16);
@@ -3468,9 +3490,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 #if !defined(DROPOUT__FUSED_SIMD)   /* no vector fma: the fused op's scalar loop does it all */
 #define DROPOUT__FUSED_SIMD 0
 static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void *b, const void *res,
-                                  const uint8_t *kb, size_t n, float scale)
+                                  const uint8_t *kb, size_t n, const dropout_rule *r)
 {
-   (void)dtype; (void)y; (void)x; (void)b; (void)res; (void)kb; (void)n; (void)scale;
+   (void)dtype; (void)y; (void)x; (void)b; (void)res; (void)kb; (void)n; (void)r;
    return 0;
 }
 #endif
@@ -4467,7 +4489,7 @@ static void dropout__fused_row(const dropout_job *j, int dt, char *o, const char
       if (j->mask_out && m % 8u == 0) mk = j->mask_out + m / 8u;
       else if (j->mask_out) dropout__bits_copy(kb, j->mask_out, m, n);
       else dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m);
-      done = dropout__fused_simd(dt, o + at * es, x + at * es, b + at * es, res + at * es, mk, n, j->rule.scale_f32);
+      done = dropout__fused_simd(dt, o + at * es, x + at * es, b + at * es, res + at * es, mk, n, &j->rule);
       if (done < n) dropout__fused_chunk(j, dt, o, x, res, b, st1, at + done, n - done, mk + done / 8u, 0);
    }
 }
