@@ -2275,6 +2275,9 @@ static inline dropout__v dropout__v_fma(dropout__v a, dropout__v b, dropout__v c
 }
 #define dropout__v_fma dropout__v_fma
 #define dropout__v_nan_any(f) (_mm_movemask_ps(_mm_cmpunord_ps(_mm_castsi128_ps(f), _mm_castsi128_ps(f))) != 0)
+/* the fused op's NaN test a vector: the fma in double is long, and 16 or 64 results held
+   for one test made the f16 op 1.03x slower */
+#define DROPOUT__FUSED_GROUP 4
 #ifdef __SSE4_1__
 static inline dropout__v dropout__v_sel(dropout__v m, dropout__v a, dropout__v b)
 { return _mm_blendv_epi8(b, a, m); }
@@ -2986,11 +2989,14 @@ DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64
    header's rounding); dropped: residual, bit for bit. Each is the correctly rounded fma
    that dropout_fmaf computes, so the bits are the scalar loop's. A NaN's payload is the
    FPU's choice between two NaN operands (SPEC 12), and the compilers order the scalar
-   loop's operands as they like: so W results that hold a NaN are made again by the
+   loop's operands as they like: so 64 results among which is a NaN are made again by the
    scalar loop, and every bit is the one the earlier versions gave. NEON has vfmaq_f32 and
    passes the same test, but there the added code moved gcc's inlining of other calls, and
    no Arm machine was at hand to time them: it keeps the scalar loop. */
 #define DROPOUT__FUSED_SIMD 1
+#if !defined(DROPOUT__FUSED_GROUP)   /* the elements of one NaN test: all 64 where the registers hold them */
+#define DROPOUT__FUSED_GROUP 64
+#endif
 #if !defined(dropout__v_load_f16)   /* no F16C: the integer conversions */
 #define dropout__v_load_f16(p) dropout__v_f16_to_f32(dropout__v_load_u16((const uint16_t *)(const void *)(p)))
 #define dropout__v_round_f16(f) dropout__v_f32_to_f16(f)
@@ -3003,12 +3009,13 @@ static inline dropout__v dropout__v_widen(int dtype, const void *p)
    return dropout__v_load_f16(p);
 }
 
-/* Elements i .. i + W - 1 by the scalar definition (a NaN among their results) */
+/* Elements i .. i + DROPOUT__FUSED_GROUP - 1 by the scalar definition (a NaN among their
+   results) */
 static void dropout__fused_lanes(int dtype, void *y, const void *x, const void *b, const void *res, unsigned i,
                                  uint64_t keep, const dropout_rule *r)
 {
    unsigned e;
-   for (e = i; e < i + DROPOUT__W; ++e) {
+   for (e = i; e < i + DROPOUT__FUSED_GROUP; ++e) {
       const int k = (int)((keep >> e) & 1u);
       if (dtype == DROPOUT__F32)
          ((float *)y)[e] = dropout_bias_dropout_add_one_f32(((const float *)x)[e], ((const float *)b)[e], ((const float *)res)[e], k, *r);
@@ -3023,24 +3030,35 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
                                     uint64_t keep, const dropout_rule *r)
 {
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
-   dropout__v s;
+   dropout__v s, out[DROPOUT__FUSED_GROUP / DROPOUT__W];
    uint32_t sb;
-   unsigned g;
+   unsigned g, v;
    memcpy(&sb, &r->scale_f32, 4);
    s = dropout__v_set1(sb);
-   for (g = 0; g < 64; g += DROPOUT__W) {
-      const size_t o = g * es;
-      const dropout__v k = dropout__v_lanes32(keep >> g);
-      const dropout__v h = dropout__v_fadd(dropout__v_widen(dtype, (const char *)x + o), dropout__v_widen(dtype, (const char *)b + o));
-      const dropout__v f = dropout__v_fma(h, s, dropout__v_widen(dtype, (const char *)res + o));
-      if (dropout__v_nan_any(f)) {
+   for (g = 0; g < 64; g += DROPOUT__FUSED_GROUP) {
+      dropout__v any = dropout__v_set1(0);
+      for (v = 0; v < DROPOUT__FUSED_GROUP / DROPOUT__W; ++v) {
+         const size_t o = (g + v * DROPOUT__W) * es;
+         const dropout__v k = dropout__v_lanes32(keep >> (g + v * DROPOUT__W));
+         const dropout__v h = dropout__v_fadd(dropout__v_widen(dtype, (const char *)x + o), dropout__v_widen(dtype, (const char *)b + o));
+         const dropout__v f = dropout__v_fma(h, s, dropout__v_widen(dtype, (const char *)res + o));
+         /* one NaN test for the group: a NaN in any f makes the sum a NaN (so may two
+            opposite infinities, and the scalar loop then gives the same bits anyway) */
+         any = v ? dropout__v_fadd(any, f) : f;
+         if (dtype == DROPOUT__F32)
+            out[v] = dropout__v_sel(k, f, dropout__v_loadu((const char *)res + o));
+         else
+            out[v] = dropout__v_sel(k, dtype == DROPOUT__BF16 ? dropout__v_f32_to_bf16(f) : dropout__v_round_f16(f),
+                                    dropout__v_load_u16((const uint16_t *)(const void *)((const char *)res + o)));
+      }
+      if (dropout__v_nan_any(any)) {
          dropout__fused_lanes(dtype, y, x, b, res, g, keep, r);
-      } else if (dtype == DROPOUT__F32) {
-         dropout__v_storeu((char *)y + o, dropout__v_sel(k, f, dropout__v_loadu((const char *)res + o)));
-      } else {
-         const dropout__v r16 = dropout__v_load_u16((const uint16_t *)(const void *)((const char *)res + o));
-         dropout__v_store_u16((uint16_t *)(void *)((char *)y + o),
-                              dropout__v_sel(k, dtype == DROPOUT__BF16 ? dropout__v_f32_to_bf16(f) : dropout__v_round_f16(f), r16));
+         continue;
+      }
+      for (v = 0; v < DROPOUT__FUSED_GROUP / DROPOUT__W; ++v) {
+         const size_t o = (g + v * DROPOUT__W) * es;
+         if (dtype == DROPOUT__F32) dropout__v_storeu((char *)y + o, out[v]);
+         else dropout__v_store_u16((uint16_t *)(void *)((char *)y + o), out[v]);
       }
    }
 }
