@@ -2004,6 +2004,11 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype != DROPOUT__F64)
 #define dropout__blocks_apply dropout__blocks_apply_rounds
+/* the fused op's overlap too, its chunks between the rounds; not f32 at 8-bit draws, where
+   the data is most of the time and eight f32 chunks in one Philox call made it 1.07x
+   slower in L2 and 1.6x streamed (Zen 5; every other cell 0.65-0.90) */
+#define DROPOUT__FUSED_ROUNDS 1
+#define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) ((dtype) != DROPOUT__F32 || (bits) != 8)
 /* fills: seven Philox chains a call (the wide kernel, with the x86 Philox below): 28 of
    the 32 registers hold them; six measured 5% slower, eight spill */
 #define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h) X(6, j)
@@ -2209,6 +2214,9 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    still overlaps. */
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0)
+/* the fused op's overlap (its chunks after each Philox call): f32 and bf16 0.62-0.97 of the
+   time without it; f16 1.03-1.07 (Zen 5), so not f16 */
+#define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) ((dtype) != DROPOUT__F16)
 /* fills: six Philox chains a call (the wide kernel). 24 words do not fit 16 registers:
    words 1 and 3 of each chain live in memory (DROPOUT__WIDE_SPILL), read once a round as
    the xors' operands and stored once (two stores a chain a round), so that the registers
@@ -2900,6 +2908,14 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16(dropout__v x)
    return dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, rne);
 }
 
+/* The same for lanes that hold no NaN (the fused op's groups with a NaN take the scalar
+   loop): round to nearest even alone, four operations fewer */
+DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
+{
+   return dropout__v_srli(dropout__v_add(dropout__v_add(x, dropout__v_set1(0x7FFFu)),
+                                         dropout__v_and(dropout__v_srli(x, 16), dropout__v_set1(1u))), 16);
+}
+
 /* Streaming (non-temporal) stores write around the caches: a large output then costs no
    read-for-ownership of y (8 instead of 12 bytes of memory traffic per f32 element). They
    are used from DROPOUT_STREAM_STORE_BYTES of output on, and the call ends with a store
@@ -3048,7 +3064,7 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
          if (dtype == DROPOUT__F32)
             out[v] = dropout__v_sel(k, f, dropout__v_loadu((const char *)res + o));
          else
-            out[v] = dropout__v_sel(k, dtype == DROPOUT__BF16 ? dropout__v_f32_to_bf16(f) : dropout__v_round_f16(f),
+            out[v] = dropout__v_sel(k, dtype == DROPOUT__BF16 ? dropout__v_f32_to_bf16_num(f) : dropout__v_round_f16(f),
                                     dropout__v_load_u16((const uint16_t *)(const void *)((const char *)res + o)));
       }
       if (dropout__v_nan_any(any)) {
@@ -3081,6 +3097,109 @@ static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void 
 #undef DROPOUT__FUSED_LOOP
    return i;
 }
+#endif
+
+#if defined(dropout__v_fma) && defined(DROPOUT__OVERLAP)
+/* The fused op's overlap, as the forward's (dropout__run_overlap_body): each step's Philox
+   blocks are made with the step before's fused chunks applied between them (AVX-512:
+   between the rounds; AVX2: after each Philox call, a grain the core's reorder window
+   still overlaps). Made one after the other, the mask and the data had cost their sum.
+   Chunk c: the 64 elements from element 64c of y, x and res, bias at bp[c], keep word
+   keep[c]. */
+#define DROPOUT__FUSED_OVERLAP 1
+#if defined(DROPOUT__FUSED_ROUNDS)
+DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                           char *y, const char *x, const char *const *bp, const char *res,
+                                           const uint64_t *keep, unsigned nc, const dropout_rule *r)
+{
+   /* the blocks share their high word: dropout__fused_overlap is taken only then */
+   DROPOUT__CHAINS_START01(ks, stream, block);
+   const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
+#define DROPOUT__FUSED_AT(c) \
+   do { if ((c) < nc) dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es, keep[c], r); } while (0)
+   DROPOUT__FUSED_AT(0);
+   DROPOUT__ROUND(2); DROPOUT__FUSED_AT(1); DROPOUT__ROUND(3); DROPOUT__FUSED_AT(2);
+   DROPOUT__ROUND(4); DROPOUT__FUSED_AT(3); DROPOUT__ROUND(5); DROPOUT__FUSED_AT(4);
+   DROPOUT__ROUND(6); DROPOUT__FUSED_AT(5); DROPOUT__ROUND(7); DROPOUT__FUSED_AT(6);
+   DROPOUT__ROUND(8); DROPOUT__FUSED_AT(7);
+   DROPOUT__ROUND(9);
+#undef DROPOUT__FUSED_AT
+   DROPOUT__STORE(0, a0, a1, a2, a3);
+   DROPOUT__STORE(1, b0, b1, b2, b3);
+   DROPOUT__STORE(2, e0, e1, e2, e3);
+   DROPOUT__STORE(3, f0, f1, f2, f3);
+}
+#else
+DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                           char *y, const char *x, const char *const *bp, const char *res,
+                                           const uint64_t *keep, unsigned nc, const dropout_rule *r)
+{
+   const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
+   unsigned c;
+   dropout__blocks_simd(ks, stream, block, out);
+   for (c = 0; c < nc; ++c) dropout__fused64(dtype, y + 64u * c * es, x + 64u * c * es, bp[c], res + 64u * c * es, keep[c], r);
+}
+#endif
+
+/* The fused op on `full` elements of contiguous y, x and res (a multiple of 64, at least
+   two steps), whose bias repeats every `cols` elements (a multiple of 64), drawing from
+   position `offset` (a multiple of 64) on; the blocks share their high word, p > 0. The
+   mask's bytes too when mask_out is given. Returns the elements done (whole steps); the
+   caller does the rest. Inlined into one function a dtype (below), each with its dtype a
+   constant, as the forward's. */
+DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *mask_out, const void *x, const void *b, size_t cols,
+                                     const void *res, size_t full, const dropout_rule *r, uint64_t seed,
+                                     uint64_t stream, uint64_t offset)
+{
+   const unsigned per = (unsigned)r->bits / 2u;                   /* blocks a window */
+   const unsigned calls = DROPOUT__GROUP * per / DROPOUT__VB;     /* Philox calls a step */
+   const uint32_t tm1 = (uint32_t)(r->threshold - 1u);
+   const uint64_t w0 = offset >> 6;
+   const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK), es = dtype == DROPOUT__F32 ? 4u : 2u;
+   uint32_t ks[20], words[DROPOUT__GROUP * 64];
+   uint64_t kb[DROPOUT__GROUP];          /* the keep words of the step's chunks */
+   const char *bp[DROPOUT__GROUP];       /* their bias */
+   size_t g, bcol = 0;                   /* the next chunk's bias element (its column) */
+   unsigned k, c;
+   dropout__key_schedule(seed, ks);
+   for (k = 0; k < calls; ++k) dropout__blocks_simd(ks, stream, w0 * per + k * DROPOUT__VB, words + 4u * DROPOUT__VB * k);
+   for (c = 0; c < DROPOUT__GROUP; ++c) kb[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+   for (g = 0; g < steps; ++g) {
+      const size_t at = g * DROPOUT__GROUP * DROPOUT__CHUNK;
+      char *yo = (char *)y + at * es;
+      const char *xi = (const char *)x + at * es, *ri = (const char *)res + at * es;
+      for (c = 0; c < DROPOUT__GROUP; ++c) {   /* (no division: it cost more than a chunk's data) */
+         bp[c] = (const char *)b + bcol * es;
+         bcol = bcol + 64u == cols ? 0u : bcol + 64u;
+      }
+      if (mask_out)
+         for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[c]);
+      if (g + 1 == steps) {
+         for (c = 0; c < DROPOUT__GROUP; ++c)
+            dropout__fused64(dtype, yo + 64u * c * es, xi + 64u * c * es, bp[c], ri + 64u * c * es, kb[c], r);
+         break;
+      }
+      for (k = 0; k < calls; ++k) {   /* call k applies the step's chunks lo .. hi - 1 */
+         const unsigned lo = k * DROPOUT__GROUP / calls, hi = (k + 1) * DROPOUT__GROUP / calls;
+         dropout__blocks_fused(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + k * DROPOUT__VB,
+                               words + 4u * DROPOUT__VB * k, dtype, yo + 64u * lo * es, xi + 64u * lo * es, bp + lo,
+                               ri + 64u * lo * es, kb + lo, hi - lo, r);
+      }
+      for (c = 0; c < DROPOUT__GROUP; ++c) kb[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+   }
+   return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
+}
+#define DROPOUT__FUSED_OVERLAP_FN(dtype, sfx)                                                                  \
+   static size_t dropout__fused_overlap_##sfx(void *y, uint8_t *mask_out, const void *x, const void *b, size_t cols, \
+                                              const void *res, size_t full, const dropout_rule *r, uint64_t seed,   \
+                                              uint64_t stream, uint64_t offset)                                   \
+   {                                                                                                             \
+      return dropout__fused_overlap_body(dtype, y, mask_out, x, b, cols, res, full, r, seed, stream, offset);       \
+   }
+DROPOUT__FUSED_OVERLAP_FN(DROPOUT__F32, f32)
+DROPOUT__FUSED_OVERLAP_FN(DROPOUT__BF16, bf16)
+DROPOUT__FUSED_OVERLAP_FN(DROPOUT__F16, f16)
+#undef DROPOUT__FUSED_OVERLAP_FN
 #endif
 
 /* 64 elements of f32, bf16 or f16 data from element at on */
@@ -3505,6 +3624,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 #define dropout__run_simd(dtype, y, mask_out, x, mask_in, n, r, seed, stream, offset) ((void)0)
 #define dropout__words_simd(out, n, seed, stream, word) ((void)0)
 #endif /* DROPOUT__SIMD */
+#if !defined(DROPOUT__FUSED_OVERLAP)   /* the fused op's rows, not its overlap */
+#define DROPOUT__FUSED_OVERLAP 0
+#endif
 #if !defined(DROPOUT__FUSED_SIMD)   /* no vector fma: the fused op's scalar loop does it all */
 #define DROPOUT__FUSED_SIMD 0
 static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void *b, const void *res,
@@ -4604,7 +4726,43 @@ static void dropout__job_row(const dropout_job *j, ptrdiff_t off[DROPOUT__NW], u
    }
 }
 
-/* Run a checked job: the mask first (ops that write one), then the rows in order. */
+#if DROPOUT__FUSED_OVERLAP
+/* The fused op over contiguous tensors whose bias repeats along the rows (rank 1, or rank
+   2 with the bias broadcast over the rows), rows a multiple of 64 long, from a window's
+   first position: the overlap, mask and all, then the rest (under a step) by rows.
+   Returns 0, having written nothing, where it does not apply. */
+static int dropout__fused_flat(const dropout_job *j)
+{
+   const int dt = (int)j->dtype - 1, in = j->rank - 1;
+   const size_t cols = j->dim[in], es = j->elem_size, n = j->numel;
+   const uint64_t per = (unsigned)j->rule.bits / 2u, w0 = j->pos >> 6;
+   size_t done, at;
+   if (j->op_class != DROPOUT_CLASS_FUSED || dt == DROPOUT__F64 || !DROPOUT__FUSED_OVERLAP_TAKES(dt, j->rule.bits) ||
+       !j->contiguous || j->accumulate || j->rank > 2 ||
+       j->stride[DROPOUT_JOB_BIAS][in] != 1 || (in == 1 && j->stride[DROPOUT_JOB_BIAS][0] != 0) || cols % 64u ||
+       j->pos % 64u || j->rule.threshold == 0 || n < 2u * DROPOUT__GROUP * DROPOUT__CHUNK ||
+       (w0 * per) >> 32 != ((w0 + n / 64u) * per) >> 32)   /* the blocks' high word changes */
+      return 0;
+   done = (dt == DROPOUT__F32 ? dropout__fused_overlap_f32 : dt == DROPOUT__BF16 ? dropout__fused_overlap_bf16
+                              : dropout__fused_overlap_f16)(j->out, j->mask_out, j->in, j->bias, cols, j->residual,
+                                                            n - n % 64u, &j->rule, j->seed, j->stream, j->pos);
+   if (j->mask_out && done < n)
+      dropout__engine(DROPOUT__F32, NULL, j->mask_out + done / 8u, NULL, NULL, n - done, &j->rule, j->seed, j->stream,
+                      j->pos + done);
+   for (at = done; at < n;) {
+      const size_t c0 = at % cols, len = cols - c0 < n - at ? cols - c0 : n - at;
+      dropout__fused_row(j, dt, (char *)j->out + at * es, (const char *)j->in + at * es,
+                         (const char *)j->residual + at * es, (const char *)j->bias + c0 * es, len, at);
+      at += len;
+   }
+   return 1;
+}
+#else
+#define dropout__fused_flat(j) 0
+#endif
+
+/* Run a checked job: the mask first (ops that write one), then the rows in order; the
+   fused op over contiguous tensors both at once where it can (dropout__fused_flat). */
 static void dropout__job_run(const dropout_job *j)
 {
    size_t idx[DROPOUT_MAX_RANK];
@@ -4621,6 +4779,7 @@ static void dropout__job_run(const dropout_job *j)
       dropout__engine((int)j->dtype - 1, j->out, j->mask_out, j->in, NULL, j->numel, &j->rule, j->seed, j->stream, j->pos);
       return;
    }
+   if (dropout__fused_flat(j)) return;
    if (j->mask_out)
       dropout__engine(DROPOUT__F32, NULL, j->mask_out, NULL, NULL, (size_t)j->positions, &j->rule, j->seed, j->stream, j->pos);
    if (j->numel == 0) return;

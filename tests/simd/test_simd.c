@@ -644,12 +644,15 @@ static void case_fused(void)
    int it, bad = 0;
    for (it = 0; it < 240 && !bad; ++it) {
       const int t = it % 4, bits = 8 << rnd_below(3);
-      const size_t rows = 1 + rnd_below(4);
-      const size_t cols = it < 8 ? 4096 + 64 + rnd_below(3) : 1 + rnd_below(1400);
+      /* one in three: rows a multiple of 64 long and a first position on a window's edge,
+         the shapes the fused op's overlap takes (at least two steps of 512, and a rest) */
+      const int overlap = it >= 8 && it % 3 == 0;
+      const size_t rows = overlap ? 1 + rnd_below(24) : 1 + rnd_below(4);
+      const size_t cols = overlap ? 64 * (1 + rnd_below(40)) : it < 8 ? 4096 + 64 + rnd_below(3) : 1 + rnd_below(1400);
       const size_t n = rows * cols, es = type_size[t];
       double p = pick_p(bits);
       dropout_rule r = dropout_rule_make(p, bits);
-      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits);
+      uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits) & (overlap ? ~(uint64_t)63 : ~(uint64_t)0);
       unsigned char *x = xbuf + rnd_below(16) * es, *y = ybuf + rnd_below(16) * es, *res = sbuf + rnd_below(16) * es;
       unsigned char *b = bbuf + rnd_below(16) * es, *z = zbuf;
       const int with_mask = (int)rnd_below(2), inplace = (int)rnd_below(3);   /* 1: over x, 2: over the residual */
