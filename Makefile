@@ -236,11 +236,14 @@ bench-ab-calls:
 
 # make bench-ceiling [BENCH_ARCH=...]: bench/overlap_ceiling.c, the steps of the in-cache
 # overlap run from the header's own functions on 8 chunks that stay in L1, beside Philox
-# alone and the library's real forward in L2, in one process. Prints a table.
+# alone and the library's real forward in L2, in one process; then bench/ops_ceiling.c, the
+# same for the mask alone, both backwards and the fused op. Prints two tables.
 bench-ceiling:
 	@mkdir -p build
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -I. bench/overlap_ceiling.c -o build/overlap_ceiling
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -I. bench/ops_ceiling.c -o build/ops_ceiling
 	./build/overlap_ceiling
+	./build/ops_ceiling
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;

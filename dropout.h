@@ -3550,6 +3550,23 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    uint32_t rk[20];                   /* the round keys (Philox keep bits only) */
    size_t at;
    DROPOUT__RUN_OVERLAP()
+   if (mask_in && y && !mask_out && r->threshold != 0 && st.nt == 0 && st.h == 0) {
+      /* a stored mask into plain stores on the call's grid (the backward from the mask, in
+         cache): the chunks in one loop, each reading its keep word, as the steps would */
+      size_t c;
+#define DROPOUT__MASK_LOOP(apply, T, scale)                                                                 \
+      for (c = 0; c < full / DROPOUT__CHUNK; ++c)                                                           \
+         apply((T *)y + 64u * c, (const T *)x + 64u * c, dropout__load_mask64(mask_in + 8u * c), scale, 0)
+      if (dtype == DROPOUT__F32) DROPOUT__MASK_LOOP(dropout__apply64_f32, float, r->scale_f32);
+      else if (dtype == DROPOUT__BF16) DROPOUT__MASK_LOOP(dropout__apply64_bf16, uint16_t, r->scale_f32);
+      else if (dtype == DROPOUT__F16) DROPOUT__MASK_LOOP(dropout__apply64_f16, uint16_t, r->scale_f32);
+      else DROPOUT__MASK_LOOP(dropout__apply64_f64, double, r->scale_f64);
+#undef DROPOUT__MASK_LOOP
+      if (full < n)
+         dropout__run_ref(dtype, (char *)y + full * es, NULL, (const char *)x + full * es, mask_in + full / 8u,
+                          n - full, r, seed, stream, offset + full);
+      return;
+   }
    dropout__keep_init(&ks, win, mask_in, r, offset);
    if (!mask_in && r->threshold != 0) dropout__key_schedule(seed, rk);
    kb[0] = 0;

@@ -15,8 +15,8 @@
 #     sm_75 and sm_90 (-Werror all-warnings), run (device part SKIPs without a GPU);
 #   - cuRAND's host generator as a peer for the stream (tests/build/peer_curand.c).
 #   - the x86 benchmarks that use the header's private functions (bench/overlap_ceiling.c
-#     at three x86-64 levels, bench/philox_clock.c), and make bench-ab's program, build
-#     under $WARN.
+#     and bench/ops_ceiling.c at three x86-64 levels, bench/philox_clock.c), and make
+#     bench-ab's program, build under $WARN.
 # Uses run.sh's say / build / run_prog, $CC, $BUILD, $WARN. Names here start with sb_
 # because this file is sourced into run.sh's shell.
 
@@ -142,6 +142,8 @@ if [ "$(uname -m)" = x86_64 ]; then
    for sb_l in x86-64-v4 x86-64-v3 x86-64; do
       build "bench_overlap_ceiling_$sb_l" "$CC" -std=c99 -O2 -march=$sb_l $WARN -I. bench/overlap_ceiling.c \
          -o "$sb_dir/overlap_ceiling_$sb_l"
+      build "bench_ops_ceiling_$sb_l" "$CC" -std=c99 -O2 -march=$sb_l $WARN -I. bench/ops_ceiling.c \
+         -o "$sb_dir/ops_ceiling_$sb_l"
    done
    build bench_philox_clock "$CC" -std=c99 -O2 $WARN -I. bench/philox_clock.c -o "$sb_dir/philox_clock"
    # make bench-ab's program, both of its versions from this header (it takes a revision's as A)
