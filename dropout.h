@@ -3115,8 +3115,11 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
    /* the blocks share their high word: dropout__fused_overlap is taken only then */
    DROPOUT__CHAINS_START01(ks, stream, block);
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
-#define DROPOUT__FUSED_AT(c) \
-   do { if ((c) < nc) dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es, keep[c], r); } while (0)
+#define DROPOUT__FUSED_AT(c)                                                                                 \
+   do {                                                                                                     \
+      if ((c) < nc)                                                                                         \
+         dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es, keep[c], r); \
+   } while (0)
    DROPOUT__FUSED_AT(0);
    DROPOUT__ROUND(2); DROPOUT__FUSED_AT(1); DROPOUT__ROUND(3); DROPOUT__FUSED_AT(2);
    DROPOUT__ROUND(4); DROPOUT__FUSED_AT(3); DROPOUT__ROUND(5); DROPOUT__FUSED_AT(4);
@@ -3147,9 +3150,9 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
    mask's bytes too when mask_out is given. Returns the elements done (whole steps); the
    caller does the rest. Inlined into one function a dtype (below), each with its dtype a
    constant, as the forward's. */
-DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *mask_out, const void *x, const void *b, size_t cols,
-                                     const void *res, size_t full, const dropout_rule *r, uint64_t seed,
-                                     uint64_t stream, uint64_t offset)
+DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *mask_out, const void *x, const void *b,
+                                                   size_t cols, const void *res, size_t full, const dropout_rule *r,
+                                                   uint64_t seed, uint64_t stream, uint64_t offset)
 {
    const unsigned per = (unsigned)r->bits / 2u;                   /* blocks a window */
    const unsigned calls = DROPOUT__GROUP * per / DROPOUT__VB;     /* Philox calls a step */

@@ -155,25 +155,8 @@ static double mix_cycles(double ghz)
 #define DEP_REG "%%zmm31"
 #define DEP_MEM "(%1)%{1to8%}"
 static const uint64_t dep_consts[2] = {0xD2511F53u, 0x9E3779B9u};   /* multiplier, key */
-/* operations a cycle with k = 15 (multiplier in zmm31) or 16 paths (from memory) */
-static double dep_rate_more(int k, double ghz)
-{
-   double best = 1e30;
-   int r;
-   for (r = 0; r < 200; ++r) {
-      unsigned long long i = 1000;
-      double t0 = now(), t;
-      if (k == 15)
-         __asm__ volatile("vpbroadcastq (%1), %%zmm31\n1:\n\t" DEP_M14(DEP_REG) DEP_PATH_M(28, 29, DEP_REG)
-                          "dec %0\n\tjnz 1b" : "+r"(i) : "r"(dep_consts) : DEP_CLOBBER, "xmm28", "xmm29", "xmm31");
-      else
-         __asm__ volatile("1:\n\t" DEP_M14(DEP_MEM) DEP_PATH_M(28, 29, DEP_MEM) DEP_PATH_M(30, 31, DEP_MEM)
-                          "dec %0\n\tjnz 1b" : "+r"(i) : "r"(dep_consts) : DEP_CLOBBER, "xmm28", "xmm29", "xmm30", "xmm31");
-      if ((t = now() - t0) < best) best = t;
-   }
-   return 6.0 * k * 1000.0 / (best * ghz * 1e9);
-}
-/* operations a cycle with k = 8, 12 or 14 paths */
+/* operations a cycle with k = 8, 12, 14, 15 (the key from memory, the multiplier in
+   zmm31) or 16 paths (both from memory) */
 static double dep_rate(int k, double ghz)
 {
    double best = 1e30;
@@ -183,7 +166,13 @@ static double dep_rate(int k, double ghz)
       double t0 = now(), t;
       if (k == 8) __asm__ volatile("1:\n\t" DEP_8 "dec %0\n\tjnz 1b" : "+r"(i) : : DEP_CLOBBER);
       else if (k == 12) __asm__ volatile("1:\n\t" DEP_12 "dec %0\n\tjnz 1b" : "+r"(i) : : DEP_CLOBBER);
-      else __asm__ volatile("1:\n\t" DEP_14 "dec %0\n\tjnz 1b" : "+r"(i) : : DEP_CLOBBER);
+      else if (k == 14) __asm__ volatile("1:\n\t" DEP_14 "dec %0\n\tjnz 1b" : "+r"(i) : : DEP_CLOBBER);
+      else if (k == 15)
+         __asm__ volatile("vpbroadcastq (%1), %%zmm31\n1:\n\t" DEP_M14(DEP_REG) DEP_PATH_M(28, 29, DEP_REG)
+                          "dec %0\n\tjnz 1b" : "+r"(i) : "r"(dep_consts) : DEP_CLOBBER, "xmm28", "xmm29", "xmm31");
+      else
+         __asm__ volatile("1:\n\t" DEP_M14(DEP_MEM) DEP_PATH_M(28, 29, DEP_MEM) DEP_PATH_M(30, 31, DEP_MEM)
+                          "dec %0\n\tjnz 1b" : "+r"(i) : "r"(dep_consts) : DEP_CLOBBER, "xmm28", "xmm29", "xmm30", "xmm31");
       if ((t = now() - t0) < best) best = t;
    }
    return 6.0 * k * 1000.0 / (best * ghz * 1e9);
@@ -224,7 +213,7 @@ int main(void)
              dep_rate(8, ghz), dep_rate(12, ghz), dep_rate(14, ghz), mix_rate);
       printf("   with the key from memory: 15 paths %.2f; 16, the multiplier from memory too, %.2f\n"
              "   (with 16, four of a path-round's six operations load their broadcast: the loads bound it)\n",
-             dep_rate_more(15, ghz), dep_rate_more(16, ghz));
+             dep_rate(15, ghz), dep_rate(16, ghz));
    }
 #endif
    free(w);
