@@ -2217,6 +2217,8 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 /* the fused op's overlap (its chunks after each Philox call): f32 and bf16 0.62-0.97 of the
    time without it; f16 1.03-1.07 (Zen 5), so not f16 */
 #define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) ((dtype) != DROPOUT__F16)
+/* and its streamed stores for a large output: f16 1.04-1.22x slower with them, so not f16 */
+#define DROPOUT__FUSED_NT_TAKES(dtype) ((dtype) != DROPOUT__F16)
 /* fills: six Philox chains a call (the wide kernel). 24 words do not fit 16 registers:
    words 1 and 3 of each chain live in memory (DROPOUT__WIDE_SPILL), read once a round as
    the xors' operands and stored once (two stores a chain a round), so that the registers
@@ -3043,7 +3045,7 @@ static void dropout__fused_lanes(int dtype, void *y, const void *x, const void *
 }
 
 static inline void dropout__fused64(int dtype, void *y, const void *x, const void *b, const void *res,
-                                    uint64_t keep, const dropout_rule *r)
+                                    uint64_t keep, const dropout_rule *r, int nt)
 {
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
    dropout__v s, out[DROPOUT__FUSED_GROUP / DROPOUT__W];
@@ -3073,8 +3075,8 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
       }
       for (v = 0; v < DROPOUT__FUSED_GROUP / DROPOUT__W; ++v) {
          const size_t o = (g + v * DROPOUT__W) * es;
-         if (dtype == DROPOUT__F32) dropout__v_storeu((char *)y + o, out[v]);
-         else dropout__v_store_u16((uint16_t *)(void *)((char *)y + o), out[v]);
+         if (dtype == DROPOUT__F32) dropout__v_put(nt, (char *)y + o, out[v]);
+         else dropout__v_put_u16(nt, (uint16_t *)(void *)((char *)y + o), out[v]);
       }
    }
 }
@@ -3083,14 +3085,14 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
    elements, keep bit i at bit i % 8 of kb[i / 8]: the elements done, n rounded down to 64.
    One loop per dtype, so that each has its dtype as a constant. */
 static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void *b, const void *res,
-                                  const uint8_t *kb, size_t n, const dropout_rule *r)
+                                  const uint8_t *kb, size_t n, const dropout_rule *r, int nt)
 {
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
    size_t i = 0;
 #define DROPOUT__FUSED_LOOP(dt)                                                                    \
    for (; n - i >= 64u; i += 64u)                                                                   \
       dropout__fused64(dt, (char *)y + i * es, (const char *)x + i * es, (const char *)b + i * es,  \
-                       (const char *)res + i * es, dropout__load_mask64(kb + i / 8u), r)
+                       (const char *)res + i * es, dropout__load_mask64(kb + i / 8u), r, nt)
    if (dtype == DROPOUT__F32) DROPOUT__FUSED_LOOP(DROPOUT__F32);
    else if (dtype == DROPOUT__BF16) DROPOUT__FUSED_LOOP(DROPOUT__BF16);
    else if (dtype == DROPOUT__F16) DROPOUT__FUSED_LOOP(DROPOUT__F16);
@@ -3110,7 +3112,7 @@ static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void 
 #if defined(DROPOUT__FUSED_ROUNDS)
 DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            char *y, const char *x, const char *const *bp, const char *res,
-                                           const uint64_t *keep, unsigned nc, const dropout_rule *r)
+                                           const uint64_t *keep, unsigned nc, const dropout_rule *r, int nt)
 {
    /* the blocks share their high word: dropout__fused_overlap is taken only then */
    DROPOUT__CHAINS_START01(ks, stream, block);
@@ -3118,7 +3120,7 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
 #define DROPOUT__FUSED_AT(c)                                                                                 \
    do {                                                                                                     \
       if ((c) < nc)                                                                                         \
-         dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es, keep[c], r); \
+         dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es, keep[c], r, nt); \
    } while (0)
    DROPOUT__FUSED_AT(0);
    DROPOUT__ROUND(2); DROPOUT__FUSED_AT(1); DROPOUT__ROUND(3); DROPOUT__FUSED_AT(2);
@@ -3135,12 +3137,13 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
 #else
 DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            char *y, const char *x, const char *const *bp, const char *res,
-                                           const uint64_t *keep, unsigned nc, const dropout_rule *r)
+                                           const uint64_t *keep, unsigned nc, const dropout_rule *r, int nt)
 {
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
    unsigned c;
    dropout__blocks_simd(ks, stream, block, out);
-   for (c = 0; c < nc; ++c) dropout__fused64(dtype, y + 64u * c * es, x + 64u * c * es, bp[c], res + 64u * c * es, keep[c], r);
+   for (c = 0; c < nc; ++c)
+      dropout__fused64(dtype, y + 64u * c * es, x + 64u * c * es, bp[c], res + 64u * c * es, keep[c], r, nt);
 }
 #endif
 
@@ -3152,7 +3155,7 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
    constant, as the forward's. */
 DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *mask_out, const void *x, const void *b,
                                                    size_t cols, const void *res, size_t full, const dropout_rule *r,
-                                                   uint64_t seed, uint64_t stream, uint64_t offset)
+                                                   uint64_t seed, uint64_t stream, uint64_t offset, int nt)
 {
    const unsigned per = (unsigned)r->bits / 2u;                   /* blocks a window */
    const unsigned calls = DROPOUT__GROUP * per / DROPOUT__VB;     /* Philox calls a step */
@@ -3179,25 +3182,26 @@ DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *
          for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[c]);
       if (g + 1 == steps) {
          for (c = 0; c < DROPOUT__GROUP; ++c)
-            dropout__fused64(dtype, yo + 64u * c * es, xi + 64u * c * es, bp[c], ri + 64u * c * es, kb[c], r);
+            dropout__fused64(dtype, yo + 64u * c * es, xi + 64u * c * es, bp[c], ri + 64u * c * es, kb[c], r, nt);
          break;
       }
       for (k = 0; k < calls; ++k) {   /* call k applies the step's chunks lo .. hi - 1 */
          const unsigned lo = k * DROPOUT__GROUP / calls, hi = (k + 1) * DROPOUT__GROUP / calls;
          dropout__blocks_fused(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + k * DROPOUT__VB,
                                words + 4u * DROPOUT__VB * k, dtype, yo + 64u * lo * es, xi + 64u * lo * es, bp + lo,
-                               ri + 64u * lo * es, kb + lo, hi - lo, r);
+                               ri + 64u * lo * es, kb + lo, hi - lo, r, nt);
       }
       for (c = 0; c < DROPOUT__GROUP; ++c) kb[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
    }
+   if (nt) dropout__v_sfence();
    return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
 }
 #define DROPOUT__FUSED_OVERLAP_FN(dtype, sfx)                                                                  \
    static size_t dropout__fused_overlap_##sfx(void *y, uint8_t *mask_out, const void *x, const void *b, size_t cols, \
                                               const void *res, size_t full, const dropout_rule *r, uint64_t seed,   \
-                                              uint64_t stream, uint64_t offset)                                   \
+                                              uint64_t stream, uint64_t offset, int nt)                           \
    {                                                                                                             \
-      return dropout__fused_overlap_body(dtype, y, mask_out, x, b, cols, res, full, r, seed, stream, offset);       \
+      return dropout__fused_overlap_body(dtype, y, mask_out, x, b, cols, res, full, r, seed, stream, offset, nt);   \
    }
 DROPOUT__FUSED_OVERLAP_FN(DROPOUT__F32, f32)
 DROPOUT__FUSED_OVERLAP_FN(DROPOUT__BF16, bf16)
@@ -3661,12 +3665,30 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 #if !defined(DROPOUT__FUSED_OVERLAP)   /* the fused op's rows, not its overlap */
 #define DROPOUT__FUSED_OVERLAP 0
 #endif
+#if !defined(DROPOUT__FUSED_NT_TAKES)
+#define DROPOUT__FUSED_NT_TAKES(dtype) 1
+#endif
+#if defined(dropout__v_fma)
+/* The fused op's store policy: a large output (bytes of it) streams its stores, as the
+   forward's does, where y (p) is aligned for them (its 64-element groups then are too):
+   dropout__nt_mode's 1 or 2; else 0. */
+static inline int dropout__fused_nt(int dtype, size_t bytes, const void *p)
+{
+   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+   (void)dtype;
+   return DROPOUT__STREAMS && DROPOUT__FUSED_NT_TAKES(dtype) && bytes >= nt_from ? dropout__nt_mode(p) : 0;
+}
+#define dropout__fused_sfence() dropout__v_sfence()
+#else
+#define dropout__fused_nt(dtype, bytes, p) 0
+#define dropout__fused_sfence() ((void)0)
+#endif
 #if !defined(DROPOUT__FUSED_SIMD)   /* no vector fma: the fused op's scalar loop does it all */
 #define DROPOUT__FUSED_SIMD 0
 static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void *b, const void *res,
-                                  const uint8_t *kb, size_t n, const dropout_rule *r)
+                                  const uint8_t *kb, size_t n, const dropout_rule *r, int nt)
 {
-   (void)dtype; (void)y; (void)x; (void)b; (void)res; (void)kb; (void)n; (void)r;
+   (void)dtype; (void)y; (void)x; (void)b; (void)res; (void)kb; (void)n; (void)r; (void)nt;
    return 0;
 }
 #endif
@@ -4660,11 +4682,13 @@ static void dropout__fused_row(const dropout_job *j, int dt, char *o, const char
       const size_t n = len - at < DROPOUT__FUSED_SPAN ? len - at : DROPOUT__FUSED_SPAN;
       const uint64_t m = m0 + at;
       const uint8_t *mk = kb;
+      const int nt = dropout__fused_nt(dt, j->numel * es, o + at * es);
       size_t done;
       if (j->mask_out && m % 8u == 0) mk = j->mask_out + m / 8u;
       else if (j->mask_out) dropout__bits_copy(kb, j->mask_out, m, n);
       else dropout__engine(DROPOUT__F32, NULL, kb, NULL, NULL, n, &j->rule, j->seed, j->stream, j->pos + m);
-      done = dropout__fused_simd(dt, o + at * es, x + at * es, b + at * es, res + at * es, mk, n, &j->rule);
+      done = dropout__fused_simd(dt, o + at * es, x + at * es, b + at * es, res + at * es, mk, n, &j->rule, nt);
+      if (nt) dropout__fused_sfence();
       if (done < n) dropout__fused_chunk(j, dt, o, x, res, b, st1, at + done, n - done, mk + done / 8u, 0);
    }
 }
@@ -4772,15 +4796,17 @@ static int dropout__fused_flat(const dropout_job *j)
    const size_t cols = j->dim[in], es = j->elem_size, n = j->numel;
    const uint64_t per = (unsigned)j->rule.bits / 2u, w0 = j->pos >> 6;
    size_t done, at;
+   int nt;
    if (j->op_class != DROPOUT_CLASS_FUSED || dt == DROPOUT__F64 || !DROPOUT__FUSED_OVERLAP_TAKES(dt, j->rule.bits) ||
        !j->contiguous || j->accumulate || j->rank > 2 ||
        j->stride[DROPOUT_JOB_BIAS][in] != 1 || (in == 1 && j->stride[DROPOUT_JOB_BIAS][0] != 0) || cols % 64u ||
        j->pos % 64u || j->rule.threshold == 0 || n < 2u * DROPOUT__GROUP * DROPOUT__CHUNK ||
        (w0 * per) >> 32 != ((w0 + n / 64u) * per) >> 32)   /* the blocks' high word changes */
       return 0;
+   nt = dropout__fused_nt(dt, n * es, j->out);   /* (every chunk is aligned as y is) */
    done = (dt == DROPOUT__F32 ? dropout__fused_overlap_f32 : dt == DROPOUT__BF16 ? dropout__fused_overlap_bf16
                               : dropout__fused_overlap_f16)(j->out, j->mask_out, j->in, j->bias, cols, j->residual,
-                                                            n - n % 64u, &j->rule, j->seed, j->stream, j->pos);
+                                                            n - n % 64u, &j->rule, j->seed, j->stream, j->pos, nt);
    if (j->mask_out && done < n)
       dropout__engine(DROPOUT__F32, NULL, j->mask_out + done / 8u, NULL, NULL, n - done, &j->rule, j->seed, j->stream,
                       j->pos + done);

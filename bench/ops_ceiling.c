@@ -68,7 +68,7 @@ static uint8_t oc_mask[DROPOUT__GROUP * 8];   /* the L1 cases' mask bytes */
             else if (mode == 2)                                                                         \
                dropout__blocks_fused(ks, 7, block + k * DROPOUT__VB, words + 4u * DROPOUT__VB * k, dtype, \
                                      y + 64u * lo * es, x + 64u * lo * es, bp + lo, res + 64u * lo * es,   \
-                                     kb + lo, hi - lo, r);                                              \
+                                     kb + lo, hi - lo, r, 0);                                           \
             else                                                                                        \
                dropout__blocks_simd(ks, 7, block + k * DROPOUT__VB, words + 4u * DROPOUT__VB * k);     \
          }                                                                                              \
@@ -89,7 +89,7 @@ static uint8_t oc_mask[DROPOUT__GROUP * 8];   /* the L1 cases' mask bytes */
       for (c = 0; c < n / 64u; ++c) {                                                                   \
          if (fused)                                                                                     \
             dropout__fused64(dtype, y + 64u * c * es, x + 64u * c * es, b + (64u * c % COLS) * es,      \
-                             res + 64u * c * es, kb[c % DROPOUT__GROUP], r);                            \
+                             res + 64u * c * es, kb[c % DROPOUT__GROUP], r, 0);                         \
          else dropout__apply64(dtype, y, x, 64u * c, kb[c % DROPOUT__GROUP], r->scale_f32, 0);         \
       }                                                                                                 \
    }
