@@ -3174,7 +3174,7 @@ DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *
       const size_t at = g * DROPOUT__GROUP * DROPOUT__CHUNK;
       char *yo = (char *)y + at * es;
       const char *xi = (const char *)x + at * es, *ri = (const char *)res + at * es;
-      for (c = 0; c < DROPOUT__GROUP; ++c) {   /* (no division: it cost more than a chunk's data) */
+      for (c = 0; c < DROPOUT__GROUP; ++c) {   /* a running column, not a division a chunk */
          bp[c] = (const char *)b + bcol * es;
          bcol = bcol + 64u == cols ? 0u : bcol + 64u;
       }
