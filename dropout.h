@@ -1783,8 +1783,16 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
      driver's stub that does nothing); DROPOUT__WIDE_SPILL keeps words 1 and 3 of each
      chain in memory (for 16 registers). */
 /* Steps: DROPOUT__GROUP chunks of 64 elements (windows) share one call of the keep-word
-   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone. */
+   maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone.
+   A step's Philox blocks (GROUP x bits / 2) are whole calls of DROPOUT__VB blocks at
+   every draw width (checked after the blocks): AVX-512 (four chains, 32 blocks a call)
+   and NEON (8) take 8; AVX2 and SSE, whose calls are the six chains of their fills
+   (24 and 12 blocks), take 12. */
+#if defined(DROPOUT__SIMD_AVX2) || defined(DROPOUT__SIMD_SSE)
+#define DROPOUT__GROUP 12
+#else
 #define DROPOUT__GROUP 8
+#endif
 /* The driver's pieces that the blocks call, defined with it below */
 DROPOUT__INLINE void dropout__apply64(int dtype, void *y, const void *x, size_t at, uint64_t keep, float scale, int nt);
 DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64_t keep, float scale, int nt);
@@ -2226,6 +2234,12 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    was 8% slower. */
 #define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h)
 #define DROPOUT__WIDE_SPILL 1
+/* and the steps' Philox calls too: dropout__blocks_simd is that kernel (words 1 and 3 in
+   memory), 24 blocks a call. Against four chains a call, in L2 (Zen 5): every op that
+   makes its mask 0.81-0.96 of the time, the fill the same (bench/results/zen5-amd-epyc-f26m2.md). */
+#define DROPOUT__CHAINS(X) DROPOUT__WIDE(X)
+#define DROPOUT__STEP_WIDE 1
+#define DROPOUT__FEW_BLOCKS 1   /* and four chains for a call's few last blocks */
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
                                            float scale, int nt)
@@ -2384,6 +2398,12 @@ static inline int dropout__nt_mode(const void *p)
 /* (no overlap: 16 registers hold Philox or the data, not both) */
 /* fills: six Philox chains a call (the wide kernel), as AVX2: 0.87-0.89 of the time */
 #define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h)
+/* and the steps' Philox calls the same six chains, 12 blocks a call, their rounds written
+   out in dropout__blocks_simd: against four chains, in L2 (Zen 5), every op that makes
+   its mask 0.92-0.99 of the time; calling the fills' kernel there (a loop the compiler
+   unrolls) made the fill itself 1.08x slower */
+#define DROPOUT__CHAINS(X) DROPOUT__WIDE(X)
+#define DROPOUT__FEW_BLOCKS 1   /* and four chains for a call's few last blocks */
 
 /* ==== the NEON block (AArch64) ======================================================== */
 #elif defined(DROPOUT__SIMD_NEON)
@@ -2580,9 +2600,14 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    end. The 64-bit counter add also gives the carry into the counter's high word. */
 
 /* Independent chains in flight: a round is 8 vector uops a chain with about 5 cycles of
-   latency (multiply, shift, xor), so 4 chains keep the vector pipes busy (on AVX2 more
-   than 16 registers hold: the few spilled constants are cheap memory operands). */
-#define DROPOUT__U 4
+   latency (multiply, shift, xor). The ISA block lists its chains as X(index, name) in
+   DROPOUT__CHAINS(X); four by default (AVX-512), which keep the vector pipes busy and
+   leave registers for the data chunks between the rounds. */
+#ifndef DROPOUT__CHAINS
+#define DROPOUT__CHAINS(X) X(0, a) X(1, b) X(2, e) X(3, f)
+#endif
+#define DROPOUT__CHAIN_COUNT(n, c) + 1
+#define DROPOUT__U (0 DROPOUT__CHAINS(DROPOUT__CHAIN_COUNT))
 /* Blocks processed per call */
 #define DROPOUT__VB (DROPOUT__U * DROPOUT__W / 2)
 
@@ -2595,26 +2620,25 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
       c = dropout__v_xor3(dropout__v_hi64(p0_), d, vk1);                          \
       d = p0_;                                                                     \
    } while (0)
-#define DROPOUT__ROUND(r)                                                          \
+#define DROPOUT__CHAIN_ROUND1(n, c) DROPOUT__ROUND1(c##0, c##1, c##2, c##3);
+#define DROPOUT__ROUND_ON(chains, r)                                               \
    do {                                                                            \
       dropout__v vk0 = dropout__v_set1(ks[2 * (r)]), vk1 = dropout__v_set1(ks[2 * (r) + 1]); \
-      DROPOUT__ROUND1(a0, a1, a2, a3); DROPOUT__ROUND1(b0, b1, b2, b3);             \
-      DROPOUT__ROUND1(e0, e1, e2, e3); DROPOUT__ROUND1(f0, f1, f2, f3);             \
+      chains(DROPOUT__CHAIN_ROUND1)                                                 \
    } while (0)
+#define DROPOUT__ROUND(r) DROPOUT__ROUND_ON(DROPOUT__CHAINS, r)
 
-/* The four chains' declarations and start (counter from block, key words from stream),
-   shared by dropout__blocks_simd and the overlap's dropout__blocks_apply. */
+/* The chains' declarations and start (counter from block, key words from stream),
+   shared by dropout__blocks_simd_any and dropout__blocks_apply_rounds; chain n takes
+   the blocks from block + n W/2 on. */
+#define DROPOUT__CHAIN_START(n, c)                                                              \
+   dropout__v c##0 = (n) ? dropout__v_add64(base_, dropout__v_set64((n) * DROPOUT__W / 2)) : base_; \
+   dropout__v c##1 = dropout__v_hi64(c##0), c##2 = s0, c##3 = s1;
 #define DROPOUT__CHAINS_START(stream, block)                                                    \
    dropout__v m0 = dropout__v_set1(DROPOUT_PHILOX_M0), m1 = dropout__v_set1(DROPOUT_PHILOX_M1); \
    dropout__v s0 = dropout__v_set64(stream), s1 = dropout__v_set1((uint32_t)((stream) >> 32));  \
-   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);                \
-   dropout__v a1 = dropout__v_hi64(a0), a2 = s0, a3 = s1;                                       \
-   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2));                      \
-   dropout__v b1 = dropout__v_hi64(b0), b2 = s0, b3 = s1;                                       \
-   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W));                          \
-   dropout__v e1 = dropout__v_hi64(e0), e2 = s0, e3 = s1;                                       \
-   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2));                  \
-   dropout__v f1 = dropout__v_hi64(f0), f2 = s0, f3 = s1
+   const dropout__v base_ = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);       \
+   DROPOUT__CHAINS(DROPOUT__CHAIN_START)
 
 /* Rounds 0 and 1 for calls whose blocks share their high word: block .. block + VB - 1
    does not cross a multiple of 2^32, which all calls but about one in 2^32 / VB do. Then
@@ -2643,14 +2667,15 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    const dropout__v r1a_ = dropout__v_set1((uint32_t)q1_ ^ (ks)[2]);                                     \
    const dropout__v r1c_ = dropout__v_set1((uint32_t)(q0_ >> 32) ^ (ks)[3]);                             \
    const dropout__v r1d_ = dropout__v_set1((uint32_t)q0_)
-#define DROPOUT__CHAINS_START01(ks, stream, block)                                                       \
+#define DROPOUT__CHAIN_DECL01(n, c)                                                                      \
+   dropout__v c##0 = (n) ? dropout__v_add64(base_, dropout__v_set64((n) * DROPOUT__W / 2)) : base_, c##1, c##2, c##3;
+#define DROPOUT__CHAIN_ROUNDS01(n, c) DROPOUT__ROUNDS01(c##0, c##1, c##2, c##3);
+#define DROPOUT__CHAINS_START01_ON(chains, ks, stream, block)                                            \
    DROPOUT__SAME_HI_WORDS(ks, stream, block);                                                            \
-   dropout__v a0 = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64), a1, a2, a3;             \
-   dropout__v b0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W / 2)), b1, b2, b3;                   \
-   dropout__v e0 = dropout__v_add64(a0, dropout__v_set64(DROPOUT__W)), e1, e2, e3;                       \
-   dropout__v f0 = dropout__v_add64(a0, dropout__v_set64(3 * DROPOUT__W / 2)), f1, f2, f3;               \
-   DROPOUT__ROUNDS01(a0, a1, a2, a3); DROPOUT__ROUNDS01(b0, b1, b2, b3);                                 \
-   DROPOUT__ROUNDS01(e0, e1, e2, e3); DROPOUT__ROUNDS01(f0, f1, f2, f3)
+   const dropout__v base_ = dropout__v_add64(dropout__v_set64(block), DROPOUT__V_IOTA64);                \
+   chains(DROPOUT__CHAIN_DECL01)                                                                         \
+   chains(DROPOUT__CHAIN_ROUNDS01)
+#define DROPOUT__CHAINS_START01(ks, stream, block) DROPOUT__CHAINS_START01_ON(DROPOUT__CHAINS, ks, stream, block)
 
 #define DROPOUT__STORE(k, a, b, c, d)                                                              \
    do {                                                                                            \
@@ -2658,6 +2683,11 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
       dropout__v_storeu(out + (k) * 2 * DROPOUT__W, dropout__v_unpacklo64(lo_, hi_));              \
       dropout__v_storeu(out + (k) * 2 * DROPOUT__W + DROPOUT__W, dropout__v_unpackhi64(lo_, hi_)); \
    } while (0)
+#define DROPOUT__CHAIN_STORE(n, c) DROPOUT__STORE(n, c##0, c##1, c##2, c##3);
+
+#if defined(DROPOUT__STEP_WIDE)   /* the ISA block's steps call the fills' kernel (below) */
+static void dropout__blocks_wide(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out);
+#endif
 
 /* dropout__blocks_simd for any block: all ten rounds on the lanes (a call that crosses a
    multiple of 2^32 blocks carries into word 1 in some lanes only). Out of line: rare. */
@@ -2670,10 +2700,7 @@ static void dropout__blocks_simd_any(const uint32_t *ks, uint64_t stream, uint64
    /* ten rounds, unrolled so that the word rotation costs no moves */
    DROPOUT__ROUND(0); DROPOUT__ROUND(1); DROPOUT__ROUND(2); DROPOUT__ROUND(3); DROPOUT__ROUND(4);
    DROPOUT__ROUND(5); DROPOUT__ROUND(6); DROPOUT__ROUND(7); DROPOUT__ROUND(8); DROPOUT__ROUND(9);
-   DROPOUT__STORE(0, a0, a1, a2, a3);
-   DROPOUT__STORE(1, b0, b1, b2, b3);
-   DROPOUT__STORE(2, e0, e1, e2, e3);
-   DROPOUT__STORE(3, f0, f1, f2, f3);
+   DROPOUT__CHAINS(DROPOUT__CHAIN_STORE)
 }
 
 /* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
@@ -2685,15 +2712,40 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
       dropout__blocks_simd_any(ks, stream, block, out);
       return;
    } else {
+#if defined(DROPOUT__STEP_WIDE)
+      dropout__blocks_wide(ks, stream, block, out);
+#else
       DROPOUT__CHAINS_START01(ks, stream, block);
       DROPOUT__ROUND(2); DROPOUT__ROUND(3); DROPOUT__ROUND(4); DROPOUT__ROUND(5);
       DROPOUT__ROUND(6); DROPOUT__ROUND(7); DROPOUT__ROUND(8); DROPOUT__ROUND(9);
-      DROPOUT__STORE(0, a0, a1, a2, a3);
-      DROPOUT__STORE(1, b0, b1, b2, b3);
-      DROPOUT__STORE(2, e0, e1, e2, e3);
-      DROPOUT__STORE(3, f0, f1, f2, f3);
+      DROPOUT__CHAINS(DROPOUT__CHAIN_STORE)
+#endif
    }
 }
+
+#if defined(DROPOUT__FEW_BLOCKS)
+/* A call's last blocks, when they are few: four chains, DROPOUT__VB4 blocks. Where the
+   steps take six chains (AVX2, SSE), a 64-element call at 8-bit draws needs 4 blocks
+   and six chains made it 1.16-1.19x slower (make bench-ab-short, Zen 5). out has room
+   for DROPOUT__VB blocks: a call across a multiple of 2^32 blocks (rare) takes
+   dropout__blocks_simd_any, which writes that many. */
+#define DROPOUT__CHAINS4(X) X(0, a) X(1, b) X(2, e) X(3, f)
+#define DROPOUT__VB4 (2 * DROPOUT__W)
+static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
+{
+   if (!DROPOUT__SAME_HI_FOR(block, DROPOUT__VB4)) {
+      dropout__blocks_simd_any(ks, stream, block, out);
+      return;
+   } else {
+      DROPOUT__CHAINS_START01_ON(DROPOUT__CHAINS4, ks, stream, block);
+      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 2); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 3);
+      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 4); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 5);
+      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 6); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 7);
+      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 8); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 9);
+      DROPOUT__CHAINS4(DROPOUT__CHAIN_STORE)
+   }
+}
+#endif
 
 /* Philox blocks block .. block + DROPOUT__VB - 1 into out, as dropout__blocks_simd, with
    data chunks 0 <= c < nc applied between the rounds (the AVX-512 block's overlap): chunk
@@ -2723,10 +2775,7 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
    DROPOUT__ROUND(9); if (nt) DROPOUT__SPREAD(9);
 #undef DROPOUT__SPREAD
 #undef DROPOUT__APPLY
-   DROPOUT__STORE(0, a0, a1, a2, a3);
-   DROPOUT__STORE(1, b0, b1, b2, b3);
-   DROPOUT__STORE(2, e0, e1, e2, e3);
-   DROPOUT__STORE(3, f0, f1, f2, f3);
+   DROPOUT__CHAINS(DROPOUT__CHAIN_STORE)
 }
 
 #if defined(DROPOUT__WIDE)
@@ -2735,8 +2784,10 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
    and 1.5 cycles of the four vector pipes (AVX-512), so four chains leave the scheduler
    no slack: the fill ran at 1.5x the bound of its instructions, six at 1.24x, seven at
    1.19x (bench/results/zen5-amd-epyc-f26m2.md); AVX2 and SSE have more to do a round
-   and 16 registers, and six chains still gain. Not the overlap's: its steps take
-   DROPOUT__VB blocks. */
+   and 16 registers, and six chains still gain. AVX2's steps call it too
+   (DROPOUT__STEP_WIDE); AVX-512's steps keep four chains (DROPOUT__VB blocks), which
+   leave registers for the data chunks between their rounds: six there made the calls at
+   8-bit draws 1.05-1.16x slower in L2. */
 #define DROPOUT__WORDS_WIDE 1
 #if defined(__GNUC__) && !defined(__CUDACC__)   /* gcc and clang (nvcc's front end has no such pragma) */
 #define DROPOUT__UNROLL_8 _Pragma("GCC unroll 8")
@@ -2858,6 +2909,10 @@ static void dropout__windows_keep(const uint32_t *ks, uint64_t stream, uint64_t 
    uint64_t block = index * per;
    unsigned b, i;
    for (b = 0; b < count * per; b += DROPOUT__VB)
+#if defined(DROPOUT__FEW_BLOCKS)
+      if (count * per - b <= DROPOUT__VB4) dropout__blocks_simd4(ks, stream, block + b, words + 4u * b);
+      else
+#endif
       dropout__blocks_simd(ks, stream, block + b, words + 4u * b);
    for (i = 0; i < count; ++i)
       keep[i] = dropout__window_keep(words + i * 2u * (unsigned)bits, bits, tm1);
@@ -3129,10 +3184,7 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
    DROPOUT__ROUND(8); DROPOUT__FUSED_AT(7);
    DROPOUT__ROUND(9);
 #undef DROPOUT__FUSED_AT
-   DROPOUT__STORE(0, a0, a1, a2, a3);
-   DROPOUT__STORE(1, b0, b1, b2, b3);
-   DROPOUT__STORE(2, e0, e1, e2, e3);
-   DROPOUT__STORE(3, f0, f1, f2, f3);
+   DROPOUT__CHAINS(DROPOUT__CHAIN_STORE)
 }
 #else
 DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
@@ -3532,8 +3584,15 @@ DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
 #define DROPOUT__RUN_OVERLAP()   /* no overlap in this ISA block */
 #endif
 #undef DROPOUT__STORE
+#undef DROPOUT__CHAIN_STORE
+#undef DROPOUT__CHAIN_START
+#undef DROPOUT__CHAIN_DECL01
+#undef DROPOUT__CHAIN_ROUNDS01
+#undef DROPOUT__CHAIN_ROUND1
 #undef DROPOUT__CHAINS_START
 #undef DROPOUT__CHAINS_START01
+#undef DROPOUT__CHAINS_START01_ON
+#undef DROPOUT__ROUND_ON
 #undef DROPOUT__ROUNDS01
 #undef DROPOUT__SAME_HI
 #undef DROPOUT__ROUND
@@ -3641,6 +3700,10 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
       } else if (skip == 0 && take == 4u * DROPOUT__VB) {
          dropout__blocks_simd(ks, stream, block, out + i);
       } else {
+#if defined(DROPOUT__FEW_BLOCKS)
+         if (skip + take <= 4u * DROPOUT__VB4) dropout__blocks_simd4(ks, stream, block, buf);
+         else
+#endif
          dropout__blocks_simd(ks, stream, block, buf);
          memcpy(out + i, buf + skip, take * 4u);
       }
@@ -3654,6 +3717,9 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
 #pragma GCC diagnostic pop
 #endif
 #define DROPOUT__HAVE_SIMD 1
+/* A step's blocks are whole Philox calls at 8-bit draws (4 blocks a window), and so at
+   16 and 32: else the steps' words would run past their buffers (see DROPOUT__GROUP). */
+typedef char dropout__group_is_whole_calls[(DROPOUT__GROUP * 4) % DROPOUT__VB == 0 ? 1 : -1];
 #else
 /* no SIMD path: the engine's branches to it are constant false */
 #define DROPOUT__HAVE_SIMD 0

@@ -417,7 +417,15 @@ static void case_conversions(void)
 }
 #endif
 
-/* The vector loop runs batches of 8 chunks of 64 elements: the window-aligned fast path
+/* The vector loop's batch, DROPOUT__GROUP chunks of 64 elements (8 with AVX-512 and NEON,
+   12 with AVX2 and SSE; 8 for the reference build, where it is not defined) */
+#if defined(DROPOUT__GROUP)
+#define BATCH ((size_t)DROPOUT__GROUP * 64u)
+#else
+#define BATCH ((size_t)512)
+#endif
+
+/* The vector loop runs batches of chunks of 64 elements (BATCH): the window-aligned fast path
    (offset % 64 == 0) and the two-window shift (any other offset), at batch and chunk
    edges, every mode, with and without the mask, in place and not. From two whole batches
    on, an aligned f32, bf16 or f16 forward makes a batch's Philox between the rounds of the
@@ -426,14 +434,15 @@ static void case_conversions(void)
    y on a 64-byte boundary and 3 elements past one, so that a build which streams its
    stores also runs the overlap on the shifted data grid. A call that starts inside a
    window (offset % 64 = 1, 32, 63) takes the overlap too when its windows hold two batches
-   (n = 1023 with offset % 64 = 1 just does): its mask words are the shifted keep words and
+   (n = 2 BATCH - 1 with offset % 64 = 1 just does): its mask words are the shifted keep words and
    its last chunk is left to the steps. So it does with streamed stores, where the data
    grid is shifted by both (offset % 64 and y's misalignment, past 64 or not) and the
    elements before its first data chunk and after its last are edges. */
 static void case_batches(void)
 {
    static const unsigned shifts[4] = {0, 1, 32, 63};
-   static const size_t sizes[10] = {64, 511, 512, 513, 1024 + 64, 4096 + 63, 1023, 1024, 1024 + 511, 2048 + 64 * 3 + 5};
+   static const size_t sizes[10] = {64, BATCH - 1, BATCH, BATCH + 1, 2 * BATCH + 64, 8 * BATCH + 63,
+                                    2 * BATCH - 1, 2 * BATCH, 3 * BATCH - 1, 4 * BATCH + 64 * 3 + 5};
    static const int types[3] = {T_F32, T_BF16, T_F16};
    int b, si, ni, k, ti, head;
    for (ti = 0; ti < 3; ++ti)
@@ -661,7 +670,7 @@ static void case_fused(void)
    for (it = 0; it < 240 && !bad; ++it) {
       const int t = it % 4, bits = 8 << rnd_below(3);
       /* one in three: rows a multiple of 64 long and a first position on a window's edge,
-         the shapes the fused op's overlap takes (at least two steps of 512, and a rest) */
+         the shapes the fused op's overlap takes (at least two batches, and a rest) */
       const int overlap = it >= 8 && it % 3 == 0;
       const size_t rows = overlap ? 1 + rnd_below(24) : 1 + rnd_below(4);
       const size_t cols = overlap ? 64 * (1 + rnd_below(40)) : it < 8 ? 4096 + 64 + rnd_below(3) : 1 + rnd_below(1400);
