@@ -2627,6 +2627,10 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
       chains(DROPOUT__CHAIN_ROUND1)                                                 \
    } while (0)
 #define DROPOUT__ROUND(r) DROPOUT__ROUND_ON(DROPOUT__CHAINS, r)
+#define DROPOUT__ROUNDS29_ON(chains)                                                        \
+   DROPOUT__ROUND_ON(chains, 2); DROPOUT__ROUND_ON(chains, 3); DROPOUT__ROUND_ON(chains, 4); \
+   DROPOUT__ROUND_ON(chains, 5); DROPOUT__ROUND_ON(chains, 6); DROPOUT__ROUND_ON(chains, 7); \
+   DROPOUT__ROUND_ON(chains, 8); DROPOUT__ROUND_ON(chains, 9)
 
 /* The chains' declarations and start (counter from block, key words from stream),
    shared by dropout__blocks_simd_any and dropout__blocks_apply_rounds; chain n takes
@@ -2716,8 +2720,7 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
       dropout__blocks_wide(ks, stream, block, out);
 #else
       DROPOUT__CHAINS_START01(ks, stream, block);
-      DROPOUT__ROUND(2); DROPOUT__ROUND(3); DROPOUT__ROUND(4); DROPOUT__ROUND(5);
-      DROPOUT__ROUND(6); DROPOUT__ROUND(7); DROPOUT__ROUND(8); DROPOUT__ROUND(9);
+      DROPOUT__ROUNDS29_ON(DROPOUT__CHAINS);
       DROPOUT__CHAINS(DROPOUT__CHAIN_STORE)
 #endif
    }
@@ -2728,9 +2731,13 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
    steps take six chains (AVX2, SSE), a 64-element call at 8-bit draws needs 4 blocks
    and six chains made it 1.16-1.19x slower (make bench-ab-short, Zen 5). out has room
    for DROPOUT__VB blocks: a call across a multiple of 2^32 blocks (rare) takes
-   dropout__blocks_simd_any, which writes that many. */
+   dropout__blocks_simd_any, which writes that many. Out of line: inlined into
+   dropout__windows_keep it ran slower (a 64-element call 1.06x the time). */
 #define DROPOUT__CHAINS4(X) X(0, a) X(1, b) X(2, e) X(3, f)
 #define DROPOUT__VB4 (2 * DROPOUT__W)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
 {
    if (!DROPOUT__SAME_HI_FOR(block, DROPOUT__VB4)) {
@@ -2738,10 +2745,7 @@ static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t 
       return;
    } else {
       DROPOUT__CHAINS_START01_ON(DROPOUT__CHAINS4, ks, stream, block);
-      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 2); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 3);
-      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 4); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 5);
-      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 6); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 7);
-      DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 8); DROPOUT__ROUND_ON(DROPOUT__CHAINS4, 9);
+      DROPOUT__ROUNDS29_ON(DROPOUT__CHAINS4);
       DROPOUT__CHAINS4(DROPOUT__CHAIN_STORE)
    }
 }
@@ -3593,6 +3597,7 @@ DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
 #undef DROPOUT__CHAINS_START01
 #undef DROPOUT__CHAINS_START01_ON
 #undef DROPOUT__ROUND_ON
+#undef DROPOUT__ROUNDS29_ON
 #undef DROPOUT__ROUNDS01
 #undef DROPOUT__SAME_HI
 #undef DROPOUT__ROUND

@@ -1,7 +1,8 @@
 /* short_call.c - `make bench-ab-short`: the f32 short call of a revision's dropout.h (A)
-   against the working tree's (B) at 1, 64, 4096 and 65536 elements (in L1/L2), one thread,
-   the same plan every call; A and B alternate for 15 rounds, best of each. Prints ns per
-   call, B/A, and whether the outputs are equal. Not a test: nothing is asserted. */
+   against the working tree's (B) at 1, 64, 512, 1024, 1536, 4096 and 65536 elements (in
+   L1/L2; 512 to 1536 are one and two steps of 8 and of 12 windows), one thread, the same
+   plan every call; A and B alternate for 15 rounds, best of each. Prints ns per call, B/A,
+   and whether the outputs are equal. Not a test: nothing is asserted. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ static double now(void)
 
 int main(void)
 {
-   static const size_t sizes[] = {1, 64, 4096, 65536};
+   static const size_t sizes[] = {1, 64, 512, 1024, 1536, 4096, 65536};
    size_t k, i;
    printf("| n | A ns/call | B ns/call | B/A | same bits |\n|---:|---:|---:|---:|:---:|\n");
    for (k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
