@@ -2017,6 +2017,15 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    slower in L2 and 1.6x streamed (Zen 5; every other cell 0.65-0.90) */
 #define DROPOUT__FUSED_ROUNDS 1
 #define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) ((dtype) != DROPOUT__F32 || (bits) != 8)
+/* The overlap's steps at 32-bit draws: six chains a call and 12 windows a step (4 calls of
+   48 blocks, three chunks between each call's rounds), where Philox is most of the work:
+   0.91-0.97 of the time of four chains in L2, bf16 and f16 streamed 0.89-0.98 (Zen 5). Not
+   at 8 and 16 bits, where the chunks between the rounds need the registers that six
+   chains take (1.00-1.16 at 8, 0.97-1.07 at 16), nor f32 streamed (1.05-1.12 on two
+   threads): bench/results/zen5-amd-epyc-f26m2.md. */
+#define DROPOUT__CHAINS_WIDE_STEP(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h)
+#define DROPOUT__GROUP_WIDE 12
+#define DROPOUT__WIDE_STEP_TAKES(dtype, bits, st) ((bits) == 32 && ((dtype) != DROPOUT__F32 || (st).nt == 0))
 /* fills: seven Philox chains a call (the wide kernel, with the x86 Philox below): 28 of
    the 32 registers hold them; six measured 5% slower, eight spill */
 #define DROPOUT__WIDE(X) X(0, a) X(1, b) X(2, e) X(3, f) X(4, g) X(5, h) X(6, j)
@@ -2757,13 +2766,7 @@ static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t 
    chunk c follows round c + 1 (rounds 0 and 1 are made together,
    DROPOUT__CHAINS_START01); streamed (nt), the chunks spread evenly over all ten rounds,
    so that the write-combining buffers drain while Philox runs. */
-DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out,
-                                                  int dtype, void *y, const void *x, const uint64_t *keep, unsigned nc,
-                                                  float scale, int nt)
-{
-   /* the blocks share their high word: dropout__run_simd takes the overlap only then */
-   DROPOUT__CHAINS_START01(ks, stream, block);
-   unsigned q = 0, e;
+/* (its chunk slots: in cache chunk c after round c + 1, streamed spread over all ten) */
 #define DROPOUT__SPREAD(c) \
    do { for (e = ((c) + 1) * nc / 10u; q < e; ++q) dropout__apply64(dtype, y, x, 64u * q, keep[q], scale, nt); } while (0)
 #define DROPOUT__APPLY(c) \
@@ -2771,16 +2774,31 @@ DROPOUT__INLINE void dropout__blocks_apply_rounds(const uint32_t *ks, uint64_t s
       if (nt) DROPOUT__SPREAD(c); \
       else if ((c) < nc) dropout__apply64(dtype, y, x, 64u * (c), keep[c], scale, nt); \
    } while (0)
-   DROPOUT__APPLY(0);
-   DROPOUT__ROUND(2); DROPOUT__APPLY(1); DROPOUT__ROUND(3); DROPOUT__APPLY(2);
-   DROPOUT__ROUND(4); DROPOUT__APPLY(3); DROPOUT__ROUND(5); DROPOUT__APPLY(4);
-   DROPOUT__ROUND(6); DROPOUT__APPLY(5); DROPOUT__ROUND(7); DROPOUT__APPLY(6);
-   DROPOUT__ROUND(8); DROPOUT__APPLY(7); if (nt) DROPOUT__SPREAD(8);
-   DROPOUT__ROUND(9); if (nt) DROPOUT__SPREAD(9);
+#define DROPOUT__APPLY_ROUNDS_FN(name, chains)                                                                \
+   DROPOUT__INLINE void name(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,  \
+                             void *y, const void *x, const uint64_t *keep, unsigned nc, float scale, int nt) \
+   {                                                                                                         \
+      /* the blocks share their high word: dropout__run_simd takes the overlap only then */                  \
+      DROPOUT__CHAINS_START01_ON(chains, ks, stream, block);                                                  \
+      unsigned q = 0, e;                                                                                      \
+      DROPOUT__APPLY(0);                                                                                      \
+      DROPOUT__ROUND_ON(chains, 2); DROPOUT__APPLY(1); DROPOUT__ROUND_ON(chains, 3); DROPOUT__APPLY(2);       \
+      DROPOUT__ROUND_ON(chains, 4); DROPOUT__APPLY(3); DROPOUT__ROUND_ON(chains, 5); DROPOUT__APPLY(4);       \
+      DROPOUT__ROUND_ON(chains, 6); DROPOUT__APPLY(5); DROPOUT__ROUND_ON(chains, 7); DROPOUT__APPLY(6);       \
+      DROPOUT__ROUND_ON(chains, 8); DROPOUT__APPLY(7); if (nt) DROPOUT__SPREAD(8);                            \
+      DROPOUT__ROUND_ON(chains, 9); if (nt) DROPOUT__SPREAD(9);                                               \
+      chains(DROPOUT__CHAIN_STORE)                                                                            \
+   }
+DROPOUT__APPLY_ROUNDS_FN(dropout__blocks_apply_rounds, DROPOUT__CHAINS)
+#if defined(DROPOUT__CHAINS_WIDE_STEP)
+/* the same on the chains of DROPOUT__CHAINS_WIDE_STEP, whose calls make DROPOUT__VBS blocks
+   (a step of DROPOUT__GROUP_WIDE windows at the widths that take them: see
+   dropout__run_overlap_body) */
+DROPOUT__APPLY_ROUNDS_FN(dropout__blocks_apply_rounds_wide, DROPOUT__CHAINS_WIDE_STEP)
+#endif
+#undef DROPOUT__APPLY_ROUNDS_FN
 #undef DROPOUT__SPREAD
 #undef DROPOUT__APPLY
-   DROPOUT__CHAINS(DROPOUT__CHAIN_STORE)
-}
 
 #if defined(DROPOUT__WIDE)
 /* The fills' wide kernel: the chains of the block's DROPOUT__WIDE list instead of four.
@@ -3428,6 +3446,22 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    that starts inside a window (offset % 64 != 0) takes it too. Which calls take it is
    the ISA block's DROPOUT__OVERLAP_TAKES; the gains: bench/results/simd-design-notes.md. */
 
+/* The overlap's wide steps (the ISA block's DROPOUT__CHAINS_WIDE_STEP, at the widths
+   DROPOUT__WIDE_STEP_TAKES): DROPOUT__GROUP_WIDE windows a step, calls of DROPOUT__VBS
+   blocks. Without them, the names the body reads, never taken. */
+#if defined(DROPOUT__CHAINS_WIDE_STEP)
+#define DROPOUT__VBS ((0 DROPOUT__CHAINS_WIDE_STEP(DROPOUT__CHAIN_COUNT)) * DROPOUT__W / 2)
+#define DROPOUT__GROUP_MAX (DROPOUT__GROUP_WIDE > DROPOUT__GROUP ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP)
+#define DROPOUT__BLOCKS_WIDE_STEP dropout__blocks_apply_rounds_wide
+typedef char dropout__wide_step_is_whole_calls[(DROPOUT__GROUP_WIDE * 16) % DROPOUT__VBS == 0 ? 1 : -1];
+#else
+#define DROPOUT__GROUP_WIDE DROPOUT__GROUP
+#define DROPOUT__VBS DROPOUT__VB
+#define DROPOUT__GROUP_MAX DROPOUT__GROUP
+#define DROPOUT__BLOCKS_WIDE_STEP dropout__blocks_apply
+#define DROPOUT__WIDE_STEP_TAKES(dtype, bits, st) 0
+#endif
+
 /* f32, bf16 or f16 forward (or backward), y given, p > 0, at least two steps of whole
    windows: each step's Philox is made with the step before's data applied between its
    rounds (see above). The data follow the store policy st as dropout__grid_step does:
@@ -3445,32 +3479,37 @@ static inline void dropout__grid_edges(int dtype, void *y, const void *x, size_t
    `within` as constants (a shared function, or a run-time within, was slower). */
 DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *mask_out, const void *x, size_t full,
                                                  const dropout_rule *r, dropout__stores st, uint64_t seed,
-                                                 uint64_t stream, uint64_t offset, const int within)
+                                                 uint64_t stream, uint64_t offset, const int within,
+                                                 const int wide)
 {
+   const unsigned group = wide ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP;   /* windows a step */
+   const unsigned vb = wide ? DROPOUT__VBS : DROPOUT__VB;                  /* blocks a call */
    const unsigned per = (unsigned)r->bits / 2u;                   /* blocks a window */
-   const unsigned calls = DROPOUT__GROUP * per / DROPOUT__VB;     /* Philox calls a step */
+   const unsigned calls = group * per / vb;                       /* Philox calls a step */
    const uint32_t tm1 = (uint32_t)(r->threshold - 1u);
    const uint64_t w0 = offset >> 6;
-   const size_t steps = full / (DROPOUT__GROUP * DROPOUT__CHUNK), es = dtype == DROPOUT__F32 ? 4 : 2;   /* f32, or bf16 and f16 */
+   const size_t steps = full / (group * DROPOUT__CHUNK), es = dtype == DROPOUT__F32 ? 4 : 2;   /* f32, or bf16 and f16 */
    const size_t s = within ? (size_t)(offset & 63u) : 0u;
    const size_t h = (s + st.h) & 63u;   /* the data grid against the windows */
    /* within: the call's elements done here, whole mask words (see above) */
-   const size_t done = steps * DROPOUT__GROUP * DROPOUT__CHUNK - 64u;
-   uint64_t mw[DROPOUT__GROUP] = {0}; /* within: the call's mask words, shifted by s */
+   const size_t done = steps * group * DROPOUT__CHUNK - 64u;
+   uint64_t mw[DROPOUT__GROUP_MAX] = {0}; /* within: the call's mask words, shifted by s */
    uint64_t mfirst = 0;               /* within: the call's first mask word, for the head edge */
-   uint32_t ks[20], words[DROPOUT__GROUP * 64];
-   uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
-   uint64_t dk[DROPOUT__GROUP];       /* the keep words of the step's data chunks (shifted by h) */
+   uint32_t ks[20], words[DROPOUT__GROUP_MAX * 64];
+   uint64_t kb[DROPOUT__GROUP_MAX + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
+   uint64_t dk[DROPOUT__GROUP_MAX];       /* the keep words of the step's data chunks (shifted by h) */
    uint64_t k0;
    size_t g;
    unsigned b, c;
    dropout__key_schedule(seed, ks);
-   for (b = 0; b < calls; ++b) dropout__blocks_simd(ks, stream, w0 * per + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);
+   for (b = 0; b < calls; ++b)   /* (the wide calls: no chunks between the rounds) */
+      if (wide) DROPOUT__BLOCKS_WIDE_STEP(ks, stream, w0 * per + b * vb, words + 4u * vb * b, dtype, y, x, dk, 0u, 0.0f, 0);
+      else dropout__blocks_simd(ks, stream, w0 * per + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);
    kb[0] = 0;
-   for (c = 0; c < DROPOUT__GROUP; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+   for (c = 0; c < group; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
    k0 = kb[1];
    for (g = 0; g < steps; ++g) {
-      const size_t at = g * DROPOUT__GROUP * DROPOUT__CHUNK;
+      const size_t at = g * group * DROPOUT__CHUNK;
       /* data chunk c of the step: window positions at + 64c on the plain grid, at + h +
          64(c - 1) on a shifted one; less s, the call's elements. The first step skips
          the chunks that start before the call's element 0 (the first: element st.h) and,
@@ -3478,17 +3517,17 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
       /* (written so that in cache, st.h = 0, first and last are constants and AT needs
          no h: as run-time values they were slower inside a window) */
       const unsigned first = g ? 0u : within ? (h && s > h ? 2u : 1u) : (h ? 1u : 0u);
-      const unsigned last = g + 1 < steps || !within || st.h == 0 || s + st.h > 64u ? DROPOUT__GROUP : DROPOUT__GROUP - 1u;
+      const unsigned last = g + 1 < steps || !within || st.h == 0 || s + st.h > 64u ? group : group - 1u;
 #define DROPOUT__AT(c) (within && st.h == 0 ? at + 64u * (c) - 64u : at + 64u * (c) + h - (h ? 64u : 0u) - s)   /* c >= first */
-      for (c = 0; c < DROPOUT__GROUP; ++c) dk[c] = h ? kb[c] >> h | kb[c + 1] << (64u - h) : kb[c + 1];
+      for (c = 0; c < group; ++c) dk[c] = h ? kb[c] >> h | kb[c + 1] << (64u - h) : kb[c + 1];
       if (mask_out && !within)
-         for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[c + 1]);
+         for (c = 0; c < group; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[c + 1]);
       if (within) {   /* the call's mask words, one chunk behind (none before its first) */
-         for (c = 0; c < DROPOUT__GROUP; ++c) mw[c] = st.h ? kb[c] >> s | kb[c + 1] << (64u - s) : dk[c];
+         for (c = 0; c < group; ++c) mw[c] = st.h ? kb[c] >> s | kb[c + 1] << (64u - s) : dk[c];
          if (g == 0) mfirst = mw[1];
          if (mask_out) {   /* (not a loop from a run-time first word, g ? 0 : 1: slower) */
             if (g) dropout__store_mask64(mask_out + at / 8u - 8u, mw[0]);
-            for (c = 1; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c - 8u, mw[c]);
+            for (c = 1; c < group; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c - 8u, mw[c]);
          }
       }
       if (g + 1 == steps) {
@@ -3501,27 +3540,32 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
          /* (the first step's skipped chunks leave the call's last rounds without data,
             not its first: the call sees a count of chunks from round 0, as on a window
             boundary; a run-time first chunk in every call was slower) */
-         const unsigned lo0 = b * DROPOUT__GROUP / calls, hi = (b + 1) * DROPOUT__GROUP / calls;
+         const unsigned lo0 = b * group / calls, hi = (b + 1) * group / calls;
          const unsigned lo = lo0 > first ? lo0 : first;
-         dropout__blocks_apply(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + b * DROPOUT__VB,
-                               words + 4u * DROPOUT__VB * b, dtype, (char *)y + DROPOUT__AT(lo) * es,
-                               (const char *)x + DROPOUT__AT(lo) * es, dk + lo, hi > lo ? hi - lo : 0u,
-                               r->scale_f32, st.nt);
+         if (wide)
+            DROPOUT__BLOCKS_WIDE_STEP(ks, stream, (w0 + (g + 1) * group) * per + b * vb, words + 4u * vb * b, dtype,
+                                      (char *)y + DROPOUT__AT(lo) * es, (const char *)x + DROPOUT__AT(lo) * es, dk + lo,
+                                      hi > lo ? hi - lo : 0u, r->scale_f32, st.nt);
+         else
+            dropout__blocks_apply(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + b * DROPOUT__VB,
+                                  words + 4u * DROPOUT__VB * b, dtype, (char *)y + DROPOUT__AT(lo) * es,
+                                  (const char *)x + DROPOUT__AT(lo) * es, dk + lo, hi > lo ? hi - lo : 0u,
+                                  r->scale_f32, st.nt);
       }
 #undef DROPOUT__AT
-      kb[0] = kb[DROPOUT__GROUP];
-      for (c = 0; c < DROPOUT__GROUP; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
+      kb[0] = kb[group];
+      for (c = 0; c < group; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
    }
    dropout__stores_end(st);
    if (within) {   /* the edges of a shifted data grid: see above */
       if (st.h) {
          dropout__apply_chunk(dtype, y, x, 0, mfirst, st.h, r);
-         dropout__apply_chunk(dtype, y, x, done - 64u + st.h, mw[DROPOUT__GROUP - 1] >> st.h, 64u - st.h, r);
+         dropout__apply_chunk(dtype, y, x, done - 64u + st.h, mw[group - 1] >> st.h, 64u - st.h, r);
       }
       return done;
    }
-   dropout__grid_edges(dtype, y, x, steps * DROPOUT__GROUP * DROPOUT__CHUNK, st.h, k0, kb[DROPOUT__GROUP], r);
-   return steps * DROPOUT__GROUP * DROPOUT__CHUNK;
+   dropout__grid_edges(dtype, y, x, steps * group * DROPOUT__CHUNK, st.h, k0, kb[group], r);
+   return steps * group * DROPOUT__CHUNK;
 }
 
 /* The body as one function a case, each with its constants: the dtype; in cache (plain
@@ -3536,23 +3580,36 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
 #else
 #define DROPOUT__OUTLINE
 #endif
-#define DROPOUT__OVERLAP_FN(attr, name, dtype, plain, within)                                         \
+#define DROPOUT__OVERLAP_FN(attr, name, dtype, plain, within, wide)                                   \
    attr static size_t name(void *y, uint8_t *mask_out, const void *x, size_t full, const dropout_rule *r, \
                            dropout__stores st, uint64_t seed, uint64_t stream, uint64_t offset)          \
    {                                                                                                  \
       const dropout__stores plain_ = {0, 0};                                                          \
       return dropout__run_overlap_body(dtype, y, mask_out, x, full, r, (plain) ? plain_ : st, seed,   \
-                                       stream, offset, within);                                       \
+                                       stream, offset, within, wide);                                 \
    }
 #define DROPOUT__OVERLAP_FNS(dtype, sfx)                                                         \
-   DROPOUT__OVERLAP_FN(, dropout__run_overlap_##sfx, dtype, 1, 0)                              \
-   DROPOUT__OVERLAP_FN(, dropout__run_overlap_in_##sfx, dtype, 1, 1)                           \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_##sfx, dtype, 0, 0)               \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_in_##sfx, dtype, 0, 1)
+   DROPOUT__OVERLAP_FN(, dropout__run_overlap_##sfx, dtype, 1, 0, 0)                           \
+   DROPOUT__OVERLAP_FN(, dropout__run_overlap_in_##sfx, dtype, 1, 1, 0)                        \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_##sfx, dtype, 0, 0, 0)            \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_in_##sfx, dtype, 0, 1, 0)
 DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32)
 DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16)
 DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
 #undef DROPOUT__OVERLAP_FNS
+#if defined(DROPOUT__CHAINS_WIDE_STEP)
+/* the wide steps' functions (DROPOUT__WIDE_STEP_TAKES), all out of line, so that
+   dropout__run_simd, where the others are inlined, is compiled as before */
+#define DROPOUT__OVERLAP_FNS(dtype, sfx)                                                         \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_##sfx, dtype, 1, 0, 1)             \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_in_##sfx, dtype, 1, 1, 1)          \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_st_##sfx, dtype, 0, 0, 1)          \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_st_in_##sfx, dtype, 0, 1, 1)
+DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32)
+DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16)
+DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
+#undef DROPOUT__OVERLAP_FNS
+#endif
 #undef DROPOUT__OVERLAP_FN
 #undef DROPOUT__OUTLINE
 
@@ -3565,6 +3622,14 @@ DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
    (s ? (st.nt ? dropout__run_overlap_st_in_##sfx DROPOUT__OVERLAP_ARGS : dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS) \
       : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS                        \
       : dropout__run_overlap_st_##sfx DROPOUT__OVERLAP_ARGS)
+#if defined(DROPOUT__CHAINS_WIDE_STEP)
+#define DROPOUT__OVERLAP_RUN_W(sfx)                                                                       \
+   (s ? (st.nt ? dropout__run_overlap_w_st_in_##sfx DROPOUT__OVERLAP_ARGS : dropout__run_overlap_w_in_##sfx DROPOUT__OVERLAP_ARGS) \
+      : st.nt == 0 && st.h == 0 ? dropout__run_overlap_w_##sfx DROPOUT__OVERLAP_ARGS                      \
+      : dropout__run_overlap_w_st_##sfx DROPOUT__OVERLAP_ARGS)
+#else
+#define DROPOUT__OVERLAP_RUN_W(sfx) 0
+#endif
 #define DROPOUT__RUN_OVERLAP()                                                                         \
    /* s: the call's position in its first window; wfull: the whole windows' elements from there */ \
    const size_t s = (size_t)(offset & 63u);                                                            \
@@ -3575,9 +3640,12 @@ DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
       which then takes the steps */                                                                    \
    const unsigned per = (unsigned)r->bits / 2u;                                                        \
    const int same_hi = ((offset >> 6) * per) >> 32 == ((offset >> 6) + wfull / 64u) * per >> 32;      \
+   const int wide = DROPOUT__WIDE_STEP_TAKES(dtype, r->bits, st);                                     \
    if (DROPOUT__OVERLAP_TAKES(dtype, st) && y && !mask_in && r->threshold != 0 &&                      \
-       wfull >= 2u * DROPOUT__GROUP * DROPOUT__CHUNK && same_hi) {                                     \
-      const size_t done = dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)                            \
+       wfull >= 2u * (wide ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP) * DROPOUT__CHUNK && same_hi) {      \
+      const size_t done = wide ? (dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN_W(f32)                  \
+                                  : dtype == DROPOUT__BF16 ? DROPOUT__OVERLAP_RUN_W(bf16) : DROPOUT__OVERLAP_RUN_W(f16)) \
+                        : dtype == DROPOUT__F32 ? DROPOUT__OVERLAP_RUN(f32)                            \
                         : dtype == DROPOUT__BF16 ? DROPOUT__OVERLAP_RUN(bf16) : DROPOUT__OVERLAP_RUN(f16); \
       if (done < n)                                                                                    \
          dropout__run_simd(dtype, (char *)y + done * es, mask_out ? mask_out + done / 8u : NULL,       \
@@ -3649,6 +3717,7 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
 }
 #undef DROPOUT__RUN_OVERLAP
 #undef DROPOUT__OVERLAP_RUN
+#undef DROPOUT__OVERLAP_RUN_W
 #undef DROPOUT__OVERLAP_ARGS
 
 /* A stored mask into plain stores on the call's grid (the backward from the mask, in
