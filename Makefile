@@ -181,7 +181,10 @@ bench-isa:
 # spread to read B/A against: the moment's noise and placement). Any
 # revision from 0.1.0 on can be A (the grid uses the 0.1.0 calls). AB_ARGS: grid.c's
 # options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds). Writes
-# $(BENCH_OUT)/ab-<model>-<path>-vs-<rev>.md (PUBLISH=1: bench/results/).
+# $(BENCH_OUT)/ab-<model>-<path>-vs-<rev>.md (PUBLISH=1: bench/results/). The cells it flags
+# are timed again from three fresh copies of the binary and appended (bench/ab/recheck.sh:
+# on a VM, byte-identical copies read one streamed cell 1.00 to 1.50 apart); AB_RECHECK=0
+# leaves that out.
 AB_BASE = 7bc1106
 POS ?= 0
 AB_ARGS ?=
@@ -198,7 +201,10 @@ bench-ab:
 	{ echo "# make bench-ab: $(or $(REV),$(AB_BASE)) ($$rev) against the working tree"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL)), $$(nproc) cores"; \
 	  echo "- A = $(or $(REV),$(AB_BASE)):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP); grid options: $(AB_ARGS)"; echo; \
-	  ./build/ab/ab_grid -p $(POS) $(AB_ARGS); } | tee $$out; echo "saved $$out"
+	  ./build/ab/ab_grid -p $(POS) $(AB_ARGS); } | tee $$out; \
+	if [ "$(AB_RECHECK)" != 0 ] && grep -q 'above the spread: [^n]' $$out; then \
+	  { echo; echo "### The flagged cells again, from fresh copies of the grid binary (bench/ab/recheck.sh)"; echo; \
+	    sh bench/ab/recheck.sh $$out build/ab/ab_grid 3; } | tee -a $$out; fi; echo "saved $$out"
 
 # make same-code [REV=HEAD]: does the working tree's dropout.h compile to REV's code, function
 # for function (bench/ab/same_code.sh: gcc and clang, each SIMD path)? The check for code

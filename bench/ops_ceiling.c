@@ -40,29 +40,51 @@ static double now(void)
    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-enum { STEPS = 64 };   /* steps a timed L1 case: 64 x 8 windows */
+enum { STEPS = 64 };   /* steps a timed L1 case: 64 steps of DROPOUT__GROUP windows (or the wide ones') */
 enum { COLS = 1024 };  /* the fused op's rows */
-static uint8_t oc_mask[DROPOUT__GROUP * 8];   /* the L1 cases' mask bytes */
+static uint8_t oc_mask[DROPOUT__GROUP_MAX * 8];   /* the L1 cases' mask bytes */
 
-/* The L1 cases, STEPS steps of 8 windows on the same 8 chunks (dtype a constant each):
-   mode 0, Philox + keep words + mask stores; 1, the forward's steps (data between the
-   rounds, no mask); 2, the fused op's steps (its chunks between the rounds, the mask). */
+/* the windows of the forward's steps for a dtype and width, as dropout__run_simd takes them
+   in cache: DROPOUT__GROUP, or DROPOUT__GROUP_WIDE where the wide steps apply */
+static unsigned ops_group(int dtype, int bits)
+{
+   const dropout__stores in_cache = {0, 0};
+   (void)in_cache; (void)dtype; (void)bits;   /* (without the wide steps, none is read) */
+   return DROPOUT__WIDE_STEP_TAKES(dtype, bits, in_cache) ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP;
+}
+
+/* The L1 cases' y, x, bias and residual, each array 1 KiB past the one before modulo 4 KiB:
+   a load never shares its low 12 address bits with a store to y just before it (4K
+   aliasing, which moved the L1 cases when the arrays' sizes moved the compiler's
+   placement of them) */
+#define OPS_L1_SPAN ((DROPOUT__GROUP_MAX * 64u * 4u + 4095u) / 4096u * 4096u + 1024u)
+static unsigned char ops_l1[8 * OPS_L1_SPAN] __attribute__((aligned(4096)));
+
+/* The L1 cases, STEPS steps on the same chunks (dtype a constant each): mode 0, Philox +
+   keep words + mask stores (the mask alone's steps, DROPOUT__GROUP windows); 1, the
+   forward's steps (data between the rounds, no mask; the wide steps where the forward
+   takes them); 2, the fused op's steps (its chunks between the rounds, the mask). */
 #define OPS_STEPS(name, dtype, mode)                                                                   \
    static __attribute__((noinline)) void name(const uint32_t *ks, const dropout_rule *r, uint32_t *words, \
                                                uint64_t *kb, char *y, const char *x, const char *b,      \
                                                const char *res)                                          \
    {                                                                                                    \
-      const unsigned per = (unsigned)r->bits / 2u, calls = DROPOUT__GROUP * per / DROPOUT__VB;         \
+      const unsigned group = mode == 1 ? ops_group(dtype, r->bits) : DROPOUT__GROUP;                  \
+      const unsigned vb = group == DROPOUT__GROUP ? DROPOUT__VB : DROPOUT__VBS;                         \
+      const unsigned per = (unsigned)r->bits / 2u, calls = group * per / vb;                            \
       const uint32_t tm1 = (uint32_t)(r->threshold - 1u);                                              \
       const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;                                               \
       const char *bp[DROPOUT__GROUP];                                                                   \
       uint64_t block = 0;                                                                               \
       unsigned g, k, c;                                                                                 \
       for (c = 0; c < DROPOUT__GROUP; ++c) bp[c] = b + 64u * c * es;                                    \
-      for (g = 0; g < STEPS; ++g, block += DROPOUT__GROUP * per) {                                     \
+      for (g = 0; g < STEPS; ++g, block += group * per) {                                               \
          for (k = 0; k < calls; ++k) {                                                                  \
-            const unsigned lo = k * DROPOUT__GROUP / calls, hi = (k + 1) * DROPOUT__GROUP / calls;     \
-            if (mode == 1)                                                                              \
+            const unsigned lo = k * group / calls, hi = (k + 1) * group / calls;                        \
+            if (mode == 1 && vb != DROPOUT__VB)                                                         \
+               DROPOUT__BLOCKS_WIDE_STEP(ks, 7, block + k * vb, words + 4u * vb * k, dtype,              \
+                                         y + 64u * lo * es, x + 64u * lo * es, kb + lo, hi - lo, r->scale_f32, 0); \
+            else if (mode == 1)                                                                         \
                dropout__blocks_apply(ks, 7, block + k * DROPOUT__VB, words + 4u * DROPOUT__VB * k, dtype, \
                                      y + 64u * lo * es, x + 64u * lo * es, kb + lo, hi - lo, r->scale_f32, 0); \
             else if (mode == 2)                                                                         \
@@ -72,7 +94,7 @@ static uint8_t oc_mask[DROPOUT__GROUP * 8];   /* the L1 cases' mask bytes */
             else                                                                                        \
                dropout__blocks_simd(ks, 7, block + k * DROPOUT__VB, words + 4u * DROPOUT__VB * k);     \
          }                                                                                              \
-         for (c = 0; c < DROPOUT__GROUP; ++c) {                                                         \
+         for (c = 0; c < group; ++c) {                                                                  \
             kb[c] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);            \
             if (mode != 1) dropout__store_mask64(oc_mask + 8u * c, kb[c]);                             \
          }                                                                                              \
@@ -147,10 +169,10 @@ int main(int argc, char **argv)
                                             {ops_mask_f16, ops_fwd_f16, ops_fused_f16}};
    static const ops_data_fn data[3][2] = {{ops_data_f32, ops_fdata_f32}, {ops_data_bf16, ops_fdata_bf16},
                                           {ops_data_f16, ops_fdata_f16}};
-   static uint32_t words[DROPOUT__GROUP * 64];
-   static uint64_t kb[DROPOUT__GROUP];
-   static float l1[4][DROPOUT__GROUP * 64];   /* the L1 cases' y, x, bias, residual (f32) */
-   static uint16_t l1h[4][DROPOUT__GROUP * 64];   /* (bf16, f16) */
+   static uint32_t words[DROPOUT__GROUP_MAX * 64];
+   static uint64_t kb[DROPOUT__GROUP_MAX];
+   float *l1[4];      /* the L1 cases' y, x, bias, residual (f32), in ops_l1 */
+   uint16_t *l1h[4];  /* (bf16, f16) */
    float *big[4];                              /* the 2^16-element y, x, bias (COLS), residual */
    uint16_t *bigh[4];
    char *p1[2][4], *p2[2][4];                  /* the same as bytes: [0] f32, [1] bf16 and f16 */
@@ -160,12 +182,14 @@ int main(int argc, char **argv)
    size_t i;
    int a, d, bi, k, r;
    for (a = 0; a < 4; ++a) {   /* normal numbers in every dtype (a NaN would take the scalar loop) */
+      l1[a] = (float *)(void *)(ops_l1 + (size_t)a * OPS_L1_SPAN);
+      l1h[a] = (uint16_t *)(void *)(ops_l1 + (size_t)(4 + a) * OPS_L1_SPAN);
       if (!(big[a] = (float *)malloc(n * 4)) || !(bigh[a] = (uint16_t *)malloc(n * 2))) return 1;
       for (i = 0; i < n; ++i) {
          big[a][i] = (float)((i * (unsigned)(a + 3)) % 1000) * 0.001f + 0.25f;
          bigh[a][i] = (uint16_t)(0x3800u + (i * (unsigned)(a + 3)) % 500u);
       }
-      for (i = 0; i < DROPOUT__GROUP * 64; ++i) {
+      for (i = 0; i < DROPOUT__GROUP_MAX * 64; ++i) {
          l1[a][i] = big[a][i];
          l1h[a][i] = bigh[a][i];
       }
@@ -177,7 +201,7 @@ int main(int argc, char **argv)
       p2[0][a] = (char *)big[a];
       p2[1][a] = (char *)bigh[a];
    }
-   for (i = 0; i < DROPOUT__GROUP; ++i) kb[i] = 0x5555aaaa3333ccccull * (i + 1);
+   for (i = 0; i < DROPOUT__GROUP_MAX; ++i) kb[i] = 0x5555aaaa3333ccccull * (i + 1);
    dropout__key_schedule(42, ks);
    printf("path %s, best of %d rounds, ns per 64 elements; 2^16 elements (L2), p = 0.1; the ceiling of a call:"
           " the larger of its steps in L1 and its data alone in L2\n\n", DROPOUT__SIMD_NAME, rounds);
@@ -187,7 +211,9 @@ int main(int argc, char **argv)
    for (d = 0; d < 3; ++d)
       for (bi = 0; bi < 3; ++bi) {
          const unsigned bits = widths[bi];
+         static const int dtypes[3] = {DROPOUT__F32, DROPOUT__BF16, DROPOUT__F16};
          const double step_per = 1e9 / (STEPS * DROPOUT__GROUP), call_per = 64e9 / (double)n;
+         const double fwd_step_per = 1e9 / (STEPS * ops_group(dtypes[d], (int)bits));
          const int overlap = DROPOUT__FUSED_OVERLAP_TAKES(d == 0 ? DROPOUT__F32 : d == 1 ? DROPOUT__BF16 : DROPOUT__F16, bits);
          double best[K_COUNT];
          dropout_rule rule;
@@ -206,7 +232,7 @@ int main(int argc, char **argv)
                else if (k <= D_FDATA) data[d][k - D_DATA](&plan.rule, kb, (char *)s2[0], (const char *)s2[1],
                                                           (const char *)s2[2], (const char *)s2[3], n);
                else ops_call(k, d, &plan, n, s2[0], mask, s2[1], s2[2], s2[3]);
-               t = (now() - t0) * (k <= S_FUSED ? step_per : call_per);
+               t = (now() - t0) * (k == S_FWD ? fwd_step_per : k <= S_FUSED ? step_per : call_per);
                if (t < best[k]) best[k] = t;
             }
          printf("| %s | %u | %.2f / %.2f = **%.3f** | %.2f / max(%.2f, %.2f) = **%.3f** | %.2f / %.2f = **%.3f** |"

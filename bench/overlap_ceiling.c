@@ -1,10 +1,11 @@
 /* overlap_ceiling.c - how close the in-cache forward can get to Philox alone with its own
    instructions, if memory cost nothing. Not a test: nothing is asserted.
 
-   The in-cache forward (dropout__run_overlap_body) runs steps of 8 windows: the step's
-   Philox calls with the step before's data chunks between their rounds, then the keep
-   words of the step's windows. This program runs exactly those steps, from the header's
-   own functions, on data that stays in L1 (the same 8 chunks every step), so the time is
+   The in-cache forward (dropout__run_overlap_body) runs steps of windows (DROPOUT__GROUP,
+   or DROPOUT__GROUP_WIDE at the widths that take the wide steps): the step's Philox calls
+   with the step before's data chunks between their rounds, then the keep words of the
+   step's windows. This program runs exactly those steps, from the header's
+   own functions, on data that stays in L1 (the same chunks every step), so the time is
    what the core's execution units need for the instruction mix, with no wait on L2.
    Beside it, in the same run: the Philox calls alone, Philox + keep words, the data alone
    (in L1), the fused steps with the mask stores the forward + mask makes (8 bytes a
@@ -48,32 +49,47 @@ static double now(void)
 }
 
 enum { M_PHILOX, M_KEEP, M_DATA, M_FUSED, M_FUSED_MASK, M_COUNT };
-static uint8_t oc_mask[DROPOUT__GROUP * 8];   /* M_FUSED_MASK's mask bytes (in L1) */
-enum { STEPS = 64 };   /* steps a timed call: 64 x 8 windows */
+static uint8_t oc_mask[DROPOUT__GROUP_MAX * 8];   /* M_FUSED_MASK's mask bytes (in L1) */
+enum { STEPS = 64 };   /* steps a timed call: 64 steps of DROPOUT__GROUP windows (or the wide ones') */
+
+/* the windows of the forward's steps for a dtype and width, as dropout__run_simd takes them
+   in cache: DROPOUT__GROUP, or DROPOUT__GROUP_WIDE where the wide steps apply */
+static unsigned oc_group(int dtype, unsigned bits)
+{
+   const dropout__stores in_cache = {0, 0};
+   (void)in_cache; (void)dtype; (void)bits;   /* (without the wide steps, none is read) */
+   return DROPOUT__WIDE_STEP_TAKES(dtype, (int)bits, in_cache) ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP;
+}
 
 /* STEPS steps of the overlap body's loop for one dtype and mode (a constant each, as in
-   the library's own functions), on the 8 chunks at y and x */
+   the library's own functions), on the step's chunks at y and x */
 #define OC_STEPS(name, dtype, T, mode)                                                                   \
    static __attribute__((noinline)) void name(const uint32_t *ks, unsigned bits, uint32_t *words,    \
                                                uint64_t *kb, T *y, const T *x, float scale)           \
    {                                                                                                  \
-      const unsigned per = bits / 2u, calls = DROPOUT__GROUP * per / DROPOUT__VB;                    \
+      const unsigned group = oc_group(dtype, bits), vb = group == DROPOUT__GROUP ? DROPOUT__VB : DROPOUT__VBS; \
+      const unsigned per = bits / 2u, calls = group * per / vb;                                       \
       const uint32_t tm1 = 0x19999999u >> (32u - bits);   /* p = 0.1 */                              \
       uint64_t block = 0;                                                                             \
       unsigned g, b, c;                                                                               \
-      for (g = 0; g < STEPS; ++g, block += DROPOUT__GROUP * per) {                                   \
+      for (g = 0; g < STEPS; ++g, block += group * per) {                                             \
          for (b = 0; b < calls; ++b) {                                                                \
-            const unsigned lo = b * DROPOUT__GROUP / calls, hi = (b + 1) * DROPOUT__GROUP / calls;   \
-            if (mode == M_FUSED || mode == M_FUSED_MASK)                                              \
+            const unsigned lo = b * group / calls, hi = (b + 1) * group / calls;                      \
+            if ((mode == M_FUSED || mode == M_FUSED_MASK) && vb != DROPOUT__VB)                       \
+               DROPOUT__BLOCKS_WIDE_STEP(ks, 7, block + b * vb, words + 4u * vb * b,                   \
+                                         dtype, y + 64u * lo, x + 64u * lo, kb + lo, hi - lo, scale, 0); \
+            else if (mode == M_FUSED || mode == M_FUSED_MASK)                                         \
                dropout__blocks_apply(ks, 7, block + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b,   \
                                      dtype, y + 64u * lo, x + 64u * lo, kb + lo, hi - lo, scale, 0);    \
             else if (mode == M_DATA)                                                                  \
                for (c = lo; c < hi; ++c) dropout__apply64(dtype, y, x, 64u * c, kb[c], scale, 0);    \
+            else if (vb != DROPOUT__VB)                                                               \
+               DROPOUT__BLOCKS_WIDE_STEP(ks, 7, block + b * vb, words + 4u * vb * b, dtype, y, x, kb, 0u, scale, 0); \
             else                                                                                      \
                dropout__blocks_simd(ks, 7, block + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);   \
          }                                                                                            \
          if (mode == M_KEEP || mode == M_FUSED || mode == M_FUSED_MASK)                               \
-            for (c = 0; c < DROPOUT__GROUP; ++c) {                                                    \
+            for (c = 0; c < group; ++c) {                                                             \
                kb[c] = dropout__window_keep(words + c * 2u * bits, (int)bits, tm1);                  \
                if (mode == M_FUSED_MASK) dropout__store_mask64(oc_mask + 8u * c, kb[c]);             \
             }                                                                                         \
@@ -99,6 +115,14 @@ OC_DTYPE(f16, DROPOUT__F16, uint16_t)
 
 static double oc_max(double a, double b) { return a > b ? a : b; }
 
+/* The L1 cases' x and y, each array 2 KiB past the other modulo 4 KiB: a load of x then
+   never shares its low 12 address bits with a store to y just before it (4K aliasing,
+   which made the L1 steps up to 6% slower when the arrays' sizes moved the compiler's
+   placement of them). */
+#define OC_L1_BYTES (DROPOUT__GROUP_MAX * 64u * 4u)
+#define OC_L1_SPAN ((OC_L1_BYTES + 4095u) / 4096u * 4096u + 2048u)
+static unsigned char oc_l1[4 * OC_L1_SPAN] __attribute__((aligned(4096)));
+
 typedef void (*oc_f32_fn)(const uint32_t *, unsigned, uint32_t *, uint64_t *, float *, const float *, float);
 typedef void (*oc_u16_fn)(const uint32_t *, unsigned, uint32_t *, uint64_t *, uint16_t *, const uint16_t *, float);
 
@@ -114,10 +138,10 @@ int main(int argc, char **argv)
    static const oc_f32_fn f32_fns[M_COUNT] = {oc_philox_f32, oc_keep_f32, oc_data_f32, oc_fused_f32, oc_fused_mask_f32};
    static const oc_u16_fn bf16_fns[M_COUNT] = {oc_philox_bf16, oc_keep_bf16, oc_data_bf16, oc_fused_bf16, oc_fused_mask_bf16};
    static const oc_u16_fn f16_fns[M_COUNT] = {oc_philox_f16, oc_keep_f16, oc_data_f16, oc_fused_f16, oc_fused_mask_f16};
-   static uint32_t words[DROPOUT__GROUP * 64];
-   static uint64_t kb[DROPOUT__GROUP];
-   static float xs[DROPOUT__GROUP * 64], ys[DROPOUT__GROUP * 64];
-   static uint16_t xh[DROPOUT__GROUP * 64], yh[DROPOUT__GROUP * 64];
+   static uint32_t words[DROPOUT__GROUP_MAX * 64];
+   static uint64_t kb[DROPOUT__GROUP_MAX];
+   float *const ys = (float *)(void *)oc_l1, *const xs = (float *)(void *)(oc_l1 + OC_L1_SPAN);
+   uint16_t *const yh = (uint16_t *)(void *)(oc_l1 + 2 * OC_L1_SPAN), *const xh = (uint16_t *)(void *)(oc_l1 + 3 * OC_L1_SPAN);
    const dropout_key key = dropout_key_make(42, 7);
    float *x = (float *)malloc(n * 4), *y = (float *)malloc(n * 4);
    uint16_t *x16 = (uint16_t *)malloc(n * 2), *y16 = (uint16_t *)malloc(n * 2);
@@ -131,11 +155,11 @@ int main(int argc, char **argv)
       x[i] = (float)(i % 1000) * 0.001f - 0.5f;
       x16[i] = (uint16_t)(0x3800u + i % 500u);   /* normal numbers in both bf16 and f16 */
    }
-   for (i = 0; i < DROPOUT__GROUP * 64; ++i) {
+   for (i = 0; i < DROPOUT__GROUP_MAX * 64; ++i) {
       xs[i] = x[i];
       xh[i] = x16[i];
    }
-   for (i = 0; i < DROPOUT__GROUP; ++i) kb[i] = 0x5555aaaa3333ccccull * (i + 1);
+   for (i = 0; i < DROPOUT__GROUP_MAX; ++i) kb[i] = 0x5555aaaa3333ccccull * (i + 1);
    dropout__key_schedule(42, ks);
    printf("path %s, best of %d rounds, ns per 64 elements; in brackets, over Philox alone (fill_u32)\n\n",
           DROPOUT__SIMD_NAME, rounds);
@@ -146,7 +170,8 @@ int main(int argc, char **argv)
    for (d = 0; d < 3; ++d)
       for (b = 0; b < 3; ++b) {
          const unsigned bits = widths[b];
-         const double step_per = 1e9 / (STEPS * DROPOUT__GROUP), call_per = 64e9 / (double)n;
+         static const int dtypes[3] = {DROPOUT__F32, DROPOUT__BF16, DROPOUT__F16};
+         const double step_per = 1e9 / (STEPS * oc_group(dtypes[d], bits)), call_per = 64e9 / (double)n;
          double best[C_COUNT];
          dropout_rule rule;
          dropout_plan plan;
