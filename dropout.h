@@ -3588,28 +3588,23 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
       return dropout__run_overlap_body(dtype, y, mask_out, x, full, r, (plain) ? plain_ : st, seed,   \
                                        stream, offset, within, wide);                                 \
    }
-#define DROPOUT__OVERLAP_FNS(dtype, sfx)                                                         \
-   DROPOUT__OVERLAP_FN(, dropout__run_overlap_##sfx, dtype, 1, 0, 0)                           \
-   DROPOUT__OVERLAP_FN(, dropout__run_overlap_in_##sfx, dtype, 1, 1, 0)                        \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_##sfx, dtype, 0, 0, 0)            \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_st_in_##sfx, dtype, 0, 1, 0)
-DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32)
-DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16)
-DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
-#undef DROPOUT__OVERLAP_FNS
+/* w: the names' infix, wide: the wide steps (DROPOUT__WIDE_STEP_TAKES); in: the in-cache
+   ones' attribute. The wide ones all out of line, so that they add nothing to
+   dropout__run_simd, where the in-cache ones of the other steps are inlined. */
+#define DROPOUT__OVERLAP_FNS(dtype, sfx, in, w, wide)                                                  \
+   DROPOUT__OVERLAP_FN(in, dropout__run_overlap_##w##sfx, dtype, 1, 0, wide)                           \
+   DROPOUT__OVERLAP_FN(in, dropout__run_overlap_##w##in_##sfx, dtype, 1, 1, wide)                      \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_##w##st_##sfx, dtype, 0, 0, wide)        \
+   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_##w##st_in_##sfx, dtype, 0, 1, wide)
+DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32, , , 0)
+DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16, , , 0)
+DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16, , , 0)
 #if defined(DROPOUT__CHAINS_WIDE_STEP)
-/* the wide steps' functions (DROPOUT__WIDE_STEP_TAKES), all out of line, so that
-   dropout__run_simd, where the others are inlined, is compiled as before */
-#define DROPOUT__OVERLAP_FNS(dtype, sfx)                                                         \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_##sfx, dtype, 1, 0, 1)             \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_in_##sfx, dtype, 1, 1, 1)          \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_st_##sfx, dtype, 0, 0, 1)          \
-   DROPOUT__OVERLAP_FN(DROPOUT__OUTLINE, dropout__run_overlap_w_st_in_##sfx, dtype, 0, 1, 1)
-DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32)
-DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16)
-DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16)
-#undef DROPOUT__OVERLAP_FNS
+DROPOUT__OVERLAP_FNS(DROPOUT__F32, f32, DROPOUT__OUTLINE, w_, 1)
+DROPOUT__OVERLAP_FNS(DROPOUT__BF16, bf16, DROPOUT__OUTLINE, w_, 1)
+DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16, DROPOUT__OUTLINE, w_, 1)
 #endif
+#undef DROPOUT__OVERLAP_FNS
 #undef DROPOUT__OVERLAP_FN
 #undef DROPOUT__OUTLINE
 
