@@ -33,25 +33,11 @@ int main(void)
 }
 #else
 
-static double now(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "ceiling.h"
 
 enum { STEPS = 64 };   /* steps a timed L1 case: 64 steps of DROPOUT__GROUP windows (or the wide ones') */
 enum { COLS = 1024 };  /* the fused op's rows */
 static uint8_t oc_mask[DROPOUT__GROUP_MAX * 8];   /* the L1 cases' mask bytes */
-
-/* the windows of the forward's steps for a dtype and width, as dropout__run_simd takes them
-   in cache: DROPOUT__GROUP, or DROPOUT__GROUP_WIDE where the wide steps apply */
-static unsigned ops_group(int dtype, int bits)
-{
-   const dropout__stores in_cache = {0, 0};
-   (void)in_cache; (void)dtype; (void)bits;   /* (without the wide steps, none is read) */
-   return DROPOUT__WIDE_STEP_TAKES(dtype, bits, in_cache) ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP;
-}
 
 /* The L1 cases' y, x, bias and residual, each array 1 KiB past the one before modulo 4 KiB:
    a load never shares its low 12 address bits with a store to y just before it (4K
@@ -69,7 +55,7 @@ static unsigned char ops_l1[8 * OPS_L1_SPAN] __attribute__((aligned(4096)));
                                                uint64_t *kb, char *y, const char *x, const char *b,      \
                                                const char *res)                                          \
    {                                                                                                    \
-      const unsigned group = mode == 1 ? ops_group(dtype, r->bits) : DROPOUT__GROUP;                  \
+      const unsigned group = mode == 1 ? ceiling_group(dtype, r->bits) : DROPOUT__GROUP;                  \
       const unsigned vb = group == DROPOUT__GROUP ? DROPOUT__VB : DROPOUT__VBS;                         \
       const unsigned per = (unsigned)r->bits / 2u, calls = group * per / vb;                            \
       const uint32_t tm1 = (uint32_t)(r->threshold - 1u);                                              \
@@ -133,7 +119,6 @@ typedef void (*ops_data_fn)(const dropout_rule *, const uint64_t *, char *, cons
 /* the cases, timed in alternation: L1 steps, L2 data alone, the library's calls */
 enum { S_MASK, S_FWD, S_FUSED, D_DATA, D_FDATA, L_MASK, L_BWD, L_BWD_MASK, L_FUSED, K_COUNT };
 
-static double oc_max(double a, double b) { return a > b ? a : b; }
 
 /* one library call of case k, dtype d (0 f32, 1 bf16, 2 f16) */
 static void ops_call(int k, int d, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x,
@@ -213,7 +198,7 @@ int main(int argc, char **argv)
          const unsigned bits = widths[bi];
          static const int dtypes[3] = {DROPOUT__F32, DROPOUT__BF16, DROPOUT__F16};
          const double step_per = 1e9 / (STEPS * DROPOUT__GROUP), call_per = 64e9 / (double)n;
-         const double fwd_step_per = 1e9 / (STEPS * ops_group(dtypes[d], (int)bits));
+         const double fwd_step_per = 1e9 / (STEPS * ceiling_group(dtypes[d], (int)bits));
          const int overlap = DROPOUT__FUSED_OVERLAP_TAKES(d == 0 ? DROPOUT__F32 : d == 1 ? DROPOUT__BF16 : DROPOUT__F16, bits);
          double best[K_COUNT];
          dropout_rule rule;
@@ -226,21 +211,21 @@ int main(int argc, char **argv)
          for (k = 0; k < K_COUNT; ++k) best[k] = 1e30;
          for (r = 0; r < rounds; ++r)
             for (k = 0; k < K_COUNT; ++k) {
-               double t0 = now(), t;
+               double t0 = ceiling_now(), t;
                char *const *s1 = p1[d != 0], *const *s2 = p2[d != 0];
                if (k <= S_FUSED) steps[d][k](ks, &plan.rule, words, kb, s1[0], s1[1], s1[2], s1[3]);
                else if (k <= D_FDATA) data[d][k - D_DATA](&plan.rule, kb, (char *)s2[0], (const char *)s2[1],
                                                           (const char *)s2[2], (const char *)s2[3], n);
                else ops_call(k, d, &plan, n, s2[0], mask, s2[1], s2[2], s2[3]);
-               t = (now() - t0) * (k == S_FWD ? fwd_step_per : k <= S_FUSED ? step_per : call_per);
+               t = (ceiling_now() - t0) * (k == S_FWD ? fwd_step_per : k <= S_FUSED ? step_per : call_per);
                if (t < best[k]) best[k] = t;
             }
          printf("| %s | %u | %.2f / %.2f = **%.3f** | %.2f / max(%.2f, %.2f) = **%.3f** | %.2f / %.2f = **%.3f** |"
                 " %.2f / max(%.2f, %.2f) = **%.3f** | %s |\n",
                 dname[d], bits, best[L_MASK], best[S_MASK], best[L_MASK] / best[S_MASK],
-                best[L_BWD], best[S_FWD], best[D_DATA], best[L_BWD] / oc_max(best[S_FWD], best[D_DATA]),
+                best[L_BWD], best[S_FWD], best[D_DATA], best[L_BWD] / ceiling_max(best[S_FWD], best[D_DATA]),
                 best[L_BWD_MASK], best[D_DATA], best[L_BWD_MASK] / best[D_DATA],
-                best[L_FUSED], best[S_FUSED], best[D_FDATA], best[L_FUSED] / oc_max(best[S_FUSED], best[D_FDATA]),
+                best[L_FUSED], best[S_FUSED], best[D_FDATA], best[L_FUSED] / ceiling_max(best[S_FUSED], best[D_FDATA]),
                 overlap ? "yes" : "no");
       }
    for (a = 0; a < 4; ++a) {

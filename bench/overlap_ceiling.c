@@ -41,25 +41,11 @@ int main(void)
 }
 #else
 
-static double now(void)
-{
-   struct timespec ts;
-   clock_gettime(CLOCK_MONOTONIC, &ts);
-   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "ceiling.h"
 
 enum { M_PHILOX, M_KEEP, M_DATA, M_FUSED, M_FUSED_MASK, M_COUNT };
 static uint8_t oc_mask[DROPOUT__GROUP_MAX * 8];   /* M_FUSED_MASK's mask bytes (in L1) */
 enum { STEPS = 64 };   /* steps a timed call: 64 steps of DROPOUT__GROUP windows (or the wide ones') */
-
-/* the windows of the forward's steps for a dtype and width, as dropout__run_simd takes them
-   in cache: DROPOUT__GROUP, or DROPOUT__GROUP_WIDE where the wide steps apply */
-static unsigned oc_group(int dtype, unsigned bits)
-{
-   const dropout__stores in_cache = {0, 0};
-   (void)in_cache; (void)dtype; (void)bits;   /* (without the wide steps, none is read) */
-   return DROPOUT__WIDE_STEP_TAKES(dtype, (int)bits, in_cache) ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP;
-}
 
 /* STEPS steps of the overlap body's loop for one dtype and mode (a constant each, as in
    the library's own functions), on the step's chunks at y and x */
@@ -67,7 +53,7 @@ static unsigned oc_group(int dtype, unsigned bits)
    static __attribute__((noinline)) void name(const uint32_t *ks, unsigned bits, uint32_t *words,    \
                                                uint64_t *kb, T *y, const T *x, float scale)           \
    {                                                                                                  \
-      const unsigned group = oc_group(dtype, bits), vb = group == DROPOUT__GROUP ? DROPOUT__VB : DROPOUT__VBS; \
+      const unsigned group = ceiling_group(dtype, (int)bits), vb = group == DROPOUT__GROUP ? DROPOUT__VB : DROPOUT__VBS; \
       const unsigned per = bits / 2u, calls = group * per / vb;                                       \
       const uint32_t tm1 = 0x19999999u >> (32u - bits);   /* p = 0.1 */                              \
       uint64_t block = 0;                                                                             \
@@ -113,7 +99,6 @@ OC_DTYPE(f32, DROPOUT__F32, float)
 OC_DTYPE(bf16, DROPOUT__BF16, uint16_t)
 OC_DTYPE(f16, DROPOUT__F16, uint16_t)
 
-static double oc_max(double a, double b) { return a > b ? a : b; }
 
 /* The L1 cases' x and y, each array 2 KiB past the other modulo 4 KiB: a load of x then
    never shares its low 12 address bits with a store to y just before it (4K aliasing,
@@ -171,7 +156,7 @@ int main(int argc, char **argv)
       for (b = 0; b < 3; ++b) {
          const unsigned bits = widths[b];
          static const int dtypes[3] = {DROPOUT__F32, DROPOUT__BF16, DROPOUT__F16};
-         const double step_per = 1e9 / (STEPS * oc_group(dtypes[d], bits)), call_per = 64e9 / (double)n;
+         const double step_per = 1e9 / (STEPS * ceiling_group(dtypes[d], (int)bits)), call_per = 64e9 / (double)n;
          double best[C_COUNT];
          dropout_rule rule;
          dropout_plan plan;
@@ -185,7 +170,7 @@ int main(int argc, char **argv)
          for (c = 0; c < C_COUNT; ++c) best[c] = 1e30;
          for (r = 0; r < rounds; ++r)
             for (c = 0; c < C_COUNT; ++c) {   /* the cases in alternation: the same moments */
-               double t0 = now(), t;
+               double t0 = ceiling_now(), t;
                if (c == C_FILL) dropout_fill_u32(key, dropout_pos_make(0), w, n / 32u * bits);
                else if (c == C_DATA_L2 && d == 0) oc_data_all_f32(kb, y, x, n, 1.1111112f);
                else if (c == C_DATA_L2 && d == 1) oc_data_all_bf16(kb, y16, x16, n, 1.1111112f);
@@ -201,14 +186,14 @@ int main(int argc, char **argv)
                else if (d == 0) f32_fns[c](ks, bits, words, kb, ys, xs, 1.1111112f);
                else if (d == 1) bf16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);
                else f16_fns[c](ks, bits, words, kb, yh, xh, 1.1111112f);
-               t = (now() - t0) * (c >= C_FILL ? call_per : step_per);
+               t = (ceiling_now() - t0) * (c >= C_FILL ? call_per : step_per);
                if (t < best[c]) best[c] = t;
             }
          printf("| %s | %u | %.2f | %.2f | %.2f | %.2f | %.2f (%.2f) | %.2f | %.2f | %.2f | %.2f | **%.3f** | **%.3f** |\n",
                 dname[d], bits, best[C_FILL], best[M_PHILOX], best[M_KEEP], best[M_DATA], best[M_FUSED],
                 best[M_FUSED] / best[C_FILL], best[M_FUSED_MASK], best[C_DATA_L2], best[C_FWD_NOMASK], best[C_FWD],
-                best[C_FWD_NOMASK] / oc_max(best[M_FUSED], best[C_DATA_L2]),
-                best[C_FWD] / oc_max(best[M_FUSED_MASK], best[C_DATA_L2]));
+                best[C_FWD_NOMASK] / ceiling_max(best[M_FUSED], best[C_DATA_L2]),
+                best[C_FWD] / ceiling_max(best[M_FUSED_MASK], best[C_DATA_L2]));
       }
    free(x); free(y); free(x16); free(y16); free(w); free(mask);
    return 0;
