@@ -2612,8 +2612,9 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    latency (multiply, shift, xor). The ISA block lists its chains as X(index, name) in
    DROPOUT__CHAINS(X); four by default (AVX-512), which keep the vector pipes busy and
    leave registers for the data chunks between the rounds. */
+#define DROPOUT__CHAINS4(X) X(0, a) X(1, b) X(2, e) X(3, f)
 #ifndef DROPOUT__CHAINS
-#define DROPOUT__CHAINS(X) X(0, a) X(1, b) X(2, e) X(3, f)
+#define DROPOUT__CHAINS(X) DROPOUT__CHAINS4(X)
 #endif
 #define DROPOUT__CHAIN_COUNT(n, c) + 1
 #define DROPOUT__U (0 DROPOUT__CHAINS(DROPOUT__CHAIN_COUNT))
@@ -2742,8 +2743,7 @@ static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t b
    for DROPOUT__VB blocks: a call across a multiple of 2^32 blocks (rare) takes
    dropout__blocks_simd_any, which writes that many. Out of line: inlined into
    dropout__windows_keep it ran slower (a 64-element call 1.06x the time). */
-#define DROPOUT__CHAINS4(X) X(0, a) X(1, b) X(2, e) X(3, f)
-#define DROPOUT__VB4 (2 * DROPOUT__W)
+#define DROPOUT__VB4 (2 * DROPOUT__W)   /* DROPOUT__CHAINS4's blocks */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
