@@ -112,7 +112,9 @@ def run_world(world):
     """[each rank's {kind: (weights, masks), "refused": message}] of one run at `world` processes."""
     with tempfile.TemporaryDirectory() as outdir:
         mp.spawn(_worker, args=(world, free_port(), outdir), nprocs=world, join=True)
-        return [torch.load(os.path.join(outdir, "%d.pt" % r)) for r in range(world)]
+        # weights_only=False: the files hold NumPy arrays, written a moment ago by this run's
+        # own workers (torch 2.6 and later load only tensors by default)
+        return [torch.load(os.path.join(outdir, "%d.pt" % r), weights_only=False) for r in range(world)]
 
 
 def measure(one, ranks, kind):
