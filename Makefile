@@ -29,7 +29,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ceiling clean python python-cuda test-cuda bench-cuda gpu gpu-info test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
+.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ceiling clean python python-cuda test-cuda bench-cuda gpu gpu-info gpu-peers test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -254,10 +254,12 @@ bench-ceiling:
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;
 #                   builds the seven programs in parallel; runs the tests, the trainer
-#                   (CPU vs GPU weights), the matmul cost, the benchmark + report, then the sanitizers (each
+#                   (CPU vs GPU weights), the matmul cost, the benchmark + report, the
+#                   Python package's CUDA tests and the OpenCL tests on the GPU's driver
+#                   (make gpu-peers, tests/gpu_peers.sh), then the sanitizers (each
 #                   capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot
 #                   cost the numbers). Log and report go to $$OUT when set (gpu.log,
-#                   bench_cuda.md, bench_cuda.csv); about 2.5 minutes on an H100.
+#                   bench_cuda.md, bench_cuda.csv, bench_opencl.md); about 5.5 minutes on an H100.
 #   make test-cuda / demo-cuda / bench-cuda / bench-matmul-cuda / sanitize-cuda /
 #        profile-cuda (Nsight Compute counters)   the pieces
 #   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else build/bench/,
@@ -359,6 +361,10 @@ bench-cuda: build/cuda/bench_cuda
 	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
 	@if [ -n "$(OUT)" ]; then cp build/cuda/bench_cuda.csv "$(OUT)/"; fi
 
+# the Python package's CUDA half and dropout_opencl.h on the GPU's OpenCL driver (tests/gpu_peers.sh)
+gpu-peers:
+	sh tests/gpu_peers.sh
+
 gpu:
 	@mkdir -p build/cuda $(if $(OUT),$(OUT))
 	@{ rc=0; \
@@ -368,6 +374,7 @@ gpu:
 	     $(MAKE) --no-print-directory demo-cuda || rc=1; \
 	     $(MAKE) --no-print-directory bench-matmul-cuda || rc=1; \
 	     $(MAKE) --no-print-directory bench-cuda || rc=1; \
+	     $(MAKE) --no-print-directory gpu-peers || rc=1; \
 	     $(MAKE) --no-print-directory sanitize-cuda || rc=1; \
 	  else rc=2; fi; \
 	  echo $$rc >build/cuda/gpu.rc; \
