@@ -1960,8 +1960,7 @@ DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t kee
 /* 32 bf16 elements v, t > 0: kept ? bf16(x * scale) : +0, as dropout_apply_bf16, in integer
    arithmetic. A 32-bit lane holds two elements: the even one widens with a shift, the odd
    one with a mask, so no element crosses a lane, and the results go back with one blend.
-   x86's multiply returns a NaN input quieted (x | 0x400000), dropout__scale_f32's rule;
-   such a lane is truncated instead of rounded, dropout_f32_to_bf16's. */
+   A NaN product rounds as a number would (dropout__v_f32_to_bf16_num says why). */
 DROPOUT__INLINE __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s)
 {
    const __m512i hi = _mm512_set1_epi32((int)0xFFFF0000u), half = _mm512_set1_epi32(0x7FFF);
@@ -1969,10 +1968,9 @@ DROPOUT__INLINE __m512i dropout__bf16x32_int(__m512i v, __mmask32 keep, __m512 s
    __m512i r[2];
    int k;
    for (k = 0; k < 2; ++k) {   /* k = 0: even elements, 1: odd */
-      __m512 m = _mm512_mul_ps(_mm512_castsi512_ps(k ? _mm512_and_si512(v, hi) : _mm512_slli_epi32(v, 16)), s);
-      __m512i u = _mm512_castps_si512(m), t = _mm512_add_epi32(u, half);
-      t = _mm512_mask_add_epi32(t, _mm512_test_epi32_mask(u, lsb), t, one);   /* + the kept bit 16: ties to even */
-      r[k] = _mm512_mask_mov_epi32(t, _mm512_cmp_ps_mask(m, m, _CMP_UNORD_Q), u);
+      __m512i u = _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(k ? _mm512_and_si512(v, hi) : _mm512_slli_epi32(v, 16)), s));
+      __m512i t = _mm512_add_epi32(u, half);
+      r[k] = _mm512_mask_add_epi32(t, _mm512_test_epi32_mask(u, lsb), t, one);   /* + the kept bit 16: ties to even */
    }
    return _mm512_maskz_mov_epi16(keep, _mm512_mask_blend_epi16((__mmask32)0xAAAAAAAAu, _mm512_srli_epi32(r[0], 16), r[1]));
 }
@@ -2215,10 +2213,8 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    for (g = 0; g < 4; ++g) {
       __m256i r[2], kb = _mm256_and_si256(_mm256_set1_epi16((short)(uint16_t)(keep >> (16 * g))), bit);
       for (k = 0; k < 2; ++k) {
-         __m256 m = _mm256_mul_ps(_mm256_castsi256_ps(k ? _mm256_and_si256(v[g], hi) : _mm256_slli_epi32(v[g], 16)), s);
-         __m256i u = _mm256_castps_si256(m);
-         __m256i t = _mm256_add_epi32(_mm256_add_epi32(u, half), _mm256_and_si256(_mm256_srli_epi32(u, 16), one));
-         r[k] = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(t), m, _mm256_cmp_ps(m, m, _CMP_UNORD_Q)));
+         __m256i u = _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(k ? _mm256_and_si256(v[g], hi) : _mm256_slli_epi32(v[g], 16)), s));
+         r[k] = _mm256_add_epi32(_mm256_add_epi32(u, half), _mm256_and_si256(_mm256_srli_epi32(u, 16), one));   /* NaN too: dropout__v_f32_to_bf16_num */
       }
       dropout__v_put(nt, y + 16 * g, _mm256_and_si256(_mm256_cmpeq_epi16(kb, bit),
                         _mm256_blend_epi16(_mm256_srli_epi32(r[0], 16), r[1], 0xAA)));
@@ -2976,19 +2972,16 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_f16(dropout__v x)
    return dropout__v_or(r, sign);
 }
 
-/* f32 bits -> bf16 bits, exactly as dropout_f32_to_bf16. */
-DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16(dropout__v x)
-{
-   dropout__v ax = dropout__v_and(x, dropout__v_set1(0x7FFFFFFFu));
-   dropout__v hi = dropout__v_srli(x, 16);
-   dropout__v nan = dropout__v_or(hi, dropout__v_set1(0x40u));
-   dropout__v rne = dropout__v_srli(dropout__v_add(dropout__v_add(x, dropout__v_set1(0x7FFFu)),
-                                                   dropout__v_and(hi, dropout__v_set1(1u))), 16);
-   return dropout__v_sel(dropout__v_gt_s(ax, dropout__v_set1(0x7F800000u)), nan, rne);
-}
-
-/* The same for lanes that hold no NaN (the fused op's groups with a NaN take the scalar
-   loop): round to nearest even alone, four operations fewer */
+/* f32 bits -> bf16 bits by rounding to nearest even alone: dropout_f32_to_bf16 for every
+   lane that is a number, and for a NaN whose low 16 bits are zero and whose quiet bit is
+   set (the rounding adds at most 0x8000 to them, no carry, so it truncates, as
+   dropout_f32_to_bf16's NaN rule does, and the quiet bit is there already). The bf16
+   calls' products are such NaNs: x * scale with x a widened bf16 (low 16 bits zero) and
+   the scale finite gives a NaN only from a NaN x, which x86 and Arm return quieted with its
+   payload (dropout__scale_f32's rule), or, in Arm's default-NaN mode, as 0x7FC00000. So
+   the bf16 applies of every SIMD path round NaN lanes too, with no compare and select (the
+   AVX2 and AVX-512 ones write the same sum out). The fused op's groups with a NaN take the
+   scalar loop. */
 DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
 {
    return dropout__v_srli(dropout__v_add(dropout__v_add(x, dropout__v_set1(0x7FFFu)),
@@ -3057,7 +3050,7 @@ DROPOUT__INLINE void dropout__apply64_half_lanes(uint16_t *y, const uint16_t *x,
    for (g = 0; g < 64; g += DROPOUT__W) {
       dropout__v h = dropout__v_load_u16(x + g);
       dropout__v f = dropout__v_fmul(f16 ? dropout__v_f16_to_f32(h) : dropout__v_slli(h, 16), s);
-      dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), f16 ? dropout__v_f32_to_f16(f) : dropout__v_f32_to_bf16(f)));
+      dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), f16 ? dropout__v_f32_to_f16(f) : dropout__v_f32_to_bf16_num(f)));
    }
    (void)nt;   /* NEON has no streaming stores */
 }
