@@ -547,8 +547,13 @@ static void case_half_all(void)
             model_forward(t, z, m2, x, n, 0.7, bits, 5, 6, off);
             CHECK(lib_forward(t, y, m1, x, n, 0.7, bits, 5, 6, off) == 0 && memcmp(y, z, n * 2) == 0,
                   "%s bits=%d offset%%64=%u differs", type_name[t], bits, (unsigned)(off % 64));
+            CHECK(lib_backward(t, y, x, n, 0.7, bits, 5, 6, off) == 0 && memcmp(y, z, n * 2) == 0,
+                  "%s backward bits=%d offset%%64=%u differs", type_name[t], bits, (unsigned)(off % 64));
+            model_apply_mask(t, z, x, m2, n, 0.7, bits);
+            CHECK(lib_backward_mask(t, y, x, m1, n, 0.7, bits) == 0 && memcmp(y, z, n * 2) == 0,
+                  "%s backward from the mask bits=%d offset%%64=%u differs", type_name[t], bits, (unsigned)(off % 64));
          }
-   case_end(NAME("bf16 and f16 forward of every 16-bit value == reference"));
+   case_end(NAME("bf16 and f16 forward, backward and backward from the mask of every 16-bit value == reference"));
 }
 
 /* Streaming stores (x86, from DROPOUT_STREAM_STORE_BYTES of output on, y aligned to
