@@ -10,7 +10,10 @@
    after a warm-up run that also compiles the kernels for the work-group size.
 
    On PoCL the "device" is this machine's CPU: the figures then say how the OpenCL
-   kernels do on the CPU, not on a GPU. The device line of the output says which. */
+   kernels do on the CPU, not on a GPU. The device line of the output says which. On a GPU
+   a second table follows: the forwards at the largest size under every launch shape
+   (work-group size, groups a compute unit, staged or direct), from which the defaults are
+   to be chosen (DROPOUT_BENCH_LAUNCHES=1 prints it on any device). */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime; before the first system header */
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_OPENCL_IMPLEMENTATION
@@ -76,6 +79,76 @@ static double time_copy(cl_mem src, cl_mem dst, size_t bytes)
       if (r > 0 && dt < best) best = dt;
    }
    return best;
+}
+
+/* One op's plan and tensors at n elements, buffers a (in), b (out), m (mask); returns the
+   bytes it moves */
+static size_t op_setup(const Op *o, size_t n, dropout_plan *plan, dropout_desc *d, dropout_opencl_tensors *t,
+                       cl_mem a, cl_mem b, cl_mem m)
+{
+   dropout_rule rule;
+   size_t es = o->dt == DROPOUT_DTYPE_F64 ? 8 : o->dt == DROPOUT_DTYPE_F32 ? 4 : 2, bytes = 0;
+   if (dropout_rule_init_quantised(&rule, 0.1, (dropout_bits)o->bits) != DROPOUT_OK ||
+       dropout_plan_at(plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), n) != DROPOUT_OK ||
+       dropout_desc_init(d, o->op, o->dt, plan) != DROPOUT_OK) {
+      printf("FAIL bench_opencl: no descriptor for p = 0.1 at %d bits\n", o->bits);
+      exit(1);
+   }
+   memset(t, 0, sizeof *t);
+   if (o->op != DROPOUT_OP_MASK) { t->out = b; t->in = a; bytes += 2 * n * es; }
+   if (o->mask) { t->mask = m; bytes += n / 8u; }
+   return bytes;
+}
+
+/* The launch shapes: the contiguous forwards at the largest size with work-groups of 64, 128
+   and 256 work-items, 8 to 64 groups a compute unit at most, staged and direct layouts (any
+   shape, the same bits). On GPUs (DROPOUT_BENCH_LAUNCHES=1: on any device): the table that
+   dropout_opencl_init's defaults (64 work-items, 16 groups a compute unit, staged on GPUs)
+   are to be chosen from, device by device. */
+static void launch_shapes(FILE *f, const Op *ops, size_t nops, size_t n, cl_mem a, cl_mem b, cl_mem m)
+{
+   static const size_t locals[3] = {64, 128, 256}, per_cu[4] = {8, 16, 32, 64};
+   cl_device_type type = 0;
+   cl_uint cus = 1;
+   const char *env = getenv("DROPOUT_BENCH_LAUNCHES");
+   size_t i, li, gi;
+   int direct, lg = 0;
+   clGetDeviceInfo(g_ocl.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+   clGetDeviceInfo(g_ocl.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+   if (!(type & CL_DEVICE_TYPE_GPU) && !(env && atoi(env))) return;
+   while (((size_t)1 << lg) < n) ++lg;
+   {
+      char head[512];
+      snprintf(head, sizeof head,
+               "\n## Launch shapes, 2^%d elements (ratio to the copy; %u compute units; default: 64 x 16 a unit, %s)\n\n"
+               "| op | layout | work-group | groups a unit | ratio |\n| --- | --- | ---: | ---: | ---: |\n",
+               lg, (unsigned)cus, g_ocl.direct ? "direct" : "staged");
+      fputs(head, f); fputs(head, stdout);
+   }
+   for (i = 0; i < nops; ++i) {
+      const Op *o = &ops[i];
+      dropout_plan plan;
+      dropout_desc d;
+      dropout_opencl_tensors t;
+      size_t bytes;
+      double tcopy;
+      if (o->op != DROPOUT_OP_FORWARD || o->mask || o->dt == DROPOUT_DTYPE_F64) continue;
+      bytes = op_setup(o, n, &plan, &d, &t, a, b, m);
+      tcopy = time_copy(a, b, bytes / 2u);
+      for (direct = 0; direct < 2; ++direct)
+         for (li = 0; li < 3; ++li)
+            for (gi = 0; gi < 4; ++gi) {
+               char row[256];
+               if (dropout_opencl_set_direct(&g_ocl, direct) || dropout_opencl_set_launch(&g_ocl, locals[li], per_cu[gi] * cus) ||
+                   g_ocl.local_size != locals[li])
+                  continue;   /* past the kernels' work-group limit */
+               snprintf(row, sizeof row, "| %s | %s | %lu | %lu | %.2f |\n", o->name, direct ? "direct" : "staged",
+                        (unsigned long)locals[li], (unsigned long)per_cu[gi], tcopy / time_run(&d, &t));
+               fputs(row, f); fputs(row, stdout); fflush(stdout);
+            }
+   }
+   dropout_opencl_set_direct(&g_ocl, -1);
+   dropout_opencl_set_launch(&g_ocl, 64, 16u * cus);
 }
 
 int main(int argc, char **argv)
@@ -200,6 +273,7 @@ int main(int argc, char **argv)
          fputs(row, f); fputs(row, stdout); fflush(stdout);
       }
    }
+   launch_shapes(f, ops, sizeof ops / sizeof ops[0], (size_t)1 << log2_max, a, b, m);
    fclose(f);
    printf("\nsaved %s\n", out_path);
    dropout_opencl_release(&g_ocl);
