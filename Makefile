@@ -14,6 +14,7 @@
 #                   writes build/bench/isa-*.md
 #   make bench-ab   this dropout.h against a revision's (REV=7bc1106, pinned) over the whole
 #                   grid, in one process, beside A against itself built again (the guard)
+#   make bench-ab-all  the same on every build this CPU runs (native, AVX2, SSE2 on x86-64)
 #   make bench-ab-calls  the calls at one size against max(wall, Philox alone), REV=HEAD
 #   make same-code  REV's dropout.h (default HEAD) against this one: the same code? (builds only)
 #   make bench-ceiling  the in-cache forward's own instructions with its data in L1: how
@@ -29,7 +30,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ceiling clean python python-cuda test-cuda bench-cuda gpu gpu-info gpu-peers test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
+.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ab-all bench-ceiling clean python python-cuda test-cuda bench-cuda gpu gpu-info gpu-peers test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -205,6 +206,16 @@ bench-ab:
 	if [ "$(AB_RECHECK)" != 0 ] && grep -q 'above the spread: [^n]' $$out; then \
 	  { echo; echo "### The flagged cells again, from fresh copies of the grid binary (bench/ab/recheck.sh)"; echo; \
 	    sh bench/ab/recheck.sh $$out build/ab/ab_grid 3; } | tee -a $$out; fi; echo "saved $$out"
+
+# make bench-ab-all REV=<rev>: make bench-ab on each build this CPU runs: -march=native,
+# then on x86-64 also x86-64-v3 (AVX2) and x86-64 (SSE2), each with its recheck: the
+# "every machine a session gets" run, one table per CPU model and path.
+.PHONY: bench-ab-all
+bench-ab-all:
+	$(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=native
+	@if [ "$$(uname -m)" = x86_64 ]; then \
+	   $(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=x86-64-v3 && \
+	   $(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=x86-64; fi
 
 # make same-code [REV=HEAD]: does the working tree's dropout.h compile to REV's code, function
 # for function (bench/ab/same_code.sh: gcc and clang, each SIMD path)? The check for code
