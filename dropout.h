@@ -3720,13 +3720,32 @@ static int dropout__run_mask_simd(int dtype, void *y, const void *x, const uint8
                                   const dropout_rule *r, uint64_t seed, uint64_t stream, uint64_t offset)
 {
    static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
-   const size_t es = size[dtype], full = n & ~(size_t)(DROPOUT__CHUNK - 1);
+   const size_t es = size[dtype], full = n & ~(size_t)(DROPOUT__CHUNK - 1), vb = DROPOUT__W * 4u;
    const dropout__stores st = dropout__stores_choose(y, n, es, r);
-   size_t c;
+   const size_t mis = (size_t)((uintptr_t)y % vb);
+   size_t c, h = 0;
    if (r->threshold == 0 || st.nt != 0 || st.h != 0) return 0;
+   /* f32 and f64 with y not on a vector boundary (malloc gives 16 bytes; AVX2 and AVX-512,
+      whose vectors are wider): the data grid shifted by h elements to the next one, so
+      that no vector store (nor, with x as misaligned as y, load) straddles two cache
+      lines; chunk c then takes its keep bits from mask words c and c + 1, and
+      dropout__grid_edges does the first h and the last 64 - h. (2-byte data, whose loads
+      are half vectors, gained nothing: bench/results/zen5-amd-epyc-f26m2.md) */
+   if (vb > 16u && es >= 4u && mis % es == 0 && full >= 2u * DROPOUT__CHUNK) h = (vb - mis) % vb / es;
 #define DROPOUT__MASK_LOOP(apply, T, scale)                                                                 \
-   for (c = 0; c < full / DROPOUT__CHUNK; ++c)                                                              \
-      apply((T *)y + 64u * c, (const T *)x + 64u * c, dropout__load_mask64(mask_in + 8u * c), scale, 0)
+   do {                                                                                                     \
+      if (h == 0)                                                                                           \
+         for (c = 0; c < full / DROPOUT__CHUNK; ++c)                                                        \
+            apply((T *)y + 64u * c, (const T *)x + 64u * c, dropout__load_mask64(mask_in + 8u * c), scale, 0); \
+      else {                                                                                                \
+         uint64_t prev = dropout__load_mask64(mask_in), cur;                                                \
+         for (c = 1; c < full / DROPOUT__CHUNK; ++c, prev = cur) {                                          \
+            cur = dropout__load_mask64(mask_in + 8u * c);                                                   \
+            apply((T *)y + h + 64u * (c - 1u), (const T *)x + h + 64u * (c - 1u), prev >> h | cur << (64u - h), scale, 0); \
+         }                                                                                                  \
+         dropout__grid_edges(dtype, y, x, full, (unsigned)h, dropout__load_mask64(mask_in), prev, r);         \
+      }                                                                                                     \
+   } while (0)
    if (dtype == DROPOUT__F32) DROPOUT__MASK_LOOP(dropout__apply64_f32, float, r->scale_f32);
    else if (dtype == DROPOUT__BF16) DROPOUT__MASK_LOOP(dropout__apply64_bf16, uint16_t, r->scale_f32);
    else if (dtype == DROPOUT__F16) DROPOUT__MASK_LOOP(dropout__apply64_f16, uint16_t, r->scale_f32);

@@ -114,9 +114,13 @@ static double time_call(const cell *c, int v, size_t n)
    library's AVX-512 build does when it streams (without it the library beat this wall by
    10-20% on Zen 5) */
 #define WALL_AHEAD 2048
+static size_t misalign;   /* -a (below) */
 static double time_wall(size_t n, int es, int nt)
 {
    const size_t per = (n / (size_t)nthreads + COLS - 1) / COLS * COLS;
+   /* the arrays' aligned starts (-a moves the calls' arrays, never the wall's vectors) */
+   float *wx = (float *)(void *)((char *)xf - misalign), *wy = (float *)(void *)((char *)yf - misalign);
+   uint16_t *wxb = (uint16_t *)(void *)((char *)xb - misalign), *wyh = (uint16_t *)(void *)((char *)yh - misalign);
    double t0 = now();
    int t;
 #ifdef _OPENMP
@@ -129,32 +133,32 @@ static double time_wall(size_t n, int es, int nt)
          if (nt) {
             const __m512 s = _mm512_set1_ps(1.1111112f);
             for (i = lo; i + 16 <= hi; i += 16) {
-               _mm_prefetch((const char *)(xf + i) + WALL_AHEAD, _MM_HINT_T0);
-               _mm512_stream_ps(yf + i, _mm512_mul_ps(_mm512_load_ps(xf + i), s));
+               _mm_prefetch((const char *)(wx + i) + WALL_AHEAD, _MM_HINT_T0);
+               _mm512_stream_ps(wy + i, _mm512_mul_ps(_mm512_load_ps(wx + i), s));
             }
             continue;
          }
 #elif defined(__AVX__)
          if (nt) {
             const __m256 s = _mm256_set1_ps(1.1111112f);
-            for (i = lo; i + 8 <= hi; i += 8) _mm256_stream_ps(yf + i, _mm256_mul_ps(_mm256_load_ps(xf + i), s));
+            for (i = lo; i + 8 <= hi; i += 8) _mm256_stream_ps(wy + i, _mm256_mul_ps(_mm256_load_ps(wx + i), s));
             continue;
          }
 #elif defined(__SSE2__)
          if (nt) {
             const __m128 s = _mm_set1_ps(1.1111112f);
-            for (i = lo; i + 4 <= hi; i += 4) _mm_stream_ps(yf + i, _mm_mul_ps(_mm_load_ps(xf + i), s));
+            for (i = lo; i + 4 <= hi; i += 4) _mm_stream_ps(wy + i, _mm_mul_ps(_mm_load_ps(wx + i), s));
             continue;
          }
 #endif
-         for (i = lo; i < hi; ++i) yf[i] = xf[i] * 1.1111112f;
+         for (i = lo; i < hi; ++i) wy[i] = wx[i] * 1.1111112f;
       } else {   /* a 16-bit "multiply": an add, as cheap as the f32 multiply */
 #if defined(__AVX512BW__)
          if (nt) {
             const __m512i s = _mm512_set1_epi16(3);
             for (i = lo; i + 32 <= hi; i += 32) {
-               _mm_prefetch((const char *)(xb + i) + WALL_AHEAD, _MM_HINT_T0);
-               _mm512_stream_si512((void *)(yh + i), _mm512_add_epi16(_mm512_load_si512((const void *)(xb + i)), s));
+               _mm_prefetch((const char *)(wxb + i) + WALL_AHEAD, _MM_HINT_T0);
+               _mm512_stream_si512((void *)(wyh + i), _mm512_add_epi16(_mm512_load_si512((const void *)(wxb + i)), s));
             }
             continue;
          }
@@ -162,18 +166,18 @@ static double time_wall(size_t n, int es, int nt)
          if (nt) {
             const __m256i s = _mm256_set1_epi16(3);
             for (i = lo; i + 16 <= hi; i += 16)
-               _mm256_stream_si256((__m256i *)(void *)(yh + i), _mm256_add_epi16(_mm256_load_si256((const __m256i *)(const void *)(xb + i)), s));
+               _mm256_stream_si256((__m256i *)(void *)(wyh + i), _mm256_add_epi16(_mm256_load_si256((const __m256i *)(const void *)(wxb + i)), s));
             continue;
          }
 #elif defined(__SSE2__)
          if (nt) {
             const __m128i s = _mm_set1_epi16(3);
             for (i = lo; i + 8 <= hi; i += 8)
-               _mm_stream_si128((__m128i *)(void *)(yh + i), _mm_add_epi16(_mm_load_si128((const __m128i *)(const void *)(xb + i)), s));
+               _mm_stream_si128((__m128i *)(void *)(wyh + i), _mm_add_epi16(_mm_load_si128((const __m128i *)(const void *)(wxb + i)), s));
             continue;
          }
 #endif
-         for (i = lo; i < hi; ++i) yh[i] = (uint16_t)(xb[i] + 3u);
+         for (i = lo; i < hi; ++i) wyh[i] = (uint16_t)(wxb[i] + 3u);
       }
    }
 #if defined(__SSE2__)
@@ -189,12 +193,15 @@ static int log2_of(size_t n)
    return k;
 }
 
+/* -a BYTES: every array that many bytes past a 64-byte boundary (16: what glibc's malloc
+   gives a large block), for the calls' unaligned case; 0 (the default): aligned */
+
 static void *big(size_t bytes)
 {
    void *p = NULL;
-   if (posix_memalign(&p, 64, bytes) != 0 || !p) { fprintf(stderr, "out of memory\n"); exit(1); }
-   memset(p, 0, bytes);
-   return p;
+   if (posix_memalign(&p, 64, bytes + misalign) != 0 || !p) { fprintf(stderr, "out of memory\n"); exit(1); }
+   memset(p, 0, bytes + misalign);
+   return (char *)p + misalign;   /* (never freed: the process ends) */
 }
 
 /* one size class and thread count: every cell that matches `filter` */
@@ -277,6 +284,7 @@ int main(int argc, char **argv)
       else if (!strcmp(o, "-L")) lg_mem = atoi(val);
       else if (!strcmp(o, "-f")) filter = val;
       else if (!strcmp(o, "-p")) pos = (uint64_t)strtoull(val, NULL, 10);
+      else if (!strcmp(o, "-a")) misalign = (size_t)atoi(val) % 64u / 4u * 4u;   /* whole f32 elements */
       else { fprintf(stderr, "unknown option %s\n", o); return 2; }
    }
    if (lg_l2 < 12 || lg_l2 > 26 || lg_mem < 12 || lg_mem > 26) { fprintf(stderr, "log2 n: 12 .. 26\n"); return 2; }
@@ -297,7 +305,9 @@ int main(int argc, char **argv)
    printf("A/B over the grid: p = 0.1, seed 42, stream 7, first position %llu (each thread's part a call at its own position).\n"
           "Cells: op dtype draw-bits; ns per 64 elements; B/A < 1: B faster; A'/A: A timed twice, the spread.\n",
           (unsigned long long)pos);
-   printf("SIMD path: A %s, B %s.\n", ab_grid_pathA(), ab_grid_pathB());
+   printf("SIMD path: A %s, B %s.", ab_grid_pathA(), ab_grid_pathB());
+   if (misalign) printf(" Arrays %u bytes past a 64-byte boundary (-a).", (unsigned)misalign);
+   printf("\n");
 #ifndef _OPENMP
    if (which_t & 2) printf("\n(2 threads: not run, built without OpenMP)\n");
    which_t &= 1;
