@@ -270,7 +270,7 @@ bench-ceiling:
 #                   (make gpu-peers, tests/gpu_peers.sh), then the sanitizers (each
 #                   capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot
 #                   cost the numbers). Log and report go to $$OUT when set (gpu.log,
-#                   bench_cuda.md, bench_cuda.csv, bench_opencl.md); about 5.5 minutes on an H100.
+#                   bench_cuda.md, bench_cuda.csv, bench_opencl.md); about 6 minutes on an H100.
 #   make test-cuda / demo-cuda / bench-cuda / bench-matmul-cuda / sanitize-cuda /
 #        profile-cuda (Nsight Compute counters)   the pieces
 #   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else build/bench/,
