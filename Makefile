@@ -270,7 +270,8 @@ bench-ceiling:
 #                   (make gpu-peers, tests/gpu_peers.sh), then the sanitizers (each
 #                   capped by SANITIZER_TIMEOUT seconds, last so that a slow one cannot
 #                   cost the numbers). Log and report go to $$OUT when set (gpu.log,
-#                   bench_cuda.md, bench_cuda.csv, bench_opencl.md); about 6 minutes on an H100.
+#                   bench_cuda.md, bench_cuda.csv, bench_cuda_splits.md (the warp path's
+#                   lanes a unit against call size), bench_opencl.md); about 6 minutes on an H100.
 #   make test-cuda / demo-cuda / bench-cuda / bench-matmul-cuda / sanitize-cuda /
 #        profile-cuda (Nsight Compute counters)   the pieces
 #   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else build/bench/,
@@ -367,10 +368,10 @@ bench-matmul-cuda: build/cuda/matmul_cost_cuda
 test-cuda: test-cuda-run sanitize-cuda
 
 bench-cuda: build/cuda/bench_cuda
-	./build/cuda/bench_cuda build/cuda/bench_cuda.csv
+	DROPOUT_BENCH_SPLITS=build/cuda/bench_cuda_splits.md ./build/cuda/bench_cuda build/cuda/bench_cuda.csv
 	@mkdir -p $(dir $(REPORT))
 	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
-	@if [ -n "$(OUT)" ]; then cp build/cuda/bench_cuda.csv "$(OUT)/"; fi
+	@if [ -n "$(OUT)" ]; then cp build/cuda/bench_cuda.csv build/cuda/bench_cuda_splits.md "$(OUT)/"; fi
 
 # the Python package's CUDA half and dropout_opencl.h on the GPU's OpenCL driver (tests/gpu_peers.sh)
 gpu-peers:

@@ -98,6 +98,12 @@
                                    staging spans through shared memory was measured too,
                                    and lost to the warp path in 107 of 120 cases; it is
                                    gone: bench/results/cuda-h100.md.)
+      DROPOUT_CUDA_SPLIT           0 (default): on the warp path a small call gives each
+                                   unit of 32 elements to up to 8 lanes, which draw its
+                                   Philox blocks between them, so that it has as many
+                                   warps as a large one (dropout_cuda__split_for); 1, 2,
+                                   4, 8: that many lanes a unit. Same bits either way.
+                                   Read at each launch, as DROPOUT_CUDA_WARP.
 
    WITHOUT NVCC
       Compiled by a plain C or C++ compiler this file declares only the kernel bodies
@@ -170,6 +176,8 @@ typedef struct dropout_cuda__args {
    const uint64_t *seed_ptr;      /* when not NULL, read at run time instead of seed */
    const uint64_t *offset_ptr;    /* when not NULL, read at run time instead of offset */
    int warp;                      /* whole warp spans take the warp path (DROPOUT_CUDA_WARP) */
+   unsigned split;                /* warp path: lanes per unit, 1, 2, 4 or 8 (0: the launcher
+                                     chooses; see dropout_cuda__split_for) */
 } dropout_cuda__args;
 
 typedef union dropout_cuda__vec {   /* 16 bytes, as one load/store */
@@ -489,12 +497,14 @@ DROPOUT_HD void dropout_cuda__body(dropout_cuda__args a, int dtype, int op, uint
    for (u = tid; u < units; u += nthreads) dropout_cuda__unit(&a, dtype, op, seed, offset, u);
 }
 
-/* Whether the span at unit `base` is whole (32 full units) for an op that moves data.
-   Warp-uniform. The tail span always takes the direct path. */
-DROPOUT_HD int dropout_cuda__span_whole(const dropout_cuda__args *a, int op, uint64_t base, uint64_t units)
+/* Whether the span at unit `base` is whole (32 / split full units) for an op that moves
+   data. Warp-uniform. The tail span always takes the direct path. */
+DROPOUT_HD int dropout_cuda__span_whole(const dropout_cuda__args *a, int op, uint64_t base, uint64_t units,
+                                        unsigned split)
 {
+   const unsigned span = 32u / split;
    if (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED) return 0;
-   return base + 32u <= units && (base + 32u) * DROPOUT_CUDA__UNIT <= a->n;
+   return base + span <= units && (base + span) * DROPOUT_CUDA__UNIT <= a->n;
 }
 
 /* Whether every data pointer is 16-byte aligned (then so is every unit and chunk: 32
@@ -507,18 +517,22 @@ DROPOUT_HD int dropout_cuda__aligned16(const dropout_cuda__args *a, int op)
 }
 
 /* ---- The warp path -------------------------------------------------------------------
-   A warp's span is the 32 consecutive units of its 32 lanes (lane l has unit base + l in
-   the grid-stride loop when blocks are whole warps), 32 x 32 elements; lane l owns unit
-   base + l's keep bits and mask bytes. Loaded directly, lane l would read 16 bytes at
+   A warp's span is 32 / split consecutive units, split lanes to a unit (1, 2, 4 or 8):
+   lane l serves unit base + l / split, draws its share of that unit's keep bits, and the
+   unit's lanes OR their shares together by shuffles; the first of them writes the unit's
+   mask bytes. With split 1 a span is 32 x 32 elements and each lane draws a whole unit
+   (8 Philox blocks at 32-bit draws); a small call then has too few warps to keep the
+   GPU's schedulers busy while the Philox rounds run, and a larger split gives it split
+   times as many (dropout_cuda__split_for). Loaded directly, lane l would read 16 bytes at
    unit l: one warp instruction touching 32 cache lines. Instead the warp walks the span
-   in chunks of
-   `per` elements, 16 bytes when every data pointer is 16-byte aligned and one element
-   otherwise; lane l takes chunks l, l + 32, l + 64, ..., so each warp instruction moves
-   32 consecutive chunks (512 contiguous bytes). Chunk c starts at element c * per of the
-   span, whose keep bits sit in the word of lane (c * per) / 32: one shuffle per chunk
-   fetches them. Every element goes through the same dropout_cuda__elem as on the other
-   paths, so the bits cannot differ. A lane loads its chunks before it draws its keep
-   bits, so the Philox rounds run while the loads are in flight. */
+   in chunks of `per` elements, 16 bytes when every data pointer is 16-byte aligned and
+   one element otherwise; lane l takes chunks l, l + 32, l + 64, ..., so each warp
+   instruction moves 32 consecutive chunks (512 contiguous bytes). Chunk c starts at
+   element c * per of the span, whose keep bits sit in the word of unit (c * per) / 32,
+   held by lane (c * per) / 32 * split: one shuffle per chunk fetches them. Every element
+   goes through the same dropout_cuda__elem as on the other paths, so the bits cannot
+   differ. A lane loads its chunks before it draws its keep bits, so the Philox rounds run
+   while the loads are in flight. */
 #define DROPOUT_CUDA__BATCH 8u   /* chunks per operand held in registers at once */
 
 /* One chunk of `per` elements starting at column col (fused op), keep bits in kb, one
@@ -601,7 +615,8 @@ static __device__ __forceinline__ void dropout_cuda__chunk_pairs(const dropout_c
 #endif
 
 /* Lane src's keep word. On the GPU a warp shuffle (every lane of the warp calls it with
-   the same loop trip, so the warp is converged); in the host emulation, all[src]. */
+   the same loop trip, so the warp is converged); in the host emulation, all[src] (every
+   lane's word after the OR over its unit's lanes). */
 DROPOUT_HD uint32_t dropout_cuda__shfl(uint32_t mine, unsigned src, const uint32_t *all)
 {
 #if defined(__CUDA_ARCH__)
@@ -611,6 +626,55 @@ DROPOUT_HD uint32_t dropout_cuda__shfl(uint32_t mine, unsigned src, const uint32
    (void)mine;
    return all[src];
 #endif
+}
+
+/* Share `part` of `split` of a unit's nb whole blocks from block b0 (log2d: log2 of the
+   draws per block): blocks part * bpl .. part * bpl + bpl - 1 in their places of the
+   word, bpl = nb / split (at least 1; a part past the last block draws nothing). */
+DROPOUT_HD uint32_t dropout_cuda__keep_share(uint64_t seed, uint64_t stream, dropout_rule r, uint64_t b0,
+                                             unsigned part, unsigned nb, unsigned split, unsigned log2d)
+{
+   const unsigned bpl = nb / split ? nb / split : 1u, first = part * bpl;
+   if (first >= nb) return 0;
+   return dropout_cuda__keep_blocks(seed, stream, r, b0 + first, bpl, log2d) << (first << log2d);
+}
+
+/* Lane `lane`'s share of its unit's keep bits (unit base + lane / split): the OR of the
+   unit's split shares is dropout_cuda__unit_keep's word. A stored mask, or a unit that
+   does not start on a block boundary, gives every lane the whole word. */
+DROPOUT_HD uint32_t dropout_cuda__lane_keep(const dropout_cuda__args *a, int op, uint64_t seed, uint64_t offset,
+                                            uint64_t base, unsigned lane, unsigned split)
+{
+   const uint64_t u = base + lane / split, pos = offset + u * DROPOUT_CUDA__UNIT;
+   const unsigned part = lane % split;
+   const dropout_rule r = a->rule;
+   if (op == DROPOUT_CUDA__APPLY_MASK) return dropout_cuda__load_mask(a->mask_in + u * 4u, DROPOUT_CUDA__UNIT);
+   if (split > 1u) {
+      if (r.bits == 8 && (pos & 15u) == 0) return dropout_cuda__keep_share(seed, a->stream, r, pos >> 4, part, 2u, split, 4u);
+      if (r.bits == 16 && (pos & 7u) == 0) return dropout_cuda__keep_share(seed, a->stream, r, pos >> 3, part, 4u, split, 3u);
+      if (r.bits == 32 && (pos & 3u) == 0) return dropout_cuda__keep_share(seed, a->stream, r, pos >> 2, part, 8u, split, 2u);
+   }
+   return dropout_cuda__keep_bits(seed, a->stream, r, pos, DROPOUT_CUDA__UNIT);
+}
+
+/* The whole keep word of lane `lane`'s unit, in every lane of the unit (the OR of their
+   shares); the unit's first lane writes its mask bytes. all: the host emulation's words. */
+DROPOUT_HD uint32_t dropout_cuda__span_keep(const dropout_cuda__args *a, int op, uint64_t seed, uint64_t offset,
+                                            uint64_t base, unsigned lane, unsigned split, const uint32_t *all)
+{
+   uint32_t keep;
+#if defined(__CUDA_ARCH__)
+   unsigned m;
+   (void)all;
+   keep = dropout_cuda__lane_keep(a, op, seed, offset, base, lane, split);
+   for (m = 1u; m < split; m <<= 1) keep |= __shfl_xor_sync(0xFFFFFFFFu, keep, (int)m);
+#else
+   (void)op; (void)seed; (void)offset;
+   keep = all[lane];
+#endif
+   if (a->mask_out && lane % split == 0u)
+      dropout_cuda__store_mask(a->mask_out + (base + lane / split) * 4u, keep, DROPOUT_CUDA__UNIT);
+   return keep;
 }
 
 /* Chunk c (per elements) of p into v, and back: 16-byte vectors or single elements. */
@@ -626,14 +690,15 @@ DROPOUT_HD void dropout_cuda__st_chunk(char *p, int dtype, unsigned per, unsigne
    else dropout_cuda__st16(p + 16u * c, v);
 }
 
-/* Lane `lane`'s part of the whole span at unit `base`, chunks of `per` elements (a
-   compile-time constant in the kernel, so the loops unroll and v stays in registers).
-   all: the 32 lanes' keep words, for the host emulation only (NULL on the GPU). */
+/* Lane `lane`'s part of the whole span at unit `base`, chunks of `per` elements, split
+   lanes a unit (both compile-time constants in the kernel, so the loops unroll and v
+   stays in registers; per * split <= 32). all: the 32 lanes' keep words after the OR
+   over each unit's lanes, for the host emulation only (NULL on the GPU). */
 DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, int op, uint64_t seed,
                                         uint64_t offset, uint64_t base, unsigned lane, unsigned per,
-                                        const uint32_t *all)
+                                        unsigned split, const uint32_t *all)
 {
-   const unsigned es = dropout_cuda__esize(dtype), nchunk = DROPOUT_CUDA__UNIT / per;
+   const unsigned es = dropout_cuda__esize(dtype), nchunk = DROPOUT_CUDA__UNIT / (per * split);
    /* the fused op holds two operands: half the chunks at a time keeps them in registers */
    const unsigned batch = op == DROPOUT_CUDA__FUSED && es >= 4u ? DROPOUT_CUDA__BATCH / 2u : DROPOUT_CUDA__BATCH;
    const unsigned nb = nchunk < batch ? nchunk : batch;
@@ -662,11 +727,11 @@ DROPOUT_HD void dropout_cuda__warp_span(const dropout_cuda__args *a, int dtype, 
          if (fused) dropout_cuda__ld_chunk(&rv[k], dtype, r, per, lane + 32u * (g + k));
          else rv[k].u[0] = rv[k].u[1] = rv[k].u[2] = rv[k].u[3] = 0;
       }
-      if (g == 0) keep = dropout_cuda__unit_keep(a, op, seed, offset, base + lane, DROPOUT_CUDA__UNIT);
+      if (g == 0) keep = dropout_cuda__span_keep(a, op, seed, offset, base, lane, split, all);
       DROPOUT_CUDA__UNROLL
       for (k = 0; k < nb; ++k) {
-         unsigned c = lane + 32u * (g + k), first = c * per;   /* first < 1024 */
-         uint32_t kb = dropout_cuda__shfl(keep, first >> 5, all) >> (first & 31u);
+         unsigned c = lane + 32u * (g + k), first = c * per;   /* first < 1024 / split */
+         uint32_t kb = dropout_cuda__shfl(keep, (first >> 5) * split, all) >> (first & 31u);
 #if defined(DROPOUT_CUDA__PAIRS)
          if (pairs) {
             dropout_cuda__vec bv;
@@ -892,6 +957,31 @@ DROPOUT_CUDA__HOST void dropout_cuda__geom_of(dropout_cuda__geom *g, const dropo
    g->items = g->numel == 0 ? 0 : rows * g->upr;   /* an empty view's other dims may be huge */
 }
 
+#ifndef DROPOUT_CUDA_SPLIT
+#define DROPOUT_CUDA_SPLIT 0
+#endif
+/* The default split gives a call at least this many lanes (threads): 2^16, 2048 warps */
+#ifndef DROPOUT_CUDA__SPLIT_LANES
+#define DROPOUT_CUDA__SPLIT_LANES ((uint64_t)1 << 16)
+#endif
+
+/* Lanes per unit on the warp path (the kernel's a.split): a.split when the caller set
+   one, else DROPOUT_CUDA_SPLIT when it is not 0, else the least that gives the call
+   DROPOUT_CUDA__SPLIT_LANES lanes; at most 8 and 2 * element size (a lane moves at least
+   one 16-byte chunk), 1 off the warp path, for ops that move no data, and when a data
+   pointer is not 16-byte aligned. Any split gives the same bits. */
+DROPOUT_CUDA__HOST unsigned dropout_cuda__split_for(const dropout_cuda__args *a, int dtype, int op, uint64_t units)
+{
+   unsigned most = 2u * dropout_cuda__esize(dtype), want = a->split ? a->split : (unsigned)(DROPOUT_CUDA_SPLIT), s;
+   if (!a->warp || !dropout_cuda__aligned16(a, op) ||
+       (op != DROPOUT_CUDA__DROP && op != DROPOUT_CUDA__APPLY_MASK && op != DROPOUT_CUDA__FUSED))
+      return 1u;
+   if (most > 8u) most = 8u;
+   if (want == 0) for (want = 1u; want < most && units * want < DROPOUT_CUDA__SPLIT_LANES; want <<= 1) {}
+   for (s = 1u; s < most && 2u * s <= want; s <<= 1) {}   /* a power of 2, <= want and most */
+   return s;
+}
+
 /* The launches of a lowered job: returns 1 when the contiguous kernel runs it all (s->a,
    the mask written with the data: the job is one contiguous unbroadcast run and a plain
    or fused op, no accumulation; or the mask op), else 0: the strided kernel on s, after
@@ -952,6 +1042,7 @@ DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, dropout_cuda_
 #ifndef DROPOUT_CUDA_WARP
 #define DROPOUT_CUDA_WARP 1
 #endif
+
 
 /* The largest block a launch may use: __launch_bounds__ then lets a thread have up to
    128 registers (65536 / 512), room for 8 chunks of two operands in flight. */
@@ -1016,25 +1107,40 @@ DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved,
 #ifndef DROPOUT_CUDA_IMPLEMENTATION_DONE
 #define DROPOUT_CUDA_IMPLEMENTATION_DONE
 
-/* One kernel per (dtype, op): the constants fold the body's branches away. The loop is
-   dropout_cuda__body's grid-stride loop, walked a warp at a time (lane l's unit is still
-   tid, tid + nthreads, ...) so that a whole span can move as one; a.warp is only set by
-   the launcher when blocks are whole warps. */
-template <int DT, int OP>
+/* One kernel per (dtype, op, split S = lanes per unit): the constants fold the body's
+   branches away, and each split gets its own register budget (in one kernel the largest
+   would set every split's occupancy). The loop is dropout_cuda__body's grid-stride loop,
+   walked a warp at a time (with S = 1 lane l's unit is still tid, tid + nthreads, ...)
+   so that a whole span can move as one. The launcher sets a.warp only when blocks are
+   whole warps, and S > 1 only with a.warp and every data pointer 16-byte aligned. */
+template <int DT, int OP, unsigned S>
 static __global__ void __launch_bounds__(DROPOUT_CUDA__MAX_BLOCK) dropout_cuda__kernel(dropout_cuda__args a)
 {
-   uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-   uint64_t nthreads = (uint64_t)gridDim.x * blockDim.x;
+   const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, nthreads = (uint64_t)gridDim.x * blockDim.x;
+   const unsigned lane = threadIdx.x & 31u, es = dropout_cuda__esize(DT);
+   const int vec = S > 1u || dropout_cuda__aligned16(&a, OP);
    uint64_t seed, offset, units = dropout_cuda__prologue(&a, &seed, &offset), base;
-   unsigned lane = threadIdx.x & 31u, es = dropout_cuda__esize(DT);
-   int vec = dropout_cuda__aligned16(&a, OP);
-   for (base = tid - lane; base < units; base += nthreads) {
-      if (a.warp && dropout_cuda__span_whole(&a, OP, base, units)) {
-         if (vec) dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 16u / es, NULL);
-         else dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 1u, NULL);
-      } else if (base + lane < units) {
+   for (base = (tid - lane) / S; base < units; base += nthreads / S) {
+      if (a.warp && dropout_cuda__span_whole(&a, OP, base, units, S)) {
+         if (vec) dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 16u / es, S, NULL);
+         else dropout_cuda__warp_span(&a, DT, OP, seed, offset, base, lane, 1u, 1u, NULL);
+      } else if (lane < 32u / S && base + lane < units) {
          dropout_cuda__unit(&a, DT, OP, seed, offset, base + lane);
       }
+   }
+}
+
+/* The launch of dropout_cuda__kernel<DT, OP, a->split> (ops that move data); MAXS: the
+   dtype's largest split (dropout_cuda__split_for: 4 for 2-byte elements, else 8), so that
+   no kernel is built for a split that is never launched. */
+template <int DT, int OP, unsigned MAXS>
+static void dropout_cuda__launch_split(const dropout_cuda__args &a, unsigned grid, unsigned block, cudaStream_t cs)
+{
+   switch (a.split) {
+   case 2u: dropout_cuda__kernel<DT, OP, 2u><<<grid, block, 0, cs>>>(a); break;
+   case 4u: dropout_cuda__kernel<DT, OP, 4u><<<grid, block, 0, cs>>>(a); break;
+   case 8u: dropout_cuda__kernel<DT, OP, MAXS><<<grid, block, 0, cs>>>(a); break;
+   default: dropout_cuda__kernel<DT, OP, 1u><<<grid, block, 0, cs>>>(a); break;
    }
 }
 
@@ -1080,16 +1186,19 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
    op = dropout_cuda__launch_op(&a, op);
    if (block == 0) block = DROPOUT_CUDA_BLOCK;
    if (block % 32u != 0) a.warp = 0;
+   a.split = dropout_cuda__split_for(&a, dtype, op, units);
    if (grid == 0) {
-      uint64_t g = (units + block - 1u) / block;
+      uint64_t g = (units * a.split + block - 1u) / block;
       grid = g > 65536u ? 65536u : (unsigned)g;   /* the grid-stride loop does the rest */
    }
 #define DROPOUT_CUDA__CASE(DT, OP) \
-   case DT * 16 + OP: dropout_cuda__kernel<DT, OP><<<grid, block, 0, cs>>>(a); break;
+   case DT * 16 + OP: dropout_cuda__kernel<DT, OP, 1u><<<grid, block, 0, cs>>>(a); break;
+#define DROPOUT_CUDA__SPLIT_CASE(DT, OP, MAXS) \
+   case DT * 16 + OP: dropout_cuda__launch_split<DT, OP, MAXS>(a, grid, block, cs); break;
 #define DROPOUT_CUDA__CASES(NAME, value, sfx, T, size, CUDA_T, K)                                     \
-   DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__DROP)                                     \
-   DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__APPLY_MASK)                               \
-   DROPOUT_CUDA__CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__FUSED)
+   DROPOUT_CUDA__SPLIT_CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__DROP, (size) < 4 ? 4u : 8u)         \
+   DROPOUT_CUDA__SPLIT_CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__APPLY_MASK, (size) < 4 ? 4u : 8u)   \
+   DROPOUT_CUDA__SPLIT_CASE(DROPOUT_CUDA__##NAME, DROPOUT_CUDA__FUSED, (size) < 4 ? 4u : 8u)
    switch (dtype * 16 + op) {
       DROPOUT__DTYPES(DROPOUT_CUDA__CASES)   /* every dtype: DROP, APPLY_MASK, FUSED */
       DROPOUT_CUDA__CASE(DROPOUT_CUDA__F32, DROPOUT_CUDA__MASK)
@@ -1100,6 +1209,7 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
    default: return DROPOUT_ERR_OP;
    }
 #undef DROPOUT_CUDA__CASES
+#undef DROPOUT_CUDA__SPLIT_CASE
 #undef DROPOUT_CUDA__CASE
    return dropout_cuda__launched();
 }

@@ -10,17 +10,19 @@
    (DROPOUT_CUDA_WARP 1: warp, 0: direct), so one run shows what the warp path buys, and
    on the warp path with 128-thread blocks as well as the default 256.
    Writes CSV to argv[1] (for bench/torch_cuda.py, which adds PyTorch and writes the
-   markdown report) and a table to stdout. Needs a GPU. */
+   markdown report) and a table to stdout. DROPOUT_BENCH_SPLITS=file first writes the split
+   table (split_table). Needs a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* DROPOUT_CUDA_WARP and DROPOUT_CUDA_BLOCK are read at each launch: variables let one
-   binary time both paths and two block sizes */
+/* DROPOUT_CUDA_WARP, DROPOUT_CUDA_BLOCK and DROPOUT_CUDA_SPLIT are read at each launch:
+   variables let one binary time both paths, two block sizes and every split */
 static int bench_warp = 1;
-static unsigned bench_block = 256;
+static unsigned bench_block = 256, bench_split = 0;
 #define DROPOUT_CUDA_WARP bench_warp
 #define DROPOUT_CUDA_BLOCK bench_block
+#define DROPOUT_CUDA_SPLIT bench_split
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_CUDA_IMPLEMENTATION
 #include "dropout_cuda.cuh"
@@ -102,6 +104,53 @@ static double median_ms(const bufs &B, int what, int bits)
    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+/* The warp path's split (lanes per unit, DROPOUT_CUDA_SPLIT) against call size: for each
+   size from 2^minlog to 2^maxlog (DROPOUT_BENCH_SPLIT_MIN_LOG2 / _MAX_LOG2, default 14 and
+   24), the cases most sensitive to it, / copy at split 1, 2, 4,
+   8 and the launcher's own choice (0), to stdout and to the file named by
+   DROPOUT_BENCH_SPLITS. */
+static void split_table(bufs &B, int minlog, int maxlog, const char *path)
+{
+   static const struct { const char *name; int what, bits; } cases[] = {
+      { "forward", 1, 8 }, { "forward", 1, 32 }, { "forward+mask", 2, 32 }, { "backward from mask", 4, 8 },
+      { "fused bias-dropout-add", 5, 8 } };
+   static const unsigned splits[] = { 1, 2, 4, 8, 0 };
+   FILE *f = fopen(path, "w");
+   char line[512];
+   int len;
+   len = snprintf(line, sizeof line, "\n| case | dtype | bits | n | copy ms | split 1 | 2 | 4 | 8 | chosen (split) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+   fputs(line, stdout); if (f) fputs(line, f);
+   bench_warp = 1; bench_block = 256;
+   for (int bf = 0; bf < 2; ++bf)
+      for (int lg = minlog; lg <= maxlog; ++lg) {
+         B.n = (size_t)1 << lg; B.cols = 4096; B.bf16 = bf;
+         double copy_ms = median_ms(B, 0, 8);
+         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            len = snprintf(line, sizeof line, "| %s | %s | %d | 2^%d | %.4f |", cases[c].name, bf ? "bf16" : "f32",
+                           cases[c].bits, lg, copy_ms);
+            for (size_t k = 0; k < sizeof splits / sizeof splits[0]; ++k) {
+               bench_split = splits[k];
+               double ms = median_ms(B, cases[c].what, cases[c].bits);
+               /* bytes: the copy moves 2 n e; ratio of throughputs = (bytes / ms) / (copy bytes / copy ms) */
+               double ratio = bytes_moved(B, cases[c].what) / ms / (bytes_moved(B, 0) / copy_ms);
+               if (splits[k]) len += snprintf(line + len, sizeof line - (size_t)len, " %.3f |", ratio);
+               else {
+                  dropout_cuda__args a = dropout_cuda__args_make();
+                  a.x = B.x; a.y = B.y; a.residual = B.r;
+                  len += snprintf(line + len, sizeof line - (size_t)len, " %.3f (%u) |", ratio,
+                                  dropout_cuda__split_for(&a, bf ? DROPOUT_CUDA__BF16 : DROPOUT_CUDA__F32,
+                                                          cases[c].what == 4 ? DROPOUT_CUDA__APPLY_MASK : cases[c].what >= 5 ? DROPOUT_CUDA__FUSED : DROPOUT_CUDA__DROP,
+                                                          (uint64_t)B.n / 32u));
+               }
+            }
+            snprintf(line + len, sizeof line - (size_t)len, "\n");
+            fputs(line, stdout); if (f) fputs(line, f);
+         }
+      }
+   bench_split = 0;
+   if (f) fclose(f);
+}
+
 int main(int argc, char **argv)
 {
    static const char *names[] = { "copy (cudaMemcpy D2D)", "forward", "forward+mask", "backward (mask-free)",
@@ -128,6 +177,11 @@ int main(int argc, char **argv)
    CU(cudaMalloc(&B.b, 65536 * 4)); CU(cudaMalloc((void **)&B.m, nmax / 8 + 8));
    CU(cudaMemset(B.x, 0x3c, nmax * 4)); CU(cudaMemset(B.r, 0x3c, nmax * 4)); CU(cudaMemset(B.b, 0x3c, 65536 * 4));
    CU(cudaMemset(B.m, 0x55, nmax / 8 + 8));
+   if ((env = getenv("DROPOUT_BENCH_SPLITS"))) {
+      const char *lo = getenv("DROPOUT_BENCH_SPLIT_MIN_LOG2"), *hi = getenv("DROPOUT_BENCH_SPLIT_MAX_LOG2");
+      int smax = hi ? atoi(hi) : 24;
+      split_table(B, lo ? atoi(lo) : 14, smax > maxlog ? maxlog : smax, env);
+   }
    /* path: name, warp path on/off, threads per block */
    static const struct { const char *name; int warp; unsigned block; } paths[] = {
       { "direct", 0, 256 }, { "warp", 1, 256 }, { "warp-b128", 1, 128 } };

@@ -8,8 +8,9 @@
    the largest finite values. Forward, backward, apply_mask must match the CPU bit for bit
    on all of them (a kept NaN is the input NaN, quieted: docs/SPEC.md section 5). The fused
    op's NaN payloads are unspecified (section 12): there a NaN matches any NaN.
-   The launch configurations run the warp path and the direct path (DROPOUT_CUDA_WARP 1 and
-   0); the shifted pointers send the warp path down its single-element chunks.
+   The launch configurations run the warp path, at 1, 2, 4 and 8 lanes a unit, and the
+   direct path (DROPOUT_CUDA_WARP 1 and 0); the shifted pointers send the warp path down
+   its single-element chunks.
    Argument "small" (the sanitizer runs): a reduced matrix, and no deliberately failing
    launch (a sanitizer counts that as an error). */
 #include <stdio.h>
@@ -139,9 +140,11 @@ static void test_matrix(void)
    static const int bitss[] = { 8, 16, 32 };
    static const size_t sizes_full[] = { 1, 7, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1023, 1024, 1025, 65536 + 37, 1000003 };
    static const size_t sizes_small[] = { 33, 1025 + 64 };   /* a tail, a whole warp span */
-   /* grid, block, warp path (0: direct). Block 100 is not whole warps: direct there. */
-   static const unsigned cfg[][3] = { { 0, 0, 1 }, { 0, 0, 0 }, { 1, 32, 1 }, { 1, 32, 0 }, { 3, 64, 1 },
-                                      { 7, 512, 1 }, { 7, 512, 0 }, { 1000, 96, 1 }, { 5, 100, 1 } };
+   /* grid, block, warp path (0: direct), lanes a unit (0: the launcher's choice, which is
+      the largest at these sizes). Block 100 is not whole warps: direct there. */
+   static const unsigned cfg[][4] = { { 0, 0, 1, 0 }, { 0, 0, 0, 0 }, { 0, 0, 1, 1 }, { 1, 32, 1, 2 }, { 1, 32, 0, 0 },
+                                      { 3, 64, 1, 4 }, { 7, 512, 1, 8 }, { 7, 512, 0, 0 }, { 1000, 96, 1, 2 },
+                                      { 5, 100, 1, 0 } };
    const int ncfg = sizeof cfg / sizeof cfg[0];
    const size_t *sizes = small_run ? sizes_small : sizes_full;
    size_t nsizes = small_run ? 2 : sizeof sizes_full / sizeof sizes_full[0], maxn = small_run ? 1025 + 64 : 1000003;
@@ -157,7 +160,7 @@ static void test_matrix(void)
       int op = ops[io];
       for (int it = 0; it < 4; ++it) {
          int dt = DTS[it];
-         char name[160], why[400] = "";
+         char name[200], why[400] = "";
          int ok = 1;
          if (op == DROPOUT_CUDA__MASK && dt != DROPOUT_CUDA__F32) continue;
          unsigned es = dropout_cuda__esize(dt);
@@ -189,7 +192,7 @@ static void test_matrix(void)
                         CU(cudaMemcpy(dmin, hmin.data(), nb + 4, cudaMemcpyHostToDevice));
                         for (int c = 0; c < ncfg && ok; ++c) {
                            dropout_cuda__args a = dropout_cuda__args_make();
-                           a.warp = (int)cfg[c][2];
+                           a.warp = (int)cfg[c][2]; a.split = cfg[c][3];
                            CU(cudaMemset(dy, 0x5A, n * es + sh + 16)); CU(cudaMemset(dm, 0x5A, nb + 4));
                            a.x = dx + sh; a.y = dy + sh; a.residual = dr + sh; a.bias = db; a.cols = cols;
                            a.mask_in = dmin; a.mask_out = wm ? dm : NULL; a.n = n;
@@ -203,15 +206,15 @@ static void test_matrix(void)
                                     (first_diff(dt, hy.data() + sh, hw.data() + sh, n, op == DROPOUT_CUDA__FUSED) != n ||
                                      memcmp(hy.data(), hw.data(), sh) || memcmp(hy.data() + sh + n * es, hw.data() + sh + n * es, 16))) {
                               size_t i = first_diff(dt, hy.data() + sh, hw.data() + sh, n, op == DROPOUT_CUDA__FUSED);
-                              ok = 0; snprintf(why, sizeof why, "data differ at elem %zu of %zu (gpu %llx cpu %llx; past n if == n): p %g bits %d off %llu shift %u grid %u block %u warp %u",
+                              ok = 0; snprintf(why, sizeof why, "data differ at elem %zu of %zu (gpu %llx cpu %llx; past n if == n): p %g bits %d off %llu shift %u grid %u block %u warp %u split %u",
                                                i, n, bits_at(dt, hy.data() + sh + i * es), bits_at(dt, hw.data() + sh + i * es),
-                                               p, bits, (unsigned long long)off, shift, cfg[c][0], cfg[c][1], cfg[c][2]);
+                                               p, bits, (unsigned long long)off, shift, cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3]);
                            } else if (wm && memcmp(hm.data(), hmw.data(), nb + 4)) {
-                              ok = 0; snprintf(why, sizeof why, "mask differs: n %zu p %g bits %d off %llu grid %u block %u warp %u", n, p, bits, (unsigned long long)off, cfg[c][0], cfg[c][1], cfg[c][2]);
+                              ok = 0; snprintf(why, sizeof why, "mask differs: n %zu p %g bits %d off %llu grid %u block %u warp %u split %u", n, p, bits, (unsigned long long)off, cfg[c][0], cfg[c][1], cfg[c][2], cfg[c][3]);
                            }
                         }
                      }
-         snprintf(name, sizeof name, "gpu == cpu: %s %s (special values, p, bits, sizes, offsets near 2^64, shifted pointers, 9 launch configs, warp and direct paths)",
+         snprintf(name, sizeof name, "gpu == cpu: %s %s (special values, p, bits, sizes, offsets near 2^64, shifted pointers, 10 launch configs, warp and direct paths, 1 to 8 lanes a unit)",
                   op == DROPOUT_CUDA__DROP ? "forward/backward" : op == DROPOUT_CUDA__APPLY_MASK ? "backward from mask" : op == DROPOUT_CUDA__MASK ? "mask" : "fused bias-dropout-residual",
                   op == DROPOUT_CUDA__MASK ? "" : DTN[it]);
          report(name, ok, why);

@@ -267,28 +267,32 @@ static void test_ops(void)
    case_end("emulated grids: fused bias-dropout-residual, all dtypes");
 }
 
-/* The warp path (dropout_cuda__warp_span) played warp by warp. On the GPU a lane's keep
-   word is ready before any lane shuffles it; here every lane's word is drawn first into
-   keeps[], and each lane's chunks then read the other lanes' words from there. Returns
-   the spans that took the warp path. */
-static unsigned run_grid_warp(dropout_cuda__args a, int dt, int op, uint64_t nthreads)
+/* The warp path (dropout_cuda__kernel_loop) played warp by warp at the launcher's split
+   (dropout_cuda__split_for of a.split). On the GPU a unit's lanes OR their shares of its
+   keep bits by shuffles before any lane shuffles a word to its chunks; here every lane's
+   share is drawn first, the shares of each unit ORed into keeps[] for each of its lanes,
+   and each lane's chunks then read the words from there. Returns the spans that took the
+   warp path; *split_used: the split. */
+static unsigned run_grid_warp(dropout_cuda__args a, int dt, int op, uint64_t nthreads, unsigned *split_used)
 {
    uint64_t seed, offset, units = dropout_cuda__prologue(&a, &seed, &offset), w, base;
-   unsigned es = dropout_cuda__esize(dt), lane, spans = 0;
-   uint32_t keeps[32];
+   unsigned es = dropout_cuda__esize(dt), lane, spans = 0, split, l;
+   uint32_t share[32], keeps[32];
    a.warp = 1;
    op = dropout_cuda__launch_op(&a, op);
+   split = *split_used = dropout_cuda__split_for(&a, dt, op, units);
    for (w = 0; w < nthreads / 32u; ++w)
-      for (base = 32u * w; base < units; base += nthreads) {
-         if (dropout_cuda__span_whole(&a, op, base, units)) {
+      for (base = 32u * w / split; base < units; base += nthreads / split) {
+         if (dropout_cuda__span_whole(&a, op, base, units, split)) {
             unsigned per = dropout_cuda__aligned16(&a, op) ? 16u / es : 1u;
             ++spans;
+            for (lane = 0; lane < 32u; ++lane) share[lane] = dropout_cuda__lane_keep(&a, op, seed, offset, base, lane, split);
             for (lane = 0; lane < 32u; ++lane)
-               keeps[lane] = dropout_cuda__unit_keep(&a, op, seed, offset, base + lane, DROPOUT_CUDA__UNIT);
+               for (keeps[lane] = 0, l = lane / split * split; l < lane / split * split + split; ++l) keeps[lane] |= share[l];
             for (lane = 0; lane < 32u; ++lane)
-               dropout_cuda__warp_span(&a, dt, op, seed, offset, base, lane, per, keeps);
+               dropout_cuda__warp_span(&a, dt, op, seed, offset, base, lane, per, split, keeps);
          } else {
-            for (lane = 0; lane < 32u; ++lane)
+            for (lane = 0; lane < 32u / split; ++lane)
                if (base + lane < units) dropout_cuda__unit(&a, dt, op, seed, offset, base + lane);
          }
       }
@@ -303,7 +307,8 @@ static void test_warp_path(void)
    static const size_t ns[] = { 1024, 1055, 2048 + 37, 3072, 4096 };
    static const uint64_t nts[] = { 32, 64, 96 };
    static const int ops[] = { DROPOUT_CUDA__DROP, DROPOUT_CUDA__APPLY_MASK, DROPOUT_CUDA__FUSED };
-   unsigned spans = 0;
+   static const unsigned splits[] = { 1, 2, 4, 8, 0 };   /* 0: the launcher's own choice */
+   unsigned spans = 0, split_spans[9] = { 0 };
    int dt, io, in, ish, inplace, it;
    for (dt = 0; dt < 4; ++dt)
       for (io = 0; io < 3; ++io)
@@ -331,22 +336,27 @@ static void test_warp_path(void)
                      : cpu_fused(dt, w, mask_ref, x, bias, res, n / cols, cols, p, bits, off);
                   CHECK(rc == 0, "cpu rc %d", rc);
                   memcpy(xsave, x, n * es);   /* the input, for the in-place runs */
-                  for (it = 0; it < 3; ++it) {
+                  for (it = 0; it < 5; ++it) {
                      dropout_cuda__args a = base_args(n, p, bits, off);
+                     unsigned split, got;
                      memcpy(x, xsave, n * es);
                      if (!inplace) memset(y, 0xA5, n * es + 16);
                      a.x = x; a.y = y; a.mask_in = mask_in; a.bias = bias; a.residual = res; a.cols = cols;
                      a.mask_out = op == DROPOUT_CUDA__APPLY_MASK ? NULL : mask_got;
                      memset(mask_got, 0xA5, sizeof mask_got);
-                     spans += run_grid_warp(a, dt, op, nts[it]);
-                     CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, inplace ? 0 : 16) : memcmp(y, w, n * es + (inplace ? 0 : 16)) == 0, "warp path %s op %d n %zu shifts %u/%u in place %d threads %llu: data differ",
-                           dt_name(dt), op, n, xs, ys, inplace, (unsigned long long)nts[it]);
+                     a.split = splits[it];
+                     spans += got = run_grid_warp(a, dt, op, nts[it % 3], &split);
+                     split_spans[split] += got;
+                     CHECK(op == DROPOUT_CUDA__FUSED ? same_nan_aware(dt, y, w, n, inplace ? 0 : 16) : memcmp(y, w, n * es + (inplace ? 0 : 16)) == 0, "warp path %s op %d n %zu shifts %u/%u in place %d threads %llu split %u: data differ",
+                           dt_name(dt), op, n, xs, ys, inplace, (unsigned long long)nts[it % 3], split);
                      if (a.mask_out)
                         CHECK(memcmp(mask_got, mask_ref, nb + 4) == 0, "warp path %s op %d n %zu: mask differs", dt_name(dt), op, n);
                   }
                }
    CHECK(spans > 500, "only %u spans took the warp path", spans);
-   case_end("emulated warps: warp path (coalesced chunks, keep bits by shuffle) == CPU, 16-byte and single-element chunks, tails, in place");
+   CHECK(split_spans[2] > 100 && split_spans[4] > 100 && split_spans[8] > 100, "spans at split 2, 4, 8: %u, %u, %u",
+         split_spans[2], split_spans[4], split_spans[8]);
+   case_end("emulated warps: warp path (coalesced chunks, keep bits by shuffle, 1 to 8 lanes a unit) == CPU, 16-byte and single-element chunks, tails, in place");
 }
 
 /* The word-parallel keep comparison against dropout_keep, draw by draw, for threshold t:
