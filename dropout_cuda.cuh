@@ -52,12 +52,16 @@
       every operand moving as 16-byte vectors, other rows one element at a time. A mask
       to write is written first, by the contiguous mask kernel, in mask order.
 
-   SPEED (H100 80GB HBM3, bench/results/cuda-h100.md; the contiguous kernels)
+   SPEED (H100 80GB HBM3 and H200, bench/results/cuda-h100.md, cuda-h200-2026-11-26.md;
+   the contiguous kernels)
       Forward (with or without the bit mask), both backwards and the fused op run at the
       device-to-device copy's bandwidth for the bytes they move once the data is out of
-      L2 (2^24 elements and up: 0.95 - 1.06 of the copy, f32 and bf16, every draw width).
-      At L2-resident sizes 16- and 32-bit draws cost more Philox rounds than the copy's
-      speed leaves room for (bf16, 2^22 elements: 0.74 of the copy with 32-bit draws).
+      L2 (2^24 elements and up, H100: 0.95 - 1.06 of the copy, f32 and bf16, every draw
+      width). The H200's faster memory outruns the Philox rounds of bf16 at 16- and 32-bit
+      draws (0.82 and 0.69 of the copy at 2^28); f32, and bf16 at 8 bits, stay at the
+      copy. Small calls split units among lanes (DROPOUT_CUDA_SPLIT) to have enough warps.
+      At L2-resident sizes 32-bit draws cost more Philox rounds than the copy's speed
+      leaves room for (bf16, 32-bit draws, H200: 0.82 of the copy at 2^20, 0.60 at 2^22).
       The strided path was not measured.
 
    CUDA GRAPHS

@@ -103,14 +103,15 @@ static size_t op_setup(const Op *o, size_t n, dropout_plan *plan, dropout_desc *
 /* The launch shapes: the contiguous forwards at the largest size with work-groups of 64, 128
    and 256 work-items, 8 to 64 groups a compute unit at most, staged and direct layouts (any
    shape, the same bits). On GPUs (DROPOUT_BENCH_LAUNCHES=1: on any device): the table that
-   dropout_opencl_init's defaults (64 work-items, 16 groups a compute unit, staged on GPUs)
-   are to be chosen from, device by device. */
+   dropout_opencl_init's defaults (64 work-items, 64 groups a compute unit on GPUs and 16 on
+   CPUs, staged on GPUs) are chosen from, device by device. */
 static void launch_shapes(FILE *f, const Op *ops, size_t nops, size_t n, cl_mem a, cl_mem b, cl_mem m)
 {
    static const size_t locals[3] = {64, 128, 256}, per_cu[4] = {8, 16, 32, 64};
    cl_device_type type = 0;
    cl_uint cus = 1;
    const char *env = getenv("DROPOUT_BENCH_LAUNCHES");
+   const size_t local0 = g_ocl.local_size, groups0 = g_ocl.max_groups;   /* the defaults, restored at the end */
    size_t i, li, gi;
    int direct, lg = 0;
    clGetDeviceInfo(g_ocl.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
@@ -120,9 +121,10 @@ static void launch_shapes(FILE *f, const Op *ops, size_t nops, size_t n, cl_mem 
    {
       char head[512];
       snprintf(head, sizeof head,
-               "\n## Launch shapes, 2^%d elements (ratio to the copy; %u compute units; default: 64 x 16 a unit, %s)\n\n"
+               "\n## Launch shapes, 2^%d elements (ratio to the copy; %u compute units; default: %lu x %lu a unit, %s)\n\n"
                "| op | layout | work-group | groups a unit | ratio |\n| --- | --- | ---: | ---: | ---: |\n",
-               lg, (unsigned)cus, g_ocl.direct ? "direct" : "staged");
+               lg, (unsigned)cus, (unsigned long)local0, (unsigned long)(groups0 / (cus ? cus : 1u)),
+               g_ocl.direct ? "direct" : "staged");
       fputs(head, f); fputs(head, stdout);
    }
    for (i = 0; i < nops; ++i) {
@@ -148,7 +150,7 @@ static void launch_shapes(FILE *f, const Op *ops, size_t nops, size_t n, cl_mem 
             }
    }
    dropout_opencl_set_direct(&g_ocl, -1);
-   dropout_opencl_set_launch(&g_ocl, 64, 16u * cus);
+   dropout_opencl_set_launch(&g_ocl, local0, groups0);
 }
 
 int main(int argc, char **argv)
