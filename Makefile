@@ -343,7 +343,7 @@ sanitize-cuda: build/cuda/test_cuda
 	      echo "compute-sanitizer --tool $$tool ./build/cuda/test_cuda small:"; \
 	      timeout $(SANITIZER_TIMEOUT) $(SANITIZER) --tool $$tool --error-exitcode 1 ./build/cuda/test_cuda small \
 	         >build/cuda/sanitize-$$tool.log 2>&1; r=$$?; \
-	      grep -E '^=+ ' build/cuda/sanitize-$$tool.log | head -n 30; tail -n 1 build/cuda/sanitize-$$tool.log; \
+	      grep -E '^=+ ' build/cuda/sanitize-$$tool.log | head -n 30; tail -n 1 build/cuda/sanitize-$$tool.log | grep -vE '^=+ '; \
 	      [ $$r = 0 ] || { echo "  -> $$tool exit $$r (124: timed out)"; rc=1; }; \
 	   done; exit $$rc; \
 	else echo "SKIP sanitizers: compute-sanitizer not found (set SANITIZER=...)"; fi

@@ -3,7 +3,8 @@
 # needs: cc; optional c++, nvcc + g++ (else SKIP); the GPU runs are `make test-cuda`
 #  1. the kernel bodies over emulated grids, built by the host compiler as C99 (the runner's
 #     build of tests/cuda/test_cuda_logic.c, the rule) and here as C++;
-#  2. nvcc compiles every kernel for sm_75, sm_80 and sm_90 with warnings as errors
+#  2. nvcc compiles every kernel for sm_75 (before the paired f16/bf16 conversions) and
+#     sm_90 (with them; sm_80 compiles the same source as sm_90) with warnings as errors
 #     (tests/cuda/test_cuda.cu instantiates them all), and for sm_90 (the same kernels):
 #     tests/cuda/variants_cuda.cu, tests/cuda/test_cuda_run.cu (dropout_cuda_run against dropout_run),
 #     tests/cuda/test_cuda_v0.cu (a 0.1.0 program under DROPOUT_V0_API), the trainer
@@ -25,7 +26,7 @@ if [ -x "$NVCC" ] && ! command -v g++ >/dev/null 2>&1; then
    say "SKIP build nvcc_kernels: nvcc's host compiler g++ not found"
 elif [ -x "$NVCC" ]; then
    NVFLAGS="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
-   ARCHS="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+   ARCHS="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90"
    SM90="-gencode arch=compute_90,code=sm_90"
    key=$( { cat dropout.h dropout_v0.h dropout_cuda.cuh dropout_cuda_v0.cuh tests/cuda/test_cuda.cu tests/cuda/variants_cuda.cu tests/cuda/test_cuda_run.cu \
             tests/cuda/test_cuda_v0.cu tests/cuda/views.h tests/check.h bench/bench_cuda.cu bench/matmul_cost_cuda.cu \
@@ -33,7 +34,7 @@ elif [ -x "$NVCC" ]; then
           echo "$NVFLAGS $ARCHS"; "$NVCC" --version; } | cksum | cut -d' ' -f1)
    stamp=$BUILD/nvcc.stamp
    if [ "${DROPOUT_NVCC_FRESH:-0}" != 1 ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
-      say "PASS build nvcc_kernels_sm75_sm80_sm90 (reused: sources unchanged since the last build)"
+      say "PASS build nvcc_kernels_sm75_sm90 (reused: sources unchanged since the last build)"
       say "PASS build nvcc_variants_sm90 (reused)"
       say "PASS build nvcc_run_sm90 (reused)"
       say "PASS build nvcc_v0_program_sm90 (reused)"
@@ -47,9 +48,9 @@ elif [ -x "$NVCC" ]; then
          rm -f "$BUILD/$b"   # a failed build must not leave an old binary behind
       done
       t0=$(date +%s)
-      # two lanes (two cores): the three-architecture kernel build is as long as the rest
+      # two lanes (two cores): the two-architecture kernel build and two programs, the other five
       (
-         build nvcc_kernels_sm75_sm80_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
+         build nvcc_kernels_sm75_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
          build nvcc_run_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_run.cu -o "$BUILD/test_cuda_run"
          build nvcc_v0_program_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_v0.cu -o "$BUILD/test_cuda_v0"
       ) & nv_lane_a=$!
