@@ -10,7 +10,7 @@
 #     tests/cuda/test_cuda_v0.cu (a 0.1.0 program under DROPOUT_V0_API), the trainer
 #     (examples/train_mlp_cuda.cu), the Python library (python/dropouth_cuda_lib.cu) and
 #     the benchmarks (bench_cuda, matmul_cost_cuda);
-#  3. bench/torch_cuda.py parses.
+#  3. bench/torch_cuda.py parses; bench/cuda_ab.py (make bench-cuda-ab) on made-up runs.
 # The GPU runs themselves are `make test-cuda` and `make bench-cuda`.
 # nvcc is slow on two cores: its outputs are reused while a hash of the sources, the
 # flags and the nvcc version is unchanged (DROPOUT_NVCC_FRESH=1 forces a rebuild).
@@ -75,6 +75,27 @@ fi
 
 if command -v python3 >/dev/null 2>&1; then
    build torch_cuda_py python3 -c "import py_compile; py_compile.compile('bench/torch_cuda.py', cfile='$BUILD/torch_cuda.pyc', doraise=True)"
+   # make bench-cuda-ab's comparison on made-up runs: forward 8-bit 1.0 / 1.1 ms in A, 1.3 /
+   # 1.2 in B (1.20 over A's spread 1.10: flagged); backward 1.0 / 1.0 against 1.02 / 1.03
+   # (1.02: not); the copy row is another path
+   ab=$BUILD/cuda_ab; mkdir -p "$ab"
+   for side in a1:1.0:1.0 a2:1.1:1.0 b1:1.3:1.02 b2:1.2:1.03; do
+      IFS=: read -r name fw bw <<EOF_AB
+$side
+EOF_AB
+      { echo "case,dtype,bits,n,path,ms,GBps,ratio_copy"
+        echo "copy (cudaMemcpy D2D),f32,0,1048576,-,0.5,1,1"
+        echo "forward,f32,8,1048576,warp,$fw,1,1"
+        echo "backward (mask-free),f32,8,1048576,warp,$bw,1,1"; } >"$ab/$name.csv"
+   done
+   if python3 bench/cuda_ab.py --rev base --base "$ab/a1.csv" "$ab/a2.csv" --new "$ab/b1.csv" "$ab/b2.csv" >"$ab/report.md" 2>&1 &&
+      grep -q '^B/A above 1.05 and above A.s spread: forward f32 8-bit 2^20 (1.200, spread 1.10)$' "$ab/report.md" &&
+      grep -q '^| f32 | 2^20 | 2 | 1.02 - 1.20 ' "$ab/report.md"; then
+      say "PASS bench/cuda_ab.py (make bench-cuda-ab): ratios of best medians, the base's spread, the flagged cell"
+   else
+      say "FAIL bench/cuda_ab.py on made-up runs: $(tr '\n' ' ' <"$ab/report.md" | head -c 600)"
+   fi
 else
    say "SKIP build torch_cuda_py: no python3"
+   say "SKIP bench/cuda_ab.py: no python3"
 fi
