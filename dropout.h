@@ -2010,11 +2010,16 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype != DROPOUT__F64)
 #define dropout__blocks_apply dropout__blocks_apply_rounds
-/* the fused op's overlap too, its chunks between the rounds; not f32 at 8-bit draws, where
-   the data is most of the time and eight f32 chunks in one Philox call made it 1.07x
-   slower in L2 and 1.6x streamed (Zen 5; every other cell 0.65-0.90) */
+/* the fused op's overlap too, its chunks between the rounds, for every dtype and width.
+   f32 at 8-bit draws, where the data is most of a step (8 chunks of x, bias, residual
+   and y against one Philox call), with its streamed stores also asks for the next step's
+   x and residual before each step (DROPOUT__FUSED_PREFETCHES): without that request the
+   overlap ran 1.3-1.7x slower streamed than the mask and the data one after the other,
+   with it 0.73-0.81 of their time, in L2 0.78-0.87 (Zen 5). The other cells ran 1.06-1.23x
+   slower streamed with the request, so they go without. */
 #define DROPOUT__FUSED_ROUNDS 1
-#define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) ((dtype) != DROPOUT__F32 || (bits) != 8)
+#define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) 1
+#define DROPOUT__FUSED_PREFETCHES(dtype, bits) ((dtype) == DROPOUT__F32 && (bits) == 8)
 /* The overlap's steps at 32-bit draws: six chains a call and 12 windows a step (4 calls of
    48 blocks, three chunks between each call's rounds), where Philox is most of the work:
    0.91-0.97 of the time of four chains in L2, bf16 and f16 streamed 0.89-0.98 (Zen 5). Not
@@ -3171,6 +3176,9 @@ static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void 
 }
 #endif
 
+#if !defined(DROPOUT__FUSED_PREFETCHES)   /* (the ISA blocks that prefetch say where) */
+#define DROPOUT__FUSED_PREFETCHES(dtype, bits) 0
+#endif
 #if defined(dropout__v_fma) && defined(DROPOUT__OVERLAP)
 /* The fused op's overlap, as the forward's (dropout__run_overlap_body): each step's Philox
    blocks are made with the step before's fused chunks applied between them (AVX-512:
@@ -3251,6 +3259,10 @@ DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *
          for (c = 0; c < DROPOUT__GROUP; ++c)
             dropout__fused64(dtype, yo + 64u * c * es, xi + 64u * c * es, bp[c], ri + 64u * c * es, kb[c], r, nt);
          break;
+      }
+      if (DROPOUT__FUSED_PREFETCHES(dtype, r->bits)) {   /* the next step's x and residual */
+         dropout__stores_prefetch(xi, 0, (steps - g) * DROPOUT__GROUP, es, nt);
+         dropout__stores_prefetch(ri, 0, (steps - g) * DROPOUT__GROUP, es, nt);
       }
       for (k = 0; k < calls; ++k) {   /* call k applies the step's chunks lo .. hi - 1 */
          const unsigned lo = k * DROPOUT__GROUP / calls, hi = (k + 1) * DROPOUT__GROUP / calls;

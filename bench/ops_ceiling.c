@@ -12,8 +12,11 @@
    - the fused op (bias-dropout-add, rows of 1024, the mask written): its overlap's steps
      with its chunks and the mask stores in L1, and its chunks alone over the whole
      arrays in L2. Where the fused op does not take its overlap (DROPOUT__FUSED_OVERLAP_TAKES:
-     f32 at 8-bit draws with AVX-512, f16 with AVX2) the call runs the mask and the data
-     one after the other, and its ratio shows what the overlap would be worth there.
+     f16 with AVX2) the call runs the mask and the data one after the other, and its
+     ratio shows what the overlap would be worth there.
+   Each library call and each data-alone case runs twice and the second is timed: the
+   case before it in the round (the fused op's four f32 arrays are 1 MiB) has pushed its
+   data out of L2, and the first run puts it back.
    Uses the header's private functions (dropout__*), so it follows the header's revision.
    build: cc -std=c99 -O3 -march=native -I. bench/ops_ceiling.c -o build/ops_ceiling
    run:   ./build/ops_ceiling [rounds = 1000] */
@@ -211,12 +214,18 @@ int main(int argc, char **argv)
          for (k = 0; k < K_COUNT; ++k) best[k] = 1e30;
          for (r = 0; r < rounds; ++r)
             for (k = 0; k < K_COUNT; ++k) {
-               double t0 = ceiling_now(), t;
                char *const *s1 = p1[d != 0], *const *s2 = p2[d != 0];
-               if (k <= S_FUSED) steps[d][k](ks, &plan.rule, words, kb, s1[0], s1[1], s1[2], s1[3]);
-               else if (k <= D_FDATA) data[d][k - D_DATA](&plan.rule, kb, (char *)s2[0], (const char *)s2[1],
-                                                          (const char *)s2[2], (const char *)s2[3], n);
-               else ops_call(k, d, &plan, n, s2[0], mask, s2[1], s2[2], s2[3]);
+               double t0 = 0.0, t;
+               int twice;
+               /* the L2 cases twice, the first untimed: the case before (the fused op's 1 MiB
+                  of f32 arrays) has pushed this one's data out of L2 */
+               for (twice = k <= S_FUSED; twice < 2; ++twice) {
+                  t0 = ceiling_now();
+                  if (k <= S_FUSED) steps[d][k](ks, &plan.rule, words, kb, s1[0], s1[1], s1[2], s1[3]);
+                  else if (k <= D_FDATA) data[d][k - D_DATA](&plan.rule, kb, (char *)s2[0], (const char *)s2[1],
+                                                             (const char *)s2[2], (const char *)s2[3], n);
+                  else ops_call(k, d, &plan, n, s2[0], mask, s2[1], s2[2], s2[3]);
+               }
                t = (ceiling_now() - t0) * (k == S_FWD ? fwd_step_per : k <= S_FUSED ? step_per : call_per);
                if (t < best[k]) best[k] = t;
             }
