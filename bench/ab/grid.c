@@ -268,6 +268,32 @@ static void grid(size_t n, int rounds, int streamed, const char *filter)
    fflush(stdout);
 }
 
+/* The last-level cache of cpu 0 as Linux describes it (sysfs: the highest level's size),
+   in bytes; 0 where it does not say. A cache's own count: a chip with several L3s (one a
+   core complex) gives one of them. */
+static size_t llc_bytes(void)
+{
+   size_t best = 0;
+   int idx, best_level = 0;
+   for (idx = 0; idx < 10; ++idx) {
+      char path[96], unit = 0;
+      unsigned long size = 0;
+      int level = 0;
+      FILE *f;
+      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
+      if (!(f = fopen(path, "r"))) break;
+      if (fscanf(f, "%d", &level) != 1) level = 0;
+      fclose(f);
+      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
+      if (!(f = fopen(path, "r"))) continue;
+      if (fscanf(f, "%lu%c", &size, &unit) < 1) size = 0;
+      fclose(f);
+      size *= unit == 'K' ? 1024ul : unit == 'M' ? 1024ul * 1024ul : 1ul;
+      if (level > best_level && size > 0) { best_level = level; best = (size_t)size; }
+   }
+   return best;
+}
+
 int main(int argc, char **argv)
 {
    int lg_l2 = 16, lg_mem = 24, reps_l2 = 200, reps_mem = 7, which_s = 3, which_t = 3, a, t;
@@ -308,6 +334,14 @@ int main(int argc, char **argv)
    printf("SIMD path: A %s, B %s.", ab_grid_pathA(), ab_grid_pathB());
    if (misalign) printf(" Arrays %u bytes past a 64-byte boundary (-a).", (unsigned)misalign);
    printf("\n");
+   if (which_s & 2) {   /* is "streamed" out of cache on this machine? */
+      const size_t llc = llc_bytes(), xy = ((size_t)8 << lg_mem);   /* f32 x and y */
+      if (llc == 0) printf("Last-level cache: not given by this system; the streamed block's f32 x and y: %zu MiB.\n", xy >> 20);
+      else
+         printf("Last-level cache of cpu 0: %zu MiB; the streamed block's f32 x and y: %zu MiB%s\n", llc >> 20, xy >> 20,
+                xy > 2 * llc ? "." : ": **they fit in that cache (or nearly), so the streamed cells measure it, not memory**;"
+                                     " -L 26 (512 MiB) goes past more of it.");
+   }
 #ifndef _OPENMP
    if (which_t & 2) printf("\n(2 threads: not run, built without OpenMP)\n");
    which_t &= 1;
