@@ -52,10 +52,13 @@ for run_src in $run_tests; do
    run_a=${run_src#tests/}; run_c_test "$run_src" "${run_a%%/*}"
 done
 for run_area in $run_areas; do
+   run_t0=$(date +%s)
    for run_src in tests/"$run_area"/test_*.c; do
       [ -e "$run_src" ] && run_c_test "$run_src" "$run_area"
    done
    if [ -f "tests/$run_area/suite.sh" ]; then . "./tests/$run_area/suite.sh"; fi
+   # (so that a slow area shows in CI's log: make test should stay under ten minutes)
+   echo "    ($run_area: $(($(date +%s) - run_t0)) s)"
 done
 
 tally
