@@ -181,7 +181,9 @@ bench-isa:
 # threads. Per cell the ratio B/A and A'/A, A's header built again at other addresses (the
 # spread to read B/A against: the moment's noise and placement). Any
 # revision from 0.1.0 on can be A (the grid uses the 0.1.0 calls). AB_ARGS: grid.c's
-# options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds, -a 16: arrays as malloc aligns them). Writes
+# options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds, -L log2 n streamed, -a 16: arrays as
+# malloc aligns them); the table says when the streamed arrays fit in the CPU's last-level
+# cache (then AB_ARGS="-L 26" measures memory). Writes
 # $(BENCH_OUT)/ab-<model>-<path>-vs-<rev>.md (PUBLISH=1: bench/results/). The cells it flags
 # are timed again from three fresh copies of the binary and appended (bench/ab/recheck.sh:
 # on a VM, byte-identical copies read one streamed cell 1.00 to 1.50 apart); AB_RECHECK=0
