@@ -15,6 +15,7 @@
 #   make bench-ab   this dropout.h against a revision's (REV=7bc1106, pinned) over the whole
 #                   grid, in one process, beside A against itself built again (the guard)
 #   make bench-ab-all  the same on every build this CPU runs (native, AVX2, SSE2 on x86-64)
+#   make bench-ab-wasm  the same grid as WebAssembly (SIMD128) under node
 #   make bench-ab-calls  the calls at one size against max(wall, Philox alone), REV=HEAD
 #   make same-code  REV's dropout.h (default HEAD) against this one: the same code? (builds only)
 #   make bench-ceiling  the in-cache forward's own instructions with its data in L1: how
@@ -30,7 +31,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ab-all bench-ceiling clean python python-cuda test-cuda bench-cuda bench-cuda-ab gpu gpu-info gpu-peers test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
+.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ab-all bench-ab-wasm bench-ceiling clean python python-cuda test-cuda bench-cuda bench-cuda-ab gpu gpu-info gpu-peers test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -218,6 +219,29 @@ bench-ab-all:
 	@if [ "$$(uname -m)" = x86_64 ]; then \
 	   $(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=x86-64-v3 && \
 	   $(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=x86-64; fi
+
+# make bench-ab-wasm [REV=HEAD] [AB_ARGS=...]: the grid of make bench-ab as WebAssembly under
+# node (V8), one thread: REV's dropout.h (A) against the working tree's (B), both built by
+# clang --target=wasm32-wasi -O3 -msimd128 (a header without the SIMD128 path runs its
+# scalar code there), A' = A built again; 2^16 elements and 2^20 (8 MiB of f32 x and y: from
+# 2^21 on node 20 aborted here, with the old header alone too). Needs clang, wasi-libc, compiler-rt for wasm32 and node (.ci/run's
+# list). Writes $(BENCH_OUT)/ab-wasm-node<version>-on-<model>-vs-<rev>.md.
+WASI_CC = clang --target=wasm32-wasi -std=c99 -O3 -msimd128 $(WARN)
+.PHONY: bench-ab-wasm
+bench-ab-wasm:
+	@mkdir -p build/ab/wasm/base $(BENCH_OUT) && git show $(or $(REV),HEAD):dropout.h >build/ab/wasm/base/dropout.h
+	@git show $(or $(REV),HEAD):dropout_v0.h >build/ab/wasm/base/dropout_v0.h 2>/dev/null || rm -f build/ab/wasm/base/dropout_v0.h
+	@api=$$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/wasm/base/dropout.h && echo -DAB_API_1); set -e; \
+	$(WASI_CC) -DVNAME=A $$api -DDROPOUT_STATIC -Ibuild/ab/wasm/base -c bench/ab/grid_variant.c -o build/ab/wasm/a.o; \
+	$(WASI_CC) -DVNAME=B -DAB_API_1 -DDROPOUT_STATIC -I. -c bench/ab/grid_variant.c -o build/ab/wasm/b.o; \
+	$(WASI_CC) -DVNAME=C $$api -DDROPOUT_STATIC -Ibuild/ab/wasm/base -c bench/ab/grid_variant.c -o build/ab/wasm/c.o; \
+	$(WASI_CC) bench/ab/grid.c build/ab/wasm/a.o build/ab/wasm/b.o build/ab/wasm/c.o -o build/ab/wasm/grid.wasm
+	@rev=$$(git rev-parse --short $(or $(REV),HEAD)); out=$(BENCH_OUT)/ab-wasm-node$$(node --version | tr -d v | cut -d. -f1)-on-$(or $(BENCH_MODEL),unknown)-vs-$$rev.md; \
+	{ echo "# make bench-ab-wasm: $(or $(REV),HEAD) ($$rev) against the working tree, as WebAssembly"; echo; \
+	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); node $$(node --version) (V8 $$(node -p process.versions.v8)); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL))"; \
+	  echo "- A = $(or $(REV),HEAD):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(WASI_CC); grid options: -t 1 -L 20 $(AB_ARGS)"; \
+	  echo "- one thread (no threads in this build); the 2^20 block: plain stores, WebAssembly has no streaming ones"; echo; \
+	  node --no-warnings tests/simd/run_wasi.js build/ab/wasm/grid.wasm -t 1 -L 20 $(AB_ARGS); } | tee $$out; echo "saved $$out"
 
 # make same-code [REV=HEAD]: does the working tree's dropout.h compile to REV's code, function
 # for function (bench/ab/same_code.sh: gcc and clang, each SIMD path)? The check for code

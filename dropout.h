@@ -60,8 +60,9 @@
    SIMD
       The vector path is chosen when the implementation is compiled, from the compiler's
       own target macros: __AVX512F__ with __AVX512BW__, else __AVX2__, else SSE2
-      (__SSE2__ / x86-64; SSE4.1 blends with __SSE4_1__), else AArch64 __ARM_NEON. So
-      -march=native or -mavx2 picks AVX2. No cpuid, no function pointers, no global state:
+      (__SSE2__ / x86-64; SSE4.1 blends with __SSE4_1__), else AArch64 __ARM_NEON, else
+      WebAssembly SIMD128 (__wasm_simd128__: clang -msimd128). So -march=native or -mavx2
+      picks AVX2. No cpuid, no function pointers, no global state:
       one binary runs one path, and every path gives the same bits as the reference.
       Calls shorter than 64 elements (32 words for the fills) take the reference path.
 
@@ -100,7 +101,7 @@
       or -fexcess-precision=fast; other settings stop at an #error that says so.
       Tested to give the same bits (tests/xarch/suite.sh) on x86-64 (SSE2, SSE4.1, AVX2,
       AVX-512, none), i386 SSE2, aarch64 (NEON), armhf, s390x (big-endian), riscv64,
-      wasm32 and a Cortex-M4 (soft float and FPv4-SP), NaN payloads of the variants and
+      wasm32 (scalar and SIMD128) and a Cortex-M4 (soft float and FPv4-SP), NaN payloads of the variants and
       the fused op aside (docs/SPEC.md).
       Freestanding (no libc: microcontrollers, wasm32 -nostdlib, kernels): the header
       includes only stddef.h and stdint.h (and assert.h where it exists, see
@@ -108,8 +109,9 @@
       nothing beyond what GCC and Clang expect of any freestanding target: their runtime
       library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
       them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
-      -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86
-      and NEON paths call. On a Cortex-M4 (-Os), a step's forward + backward f32 with a
+      -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86,
+      NEON and WebAssembly SIMD paths call (on wasm32, clang -mbulk-memory makes them the
+      memory.copy instruction). On a Cortex-M4 (-Os), a step's forward + backward f32 with a
       constant rule (DROPOUT_RULE_THRESHOLD: no soft double is linked) take 2.0 KB of flash
       with the FPU and 2.5 KB with soft float, libgcc included (tests/xarch/suite.sh holds
       them to 2.5 and 3.5 KB); dropout_rule_init (p as a double) adds about 2.8 KB.
@@ -139,8 +141,9 @@
          argument and FPU-mode checks, error messages
          the scalar reference (one loop behind forward, backward, mask, apply_mask)
          the SIMD paths: the choice and its opt-outs; one block per instruction set
-            (AVX-512, AVX2, SSE2/SSE4.1, NEON: primitives, keep bits, apply, stores);
-            Philox in 64-bit lanes (x86); the driver (data grid, overlap, the SIMD run)
+            (AVX-512, AVX2, SSE2/SSE4.1, NEON, WebAssembly SIMD128: primitives, keep
+            bits, apply, stores); Philox in 32-bit lanes (NEON, WebAssembly) and in
+            64-bit lanes (x86); the driver (data grid, overlap, the SIMD run)
          the engine every call ends in (SIMD path or reference, the same bits)
          the public calls: rules, generators, plans -> short calls -> raw stream -> normals
          the descriptor: its checks, the geometry and the walker -> the setters ->
@@ -1696,7 +1699,7 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
 }
 
 /* ------------------------------------------------------------------------------------
-   SIMD PATHS (x86 SSE2 / SSE4.1 / AVX2 / AVX-512BW, AArch64 NEON)
+   SIMD PATHS (x86 SSE2 / SSE4.1 / AVX2 / AVX-512BW, AArch64 NEON, WebAssembly SIMD128)
 
    Selected at compile time from the compiler's target macros, as stb_image does: no
    cpuid, no function pointers, no global state. Every path computes exactly what the
@@ -1705,15 +1708,17 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
    IEEE multiply per kept element, the same integer f16/bf16 rounding.
 
    How: Philox runs on many blocks at once (x86: one block per 64-bit lane, the 32x32->64
-   products from mul_epu32; NEON: one per 32-bit lane, from vmull), then a transpose puts
+   products from mul_epu32; NEON and WebAssembly: one per 32-bit lane, from vmull or
+   extmul), then a transpose puts
    the words in stream order. Keep bits are made for stream-aligned windows of 64
    positions (4, 8 or 16 blocks: only the blocks the mode needs) straight from vector
    compares (movemask / AVX-512 mask registers); a call at any offset reads its 64-bit
    keep words as a shift of two windows.
 
-   Layout: one block per instruction set (AVX-512, AVX2, SSE2/SSE4.1, NEON), the only
-   place intrinsics are written, each defining the same names (listed below); then the
-   x86 blocks' shared Philox (one block per 64-bit lane); then one driver (the data grid,
+   Layout: one block per instruction set (AVX-512, AVX2, SSE2/SSE4.1, NEON, WebAssembly
+   SIMD128), the only place intrinsics are written, each defining the same names (listed
+   below); then the shared Philox of NEON and WebAssembly (one block per 32-bit lane) and
+   of the x86 blocks (one block per 64-bit lane); then one driver (the data grid,
    the overlap, the SIMD run, the engine) written over those names alone. Measurements
    behind the choices: bench/results/simd-design-notes.md.
    ------------------------------------------------------------------------------------ */
@@ -1739,6 +1744,9 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
 #elif defined(__ARM_NEON) && defined(__aarch64__)
 #define DROPOUT__SIMD_NEON 1
 #define DROPOUT__SIMD_NAME "neon"
+#elif defined(__wasm_simd128__)
+#define DROPOUT__SIMD_WASM 1
+#define DROPOUT__SIMD_NAME "wasm-simd128"
 #endif
 #endif
 #ifndef DROPOUT__SIMD_NAME
@@ -1749,9 +1757,26 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
 #if defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_AVX2) || defined(DROPOUT__SIMD_SSE)
 #define DROPOUT__SIMD_X86 1
 #endif
+#if defined(DROPOUT__SIMD_NEON) || defined(DROPOUT__SIMD_WASM)
+#define DROPOUT__SIMD_LANES32 1   /* Philox a block a 32-bit lane (below the blocks) */
+#endif
 
 #ifdef DROPOUT__SIMD
-#include <string.h>   /* memcpy */
+/* memcpy: string.h where the target has one (programs have come to rely on it being
+   included here), and the compiler's own where not: a freestanding wasm32 -nostdlib build
+   has no string.h. GCC and Clang inline the fixed-size copies and call memcpy for the rest. */
+#if defined(__has_include)
+#if __has_include(<string.h>)
+#include <string.h>
+#endif
+#else
+#include <string.h>
+#endif
+#if defined(__GNUC__)
+#define dropout__memcpy __builtin_memcpy
+#else
+#define dropout__memcpy memcpy
+#endif
 
 /* g++ 12 (C++ only) reports GCC's own AVX-512 headers, whose _mm512_undefined_* are
    self-initialised on purpose, as "used uninitialized" once they are inlined here; the
@@ -1769,7 +1794,8 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
      _lanes64 (keep bits to lane masks), _load_u16, _store_u16, the transpose's _unpack*
      and DROPOUT__V_IOTA;
    - Philox in lanes: dropout__blocks_simd (DROPOUT__VB blocks a call; the x86 blocks
-     give dropout__v_mul64 .. _pack64 and take the shared one below);
+     give dropout__v_mul64 .. _pack64 and take the shared one below, NEON and WebAssembly
+     dropout__v_mulhilo, _gt_u and _store4 and take theirs);
    - keep bits: dropout__window_keep (64 positions from their words);
    - apply: dropout__apply64_f32, _f16, _bf16 (64 elements, y = kept ? x * scale : +0),
      or DROPOUT__LANES_ONLY for the driver's lane loops and no prefetch (after the blocks);
@@ -1786,7 +1812,7 @@ static void dropout__words_ref(uint32_t *out, size_t n, uint64_t seed, uint64_t 
    maker and one dispatch on the dtype, so the per-chunk cost is the arithmetic alone.
    A step's Philox blocks (GROUP x bits / 2) are whole calls of DROPOUT__VB blocks at
    every draw width (checked after the blocks): AVX-512 (four chains, 32 blocks a call)
-   and NEON (8) take 8; AVX2 and SSE, whose calls are the six chains of their fills
+   and NEON and WebAssembly (8) take 8; AVX2 and SSE, whose calls are the six chains of their fills
    (24 and 12 blocks), take 12. */
 #if defined(DROPOUT__SIMD_AVX2) || defined(DROPOUT__SIMD_SSE)
 #define DROPOUT__GROUP 12
@@ -2466,56 +2492,12 @@ static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, 
 /* unsigned a > b through the sign-flip trick (all-ones lanes where true) */
 #define dropout__v_gt_u(a, b) dropout__v_gt_s(dropout__v_xor(a, DROPOUT__V_SIGN), dropout__v_xor(b, DROPOUT__V_SIGN))
 
-/* Philox in lanes: two vectors interleaved, so the multiplier latency of one hides behind
-   the other. */
-#define DROPOUT__VB (2 * DROPOUT__W)
-
-/* The two interleaved vectors' Philox state, its start, one round, and the store; the
-   blocks and the overlap (dropout__blocks_apply) share them. */
-typedef struct dropout__neon_st { dropout__v a0, a1, a2, a3, b0, b1, b2, b3; } dropout__neon_st;
-static inline void dropout__neon_start(dropout__neon_st *p, uint64_t stream, uint64_t block)
-{
-   dropout__v iota = DROPOUT__V_IOTA, carry;
-   /* counter low word of each lane, with the carry into the high word where it wraps */
-   p->a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
-   carry = dropout__v_gt_u(iota, p->a0);
-   p->a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
-   p->b0 = dropout__v_add(p->a0, dropout__v_set1(DROPOUT__W));
-   carry = dropout__v_gt_u(p->a0, p->b0);
-   p->b1 = dropout__v_add(p->a1, dropout__v_and(carry, dropout__v_set1(1)));
-   p->a2 = p->b2 = dropout__v_set1((uint32_t)stream);
-   p->a3 = p->b3 = dropout__v_set1((uint32_t)(stream >> 32));
-}
-static inline void dropout__neon_round(dropout__neon_st *p, const uint32_t *ks, unsigned r)
-{
-   dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
-   dropout__v vk0 = dropout__v_set1(ks[2 * r]), vk1 = dropout__v_set1(ks[2 * r + 1]);
-   dropout__v_mulhilo(p->a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
-   dropout__v_mulhilo(p->a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
-   dropout__v_mulhilo(p->b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
-   dropout__v_mulhilo(p->b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
-   p->a0 = dropout__v_xor(dropout__v_xor(ahi1, p->a1), vk0);  p->a1 = alo1;
-   p->a2 = dropout__v_xor(dropout__v_xor(ahi0, p->a3), vk1);  p->a3 = alo0;
-   p->b0 = dropout__v_xor(dropout__v_xor(bhi1, p->b1), vk0);  p->b1 = blo1;
-   p->b2 = dropout__v_xor(dropout__v_xor(bhi0, p->b3), vk1);  p->b3 = blo0;
-}
-static inline void dropout__neon_store(const dropout__neon_st *p, uint32_t *out)
+/* four vectors of words 0-3 as the blocks of their lanes, in order (an interleaving store) */
+static inline void dropout__v_store4(uint32_t *out, dropout__v w0, dropout__v w1, dropout__v w2, dropout__v w3)
 {
    uint32x4x4_t v;
-   v.val[0] = p->a0; v.val[1] = p->a1; v.val[2] = p->a2; v.val[3] = p->a3;
+   v.val[0] = w0; v.val[1] = w1; v.val[2] = w2; v.val[3] = w3;
    vst4q_u32(out, v);
-   v.val[0] = p->b0; v.val[1] = p->b1; v.val[2] = p->b2; v.val[3] = p->b3;
-   vst4q_u32(out + 4 * DROPOUT__W, v);
-}
-
-/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
-static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
-{
-   dropout__neon_st p;
-   unsigned r;
-   dropout__neon_start(&p, stream, block);
-   for (r = 0; r < 10; ++r) dropout__neon_round(&p, ks, r);
-   dropout__neon_store(&p, out);
 }
 
 /* Keep bits of one window: compares, then the lanes' weights summed across the vector. */
@@ -2561,26 +2543,115 @@ static inline int dropout__nt_mode(const void *p)
 #define DROPOUT__LANES_ONLY 1
 
 /* The overlap (32 registers, as AVX-512): the two interleaved vectors, with data chunk c
-   after round c. Its speed is unmeasured (no Arm machine); its bits are tested. */
+   after round c (dropout__blocks_apply, with the Philox in 32-bit lanes below). Its speed
+   is unmeasured (no Arm machine); its bits are tested. */
 #define DROPOUT__OVERLAP 1
 #define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype != DROPOUT__F64)
-DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
-                                           float scale, int nt)
+
+/* ==== the WebAssembly SIMD128 block (clang -msimd128) ================================= */
+#elif defined(DROPOUT__SIMD_WASM)
+#include <wasm_simd128.h>
+typedef v128_t dropout__v;
+#define DROPOUT__W 4
+#define dropout__v_set1(a) wasm_i32x4_splat((int32_t)(a))
+#define dropout__v_add wasm_i32x4_add
+#define dropout__v_xor wasm_v128_xor
+#define dropout__v_and wasm_v128_and
+#define dropout__v_or wasm_v128_or
+#define dropout__v_srli(a, n) wasm_u32x4_shr(a, n)
+#define dropout__v_slli(a, n) wasm_i32x4_shl(a, n)
+#define dropout__v_loadu(p) wasm_v128_load((const void *)(p))
+#define dropout__v_storeu(p, a) wasm_v128_store((void *)(p), a)
+/* WebAssembly leaves the payload of a NaN result to the engine (canonical or the input's),
+   so the products of NaN lanes are made by integers, as dropout__scale_f32 and
+   dropout__scale_f64 make them: the input with its quiet bit set. b is the scale, never a
+   NaN. Sums and int -> float conversions see no NaN here. */
+static inline dropout__v dropout__v_fmul(dropout__v a, dropout__v b)
 {
-   dropout__neon_st p;
-   unsigned r;
-   dropout__neon_start(&p, stream, block);
-   for (r = 0; r < 10; ++r) {
-      dropout__neon_round(&p, ks, r);
-      if (r < nc) dropout__apply64(dtype, y, x, 64u * r, keep[r], scale, nt);
-   }
-   dropout__neon_store(&p, out);
+   return wasm_v128_bitselect(wasm_v128_or(a, wasm_i32x4_splat(0x00400000)), wasm_f32x4_mul(a, b), wasm_f32x4_ne(a, a));
 }
+static inline dropout__v dropout__v_dmul(dropout__v a, dropout__v b)
+{
+   return wasm_v128_bitselect(wasm_v128_or(a, wasm_i64x2_splat((int64_t)1 << 51)), wasm_f64x2_mul(a, b),
+                              wasm_f64x2_ne(a, a));
+}
+#define dropout__v_fadd wasm_f32x4_add
+#define dropout__v_cvt_f32 wasm_f32x4_convert_i32x4
+#define dropout__v_gt_s wasm_i32x4_gt
+#define dropout__v_gt_u wasm_u32x4_gt
+#define dropout__v_sel(m, a, b) wasm_v128_bitselect(a, b, m)
+static inline dropout__v dropout__v_lanes32(uint64_t bits)
+{
+   const v128_t sel = wasm_i32x4_make(1, 2, 4, 8);
+   return wasm_i32x4_eq(wasm_v128_and(wasm_i32x4_splat((int32_t)(bits & 0xFu)), sel), sel);
+}
+static inline dropout__v dropout__v_lanes64(uint64_t bits)
+{
+   const v128_t sel = wasm_i32x4_make(1, 1, 2, 2);
+   return wasm_i32x4_eq(wasm_v128_and(wasm_i32x4_splat((int32_t)(bits & 3u)), sel), sel);
+}
+#define DROPOUT__V_IOTA wasm_i32x4_make(0, 1, 2, 3)
+#define dropout__v_load_u16(p) wasm_u32x4_load16x4((const void *)(p))
+/* lanes < 2^16: the saturating narrow keeps them */
+#define dropout__v_store_u16(p, a) wasm_v128_store64_lane((void *)(p), wasm_u16x8_narrow_i32x4(a, a), 0)
+static inline void dropout__v_mulhilo(dropout__v a, uint32_t m, dropout__v *hi, dropout__v *lo)
+{
+   const v128_t mv = wasm_i32x4_splat((int32_t)m);
+   const v128_t p01 = wasm_u64x2_extmul_low_u32x4(a, mv), p23 = wasm_u64x2_extmul_high_u32x4(a, mv);
+   *lo = wasm_i32x4_shuffle(p01, p23, 0, 2, 4, 6);
+   *hi = wasm_i32x4_shuffle(p01, p23, 1, 3, 5, 7);
+}
+/* four vectors of words 0-3 as the blocks of their lanes, in order (a 4 x 4 transpose) */
+static inline void dropout__v_store4(uint32_t *out, dropout__v w0, dropout__v w1, dropout__v w2, dropout__v w3)
+{
+   const v128_t t0 = wasm_i32x4_shuffle(w0, w1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(w2, w3, 0, 4, 1, 5);
+   const v128_t t2 = wasm_i32x4_shuffle(w0, w1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(w2, w3, 2, 6, 3, 7);
+   wasm_v128_store(out, wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5));
+   wasm_v128_store(out + 4, wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
+   wasm_v128_store(out + 8, wasm_i32x4_shuffle(t2, t3, 0, 1, 4, 5));
+   wasm_v128_store(out + 12, wasm_i32x4_shuffle(t2, t3, 2, 3, 6, 7));
+}
+
+/* Keep bits of one window: unsigned compares, then the lanes' top bits (bitmask) */
+static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
+{
+   uint64_t keep = 0;
+   int k;
+   if (bits == 8) {
+      const v128_t t = wasm_i8x16_splat((int8_t)tm1);
+      for (k = 0; k < 4; ++k)
+         keep |= (uint64_t)wasm_i8x16_bitmask(wasm_u8x16_gt(wasm_v128_load(w + 4 * k), t)) << (16 * k);
+   } else if (bits == 16) {
+      const v128_t t = wasm_i16x8_splat((int16_t)tm1);
+      for (k = 0; k < 8; ++k)
+         keep |= (uint64_t)wasm_i16x8_bitmask(wasm_u16x8_gt(wasm_v128_load(w + 4 * k), t)) << (8 * k);
+   } else {
+      const v128_t t = wasm_i32x4_splat((int32_t)tm1);
+      for (k = 0; k < 16; ++k)
+         keep |= (uint64_t)wasm_i32x4_bitmask(wasm_u32x4_gt(wasm_v128_load(w + 4 * k), t)) << (4 * k);
+   }
+   return keep;
+}
+
+/* Stores: plain ones (no streaming stores) */
+#define DROPOUT__STREAMS 0
+#define DROPOUT__NT_ALIGN 16   /* (unused: DROPOUT__STREAMS 0) */
+#define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
+#define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
+static inline int dropout__nt_mode(const void *p)
+{
+   (void)p;
+   return 0;
+}
+#define dropout__v_sfence() ((void)0)
+/* no prefetch; apply: one element a 32-bit lane, the integer conversions */
+#define DROPOUT__LANES_ONLY 1
+/* (no overlap: under V8 on x86-64, 16 registers, the f32 and bf16 calls ran 1.05-1.10x
+   slower with it) */
 #endif
 /* ==== end of the ISA blocks ========================================================== */
 
-/* The blocks that say DROPOUT__LANES_ONLY (SSE, NEON): no prefetch, and apply by the
+/* The blocks that say DROPOUT__LANES_ONLY (SSE, NEON, WebAssembly): no prefetch, and apply by the
    driver's lane loops (one element a 32-bit lane). */
 #if defined(DROPOUT__LANES_ONLY)
 DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
@@ -2599,6 +2670,75 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 {
    dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
 }
+#endif
+
+/* ---- Philox in 32-bit lanes: NEON and WebAssembly ----------------------------------- */
+#if defined(DROPOUT__SIMD_LANES32)
+/* A block a 32-bit lane, the products from a widening multiply (dropout__v_mulhilo); two
+   vectors interleaved, so the multiplier latency of one hides behind the other. */
+#define DROPOUT__VB (2 * DROPOUT__W)
+
+/* The two interleaved vectors' Philox state, its start, one round, and the store; the
+   blocks and the overlap (dropout__blocks_apply) share them. */
+typedef struct dropout__lanes_st { dropout__v a0, a1, a2, a3, b0, b1, b2, b3; } dropout__lanes_st;
+static inline void dropout__lanes_start(dropout__lanes_st *p, uint64_t stream, uint64_t block)
+{
+   dropout__v iota = DROPOUT__V_IOTA, carry;
+   /* counter low word of each lane, with the carry into the high word where it wraps */
+   p->a0 = dropout__v_add(dropout__v_set1((uint32_t)block), iota);
+   carry = dropout__v_gt_u(iota, p->a0);
+   p->a1 = dropout__v_add(dropout__v_set1((uint32_t)(block >> 32)), dropout__v_and(carry, dropout__v_set1(1)));
+   p->b0 = dropout__v_add(p->a0, dropout__v_set1(DROPOUT__W));
+   carry = dropout__v_gt_u(p->a0, p->b0);
+   p->b1 = dropout__v_add(p->a1, dropout__v_and(carry, dropout__v_set1(1)));
+   p->a2 = p->b2 = dropout__v_set1((uint32_t)stream);
+   p->a3 = p->b3 = dropout__v_set1((uint32_t)(stream >> 32));
+}
+static inline void dropout__lanes_round(dropout__lanes_st *p, const uint32_t *ks, unsigned r)
+{
+   dropout__v ahi0, alo0, ahi1, alo1, bhi0, blo0, bhi1, blo1;
+   dropout__v vk0 = dropout__v_set1(ks[2 * r]), vk1 = dropout__v_set1(ks[2 * r + 1]);
+   dropout__v_mulhilo(p->a0, DROPOUT_PHILOX_M0, &ahi0, &alo0);
+   dropout__v_mulhilo(p->a2, DROPOUT_PHILOX_M1, &ahi1, &alo1);
+   dropout__v_mulhilo(p->b0, DROPOUT_PHILOX_M0, &bhi0, &blo0);
+   dropout__v_mulhilo(p->b2, DROPOUT_PHILOX_M1, &bhi1, &blo1);
+   p->a0 = dropout__v_xor(dropout__v_xor(ahi1, p->a1), vk0);  p->a1 = alo1;
+   p->a2 = dropout__v_xor(dropout__v_xor(ahi0, p->a3), vk1);  p->a3 = alo0;
+   p->b0 = dropout__v_xor(dropout__v_xor(bhi1, p->b1), vk0);  p->b1 = blo1;
+   p->b2 = dropout__v_xor(dropout__v_xor(bhi0, p->b3), vk1);  p->b3 = blo0;
+}
+static inline void dropout__lanes_store(const dropout__lanes_st *p, uint32_t *out)
+{
+   dropout__v_store4(out, p->a0, p->a1, p->a2, p->a3);
+   dropout__v_store4(out + 4 * DROPOUT__W, p->b0, p->b1, p->b2, p->b3);
+}
+
+/* Words 4 * block .. 4 * (block + DROPOUT__VB) - 1 of the stream, in order, into out. */
+static void dropout__blocks_simd(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out)
+{
+   dropout__lanes_st p;
+   unsigned r;
+   dropout__lanes_start(&p, stream, block);
+   for (r = 0; r < 10; ++r) dropout__lanes_round(&p, ks, r);
+   dropout__lanes_store(&p, out);
+}
+
+#if defined(DROPOUT__OVERLAP)
+/* The overlap: data chunk c after round c */
+DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
+                                           float scale, int nt)
+{
+   dropout__lanes_st p;
+   unsigned r;
+   dropout__lanes_start(&p, stream, block);
+   for (r = 0; r < 10; ++r) {
+      dropout__lanes_round(&p, ks, r);
+      if (r < nc) dropout__apply64(dtype, y, x, 64u * r, keep[r], scale, nt);
+   }
+   dropout__lanes_store(&p, out);
+}
+#endif
 #endif
 
 /* ---- Philox in 64-bit lanes: the three x86 blocks ----------------------------------- */
@@ -3013,7 +3153,7 @@ DROPOUT__INLINE void dropout__apply64_f64(double *y, const double *x, uint64_t k
    uint64_t sb;
    uint32_t lo, hi, tmp[DROPOUT__W];
    unsigned g, i;
-   memcpy(&sb, &scale, 8);
+   dropout__memcpy(&sb, &scale, 8);
    lo = (uint32_t)sb; hi = (uint32_t)(sb >> 32);
    /* the 64-bit scale in every pair of lanes: low word first (little endian lanes) */
    for (i = 0; i < DROPOUT__W; i += 2) { tmp[i] = lo; tmp[i + 1] = hi; }
@@ -3029,7 +3169,7 @@ DROPOUT__INLINE void dropout__store_mask64(uint8_t *mask, uint64_t keep)
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
    dropout__store_mask_bits(mask, keep, 64);
 #else
-   memcpy(mask, &keep, 8);
+   dropout__memcpy(mask, &keep, 8);
 #endif
 }
 static inline uint64_t dropout__load_mask64(const uint8_t *mask)
@@ -3038,36 +3178,37 @@ static inline uint64_t dropout__load_mask64(const uint8_t *mask)
    return dropout__load_mask_bits(mask, 64);
 #else
    uint64_t keep;
-   memcpy(&keep, mask, 8);
+   dropout__memcpy(&keep, mask, 8);
    return keep;
 #endif
 }
 
 /* f16 (f16 = 1) or bf16, 64 elements, one element a 32-bit lane with the integer
-   conversions: for the blocks without whole-vector ones (SSE, NEON, AVX2 without F16C) */
+   conversions: for the blocks without whole-vector ones (SSE, NEON, WebAssembly, AVX2
+   without F16C) */
 DROPOUT__INLINE void dropout__apply64_half_lanes(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt, int f16)
 {
    dropout__v s;
    uint32_t sb;
    unsigned g;
-   memcpy(&sb, &scale, 4);
+   dropout__memcpy(&sb, &scale, 4);
    s = dropout__v_set1(sb);
    for (g = 0; g < 64; g += DROPOUT__W) {
       dropout__v h = dropout__v_load_u16(x + g);
       dropout__v f = dropout__v_fmul(f16 ? dropout__v_f16_to_f32(h) : dropout__v_slli(h, 16), s);
       dropout__v_put_u16(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g), f16 ? dropout__v_f32_to_f16(f) : dropout__v_f32_to_bf16_num(f)));
    }
-   (void)nt;   /* NEON has no streaming stores */
+   (void)nt;   /* NEON and WebAssembly have no streaming stores */
 }
 
 /* f32, 64 elements, t > 0, one element a 32-bit lane: for the blocks without a kernel of
-   their own (SSE, NEON) */
+   their own (SSE, NEON, WebAssembly) */
 DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64_t keep, float scale, int nt)
 {
    dropout__v s;
    uint32_t sb;
    unsigned g;
-   memcpy(&sb, &scale, 4);
+   dropout__memcpy(&sb, &scale, 4);
    s = dropout__v_set1(sb);
    for (g = 0; g < 64; g += DROPOUT__W)
       dropout__v_put(nt, y + g, dropout__v_and(dropout__v_lanes32(keep >> g),
@@ -3126,7 +3267,7 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
    dropout__v s, out[DROPOUT__FUSED_GROUP / DROPOUT__W];
    uint32_t sb;
    unsigned g, v;
-   memcpy(&sb, &r->scale_f32, 4);
+   dropout__memcpy(&sb, &r->scale_f32, 4);
    s = dropout__v_set1(sb);
    for (g = 0; g < 64; g += DROPOUT__FUSED_GROUP) {
       dropout__v any = dropout__v_set1(0);
@@ -3701,7 +3842,7 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
       if (mask_out)
          for (c = 0; c < nb; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[1 + c]);
       if (y && r->threshold == 0) {   /* bit-for-bit copy; nothing to do in place */
-         if (y != x) memcpy((char *)y + at * es, (const char *)x + at * es, (size_t)nb * DROPOUT__CHUNK * es);
+         if (y != x) dropout__memcpy((char *)y + at * es, (const char *)x + at * es, (size_t)nb * DROPOUT__CHUNK * es);
       } else if (y) {
          if (at == 0) k0 = kb[1];
          dropout__grid_step(dtype, y, x, at, nb, kb, st, r);
@@ -3798,7 +3939,7 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
          else
 #endif
          dropout__blocks_simd(ks, stream, block, buf);
-         memcpy(out + i, buf + skip, take * 4u);
+         dropout__memcpy(out + i, buf + skip, take * 4u);
       }
       i += take;
       skip = 0;

@@ -1,6 +1,7 @@
-# covers: every SIMD path (SSE2, SSE4.1, AVX2, AVX-512, AVX-512 + BF16, NEON) and every x86 path in 4 compilers
+# covers: every SIMD path (SSE2, SSE4.1, AVX2, AVX-512, AVX-512 + BF16, NEON, WebAssembly SIMD128) and every x86 path in 4 compilers
 # oracle: the header's scalar building blocks (test_simd.c); the DROPOUT_NO_SIMD build's digest
-# needs: cc; optional clang, g++, clang++, aarch64-linux-gnu-gcc + qemu-aarch64 (else SKIP)
+# needs: cc; optional clang, g++, clang++, aarch64-linux-gnu-gcc + qemu-aarch64, clang + wasi-libc +
+#        compiler-rt for wasm32 + node (else SKIP)
 # The SIMD path is chosen when dropout.h is compiled, so tests/simd/test_simd.c is built
 # once per instruction set (run.sh's own build is the compiler's default: SSE2 on x86-64).
 # Each build runs only where this CPU has the instructions; AVX-512 is compiled only when
@@ -118,4 +119,21 @@ if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
    fi
 else
    say "SKIP simd[neon]: aarch64-linux-gnu-gcc not installed (apt-get install gcc-aarch64-linux-gnu)"
+fi
+
+# WebAssembly SIMD128: test_simd.c for wasm32-wasi (wasi-libc gives it stdio and malloc),
+# run by node's WASI (tests/simd/run_wasi.js)
+simd_wasi_get="apt-get install clang lld wasi-libc libclang-rt-14-dev-wasm32 nodejs"
+printf 'int main(void) { return 0; }\n' >"$BUILD/wasi_probe.c"
+if ! command -v clang >/dev/null 2>&1 ||
+   ! clang --target=wasm32-wasi "$BUILD/wasi_probe.c" -o "$BUILD/wasi_probe.wasm" >/dev/null 2>&1; then
+   say "SKIP simd[wasm-simd128]: clang cannot build for wasm32-wasi here ($simd_wasi_get)"
+elif ! command -v node >/dev/null 2>&1; then
+   say "SKIP simd[wasm-simd128]: node not installed (apt-get install nodejs)"
+elif clang --target=wasm32-wasi -msimd128 -std=c99 -O2 $WARN -I. -Itests tests/simd/test_simd.c \
+        -o "$BUILD/test_simd_wasm.wasm" >"$BUILD/test_simd_wasm.build.log" 2>&1; then
+   say "PASS build simd[wasm-simd128] (clang --target=wasm32-wasi -msimd128)"
+   run_prog test_simd_wasm node --no-warnings tests/simd/run_wasi.js "$BUILD/test_simd_wasm.wasm"
+else
+   say "FAIL build simd[wasm-simd128]: $(head -c 600 "$BUILD/test_simd_wasm.build.log" | tr '\n' ' ')"
 fi

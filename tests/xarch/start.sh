@@ -41,6 +41,7 @@ armhf|clang|--target=arm-linux-gnueabihf -fuse-ld=lld -static|--target=arm-linux
 s390x|s390x-linux-gnu-gcc|-static|-std=gnu99 -O2 $WARN -I. -Itests -static|qemu-s390x|apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user
 riscv64|riscv64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-riscv64|apt-get install gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user
 wasm32|clang|$xa_wasm|$xa_wasm $xa_cflags|node|apt-get install clang lld nodejs
+wasm32-simd128|clang|$xa_wasm -msimd128 -mbulk-memory|$xa_wasm -msimd128 -mbulk-memory $xa_cflags|node|apt-get install clang lld nodejs
 cortex-m4|arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb -nostdlib -ffreestanding -c|-mcpu=cortex-m4 $xa_m4|qemu-system-arm|apt-get install gcc-arm-none-eabi qemu-system-arm
 cortex-m4f|arm-none-eabi-gcc|-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -nostdlib -ffreestanding -c|-mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 $xa_m4|qemu-system-arm|apt-get install gcc-arm-none-eabi qemu-system-arm"
 

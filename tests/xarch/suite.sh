@@ -1,4 +1,4 @@
-# covers: the same bits on every instruction set and byte order (8 targets), two refusals
+# covers: the same bits on every instruction set and byte order (9 targets), two refusals
 # oracle: the host build's digests of tests/xarch/digest.c, line for line
 # needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
 # tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
@@ -6,8 +6,9 @@
 # (i386 on most x86-64 kernels, aarch64 on an Arm host) and under its qemu-user emulator
 # where it cannot, or under node or qemu-system-arm, and every line must equal the host's:
 #   aarch64 (NEON), armhf (clang, lld), i386 with SSE2 math, s390x (big-endian), riscv64,
-#   wasm32 (clang -nostdlib, run by node), Cortex-M4 with no libc (arm-none-eabi-gcc -Os,
-#   semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU.
+#   wasm32 (clang -nostdlib, run by node; scalar, and the SIMD128 path with -msimd128
+#   -mbulk-memory, which lowers the path's memcpy calls to memory.copy), Cortex-M4 with no
+#   libc (arm-none-eabi-gcc -Os, semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU.
 # And two builds that must refuse with the fix in the message: i386 x87 (gcc -m32) and
 # s390x in strict ISO C, both FLT_EVAL_METHOD != 0 (float or double evaluated wider).
 # A missing cross compiler, libc or emulator is a SKIP line (.ci/run installs them).
