@@ -47,6 +47,8 @@ run_c_test() {
 # the cross-architecture and x86-matrix builds start now, in the background: they fill the
 # core that the one-at-a-time builds below leave idle (the xarch and simd suites wait)
 if run_has xarch || run_has simd; then . ./tests/xarch/start.sh; fi
+# and nvcc's builds (tests/cuda/start.sh), niced, for the cuda suite to collect
+if run_has cuda; then . ./tests/cuda/start.sh; fi
 
 for run_src in $run_tests; do
    run_a=${run_src#tests/}; run_c_test "$run_src" "${run_a%%/*}"

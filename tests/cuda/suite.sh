@@ -12,8 +12,8 @@
 #     the benchmarks (bench_cuda, matmul_cost_cuda);
 #  3. bench/torch_cuda.py parses; bench/cuda_ab.py (make bench-cuda-ab) on made-up runs.
 # The GPU runs themselves are `make test-cuda` and `make bench-cuda`.
-# nvcc is slow on two cores: its outputs are reused while a hash of the sources, the
-# flags and the nvcc version is unchanged (DROPOUT_NVCC_FRESH=1 forces a rebuild).
+# nvcc is slow on two cores: tests/cuda/start.sh starts its builds in the background when
+# the run begins, and reuses its outputs while the sources, flags and nvcc are unchanged.
 
 if command -v c++ >/dev/null 2>&1; then
    build cuda_logic_cxx c++ -x c++ -std=c++11 -O2 $WARN -I. -Itests tests/cuda/test_cuda_logic.c -o "$BUILD/test_cuda_logic_cxx"
@@ -21,57 +21,27 @@ else
    say "SKIP build cuda_logic_cxx: no c++ compiler"
 fi
 
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-if [ -x "$NVCC" ] && ! command -v g++ >/dev/null 2>&1; then
-   say "SKIP build nvcc_kernels: nvcc's host compiler g++ not found"
-elif [ -x "$NVCC" ]; then
-   NVFLAGS="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
-   ARCHS="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90"
-   SM90="-gencode arch=compute_90,code=sm_90"
-   key=$( { cat dropout.h dropout_v0.h dropout_cuda.cuh dropout_cuda_v0.cuh tests/cuda/test_cuda.cu tests/cuda/variants_cuda.cu tests/cuda/test_cuda_run.cu \
-            tests/cuda/test_cuda_v0.cu tests/cuda/views.h tests/check.h bench/bench_cuda.cu bench/matmul_cost_cuda.cu \
-            examples/train_mlp_cuda.cu examples/mlp_run.h examples/mlp_model.h examples/mlp_math.h python/dropouth_cuda_lib.cu
-          echo "$NVFLAGS $ARCHS"; "$NVCC" --version; } | cksum | cut -d' ' -f1)
-   stamp=$BUILD/nvcc.stamp
-   if [ "${DROPOUT_NVCC_FRESH:-0}" != 1 ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
-      say "PASS build nvcc_kernels_sm75_sm90 (reused: sources unchanged since the last build)"
-      say "PASS build nvcc_variants_sm90 (reused)"
-      say "PASS build nvcc_run_sm90 (reused)"
-      say "PASS build nvcc_v0_program_sm90 (reused)"
-      say "PASS build nvcc_trainer_sm90 (reused)"
-      say "PASS build nvcc_python_lib_sm90 (reused)"
-      say "PASS build nvcc_bench_sm90 (reused)"
-      say "PASS build nvcc_matmul_cost_sm90 (reused)"
-   else
-      rm -f "$stamp"
-      for b in test_cuda variants_cuda test_cuda_run test_cuda_v0 train_mlp_cuda libdropouth_cuda.so bench_cuda matmul_cost_cuda; do
-         rm -f "$BUILD/$b"   # a failed build must not leave an old binary behind
-      done
-      t0=$(date +%s)
-      # two lanes (two cores): the two-architecture kernel build and two programs, the other five
-      (
-         build nvcc_kernels_sm75_sm90 "$NVCC" $NVFLAGS $ARCHS tests/cuda/test_cuda.cu -o "$BUILD/test_cuda"
-         build nvcc_run_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_run.cu -o "$BUILD/test_cuda_run"
-         build nvcc_v0_program_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/test_cuda_v0.cu -o "$BUILD/test_cuda_v0"
-      ) & nv_lane_a=$!
-      (
-         build nvcc_variants_sm90 "$NVCC" $NVFLAGS $SM90 tests/cuda/variants_cuda.cu -o "$BUILD/variants_cuda"
-         build nvcc_trainer_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off $SM90 examples/train_mlp_cuda.cu -o "$BUILD/train_mlp_cuda" -lpthread
-         build nvcc_python_lib_sm90 "$NVCC" $NVFLAGS $SM90 -shared -Xcompiler -fPIC python/dropouth_cuda_lib.cu -o "$BUILD/libdropouth_cuda.so"
-         build nvcc_bench_sm90 "$NVCC" $NVFLAGS $SM90 bench/bench_cuda.cu -o "$BUILD/bench_cuda"
-         build nvcc_matmul_cost_sm90 "$NVCC" $NVFLAGS -Xcompiler -ffp-contract=off -gencode arch=compute_90,code=sm_90 bench/matmul_cost_cuda.cu -o "$BUILD/matmul_cost_cuda" -lcublas
-      ) & nv_lane_b=$!
+[ -n "${nv_started:-}" ] || . ./tests/cuda/start.sh   # the nvcc builds (started early by run.sh)
+case $nv_state in
+   nonvcc) say "SKIP build nvcc_kernels: nvcc not found (set NVCC=...)" ;;
+   nogxx) say "SKIP build nvcc_kernels: nvcc's host compiler g++ not found" ;;
+   reused)
+      printf '%s\n%s\n' "$nv_lane_a_list" "$nv_lane_b_list" | while IFS='|' read -r nv_n nv_o nv_args; do
+         say "PASS build $nv_n (reused: sources unchanged since the last build)"
+      done ;;
+   building)
       wait $nv_lane_a; wait $nv_lane_b   # these two only: the xarch builds run in the background too
-      echo "    nvcc builds took $(( $(date +%s) - t0 )) s"
-      ok=1
-      for b in test_cuda variants_cuda test_cuda_run test_cuda_v0 train_mlp_cuda libdropouth_cuda.so bench_cuda matmul_cost_cuda; do
-         [ -f "$BUILD/$b" ] || ok=0
-      done
-      [ $ok = 1 ] && echo "$key" >"$stamp"
-   fi
-else
-   say "SKIP build nvcc_kernels: nvcc not found (set NVCC=...)"
-fi
+      echo "    nvcc builds took $(( $(date +%s) - nv_t0 )) s from the start of the run (in the background)"
+      nv_ok=1
+      while IFS='|' read -r nv_n nv_o nv_args; do
+         if [ "$(cat "$nv_dir/$nv_n.rc" 2>/dev/null)" = 0 ] && [ -f "$BUILD/$nv_o" ]; then say "BUILD ok $nv_n"
+         else say "FAIL build $nv_n: $(head -c 600 "$nv_dir/$nv_n.log" 2>/dev/null | tr '\n' ' ')"; nv_ok=0; fi
+      done <<EOF_NV
+$nv_lane_a_list
+$nv_lane_b_list
+EOF_NV
+      [ $nv_ok = 1 ] && echo "$nv_key" >"$nv_stamp" ;;
+esac
 
 if command -v python3 >/dev/null 2>&1; then
    build torch_cuda_py python3 -c "import py_compile; py_compile.compile('bench/torch_cuda.py', cfile='$BUILD/torch_cuda.pyc', doraise=True)"

@@ -1,0 +1,55 @@
+# start.sh - the background half of tests/cuda/suite.sh: nvcc's builds, started by
+# tests/run.sh before the one-at-a-time tests (nvcc takes minutes on two cores; run in
+# the background, niced, it fills the time the other areas leave a core idle). Sourced,
+# not run: the suite waits for the two lanes and says each build's result. Names start
+# with nv_. nvcc's outputs are reused while a hash of the sources, the flags and the nvcc
+# version is unchanged (DROPOUT_NVCC_FRESH=1 forces a rebuild).
+nv_started=1
+nv_lane_a=""; nv_lane_b=""; nv_state=""   # nv_state: nonvcc, nogxx, reused, building
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+nv_dir=$BUILD/nvcc
+mkdir -p "$nv_dir"
+nv_flags="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
+nv_archs="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90"
+nv_sm90="-gencode arch=compute_90,code=sm_90"
+# name|output|flags and sources: the two lanes, in order (two cores: the two-architecture
+# kernel build and two programs, the other five)
+nv_lane_a_list="nvcc_kernels_sm75_sm90|test_cuda|$nv_archs tests/cuda/test_cuda.cu
+nvcc_run_sm90|test_cuda_run|$nv_sm90 tests/cuda/test_cuda_run.cu
+nvcc_v0_program_sm90|test_cuda_v0|$nv_sm90 tests/cuda/test_cuda_v0.cu"
+nv_lane_b_list="nvcc_variants_sm90|variants_cuda|$nv_sm90 tests/cuda/variants_cuda.cu
+nvcc_trainer_sm90|train_mlp_cuda|-Xcompiler -ffp-contract=off $nv_sm90 examples/train_mlp_cuda.cu -lpthread
+nvcc_python_lib_sm90|libdropouth_cuda.so|$nv_sm90 -shared -Xcompiler -fPIC python/dropouth_cuda_lib.cu
+nvcc_bench_sm90|bench_cuda|$nv_sm90 bench/bench_cuda.cu
+nvcc_matmul_cost_sm90|matmul_cost_cuda|-Xcompiler -ffp-contract=off $nv_sm90 bench/matmul_cost_cuda.cu -lcublas"
+
+# nv_lane LIST: each build of the list in turn; its log and exit status in $nv_dir
+nv_lane() {
+   printf '%s\n' "$1" | while IFS='|' read -r nv_n nv_o nv_args; do
+      # shellcheck disable=SC2086 # flag lists are split on purpose
+      nice -n 10 "$NVCC" $nv_flags $nv_args -o "$BUILD/$nv_o" >"$nv_dir/$nv_n.log" 2>&1
+      echo $? >"$nv_dir/$nv_n.rc"
+   done
+}
+
+if [ ! -x "$NVCC" ]; then nv_state=nonvcc
+elif ! command -v g++ >/dev/null 2>&1; then nv_state=nogxx
+else
+   nv_key=$( { cat dropout.h dropout_v0.h dropout_cuda.cuh dropout_cuda_v0.cuh tests/cuda/test_cuda.cu tests/cuda/variants_cuda.cu tests/cuda/test_cuda_run.cu \
+               tests/cuda/test_cuda_v0.cu tests/cuda/views.h tests/check.h bench/bench_cuda.cu bench/matmul_cost_cuda.cu \
+               examples/train_mlp_cuda.cu examples/mlp_run.h examples/mlp_model.h examples/mlp_math.h python/dropouth_cuda_lib.cu
+             echo "$nv_flags $nv_archs"; printf '%s\n%s\n' "$nv_lane_a_list" "$nv_lane_b_list"; "$NVCC" --version; } | cksum | cut -d' ' -f1)
+   nv_stamp=$BUILD/nvcc.stamp
+   if [ "${DROPOUT_NVCC_FRESH:-0}" != 1 ] && [ -f "$nv_stamp" ] && [ "$(cat "$nv_stamp")" = "$nv_key" ]; then
+      nv_state=reused
+   else
+      nv_state=building
+      rm -f "$nv_stamp" "$nv_dir"/*.rc
+      for nv_o in test_cuda variants_cuda test_cuda_run test_cuda_v0 train_mlp_cuda libdropouth_cuda.so bench_cuda matmul_cost_cuda; do
+         rm -f "$BUILD/$nv_o"   # a failed build must not leave an old binary behind
+      done
+      nv_t0=$(date +%s)
+      nv_lane "$nv_lane_a_list" & nv_lane_a=$!
+      nv_lane "$nv_lane_b_list" & nv_lane_b=$!
+   fi
+fi
