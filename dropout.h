@@ -2576,6 +2576,37 @@ static inline dropout__v dropout__v_dmul(dropout__v a, dropout__v b)
                               wasm_f64x2_ne(a, a));
 }
 #define dropout__v_fadd wasm_f32x4_add
+/* fma(a, b, c) with no fma instruction (WebAssembly's relaxed one may round twice): in
+   double, as the SSE block's dropout__fma2, lane for lane. The product is exact in
+   double, the sum is rounded to odd with its TwoSum error, and the narrowing rounds once
+   more. A NaN anywhere gives a NaN, which sends the group to the scalar loop. */
+static inline v128_t dropout__fma2(v128_t ad, v128_t bd, v128_t cd)
+{
+   const v128_t z = wasm_f64x2_splat(0.0), p = wasm_f64x2_mul(ad, bd), s = wasm_f64x2_add(p, cd), bb = wasm_f64x2_sub(s, p);
+   const v128_t e = wasm_f64x2_add(wasm_f64x2_sub(p, wasm_f64x2_sub(s, bb)), wasm_f64x2_sub(cd, bb));
+   const v128_t one = wasm_i32x4_make(1, 0, 1, 0);
+   /* the sum's low bit clear: both words of (s & 1) zero */
+   const v128_t even = wasm_i32x4_eq(wasm_v128_and(s, one), wasm_i32x4_splat(0));
+   const v128_t even64 = wasm_v128_and(even, wasm_i32x4_shuffle(even, even, 1, 0, 3, 2));
+   /* made odd where e != 0 and s is finite (s - s >= 0): away from zero where e has s's
+      sign, else toward it */
+   const v128_t fix = wasm_v128_and(wasm_v128_or(wasm_f64x2_lt(e, z), wasm_f64x2_gt(e, z)), wasm_f64x2_ge(wasm_f64x2_sub(s, s), z));
+   const v128_t toward = wasm_v128_xor(wasm_f64x2_gt(e, z), wasm_f64x2_gt(s, z));
+   const v128_t step = wasm_v128_and(wasm_v128_and(fix, even64), wasm_v128_or(toward, one));
+   return wasm_f32x4_demote_f64x2_zero(wasm_i64x2_add(s, step));
+}
+static inline dropout__v dropout__v_fma(dropout__v a, dropout__v b, dropout__v c)
+{
+   const v128_t lo = dropout__fma2(wasm_f64x2_promote_low_f32x4(a), wasm_f64x2_promote_low_f32x4(b),
+                                   wasm_f64x2_promote_low_f32x4(c));
+   const v128_t hi = dropout__fma2(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(a, a, 2, 3, 0, 1)),
+                                   wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(b, b, 2, 3, 0, 1)),
+                                   wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(c, c, 2, 3, 0, 1)));
+   return wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5);
+}
+#define dropout__v_fma dropout__v_fma
+#define dropout__v_nan_any(f) wasm_v128_any_true(wasm_f32x4_ne(f, f))
+#define DROPOUT__FUSED_GROUP 4   /* (as SSE: the fma in double is long) */
 #define dropout__v_cvt_f32 wasm_f32x4_convert_i32x4
 #define dropout__v_gt_s wasm_i32x4_gt
 #define dropout__v_gt_u wasm_u32x4_gt
@@ -3218,7 +3249,7 @@ DROPOUT__INLINE void dropout__apply64_f32_lanes(float *y, const float *x, uint64
 
 #if defined(dropout__v_fma)
 /* The fused op (SPEC 12) on 64 contiguous elements, where the block has a vector fma
-   (AVX-512, AVX2 with FMA; SSE2 and SSE4.1 compute it in double, dropout__fma2):
+   (AVX-512, AVX2 with FMA; SSE2, SSE4.1 and WebAssembly compute it in double, dropout__fma2):
    h = x + bias; kept: fma(h, scale, residual), rounded once (then to f16 or bf16 by the
    header's rounding); dropped: residual, bit for bit. Each is the correctly rounded fma
    that dropout_fmaf computes, so the bits are the scalar loop's. A NaN's payload is the
@@ -3295,6 +3326,7 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
          else dropout__v_put_u16(nt, (uint16_t *)(void *)((char *)y + o), out[v]);
       }
    }
+   (void)nt;   /* (WebAssembly has no streaming stores) */
 }
 
 /* The fused op's whole 64-element groups of a contiguous run of n f32, bf16 or f16
