@@ -10,23 +10,37 @@
 
 simd_flag() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
 
-# simd_case NAME CPUFLAG(or -) COMPILER FLAGS...: build test_simd.c; run it if the CPU can
+# simd_case NAME CPUFLAG(or -) COMPILER FLAGS...: start building test_simd.c (in the
+# background: the builds take most of this suite's time, and two cores build two at once);
+# simd_finish then says each build's result in order and runs it where the CPU can
+simd_started=""
 simd_case() {
    sname=$1; sflag=$2; scc=$3; shift 3
    if ! command -v "$scc" >/dev/null 2>&1; then say "SKIP simd[$sname]: $scc not installed"; return; fi
-   if "$scc" -std=c99 -O2 $WARN "$@" -I. -Itests tests/simd/test_simd.c -o "$BUILD/test_simd_$sname" \
-         >"$BUILD/test_simd_$sname.build.log" 2>&1; then
-      say "PASS build simd[$sname] ($scc $*)"
-   else
-      say "FAIL build simd[$sname]: $(head -c 600 "$BUILD/test_simd_$sname.build.log" | tr '\n' ' ')"
-      return
-   fi
-   if [ "$sflag" = - ] || simd_flag "$sflag"; then
-      echo "    simd[$sname]: running"
-      run_prog "test_simd_$sname" "$BUILD/test_simd_$sname"
-   else
-      say "SKIP simd[$sname] run: this CPU has no $sflag"
-   fi
+   svar=$(printf '%s' "$sname" | tr -c 'A-Za-z0-9' '_')
+   rm -f "$BUILD/test_simd_$sname" "$BUILD/test_simd_$sname.rc"
+   ( "$scc" -std=c99 -O2 $WARN "$@" -I. -Itests tests/simd/test_simd.c -o "$BUILD/test_simd_$sname" \
+        >"$BUILD/test_simd_$sname.build.log" 2>&1; echo $? >"$BUILD/test_simd_$sname.rc" ) &
+   eval "simd_pid_$svar=\$!; simd_desc_$svar=\"\$scc \$*\""
+   simd_started="$simd_started $sname:$sflag"
+}
+simd_finish() {
+   for scase in $simd_started; do
+      sname=${scase%%:*}; sflag=${scase#*:}; svar=$(printf '%s' "$sname" | tr -c 'A-Za-z0-9' '_')
+      eval "wait \$simd_pid_$svar; sdesc=\$simd_desc_$svar"
+      if [ "$(cat "$BUILD/test_simd_$sname.rc" 2>/dev/null)" != 0 ]; then
+         say "FAIL build simd[$sname]: $(head -c 600 "$BUILD/test_simd_$sname.build.log" | tr '\n' ' ')"
+         continue
+      fi
+      say "PASS build simd[$sname] ($sdesc)"
+      if [ "$sflag" = - ] || simd_flag "$sflag"; then
+         echo "    simd[$sname]: running"
+         run_prog "test_simd_$sname" "$BUILD/test_simd_$sname"
+      else
+         say "SKIP simd[$sname] run: this CPU has no $sflag"
+      fi
+   done
+   simd_started=""
 }
 
 if [ "$(uname -m)" = x86_64 ]; then
@@ -49,6 +63,7 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case avx512-bf16-clang avx512_bf16 clang -mavx512f -mavx512bw -mavx512dq -mavx512bf16
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD
+simd_finish
 
 # Every x86 path with explicit flags (not -march=native: that hid a g++ -Werror failure on
 # AVX-512 hosts), in C and C++, gcc, g++, clang and clang++, -O2 -Werror, whatever this CPU
