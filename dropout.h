@@ -2565,7 +2565,8 @@ typedef v128_t dropout__v;
 /* WebAssembly leaves the payload of a NaN result to the engine (canonical or the input's),
    so the products of NaN lanes are made by integers, as dropout__scale_f32 and
    dropout__scale_f64 make them: the input with its quiet bit set. b is the scale, never a
-   NaN. Sums and int -> float conversions see no NaN here. */
+   NaN. The sums need no such care: the f16 rounding's never see a NaN it keeps, and the
+   fused op's groups with a NaN are made again by the scalar loop. */
 static inline dropout__v dropout__v_fmul(dropout__v a, dropout__v b)
 {
    return wasm_v128_bitselect(wasm_v128_or(a, wasm_i32x4_splat(0x00400000)), wasm_f32x4_mul(a, b), wasm_f32x4_ne(a, a));
