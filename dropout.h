@@ -2528,20 +2528,6 @@ static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
    return keep;
 }
 
-/* Stores: plain ones (no streaming stores) */
-#define DROPOUT__STREAMS 0
-#define DROPOUT__NT_ALIGN 16   /* (unused: DROPOUT__STREAMS 0) */
-#define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
-#define dropout__v_put_u16(nt, p, a) dropout__v_store_u16(p, a)
-static inline int dropout__nt_mode(const void *p)
-{
-   (void)p;
-   return 0;
-}
-#define dropout__v_sfence() ((void)0)
-/* no prefetch; apply: one element a 32-bit lane, the integer conversions */
-#define DROPOUT__LANES_ONLY 1
-
 /* The overlap (32 registers, as AVX-512): the two interleaved vectors, with data chunk c
    after round c (dropout__blocks_apply, with the Philox in 32-bit lanes below). Its speed
    is unmeasured (no Arm machine); its bits are tested. */
@@ -2665,7 +2651,15 @@ static uint64_t dropout__window_keep(const uint32_t *w, int bits, uint32_t tm1)
    return keep;
 }
 
-/* Stores: plain ones (no streaming stores) */
+/* (no overlap: under V8 on x86-64, 16 registers, the f32 and bf16 calls ran 1.05-1.10x
+   slower with it) */
+#endif
+/* ==== end of the ISA blocks ========================================================== */
+
+/* ---- Philox in 32-bit lanes: NEON and WebAssembly ----------------------------------- */
+#if defined(DROPOUT__SIMD_LANES32)
+/* Stores: plain ones (neither has streaming stores); no prefetch; apply: one element a
+   32-bit lane, the integer conversions */
 #define DROPOUT__STREAMS 0
 #define DROPOUT__NT_ALIGN 16   /* (unused: DROPOUT__STREAMS 0) */
 #define dropout__v_put(nt, p, a) dropout__v_storeu(p, a)
@@ -2676,36 +2670,8 @@ static inline int dropout__nt_mode(const void *p)
    return 0;
 }
 #define dropout__v_sfence() ((void)0)
-/* no prefetch; apply: one element a 32-bit lane, the integer conversions */
 #define DROPOUT__LANES_ONLY 1
-/* (no overlap: under V8 on x86-64, 16 registers, the f32 and bf16 calls ran 1.05-1.10x
-   slower with it) */
-#endif
-/* ==== end of the ISA blocks ========================================================== */
 
-/* The blocks that say DROPOUT__LANES_ONLY (SSE, NEON, WebAssembly): no prefetch, and apply by the
-   driver's lane loops (one element a 32-bit lane). */
-#if defined(DROPOUT__LANES_ONLY)
-DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
-{
-   (void)x; (void)at; (void)left; (void)es; (void)nt;
-}
-DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
-}
-DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_f32_lanes(y, x, keep, scale, nt);
-}
-DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
-{
-   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
-}
-#endif
-
-/* ---- Philox in 32-bit lanes: NEON and WebAssembly ----------------------------------- */
-#if defined(DROPOUT__SIMD_LANES32)
 /* A block a 32-bit lane, the products from a widening multiply (dropout__v_mulhilo); two
    vectors interleaved, so the multiplier latency of one hides behind the other. */
 #define DROPOUT__VB (2 * DROPOUT__W)
@@ -2771,6 +2737,28 @@ DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, 
    dropout__lanes_store(&p, out);
 }
 #endif
+#endif
+
+
+/* The blocks that say DROPOUT__LANES_ONLY (SSE, NEON, WebAssembly): no prefetch, and apply by the
+   driver's lane loops (one element a 32-bit lane). */
+#if defined(DROPOUT__LANES_ONLY)
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+   (void)x; (void)at; (void)left; (void)es; (void)nt;
+}
+DROPOUT__INLINE void dropout__apply64_f16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 1);
+}
+DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_f32_lanes(y, x, keep, scale, nt);
+}
+DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
+{
+   dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
+}
 #endif
 
 /* ---- Philox in 64-bit lanes: the three x86 blocks ----------------------------------- */
