@@ -4,11 +4,12 @@
 #   sh tests/run.sh NAME...    only these: an area (a folder tests/NAME/: all of it) or a
 #                              test (a file tests/*/test_NAME.c: that file alone);
 #                              `make test T="NAME..."` is the same
-# The rule: for each area, in name order, every tests/<area>/test_*.c is built with
+# The rule: for each area, every tests/<area>/test_*.c is built with
 # `$CC $CFLAGS_TEST -I. -Itests` and run; then tests/<area>/suite.sh, if there is one, is
 # sourced (with tests/lib.sh's say, build, run_prog, $CC, $BUILD, $WARN, $CFLAGS_TEST) and
 # runs everything else of the area. tests/layout/suite.sh fails on a file that looks like a
-# test (test_*, *_test.*) that neither way runs.
+# test (test_*, *_test.*) that neither way runs. Areas run in name order on two lanes (see
+# run_side below; TEST_LANES=1 for one).
 # Checks print PASS / FAIL / SKIP lines, builds "BUILD ok" lines, counted apart; the last
 # line is "N passed, M failed, K skipped". Exit status: 0 only when nothing failed.
 set -u
@@ -50,17 +51,72 @@ if run_has xarch || run_has simd; then . ./tests/xarch/start.sh; fi
 # and nvcc's builds (tests/cuda/start.sh), niced, for the cuda suite to collect
 if run_has cuda; then . ./tests/cuda/start.sh; fi
 
-for run_src in $run_tests; do
-   run_a=${run_src#tests/}; run_c_test "$run_src" "${run_a%%/*}"
-done
-for run_area in $run_areas; do
-   run_t0=$(date +%s)
+# run_one_area AREA: the rule for one area: its test_*.c, then its suite, then its seconds
+run_one_area() {
+   run_area=$1; run_t0=$(date +%s)
    for run_src in tests/"$run_area"/test_*.c; do
       [ -e "$run_src" ] && run_c_test "$run_src" "$run_area"
    done
    if [ -f "tests/$run_area/suite.sh" ]; then . "./tests/$run_area/suite.sh"; fi
    # (so that a slow area shows in CI's log: make test should stay under ten minutes)
    echo "    ($run_area: $(($(date +%s) - run_t0)) s)"
+}
+
+# The second lane: these areas wait for none of the background builds started above (cuda,
+# simd and xarch do, by process id, which only this shell can wait for), and none writes what
+# another reads, so they run in a subshell beside the others: one at a time, each into its
+# own output and result files, shown in order as they finish. On two cores one lane left a
+# core idle for the last five minutes. TEST_LANES=1: every area in this shell, in name order.
+run_side="docs examples fuzz mpi octave opencl python tutorial v0 variants web webgpu"
+run_main=""; run_lane=""
+for run_area in $run_areas; do
+   case " $run_side " in
+      *" $run_area "*) run_lane="$run_lane $run_area" ;;
+      *) run_main="$run_main $run_area" ;;
+   esac
 done
+if [ "${TEST_LANES:-2}" = 1 ] || [ -z "$run_main" ] || [ -z "$run_lane" ]; then
+   run_main=$run_areas; run_lane=""
+fi
+run_lane_dir=$BUILD/lane
+rm -rf "$run_lane_dir"; mkdir -p "$run_lane_dir"
+if [ -n "$run_lane" ]; then
+   (
+      trap ': >"$run_lane_dir/.end"' EXIT   # also when a suite exits
+      for run_area in $run_lane; do
+         LOG=$run_lane_dir/$run_area.results; : >"$LOG"
+         run_one_area "$run_area" >"$run_lane_dir/$run_area.out" 2>&1 </dev/null
+         : >"$run_lane_dir/$run_area.done"
+      done
+   ) &
+fi
+run_shown=""
+# run_show_lane [wait]: print the second lane's finished areas, in its order, and count
+# their results; with "wait", wait for each in turn
+run_show_lane() {
+   for run_a in $run_lane; do
+      case " $run_shown " in *" $run_a "*) continue ;; esac
+      if [ ! -e "$run_lane_dir/$run_a.done" ]; then
+         [ "${1:-}" = wait ] || return 0
+         while [ ! -e "$run_lane_dir/$run_a.done" ] && [ ! -e "$run_lane_dir/.end" ]; do sleep 1; done
+      fi
+      if [ ! -e "$run_lane_dir/$run_a.done" ]; then   # the lane ended inside this area
+         cat "$run_lane_dir/$run_a.out" 2>/dev/null; cat "$run_lane_dir/$run_a.results" >>"$LOG" 2>/dev/null
+         say "FAIL run.sh: area $run_a did not finish (its lane ended early: a suite that exits?)"
+         run_shown="$run_shown $run_a"; continue
+      fi
+      cat "$run_lane_dir/$run_a.out"; cat "$run_lane_dir/$run_a.results" >>"$LOG"
+      run_shown="$run_shown $run_a"
+   done
+}
+
+for run_src in $run_tests; do
+   run_a=${run_src#tests/}; run_c_test "$run_src" "${run_a%%/*}"
+done
+for run_area in $run_main; do
+   run_one_area "$run_area"
+   run_show_lane
+done
+run_show_lane wait
 
 tally
