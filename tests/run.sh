@@ -68,14 +68,17 @@ run_one_area() {
 # own output and result files, shown in order as they finish. On two cores one lane left a
 # core idle for the last five minutes. TEST_LANES=1: every area in this shell, in name order.
 run_side="docs examples fuzz mpi octave opencl python tutorial v0 variants web webgpu"
-run_main=""; run_lane=""
+# cuda goes last in its lane: it waits for nvcc's builds, the longest of the background
+# ones, and the areas after it would otherwise run with the second lane done and a core idle
+run_main=""; run_lane=""; run_last=""
 for run_area in $run_areas; do
    case " $run_side " in
       *" $run_area "*) run_lane="$run_lane $run_area" ;;
-      *) run_main="$run_main $run_area" ;;
+      *) if [ "$run_area" = cuda ]; then run_last=cuda; else run_main="$run_main $run_area"; fi ;;
    esac
 done
-if [ "${TEST_LANES:-2}" = 1 ] || [ -z "$run_main" ] || [ -z "$run_lane" ]; then
+run_main="$run_main $run_last"
+if [ "${TEST_LANES:-2}" = 1 ] || [ -z "${run_main# }" ] || [ -z "$run_lane" ]; then
    run_main=$run_areas; run_lane=""
 fi
 run_lane_dir=$BUILD/lane
