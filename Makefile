@@ -183,8 +183,8 @@ bench-isa:
 # spread to read B/A against: the moment's noise and placement). Any
 # revision from 0.1.0 on can be A (the grid uses the 0.1.0 calls). AB_ARGS: grid.c's
 # options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds, -L log2 n streamed, -a 16: arrays as
-# malloc aligns them); the table says when the streamed arrays fit in the CPU's last-level
-# cache (then AB_ARGS="-L 26" measures memory). Writes
+# malloc aligns them); the streamed block is 2^24 elements, or up to 2^26 where f32 x and y
+# would be under four times the CPU's last-level cache (the table says which). Writes
 # $(BENCH_OUT)/ab-<model>-<path>-vs-<rev>.md (PUBLISH=1: bench/results/). The cells it flags
 # are timed again from three fresh copies of the binary and appended (bench/ab/recheck.sh:
 # on a VM, byte-identical copies read one streamed cell 1.00 to 1.50 apart); AB_RECHECK=0

@@ -17,7 +17,8 @@
 
    usage: ab_grid --path   prints B's SIMD path
           ab_grid [-s l2|mem|both] [-t 1|2|both] [-r rounds in L2] [-R rounds streamed]
-                  [-l log2 n in L2] [-L log2 n streamed] [-f substring of the cell names]
+                  [-l log2 n in L2] [-L log2 n streamed: by default 24, more where the
+                  last-level cache is over a quarter of f32 x and y] [-f substring of the cell names]
                   [-p first position] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -302,7 +303,8 @@ static size_t llc_bytes(void)
 
 int main(int argc, char **argv)
 {
-   int lg_l2 = 16, lg_mem = 24, reps_l2 = 200, reps_mem = 7, which_s = 3, which_t = 3, a, t;
+   int lg_l2 = 16, lg_mem = 0, reps_l2 = 200, reps_mem = 7, which_s = 3, which_t = 3, a, t;
+   size_t llc;
    const char *filter = NULL;
    size_t n, i;
    if (argc == 2 && !strcmp(argv[1], "--path")) { printf("%s\n", ab_grid_pathB()); return 0; }
@@ -319,6 +321,13 @@ int main(int argc, char **argv)
       else if (!strcmp(o, "-a")) misalign = (size_t)atoi(val) % 64u / 4u * 4u;   /* whole f32 elements */
       else { fprintf(stderr, "unknown option %s\n", o); return 2; }
    }
+   /* The streamed block's size, unless -L gives it: 2^24 elements, or more where f32 x and y
+      (8 bytes an element) would not be four times the last-level cache, up to 2^26: so that
+      on a chip with a large L3 (up to 320 MB on some Xeons) "streamed" still means memory.
+      A and B run in one process, so both always have the same size. */
+   llc = llc_bytes();
+   if (lg_mem == 0)
+      for (lg_mem = 24; lg_mem < 26 && ((size_t)8 << lg_mem) < 4 * llc; ++lg_mem) {}
    if (lg_l2 < 12 || lg_l2 > 26 || lg_mem < 12 || lg_mem > 26) { fprintf(stderr, "log2 n: 12 .. 26\n"); return 2; }
    n = (size_t)1 << (lg_mem > lg_l2 ? lg_mem : lg_l2);
    xf = (float *)big(n * 4); yf = (float *)big(n * 4); rf = (float *)big(n * 4); words = (uint32_t *)big(n * 4);
@@ -341,12 +350,14 @@ int main(int argc, char **argv)
    if (misalign) printf(" Arrays %u bytes past a 64-byte boundary (-a).", (unsigned)misalign);
    printf("\n");
    if (which_s & 2) {   /* is "streamed" out of cache on this machine? */
-      const size_t llc = llc_bytes(), xy = ((size_t)8 << lg_mem);   /* f32 x and y */
-      if (llc == 0) printf("Last-level cache: not given by this system; the streamed block's f32 x and y: %zu MiB.\n", xy >> 20);
+      const size_t xy = ((size_t)8 << lg_mem);   /* f32 x and y */
+      if (llc == 0)
+         printf("Last-level cache: not given by this system; the streamed block: 2^%d elements, f32 x and y %zu MiB.\n",
+                lg_mem, xy >> 20);
       else
-         printf("Last-level cache of cpu 0: %zu MiB; the streamed block's f32 x and y: %zu MiB%s\n", llc >> 20, xy >> 20,
-                xy > 2 * llc ? "." : ": **they fit in that cache (or nearly), so the streamed cells measure it, not memory**;"
-                                     " -L 26 (512 MiB) goes past more of it.");
+         printf("Last-level cache of cpu 0: %zu MiB; the streamed block: 2^%d elements, f32 x and y %zu MiB%s\n", llc >> 20,
+                lg_mem, xy >> 20,
+                xy > 2 * llc ? "." : ": **they fit in that cache (or nearly), so the streamed cells measure it, not memory**.");
    }
 #ifndef _OPENMP
    if (which_t & 2) printf("\n(2 threads: not run, built without OpenMP)\n");
