@@ -149,6 +149,16 @@ elif clang --target=wasm32-wasi -msimd128 -std=c99 -O2 $WARN -I. -Itests tests/s
         -o "$BUILD/test_simd_wasm.wasm" >"$BUILD/test_simd_wasm.build.log" 2>&1; then
    say "PASS build simd[wasm-simd128] (clang --target=wasm32-wasi -msimd128)"
    run_prog test_simd_wasm node --no-warnings tests/simd/run_wasi.js "$BUILD/test_simd_wasm.wasm"
+   # the runner itself with a memory the size of make bench-ab-wasm's (node 20's WASI aborted
+   # past some tens of MiB, or crashed at exit, until run_wasi.js turned off V8's fast calls)
+   printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\nint main(void) { size_t n = (size_t)256 << 20, i; unsigned s = 0; unsigned char *p = malloc(n); if (!p) return 3; memset(p, 7, n);\n for (i = 0; i < n; i += 4096) s += p[i]; printf("%%u\\n", s); return 0; }\n' >"$BUILD/wasi_big.c"
+   if clang --target=wasm32-wasi -O2 "$BUILD/wasi_big.c" -o "$BUILD/wasi_big.wasm" >/dev/null 2>&1; then
+      node --no-warnings tests/simd/run_wasi.js "$BUILD/wasi_big.wasm" >"$BUILD/wasi_big.out" 2>&1
+      simd_rc=$?
+      if [ $simd_rc -eq 0 ] && [ "$(cat "$BUILD/wasi_big.out")" = 458752 ]; then
+         say "PASS simd[wasm-simd128] runner: run_wasi.js runs a program with 256 MiB of memory to its end"
+      else say "FAIL simd[wasm-simd128] runner: 256 MiB under run_wasi.js: exit $simd_rc, output '$(head -c 200 "$BUILD/wasi_big.out")'"; fi
+   else say "FAIL build simd[wasm-simd128] runner probe (clang --target=wasm32-wasi)"; fi
 else
    say "FAIL build simd[wasm-simd128]: $(head -c 600 "$BUILD/test_simd_wasm.build.log" | tr '\n' ' ')"
 fi
