@@ -734,6 +734,57 @@ static void case_fused(void)
                                      : "fused bias-dropout-add (no vector fma on this path: the scalar loop) == reference"));
 }
 
+/* The fused op's overlap on arrays as malloc places them: f32 with y 1 to 15 elements past
+   a 64-byte boundary, at least four rows of 64 to 4160 elements, from a window's first
+   position; x, the residual, the bias and the mask at other offsets, in place over x or the
+   residual; every element and mask bit against the per-element definition. (It caught a
+   shifted data grid's bug at once: bench/results/zen5-amd-epyc-f26m2.md.) */
+static unsigned char *aligned64(unsigned char *p) { return p + (64u - (uintptr_t)p % 64u) % 64u; }
+static void case_fused_shifted(void)
+{
+   static unsigned char bbuf[4160 * 4 + 128];
+   int it, bad = 0;
+   for (it = 0; it < 48 && !bad; ++it) {
+      const int bits = 8 << (it % 3);
+      const size_t cols = it % 16 == 15 ? 4160 : 64 * (1 + rnd_below(64));
+      const size_t rows = 4 + rnd_below((unsigned)(65536 / cols > 4 ? 65536 / cols - 3 : 1));
+      const size_t n = rows * cols > 65536 ? 65536 / cols * cols : rows * cols;
+      const double p = pick_p(bits);
+      const dropout_rule r = dropout_rule_make(p, bits);
+      const uint64_t seed = rnd(), stream = rnd(), off = pick_offset(n, bits) & ~(uint64_t)63;
+      unsigned char *y = aligned64(ybuf) + 4 * (1 + rnd_below(15)), *x = aligned64(xbuf) + 4 * rnd_below(16);
+      unsigned char *res = aligned64(sbuf) + 4 * rnd_below(16), *b = aligned64(bbuf) + 4 * rnd_below(16), *z = zbuf;
+      const int with_mask = (int)rnd_below(2), inplace = (int)rnd_below(3);   /* 1: over x, 2: over the residual */
+      uint8_t *mk = with_mask ? m1 + rnd_below(3) : NULL;
+      size_t i;
+      int err;
+      ((it / 3) % 2 ? fill_finite : fill_data)(T_F32, x, n);
+      fill_finite(T_F32, res, n);
+      fill_finite(T_F32, b, cols);
+      memset(m2, 0, (n + 7) / 8);
+      for (i = 0; i < n; ++i) {
+         int k = model_keep(seed, stream, off + i, &r);
+         if (k) m2[i / 8] = (uint8_t)(m2[i / 8] | (1u << (i % 8)));
+         model_fused(T_F32, z, x, b, res, i, i % cols, k, &r);
+      }
+      if (inplace) memcpy(y, inplace == 1 ? x : res, n * 4);
+      err = lib_fused(T_F32, y, mk, inplace == 1 ? y : x, b, inplace == 2 ? y : res, n / cols, cols, p, bits, seed,
+                      stream, off);
+      CHECK(err == 0, "fused returned %d", err);
+      for (i = 0; i < n && !bad; ++i)
+         if (memcmp(y + i * 4, z + i * 4, 4) != 0 && !(((m2[i / 8] >> (i % 8)) & 1) && nan_of(T_F32, y, i) && nan_of(T_F32, z, i))) {
+            CHECK(0, "fused f32 y %u bytes past 64, bits=%d %zux%zu off=%llu inplace=%d: element %zu differs",
+                  (unsigned)((uintptr_t)y % 64u), bits, n / cols, cols, (unsigned long long)off, inplace, i);
+            bad = 1;
+         }
+      if (with_mask && memcmp(mk, m2, (n + 7) / 8) != 0) {
+         CHECK(0, "fused f32 mask bits=%d n=%zu differs", bits, n);
+         bad = 1;
+      }
+   }
+   case_end(NAME("fused bias-dropout-add f32, y 4 to 60 bytes past a 64-byte boundary, rows of 64 to 4160 == reference"));
+}
+
 int main(void)
 {
    int t;
@@ -755,5 +806,6 @@ int main(void)
    case_threads();
    case_vector_fma();
    case_fused();
+   case_fused_shifted();
    return check_exit();
 }
