@@ -8,8 +8,8 @@
 # `$CC $CFLAGS_TEST -I. -Itests` and run; then tests/<area>/suite.sh, if there is one, is
 # sourced (with tests/lib.sh's say, build, run_prog, $CC, $BUILD, $WARN, $CFLAGS_TEST) and
 # runs everything else of the area. tests/layout/suite.sh fails on a file that looks like a
-# test (test_*, *_test.*) that neither way runs. Areas run in name order on two lanes (see
-# run_side below; TEST_LANES=1 for one).
+# test (test_*, *_test.*) that neither way runs. The areas run on two lanes (run_side
+# below); TEST_LANES=1 runs them in one, in name order.
 # Checks print PASS / FAIL / SKIP lines, builds "BUILD ok" lines, counted apart; the last
 # line is "N passed, M failed, K skipped". Exit status: 0 only when nothing failed.
 set -u
