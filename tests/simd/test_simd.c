@@ -642,6 +642,28 @@ static int lib_fused(int t, void *y, uint8_t *mask, const void *x, const void *b
    default: return dropout_v0_bias_dropout_add_bf16((uint16_t *)y, mask, (const uint16_t *)x, (const uint16_t *)b, (const uint16_t *)res, rows, cols, p, bits, seed, stream, offset);
    }
 }
+/* the definition over n elements (rows of cols): z and the mask bits m2 */
+static void model_fused_all(int t, void *z, const void *x, const void *b, const void *res, size_t n, size_t cols,
+                            uint64_t seed, uint64_t stream, uint64_t off, const dropout_rule *r)
+{
+   size_t i;
+   memset(m2, 0, (n + 7) / 8);
+   for (i = 0; i < n; ++i) {
+      int k = model_keep(seed, stream, off + i, r);
+      if (k) m2[i / 8] = (uint8_t)(m2[i / 8] | (1u << (i % 8)));
+      model_fused(t, z, x, b, res, i, i % cols, k, r);
+   }
+}
+/* the first element of y that differs from z (a kept NaN against a NaN does not), or n */
+static size_t fused_differs(int t, const unsigned char *y, const unsigned char *z, size_t n)
+{
+   const size_t es = type_size[t];
+   size_t i;
+   for (i = 0; i < n; ++i)
+      if (memcmp(y + i * es, z + i * es, es) != 0 && !(((m2[i / 8] >> (i % 8)) & 1) && nan_of(t, y, i) && nan_of(t, z, i)))
+         return i;
+   return n;
+}
 /* The path's vector fma (hardware, or SSE2's in double) against dropout_fmaf, lane for
    lane: random operands, and products that land on a float's midpoint with a tiny addend
    (where rounding the sum to double first and then to float would round the wrong way). */
@@ -708,12 +730,7 @@ static void case_fused(void)
       fill(t, x, n);
       fill(t, res, n);
       fill(t, b, cols);
-      memset(m2, 0, (n + 7) / 8);
-      for (i = 0; i < n; ++i) {
-         int k = model_keep(seed, stream, off + i, &r);
-         if (k) m2[i / 8] = (uint8_t)(m2[i / 8] | (1u << (i % 8)));
-         model_fused(t, z, x, b, res, i, i % cols, k, &r);
-      }
+      model_fused_all(t, z, x, b, res, n, cols, seed, stream, off, &r);
       if (inplace) {
          unsigned char *over = inplace == 1 ? x : res;
          memcpy(y, over, n * es);
@@ -722,12 +739,11 @@ static void case_fused(void)
          err = lib_fused(t, y, mk, x, b, res, rows, cols, p, bits, seed, stream, off);
       }
       CHECK(err == 0, "fused returned %d", err);
-      for (i = 0; i < n && !bad; ++i)
-         if (memcmp(y + i * es, z + i * es, es) != 0 && !(((m2[i / 8] >> (i % 8)) & 1) && nan_of(t, y, i) && nan_of(t, z, i))) {
-            CHECK(0, "fused %s bits=%d %zux%zu p=%.17g off=%llu inplace=%d: element %zu differs",
-                  type_name[t], bits, rows, cols, p, (unsigned long long)off, inplace, i);
-            bad = 1;
-         }
+      if ((i = fused_differs(t, y, z, n)) < n) {
+         CHECK(0, "fused %s bits=%d %zux%zu p=%.17g off=%llu inplace=%d: element %zu differs",
+               type_name[t], bits, rows, cols, p, (unsigned long long)off, inplace, i);
+         bad = 1;
+      }
       if (with_mask) CHECK(memcmp(mk, m2, (n + 7) / 8) == 0, "fused mask bits=%d n=%zu differs", bits, n);
    }
    case_end(NAME(DROPOUT__FUSED_SIMD ? "fused bias-dropout-add, vector fma == reference"
@@ -761,22 +777,16 @@ static void case_fused_shifted(void)
       ((it / 3) % 2 ? fill_finite : fill_data)(T_F32, x, n);
       fill_finite(T_F32, res, n);
       fill_finite(T_F32, b, cols);
-      memset(m2, 0, (n + 7) / 8);
-      for (i = 0; i < n; ++i) {
-         int k = model_keep(seed, stream, off + i, &r);
-         if (k) m2[i / 8] = (uint8_t)(m2[i / 8] | (1u << (i % 8)));
-         model_fused(T_F32, z, x, b, res, i, i % cols, k, &r);
-      }
+      model_fused_all(T_F32, z, x, b, res, n, cols, seed, stream, off, &r);
       if (inplace) memcpy(y, inplace == 1 ? x : res, n * 4);
       err = lib_fused(T_F32, y, mk, inplace == 1 ? y : x, b, inplace == 2 ? y : res, n / cols, cols, p, bits, seed,
                       stream, off);
       CHECK(err == 0, "fused returned %d", err);
-      for (i = 0; i < n && !bad; ++i)
-         if (memcmp(y + i * 4, z + i * 4, 4) != 0 && !(((m2[i / 8] >> (i % 8)) & 1) && nan_of(T_F32, y, i) && nan_of(T_F32, z, i))) {
-            CHECK(0, "fused f32 y %u bytes past 64, bits=%d %zux%zu off=%llu inplace=%d: element %zu differs",
-                  (unsigned)((uintptr_t)y % 64u), bits, n / cols, cols, (unsigned long long)off, inplace, i);
-            bad = 1;
-         }
+      if ((i = fused_differs(T_F32, y, z, n)) < n) {
+         CHECK(0, "fused f32 y %u bytes past 64, bits=%d %zux%zu off=%llu inplace=%d: element %zu differs",
+               (unsigned)((uintptr_t)y % 64u), bits, n / cols, cols, (unsigned long long)off, inplace, i);
+         bad = 1;
+      }
       if (with_mask && memcmp(mk, m2, (n + 7) / 8) != 0) {
          CHECK(0, "fused f32 mask bits=%d n=%zu differs", bits, n);
          bad = 1;
