@@ -389,9 +389,13 @@
     /* END wgsl */
   ].join('\n');
 
-  const OPS = { mask: 0, forward: 1, backward: 1, apply_mask: 2 };
-  const DTYPES = { f32: 0, f16: 1, bf16: 2 };
-  const BYTES = { f32: 4, f16: 2, bf16: 2 };
+  // tables without a prototype, read through own(): `'constructor' in {}` is true, and such a
+  // name must not pass for an op or a dtype
+  const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
+  const own = (t, key) => typeof key === 'string' && Object.prototype.hasOwnProperty.call(t, key);
+  const OPS = table({ mask: 0, forward: 1, backward: 1, apply_mask: 2 });
+  const DTYPES = table({ f32: 0, f16: 1, bf16: 2 });
+  const BYTES = table({ f32: 4, f16: 2, bf16: 2 });
   const FLAG_MASK_OUT = 1, FLAG_IN_PLACE = 2;
   const CHUNK = 32, WORKGROUP = 64;   // elements per invocation, invocations per workgroup
   const TWO64 = 1n << 64n;
@@ -447,9 +451,16 @@
     return b;
   }
 
-  function needBuffer(name, buf, bytes, usage) {
+  /* A buffer the call binds whole: checked here rather than refused by WebGPU at submit
+     (which would reject the caller's whole command buffer): its usage, size, a size in
+     4-byte words (a storage binding's rule) and the device's binding limit. */
+  function needBuffer(name, buf, bytes, usage, maxBinding) {
     if (!buf || typeof buf.size !== 'number') fail('DROPOUT_ERR_NULL', `${name}: a GPUBuffer is required`);
     if (buf.size < bytes) fail('DROPOUT_ERR_ARG', `${name}: ${buf.size} bytes, the call needs ${bytes}`);
+    if (buf.size % 4) fail('DROPOUT_ERR_ARG', `${name}: ${buf.size} bytes, not a multiple of 4 (WebGPU binds storage in 4-byte words)`);
+    if (buf.size > maxBinding) {
+      fail('DROPOUT_ERR_ARG', `${name}: ${buf.size} bytes, over the device's maxStorageBufferBindingSize (${maxBinding}; request more when creating the device)`);
+    }
     if (typeof buf.usage === 'number' && !(buf.usage & usage)) {
       fail('DROPOUT_ERR_ARG', `${name}: the buffer was not created with GPUBufferUsage.STORAGE`);
     }
@@ -468,7 +479,8 @@
     shape.forEach((d, i) => { if (!Number.isSafeInteger(d) || d < 0) fail('DROPOUT_ERR_ARG', `shape: dim ${i} = ${d} is not a whole number`); });
     const bc = call.broadcast === undefined ? 0 : call.broadcast;
     if (!Number.isInteger(bc) || bc < 0) fail('DROPOUT_ERR_BROADCAST', `broadcast: ${bc} is not a bit set`);
-    if (bc >> rank) fail('DROPOUT_ERR_BROADCAST', `broadcast: bit ${31 - Math.clz32(bc)} is at or past the rank ${rank}`);
+    // (compared, not shifted: >> keeps a Number's low 32 bits, and 2^32 + 1 would pass as 1)
+    if (bc >= 2 ** rank) fail('DROPOUT_ERR_BROADCAST', `broadcast: bit ${bc.toString(2).length - 1} is at or past the rank ${rank}`);
     const numel = shape.reduce((a, d) => a * d, 1);
     if (numel > 0xFFFFFFFF) fail('DROPOUT_ERR_SHAPE_OVERFLOW', `shape: ${numel} elements; this kernel indexes at most 2^32 - 1`);
     const mstride = new Array(rank);
@@ -554,6 +566,7 @@
       compute: { module, entryPoint: 'dropout_view' },
     }));
     const maxGroups = device.limits.maxComputeWorkgroupsPerDimension;
+    const maxBinding = device.limits.maxStorageBufferBindingSize;
     const width = Math.max(1, Math.min(maxGroups, (options && options.gridWidth) || maxGroups));
     // small buffers bound where a call has no such operand: one per binding, since WebGPU
     // refuses one buffer bound twice where either binding is writable
@@ -564,9 +577,9 @@
     function prepare(call) {
       if (!call || typeof call !== 'object') fail('DROPOUT_ERR_NULL', 'call: an object of the call\'s parameters is required');
       const op = call.op;
-      if (!(op in OPS)) fail('DROPOUT_ERR_OP', `op: '${op}' is not one of ${Object.keys(OPS).join(', ')}`);
+      if (!own(OPS, op)) fail('DROPOUT_ERR_OP', `op: '${op}' is not one of ${Object.keys(OPS).join(', ')}`);
       const dtype = call.dtype === undefined && op === 'mask' ? 'f32' : call.dtype;
-      if (!(dtype in DTYPES)) fail('DROPOUT_ERR_DTYPE', `dtype: '${dtype}' is not one of f32, f16, bf16 (WGSL has no f64)`);
+      if (!own(DTYPES, dtype)) fail('DROPOUT_ERR_DTYPE', `dtype: '${dtype}' is not one of f32, f16, bf16 (WGSL has no f64)`);
       const r = rule(call.p, call.bits, { quantised: call.quantised === true });
       const seed = u64('seed', call.seed), stream = u64('stream', call.stream);
       const pos = u64('pos', call.pos === undefined ? 0n : call.pos);
@@ -583,11 +596,11 @@
       const mask = call.mask;
       let flags = 0;
       if (op !== 'mask') {
-        needBuffer(yName, y, dataBytes, STORAGE);
-        needBuffer(xName, x, dataBytes, STORAGE);
+        needBuffer(yName, y, dataBytes, STORAGE, maxBinding);
+        needBuffer(xName, x, dataBytes, STORAGE, maxBinding);
       }
       if (op === 'mask' || op === 'apply_mask' || (op === 'forward' && mask)) {
-        needBuffer('mask', mask, maskBytes, STORAGE);
+        needBuffer('mask', mask, maskBytes, STORAGE, maxBinding);
         if (op === 'forward') flags |= FLAG_MASK_OUT;
       } else if (mask) {
         fail('DROPOUT_ERR_ARG', `mask: ${op} takes no mask (apply_mask applies a stored one)`);

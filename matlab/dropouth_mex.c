@@ -197,6 +197,13 @@ static int dh_is(const char *a, const char *b)
    return *a == *b;
 }
 
+/* a char array's text, whole: 0 where it does not fit `size` or holds a NUL (mxGetString
+   stops there, and 'Seed' followed by a NUL and more must not pass for 'Seed') */
+static int dh_name(const mxArray *a, char *name, mwSize size)
+{
+   return mxIsChar(a) && mxGetString(a, name, size) == 0 && strlen(name) == (size_t)mxGetNumberOfElements(a);
+}
+
 /* Names are matched whole and case-insensitively; a name given twice takes its last value,
  * as MATLAB's inputParser does, so `f(x, p, defaults{:}, 'Position', pos)` overrides. */
 static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts *o)
@@ -207,15 +214,15 @@ static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts 
    o->bits = 0;
    o->seed = o->stream = o->pos = 0;
    o->cls = mxDOUBLE_CLASS;
-   if (c->takes_class && n > 0 && mxIsChar(a[0]) && mxGetString(a[0], name, sizeof name) == 0 &&
+   if (c->takes_class && n > 0 && dh_name(a[0], name, sizeof name) &&
        (dh_is(name, "single") || dh_is(name, "double"))) {
       o->cls = dh_is(name, "single") ? mxSINGLE_CLASS : mxDOUBLE_CLASS;
       i = 1;
    }
    for (; i < n; i += 2) {
-      if (mxIsChar(a[i]) && mxGetString(a[i], name, sizeof name) != 0) {
+      if (mxIsChar(a[i]) && !dh_name(a[i], name, sizeof name)) {
          snprintf(dh_msg, sizeof dh_msg, "%s: argument %d is an unknown option (a name of more than "
-                  "%u characters)", c->name, i + (c->takes_p ? 3 : 2), (unsigned)(sizeof name - 1));
+                  "%u characters, or with a NUL)", c->name, i + (c->takes_p ? 3 : 2), (unsigned)(sizeof name - 1));
          dh_fail("dropouth:badOption", dh_msg);
       }
       if (!mxIsChar(a[i])) {
@@ -301,7 +308,16 @@ static mwSize *dh_size(const dh_cmd *c, const mxArray *a, mwSize *ndim)
    for (k = 0; k < n; ++k) {
       uint64_t v = 0;
       const char *why = "";
-      if (!dh_uint(a, k, &v, &why) || v > (uint64_t)(SIZE_MAX / 2)) {
+      int ok;
+      if (mxIsSingle(a)) {   /* zeros(single([2 3])) takes it too (a dimension, not a coordinate) */
+         const float f = ((const float *)mxGetData(a))[k];
+         ok = f >= 0.0f && f < 18446744073709551616.0f && (float)(uint64_t)f == f;   /* below 2^64: a cast that holds */
+         if (ok) v = (uint64_t)f;
+         else why = f < 0.0f ? "is negative" : f != f ? "is NaN" : f >= 18446744073709551616.0f ? "" : "is not an integer";
+      } else {
+         ok = dh_uint(a, k, &v, &why);
+      }
+      if (!ok || v > (uint64_t)(SIZE_MAX / 2)) {
          snprintf(dh_msg, sizeof dh_msg, "%s: sz(%u) %s; sz holds whole dimensions >= 0",
                   c->name, (unsigned)(k + 1), *why ? why : "is too large");
          dh_fail("dropouth:badSize", dh_msg);
@@ -498,7 +514,7 @@ static void dh_realised(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
       char name[32];
       uint64_t b = 0;
       const char *why = "";
-      if (!mxIsChar(prhs[i]) || mxGetString(prhs[i], name, sizeof name) != 0 || !dh_is(name, "Bits") ||
+      if (!dh_name(prhs[i], name, sizeof name) || !dh_is(name, "Bits") ||
           i + 1 >= nrhs)
          dh_fail("dropouth:badOption", "dropouth.realised_p: the one option is 'Bits', b");
       if (!dh_real_numeric(prhs[i + 1]) || mxGetNumberOfElements(prhs[i + 1]) != 1 ||

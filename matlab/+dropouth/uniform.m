@@ -2,7 +2,7 @@ function u = uniform(sz, varargin)
 %UNIFORM  Exact uniform numbers in [0, 1) from the stream, as rand(SZ) gives them.
 %   U = dropouth.uniform(SZ, 'Seed', S, 'Position', POS) is a double array of size SZ:
 %   U(k) is built from the two words 2(POS + k - 1) and 2(POS + k - 1) + 1, so POS counts
-%   doubles (and must keep POS + numel below 2^63).
+%   doubles (and POS + numel must not pass 2^63: the last double takes words 2^64 - 2, 2^64 - 1).
 %   U = dropouth.uniform(SZ, 'single', 'Seed', S, 'Position', POS) is single: U(k) is
 %   (word(POS + k - 1) >> 8) * 2^-24, POS counting words.
 %   Both are exact (no rounding) and the same in C, Python and on a GPU (docs/SPEC.md

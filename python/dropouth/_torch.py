@@ -17,6 +17,7 @@ they pickle, torch.save whole, and deep-copy."""
 import threading
 
 import torch
+from torch.autograd.forward_ad import unpack_dual as _unpack_dual
 
 from . import _bits, _lib
 
@@ -34,7 +35,7 @@ def _take_cpu():
     t = getattr(_local, "scratch", None)
     if t is None:
         with torch.inference_mode(False):   # a normal tensor even when the first call is in inference mode
-            t = _local.scratch = torch.empty((), dtype=torch.int64)
+            t = _local.scratch = torch.empty((), dtype=torch.int64, device="cpu")   # not the default device
     return int(t.random_(-(1 << 63), None)) & _M64
 
 
@@ -66,8 +67,11 @@ def _take_cuda(device):
     return _mix64((_mix64(seed & _M64) + (offset & _M64)) & _M64)
 
 
-def _take(x):
-    """The value a call on tensor x takes (x checked: a CPU or a CUDA tensor)."""
+def _take(x, p):
+    """The value a call on tensor x takes (x checked: a CPU or a CUDA tensor); none where
+    nn.Dropout draws none (p = 0, p = 1, no elements), whose mask needs no seed: 0."""
+    if p == 0.0 or p == 1.0 or x.numel() == 0:
+        return 0
     return _take_cuda(x.device) if x.is_cuda else _take_cpu()
 
 
@@ -109,13 +113,33 @@ _RULES = {}
 
 
 def _rule(p, bits):
-    """(p, bits) checked once per pair: the library refuses a width that cannot honour p."""
+    """(p, bits) checked once per pair: the library refuses a width that cannot honour p. Only
+    a float p and an int or None width are remembered, by value: a p held in a tensor is read
+    at each call (a schedule may change it in place, as nn.Dropout reads it), and True or 8.0
+    are refused every time, not found under 1.0 or 8."""
+    if type(p) is not float or not (bits is None or type(bits) is int):
+        return _bits(p, bits)
     r = _RULES.get((p, bits))
     if r is None:
         r = _bits(p, bits)
         if len(_RULES) < 1024:
             _RULES[(p, bits)] = r
     return r
+
+
+def _check_inplace(x):
+    """torch's refusals of an in-place write to x, before anything is taken or written (a
+    refused call leaves x as it was, as torch's dropout_ does). A call recorded in the graph on
+    a tensor that is not a view: torch's one refusal there, the leaf; a view there is written
+    by a copy (_run), which torch checks first. Any other call: an in-place copy of x onto
+    itself in the caller's grad mode, which torch checks as it checks any in-place op
+    (inference tensors, views made in no_grad mode) and which writes nothing (ATen returns
+    at once); it also bumps x's version, so a graph that saved x notices the write."""
+    if torch.is_grad_enabled() and x.requires_grad:
+        if x.is_leaf:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    else:
+        x.copy_(x)
 
 
 # ---- samples: where each sample's positions start ------------------------------------------
@@ -193,7 +217,7 @@ class DropoutFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, coords, inplace):
-        ctx.coords = coords
+        ctx.coords, ctx.inplace = coords, inplace
         if inplace:
             _apply(x, x, coords)
             ctx.mark_dirty(x)
@@ -210,21 +234,55 @@ class DropoutFunction(torch.autograd.Function):
         _apply(dx, dy, ctx.coords)
         return dx, None, None
 
+    @staticmethod
+    def jvp(ctx, dx, _coords, _inplace):
+        """Forward-mode AD: the tangent through the same mask (in place where x was written;
+        the non-tensor arguments' tangents come as None)."""
+        if ctx.inplace:
+            _apply(dx, dx, ctx.coords)
+            with torch.no_grad():
+                dx.copy_(dx)   # the write's version bump (the library writes by pointer), which torch checks
+            return dx
+        t = torch.empty_like(dx)
+        _apply(t, dx, ctx.coords)
+        return t
+
 
 def _run(x, coords, inplace):
-    """Through autograd where a graph is recorded; in place without one returns x itself, as
-    torch's dropout_ does (a Function would hand back another tensor object)."""
-    if inplace and not (torch.is_grad_enabled() and x.requires_grad):
-        _apply(x, x, coords)
-        with torch.no_grad():
-            x.copy_(x)   # a copy onto itself (ATen returns at once): bumps x's version counter, so a
-                         # graph that saved x notices the write, as after any in-place op
+    """Through autograd where a graph is recorded or x carries a forward-mode tangent; in place
+    without either returns x itself, as torch's dropout_ does (a Function would hand back
+    another tensor object). x has passed _check_inplace where inplace. coords' seed None: the
+    value is taken from torch's generator here (_take)."""
+    graph = torch.is_grad_enabled() and x.requires_grad
+    if inplace and graph and x._is_view():
+        # torch refuses some views' in-place writes (views of unbind, split, ...) only after a
+        # Function has written: the result is made aside and copied, which torch checks before
+        # writing (the view's history as any in-place op gives it); a refusal gives back the
+        # value taken, so that it takes nothing
+        saved = None
+        if coords[2] is None:
+            saved = torch.cuda.get_rng_state(x.device) if x.is_cuda else torch.get_rng_state()
+            coords = coords[:2] + (_take(x, coords[0]),) + coords[3:]
+        y = DropoutFunction.apply(x, coords, False)
+        try:
+            return x.copy_(y)
+        except RuntimeError:
+            if saved is not None:
+                if x.is_cuda:
+                    torch.cuda.set_rng_state(saved, x.device)
+                else:
+                    torch.set_rng_state(saved)
+            raise
+    if coords[2] is None:
+        coords = coords[:2] + (_take(x, coords[0]),) + coords[3:]
+    if graph or _unpack_dual(x).tangent is not None:
+        return DropoutFunction.apply(x, coords, bool(inplace))
+    if inplace:
+        _apply(x, x, coords)   # (x's version was bumped by _check_inplace)
         return x
-    if not (torch.is_grad_enabled() and x.requires_grad):
-        y = torch.empty_like(x)
-        _apply(y, x, coords)
-        return y
-    return DropoutFunction.apply(x, coords, bool(inplace))
+    y = torch.empty_like(x)
+    _apply(y, x, coords)
+    return y
 
 
 _ORDERS = {}
@@ -234,6 +292,9 @@ def _order(ndim, batch_dim):
     """The dims with the batch dim first: positions run sample by sample."""
     perm = _ORDERS.get((ndim, batch_dim))
     if perm is None:
+        if not -max(ndim, 1) <= batch_dim < max(ndim, 1):   # torch's rule for a dim (a 0-d tensor: 0 or -1)
+            raise IndexError("batch_dim out of range (expected to be in range of [%d, %d], but got %d)"
+                             % (-max(ndim, 1), max(ndim, 1) - 1, batch_dim))
         b = batch_dim % ndim if ndim else 0
         perm = [] if ndim == 0 else [b] + [d for d in range(ndim) if d != b]
         if len(_ORDERS) < 256:
@@ -282,7 +343,9 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
     perm = list(range(input.dim()))
     if seed is None and pos is None:
         runs = _positions(input, perm, samples)
-        seed = _take(input)
+        if inplace:
+            _check_inplace(input)
+        seed = None   # taken by _run
     elif seed is None or pos is None:
         raise TypeError("give both seed= and pos= (explicit coordinates), or neither (torch's generator)")
     else:
@@ -291,6 +354,8 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
                             "coordinates give pos= alone")
         seed, pos = _lib.u64("seed", seed), _lib.u64("pos", pos)
         runs = [(0, pos, input.shape[0] if input.dim() else 1)]
+        if inplace:
+            _check_inplace(input)
     return _run(input, (p, bits, seed, stream, runs, perm), inplace)
 
 
@@ -369,11 +434,9 @@ class Dropout(torch.nn.Dropout):
             runs = _WHOLE
         else:
             runs = _positions(input, perm, samples)
-        seed = _take_cuda(input.device) if input.is_cuda else _take_cpu()
-        coords = (p, bits, seed, self.stream, runs, perm)
-        if torch.is_grad_enabled() and input.requires_grad:
-            return DropoutFunction.apply(input, coords, self.inplace)
-        return _run(input, coords, self.inplace)
+        if self.inplace:
+            _check_inplace(input)
+        return _run(input, (p, bits, None, self.stream, runs, perm), self.inplace)
 
     def extra_repr(self):
         s = "p={}, inplace={}".format(self.p, self.inplace)

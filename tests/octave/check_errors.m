@@ -64,6 +64,10 @@ function check_errors()
     @() dropouth.mask([1e300 1e300], 0.5, c{:}),             'dropouth:badSize', 'sz'
     @() dropouth.forward(x),                                 'dropouth:badArgs', 'p'
     @() dropouth.forward(x, 0.5, c{:}, repmat('Position', 1, 5), 1), 'dropouth:badOption', 'more than 31'
+    @() dropouth.forward(x, 0.5, ['Seed' char(0) 'x'], 1, 'Position', 0), 'dropouth:badOption', 'NUL'
+    @() dropouth.realised_p(0.5, ['Bits' char(0)], 8),       'dropouth:badOption', 'Bits'
+    @() dropouth.mask(single([2.5 2]), 0.5, c{:}),           'dropouth:badSize', 'sz(1)'
+    @() dropouth.mask(single([-1 2]), 0.5, c{:}),            'dropouth:badSize', 'negative'
     @() dropouth_mex('nope'),                                'dropouth:badCommand', 'dropouth'
   };
   nfail = 0;
@@ -99,6 +103,8 @@ function check_errors()
     'p as a single',              dropouth.forward(x, single(0.5), 'Seed', 5, 'Position', 7)
     'the default width of 0.5 (8)', dropouth.forward(x, 0.5, 'Seed', 5, 'Position', 7, 'Bits', 8)
     'x as a row, reshaped back',  reshape(dropouth.forward(x(:).', 0.5, 'Seed', 5, 'Position', 7), size(x))
+    'the mask of a single sz, as zeros(single(sz)) takes it', dropouth.forward(x, 0.5, 'Seed', 5, 'Position', 7) .* ...
+                                    (dropouth.mask(single(size(x)), 0.5, 'Seed', 5, 'Position', 7) | true)
     'two halves at positions 7 and 19', cat(3, dropouth.forward(x(:, :, 1:2), 0.5, 'Seed', 5, 'Position', 7), ...
                                             dropouth.forward(x(:, :, 3:4), 0.5, 'Seed', 5, 'Position', 19))
   };

@@ -598,6 +598,94 @@ def test_functional():
            sig is not None)
 
 
+# ---- row: what a user does that the other rows do not ------------------------------------------
+def test_manners():
+    import torch.autograd.forward_ad as fwad
+    x = torch.rand(300, dtype=torch.float64) + 0.5
+    t = torch.randn(300, dtype=torch.float64)
+    want = dropouth.dropout(t, 0.4, seed=5, pos=7)
+    with fwad.dual_level():
+        tan = fwad.unpack_dual(dropouth.dropout(fwad.make_dual(x, t), 0.4, seed=5, pos=7)).tangent
+        tan_g = fwad.unpack_dual(dropouth.dropout(fwad.make_dual(x.clone().requires_grad_(True), t), 0.4,
+                                                  seed=5, pos=7)).tangent
+        xi = x.clone()
+        dual = fwad.make_dual(xi, t.clone())
+        dropouth.dropout(dual, 0.4, True, True, seed=5, pos=7)
+        tan_i = fwad.unpack_dual(dual).tangent
+        torch.manual_seed(4)
+        tan_l = fwad.unpack_dual(dropouth.Dropout(0.4)(fwad.make_dual(x, t))).tangent
+    torch.manual_seed(4)
+    want_l = dropouth.Dropout(0.4)(t)
+    report("forward-mode AD: the tangent goes through the same mask (with and without requires_grad, in place, "
+           "the layer from torch's generator)", tan is not None and same(tan, want) and tan_g is not None
+           and same(tan_g, want) and tan_i is not None and same(tan_i, want) and tan_l is not None and same(tan_l, want_l))
+
+    def untouched(make, call):
+        """the call raises RuntimeError, its tensor unchanged and torch's generator untouched"""
+        v = make()
+        before, state = v.detach().clone(), torch.get_rng_state()
+        msg = raises(RuntimeError, lambda: call(v))
+        return msg is not None and same(v, before) and torch.equal(state, torch.get_rng_state())
+
+    def inference():
+        with torch.inference_mode():
+            return torch.ones(8)
+
+    def nograd_view():
+        base = torch.ones(8, requires_grad=True) * 1
+        with torch.no_grad():
+            return base[2:]
+    cases = {"a leaf that requires grad": lambda: torch.ones(8, requires_grad=True), "an inference tensor": inference,
+             "a view made under no_grad": nograd_view,
+             "a view from unbind": lambda: (torch.ones(4, 8, requires_grad=True) * 1).unbind(0)[0]}
+    why = [name for name, make in cases.items()
+           if not (untouched(make, lambda v: dropouth.dropout(v, 0.5, True, True))
+                   and untouched(make, lambda v: dropouth.Dropout(0.5, inplace=True)(v)))]
+    report("in place where torch refuses it (%s): RuntimeError, the tensor unchanged, nothing taken from torch's "
+           "generator" % ", ".join(cases), not why, "written or drawn: %s" % why)
+    leaf = torch.randn(6, 50, requires_grad=True)
+    h = leaf * 1.0
+    torch.manual_seed(6)
+    out = dropouth.Dropout(0.3, inplace=True)(h[1:4])
+    (h * torch.arange(300.0).view(6, 50)).sum().backward()
+    ref_leaf = leaf.detach().clone().requires_grad_(True)
+    h2 = (ref_leaf * 1.0).clone()
+    torch.manual_seed(6)
+    h2 = torch.cat([h2[:1], dropouth.Dropout(0.3)(h2[1:4]), h2[4:]])
+    (h2 * torch.arange(300.0).view(6, 50)).sum().backward()
+    report("in place on a view of a tensor in the graph: the values and the gradient of the out-of-place call",
+           same(out, h2[1:4]) and same(h, h2) and same(leaf.grad, ref_leaf.grad))
+
+    p = torch.tensor(0.1)
+    layer, n = dropouth.Dropout(p), 1 << 16
+    first = int((layer(torch.ones(n)) == 0).sum())
+    p.fill_(0.9)
+    after, after_f = int((layer(torch.ones(n)) == 0).sum()), int((dropouth.dropout(torch.ones(n), p) == 0).sum())
+    sd = (n * 0.09) ** 0.5
+    report("p held in a tensor and changed in place (a schedule): each call reads it, as nn.Dropout does "
+           "(dropped %d, then %d and %d of %d)" % (first, after, after_f, n),
+           abs(first - 0.1 * n) < 6 * sd and abs(after - 0.9 * n) < 6 * sd and abs(after_f - 0.9 * n) < 6 * sd)
+    dropouth.dropout(torch.ones(4), 1.0)
+    dropouth.dropout(torch.ones(4), 0.25, bits=8)
+    report("p=True and bits=8.0 are refused after calls with p=1.0 and bits=8 (nothing found under an equal key)",
+           raises(TypeError, lambda: dropouth.dropout(torch.ones(4), True)) is not None
+           and raises(ValueError, lambda: dropouth.dropout(torch.ones(4), 0.25, bits=8.0)) is not None)
+
+    xs = torch.randn(40)
+    why = ""
+    for what, call, check in (("p=0", lambda: dropouth.dropout(xs, 0.0), lambda y: same(y, xs)),
+                              ("p=1", lambda: dropouth.Dropout(1.0)(xs), lambda y: same(y, torch.zeros(40))),
+                              ("no elements", lambda: dropouth.Dropout(0.5)(torch.ones(0, 3)), lambda y: y.shape == (0, 3))):
+        state = torch.get_rng_state()
+        y = call()
+        if not (check(y) and torch.equal(state, torch.get_rng_state())):
+            why += " " + what
+    report("p=0, p=1 and empty tensors take nothing from torch's generator (nn.Dropout draws none there); "
+           "y = x, +0, empty", not why, why)
+    msg = raises(IndexError, lambda: dropouth.Dropout(0.5, batch_dim=2)(torch.ones(4, 4), samples=[0, 1, 2, 3]))
+    report("batch_dim outside the input's dims: IndexError, as torch's dims (not wrapped): %s" % msg, msg is not None)
+
+
 # ---- row: nn.Dropout's arguments ------------------------------------------------------------
 def test_signature():
     calls = [((), {}), ((0.3,), {}), ((0.3, True), {}), ((0.3, False), {}), ((), {"p": 0.2}), ((), {"p": 0.2, "inplace": True}),
@@ -860,6 +948,7 @@ def main():
     test_samples()
     test_autograd()
     test_functional()
+    test_manners()
     test_signature()
     test_p()
     test_strided()

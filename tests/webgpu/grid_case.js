@@ -91,11 +91,22 @@
       ['mask = y', { mask: y }, 'DROPOUT_ERR_OVERLAP', 'mask'],
       ['no y', { y: undefined }, 'DROPOUT_ERR_NULL', 'y'],
       ['op dropout', { op: 'dropout' }, 'DROPOUT_ERR_OP', 'op'],
+      // names every JavaScript object inherits are no op and no dtype (`'constructor' in {}`)
+      ['op constructor', { op: 'constructor' }, 'DROPOUT_ERR_OP', 'op'],
+      ['op toString', { op: 'toString' }, 'DROPOUT_ERR_OP', 'op'],
+      ['dtype constructor', { dtype: 'constructor', count: 1000, y: small, x: small }, 'DROPOUT_ERR_DTYPE', 'dtype'],
+      ['dtype __proto__', { dtype: '__proto__' }, 'DROPOUT_ERR_DTYPE', 'dtype'],
+      // a buffer WebGPU would refuse to bind at submit: its size in bytes, not words; over the limit
+      ['x of 66 bytes', { x: b(66) }, 'DROPOUT_ERR_ARG', 'x'],
+      ['y over maxStorageBufferBindingSize', { y: { size: device.limits.maxStorageBufferBindingSize + 4, usage: STORAGE } },
+        'DROPOUT_ERR_ARG', 'y'],
       ['seed -1', { seed: -1n }, 'DROPOUT_ERR_ARG', 'seed'],
       // views
       ['count other than the shape draws', { shape: [4, 4], broadcast: 1 }, 'DROPOUT_ERR_SHAPE_COUNT', 'count'],
       ['rank 9', { shape: [1, 1, 1, 1, 1, 1, 1, 1, 16] }, 'DROPOUT_ERR_RANK', 'shape'],
       ['broadcast past the rank', { shape: [16], broadcast: 2 }, 'DROPOUT_ERR_BROADCAST', 'broadcast'],
+      ['broadcast 2^32 + 1 (not its low 32 bits)', { shape: [4, 4], count: 4, broadcast: 2 ** 32 + 1 }, 'DROPOUT_ERR_BROADCAST', 'broadcast'],
+      ['broadcast 2^32', { shape: [16], broadcast: 2 ** 32 }, 'DROPOUT_ERR_BROADCAST', 'broadcast'],
       ['zero output stride', { shape: [4, 4], strides: { y: [0, 1] } }, 'DROPOUT_ERR_STRIDE', 'strides.y'],
       ['output elements sharing memory', { shape: [4, 4], strides: { y: [2, 1] } }, 'DROPOUT_ERR_OVERLAP', 'strides.y'],
       ['a view past the buffer', { shape: [4, 4], strides: { x: [40, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
