@@ -243,8 +243,8 @@ extern "C" {
    X(DROPOUT_OK, 0, "ok") \
    X(DROPOUT_ERR_P, -1,                /* p is NaN or outside [0, 1] */ \
      "p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))") \
-   X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls; the 1.0 calls name it: _NULL_PLAN ..) */ \
-     "a required pointer is NULL (a 0.1.0 call: its output, input or generator)") \
+   X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls, and set_device_coords' pair; the 1.0 calls name it: _NULL_PLAN ..) */ \
+     "a required pointer is NULL (a 0.1.0 call: its output, input or generator; dropout_desc_set_device_coords: one of its two)") \
    X(DROPOUT_ERR_BITS, -3,             /* the draw width is not 8, 16 or 32 */ \
      "bits: the draw width must be DROPOUT_BITS_8, _16 or _32") \
    X(DROPOUT_ERR_RANGE, -4,            /* positions run past the stream's 2^64 */ \
@@ -381,10 +381,12 @@ typedef struct dropout_rule {
 /* A rule as a constant initializer, checked when it compiles: p = threshold / 2^bits,
       static const dropout_rule drop10 = DROPOUT_RULE_THRESHOLD(6554, 16);   p = 0.1000061
    bits other than 8, 16, 32 or a threshold past 2^bits do not compile (an array of
-   negative size); the scales are the compiler's correctly rounded division, the same
-   bits as dropout_rule_init_threshold's (and each call checks them). */
+   negative size), nor does a threshold that is not an integer (a shift needs one: p
+   itself, DROPOUT_RULE_THRESHOLD(0.1, 16), would have been threshold 0, no dropout); the
+   scales are the compiler's correctly rounded division, the same bits as
+   dropout_rule_init_threshold's (and each call checks them). */
 #define DROPOUT__RULE_OK(t, bits) (0 * sizeof(char[(((bits) == 8 || (bits) == 16 || (bits) == 32) && \
-   (unsigned long long)(t) <= (1ull << ((bits) & 63))) ? 1 : -1]))
+   (unsigned long long)(t) <= (1ull << ((bits) & 63))) ? 1 : -1]) + 0 * sizeof((t) >> 0))
 #define DROPOUT__RULE_SCALE(t, bits) ((unsigned long long)(t) >= (1ull << ((bits) & 63)) ? 0.0 : \
    (double)(1ull << ((bits) & 63)) / (double)((1ull << ((bits) & 63)) - (unsigned long long)(t)))
 #define DROPOUT_RULE_THRESHOLD(threshold, bits) \
@@ -1478,7 +1480,12 @@ DROPOUTDEF const char *dropout_strerror(int code)
 #define DROPOUT__ERROR_CASE(name, value, message) case name: return message;
    switch (code) {
    DROPOUT__ERRORS(DROPOUT__ERROR_CASE)
-   default:
+   default:   /* the GPU headers' codes: dropout_cuda_strerror and dropout_opencl_strerror name them */
+      if (code <= -2000)
+         return "an OpenCL call failed (dropout_opencl.h: the code is DROPOUT_ERR_OPENCL_BASE + its cl_int)";
+      if (code <= -1901 && code >= -1906)
+         return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code), or dropout_opencl.h's own "
+                "error of this code (dropout_opencl_strerror names it)";
       if (code <= DROPOUT_ERR_CUDA_BASE)
          return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code)";
       return "unknown dropout error code";
@@ -4846,8 +4853,11 @@ static void dropout__geometry(int rank, const size_t *dim, unsigned bcast, int *
       int ok = ms[d] == ms[d + 1] * (uint64_t)rdim[d + 1];
       for (w = 0; w < DROPOUT__NW && ok; ++w) {
          ptrdiff_t inner = st[w][d + 1];
+         /* (PTRDIFF_MIN / -1 overflows, a trap on x86: a dim of 0 elements, or an operand the
+            op does not take, is not held to the extent check that excludes such a stride) */
          ok = inner == 0 ? st[w][d] == 0
-                         : st[w][d] % inner == 0 && (size_t)(st[w][d] / inner) == rdim[d + 1];
+            : inner == -1 ? st[w][d] != PTRDIFF_MIN && (size_t)-st[w][d] == rdim[d + 1]
+                          : st[w][d] % inner == 0 && (size_t)(st[w][d] / inner) == rdim[d + 1];
       }
       if (!ok) continue;
       rdim[d + 1] *= rdim[d];
@@ -5252,15 +5262,17 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    int err = dropout__desc_ok(d), w = (int)which, k;
    if (err) return err;
    if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OP;
-   if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
-   if (!strides) {
+   if (!strides) {   /* (clearing fits every op) */
       d->dropout__strided &= ~(1u << w);
       return DROPOUT_OK;
    }
-   if (w == DROPOUT_OPERAND_OUT) {
+   if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
+   {   /* every operand's span must be an address range, whether or not the op reads it */
       ptrdiff_t l, h;
       size_t es = dropout__dtype_ok(d->dropout__dtype) ? dropout__esize[d->dropout__dtype - 1] : 1;
       if (!dropout__extent(d->dropout__rank, d->dropout__dim, strides, es, &l, &h)) return DROPOUT_ERR_STRIDE;
+   }
+   if (w == DROPOUT_OPERAND_OUT) {
       err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);
       if (err) return err;
    }
@@ -5361,6 +5373,8 @@ DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
    if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad((int)op)) return DROPOUT_ERR_OP;
+   if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u))
+      return DROPOUT_ERR_OP;   /* residual strides: the fused op's alone (clear them first) */
    d->dropout__op = (int)op;
    return DROPOUT_OK;
 }
@@ -5467,9 +5481,15 @@ DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dr
    (void)dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
    j->numel = numel;
    /* the operands' strides: out, in, residual as the descriptor has them (contiguous
-      unless set); the bias steps along the last dim only (FUSED) and, like an operand
-      the op does not use, is contiguous otherwise so that it never stops a merge */
-   for (w = 0; w < 3; ++w) dropout__desc_strides(d, w, j->stride[w]);
+      unless set); an operand the op does not use (out and in of the mask-only ops, the
+      residual outside FUSED), whatever was set for it, and the bias outside FUSED are
+      contiguous, so that they never stop a merge; FUSED's bias steps along the last dim */
+   for (w = 0; w < 3; ++w) {
+      if (w == DROPOUT_OPERAND_RESIDUAL ? row.cls == DROPOUT_CLASS_FUSED : row.in)
+         dropout__desc_strides(d, w, j->stride[w]);
+      else
+         dropout__contiguous(rank, d->dropout__dim, j->stride[w]);
+   }
    if (row.cls == DROPOUT_CLASS_FUSED)
       for (k = 0; k < DROPOUT_MAX_RANK; ++k) j->stride[DROPOUT_JOB_BIAS][k] = k == rank - 1 ? 1 : 0;
    else
