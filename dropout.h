@@ -4139,6 +4139,7 @@ static int dropout__plan_check(const dropout_plan *plan)
    err = dropout__rule_check(&plan->rule);
    if (err) return err;
    if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
+   if (plan->count > (uint64_t)PTRDIFF_MAX) return DROPOUT_ERR_SIZE;   /* as dropout_plan_at: a plan filled by hand */
    return DROPOUT_OK;
 }
 
@@ -5267,10 +5268,14 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
       return DROPOUT_OK;
    }
    if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
-   {   /* every operand's span must be an address range, whether or not the op reads it */
+   {   /* the span must be an address range: the output's always, an input's (the op may not
+          read it) where the shape has elements (an empty one reads none: any strides) */
       ptrdiff_t l, h;
       size_t es = dropout__dtype_ok(d->dropout__dtype) ? dropout__esize[d->dropout__dtype - 1] : 1;
-      if (!dropout__extent(d->dropout__rank, d->dropout__dim, strides, es, &l, &h)) return DROPOUT_ERR_STRIDE;
+      int empty = 0;
+      for (k = 0; k < d->dropout__rank; ++k) empty |= d->dropout__dim[k] == 0;
+      if ((w == DROPOUT_OPERAND_OUT || !empty) && !dropout__extent(d->dropout__rank, d->dropout__dim, strides, es, &l, &h))
+         return DROPOUT_ERR_STRIDE;
    }
    if (w == DROPOUT_OPERAND_OUT) {
       err = dropout__out_strides_ok(d->dropout__rank, d->dropout__dim, strides);

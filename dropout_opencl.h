@@ -181,7 +181,7 @@ DROPOUT_OPENCLDEF int dropout_opencl_fill_uniform_f32(dropout_opencl *ctx, dropo
 DROPOUT_OPENCLDEF int dropout_opencl_fill_uniform_f64(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q);
 DROPOUT_OPENCLDEF int dropout_opencl_fill_normal_f32(dropout_opencl *ctx, dropout_key key, dropout_pos first, cl_mem out, size_t out_offset, size_t n, cl_command_queue q);
 
-/* dropout_strerror, plus this file's codes and the OpenCL error's name. */
+/* dropout_strerror, plus this file's codes (a failed OpenCL call: ctx->message names the call and its cl_int). */
 DROPOUT_OPENCLDEF const char *dropout_opencl_strerror(int code);
 
 /* The program's source, one line per string (for clCreateProgramWithSource): append your
@@ -2246,7 +2246,11 @@ static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64
 {
    size_t size = 0;
    cl_int err = clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof size, &size, NULL);
-   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clGetMemObjectInfo(CL_MEM_SIZE)");
+   if (err != CL_SUCCESS) {
+      dropout_opencl__cl(ctx, err, "clGetMemObjectInfo(CL_MEM_SIZE)");
+      snprintf(ctx->message + strlen(ctx->message), sizeof ctx->message - strlen(ctx->message), " (buffer `%s`)", name);
+      return DROPOUT_ERR_OPENCL_BASE + (int)err;
+   }
    if ((lo < 0 && (uint64_t)-lo > off) || off > size || hi > size - off) {
       snprintf(ctx->message, sizeof ctx->message,
                "dropout_opencl: buffer `%s` has %lu bytes; the call touches bytes %lld .. %llu past its offset %lu",
@@ -2256,15 +2260,33 @@ static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64
    return DROPOUT_OK;
 }
 
-/* a fake host address for each distinct cl_mem, so that dropout.h's own checks (NULL,
-   overlap, in-place) see the same relations as the buffers have */
+/* the buffer m is carved from and m's offset in it: a sub-buffer (clCreateSubBuffer, one
+   level deep) aliases its parent's bytes */
+static cl_mem dropout_opencl__root(cl_mem m, size_t *off)
+{
+   cl_mem parent = NULL;
+   size_t at = 0;
+   if (m && clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) == CL_SUCCESS && parent &&
+       clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof at, &at, NULL) == CL_SUCCESS) {
+      *off += at;
+      return parent;
+   }
+   return m;
+}
+
+/* a fake host address for each distinct buffer (sub-buffers at their offset in their
+   parent), so that dropout.h's own checks (NULL, overlap, in-place) see the same relations
+   as the buffers' bytes have: two sub-buffers of one buffer that overlap are refused */
 static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, size_t off)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
    uintptr_t slot = 0;
+   size_t unused = 0;
+   cl_mem root;
    int i;
    if (!m) return NULL;
-   for (i = 0; i < 5; ++i) if (all[i] == m) { slot = (uintptr_t)i + 1u; break; }
+   root = dropout_opencl__root(m, &off);
+   for (i = 0; i < 5; ++i) if (dropout_opencl__root(all[i], &unused) == root) { slot = (uintptr_t)i + 1u; break; }
    return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 44 : 28)) + off);
 }
 
@@ -2385,7 +2407,7 @@ DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc
       }
    }
    if (t->mask && j.positions > 0) {
-      rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, (j.positions + 7u) / 8u, "mask");
+      rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, j.positions / 8u + (j.positions % 8u != 0), "mask");   /* (+ 7 wraps near 2^64) */
       if (rc) return rc;
    }
 
@@ -2449,6 +2471,8 @@ static int dropout_opencl__fill(dropout_opencl *ctx, int kind, dropout_key key, 
       return DROPOUT_ERR_OPENCL_FP64;
    }
    if (out_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_fill: out_offset is not a multiple of the element size");
+   if (n > (size_t)PTRDIFF_MAX / es)   /* as dropout_fill_u32 (n bytes would wrap the bounds check below) */
+      return dropout_opencl__fail(ctx, DROPOUT_ERR_SIZE, "dropout_opencl_fill: n: more elements than any buffer holds (a negative int?)");
    rc = dropout_opencl__fits(ctx, out, out_offset, 0, (uint64_t)n * es, "out");
    if (rc) return rc;
    k = ctx->kernel[DROPOUT_OPENCL__FILL];

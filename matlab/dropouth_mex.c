@@ -106,10 +106,14 @@ static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, co
 {
    uint64_t v = 0;
    const char *why = "must be a real scalar";
+   char got[96] = "";
    if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) return v;
    if (dh_real_numeric(a) && mxGetNumberOfElements(a) != 1) why = "must be a scalar";
-   snprintf(dh_msg, sizeof dh_msg, "%s: %s %s; Seed, Stream and Position are integers in "
-            "[0, 2^64): a uint64, or a double holding an exact integer below 2^53", c->name, name, why);
+   if (!dh_real_numeric(a))   /* say what it is: a logical true is no number here */
+      snprintf(got, sizeof got, " (got a %s%s)", mxIsComplex(a) ? "complex " : mxIsSparse(a) ? "sparse " : "",
+               mxGetClassName(a));
+   snprintf(dh_msg, sizeof dh_msg, "%s: %s %s%s; Seed, Stream and Position are integers in "
+            "[0, 2^64): a uint64, or a double holding an exact integer below 2^53", c->name, name, why, got);
    dh_fail(id, dh_msg);
    return 0;
 }

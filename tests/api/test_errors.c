@@ -190,6 +190,10 @@ static void case_codes(void)
             "a stride on a dim of 0 elements is any stride");
       EXPECT(dropout_lower(&d, &tf, &job), DROPOUT_OK);
       EXPECT(dropout_run(&d, &tf), DROPOUT_OK);
+      /* a plan filled by hand with a count dropout_plan_at refuses (past PTRDIFF_MAX): refused
+         where it is taken, as there (dropout_opencl.h's mask bounds had wrapped on it) */
+      p4.count = UINT64_MAX;
+      EXPECT(dropout_desc_init(&d, DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, &p4), DROPOUT_ERR_SIZE);
    }
    {  /* set_op refuses a setting the new op does not take (the fused op's residual strides),
          as set_strides does; clearing them fits every op */

@@ -39,6 +39,7 @@ function check_errors()
     @() dropouth.forward(x, 0.5, 'Seed', int32(-1), 'Position', 0), 'dropouth:badSeed', 'negative'
     @() dropouth.forward(x, 0.5, 'Seed', 1 + 2i, 'Position', 0), 'dropouth:badSeed', 'Seed'
     @() dropouth.forward(x, 0.5, 'Seed', single(3), 'Position', 0), 'dropouth:badSeed', 'uint64'
+    @() dropouth.forward(x, 0.5, 'Seed', true, 'Position', 0), 'dropouth:badSeed', 'got a logical'
     @() dropouth.forward(x, 0.5, c{:}, 'Stream', 2^60),      'dropouth:badStream', 'Stream'
     @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', 2^53), 'dropouth:badPosition', 'Position'
     @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', big), 'dropouth:badPosition', '2^64'

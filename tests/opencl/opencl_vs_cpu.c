@@ -555,9 +555,70 @@ static void refusals(void)
       rc = dropout_opencl_run(&g_ocl, &dc, &t, g_q);
       if (ok && rc != DROPOUT_ERR_DEVICE_COORDS) { ok = 0; snprintf(why, sizeof why, "device coordinates: %d", rc); }
    }
+   if (ok) {   /* n whose bytes wrap 2^64 (the bounds check had passed, and the fill wrote past the buffer) */
+      rc = dropout_opencl_fill_u32(&g_ocl, dropout_key_make(1, 2), dropout_pos_make(0), y.m, 0, SIZE_MAX / 4u + 2u, g_q);
+      if (rc != DROPOUT_ERR_SIZE) { ok = 0; snprintf(why, sizeof why, "fill of SIZE_MAX / 4 + 2 words: %d", rc); }
+   }
+   if (ok && sizeof(size_t) >= 8) {   /* a mask of 2^64 - 1 positions, its plan filled by hand: its bytes (+ 7)
+                                         had wrapped to 0 here; refused as dropout_plan_at refuses such a count */
+      static const size_t dims[7] = { 3, 5, 17, 257, 641, 65537, 6700417 };   /* their product: 2^64 - 1 */
+      dropout_desc dm;
+      dropout_opencl_tensors tm;
+      memset(&tm, 0, sizeof tm);
+      tm.mask = m.m;
+      dropout_desc_init(&dm, DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, &plan);
+      dropout_desc_set_shape(&dm, 7, dims);
+      dm.dropout__plan.count = UINT64_MAX;
+      if ((rc = dropout_opencl_run(&g_ocl, &dm, &tm, g_q)) != DROPOUT_ERR_SIZE) {
+         ok = 0; snprintf(why, sizeof why, "a mask of 2^64 - 1 positions (a plan filled by hand) into 13 bytes: %d", rc);
+      }
+   }
+   if (ok) {   /* sub-buffers of one buffer alias its bytes: overlapping ones are refused as offsets in one buffer are */
+      cl_uint align_bits = 0;
+      size_t a, sz;
+      cl_int err;
+      Buf whole;
+      cl_buffer_region r1, r2, r3;
+      cl_mem s_in, s_out, s_mask;
+      clGetDeviceInfo(g_dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+      a = align_bits >= 8 ? align_bits / 8u : 128u;
+      sz = a * ((400u + a - 1u) / a + 1u);              /* at least 100 floats, more than one alignment */
+      buf_make(&whole, a + sz);
+      r1.origin = 0; r1.size = sz;                      /* in:  [0, sz) */
+      r2.origin = a; r2.size = sz;                      /* out: [a, a + sz): overlaps in */
+      r3.origin = a; r3.size = a;                       /* out's first bytes */
+      s_in = clCreateSubBuffer(whole.m, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
+      s_out = clCreateSubBuffer(whole.m, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r2, &err);
+      s_mask = clCreateSubBuffer(whole.m, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r3, &err);
+      if (!s_in || !s_out || !s_mask) {
+         ok = 0; snprintf(why, sizeof why, "clCreateSubBuffer failed (%d; alignment %lu bytes)", (int)err, (unsigned long)a);
+      } else {
+         dropout_opencl_tensors ts;
+         memset(&ts, 0, sizeof ts);
+         ts.out = s_out; ts.in = s_in;
+         rc = dropout_opencl_run(&g_ocl, &d, &ts, g_q);
+         if (rc != DROPOUT_ERR_OVERLAP) { ok = 0; snprintf(why, sizeof why, "out and in as overlapping sub-buffers: %d", rc); }
+         ts.in = x.m; ts.out = y.m; ts.mask = s_in;        /* the mask a sub-buffer of another buffer: runs */
+         if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &ts, g_q)) != DROPOUT_OK) {
+            ok = 0; snprintf(why, sizeof why, "a mask in a sub-buffer apart from out and in: %d", rc);
+         }
+         clFinish(g_q);
+         buf_upload(&y); buf_upload(&whole);               /* (that run wrote y and the mask: the guards again) */
+         ts.in = x.m; ts.out = s_out; ts.mask = s_mask;    /* the mask over out's bytes */
+         if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &ts, g_q)) != DROPOUT_ERR_OVERLAP) {
+            ok = 0; snprintf(why, sizeof why, "a mask sub-buffer over out's sub-buffer: %d", rc);
+         }
+         clFinish(g_q);
+         if (ok && !buf_same(&whole, &at)) { ok = 0; snprintf(why, sizeof why, "a refused sub-buffer call wrote byte %lu", (unsigned long)at); }
+      }
+      if (s_in) clReleaseMemObject(s_in);
+      if (s_out) clReleaseMemObject(s_out);
+      if (s_mask) clReleaseMemObject(s_mask);
+      buf_free(&whole);
+   }
    clFinish(g_q);
    if (ok && (!buf_same(&x, &at) || !buf_same(&y, &at) || !buf_same(&m, &at))) { ok = 0; snprintf(why, sizeof why, "a refused call wrote"); }
-   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context and device coordinates are refused, nothing written\n");
+   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context, device coordinates, a fill and a mask whose bytes wrap 2^64, overlapping sub-buffers are refused, nothing written\n");
    else { printf("FAIL opencl refusals: %s\n", why); g_fail = 1; }
 
    /* a device that would flush denormals or has no fp64: refused, never other bits */
