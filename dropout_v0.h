@@ -416,6 +416,14 @@ static int dropout_v0__plan(dropout_plan *pl, const dropout_rule *r, uint64_t co
    return dropout_plan_at(pl, r, dropout_key_make(seed, stream), dropout_pos_make(offset), count);
 }
 
+/* 0.1.0's return codes: a 1.0 call's code that 0.1 did not have (DROPOUT_ERR_OVERLAP,
+   DROPOUT_ERR_SIZE, ...) is DROPOUT_ERR_ARG, "another argument is out of its domain", as
+   0.1.0 code checks for it (0.1's own codes, -1 .. -5, pass as they are) */
+static int dropout_v0__code(int err)
+{
+   return err >= DROPOUT_ERR_ARG ? err : DROPOUT_ERR_ARG;
+}
+
 /* forward, backward, mask, apply_mask of 0.1.0: pointers (by the caller), then (bits, p,
    range); n = 0 writes nothing and takes NULL buffers. mask_in: apply_mask. */
 static int dropout_v0__run(dropout_dtype dt, void *y, uint8_t *mask_out, const void *x, const uint8_t *mask_in,
@@ -428,20 +436,20 @@ static int dropout_v0__run(dropout_dtype dt, void *y, uint8_t *mask_out, const v
    r = dropout_v0__rule(p, bits);
    if (mask_in) {
       switch (dt) {
-      case DROPOUT_DTYPE_F32: return dropout_apply_mask_f32(&r, n, (float *)y, mask_in, (const float *)x);
-      case DROPOUT_DTYPE_F64: return dropout_apply_mask_f64(&r, n, (double *)y, mask_in, (const double *)x);
-      case DROPOUT_DTYPE_F16: return dropout_apply_mask_f16(&r, n, (dropout_f16 *)y, mask_in, (const dropout_f16 *)x);
-      default: return dropout_apply_mask_bf16(&r, n, (dropout_bf16 *)y, mask_in, (const dropout_bf16 *)x);
+      case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_apply_mask_f32(&r, n, (float *)y, mask_in, (const float *)x));
+      case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_apply_mask_f64(&r, n, (double *)y, mask_in, (const double *)x));
+      case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_apply_mask_f16(&r, n, (dropout_f16 *)y, mask_in, (const dropout_f16 *)x));
+      default: return dropout_v0__code(dropout_apply_mask_bf16(&r, n, (dropout_bf16 *)y, mask_in, (const dropout_bf16 *)x));
       }
    }
    err = dropout_v0__plan(&pl, &r, (uint64_t)n, seed, stream, offset);
-   if (err) return err;
-   if (!y) return dropout_mask(&pl, n, mask_out);
+   if (err) return dropout_v0__code(err);
+   if (!y) return dropout_v0__code(dropout_mask(&pl, n, mask_out));
    switch (dt) {
-   case DROPOUT_DTYPE_F32: return dropout_replay_f32(&pl, n, (float *)y, mask_out, (const float *)x);
-   case DROPOUT_DTYPE_F64: return dropout_replay_f64(&pl, n, (double *)y, mask_out, (const double *)x);
-   case DROPOUT_DTYPE_F16: return dropout_replay_f16(&pl, n, (dropout_f16 *)y, mask_out, (const dropout_f16 *)x);
-   default: return dropout_replay_bf16(&pl, n, (dropout_bf16 *)y, mask_out, (const dropout_bf16 *)x);
+   case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_replay_f32(&pl, n, (float *)y, mask_out, (const float *)x));
+   case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_replay_f64(&pl, n, (double *)y, mask_out, (const double *)x));
+   case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_replay_f16(&pl, n, (dropout_f16 *)y, mask_out, (const dropout_f16 *)x));
+   default: return dropout_v0__code(dropout_replay_bf16(&pl, n, (dropout_bf16 *)y, mask_out, (const dropout_bf16 *)x));
    }
 }
 
@@ -484,14 +492,14 @@ DROPOUTDEF int dropout_v0_fill_u32(uint32_t *out, size_t n, uint64_t seed, uint6
 {
    int err = dropout_v0__fill_check(out, n, word);
    if (err || n == 0) return err;
-   return dropout_fill_u32(dropout_key_make(seed, stream), dropout_pos_make(word), out, n);
+   return dropout_v0__code(dropout_fill_u32(dropout_key_make(seed, stream), dropout_pos_make(word), out, n));
 }
 
 DROPOUTDEF int dropout_v0_fill_uniform_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t word)
 {
    int err = dropout_v0__fill_check(out, n, word);
    if (err || n == 0) return err;
-   return dropout_fill_uniform_f32(dropout_key_make(seed, stream), dropout_pos_make(word), out, n);
+   return dropout_v0__code(dropout_fill_uniform_f32(dropout_key_make(seed, stream), dropout_pos_make(word), out, n));
 }
 
 DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index)
@@ -500,14 +508,14 @@ DROPOUTDEF int dropout_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed,
    if (n == 0) return DROPOUT_OK;
    /* doubles index .. index + n - 1 below 2^63 (two words each); 1.0 checks the same */
    if (index > (UINT64_MAX >> 1) || (uint64_t)(n - 1) > (UINT64_MAX >> 1) - index) return DROPOUT_ERR_RANGE;
-   return dropout_fill_uniform_f64(dropout_key_make(seed, stream), dropout_pos_make(index), out, n);
+   return dropout_v0__code(dropout_fill_uniform_f64(dropout_key_make(seed, stream), dropout_pos_make(index), out, n));
 }
 
 DROPOUTDEF int dropout_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset)
 {
    int err = dropout_v0__fill_check(out, n, offset);
    if (err || n == 0) return err;
-   return dropout_fill_normal_f32(dropout_key_make(seed, stream), dropout_pos_make(offset), out, n);
+   return dropout_v0__code(dropout_fill_normal_f32(dropout_key_make(seed, stream), dropout_pos_make(offset), out, n));
 }
 
 #define DROPOUT_V0__NEED(ptr) do { if (n > 0 && !(ptr)) return DROPOUT_ERR_NULL; } while (0)
@@ -632,12 +640,12 @@ static int dropout_v0__bda(dropout_dtype dt, void *y, uint8_t *mask, const void 
    if (err || n == 0) return err;
    r = dropout_v0__rule(p, bits);
    err = dropout_v0__plan(&pl, &r, (uint64_t)n, seed, stream, offset);
-   if (err) return err;
+   if (err) return dropout_v0__code(err);
    switch (dt) {
-   case DROPOUT_DTYPE_F32: return dropout_bias_dropout_add_replay_f32(&pl, n, cols, (float *)y, mask, (const float *)x, (const float *)bias, (const float *)residual);
-   case DROPOUT_DTYPE_F64: return dropout_bias_dropout_add_replay_f64(&pl, n, cols, (double *)y, mask, (const double *)x, (const double *)bias, (const double *)residual);
-   case DROPOUT_DTYPE_F16: return dropout_bias_dropout_add_replay_f16(&pl, n, cols, (dropout_f16 *)y, mask, (const dropout_f16 *)x, (const dropout_f16 *)bias, (const dropout_f16 *)residual);
-   default: return dropout_bias_dropout_add_replay_bf16(&pl, n, cols, (dropout_bf16 *)y, mask, (const dropout_bf16 *)x, (const dropout_bf16 *)bias, (const dropout_bf16 *)residual);
+   case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_bias_dropout_add_replay_f32(&pl, n, cols, (float *)y, mask, (const float *)x, (const float *)bias, (const float *)residual));
+   case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_bias_dropout_add_replay_f64(&pl, n, cols, (double *)y, mask, (const double *)x, (const double *)bias, (const double *)residual));
+   case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_bias_dropout_add_replay_f16(&pl, n, cols, (dropout_f16 *)y, mask, (const dropout_f16 *)x, (const dropout_f16 *)bias, (const dropout_f16 *)residual));
+   default: return dropout_v0__code(dropout_bias_dropout_add_replay_bf16(&pl, n, cols, (dropout_bf16 *)y, mask, (const dropout_bf16 *)x, (const dropout_bf16 *)bias, (const dropout_bf16 *)residual));
    }
 }
 
@@ -671,7 +679,7 @@ DROPOUTDEF int dropout_shape_sizes(const dropout_shape *shape, size_t *numel, si
 {
    size_t ne, np;
    int err = dropout_v0__shape_check(shape, &ne, &np);
-   if (err) return err;
+   if (err) return dropout_v0__code(err);
    if (numel) *numel = ne;
    if (positions) *positions = np;
    return DROPOUT_OK;
@@ -685,7 +693,7 @@ DROPOUTDEF int dropout_bcast_make(dropout_bcast *b, const dropout_shape *shape)
    int err;
    if (!b) return DROPOUT_ERR_NULL;
    err = dropout_v0__shape_check(shape, &ne, &np);
-   if (err) return err;
+   if (err) return dropout_v0__code(err);
    /* merge adjacent dims with the same flag (dims of 1 join either): the row-major mask
       index is unchanged by merging */
    for (d = 0; d < shape->rank; ++d) {
@@ -719,21 +727,21 @@ static int dropout_v0__bcast(dropout_op op, dropout_dtype dt, void *y, uint8_t *
    dropout_tensors t;
    size_t ne, np;
    int err = dropout_v0__shape_check(shape, &ne, &np);
-   if (err) return err;
+   if (err) return dropout_v0__code(err);
    err = dropout_v0__check(p, bits, np, offset);
-   if (err) return err;
+   if (err) return dropout_v0__code(err);
    if (ne > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
    if (ne == 0 && (np == 0 || !mask)) return DROPOUT_OK;
    r = dropout_v0__rule(p, bits);
    err = dropout_v0__plan(&pl, &r, (uint64_t)np, seed, stream, offset);
-   if (err) return err;
-   if (ne == 0) return dropout_mask(&pl, np, mask);   /* an empty tensor: the mask alone, in its own shape */
+   if (err) return dropout_v0__code(err);
+   if (ne == 0) return dropout_v0__code(dropout_mask(&pl, np, mask));   /* an empty tensor: the mask alone, in its own shape */
    err = dropout_desc_init(&d, op, dt, &pl);
    if (!err) err = dropout_desc_set_shape(&d, shape->rank, shape->dim);
    if (!err) err = dropout_desc_set_broadcast(&d, shape->broadcast);
-   if (err) return err;
+   if (err) return dropout_v0__code(err);
    t.out = y; t.mask = mask; t.in = x; t.bias = NULL; t.residual = NULL;
-   return dropout_run(&d, &t);
+   return dropout_v0__code(dropout_run(&d, &t));
 }
 
 DROPOUTDEF int dropout_bcast_forward_f32(float *y, uint8_t *mask, const float *x, const dropout_shape *shape, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset)
@@ -850,6 +858,11 @@ static int dropout_v0__normal(dropout_op op, dropout_dtype dt, void *y, const vo
    if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;
    if (op == DROPOUT_OP_GAUSSIAN && param > 0.0 && !dropout_v0__gauss_threshold(param, &th)) {
+      /* the engine's refusals, which this loop does not pass through: a count no buffer
+         holds, and y over part of x (in place, y == x, is fine) */
+      const size_t es = dt == DROPOUT_DTYPE_F64 ? 8u : dt == DROPOUT_DTYPE_F32 ? 4u : 2u;
+      const uintptr_t a = (uintptr_t)y, b = (uintptr_t)x;
+      if (n > (size_t)PTRDIFF_MAX / es || (a != b && (a < b ? b - a : a - b) < n * es)) return DROPOUT_ERR_ARG;
       dropout_v0__gauss_loop(dt, y, x, n, dropout_gaussian_sigma(param), seed, stream, offset);
       return DROPOUT_OK;
    }
@@ -857,9 +870,9 @@ static int dropout_v0__normal(dropout_op op, dropout_dtype dt, void *y, const vo
    if (!err) err = dropout_v0__plan(&pl, &r, (uint64_t)n, seed, stream, offset);
    if (!err) err = dropout_desc_init(&d, op, dt, &pl);
    if (!err && op == DROPOUT_OP_NOISE) err = dropout_desc_set_sigma(&d, param);
-   if (err) return err;
+   if (err) return dropout_v0__code(err);
    t.out = y; t.mask = NULL; t.in = x; t.bias = NULL; t.residual = NULL;
-   return dropout_run(&d, &t);
+   return dropout_v0__code(dropout_run(&d, &t));
 }
 
 DROPOUTDEF int dropout_gaussian_forward_f32(float *y, const float *x, size_t n, double p, uint64_t seed, uint64_t stream, uint64_t offset)

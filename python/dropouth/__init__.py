@@ -103,7 +103,7 @@ class Generator(object):
     def __init__(self, seed, stream=0, position=0):
         self.seed = _lib.u64("seed", seed)
         self.stream = _lib.u64("stream", stream)
-        self.position = _lib.u64("position", position)
+        self.position = _position(position)
         self._lock = threading.Lock()   # threads sharing a generator get disjoint positions
 
     def __repr__(self):
@@ -117,29 +117,46 @@ class Generator(object):
 
     def reserve(self, count):
         """The first of `count` fresh positions."""
+        return self._reserve(count)[2]
+
+    def _reserve(self, count):
+        """(seed, stream, first position) for count fresh positions. The fields are plain data that
+        anyone may set: each is checked here, as the constructor checks it, so that a position of
+        -5 or a seed of 2^64 + 1 is an error and not a wrapped coordinate."""
         count = _lib.u64("count", count)
         with self._lock:
-            if count > U64 - self.position:
+            seed, stream = _lib.u64("generator.seed", self.seed), _lib.u64("generator.stream", self.stream)
+            position = _position(self.position, "generator.position")
+            if count > U64 - position:
                 raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
-                                 % (U64 - self.position, count))
-            start = self.position
-            self.position += count
-        return start
+                                 % (U64 - position, count))
+            self.position = position + count
+        return seed, stream, position
+
+
+def _position(v, name="position"):
+    """A generator's next position: an integer in [0, 2^64] (2^64: every position handed out)."""
+    if isinstance(v, bool) or not hasattr(v, "__index__"):
+        raise TypeError("%s must be an integer in [0, 2^64], got %r" % (name, v))
+    v = v.__index__()
+    if not 0 <= v <= U64:
+        raise ValueError("%s must be an integer in [0, 2^64], got %d" % (name, v))
+    return v
 
 
 def _coords(generator, seed, stream, pos, count):
     """(seed, stream, pos) of a call: from a Generator, or explicit; never a silent default."""
     if generator is not None:
-        if seed is not None or pos is not None:
-            raise TypeError("give either generator= or seed= and pos=, not both")
+        if seed is not None or pos is not None or stream is not None:
+            raise TypeError("give either generator= (its seed and stream) or seed=, stream= and pos=, not both")
         if not isinstance(generator, Generator):
             raise TypeError("generator must be a dropouth.Generator, got %s" % type(generator).__name__)
-        return generator.seed, generator.stream, generator.reserve(count)
+        return generator._reserve(count)
     if seed is None or pos is None:
         raise TypeError("coordinates needed: generator=dropouth.Generator(...) or seed= and pos= "
                         "(there is no default: it would give every call the same mask)")
     # pos + count past 2^64: the library's own error, from the call (before it writes anything)
-    return _lib.u64("seed", seed), _lib.u64("stream", stream), _lib.u64("pos", pos)
+    return _lib.u64("seed", seed), _lib.u64("stream", 0 if stream is None else stream), _lib.u64("pos", pos)
 
 
 # ---- NumPy ---------------------------------------------------------------------------------
@@ -178,7 +195,8 @@ def _native(name, x):
     np = _np()
     if not x.dtype.isnative:
         x = x.astype(x.dtype.newbyteorder("="))
-    if not x.flags.aligned or any(s % x.itemsize for s in x.strides):
+    if not x.flags.aligned or any(s % x.itemsize for s in x.strides) or \
+            (x.ndim > _lib.MAX_RANK and not x.flags.c_contiguous):   # (more dims than the library's view holds)
         x = np.array(x, order="C", copy=True)
     return x
 
@@ -201,12 +219,23 @@ def _np_run(op, x, dtype, p, bits, seed, stream, pos, want_mask):
 
 
 def unpack_mask(packed, n):
-    """The bool mask of n elements from the library's packed bytes (bit j%8 of byte j/8)."""
+    """The bool mask of n elements from the library's packed bytes (bit j%8 of byte j/8).
+    packed: a uint8 array (or bytes), at least ceil(n / 8) of them; anything else is refused,
+    not cast (256 would have been byte 0)."""
     np = _np()
-    return np.unpackbits(np.asarray(packed, dtype=np.uint8), bitorder="little")[:n].astype(bool)
+    n = _lib.u64("n", n)
+    if isinstance(packed, (bytes, bytearray, memoryview)):
+        packed = np.frombuffer(packed, np.uint8)
+    if not isinstance(packed, np.ndarray) or packed.dtype != np.uint8 or packed.ndim != 1:
+        raise TypeError("packed must be a 1-D uint8 array (the mask's bytes, as forward returns them), got %s"
+                        % (("%s array of shape %s" % (packed.dtype, packed.shape)) if isinstance(packed, np.ndarray)
+                           else type(packed).__name__))
+    if packed.size * 8 < n:
+        raise ValueError("packed holds %d bytes, %d bits; n = %d needs %d bytes" % (packed.size, packed.size * 8, n, (n + 7) // 8))
+    return np.unpackbits(packed, bitorder="little")[:n].astype(bool)
 
 
-def mask(n, p, *, seed=None, stream=0, pos=None, generator=None, bits=None):
+def mask(n, p, *, seed=None, stream=None, pos=None, generator=None, bits=None):
     """Keep decisions of n stream positions: a bool array, True = kept."""
     np = _np()
     n = _lib.u64("n", n)
@@ -218,7 +247,7 @@ def mask(n, p, *, seed=None, stream=0, pos=None, generator=None, bits=None):
     return unpack_mask(packed, n)
 
 
-def forward(x, p, *, seed=None, stream=0, pos=None, generator=None, bits=None, dtype=None):
+def forward(x, p, *, seed=None, stream=None, pos=None, generator=None, bits=None, dtype=None):
     """y = dropout(x) and its packed mask (ceil(n/8) bytes, logical row-major order). x may be
     any strided view: it gets the bits of its contiguous copy. y is C-contiguous."""
     kind = _array("x", x, dtype)

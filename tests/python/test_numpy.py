@@ -242,12 +242,14 @@ def test_strided():
         yc, packedc = dropouth.forward(np.ascontiguousarray(v), 0.3, seed=3, stream=1, pos=5)
         if not (same_bits(y, yc) and np.array_equal(packed, packedc)):
             why_long = "%s differs from its contiguous copy" % name
-    stepped = np.zeros((4,) * 10, np.float32)[(slice(None, None, 2),) * 10]
-    msg = expect(ValueError, dropouth.forward, stepped, 0.3, seed=3, pos=0) or ""
-    if "cannot be merged into 8" not in msg:
-        why_long = "a 10-D view of steps everywhere was not refused as unmergeable: %r" % msg
-    report("views of more than 8 dims: the library lowers them (== contiguous copies); one that cannot merge into 8 dims is refused",
-           not why_long, why_long)
+    stepped = np.arange(4.0 ** 10, dtype=np.float32).reshape((4,) * 10)[(slice(None, None, 2),) * 10]
+    g = dropouth.Generator(3, 0, 0)
+    y, packed = dropouth.forward(stepped, 0.3, generator=g)
+    yc, packedc = dropouth.forward(np.ascontiguousarray(stepped), 0.3, seed=3, pos=0)
+    if not (same_bits(y, yc) and np.array_equal(packed, packedc) and g.position == stepped.size):
+        why_long = "a 10-D view of steps everywhere (no 8 dims hold it) differs from its contiguous copy"
+    report("views of more than 8 dims: the library lowers them, and one that cannot merge into 8 dims is copied "
+           "(== contiguous copies)", not why_long, why_long)
 
 
 def test_chunks_and_streams():
@@ -336,9 +338,31 @@ def test_errors():
         "seed without pos": expect(TypeError, dropouth.mask, 10, 0.5, seed=3),
         "float seed": expect(TypeError, dropouth.mask, 10, 0.5, seed=1.5, pos=0),
     }
+    g = dropouth.Generator(1, stream=5)
+    types["stream= beside generator="] = expect(TypeError, dropouth.mask, 64, 0.5, generator=g, stream=7)
+    packed = dropouth.mask(100, 0.5, seed=1, pos=0)
+    value["unpack_mask: n past the bytes"] = expect(ValueError, dropouth.unpack_mask, np.zeros(1, np.uint8), 100)
+    value["unpack_mask: n = -1"] = expect(ValueError, dropouth.unpack_mask, np.zeros(1, np.uint8), -1)
+    types["unpack_mask: n = None"] = expect(TypeError, dropouth.unpack_mask, np.zeros(1, np.uint8), None)
+    types["unpack_mask: an int array (256 would be byte 0)"] = expect(TypeError, dropouth.unpack_mask, np.array([256]), 8)
+    types["unpack_mask: a float array"] = expect(TypeError, dropouth.unpack_mask, np.array([1.7]), 8)
+    for field, v, exc in (("position", -5, ValueError), ("seed", 2 ** 64 + 1, ValueError), ("stream", 1.5, TypeError)):
+        g = dropouth.Generator(1)
+        setattr(g, field, v)
+        types["Generator.%s = %r, then a call" % (field, v)] = expect(exc, dropouth.mask, 4, 0.5, generator=g)
     bad = [k for k, v in list(value.items()) + list(types.items()) if v is None]
     report("bad input raises ValueError (p, bits that cannot honour p, range) or TypeError (array type, uint16 "
-           "unnamed, no coordinates)", not bad, "not raised as expected: %s" % bad)
+           "unnamed, no coordinates, stream= beside a generator, unpack_mask's n and bytes, a Generator's fields set "
+           "by hand)", not bad, "not raised as expected: %s" % bad)
+    import copy
+    import pickle
+    g = dropouth.Generator(1, position=2 ** 64 - 1)
+    g.reserve(1)
+    back = [pickle.loads(pickle.dumps(g)), copy.copy(g), copy.deepcopy(g)]
+    report("a Generator that has handed out every position (position 2^64) pickles and copies; it then refuses a call",
+           all(b.position == 2 ** 64 for b in back) and expect(ValueError, dropouth.mask, 1, 0.5, generator=back[0]) is not None)
+    report("unpack_mask of bytes and of forward's packed mask == mask()",
+           np.array_equal(dropouth.unpack_mask(np.packbits(packed, bitorder="little").tobytes(), 100), packed))
     msg = value["p 0.001 at 8 bits"] or ""
     report("the ValueError carries the library's message (p 0.001 at 8 bits: %s)" % msg,
            msg.startswith("dropout.h:") and "16" in msg and "code" in msg, msg)
