@@ -2241,11 +2241,26 @@ static int dropout_opencl__ctx_ok(dropout_opencl *ctx)
 }
 
 /* buffer b must hold bytes [off + lo, off + hi) (hi > lo; lo may be negative for negative
-   strides) */
+   strides), belong to ctx's context and, where the call writes it (the output, the mask),
+   not be read-only: checked before anything is enqueued, so that no launch of the call
+   fails after another has written */
 static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64_t lo, uint64_t hi, const char *name)
 {
    size_t size = 0;
-   cl_int err = clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof size, &size, NULL);
+   cl_context where = NULL;
+   cl_mem_flags flags = 0;
+   const int written = !strcmp(name, "out") || !strcmp(name, "mask");
+   cl_int err = clGetMemObjectInfo(b, CL_MEM_CONTEXT, sizeof where, &where, NULL);
+   if (err == CL_SUCCESS && where != ctx->context) {
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` belongs to another OpenCL context than ctx's", name);
+      return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT;
+   }
+   err = clGetMemObjectInfo(b, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+   if (err == CL_SUCCESS && written && (flags & CL_MEM_READ_ONLY)) {
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` is written by the call but was made CL_MEM_READ_ONLY", name);
+      return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT;
+   }
+   err = clGetMemObjectInfo(b, CL_MEM_SIZE, sizeof size, &size, NULL);
    if (err != CL_SUCCESS) {
       dropout_opencl__cl(ctx, err, "clGetMemObjectInfo(CL_MEM_SIZE)");
       snprintf(ctx->message + strlen(ctx->message), sizeof ctx->message - strlen(ctx->message), " (buffer `%s`)", name);

@@ -573,6 +573,25 @@ static void refusals(void)
          ok = 0; snprintf(why, sizeof why, "a mask of 2^64 - 1 positions (a plan filled by hand) into 13 bytes: %d", rc);
       }
    }
+   if (ok) {   /* a read-only output, and an output of another context: refused before any launch */
+      cl_int err;
+      cl_mem ro = clCreateBuffer(g_ctx, CL_MEM_READ_ONLY, 404, NULL, &err);
+      cl_context other = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &err);
+      cl_mem foreign = other ? clCreateBuffer(other, CL_MEM_READ_WRITE, 404, NULL, &err) : NULL;
+      dropout_opencl_tensors tr;
+      memset(&tr, 0, sizeof tr);
+      tr.in = x.m; tr.out = ro;
+      if (ro && (rc = dropout_opencl_run(&g_ocl, &d, &tr, g_q)) != DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT) {
+         ok = 0; snprintf(why, sizeof why, "a CL_MEM_READ_ONLY output: %d", rc);
+      }
+      tr.out = y.m; tr.mask = m.m; tr.in = foreign;
+      if (ok && foreign && (rc = dropout_opencl_run(&g_ocl, &d, &tr, g_q)) != DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT) {
+         ok = 0; snprintf(why, sizeof why, "an input of another context: %d", rc);
+      }
+      if (foreign) clReleaseMemObject(foreign);
+      if (other) clReleaseContext(other);
+      if (ro) clReleaseMemObject(ro);
+   }
    if (ok) {   /* sub-buffers of one buffer alias its bytes: overlapping ones are refused as offsets in one buffer are */
       cl_uint align_bits = 0;
       size_t a, sz;
@@ -618,7 +637,7 @@ static void refusals(void)
    }
    clFinish(g_q);
    if (ok && (!buf_same(&x, &at) || !buf_same(&y, &at) || !buf_same(&m, &at))) { ok = 0; snprintf(why, sizeof why, "a refused call wrote"); }
-   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context, device coordinates, a fill and a mask whose bytes wrap 2^64, overlapping sub-buffers are refused, nothing written\n");
+   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context, device coordinates, a fill and a mask whose bytes wrap 2^64, overlapping sub-buffers, a read-only output and a buffer of another context are refused, nothing written\n");
    else { printf("FAIL opencl refusals: %s\n", why); g_fail = 1; }
 
    /* a device that would flush denormals or has no fp64: refused, never other bits */
