@@ -1043,6 +1043,7 @@ DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, dropout_cuda_
 #ifndef DROPOUT_CUDA_BLOCK
 #define DROPOUT_CUDA_BLOCK 256
 #endif
+
 #ifndef DROPOUT_CUDA_WARP
 #define DROPOUT_CUDA_WARP 1
 #endif
@@ -1178,6 +1179,16 @@ static int dropout_cuda__launched(void)
    return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
 }
 
+/* An error an earlier CUDA call left pending (cudaGetLastError would hand it to the launch
+   after this one): returned before anything is launched, and left pending for its owner,
+   so that a call never writes and then reports someone else's error, nor writes its mask
+   and then fails at its second launch for it. */
+static int dropout_cuda__pending(void)
+{
+   cudaError_t err = cudaPeekAtLastError();
+   return err == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)err;
+}
+
 /* grid 0 / block 0: the default launch. Any grid and block (up to
    DROPOUT_CUDA__MAX_BLOCK threads) give the same result; the warp path needs blocks of
    whole warps, other blocks run the direct path. */
@@ -1186,9 +1197,13 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
 {
    dropout_cuda__args a = *a0;
    uint64_t units = a.n / DROPOUT_CUDA__UNIT + (a.n % DROPOUT_CUDA__UNIT != 0);
+   int err;
    if (a.n == 0) return DROPOUT_OK;
+   if ((err = dropout_cuda__pending()) != DROPOUT_OK) return err;
    op = dropout_cuda__launch_op(&a, op);
-   if (block == 0) block = DROPOUT_CUDA_BLOCK;
+   if (block == 0) block = DROPOUT_CUDA_BLOCK;   /* (may be a variable: checked here, not by the preprocessor) */
+   if (block == 0 || block > DROPOUT_CUDA__MAX_BLOCK)   /* the kernels' __launch_bounds__; 0 would divide below */
+      return DROPOUT_ERR_CUDA_BASE - (int)cudaErrorInvalidConfiguration;
    if (block % 32u != 0) a.warp = 0;
    a.split = dropout_cuda__split_for(&a, dtype, op, units);
    if (grid == 0) {
@@ -1223,9 +1238,13 @@ static int dropout_cuda__launch(const dropout_cuda__args *a0, int dtype, int op,
 static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype, int op,
                                         unsigned grid, unsigned block, cudaStream_t cs)
 {
+   int err;
    if (s->g.items == 0) return DROPOUT_OK;
+   if ((err = dropout_cuda__pending()) != DROPOUT_OK) return err;
    op = dropout_cuda__launch_op(&s->a, op);
-   if (block == 0) block = DROPOUT_CUDA_BLOCK;
+   if (block == 0) block = DROPOUT_CUDA_BLOCK;   /* (may be a variable: checked here, not by the preprocessor) */
+   if (block == 0 || block > DROPOUT_CUDA__MAX_BLOCK)   /* the kernels' __launch_bounds__; 0 would divide below */
+      return DROPOUT_ERR_CUDA_BASE - (int)cudaErrorInvalidConfiguration;
    if (grid == 0) {
       uint64_t g = (s->g.items + block - 1u) / block;
       grid = g > 65536u ? 65536u : (unsigned)g;
@@ -1270,7 +1289,10 @@ static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64
                               uint64_t first, cudaStream_t cs)
 {
    dropout_cuda__args a = dropout_cuda__args_make();
-   if (n > 0 && !out) return DROPOUT_ERR_NULL;
+   /* as dropout.h's fills, in their order: a count no buffer holds (n bytes would wrap),
+      the output, the range */
+   if ((uint64_t)n > (uint64_t)PTRDIFF_MAX / (op == DROPOUT_CUDA__FILL_UF64 ? 8u : 4u)) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
    if (n > 0 && (uint64_t)(n - 1) > UINT64_MAX - first) return DROPOUT_ERR_RANGE;
    if (op == DROPOUT_CUDA__FILL_UF64 && n > 0 && first + (uint64_t)(n - 1) > (UINT64_MAX >> 1))
       return DROPOUT_ERR_RANGE;
@@ -1286,6 +1308,9 @@ static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout
    dropout_desc d;
    dropout_tensors t;
    int err = dropout_desc_init(&d, op, dtype, plan);
+   /* a count no buffer of this dtype holds: the CPU's short calls' DROPOUT_ERR_SIZE (the
+      lowering would say the shape overflows) */
+   if (!err && plan->count > (uint64_t)PTRDIFF_MAX / dropout__esize[(int)dtype - 1]) return DROPOUT_ERR_SIZE;
    if (!err && op == DROPOUT_OP_BIAS_DROPOUT_ADD) err = dropout_desc_set_bias_len(&d, bias_len);
    if (err) return err;
    t.out = out; t.mask = mask; t.in = in; t.bias = bias; t.residual = residual;
@@ -1299,6 +1324,9 @@ static int dropout_cuda__apply_mask(dropout_dtype dtype, const dropout_rule *rul
    dropout_plan plan;
    int err = dropout_plan_at(&plan, rule, dropout_key_make(0, 0), dropout_pos_make(0), (uint64_t)n);
    if (err) return err;
+   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;   /* dropout_apply_mask_*'s order */
+   if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
+   if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
    return dropout_cuda__short(DROPOUT_OP_APPLY_MASK, dtype, &plan, 0, y, (uint8_t *)mask, x, NULL, NULL, cs);
 }
 
@@ -1306,7 +1334,8 @@ extern "C" {
 
 DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
 {
-   if (code <= DROPOUT_ERR_CUDA_BASE) return cudaGetErrorString((cudaError_t)(DROPOUT_ERR_CUDA_BASE - code));
+   if (code <= DROPOUT_ERR_CUDA_BASE && code > -2000)   /* (-2000 and below: dropout_opencl.h's) */
+      return cudaGetErrorString((cudaError_t)(DROPOUT_ERR_CUDA_BASE - code));
    return dropout_strerror(code);
 }
 
@@ -1320,7 +1349,10 @@ DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensor
 
 DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs)
 {
+   int err;
    if (!dev_pos) return DROPOUT_ERR_NULL;
+   if (dev_saved == dev_pos) return DROPOUT_ERR_OVERLAP;   /* the saved copy would be the advanced one */
+   if ((err = dropout_cuda__pending()) != DROPOUT_OK) return err;
    dropout_cuda__advance_kernel<<<1, 1, 0, cs>>>(dev_pos, dev_saved, count);
    return dropout_cuda__launched();
 }

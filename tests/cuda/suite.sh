@@ -10,7 +10,8 @@
 #     tests/cuda/test_cuda_v0.cu (a 0.1.0 program under DROPOUT_V0_API), the trainer
 #     (examples/train_mlp_cuda.cu), the Python library (python/dropouth_cuda_lib.cu) and
 #     the benchmarks (bench_cuda, matmul_cost_cuda);
-#  3. bench/torch_cuda.py parses; bench/cuda_ab.py (make bench-cuda-ab) on made-up runs.
+#  3. test_cuda_run's refusals, which need no GPU (every call refuses before it launches);
+#     bench/torch_cuda.py parses; bench/cuda_ab.py (make bench-cuda-ab) on made-up runs.
 # The GPU runs themselves are `make test-cuda` and `make bench-cuda`.
 # nvcc is slow on two cores: tests/cuda/start.sh starts its builds in the background when
 # the run begins, and reuses its outputs while the sources, flags and nvcc are unchanged.
@@ -42,6 +43,11 @@ $nv_lane_b_list
 EOF_NV
       [ $nv_ok = 1 ] && echo "$nv_key" >"$nv_stamp" ;;
 esac
+
+# the refusals every CUDA call makes before it touches a GPU: they run without one
+if [ -x "$BUILD/test_cuda_run" ]; then
+   run_prog cuda_refusals "$BUILD/test_cuda_run" refusals
+fi
 
 if command -v python3 >/dev/null 2>&1; then
    build torch_cuda_py python3 -c "import py_compile; py_compile.compile('bench/torch_cuda.py', cfile='$BUILD/torch_cuda.pyc', doraise=True)"

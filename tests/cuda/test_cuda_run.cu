@@ -194,9 +194,44 @@ static void test_graph_strided(void)
    free(hx); free(hy); free(hdx); free(wy); free(wdx);
 }
 
+/* The refusals each call makes before it touches the GPU, as the CPU calls of the same
+   names make them: no device needed (tests/cuda/suite.sh runs this part without one). The
+   pointers are never dereferenced: every call below is refused first. */
+static void test_refusals(void)
+{
+   dropout_rule r;
+   dropout_plan big;
+   const dropout_key key = dropout_key_make(1, 2);
+   float *fake = (float *)(uintptr_t)4096;
+   uint64_t *pos = (uint64_t *)(uintptr_t)8192;
+   int rc;
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   /* n whose bytes wrap 2^64: the fills had launched, writing past the buffer */
+   rc = dropout_cuda_fill_u32(key, dropout_pos_make(0), (uint32_t *)fake, SIZE_MAX / 4u + 2u, 0);
+   CHECK(rc == DROPOUT_ERR_SIZE, "fill_u32 of SIZE_MAX / 4 + 2 words: %d (%s)", rc, dropout_cuda_strerror(rc));
+   rc = dropout_cuda_fill_uniform_f64(key, dropout_pos_make(0), (double *)fake, SIZE_MAX / 8u + 2u, 0);
+   CHECK(rc == DROPOUT_ERR_SIZE, "fill_uniform_f64 of SIZE_MAX / 8 + 2: %d", rc);
+   rc = dropout_cuda_fill_normal_f32(key, dropout_pos_make(5), fake, SIZE_MAX, 0);
+   CHECK(rc == DROPOUT_ERR_SIZE, "fill_normal_f32 of SIZE_MAX from 5 (SIZE before RANGE, as the CPU): %d", rc);
+   rc = dropout_cuda_fill_u32(key, dropout_pos_make(0), NULL, 1, 0);
+   CHECK(rc == DROPOUT_ERR_NULL_OUTPUT, "fill_u32 into NULL: %d", rc);
+   /* 2^62 f32 elements: no buffer holds them; the CPU's DROPOUT_ERR_SIZE, not a shape overflow */
+   CHECK(dropout_plan_at(&big, &r, key, dropout_pos_make(0), (uint64_t)1 << 62) == DROPOUT_OK, "a plan of 2^62");
+   rc = dropout_cuda_forward_f32(&big, fake, NULL, fake, 0);
+   CHECK(rc == DROPOUT_ERR_SIZE, "forward_f32 of 2^62: %d", rc);
+   rc = dropout_cuda_apply_mask_f32(&r, 8, fake, NULL, NULL, 0);
+   CHECK(rc == DROPOUT_ERR_NULL_MASK, "apply_mask_f32 without mask and x (the CPU's order: the mask first): %d", rc);
+   rc = dropout_cuda_advance(pos, pos, 1, 0);
+   CHECK(rc == DROPOUT_ERR_OVERLAP, "advance with dev_saved == dev_pos: %d", rc);
+   CHECK(strstr(dropout_cuda_strerror(-2003), "OpenCL") != NULL, "dropout_cuda_strerror(-2003): %s", dropout_cuda_strerror(-2003));
+   case_end("cuda refusals before any launch: fills whose bytes wrap, a count no buffer holds, NULLs in the CPU's order, advance onto itself");
+}
+
 int main(int argc, char **argv)
 {
    int ndev = 0, small = argc > 1 && strcmp(argv[1], "small") == 0;
+   test_refusals();
+   if (argc > 1 && strcmp(argv[1], "refusals") == 0) return check_exit();
    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
       case_skip("dropout_cuda_run == dropout_run", "no CUDA device");
       return 0;
