@@ -243,7 +243,7 @@ extern "C" {
    X(DROPOUT_OK, 0, "ok") \
    X(DROPOUT_ERR_P, -1,                /* p is NaN or outside [0, 1] */ \
      "p: must be a number in [0, 1] (Gaussian dropout: in [0, 1))") \
-   X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls, and set_device_coords' pair; the 1.0 calls name it: _NULL_PLAN ..) */ \
+   X(DROPOUT_ERR_NULL, -2,             /* a required pointer is NULL (0.1.0 calls, set_device_coords' pair, cuda_advance's dev_pos; other 1.0 calls name it: _NULL_PLAN ..) */ \
      "a required pointer is NULL (a 0.1.0 call: its output, input or generator; dropout_desc_set_device_coords: one of its two; dropout_cuda_advance: dev_pos)") \
    X(DROPOUT_ERR_BITS, -3,             /* the draw width is not 8, 16 or 32 */ \
      "bits: the draw width must be DROPOUT_BITS_8, _16 or _32") \
