@@ -23,8 +23,14 @@ DIR=${DIR:-build/mpi}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$DIR"
 epochs=300
+seed=1
+bridge=1   # train_mlp takes --epochs and --seed; with another option its run is another model
 prev=
-for a in "$@"; do [ "$prev" = --epochs ] && epochs=$a; prev=$a; done
+for a in "$@"; do
+   case $prev in --epochs) epochs=$a ;; --seed) seed=$a ;; esac
+   case $a in --hidden|--batch|--block) bridge=0 ;; esac
+   prev=$a
+done
 
 ok=1
 # pieces of the trainer's summary lines
@@ -67,8 +73,10 @@ echo "The bridge to the single-process trainer: with one block per batch the fix
 echo "train_mlp.c's own (one sum over the batch, sample by sample):"
 "$TRAINER" --serial --block 25 "$@" >"$DIR/one_block.out" 2>&1
 one=$(hash_of "$DIR/one_block.out")
-if [ -x "$TRAIN_MLP" ]; then
-   "$TRAIN_MLP" --threads 1 --epochs "$epochs" --out "$DIR/train_mlp" >"$DIR/train_mlp.out" 2>&1
+if [ $bridge = 0 ]; then
+   echo "   serial, --block 25: $one (no bridge: train_mlp has no --hidden, --batch or --block)"
+elif [ -x "$TRAIN_MLP" ]; then
+   "$TRAIN_MLP" --threads 1 --epochs "$epochs" --seed "$seed" --out "$DIR/train_mlp" >"$DIR/train_mlp.out" 2>&1
    tm=$(sed -n 's/^ *same seed, run again: *\([0-9a-f]\{16\}\) .*/\1/p' "$DIR/train_mlp.out")
    if [ -n "$one" ] && [ "$one" = "$tm" ]; then
       echo "   serial, --block 25: $one = train_mlp's dropout run: $tm  IDENTICAL"

@@ -46,13 +46,15 @@ static inline int dropout_parallel_plan_ok(const dropout_plan *plan, size_t n, s
 
 #ifdef _OPENMP
 #define DROPOUT_PARALLEL__PRAGMA _Pragma("omp parallel for num_threads(dropout_parallel__nt) schedule(static)")
+#define DROPOUT_PARALLEL__ONE_AT_A_TIME _Pragma("omp critical(dropout_parallel__err)")
 #else
 #define DROPOUT_PARALLEL__PRAGMA
+#define DROPOUT_PARALLEL__ONE_AT_A_TIME
 #endif
 
 /* The loop every function shares: slice c covers [at, at + m); BODY is one library call on
-   that slice, returning a code. After the checks above no slice is refused; were one, the
-   first code would be returned. */
+   that slice, returning a code. After the checks above no slice is refused; were one, its
+   code would be returned (of several, one of them: the threads write err one at a time). */
 #define DROPOUT_PARALLEL__LOOP(n, nthreads, BODY)                                        \
    do {                                                                                 \
       const size_t dropout_parallel__per = dropout_parallel_chunk(n, nthreads);          \
@@ -66,7 +68,10 @@ static inline int dropout_parallel_plan_ok(const dropout_plan *plan, size_t n, s
          const size_t at = (size_t)c * dropout_parallel__per;                           \
          const size_t m = n - at < dropout_parallel__per ? n - at : dropout_parallel__per; \
          int e = (BODY);                                                                \
-         if (e && c == 0) err = e;                                                      \
+         if (e) {                                                                       \
+            DROPOUT_PARALLEL__ONE_AT_A_TIME                                             \
+            err = e;                                                                    \
+         }                                                                              \
       }                                                                                 \
    } while (0)
 

@@ -113,8 +113,10 @@ static void linear_backward(float *din, float *dw, float *db, const float *dout,
          }
 }
 
-/* One SGD step on batch number s->step; returns the batch's mean squared error. */
-static float train_step(State *s)
+/* One SGD step on batch number s->step, its mean squared error in *loss_out; returns 0, or
+   dropout's error code with the step not taken (the caller stops: the same step again would
+   fail again). */
+static int train_step(State *s, float *loss_out)
 {
    static float x[B][IN], h1[B * H], h2[B * H], out[B], dout[B], dh1[B * H], dh2[B * H];
    static Model g;
@@ -122,7 +124,7 @@ static float train_step(State *s)
    dropout_plan plan1, plan2;
    float loss = 0.0f, *gp = (float *)&g, *mp = (float *)m;
    size_t i, n = sizeof g / sizeof(float);
-   int r, j;
+   int r, j, err;
    for (r = 0; r < B; ++r) {   /* the data position is a function of the step */
       int k = (int)((s->step * B + r) % N_TRAIN);
       memcpy(x[r], x_train[k], sizeof x[r]);
@@ -130,9 +132,9 @@ static float train_step(State *s)
    /* DROPOUT 2: each dropout layer's forward takes B*H fresh positions of the stream from
       the generator and hands back the plan its backward needs */
    linear(h1, &x[0][0], m->w1, m->b1, B, IN, H, 1);
-   if (dropout_forward_f32(&s->gen, &rule1, &plan1, B * H, h1, NULL, h1)) return -1.0f;   /* g, rule, plan out; n, output, input */
+   if ((err = dropout_forward_f32(&s->gen, &rule1, &plan1, B * H, h1, NULL, h1))) return err;   /* g, rule, plan out; n, output, input */
    linear(h2, h1, m->w2, m->b2, B, H, H, 1);
-   if (dropout_forward_f32(&s->gen, &rule2, &plan2, B * H, h2, NULL, h2)) return -1.0f;
+   if ((err = dropout_forward_f32(&s->gen, &rule2, &plan2, B * H, h2, NULL, h2))) return err;
    linear(out, h2, m->w3, &m->b3, B, H, 1, 0);
    for (r = 0; r < B; ++r) {
       int k = (int)((s->step * B + r) % N_TRAIN);
@@ -144,16 +146,31 @@ static float train_step(State *s)
    memset(&g, 0, sizeof g);
    linear_backward(dh2, g.w3, &g.b3, dout, h2, m->w3, B, H, 1);
    /* dropout's backward: the same plan as its forward (dx = dh2 overwritten) */
-   if (dropout_backward_f32(&plan2, B * H, dh2, dh2)) return -1.0f;
+   if ((err = dropout_backward_f32(&plan2, B * H, dh2, dh2))) return err;
    for (j = 0; j < B * H; ++j) dh2[j] = h2[j] > 0.0f ? dh2[j] : 0.0f;   /* ReLU (dropped: h2 = 0) */
    linear_backward(dh1, g.w2, g.b2, dh2, h1, m->w2, B, H, H);
-   if (dropout_backward_f32(&plan1, B * H, dh1, dh1)) return -1.0f;
+   if ((err = dropout_backward_f32(&plan1, B * H, dh1, dh1))) return err;
    for (j = 0; j < B * H; ++j) dh1[j] = h1[j] > 0.0f ? dh1[j] : 0.0f;
    linear_backward(NULL, g.w1, g.b1, dh1, &x[0][0], m->w1, B, IN, H);
 
    for (i = 0; i < n; ++i) mp[i] -= LR * gp[i];   /* Model is all floats: SGD in one loop */
    ++s->step;
-   return loss;
+   *loss_out = loss;
+   return 0;
+}
+
+/* steps until s->step is `until`; at dropout's first error it says so and returns it */
+static int train_to(State *s, long until)
+{
+   float loss;
+   while (s->step < until) {
+      int err = train_step(s, &loss);
+      if (err) {
+         printf("FAIL train_loop: step %ld: %s\n", s->step, dropout_strerror(err));
+         return err;
+      }
+   }
+   return 0;
 }
 
 /* DROPOUT 3: evaluation runs the same layers with no dropout call at all. */
@@ -234,7 +251,12 @@ int main(int argc, char **argv)
    printf("held-out mean squared error (no dropout at evaluation), dropout p = %.1f:\n", P_DROP);
    printf("  step %4ld: %.4f\n", whole.step, (double)test_loss(&whole.m));
    while (whole.step < STEPS) {
-      float loss = train_step(&whole);
+      float loss;
+      int err = train_step(&whole, &loss);
+      if (err) {
+         printf("FAIL train_loop: step %ld: %s\n", whole.step, dropout_strerror(err));
+         return 1;
+      }
       if (whole.step % 100 == 0)
          printf("  step %4ld: %.4f   (last batch, with dropout: %.4f)\n", whole.step,
                 (double)test_loss(&whole.m), (double)loss);
@@ -242,17 +264,17 @@ int main(int argc, char **argv)
 
    /* 2. the same run, stopped half way, saved, forgotten, and resumed from the file */
    init(&part, 7);
-   while (part.step < STEPS / 2) train_step(&part);
+   if (train_to(&part, STEPS / 2)) return 1;
    if (save(ckpt, &part)) { printf("FAIL train_loop: cannot write %s\n", ckpt); return 1; }
    memset(&part, 0xff, sizeof part);   /* nothing of the first half survives in memory */
    if (load(ckpt, &resumed)) { printf("FAIL train_loop: cannot read %s\n", ckpt); return 1; }
-   while (resumed.step < STEPS) train_step(&resumed);
+   if (train_to(&resumed, STEPS)) return 1;
 
    /* 3. the classic mistake: weights restored, generator made afresh (position 0), so the
       second half replays the first half's masks */
    if (load(ckpt, &forgot)) return 1;
    forgot.gen = dropout_gen_make(dropout_key_make(7, 0));
-   while (forgot.step < STEPS) train_step(&forgot);
+   if (train_to(&forgot, STEPS)) return 1;
 
    same = !memcmp(&whole.m, &resumed.m, sizeof whole.m) && whole.gen.next == resumed.gen.next;
    differs = memcmp(&whole.m, &forgot.m, sizeof whole.m) != 0;

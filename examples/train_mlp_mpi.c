@@ -44,6 +44,7 @@
 #include "mlp_model.h"   /* the model, its step and its fixed summation order */
 #include "mlp_run.h"     /* a run's buffers (the arena), as the demo allocates them */
 
+#include <limits.h>
 #include <signal.h>
 #ifndef TRAIN_MLP_NO_MPI
 #include <mpi.h>
@@ -89,6 +90,9 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
    double t0 = now_seconds();
    int epoch, step = 0;
    if (!blocks || !counts) die(rk, "out of memory");
+   /* MPI counts and displacements are ints: the gather below counts floats, up to all the
+      blocks' partials of a batch */
+   if ((size_t)most_blocks * np > (size_t)INT_MAX) die(rk, "--hidden and --block: a batch's partials pass 2^31 floats");
    for (epoch = 0; epoch < c->epochs; ++epoch) {
       int at;
       shuffle(r->perm, n, c->seed, epoch);   /* every rank draws the same permutation */

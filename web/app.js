@@ -162,9 +162,14 @@
     const r = rule(p, bits);
     if (r.code >= 0) return '';
     const serve = [16, 32].find((b) => b > bits && rule(p, b).code >= 0);
-    const becomes = r.t === 0n ? 'p = 0: nothing would ever be dropped' : 'p = 1: everything would be dropped';
+    // the two refusals: t rounds to 0 or 2^bits (p would become 0 or 1), or the realised p
+    // (or 1 - p) is more than 1% off
+    const off = Math.abs(r.p - p) / Math.min(p, 1 - p);
+    const becomes = r.t === 0n ? 'p = 0: nothing would ever be dropped'
+      : r.t === 1n << BigInt(bits) ? 'p = 1: everything would be dropped'
+        : `p = ${r.p.toPrecision(6)}, ${(100 * off).toPrecision(3)}% off the p asked for (more than 1%)`;
     const fix = serve ? `${serve}-bit draws (DROPOUT_BITS_${serve}) realise it as t = ${rule(p, serve).t} (p = ${rule(p, serve).p.toPrecision(6)})`
-                      : 'even 32-bit draws round it; use p = 0 or 1 itself';
+                      : 'even 32-bit draws realise it more than 1% off; use p = 0 or 1 itself';
     return `dropout_rule_init(&rule, ${p}, DROPOUT_BITS_${bits}) returns ${r.code}: \u201c${r.msg}\u201d. ` +
       `With ${bits}-bit draws t = round(p \u00b7 2^${bits}) = ${r.t}, i.e. ${becomes}, so the library refuses it; ${fix}.`;
   }
