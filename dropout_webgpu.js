@@ -591,7 +591,7 @@
       const y = op === 'backward' && call.dx !== undefined ? call.dx : call.y;
       const x = op === 'backward' && call.dy !== undefined ? call.dy : call.x;
       const yName = op === 'backward' ? 'dx' : 'y', xName = op === 'backward' ? 'dy' : 'x';
-      const dataBytes = view ? 4 : roundUp4(count * BYTES[dtype]);   // a view checks its own extents
+      const dataBytes = view ? (view.numel ? 4 : 0) : roundUp4(count * BYTES[dtype]);   // a view checks its own extents (an empty one: none)
       const maskBytes = roundUp4(Math.ceil(count / 8));
       const mask = call.mask;
       let flags = 0;

@@ -123,6 +123,13 @@
         if (e.code !== code || !e.message.includes(arg + ':')) bad.push(`${what}: ${e.code} "${e.message}"`);
       }
     }
+    // an empty view takes buffers of 0 bytes, as the contiguous call and dropout.h do
+    const e0 = b(0), e1 = b(0);
+    try {
+      dw.record(enc, Object.assign({}, ok, { count: 0, shape: [4, 0], mask: undefined, y: e0, x: e1 }));
+    } catch (e) {
+      bad.push(`an empty view with 0-byte buffers: ${e.code} "${e.message}"`);
+    }
     // nothing was recorded: the encoder, submitted, leaves y and the mask as they were
     const ry = device.createBuffer({ size: 256, usage: MAP_READ | COPY_DST });
     const rm = device.createBuffer({ size: 64, usage: MAP_READ | COPY_DST });
@@ -132,7 +139,7 @@
     await Promise.all([ry.mapAsync(MAP_READ), rm.mapAsync(MAP_READ)]);
     const touched = [...new Uint8Array(ry.getMappedRange()), ...new Uint8Array(rm.getMappedRange())].some((v) => v !== 0xA5);
     if (touched) bad.push('the refused calls changed y or the mask');
-    [x, y, m, small, ry, rm].forEach((buf) => buf.destroy());
+    [x, y, m, small, ry, rm, e0, e1].forEach((buf) => buf.destroy());
     return { n: cases.length, bad };
   }
 
