@@ -227,6 +227,12 @@ typedef ulong uint64_t;
    static inline C, as C++, and as __host__ __device__ under nvcc. */
 #if defined(__CUDACC__)
 #define DROPOUT_HD static __host__ __device__ __forceinline__
+#elif defined(__i386__) && (defined(__GNUC__) || defined(__clang__))
+/* i386 returns a float or double in the x87 register st(0) even with SSE math, and loading
+   a signalling NaN there quiets it: a block not inlined (-O0) would break the copies that
+   are bit for bit (p = 0, a dropped element of the fused op is the residual). Always
+   inlined, the value stays in an SSE register. */
+#define DROPOUT_HD static inline __attribute__((always_inline))
 #else
 #define DROPOUT_HD static inline
 #endif
@@ -1241,7 +1247,7 @@ typedef struct dropout_desc {
    dropout_plan dropout__plan;
    size_t dropout__dim[DROPOUT_MAX_RANK];
    ptrdiff_t dropout__stride[3][DROPOUT_MAX_RANK];   /* by dropout_operand; when its bit is set */
-   double dropout__sigma;                            /* NOISE; NaN until set */
+   double dropout__sigma;                            /* NOISE; -1 until set */
    size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
 } dropout_desc;

@@ -53,8 +53,11 @@ static void eat16(uint16_t v) { eat8((uint8_t)v); eat8((uint8_t)(v >> 8)); }
 static void eat_int(int v) { eat32((uint32_t)v); }
 static uint32_t bits_f32(float f) { union { float f; uint32_t u; } v; v.f = f; return v.u; }
 static uint64_t bits_f64(double d) { union { double d; uint64_t u; } v; v.d = d; return v.u; }
-static float f32_of(uint32_t u) { union { float f; uint32_t u; } v; v.u = u; return v.f; }
-static double f64_of(uint64_t u) { union { double d; uint64_t u; } v; v.u = u; return v.d; }
+/* a float of given bits, as an expression and not a function: on i386 a returned float
+   travels in the x87 st(0), which quiets a signalling NaN, so at -O0 (nothing inlined) a
+   function here would have fed the library other inputs than -O2 does */
+#define f32_of(u) (((union { uint32_t u_; float f_; }){ (uint32_t)(u) }).f_)
+#define f64_of(u) (((union { uint64_t u_; double d_; }){ (uint64_t)(u) }).d_)
 
 /* Plain dropout keeps NaN payloads exactly (SPEC 5-7); for the variants and the fused op
    a NaN result is a NaN, its payload the FPU's own (SPEC 11-12: RISC-V and GPUs return a

@@ -36,6 +36,7 @@ xa_native() { [ -z "${XARCH_EMULATE:-}" ] && timeout 20 "$xa_dir/probe.out" >/de
 xa_targets="
 host|$xa_hostcc||$xa_cflags|-|
 i386-sse|gcc|-m32 -msse2 -mfpmath=sse|$xa_cflags -m32 -msse2 -mfpmath=sse|qemu-i386|apt-get install gcc-12-multilib qemu-user
+i386-sse-O0|gcc|-m32 -msse2 -mfpmath=sse|$xa_cflags -O0 -m32 -msse2 -mfpmath=sse|qemu-i386|apt-get install gcc-12-multilib qemu-user
 aarch64|aarch64-linux-gnu-gcc|-static|$xa_cflags -static|qemu-aarch64|apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 armhf|clang|--target=arm-linux-gnueabihf -fuse-ld=lld -static|--target=arm-linux-gnueabihf -fuse-ld=lld -static $xa_cflags|qemu-arm|apt-get install clang lld libc6-dev-armhf-cross libgcc-12-dev-armhf-cross qemu-user
 s390x|s390x-linux-gnu-gcc|-static|-std=gnu99 -O2 $WARN -I. -Itests -static|qemu-s390x|apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user

@@ -1,11 +1,12 @@
-# covers: the same bits on every instruction set and byte order (9 targets), two refusals
+# covers: the same bits on every instruction set and byte order (10 targets), two refusals
 # oracle: the host build's digests of tests/xarch/digest.c, line for line
 # needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
 # tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
 # this host and for other ISAs and byte orders, each run natively where this kernel can
 # (i386 on most x86-64 kernels, aarch64 on an Arm host) and under its qemu-user emulator
 # where it cannot, or under node or qemu-system-arm, and every line must equal the host's:
-#   aarch64 (NEON), armhf (clang, lld), i386 with SSE2 math, s390x (big-endian), riscv64,
+#   aarch64 (NEON), armhf (clang, lld), i386 with SSE2 math (-O2, and -O0: nothing inlined, where a
+#   float returned in x87's st(0) would quiet a signalling NaN), s390x (big-endian), riscv64,
 #   wasm32 (clang -nostdlib, run by node; scalar, and the SIMD128 path with -msimd128
 #   -mbulk-memory, which lowers the path's memcpy calls to memory.copy), Cortex-M4 with no
 #   libc (arm-none-eabi-gcc -Os, semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU.
