@@ -53,11 +53,26 @@ static void eat16(uint16_t v) { eat8((uint8_t)v); eat8((uint8_t)(v >> 8)); }
 static void eat_int(int v) { eat32((uint32_t)v); }
 static uint32_t bits_f32(float f) { union { float f; uint32_t u; } v; v.f = f; return v.u; }
 static uint64_t bits_f64(double d) { union { double d; uint64_t u; } v; v.d = d; return v.u; }
-/* a float of given bits, as an expression and not a function: on i386 a returned float
-   travels in the x87 st(0), which quiets a signalling NaN, so at -O0 (nothing inlined) a
-   function here would have fed the library other inputs than -O2 does */
-#define f32_of(u) (((union { uint32_t u_; float f_; }){ (uint32_t)(u) }).f_)
-#define f64_of(u) (((union { uint64_t u_; double d_; }){ (uint64_t)(u) }).d_)
+/* a float of given bits, stored byte by byte where it goes, never a float value in flight:
+   on i386 a float returned by a function travels in x87's st(0), which quiets a signalling
+   NaN, so at -O0 (nothing inlined) a helper returning one would have fed the library other
+   inputs than -O2 does (C and C++: no compound literal) */
+static void set_f32(float *f, uint32_t u)
+{
+   union { float f; uint32_t u; } v;
+   const unsigned char *s = (const unsigned char *)&v;
+   unsigned char *d = (unsigned char *)f;
+   v.u = u;
+   d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
+}
+static void set_f64(double *f, uint64_t u)
+{
+   union { double f; uint64_t u; } v;
+   const unsigned char *s = (const unsigned char *)&v;
+   unsigned char *d = (unsigned char *)f;
+   v.u = u;
+   d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3]; d[4] = s[4]; d[5] = s[5]; d[6] = s[6]; d[7] = s[7];
+}
 
 /* Plain dropout keeps NaN payloads exactly (SPEC 5-7); for the variants and the fused op
    a NaN result is a NaN, its payload the FPU's own (SPEC 11-12: RISC-V and GPUs return a
@@ -137,11 +152,11 @@ static void make_inputs(void)
    /* specials spread over the array: in the reference head, in vector bodies, in the tail */
    for (i = 0; i < sizeof special_f32 / sizeof special_f32[0]; ++i) {
       size_t at = (i * 71u + 3u) % N;
-      xf[at] = f32_of(special_f32[i]);
+      set_f32(&xf[at], special_f32[i]);
       xh[at] = special_u16[i];
       xb[at] = special_u16[(i + 5u) % (sizeof special_u16 / sizeof special_u16[0])];
    }
-   for (i = 0; i < sizeof special_f64 / sizeof special_f64[0]; ++i) xd[(i * 73u + 5u) % N] = f64_of(special_f64[i]);
+   for (i = 0; i < sizeof special_f64 / sizeof special_f64[0]; ++i) set_f64(&xd[(i * 73u + 5u) % N], special_f64[i]);
 }
 
 /* ---- groups ------------------------------------------------------------------------- */
@@ -165,8 +180,11 @@ static void g_rules(void)
          eat64(bits_f64(ar.a)); eat64(bits_f64(ar.c)); eat64(bits_f64(ar.drop));
          eat32(bits_f32(ar.a_f32)); eat32(bits_f32(ar.c_f32)); eat32(bits_f32(ar.drop_f32));
          if (i > 0 && i < 4096) {
-            r = dropout_rule_make(f64_of(bits_f64(p) + 1u), bitss[b]); eat64(r.threshold); eat32(bits_f32(r.scale_f32));
-            r = dropout_rule_make(f64_of(bits_f64(p) - 1u), bitss[b]); eat64(r.threshold); eat32(bits_f32(r.scale_f32));
+            double q;
+            set_f64(&q, bits_f64(p) + 1u);
+            r = dropout_rule_make(q, bitss[b]); eat64(r.threshold); eat32(bits_f32(r.scale_f32));
+            set_f64(&q, bits_f64(p) - 1u);
+            r = dropout_rule_make(q, bitss[b]); eat64(r.threshold); eat32(bits_f32(r.scale_f32));
             eat32(bits_f32(dropout_gaussian_sigma(p)));
          }
       }
@@ -324,7 +342,9 @@ static void g_fused(void)
       eat_int(dropout_v0_bias_dropout_add_bf16(yh, NULL, xb, xb + 100, rh, ROWS, COLS, p, bits, 5, 6, 7)); eat_bf16s(yh, N);
    }
    for (k = 0; k < 20000; ++k) {   /* the software fma on awkward operands */
-      float a = f32_of((uint32_t)(k * 2654435761u)), c = f32_of((uint32_t)(k * 40503u + 0x3F000000u));
+      float a, c;
+      set_f32(&a, (uint32_t)(k * 2654435761u));
+      set_f32(&c, (uint32_t)(k * 40503u + 0x3F000000u));
       eat_f32(dropout_fmaf(a, 1.0f + (float)k * 9.5367431640625e-07f, c));
       eat_f32(dropout_fmaf(a, -a, a * a));
    }
@@ -336,8 +356,10 @@ static void g_errors(void)
 {
    dropout_v0_gen g = dropout_v0_gen_make(1, 2);
    uint64_t off = 0;
+   double nan_p;
    group_begin();
-   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, f64_of(0x7FF8000000000000ull), 8, 1, 2, 3));
+   set_f64(&nan_p, 0x7FF8000000000000ull);
+   eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, nan_p, 8, 1, 2, 3));
    eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, 1.0000000000000002, 8, 1, 2, 3));
    eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, -0.0, 8, 1, 2, 3)); eat_f32s(yf, N);
    eat_int(dropout_v0_forward_f32(yf, NULL, xf, N, 0.5, 12, 1, 2, 3));
