@@ -4787,6 +4787,14 @@ static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
       if (fused && !t->bias) return DROPOUT_ERR_NULL_BIAS;
       if (fused && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
    }
+   /* device coordinates (CUDA graphs): every thread reads them, so the call must not write
+      them: not in the mask it writes (here) nor in its output (below) */
+   if (d->dropout__dev_pos && t->mask && (row.mask_out || !need_in) && positions > 0) {
+      const uintptr_t m = (uintptr_t)t->mask, mb = (uintptr_t)(positions / 8 + (positions % 8 != 0));
+      const uintptr_t cs = (uintptr_t)d->dropout__dev_seed, cp = (uintptr_t)d->dropout__dev_pos;
+      if (dropout__spans_meet(m, m + mb, cs, cs + 8u) || dropout__spans_meet(m, m + mb, cp, cp + 8u))
+         return DROPOUT_ERR_OVERLAP;
+   }
    if (numel == 0) return DROPOUT_OK;          /* nothing but perhaps a mask is written */
    if (!need_in) return DROPOUT_OK;
    es = dropout__esize[d->dropout__dtype - 1];
@@ -4803,6 +4811,11 @@ static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
    }
    err = dropout__out_strides_ok(rank, d->dropout__dim, st[0]);
    if (err) return err;
+   if (d->dropout__dev_pos) {   /* the device coordinates, in the output's span (see above) */
+      const uintptr_t cs = (uintptr_t)d->dropout__dev_seed, cp = (uintptr_t)d->dropout__dev_pos;
+      if (dropout__spans_meet(lo[0], hi[0], cs, cs + 8u) || dropout__spans_meet(lo[0], hi[0], cp, cp + 8u))
+         return DROPOUT_ERR_OVERLAP;
+   }
    /* an output meets an input only as the same elements (in place) */
    for (w = 1; w < 3; ++w) {
       if (!ptr[w] || !dropout__spans_meet(lo[0], hi[0], lo[w], hi[w])) continue;

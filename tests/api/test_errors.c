@@ -190,6 +190,19 @@ static void case_codes(void)
             "a stride on a dim of 0 elements is any stride");
       EXPECT(dropout_lower(&d, &tf, &job), DROPOUT_OK);
       EXPECT(dropout_run(&d, &tf), DROPOUT_OK);
+      {  /* device coordinates (CUDA graphs) inside what the call writes: every thread reads
+            them, so a call that wrote them would draw from positions it had overwritten */
+         static uint64_t coords[2];
+         dropout_tensors tc;
+         dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+         tc.out = y; tc.mask = m; tc.in = x; tc.bias = NULL; tc.residual = NULL;
+         dropout_desc_set_device_coords(&d, &coords[0], (const uint64_t *)(const void *)(y + 4));
+         EXPECT(dropout_lower(&d, &tc, &job), DROPOUT_ERR_OVERLAP);
+         dropout_desc_set_device_coords(&d, (const uint64_t *)(const void *)(m + 8), &coords[1]);
+         EXPECT(dropout_lower(&d, &tc, &job), DROPOUT_ERR_OVERLAP);
+         dropout_desc_set_device_coords(&d, &coords[0], &coords[1]);
+         EXPECT(dropout_lower(&d, &tc, &job), DROPOUT_OK);
+      }
       /* a plan filled by hand with a count dropout_plan_at refuses (past PTRDIFF_MAX): refused
          where it is taken, as there (dropout_opencl.h's mask bounds had wrapped on it) */
       p4.count = UINT64_MAX;
