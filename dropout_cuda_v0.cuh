@@ -219,13 +219,6 @@ static __global__ void dropout_cuda_v0__gauss_kernel(int dtype, void *y, const v
    }
 }
 
-/* 0.1.0's return codes, as dropout_v0.h's: a 1.0 code 0.1 did not have (OVERLAP, SIZE, ...)
-   is DROPOUT_ERR_ARG; 0.1's own (-1 .. -5) and CUDA's (DROPOUT_ERR_CUDA_BASE - error) pass */
-static int dropout_cuda_v0__code(int err)
-{
-   return err >= DROPOUT_ERR_ARG || err <= DROPOUT_ERR_CUDA_BASE ? err : DROPOUT_ERR_ARG;
-}
-
 static int dropout_cuda_v0__launched(void)
 {
    cudaError_t e = cudaGetLastError();
@@ -264,9 +257,9 @@ static int dropout_cuda_v0__run_state(dropout_desc *d, const dropout_tensors *t,
          cudaError_t e = cudaFreeAsync(slot, cs);
          if (!err && e != cudaSuccess) err = DROPOUT_ERR_CUDA_BASE - (int)e;
       }
-      return dropout_cuda_v0__code(err);
+      return dropout_v0__code(err);
    }
-   return dropout_cuda_v0__code(dropout_cuda_run(d, t, cs));
+   return dropout_v0__code(dropout_cuda_run(d, t, cs));
 }
 
 /* forward, mask-free backward and mask, with (seed, offset) by value or from st: 0.1.0's
@@ -279,24 +272,24 @@ static int dropout_cuda_v0__drop(dropout_dtype dt, dropout_op op, void *y, uint8
    dropout_desc d;
    dropout_tensors t;
    int err = dropout_v0__check(p, bits, n, st.offset_ptr ? 0u : st.offset);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    if (n > 0 && ((op != DROPOUT_OP_MASK && (!y || !x)) || (op == DROPOUT_OP_MASK && !mask)))
       return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;
    r = dropout_v0__rule(p, bits);
    err = dropout_plan_at(&pl, &r, dropout_key_make(st.seed, stream), dropout_pos_make(st.offset_ptr ? 0u : st.offset), (uint64_t)n);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    if (!st.seed_ptr && !st.offset_ptr) {   /* the short calls */
-      if (op == DROPOUT_OP_MASK) return dropout_cuda_v0__code(dropout_cuda_mask(&pl, mask, cs));
+      if (op == DROPOUT_OP_MASK) return dropout_v0__code(dropout_cuda_mask(&pl, mask, cs));
       switch (dt) {
-      case DROPOUT_DTYPE_F32: return dropout_cuda_v0__code(dropout_cuda_forward_f32(&pl, (float *)y, mask, (const float *)x, cs));
-      case DROPOUT_DTYPE_F64: return dropout_cuda_v0__code(dropout_cuda_forward_f64(&pl, (double *)y, mask, (const double *)x, cs));
-      case DROPOUT_DTYPE_F16: return dropout_cuda_v0__code(dropout_cuda_forward_f16(&pl, (__half *)y, mask, (const __half *)x, cs));
-      default: return dropout_cuda_v0__code(dropout_cuda_forward_bf16(&pl, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, cs));
+      case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_cuda_forward_f32(&pl, (float *)y, mask, (const float *)x, cs));
+      case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_cuda_forward_f64(&pl, (double *)y, mask, (const double *)x, cs));
+      case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_cuda_forward_f16(&pl, (__half *)y, mask, (const __half *)x, cs));
+      default: return dropout_v0__code(dropout_cuda_forward_bf16(&pl, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, cs));
       }
    }
    err = dropout_desc_init(&d, op, dt, &pl);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    t.out = y; t.mask = mask; t.in = x; t.bias = NULL; t.residual = NULL;
    return dropout_cuda_v0__run_state(&d, &t, (uint64_t)n, st, cs);
 }
@@ -306,15 +299,15 @@ static int dropout_cuda_v0__apply_mask(dropout_dtype dt, void *y, const void *x,
 {
    dropout_rule r;
    int err = dropout_v0__check(p, bits, n, 0);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    if (n > 0 && (!y || !x || !mask)) return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;
    r = dropout_v0__rule(p, bits);
    switch (dt) {
-   case DROPOUT_DTYPE_F32: return dropout_cuda_v0__code(dropout_cuda_apply_mask_f32(&r, n, (float *)y, mask, (const float *)x, cs));
-   case DROPOUT_DTYPE_F64: return dropout_cuda_v0__code(dropout_cuda_apply_mask_f64(&r, n, (double *)y, mask, (const double *)x, cs));
-   case DROPOUT_DTYPE_F16: return dropout_cuda_v0__code(dropout_cuda_apply_mask_f16(&r, n, (__half *)y, mask, (const __half *)x, cs));
-   default: return dropout_cuda_v0__code(dropout_cuda_apply_mask_bf16(&r, n, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, cs));
+   case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_cuda_apply_mask_f32(&r, n, (float *)y, mask, (const float *)x, cs));
+   case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_cuda_apply_mask_f64(&r, n, (double *)y, mask, (const double *)x, cs));
+   case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_cuda_apply_mask_f16(&r, n, (__half *)y, mask, (const __half *)x, cs));
+   default: return dropout_v0__code(dropout_cuda_apply_mask_bf16(&r, n, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, cs));
    }
 }
 
@@ -328,10 +321,10 @@ static int dropout_cuda_v0__fill(int kind, void *out, size_t n, uint64_t seed, u
       return DROPOUT_ERR_RANGE;
    if (n == 0) return DROPOUT_OK;
    switch (kind) {
-   case 0: return dropout_cuda_v0__code(dropout_cuda_fill_u32(key, dropout_pos_make(first), (uint32_t *)out, n, cs));
-   case 1: return dropout_cuda_v0__code(dropout_cuda_fill_uniform_f32(key, dropout_pos_make(first), (float *)out, n, cs));
-   case 2: return dropout_cuda_v0__code(dropout_cuda_fill_uniform_f64(key, dropout_pos_make(first), (double *)out, n, cs));
-   default: return dropout_cuda_v0__code(dropout_cuda_fill_normal_f32(key, dropout_pos_make(first), (float *)out, n, cs));
+   case 0: return dropout_v0__code(dropout_cuda_fill_u32(key, dropout_pos_make(first), (uint32_t *)out, n, cs));
+   case 1: return dropout_v0__code(dropout_cuda_fill_uniform_f32(key, dropout_pos_make(first), (float *)out, n, cs));
+   case 2: return dropout_v0__code(dropout_cuda_fill_uniform_f64(key, dropout_pos_make(first), (double *)out, n, cs));
+   default: return dropout_v0__code(dropout_cuda_fill_normal_f32(key, dropout_pos_make(first), (float *)out, n, cs));
    }
 }
 
@@ -349,23 +342,23 @@ static int dropout_cuda_v0__fused(dropout_dtype dt, void *y, uint8_t *mask, cons
    if (cols != 0 && rows > (size_t)-1 / cols) return DROPOUT_ERR_ARG;
    n = rows * cols;
    err = dropout_v0__check(p, bits, n, st.offset_ptr ? 0u : st.offset);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    if (n > 0 && (!y || !x || !bias || !residual)) return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;
    r = dropout_v0__rule(p, bits);
    err = dropout_plan_at(&pl, &r, dropout_key_make(st.seed, stream), dropout_pos_make(st.offset_ptr ? 0u : st.offset), (uint64_t)n);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    if (!st.seed_ptr && !st.offset_ptr) {
       switch (dt) {
-      case DROPOUT_DTYPE_F32: return dropout_cuda_v0__code(dropout_cuda_bias_dropout_add_f32(&pl, cols, (float *)y, mask, (const float *)x, (const float *)bias, (const float *)residual, cs));
-      case DROPOUT_DTYPE_F64: return dropout_cuda_v0__code(dropout_cuda_bias_dropout_add_f64(&pl, cols, (double *)y, mask, (const double *)x, (const double *)bias, (const double *)residual, cs));
-      case DROPOUT_DTYPE_F16: return dropout_cuda_v0__code(dropout_cuda_bias_dropout_add_f16(&pl, cols, (__half *)y, mask, (const __half *)x, (const __half *)bias, (const __half *)residual, cs));
-      default: return dropout_cuda_v0__code(dropout_cuda_bias_dropout_add_bf16(&pl, cols, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, (const __nv_bfloat16 *)bias, (const __nv_bfloat16 *)residual, cs));
+      case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_cuda_bias_dropout_add_f32(&pl, cols, (float *)y, mask, (const float *)x, (const float *)bias, (const float *)residual, cs));
+      case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_cuda_bias_dropout_add_f64(&pl, cols, (double *)y, mask, (const double *)x, (const double *)bias, (const double *)residual, cs));
+      case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_cuda_bias_dropout_add_f16(&pl, cols, (__half *)y, mask, (const __half *)x, (const __half *)bias, (const __half *)residual, cs));
+      default: return dropout_v0__code(dropout_cuda_bias_dropout_add_bf16(&pl, cols, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, (const __nv_bfloat16 *)bias, (const __nv_bfloat16 *)residual, cs));
       }
    }
    err = dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, dt, &pl);
    if (!err) err = dropout_desc_set_bias_len(&d, cols);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    t.out = y; t.mask = mask; t.in = x; t.bias = bias; t.residual = residual;
    return dropout_cuda_v0__run_state(&d, &t, (uint64_t)n, st, cs);
 }
@@ -382,21 +375,21 @@ static int dropout_cuda_v0__bcast(dropout_dtype dt, dropout_op op, void *y, uint
    dropout_tensors t;
    size_t ne, np;
    int err = dropout_v0__shape_check(shape, &ne, &np);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    err = dropout_v0__check(p, bits, np, offset);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    if (ne > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
    if (ne == 0 && (np == 0 || !mask)) return DROPOUT_OK;
    r = dropout_v0__rule(p, bits);
    err = dropout_plan_at(&pl, &r, dropout_key_make(seed, stream), dropout_pos_make(offset), (uint64_t)np);
-   if (err) return dropout_cuda_v0__code(err);
-   if (ne == 0) return dropout_cuda_v0__code(dropout_cuda_mask(&pl, mask, cs));   /* an empty tensor: the mask alone, in its own shape */
+   if (err) return dropout_v0__code(err);
+   if (ne == 0) return dropout_v0__code(dropout_cuda_mask(&pl, mask, cs));   /* an empty tensor: the mask alone, in its own shape */
    err = dropout_desc_init(&d, op, dt, &pl);
    if (!err) err = dropout_desc_set_shape(&d, shape->rank, shape->dim);
    if (!err) err = dropout_desc_set_broadcast(&d, shape->broadcast);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    t.out = y; t.mask = mask; t.in = x; t.bias = NULL; t.residual = NULL;
-   return dropout_cuda_v0__code(dropout_cuda_run(&d, &t, cs));
+   return dropout_v0__code(dropout_cuda_run(&d, &t, cs));
 }
 
 /* Gaussian dropout (param p) and noise (param sigma): param, range, pointers */
@@ -424,9 +417,9 @@ static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, con
    if (!err) err = dropout_plan_at(&pl, &r, dropout_key_make(seed, stream), dropout_pos_make(offset), (uint64_t)n);
    if (!err) err = dropout_desc_init(&d, op, dt, &pl);
    if (!err && op == DROPOUT_OP_NOISE) err = dropout_desc_set_sigma(&d, param);
-   if (err) return dropout_cuda_v0__code(err);
+   if (err) return dropout_v0__code(err);
    t.out = y; t.mask = NULL; t.in = x; t.bias = NULL; t.residual = NULL;
-   return dropout_cuda_v0__code(dropout_cuda_run(&d, &t, cs));
+   return dropout_v0__code(dropout_cuda_run(&d, &t, cs));
 }
 
 extern "C" {

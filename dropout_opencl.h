@@ -2250,12 +2250,12 @@ static int dropout_opencl__ctx_ok(dropout_opencl *ctx)
    strides), belong to ctx's context and, where the call writes it (the output, the mask),
    not be read-only: checked before anything is enqueued, so that no launch of the call
    fails after another has written */
-static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64_t lo, uint64_t hi, const char *name)
+static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64_t lo, uint64_t hi, const char *name,
+                                int written)
 {
    size_t size = 0;
    cl_context where = NULL;
    cl_mem_flags flags = 0;
-   const int written = !strcmp(name, "out") || !strcmp(name, "mask");
    cl_int err = clGetMemObjectInfo(b, CL_MEM_CONTEXT, sizeof where, &where, NULL);
    if (err == CL_SUCCESS && where != ctx->context) {
       snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` belongs to another OpenCL context than ctx's", name);
@@ -2418,17 +2418,17 @@ DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc
             int64_t st = (int64_t)j.stride[w][dd];
             if (st < 0) lo += st * (int64_t)(j.dim[dd] - 1u); else hi += (uint64_t)st * (j.dim[dd] - 1u);
          }
-         rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo * (int64_t)es, (hi + 1u) * es, names[w]);
+         rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo * (int64_t)es, (hi + 1u) * es, names[w], w == 0);
          if (rc) return rc;
       }
       if (t->bias) {
          if (t->bias_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_run: the offset of `bias` is not a multiple of the element size");
-         rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, (uint64_t)j.bias_len * es, "bias");
+         rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, (uint64_t)j.bias_len * es, "bias", 0);
          if (rc) return rc;
       }
    }
    if (t->mask && j.positions > 0) {
-      rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, j.positions / 8u + (j.positions % 8u != 0), "mask");   /* (+ 7 wraps near 2^64) */
+      rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, j.positions / 8u + (j.positions % 8u != 0), "mask", 1);   /* (+ 7 wraps near 2^64) */
       if (rc) return rc;
    }
 
@@ -2494,7 +2494,7 @@ static int dropout_opencl__fill(dropout_opencl *ctx, int kind, dropout_key key, 
    if (out_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_fill: out_offset is not a multiple of the element size");
    if (n > (size_t)PTRDIFF_MAX / es)   /* as dropout_fill_u32 (n bytes would wrap the bounds check below) */
       return dropout_opencl__fail(ctx, DROPOUT_ERR_SIZE, "dropout_opencl_fill: n: more elements than any buffer holds (a negative int?)");
-   rc = dropout_opencl__fits(ctx, out, out_offset, 0, (uint64_t)n * es, "out");
+   rc = dropout_opencl__fits(ctx, out, out_offset, 0, (uint64_t)n * es, "out", 1);
    if (rc) return rc;
    k = ctx->kernel[DROPOUT_OPENCL__FILL];
    blocks = (f + (nn - 1u)) / (kind == 2 ? 2u : 4u) - f / (kind == 2 ? 2u : 4u) + 1u;

@@ -248,6 +248,11 @@ class DropoutFunction(torch.autograd.Function):
         return t
 
 
+def _seeded(x, coords):
+    """coords with the value taken from torch's generator as the seed (coords[2] was None)."""
+    return coords[:2] + (_take(x, coords[0]),) + coords[3:]
+
+
 def _run(x, coords, inplace):
     """Through autograd where a graph is recorded or x carries a forward-mode tangent; in place
     without either returns x itself, as torch's dropout_ does (a Function would hand back
@@ -262,7 +267,7 @@ def _run(x, coords, inplace):
         saved = None
         if coords[2] is None:
             saved = torch.cuda.get_rng_state(x.device) if x.is_cuda else torch.get_rng_state()
-            coords = coords[:2] + (_take(x, coords[0]),) + coords[3:]
+            coords = _seeded(x, coords)
         y = DropoutFunction.apply(x, coords, False)
         try:
             return x.copy_(y)
@@ -274,7 +279,7 @@ def _run(x, coords, inplace):
                     torch.set_rng_state(saved)
             raise
     if coords[2] is None:
-        coords = coords[:2] + (_take(x, coords[0]),) + coords[3:]
+        coords = _seeded(x, coords)
     if graph or _unpack_dual(x).tangent is not None:
         return DropoutFunction.apply(x, coords, bool(inplace))
     if inplace:
