@@ -19,8 +19,9 @@
 
    QUICK START
          dropout_rule rule;
-         dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));   // seed, stream
+         dropout_gen g;                                   // the run's one generator
          dropout_plan plan;
+         dropout_gen_init(&g, dropout_key_make(1234, 0)); // seed, stream; pass &g, never a copy
          dropout_rule_init(&rule, 0.1, DROPOUT_BITS_16);  // p = 0.1 with 16-bit draws
          // a step's forward: n fresh positions of g, and the plan its backward needs
          dropout_forward_f32(&g, &rule, &plan, n, y, NULL, x);   // g, rule, plan; n, outputs, inputs
@@ -29,8 +30,9 @@
          dropout_backward_f32(&plan, n, dx, dy);          // overwrites dx
 
       Every function returns DROPOUT_OK (0) or a negative code; dropout_strerror(code)
-      says which argument was wrong. On error nothing is written. Every call takes the
-      element count n and refuses one that is not the plan's. Running a plan's mask again
+      says which argument was wrong. On error nothing is written (dropout_plan_at leaves
+      an empty plan, on purpose). Every call takes the element count n and refuses one
+      that is not the plan's. Running a plan's mask again
       (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.
       Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
       Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
@@ -114,7 +116,8 @@
       memory.copy instruction). On a Cortex-M4 (-Os), a step's forward + backward f32 with a
       constant rule (DROPOUT_RULE_THRESHOLD: no soft double is linked) take 2.0 KB of flash
       with the FPU and 2.5 KB with soft float, libgcc included (tests/xarch/suite.sh holds
-      them to 2.5 and 3.5 KB); dropout_rule_init (p as a double) adds about 2.8 KB.
+      them to 2.5 and 3.5 KB); dropout_rule_init (p as a double) adds about 3.2 KB (2.8 KB
+      more than dropout_rule_init_threshold, which works in integers).
 
    THREADS AND CHUNKS
       Functions are reentrant (no global state; the FPU mode a call sets is its thread's
@@ -326,7 +329,9 @@ extern "C" {
    X(DROPOUT_ERR_NULL_RESULT, -39,     /* where the call writes its result (the rule, plan or count it makes) */ \
      "the pointer the result is written to (rule, plan, positions, ...) is NULL") \
    X(DROPOUT_ERR_NULL_DIMS, -40,       /* dims */ \
-     "dims is NULL")
+     "dims is NULL") \
+   X(DROPOUT_ERR_GEN_MOVED, -41,       /* g is not where dropout_gen_init put it: a copy, a move, a load */ \
+     "g: not where dropout_gen_init made it (a copy hands out the same positions again): pass the one generator by pointer; one loaded or moved on purpose: dropout_gen_resume(g, key, next)")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -649,11 +654,21 @@ DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, 
 /* The realised p = threshold / 2^bits (-1 for a rule whose fields disagree). */
 DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
 
-/* A checkpointable generator: a key and the next unused position (plain integers). A
-   step's forward takes it by pointer and moves `next` on: pass one generator (not a
-   copy) to every layer, and save it whole to checkpoint. */
-typedef struct dropout_gen { dropout_key key; uint64_t next; } dropout_gen;
-DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key);
+/* A checkpointable generator: a key and the next unused position (plain integers), and
+   the address dropout_gen_init gave it. A step's forward takes it by pointer and moves
+   `next` on. A copy would hand out the same positions again (the same masks, silently),
+   so every call refuses a generator that is not where it was initialised
+   (DROPOUT_ERR_GEN_MOVED): pass the one generator by pointer to every layer. To
+   checkpoint, save key and next; to resume, dropout_gen_resume with them. */
+typedef struct dropout_gen { dropout_key key; uint64_t next; const struct dropout_gen *dropout__home; } dropout_gen;
+/* A generator at position 0, made where it stays (g itself, not a copy of it). */
+DROPOUTDEF int dropout_gen_init(dropout_gen *g, dropout_key key);
+/* A generator at position `next` (a checkpoint's key and next; a generator loaded from a
+   file or moved on purpose, given its new place). */
+DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next);
+/* 0.9's dropout_gen_make returned the generator by value, so every copy of it was a
+   generator too. */
+#define dropout_gen_make(key) dropout_gen_make_is_gone__use_dropout_gen_init_and_pass_g_by_pointer
 
 /* What one layer application's forward and backward share: the rule, the key, the first
    position and the number of positions. The forward hands it back; pass it to the
@@ -4250,12 +4265,27 @@ DROPOUTDEF double dropout_rule_p(const dropout_rule *r)
    return (double)r->threshold / (double)((uint64_t)1 << r->bits);   /* exact */
 }
 
-DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key)
+DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next)
 {
-   dropout_gen g;
-   g.key = key;
-   g.next = 0;
-   return g;
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   g->key = key;
+   g->next = next;
+   g->dropout__home = g;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_gen_init(dropout_gen *g, dropout_key key)
+{
+   return dropout_gen_resume(g, key, 0);
+}
+
+/* g, if it is the generator dropout_gen_init made (not a copy, which would hand out its
+   positions again) */
+static int dropout__gen_check(const dropout_gen *g)
+{
+   if (!g) return DROPOUT_ERR_NULL_GEN;
+   if (g->dropout__home != g) return DROPOUT_ERR_GEN_MOVED;
+   return DROPOUT_OK;
 }
 
 /* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest
@@ -4268,8 +4298,8 @@ static int dropout__count_ok(uint64_t count, size_t es)
 
 DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
 {
-   int err;
-   if (!g) return DROPOUT_ERR_NULL_GEN;
+   int err = dropout__gen_check(g);
+   if (err) return err;
    if (!out) return DROPOUT_ERR_NULL_RESULT;
    err = dropout__rule_check(rule);
    if (err) return err;
@@ -4381,8 +4411,8 @@ DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n
 /* The plan a step's forward would reserve from g, or the code that refuses it. */
 static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, size_t n, dropout_plan *p)
 {
-   int err;
-   if (!g) return DROPOUT_ERR_NULL_GEN;
+   int err = dropout__gen_check(g);
+   if (err) return err;
    err = dropout__rule_check(rule);
    if (err) return err;
    if (!dropout__count_ok((uint64_t)n, 1)) return DROPOUT_ERR_SIZE;
@@ -5420,7 +5450,8 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    uint64_t positions;
    int err = dropout_desc_positions(d, &positions);
    if (err) return err;
-   if (!g) return DROPOUT_ERR_NULL_GEN;
+   err = dropout__gen_check(g);
+   if (err) return err;
    if (positions > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
    p = d->dropout__plan;
    p.key = g->key;

@@ -259,8 +259,9 @@ static const char *const dropout_opencl__program[] = {
    "\n",
    "   QUICK START\n",
    "         dropout_rule rule;\n",
-   "         dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));   // seed, stream\n",
+   "         dropout_gen g;                                   // the run's one generator\n",
    "         dropout_plan plan;\n",
+   "         dropout_gen_init(&g, dropout_key_make(1234, 0)); // seed, stream; pass &g, never a copy\n",
    "         dropout_rule_init(&rule, 0.1, DROPOUT_BITS_16);  // p = 0.1 with 16-bit draws\n",
    "         // a step's forward: n fresh positions of g, and the plan its backward needs\n",
    "         dropout_forward_f32(&g, &rule, &plan, n, y, NULL, x);   // g, rule, plan; n, outputs, inputs\n",
@@ -566,7 +567,9 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_NULL_RESULT, -39,     /* where the call writes its result (the rule, plan or count it makes) */ \\\n",
    "     \"the pointer the result is written to (rule, plan, positions, ...) is NULL\") \\\n",
    "   X(DROPOUT_ERR_NULL_DIMS, -40,       /* dims */ \\\n",
-   "     \"dims is NULL\")\n",
+   "     \"dims is NULL\") \\\n",
+   "   X(DROPOUT_ERR_GEN_MOVED, -41,       /* g is not where dropout_gen_init put it: a copy, a move, a load */ \\\n",
+   "     \"g: not where dropout_gen_init made it (a copy hands out the same positions again): pass the one generator by pointer; one loaded or moved on purpose: dropout_gen_resume(g, key, next)\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -889,11 +892,21 @@ static const char *const dropout_opencl__program[] = {
    "/* The realised p = threshold / 2^bits (-1 for a rule whose fields disagree). */\n",
    "DROPOUTDEF double dropout_rule_p(const dropout_rule *r);\n",
    "\n",
-   "/* A checkpointable generator: a key and the next unused position (plain integers). A\n",
-   "   step's forward takes it by pointer and moves `next` on: pass one generator (not a\n",
-   "   copy) to every layer, and save it whole to checkpoint. */\n",
-   "typedef struct dropout_gen { dropout_key key; uint64_t next; } dropout_gen;\n",
-   "DROPOUTDEF dropout_gen dropout_gen_make(dropout_key key);\n",
+   "/* A checkpointable generator: a key and the next unused position (plain integers), and\n",
+   "   the address dropout_gen_init gave it. A step's forward takes it by pointer and moves\n",
+   "   `next` on. A copy would hand out the same positions again (the same masks, silently),\n",
+   "   so every call refuses a generator that is not where it was initialised\n",
+   "   (DROPOUT_ERR_GEN_MOVED): pass the one generator by pointer to every layer. To\n",
+   "   checkpoint, save key and next; to resume, dropout_gen_resume with them. */\n",
+   "typedef struct dropout_gen { dropout_key key; uint64_t next; const struct dropout_gen *dropout__home; } dropout_gen;\n",
+   "/* A generator at position 0, made where it stays (g itself, not a copy of it). */\n",
+   "DROPOUTDEF int dropout_gen_init(dropout_gen *g, dropout_key key);\n",
+   "/* A generator at position `next` (a checkpoint's key and next; a generator loaded from a\n",
+   "   file or moved on purpose, given its new place). */\n",
+   "DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next);\n",
+   "/* 0.9's dropout_gen_make returned the generator by value, so every copy of it was a\n",
+   "   generator too. */\n",
+   "#define dropout_gen_make(key) dropout_gen_make_is_gone__use_dropout_gen_init_and_pass_g_by_pointer\n",
    "\n",
    "/* What one layer application's forward and backward share: the rule, the key, the first\n",
    "   position and the number of positions. The forward hands it back; pass it to the\n",
@@ -2345,7 +2358,10 @@ DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc
    int rc, dd, unit;
    if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
    ctx->message[0] = 0;
-   if (!d || !t || !q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_run: d, t or the queue is NULL");
+   /* the CPU's codes for d and t; the queue, which has none of its own, the generic one */
+   if (!d) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL_DESC, "dropout_opencl_run: d (the descriptor) is NULL");
+   if (!t) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL_TENSORS, "dropout_opencl_run: t (the tensors) is NULL");
+   if (!q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_run: the queue is NULL");
    ht.out = dropout_opencl__addr(t, t->out, t->out_offset);
    ht.mask = (uint8_t *)dropout_opencl__addr(t, t->mask, t->mask_offset);
    ht.in = dropout_opencl__addr(t, t->in, t->in_offset);
@@ -2481,7 +2497,8 @@ static int dropout_opencl__fill(dropout_opencl *ctx, int kind, dropout_key key, 
    if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
    ctx->message[0] = 0;
    if (n == 0) return DROPOUT_OK;
-   if (!out || !q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_fill: out or the queue is NULL");
+   if (!out) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL_OUTPUT, "dropout_opencl_fill: out is NULL");
+   if (!q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_fill: the queue is NULL");
    if ((uint64_t)(n - 1u) > UINT64_MAX - first.index)
       return dropout_opencl__fail(ctx, DROPOUT_ERR_RANGE, "dropout_opencl_fill: first + n runs past the stream's 2^64 positions");
    if (kind == 2 && (uint64_t)(n - 1u) + first.index >= ((uint64_t)1 << 63))

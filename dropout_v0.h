@@ -101,7 +101,7 @@ typedef struct dropout_v0_gen {
    uint64_t offset;   /* next unused stream position */
 } dropout_v0_gen;
 
-DROPOUT_V0__USE("dropout_gen_make(dropout_key_make(seed, stream))")
+DROPOUT_V0__USE("dropout_gen_init(&g, dropout_key_make(seed, stream))")
 DROPOUTDEF dropout_v0_gen dropout_v0_gen_make(uint64_t seed, uint64_t stream);
 /* Reserve n positions: *offset receives the first, g->offset moves past the last.
    DROPOUT_ERR_RANGE when the generator cannot represent the next offset. */
@@ -969,6 +969,7 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #define dropout_forward_f32 dropout_v0_forward_f32
 #define dropout_forward_f64 dropout_v0_forward_f64
 #define dropout_gen dropout_v0_gen
+#undef dropout_gen_make   /* dropout.h's: 0.9's dropout_gen_make is gone */
 #define dropout_gen_make dropout_v0_gen_make
 #define dropout_mask dropout_v0_mask
 #define dropout_stream_u32 dropout_v0_stream_u32

@@ -30,12 +30,13 @@ int main(void)
    uint8_t mask_a[(N + 7) / 8], mask_b[(N + 7) / 8], mask_chunks[(N + 7) / 8];
    const double p = 0.3;     /* drop probability: 8-bit draws realise 77/256, not 0.3 */
    dropout_rule rule;        /* one per layer, made once */
-   dropout_gen gen = dropout_gen_make(dropout_key_make(42, 0));   /* seed 42, stream 0 */
+   dropout_gen gen;          /* the run's one generator: every call takes &gen, never a copy */
    dropout_plan plan, chunk0, chunk1;
    size_t j;
    int err;
 
    for (j = 0; j < N; ++j) { x[j] = (float)(j + 1); dy[j] = 1.0f; }
+   dropout_gen_init(&gen, dropout_key_make(42, 0));   /* seed 42, stream 0, position 0 */
 
    /* the rule: p with 8-bit draws (one byte of the stream per element) */
    err = dropout_rule_init(&rule, p, DROPOUT_BITS_8);

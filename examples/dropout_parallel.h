@@ -90,15 +90,11 @@ static inline int dropout_forward_##T##_mt(dropout_gen *g, const dropout_rule *r
                                            dropout_plan *plan, size_t n, E *y,            \
                                            uint8_t *mask, const E *x, int nthreads)       \
 {                                                                                         \
-   dropout_gen next;                                                                      \
    dropout_plan p;                                                                        \
-   int err;                                                                               \
-   if (!g) return DROPOUT_ERR_NULL_GEN;                                                   \
-   next = *g;                                          /* g moves only on success */      \
-   err = dropout_gen_plan(&next, rule, (uint64_t)n, &p);                                  \
-   if (!err) err = dropout_replay_##T##_mt(&p, n, y, mask, x, nthreads);                  \
+   int err = dropout_gen_plan(g, rule, (uint64_t)n, &p);                                  \
    if (err) return err;                                                                   \
-   *g = next;                                                                             \
+   err = dropout_replay_##T##_mt(&p, n, y, mask, x, nthreads);                            \
+   if (err) { g->next = p.pos; return err; }           /* g moves only on success */      \
    if (plan) *plan = p;                                                                   \
    return DROPOUT_OK;                                                                     \
 }                                                                                         \

@@ -100,11 +100,12 @@ static inline void *train_worker(void *arg)
    Run *r = wk->run;
    const Config *c = &r->cfg;
    const int H = c->hidden, nt = c->threads, tid = wk->tid, n = r->train->n;
-   /* Every thread holds its own copy of the generator: it is three integers and all
-      copies advance in lockstep, so no thread has to publish plans to the others. */
-   dropout_gen gen = dropout_gen_make(dropout_key_make(c->seed, STREAM_DROPOUT));
+   /* Every thread makes its own generator of the same key: all of them advance in
+      lockstep, so no thread has to publish plans to the others. */
+   dropout_gen gen;
    float *logits_all = NULL;
    int epoch, step = 0;
+   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
    if (tid == 0) {
       int most = r->train->n > r->test->n ? r->train->n : r->test->n;
       logits_all = (float *)malloc((size_t)(most * CLASSES) * sizeof(float));

@@ -7,15 +7,16 @@
    -> dropout -> 1, trained by plain SGD. What dropout needs from your loop is four
    things, marked DROPOUT below:
      1. one dropout_rule per dropout layer, made once (p and the draw width), and one
-        dropout_gen for the run (its key {seed, stream} and next position: three integers);
+        dropout_gen for the run (its key {seed, stream} and next position), made in place;
      2. every step, every dropout layer's forward takes the generator (it reserves fresh
         positions itself, so no step can repeat another's mask) and hands back a
         dropout_plan; the backward of that layer takes that plan: it rebuilds the mask
         from it, nothing is stored;
      3. at evaluation there is no dropout at all (inverted dropout scaled the kept
         activations during training, so inference is the identity);
-     4. the checkpoint saves the dropout_gen next to the weights; after a resume the
-        masks continue exactly where the interrupted run would have been.
+     4. the checkpoint saves the generator's key and next position next to the weights;
+        the resume hands them to dropout_gen_resume, and the masks continue exactly where
+        the interrupted run would have been.
    The program trains STEPS steps in one go, then again with a checkpoint written at
    step STEPS/2, everything thrown away, and resumed from the file, and compares the
    weights byte for byte. It also shows what goes wrong when the generator is not saved.
@@ -78,7 +79,7 @@ static void init(State *s, uint64_t seed)
    for (i = 0; i < H * H; ++i) s->m.w2[i] = (2.0f * u[i] - 1.0f) * 0.30618622f;
    dropout_fill_uniform_f32(init_key, dropout_pos_make(IN * H + H * H), u, H);
    for (i = 0; i < H; ++i) s->m.w3[i] = (2.0f * u[i] - 1.0f) * 0.30618622f;
-   s->gen = dropout_gen_make(dropout_key_make(seed, 0));   /* DROPOUT 1: stream 0 of the seed is dropout's */
+   dropout_gen_init(&s->gen, dropout_key_make(seed, 0));   /* DROPOUT 1: stream 0 of the seed is dropout's */
 }
 
 /* out (rows, OC) = relu?(in (rows, C) @ w (C, OC) + b) */
@@ -208,17 +209,20 @@ static int save(const char *path, const State *s)
 static int load(const char *path, State *s)
 {
    char magic[8];
+   dropout_key key;
+   uint64_t next;
    FILE *f = fopen(path, "rb");
    int ok;
    if (!f) return -1;
    ok = fread(magic, sizeof magic, 1, f) == 1 && !memcmp(magic, MAGIC, sizeof MAGIC) &&
         fread(&s->step, sizeof s->step, 1, f) == 1 &&
-        fread(&s->gen.key.seed, sizeof s->gen.key.seed, 1, f) == 1 &&
-        fread(&s->gen.key.stream, sizeof s->gen.key.stream, 1, f) == 1 &&
-        fread(&s->gen.next, sizeof s->gen.next, 1, f) == 1 &&
+        fread(&key.seed, sizeof key.seed, 1, f) == 1 &&
+        fread(&key.stream, sizeof key.stream, 1, f) == 1 &&
+        fread(&next, sizeof next, 1, f) == 1 &&
         fread(&s->m, sizeof s->m, 1, f) == 1;
    fclose(f);
-   return ok ? 0 : -1;
+   /* DROPOUT 4: the generator continues at the saved position, in its new place */
+   return ok && dropout_gen_resume(&s->gen, key, next) == DROPOUT_OK ? 0 : -1;
 }
 
 static uint64_t fnv1a(const void *p, size_t n)   /* one number that names the exact weights */
@@ -273,7 +277,7 @@ int main(int argc, char **argv)
    /* 3. the classic mistake: weights restored, generator made afresh (position 0), so the
       second half replays the first half's masks */
    if (load(ckpt, &forgot)) return 1;
-   forgot.gen = dropout_gen_make(dropout_key_make(7, 0));
+   dropout_gen_init(&forgot.gen, dropout_key_make(7, 0));
    if (train_to(&forgot, STEPS)) return 1;
 
    same = !memcmp(&whole.m, &resumed.m, sizeof whole.m) && whole.gen.next == resumed.gen.next;

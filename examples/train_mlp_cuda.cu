@@ -141,11 +141,12 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
    float *d_params, *d_grads, *d_m, *d_v, *d_tx, *d_x, *d_h1, *d_d1, *d_h2, *d_d2;
    float *d_logits, *d_dlogits, *d_losses, *d_g1, *d_g2;
    int *d_ty, *d_y, *d_perm, *perm = (int *)malloc((size_t)n * sizeof(int));
-   dropout_gen gen = dropout_gen_make(dropout_key_make(c->seed, STREAM_DROPOUT));
+   dropout_gen gen;
    dropout_rule rule[2];   /* the two dropout layers' rules, as the CPU run makes them */
    int epoch, at, step = 0;
    Tensors Pt, G;
    size_t fb = sizeof(float);
+   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
    CUDA_CHECK(cudaMalloc((void **)&d_params, (size_t)P * fb));
    CUDA_CHECK(cudaMalloc((void **)&d_grads, (size_t)P * fb));
    CUDA_CHECK(cudaMalloc((void **)&d_m, (size_t)P * fb));

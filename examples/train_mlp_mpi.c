@@ -18,7 +18,7 @@
    - Dropout positions come from the sample's place in the minibatch, never from the rank:
      each dropout layer's plan covers the whole batch (mlp_step_plans), and sample b uses
      its elements b*H .. b*H + H - 1, exactly as in train_mlp.c (mlp_step_rows). Every rank
-     advances its own copy of the generator (three integers) in lockstep, so nobody sends
+     makes its own generator of the same key and advances it in lockstep, so nobody sends
      plans.
    - The gradient of each block is summed from zero over its samples in order (a block
      partial), all partials are gathered on every rank (MPI_Allgatherv), and every rank adds
@@ -83,12 +83,13 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
    const int most_blocks = (c->batch + K - 1) / K;
    float *blocks = (float *)malloc((size_t)most_blocks * np * sizeof(float));
    int *counts = (int *)malloc(2 * (size_t)rk->size * sizeof(int));   /* and displacements */
-   /* every rank holds its own copy of the generator: the copies advance in lockstep and
+   /* every rank makes its own generator of the same key: they advance in lockstep and
       make the same plans, so nobody sends them */
-   dropout_gen gen = dropout_gen_make(dropout_key_make(c->seed, STREAM_DROPOUT));
+   dropout_gen gen;
    Timing tm = {0.0, 0.0};
    double t0 = now_seconds();
    int epoch, step = 0;
+   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
    if (!blocks || !counts) die(rk, "out of memory");
    /* MPI counts and displacements are ints: the gather below counts floats, up to all the
       blocks' partials of a batch */

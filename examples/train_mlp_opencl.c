@@ -91,8 +91,9 @@ static void train_opencl(Device *dev, Run *r)
 {
    const Config *c = &r->cfg;
    const int H = c->hidden, n = r->train->n;
-   dropout_gen gen = dropout_gen_make(dropout_key_make(c->seed, STREAM_DROPOUT));
+   dropout_gen gen;
    int epoch, step = 0;
+   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
    for (epoch = 0; epoch < c->epochs; ++epoch) {
       int at;
       shuffle(r->perm, n, c->seed, epoch);

@@ -177,8 +177,9 @@ static dropout_rule dh_rule(const dh_cmd *c, double p, int bits, int explicit_bi
       dh_fail("dropouth:pNeedsMoreBits", dh_msg);
    }
    if (err == DROPOUT_ERR_P_UNREALISABLE) {
-      snprintf(dh_msg, sizeof dh_msg, "%s: p = %.17g is within 2^-33 of %s: no draw width realises "
-               "it (use p = %d exactly)", c->name, p, p < 0.5 ? "0" : "1", p < 0.5 ? 0 : 1);
+      snprintf(dh_msg, sizeof dh_msg, "%s: p = %.17g is too close to %s (%s below about 2^-26): even "
+               "32-bit draws realise it more than 1%% off (use p = %d exactly)", c->name, p,
+               p < 0.5 ? "0" : "1", p < 0.5 ? "p" : "1 - p", p < 0.5 ? 0 : 1);
       dh_fail("dropouth:badP", dh_msg);
    }
    if (err != DROPOUT_OK) {
@@ -348,10 +349,12 @@ static size_t dh_numel(const dh_cmd *c, const mwSize *dims, mwSize ndim)
    return total;
 }
 
-/* the library's own checks (position range, the FPU mode) have their identifiers too */
+/* the library's own checks: the position range has its identifier; anything else (which
+ * the gateway's own checks should have caught first) is dropouth:library, with the
+ * library's message. The calls set the FPU mode they need, so the process's own mode
+ * (flush to zero, directed rounding) is no error. */
 static void dh_check(const dh_cmd *c, int err)
 {
-   const char *id = "dropouth:library";
    if (err == DROPOUT_OK) return;
    if (err == DROPOUT_ERR_RANGE) {
       snprintf(dh_msg, sizeof dh_msg, "%s: Position + the number of elements runs past the "
@@ -359,9 +362,8 @@ static void dh_check(const dh_cmd *c, int err)
                c->takes_class ? " (uniform doubles: past 2^63, each takes two words)" : "");
       dh_fail("dropouth:badPosition", dh_msg);
    }
-   if (err == DROPOUT_ERR_FLUSH || err == DROPOUT_ERR_ROUNDING) id = "dropouth:fpuMode";
    snprintf(dh_msg, sizeof dh_msg, "%s: %s", c->name, dropout_strerror(err));
-   dh_fail(id, dh_msg);
+   dh_fail("dropouth:library", dh_msg);
 }
 
 static void dh_unpack(const uint8_t *packed, mxLogical *out, size_t n)

@@ -63,7 +63,7 @@ TW_EXPORT("tw_init") int tw_init(int which, double p, int bits, uint64_t seed)
    r->cfg.p = p; r->cfg.bits = bits; r->cfg.seed = seed; r->cfg.lr = 0.01f;
    err = mlp_dropout_rules(r->rule, &r->cfg);   /* refuses a p the width cannot realise */
    if (err) return err;
-   r->gen = dropout_gen_make(dropout_key_make(seed, STREAM_DROPOUT));
+   dropout_gen_init(&r->gen, dropout_key_make(seed, STREAM_DROPOUT));
    r->act.x = r->x; r->act.y = r->y;
    r->act.h1 = r->h1; r->act.d1 = r->d1; r->act.h2 = r->h2; r->act.d2 = r->d2;
    r->act.logits = r->logits; r->act.dlogits = r->dlogits; r->act.losses = r->losses;

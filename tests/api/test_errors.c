@@ -96,7 +96,7 @@ static void case_codes(void)
    EXPECT(dropout_plan_at(&p1, &rule, dropout_key_make(1, 2), dropout_pos_make(UINT64_MAX - 10), 12), DROPOUT_ERR_RANGE);
    EXPECT(dropout_plan_slice(&plan, 90, 7, &p1), DROPOUT_ERR_SLICE);
    EXPECT(dropout_plan_slice(&plan, 97, 0, &p1), DROPOUT_ERR_SLICE);
-   g = dropout_gen_make(dropout_key_make(1, 1)); g.next = UINT64_MAX - 3;
+   dropout_gen_resume(&g, dropout_key_make(1, 1), UINT64_MAX - 3);
    EXPECT(dropout_gen_plan(&g, &rule, 5, &p1), DROPOUT_ERR_RANGE);
    CHECK(g.next == UINT64_MAX - 3, "gen_plan moved the generator on error");
    EXPECT(dropout_fill_uniform_f64(dropout_key_make(0, 0), dropout_pos_make((uint64_t)1 << 63), dbl, 1), DROPOUT_ERR_RANGE);
@@ -106,7 +106,7 @@ static void case_codes(void)
    EXPECT(dropout_replay_f32(NULL, N, y, m, x), DROPOUT_ERR_NULL_PLAN);
    EXPECT(dropout_replay_f32(&plan, N - 1, y, m, x), DROPOUT_ERR_COUNT);
    EXPECT(dropout_backward_f32(&plan, (size_t)-16, y, x), DROPOUT_ERR_SIZE);
-   g = dropout_gen_make(dropout_key_make(1, 1));
+   dropout_gen_init(&g, dropout_key_make(1, 1));
    EXPECT(dropout_forward_f32(NULL, &rule, &p1, N, y, m, x), DROPOUT_ERR_NULL_GEN);
    EXPECT(dropout_forward_f32(&g, NULL, &p1, N, y, m, x), DROPOUT_ERR_NULL_RULE);
    EXPECT(dropout_forward_f32(&g, &rule, &p1, (size_t)(int)-16, y, m, x), DROPOUT_ERR_SIZE);
@@ -286,7 +286,8 @@ static void case_messages(void)
          strstr(dropout_strerror(DROPOUT_ERR_NULL_BIAS), "bias") && strstr(dropout_strerror(DROPOUT_ERR_NULL_RESIDUAL), "residual") &&
          strstr(dropout_strerror(DROPOUT_ERR_NULL_OUTPUT), "output") && strstr(dropout_strerror(DROPOUT_ERR_NULL_INPUT), "input") &&
          !strstr(dropout_strerror(DROPOUT_ERR_NULL_PLAN), "rule"), "a NULL message names the one argument");
-   CHECK(strstr(dropout_strerror(-41), "unknown") != NULL, "-41 is not a code yet");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_GEN_MOVED), "g:") != NULL, "the moved generator's message names g");
+   CHECK(strstr(dropout_strerror(-42), "unknown") != NULL, "-42 is not a code yet");
    case_end("api errors: each code has its own message, naming the argument");
 }
 

@@ -9,7 +9,10 @@
         refused by every call; DROPOUT_RULE_THRESHOLD makes checked constants;
      4. a p realised far off (0.00196 at 8 bits: +99%; 0.998: keep 0.0039 for 0.002):
         refused, naming the width that honours it; the quantised p is an explicit opt-in;
-     6. a NULL names its argument; dropout_plan_at fills its output on error. */
+     6. a NULL names its argument; dropout_plan_at fills its output on error;
+     8. a copy of the generator (passed by value, a model struct copied, bytes loaded into
+        another place, never initialised): refused by every call that moves it, nothing
+        written; dropout_gen_resume gives a loaded generator its place explicitly. */
 #include <stdio.h>
 #include <string.h>
 #define DROPOUT_IMPLEMENTATION
@@ -30,9 +33,10 @@ static int canary_ok(const float *p, size_t from, size_t to)
 static void case_fresh_steps(void)
 {
    dropout_rule r;
-   dropout_gen g = dropout_gen_make(dropout_key_make(2024, 0));
+   dropout_gen g;
    dropout_plan p1, p2;
    int i;
+   dropout_gen_init(&g, dropout_key_make(2024, 0));
    for (i = 0; i < N1; ++i) x[i] = 1.0f;
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
    CHECK(dropout_forward_f32(&g, &r, &p1, N1, y, m1, x) == DROPOUT_OK, "step 1");
@@ -48,10 +52,11 @@ static void case_fresh_steps(void)
 static void case_counts(void)
 {
    dropout_rule r;
-   dropout_gen g = dropout_gen_make(dropout_key_make(1, 1));
+   dropout_gen g;
    dropout_plan layer1, layer2;
    int neg = -16;
    size_t i;
+   dropout_gen_init(&g, dropout_key_make(1, 1));
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_16);
    dropout_gen_plan(&g, &r, N1, &layer1);
    dropout_gen_plan(&g, &r, N2, &layer2);
@@ -73,9 +78,10 @@ static void case_rules(void)
 {
    static const dropout_rule table[2] = { DROPOUT_RULE_THRESHOLD(26, 8), DROPOUT_RULE_THRESHOLD(6554, 16) };
    dropout_rule hand = {128, 3.0, 3.0f, 8}, edited;
-   dropout_gen g = dropout_gen_make(dropout_key_make(1, 1));
+   dropout_gen g;
    dropout_plan p;
    size_t i;
+   dropout_gen_init(&g, dropout_key_make(1, 1));
    for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
    CHECK(dropout_forward_f32(&g, &hand, &p, N1, y, NULL, x) == DROPOUT_ERR_RULE && canary_ok(y, 0, N1 + 16) && g.next == 0,
          "{128, 3.0, 3.0f, 8} accepted");
@@ -102,7 +108,8 @@ static void case_null_names(void)
 {
    dropout_rule r;
    dropout_plan p;
-   dropout_gen g = dropout_gen_make(dropout_key_make(1, 1));
+   dropout_gen g;
+   dropout_gen_init(&g, dropout_key_make(1, 1));
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
    CHECK(dropout_forward_f32(&g, &r, NULL, N1, NULL, NULL, x) == DROPOUT_ERR_NULL_OUTPUT &&
          strstr(dropout_strerror(DROPOUT_ERR_NULL_OUTPUT), "output") && !strstr(dropout_strerror(DROPOUT_ERR_NULL_OUTPUT), "plan"),
@@ -121,12 +128,13 @@ static void case_descriptor(void)
 {
    static const size_t dims[2] = {8, 32};
    dropout_rule r;
-   dropout_gen g = dropout_gen_make(dropout_key_make(5, 5));
+   dropout_gen g;
    dropout_plan p;
    dropout_desc d;
    dropout_tensors t;
    uint64_t positions = 0, again = 0;
    float want[N1];
+   dropout_gen_init(&g, dropout_key_make(5, 5));
    memset(&t, 0, sizeof t);
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
    CHECK(dropout_shape_positions(2, dims, 2u, &positions) == DROPOUT_OK && positions == 8, "shape_positions: %llu", (unsigned long long)positions);
@@ -151,6 +159,48 @@ static void case_descriptor(void)
    case_end("mistakes 7: one descriptor per layer: set_op for the backward, new_step for the next step, shape_positions without a plan");
 }
 
+/* the layer a user writes with the generator by value: its forward moves the copy */
+static int layer_by_value(dropout_gen g, const dropout_rule *r, float *out)
+{
+   return dropout_forward_f32(&g, r, NULL, N1, out, NULL, x);
+}
+
+static void case_copies(void)
+{
+   static const size_t dims[1] = {N1};
+   struct model { float w; dropout_gen g; } a, b;
+   dropout_rule r;
+   dropout_plan p, q;
+   dropout_desc d;
+   dropout_gen zero, loaded;
+   size_t i;
+   for (i = 0; i < N1; ++i) x[i] = 1.0f;
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   a.w = 1.0f;
+   dropout_gen_init(&a.g, dropout_key_make(8, 8));
+   b = a;                                                  /* a model copied */
+   for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
+   CHECK(layer_by_value(a.g, &r, y) == DROPOUT_ERR_GEN_MOVED && canary_ok(y, 0, N1 + 16), "a generator passed by value ran");
+   CHECK(dropout_forward_f32(&b.g, &r, &p, N1, y, NULL, x) == DROPOUT_ERR_GEN_MOVED && canary_ok(y, 0, N1 + 16) && b.g.next == 0,
+         "the copied model's generator ran");
+   CHECK(dropout_bias_dropout_add_f32(&b.g, &r, &p, N1, N1, y, NULL, x, x, x) == DROPOUT_ERR_GEN_MOVED && canary_ok(y, 0, N1 + 16),
+         "the fused op took a copy");
+   CHECK(dropout_gen_plan(&b.g, &r, N1, &p) == DROPOUT_ERR_GEN_MOVED && b.g.next == 0, "gen_plan took a copy");
+   CHECK(dropout_gen_plan(&a.g, &r, N1, &p) == DROPOUT_OK, "the original refused");
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK && dropout_desc_set_shape(&d, 1, dims) == DROPOUT_OK &&
+         dropout_desc_new_step(&d, &b.g) == DROPOUT_ERR_GEN_MOVED && b.g.next == 0, "new_step took a copy");
+   memset(&zero, 0, sizeof zero);
+   CHECK(dropout_forward_f32(&zero, &r, NULL, N1, y, NULL, x) == DROPOUT_ERR_GEN_MOVED && canary_ok(y, 0, N1 + 16), "a zeroed generator ran");
+   /* a checkpoint: the bytes of a.g loaded into another generator */
+   memcpy(&loaded, &a.g, sizeof loaded);
+   CHECK(dropout_gen_plan(&loaded, &r, N1, &q) == DROPOUT_ERR_GEN_MOVED, "loaded bytes ran without dropout_gen_resume");
+   CHECK(dropout_gen_resume(&loaded, a.g.key, a.g.next) == DROPOUT_OK && dropout_gen_plan(&loaded, &r, N1, &q) == DROPOUT_OK &&
+         dropout_gen_plan(&a.g, &r, N1, &p) == DROPOUT_OK && q.pos == p.pos && q.pos == N1, "resume: %llu", (unsigned long long)q.pos);
+   CHECK(dropout_gen_init(NULL, a.g.key) == DROPOUT_ERR_NULL_GEN && dropout_gen_resume(NULL, a.g.key, 0) == DROPOUT_ERR_NULL_GEN, "NULL g");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_GEN_MOVED), "dropout_gen_resume") != NULL, "the message names the fix");
+   case_end("mistakes 8: a copied, zeroed or loaded generator is refused, nothing written; dropout_gen_resume places a loaded one");
+}
+
 int main(void)
 {
    case_fresh_steps();
@@ -159,5 +209,6 @@ int main(void)
    case_p();
    case_null_names();
    case_descriptor();
+   case_copies();
    return check_exit();
 }

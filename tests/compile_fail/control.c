@@ -12,10 +12,11 @@ int layer(float *y, uint8_t *mask, const float *x, float *dx, const float *dy,
           const float *bias, const float *residual, size_t n)
 {
    dropout_rule rule;
-   dropout_gen g = dropout_gen_make(dropout_key_make(1234, 0));
+   dropout_gen g;
    dropout_plan plan, at, half;
    uint32_t words[4];
    int err = dropout_rule_init(&rule, 0.1, DROPOUT_BITS_8);
+   dropout_gen_init(&g, dropout_key_make(1234, 0));
    err = err ? err : dropout_gen_plan(&g, &rule, n, &plan);
    err = err ? err : dropout_replay_f32(&plan, (size_t)plan.count, y, mask, x);
    err = err ? err : dropout_backward_f32(&plan, (size_t)plan.count, dx, dy);

@@ -57,9 +57,10 @@ static void fill_inputs(void)
                "forward n=%zu p=%g bits=%d pos=%llu threads=%d: output or mask differs",   \
                n, ps[pi], (int)widths[wi], (unsigned long long)positions[oi], th);          \
          {  /* a step's forward from a generator at the plan's position: the same bits */     \
-            dropout_gen g0 = dropout_gen_make(plan.key), g1;                                \
+            dropout_gen g0, g1;                                                             \
             dropout_plan p0, p1;                                                            \
-            g0.next = plan.pos; g1 = g0;                                                    \
+            dropout_gen_resume(&g0, plan.key, plan.pos);                                    \
+            dropout_gen_resume(&g1, plan.key, plan.pos);                                    \
             e0 = dropout_forward_##T(&g0, &rule, &p0, n, Y[0], NULL, X);                    \
             e1 = dropout_forward_##T##_mt(&g1, &rule, &p1, n, Y[1], NULL, X, th);           \
             CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]) &&                \

@@ -333,13 +333,13 @@ static void fuzz_short(bytes *in, const dropout_rule *good, dropout_key key)
    enum { SN = 200 };
    unsigned char xb[SN * 8], yb[SN * 8 + 2 * PAD], ysnap[SN * 8 + 2 * PAD], mb[SN / 8 + 1 + 2 * PAD], msnap[SN / 8 + 1 + 2 * PAD];
    dropout_rule rule = *good;
-   dropout_gen g = dropout_gen_make(key), g0;
+   dropout_gen g, g0;
    dropout_plan plan, got;
    unsigned sel = u8(in), k;
    int dtype = (int)(sel % 4u) + 1, which = (int)((sel / 4u) % 4u), err, want_err = 0, edited = 0;
    size_t es = esize(dtype), n = u8(in) % SN, call_n = n, i;
    uint64_t start = u64(in, 2);
-   g.next = (sel & 64u) ? UINT64_MAX - u64(in, 1) : start;
+   dropout_gen_resume(&g, key, (sel & 64u) ? UINT64_MAX - u64(in, 1) : start);
    for (i = 0; i < sizeof xb; ++i) xb[i] = (unsigned char)u8(in);
    sel = u8(in);
    if (sel & 1u) { call_n = n + (size_t)(int8_t)u8(in); }                     /* another count */

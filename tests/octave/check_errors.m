@@ -27,7 +27,7 @@ function check_errors()
     @() dropouth.forward(x, 0.999, c{:}, 'Bits', 8),         'dropouth:pNeedsMoreBits', 'dropping everything'
     @() dropouth.forward(x, 0.1, c{:}, 'Bits', 8),           'dropouth:pNeedsMoreBits', 'more than 1% off'
     @() dropouth.mask([4 4], 1e-6, c{:}, 'Bits', 16),        'dropouth:pNeedsMoreBits', '''Bits'', 32'
-    @() dropouth.forward(x, 1e-12, c{:}),                    'dropouth:badP', '2^-33'
+    @() dropouth.forward(x, 1e-12, c{:}),                    'dropouth:badP', '2^-26'
     @() dropouth.forward(x, 0.5, 'Seed', 1.5, 'Position', 0), 'dropouth:badSeed', 'not an integer'
     @() dropouth.forward(x, 0.5, 'Seed', -1, 'Position', 0), 'dropouth:badSeed', 'negative'
     @() dropouth.forward(x, 0.5, 'Seed', 2^53, 'Position', 0), 'dropouth:badSeed', '2^53'

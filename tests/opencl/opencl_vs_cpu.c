@@ -548,6 +548,12 @@ static void refusals(void)
    if (ok && rc != DROPOUT_ERR_NULL_INPUT) { ok = 0; snprintf(why, sizeof why, "no input: %d", rc); }
    t.in = x.m;
    if (ok && dropout_opencl_run(NULL, &d, &t, g_q) != DROPOUT_ERR_OPENCL_CTX) { ok = 0; snprintf(why, sizeof why, "NULL ctx"); }
+   /* a NULL names its argument with the CPU's code (the queue has none of its own) */
+   if (ok && (dropout_opencl_run(&g_ocl, NULL, &t, g_q) != DROPOUT_ERR_NULL_DESC || dropout_opencl_run(&g_ocl, &d, NULL, g_q) != DROPOUT_ERR_NULL_TENSORS ||
+              dropout_opencl_run(&g_ocl, &d, &t, NULL) != DROPOUT_ERR_NULL ||
+              dropout_opencl_fill_u32(&g_ocl, dropout_key_make(1, 2), dropout_pos_make(0), NULL, 0, 4, g_q) != DROPOUT_ERR_NULL_OUTPUT)) {
+      ok = 0; snprintf(why, sizeof why, "a NULL descriptor, tensors, queue or fill output: not the CPU's code");
+   }
    {   /* CUDA-graph device coordinates mean nothing here */
       static const uint64_t fake = 0;
       dropout_desc dc = d;
