@@ -15,15 +15,16 @@
       Every other .cu file just does #include "dropout_cuda.cuh".
 
          dropout_plan plan;                               // host memory, as on the CPU
-         dropout_gen_plan(&gen, &rule, n, &plan);
-         int rc = dropout_cuda_forward_f32(&plan, d_y, NULL, d_x, cs);   // plan, outputs, inputs, stream
+         // a step's forward: n fresh positions of gen, and the plan its backward needs
+         int rc = dropout_cuda_forward_f32(&gen, &rule, &plan, n, d_y, NULL, d_x, cs);
          ...
-         rc = dropout_cuda_backward_f32(&plan, d_dx, d_dy, cs);          // the same plan
+         rc = rc ? rc : dropout_cuda_backward_f32(&plan, n, d_dx, d_dy, cs);   // the same plan
          if (rc) fprintf(stderr, "%s\n", dropout_cuda_strerror(rc));
 
-      The short calls are dropout.h's with a dropout_cuda_ prefix, __half / __nv_bfloat16
-      buffers and the cudaStream_t last; the plan, rule, descriptor and tensors structs
-      are host memory read by the launcher, the buffers device memory. Everything else
+      The short calls are dropout.h's, the same arguments in the same order, with a
+      dropout_cuda_ prefix, __half / __nv_bfloat16 buffers and the cudaStream_t last; the
+      generator, plan, rule, descriptor and tensors structs are host memory read by the
+      launcher, the buffers device memory. Everything else
       (strided views, broadcast, gradient accumulation, alpha dropout, Gaussian dropout
       and noise) is dropout_cuda_run(&desc, &tensors, cs) with dropout.h's descriptor:
       the same descriptor gives the same bits on the CPU (dropout_run) and here.
@@ -122,6 +123,13 @@
 #define DROPOUT_CUDA_CUH_INCLUDED
 
 #include "dropout.h"
+
+/* Under DROPOUT_V0_API, dropout_v0.h names 0.1's generator dropout_gen; the calls of this
+   file take 1.0's. The name comes back for the 0.1 code at the end of this file. */
+#if defined(DROPOUT_V0_API) && defined(dropout_gen)
+#undef dropout_gen
+#define DROPOUT_CUDA__V0_GEN_NAME
+#endif
 
 #include <string.h>   /* memcpy: the host emulation of 16-byte vector loads */
 
@@ -1058,21 +1066,31 @@ extern "C" {
 /* dropout_strerror, plus cudaGetErrorString for DROPOUT_ERR_CUDA_BASE - err codes. */
 DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code);
 
-/* The short calls: dropout.h's, on device pointers, with the stream to launch on last.
-   plan, outputs, inputs; n = plan->count. The plan (host memory) carries the rule and the
-   stream coordinates; it is read by the launcher. */
-DROPOUT_CUDADEF int dropout_cuda_forward_f32(const dropout_plan *plan, float *y, uint8_t *mask, const float *x, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_f64(const dropout_plan *plan, double *y, uint8_t *mask, const double *x, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_f16(const dropout_plan *plan, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_forward_bf16(const dropout_plan *plan, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
+/* The short calls: dropout.h's, with the same arguments, on device pointers, and the
+   stream to launch on last. The generator, the rule and the plan are host memory, read
+   by the launcher. A step's forward takes the generator and reserves n fresh positions
+   itself (g moves on only when the launch succeeds), so no step repeats another's mask;
+   running a plan's mask again is dropout_cuda_replay_*. Every call takes n, the element
+   count of its buffers, and refuses one that is not the plan's (DROPOUT_ERR_COUNT). */
+DROPOUT_CUDADEF int dropout_cuda_forward_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_forward_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
 
 /* mask-free backward: the plan rebuilds the forward's mask; overwrites dx */
-DROPOUT_CUDADEF int dropout_cuda_backward_f32(const dropout_plan *plan, float *dx, const float *dy, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_f64(const dropout_plan *plan, double *dx, const double *dy, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_f16(const dropout_plan *plan, __half *dx, const __half *dy, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_backward_bf16(const dropout_plan *plan, __nv_bfloat16 *dx, const __nv_bfloat16 *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f32(const dropout_plan *plan, size_t n, float *dx, const float *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f64(const dropout_plan *plan, size_t n, double *dx, const double *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_f16(const dropout_plan *plan, size_t n, __half *dx, const __half *dy, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_backward_bf16(const dropout_plan *plan, size_t n, __nv_bfloat16 *dx, const __nv_bfloat16 *dy, cudaStream_t cs);
 
-DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, cudaStream_t cs);
+/* the forward at a plan's positions, as given: checkpoint recomputation, chunks of a step
+   (dropout_gen_plan, then dropout_plan_slice), coordinates made elsewhere */
+DROPOUT_CUDADEF int dropout_cuda_replay_f32(const dropout_plan *plan, size_t n, float *y, uint8_t *mask, const float *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_replay_f64(const dropout_plan *plan, size_t n, double *y, uint8_t *mask, const double *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_replay_f16(const dropout_plan *plan, size_t n, __half *y, uint8_t *mask, const __half *x, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_replay_bf16(const dropout_plan *plan, size_t n, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
+
+DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, size_t n, uint8_t *mask, cudaStream_t cs);
 
 /* y = x under a stored mask, scaled by the rule (forward with a mask, and the backward
    from a stored mask alike); n elements */
@@ -1081,12 +1099,16 @@ DROPOUT_CUDADEF int dropout_cuda_apply_mask_f64(const dropout_rule *rule, size_t
 DROPOUT_CUDADEF int dropout_cuda_apply_mask_f16(const dropout_rule *rule, size_t n, __half *y, const uint8_t *mask, const __half *x, cudaStream_t cs);
 DROPOUT_CUDADEF int dropout_cuda_apply_mask_bf16(const dropout_rule *rule, size_t n, __nv_bfloat16 *y, const uint8_t *mask, const __nv_bfloat16 *x, cudaStream_t cs);
 
-/* y = residual + dropout(x + bias); x, y, residual: (plan->count / bias_len) rows of
-   bias_len; docs/SPEC.md "Fused bias-dropout-residual" */
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(const dropout_plan *plan, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(const dropout_plan *plan, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(const dropout_plan *plan, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs);
-DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(const dropout_plan *plan, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs);
+/* y = residual + dropout(x + bias); x, y, residual: n / bias_len rows of bias_len;
+   docs/SPEC.md "Fused bias-dropout-residual". A step (from g) and the replay of a plan. */
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f32(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f64(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_f16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_bf16(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, size_t n, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_replay_f32(const dropout_plan *plan, size_t n, size_t bias_len, float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_replay_f64(const dropout_plan *plan, size_t n, size_t bias_len, double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_replay_f16(const dropout_plan *plan, size_t n, size_t bias_len, __half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, cudaStream_t cs);
+DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_replay_bf16(const dropout_plan *plan, size_t n, size_t bias_len, __nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, cudaStream_t cs);
 
 /* the raw stream: dropout.h's fills (positions in 32-bit words, doubles, normals) */
 DROPOUT_CUDADEF int dropout_cuda_fill_u32(dropout_key key, dropout_pos first, uint32_t *out, size_t n, cudaStream_t cs);
@@ -1300,21 +1322,37 @@ static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64
    return dropout_cuda__launch(&a, op == DROPOUT_CUDA__FILL_UF64 ? DROPOUT_CUDA__F64 : DROPOUT_CUDA__F32, op, 0, 0, cs);
 }
 
-/* A short call: its descriptor, built and checked by dropout.h, run on the GPU. */
-static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t bias_len,
+/* A short call: its descriptor, built and checked by dropout.h, run on the GPU. n is the
+   caller's count, checked against the plan as the CPU's short calls check it (a count no
+   buffer of this dtype holds, then another count than the plan's) before anything else. */
+static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t n, size_t bias_len,
                                void *out, uint8_t *mask, const void *in, const void *bias, const void *residual,
                                cudaStream_t cs)
 {
    dropout_desc d;
    dropout_tensors t;
-   int err = dropout_desc_init(&d, op, dtype, plan);
-   /* a count no buffer of this dtype holds: the CPU's short calls' DROPOUT_ERR_SIZE (the
-      lowering would say the shape overflows) */
-   if (!err && plan->count > (uint64_t)PTRDIFF_MAX / dropout__esize[(int)dtype - 1]) return DROPOUT_ERR_SIZE;
+   int err = dropout__plan_check(plan);
+   if (!err) err = dropout__n_check(plan, n, op == DROPOUT_OP_MASK ? 1u : dropout__esize[(int)dtype - 1]);
+   if (!err) err = dropout_desc_init(&d, op, dtype, plan);
    if (!err && op == DROPOUT_OP_BIAS_DROPOUT_ADD) err = dropout_desc_set_bias_len(&d, bias_len);
    if (err) return err;
    t.out = out; t.mask = mask; t.in = in; t.bias = bias; t.residual = residual;
    return dropout_cuda_run(&d, &t, cs);
+}
+
+/* A step: n fresh positions of g (the CPU's checks, in its order), the short call on
+   them, and g moved on only when that call returns DROPOUT_OK. */
+static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g, const dropout_rule *rule,
+                              dropout_plan *plan, size_t n, size_t bias_len, void *out, uint8_t *mask,
+                              const void *in, const void *bias, const void *residual, cudaStream_t cs)
+{
+   dropout_plan p;
+   int err = dropout__step_plan(g, rule, n, &p);
+   if (!err) err = dropout_cuda__short(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, cs);
+   if (err) return err;
+   g->next += (uint64_t)n;
+   if (plan) *plan = p;
+   return DROPOUT_OK;
 }
 
 /* apply_mask's plan: the rule over n positions (the coordinates are not used) */
@@ -1327,7 +1365,7 @@ static int dropout_cuda__apply_mask(dropout_dtype dtype, const dropout_rule *rul
    if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;   /* dropout_apply_mask_*'s order */
    if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
    if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
-   return dropout_cuda__short(DROPOUT_OP_APPLY_MASK, dtype, &plan, 0, y, (uint8_t *)mask, x, NULL, NULL, cs);
+   return dropout_cuda__short(DROPOUT_OP_APPLY_MASK, dtype, &plan, n, 0, y, (uint8_t *)mask, x, NULL, NULL, cs);
 }
 
 extern "C" {
@@ -1357,36 +1395,54 @@ DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved,
    return dropout_cuda__launched();
 }
 
-DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, uint8_t *mask, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_mask(const dropout_plan *plan, size_t n, uint8_t *mask, cudaStream_t cs)
 {
-   return dropout_cuda__short(DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, plan, 0, NULL, mask, NULL, NULL, NULL, cs);
+   return dropout_cuda__short(DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, plan, n, 0, NULL, mask, NULL, NULL, NULL, cs);
 }
 
 /* The short calls of every dtype, from its row of dropout.h's DROPOUT__DTYPES (CUDA_T the
-   element type): dropout_cuda_forward_<sfx>, _backward_<sfx>, _apply_mask_<sfx>,
-   _bias_dropout_add_<sfx>; their prototypes are written out above. */
+   element type): dropout_cuda_forward_<sfx>, _replay_<sfx>, _backward_<sfx>,
+   _apply_mask_<sfx>, _bias_dropout_add_<sfx>, _bias_dropout_add_replay_<sfx>; their
+   prototypes are written out above. */
 #define DROPOUT_CUDA__SHORT_CALLS(NAME, value, sfx, T, size, CUDA_T, K)                                      \
-   DROPOUT_CUDADEF int dropout_cuda_forward_##sfx(const dropout_plan *plan, CUDA_T *y, uint8_t *mask,         \
-                                                  const CUDA_T *x, cudaStream_t cs)                           \
+   DROPOUT_CUDADEF int dropout_cuda_forward_##sfx(dropout_gen *g, const dropout_rule *rule, dropout_plan *plan, \
+                                                  size_t n, CUDA_T *y, uint8_t *mask, const CUDA_T *x,        \
+                                                  cudaStream_t cs)                                            \
    {                                                                                                           \
-      return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_##NAME, plan, 0, y, mask, x, NULL, NULL, cs); \
+      return dropout_cuda__step(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_##NAME, g, rule, plan, n, 0, y, mask, x,   \
+                                NULL, NULL, cs);                                                               \
    }                                                                                                           \
-   DROPOUT_CUDADEF int dropout_cuda_backward_##sfx(const dropout_plan *plan, CUDA_T *dx, const CUDA_T *dy,    \
-                                                   cudaStream_t cs)                                            \
+   DROPOUT_CUDADEF int dropout_cuda_replay_##sfx(const dropout_plan *plan, size_t n, CUDA_T *y, uint8_t *mask, \
+                                                 const CUDA_T *x, cudaStream_t cs)                            \
    {                                                                                                           \
-      return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_##NAME, plan, 0, dx, NULL, dy, NULL, NULL, cs); \
+      return dropout_cuda__short(DROPOUT_OP_FORWARD, DROPOUT_DTYPE_##NAME, plan, n, 0, y, mask, x, NULL, NULL, cs); \
+   }                                                                                                           \
+   DROPOUT_CUDADEF int dropout_cuda_backward_##sfx(const dropout_plan *plan, size_t n, CUDA_T *dx,           \
+                                                   const CUDA_T *dy, cudaStream_t cs)                         \
+   {                                                                                                           \
+      return dropout_cuda__short(DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_##NAME, plan, n, 0, dx, NULL, dy, NULL, NULL, cs); \
    }                                                                                                           \
    DROPOUT_CUDADEF int dropout_cuda_apply_mask_##sfx(const dropout_rule *rule, size_t n, CUDA_T *y,           \
                                                      const uint8_t *mask, const CUDA_T *x, cudaStream_t cs)   \
    {                                                                                                           \
       return dropout_cuda__apply_mask(DROPOUT_DTYPE_##NAME, rule, n, y, mask, x, cs);                          \
    }                                                                                                           \
-   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##sfx(const dropout_plan *plan, size_t bias_len, CUDA_T *y, \
-                                                           uint8_t *mask, const CUDA_T *x, const CUDA_T *bias,  \
-                                                           const CUDA_T *residual, cudaStream_t cs)             \
+   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_##sfx(dropout_gen *g, const dropout_rule *rule,          \
+                                                           dropout_plan *plan, size_t n, size_t bias_len,     \
+                                                           CUDA_T *y, uint8_t *mask, const CUDA_T *x,         \
+                                                           const CUDA_T *bias, const CUDA_T *residual,        \
+                                                           cudaStream_t cs)                                   \
    {                                                                                                           \
-      return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_##NAME, plan, bias_len, y, mask, x, \
-                                 bias, residual, cs);                                                          \
+      return dropout_cuda__step(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_##NAME, g, rule, plan, n, bias_len, \
+                                y, mask, x, bias, residual, cs);                                               \
+   }                                                                                                           \
+   DROPOUT_CUDADEF int dropout_cuda_bias_dropout_add_replay_##sfx(const dropout_plan *plan, size_t n,         \
+                                                                  size_t bias_len, CUDA_T *y, uint8_t *mask,  \
+                                                                  const CUDA_T *x, const CUDA_T *bias,        \
+                                                                  const CUDA_T *residual, cudaStream_t cs)    \
+   {                                                                                                           \
+      return dropout_cuda__short(DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_##NAME, plan, n, bias_len, y, mask, \
+                                 x, bias, residual, cs);                                                       \
    }
 DROPOUT__DTYPES(DROPOUT_CUDA__SHORT_CALLS)
 #undef DROPOUT_CUDA__SHORT_CALLS
@@ -1429,5 +1485,10 @@ DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos fi
 #endif
 
 #endif /* __CUDACC__ */
+
+#ifdef DROPOUT_CUDA__V0_GEN_NAME   /* 0.1's dropout_gen again, for the 0.1 code that follows */
+#define dropout_gen dropout_v0_gen
+#undef DROPOUT_CUDA__V0_GEN_NAME
+#endif
 
 #endif /* DROPOUT_CUDA_CUH_INCLUDED */

@@ -52,23 +52,23 @@ typedef struct dropout_cuda_philox_state {
                                     run-time offset + n passes 2^64 (then nothing is written) */
 } dropout_cuda_philox_state;
 
-DROPOUT_V0__USE("dropout_cuda_forward_f32(&plan, y, mask, x, cs)")
+DROPOUT_V0__USE("dropout_cuda_replay_f32(&plan, n, y, mask, x, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_forward_f32(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_forward_f64(&plan, y, mask, x, cs)")
+DROPOUT_V0__USE("dropout_cuda_replay_f64(&plan, n, y, mask, x, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_forward_f64(double *y, uint8_t *mask, const double *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_forward_f16(&plan, y, mask, x, cs)")
+DROPOUT_V0__USE("dropout_cuda_replay_f16(&plan, n, y, mask, x, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_forward_f16(__half *y, uint8_t *mask, const __half *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_forward_bf16(&plan, y, mask, x, cs)")
+DROPOUT_V0__USE("dropout_cuda_replay_bf16(&plan, n, y, mask, x, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_forward_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_backward_f32(&plan, dx, dy, cs)")
+DROPOUT_V0__USE("dropout_cuda_backward_f32(&plan, n, dx, dy, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_backward_f32(float *dx, const float *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_backward_f64(&plan, dx, dy, cs)")
+DROPOUT_V0__USE("dropout_cuda_backward_f64(&plan, n, dx, dy, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_backward_f64(double *dx, const double *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_backward_f16(&plan, dx, dy, cs)")
+DROPOUT_V0__USE("dropout_cuda_backward_f16(&plan, n, dx, dy, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_backward_f16(__half *dx, const __half *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_backward_bf16(&plan, dx, dy, cs)")
+DROPOUT_V0__USE("dropout_cuda_backward_bf16(&plan, n, dx, dy, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_backward_bf16(__nv_bfloat16 *dx, const __nv_bfloat16 *dy, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_mask(&plan, mask, cs)")
+DROPOUT_V0__USE("dropout_cuda_mask(&plan, n, mask, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_mask(uint8_t *mask, size_t n, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_V0__USE("dropout_cuda_apply_mask_f32(&rule, n, y, mask, x, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_apply_mask_f32(float *y, const float *x, const uint8_t *mask, size_t n, double p, int bits, cudaStream_t cs);
@@ -94,13 +94,13 @@ DROPOUT_V0__USE("dropout_cuda_fill_uniform_f64(key, dropout_pos_make(index), out
 DROPOUT_CUDADEF int dropout_cuda_v0_fill_uniform_f64(double *out, size_t n, uint64_t seed, uint64_t stream, uint64_t index, cudaStream_t cs);
 DROPOUT_V0__USE("dropout_cuda_fill_normal_f32(key, dropout_pos_make(offset), out, n, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_fill_normal_f32(float *out, size_t n, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_f32(&plan, cols, y, mask, x, bias, residual, cs)")
+DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_replay_f32(&plan, n, cols, y, mask, x, bias, residual, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f32(float *y, uint8_t *mask, const float *x, const float *bias, const float *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_f64(&plan, cols, y, mask, x, bias, residual, cs)")
+DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_replay_f64(&plan, n, cols, y, mask, x, bias, residual, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f64(double *y, uint8_t *mask, const double *x, const double *bias, const double *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_f16(&plan, cols, y, mask, x, bias, residual, cs)")
+DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_replay_f16(&plan, n, cols, y, mask, x, bias, residual, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_f16(__half *y, uint8_t *mask, const __half *x, const __half *bias, const __half *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
-DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_bf16(&plan, cols, y, mask, x, bias, residual, cs)")
+DROPOUT_V0__USE("dropout_cuda_bias_dropout_add_replay_bf16(&plan, n, cols, y, mask, x, bias, residual, cs)")
 DROPOUT_CUDADEF int dropout_cuda_v0_bias_dropout_add_bf16(__nv_bfloat16 *y, uint8_t *mask, const __nv_bfloat16 *x, const __nv_bfloat16 *bias, const __nv_bfloat16 *residual, size_t rows, size_t cols, double p, int bits, uint64_t seed, uint64_t stream, uint64_t offset, cudaStream_t cs);
 DROPOUT_V0__USE("dropout_cuda_run with dropout_desc_set_device_coords (and dropout_cuda_advance)")
 DROPOUT_CUDADEF int dropout_cuda_forward_f32_state(float *y, uint8_t *mask, const float *x, size_t n, double p, int bits, uint64_t stream, dropout_cuda_philox_state st, cudaStream_t cs);
@@ -280,12 +280,12 @@ static int dropout_cuda_v0__drop(dropout_dtype dt, dropout_op op, void *y, uint8
    err = dropout_plan_at(&pl, &r, dropout_key_make(st.seed, stream), dropout_pos_make(st.offset_ptr ? 0u : st.offset), (uint64_t)n);
    if (err) return dropout_v0__code(err);
    if (!st.seed_ptr && !st.offset_ptr) {   /* the short calls */
-      if (op == DROPOUT_OP_MASK) return dropout_v0__code(dropout_cuda_mask(&pl, mask, cs));
+      if (op == DROPOUT_OP_MASK) return dropout_v0__code(dropout_cuda_mask(&pl, n, mask, cs));
       switch (dt) {
-      case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_cuda_forward_f32(&pl, (float *)y, mask, (const float *)x, cs));
-      case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_cuda_forward_f64(&pl, (double *)y, mask, (const double *)x, cs));
-      case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_cuda_forward_f16(&pl, (__half *)y, mask, (const __half *)x, cs));
-      default: return dropout_v0__code(dropout_cuda_forward_bf16(&pl, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, cs));
+      case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_cuda_replay_f32(&pl, n, (float *)y, mask, (const float *)x, cs));
+      case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_cuda_replay_f64(&pl, n, (double *)y, mask, (const double *)x, cs));
+      case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_cuda_replay_f16(&pl, n, (__half *)y, mask, (const __half *)x, cs));
+      default: return dropout_v0__code(dropout_cuda_replay_bf16(&pl, n, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, cs));
       }
    }
    err = dropout_desc_init(&d, op, dt, &pl);
@@ -350,10 +350,10 @@ static int dropout_cuda_v0__fused(dropout_dtype dt, void *y, uint8_t *mask, cons
    if (err) return dropout_v0__code(err);
    if (!st.seed_ptr && !st.offset_ptr) {
       switch (dt) {
-      case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_cuda_bias_dropout_add_f32(&pl, cols, (float *)y, mask, (const float *)x, (const float *)bias, (const float *)residual, cs));
-      case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_cuda_bias_dropout_add_f64(&pl, cols, (double *)y, mask, (const double *)x, (const double *)bias, (const double *)residual, cs));
-      case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_cuda_bias_dropout_add_f16(&pl, cols, (__half *)y, mask, (const __half *)x, (const __half *)bias, (const __half *)residual, cs));
-      default: return dropout_v0__code(dropout_cuda_bias_dropout_add_bf16(&pl, cols, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, (const __nv_bfloat16 *)bias, (const __nv_bfloat16 *)residual, cs));
+      case DROPOUT_DTYPE_F32: return dropout_v0__code(dropout_cuda_bias_dropout_add_replay_f32(&pl, n, cols, (float *)y, mask, (const float *)x, (const float *)bias, (const float *)residual, cs));
+      case DROPOUT_DTYPE_F64: return dropout_v0__code(dropout_cuda_bias_dropout_add_replay_f64(&pl, n, cols, (double *)y, mask, (const double *)x, (const double *)bias, (const double *)residual, cs));
+      case DROPOUT_DTYPE_F16: return dropout_v0__code(dropout_cuda_bias_dropout_add_replay_f16(&pl, n, cols, (__half *)y, mask, (const __half *)x, (const __half *)bias, (const __half *)residual, cs));
+      default: return dropout_v0__code(dropout_cuda_bias_dropout_add_replay_bf16(&pl, n, cols, (__nv_bfloat16 *)y, mask, (const __nv_bfloat16 *)x, (const __nv_bfloat16 *)bias, (const __nv_bfloat16 *)residual, cs));
       }
    }
    err = dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, dt, &pl);
@@ -383,7 +383,7 @@ static int dropout_cuda_v0__bcast(dropout_dtype dt, dropout_op op, void *y, uint
    r = dropout_v0__rule(p, bits);
    err = dropout_plan_at(&pl, &r, dropout_key_make(seed, stream), dropout_pos_make(offset), (uint64_t)np);
    if (err) return dropout_v0__code(err);
-   if (ne == 0) return dropout_v0__code(dropout_cuda_mask(&pl, mask, cs));   /* an empty tensor: the mask alone, in its own shape */
+   if (ne == 0) return dropout_v0__code(dropout_cuda_mask(&pl, np, mask, cs));   /* an empty tensor: the mask alone, in its own shape */
    err = dropout_desc_init(&d, op, dt, &pl);
    if (!err) err = dropout_desc_set_shape(&d, shape->rank, shape->dim);
    if (!err) err = dropout_desc_set_broadcast(&d, shape->broadcast);

@@ -48,22 +48,22 @@ static int run_case(const bufs &B, int what, int bits)
    if (!B.bf16) {
       float *x = (float *)B.x, *y = (float *)B.y;
       switch (what) {
-      case 1: return dropout_cuda_forward_f32(&plan, y, NULL, x, 0);
-      case 2: return dropout_cuda_forward_f32(&plan, y, B.m, x, 0);
-      case 3: return dropout_cuda_backward_f32(&plan, y, x, 0);
+      case 1: return dropout_cuda_replay_f32(&plan, B.n, y, NULL, x, 0);
+      case 2: return dropout_cuda_replay_f32(&plan, B.n, y, B.m, x, 0);
+      case 3: return dropout_cuda_backward_f32(&plan, B.n, y, x, 0);
       case 4: return dropout_cuda_apply_mask_f32(&rule, B.n, y, B.m, x, 0);
-      case 5: return dropout_cuda_bias_dropout_add_f32(&plan, B.cols, y, NULL, x, (float *)B.b, (float *)B.r, 0);
-      default: return dropout_cuda_bias_dropout_add_f32(&plan, B.cols, y, B.m, x, (float *)B.b, (float *)B.r, 0);
+      case 5: return dropout_cuda_bias_dropout_add_replay_f32(&plan, B.n, B.cols, y, NULL, x, (float *)B.b, (float *)B.r, 0);
+      default: return dropout_cuda_bias_dropout_add_replay_f32(&plan, B.n, B.cols, y, B.m, x, (float *)B.b, (float *)B.r, 0);
       }
    }
    __nv_bfloat16 *x = (__nv_bfloat16 *)B.x, *y = (__nv_bfloat16 *)B.y;
    switch (what) {
-   case 1: return dropout_cuda_forward_bf16(&plan, y, NULL, x, 0);
-   case 2: return dropout_cuda_forward_bf16(&plan, y, B.m, x, 0);
-   case 3: return dropout_cuda_backward_bf16(&plan, y, x, 0);
+   case 1: return dropout_cuda_replay_bf16(&plan, B.n, y, NULL, x, 0);
+   case 2: return dropout_cuda_replay_bf16(&plan, B.n, y, B.m, x, 0);
+   case 3: return dropout_cuda_backward_bf16(&plan, B.n, y, x, 0);
    case 4: return dropout_cuda_apply_mask_bf16(&rule, B.n, y, B.m, x, 0);
-   case 5: return dropout_cuda_bias_dropout_add_bf16(&plan, B.cols, y, NULL, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, 0);
-   default: return dropout_cuda_bias_dropout_add_bf16(&plan, B.cols, y, B.m, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, 0);
+   case 5: return dropout_cuda_bias_dropout_add_replay_bf16(&plan, B.n, B.cols, y, NULL, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, 0);
+   default: return dropout_cuda_bias_dropout_add_replay_bf16(&plan, B.n, B.cols, y, B.m, x, (__nv_bfloat16 *)B.b, (__nv_bfloat16 *)B.r, 0);
    }
 }
 

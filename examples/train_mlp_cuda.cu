@@ -8,10 +8,11 @@
    run happens here too, and the two sets of final weights are compared byte for byte.
 
    Why the bits can match:
-   - dropout is the library's own GPU launchers (dropout_cuda_forward_f32 and
+   - dropout is the library's own GPU launchers (dropout_cuda_replay_f32 and
      dropout_cuda_backward_f32 from dropout_cuda.cuh) on the plans the CPU run uses
-     (mlp_step_plans: the same generator, the same reservations): the mask is a function
-     of (seed, stream, position), not of the grid;
+     (mlp_step_plans reserves both layers' positions of the step from the one generator,
+     as the CPU run does): the mask is a function of (seed, stream, position), not of the
+     grid;
    - every matrix kernel computes one output with the same sequence of roundings as the
      CPU loop (one thread per output, a sequential k loop, bias first), written with
      mul_rn/add_rn, which are __fmul_rn/__fadd_rn here: nvcc never contracts those into
@@ -183,18 +184,18 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
          gather_kernel<<<blocks_for(B), 128>>>(d_x, d_y, d_tx, d_ty, d_perm + at, B);
          matmul_forward_kernel<<<blocks_for(BH), 128>>>(d_h1, d_x, Pt.w1, Pt.b1, B, IN, H);
          relu_forward_kernel<<<blocks_for(BH), 128>>>(d_d1, d_h1, BH);
-         DROPOUT_CHECK(dropout_cuda_forward_f32(&plan[0], d_d1, NULL, d_d1, 0));
+         DROPOUT_CHECK(dropout_cuda_replay_f32(&plan[0], (size_t)BH, d_d1, NULL, d_d1, 0));
          matmul_forward_kernel<<<blocks_for(BH), 128>>>(d_h2, d_d1, Pt.w2, Pt.b2, B, H, H);
          relu_forward_kernel<<<blocks_for(BH), 128>>>(d_d2, d_h2, BH);
-         DROPOUT_CHECK(dropout_cuda_forward_f32(&plan[1], d_d2, NULL, d_d2, 0));
+         DROPOUT_CHECK(dropout_cuda_replay_f32(&plan[1], (size_t)BH, d_d2, NULL, d_d2, 0));
          matmul_forward_kernel<<<blocks_for(B * CLASSES), 128>>>(d_logits, d_d2, Pt.w3, Pt.b3, B, H, CLASSES);
          softmax_xent_kernel<<<blocks_for(B), 128>>>(d_dlogits, d_losses, d_logits, d_y, B);
          matmul_backward_input_kernel<<<blocks_for(BH), 128>>>(d_g2, d_dlogits, Pt.w3, B, H, CLASSES);
          /* mask-free backward: the same plan rebuilds the forward's mask */
-         DROPOUT_CHECK(dropout_cuda_backward_f32(&plan[1], d_g2, d_g2, 0));
+         DROPOUT_CHECK(dropout_cuda_backward_f32(&plan[1], (size_t)BH, d_g2, d_g2, 0));
          relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g2, d_h2, BH);
          matmul_backward_input_kernel<<<blocks_for(BH), 128>>>(d_g1, d_g2, Pt.w2, B, H, H);
-         DROPOUT_CHECK(dropout_cuda_backward_f32(&plan[0], d_g1, d_g1, 0));
+         DROPOUT_CHECK(dropout_cuda_backward_f32(&plan[0], (size_t)BH, d_g1, d_g1, 0));
          relu_backward_kernel<<<blocks_for(BH), 128>>>(d_g1, d_h1, BH);
          matmul_backward_weight_kernel<<<blocks_for(H * CLASSES), 128>>>(G.w3, d_dlogits, d_d2, B, H, CLASSES);
          matmul_backward_weight_kernel<<<blocks_for(H * H), 128>>>(G.w2, d_g2, d_d1, B, H, H);

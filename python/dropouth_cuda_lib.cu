@@ -56,7 +56,7 @@ DROPOUTH_API int dropouth_cuda_run(int op, int dtype, double p, int bits, uint64
    if ((rc = dropout_rule_init(&rule, p, (dropout_bits)bits)) != DROPOUT_OK) return rc;
    if ((rc = dropout_plan_at(&plan, &rule, dropout_key_make(seed, stream), dropout_pos_make(pos), count)) != DROPOUT_OK)
       return rc;
-   if (op == DROPOUTH_OP_MASK) return dropout_cuda_mask(&plan, mask, cs);
+   if (op == DROPOUTH_OP_MASK) return dropout_cuda_mask(&plan, (size_t)count, mask, cs);
    rc = dropouth__describe(&d, &t, dop, dtype, &plan, rank, dims, out_strides, in_strides, out, mask, in);
    if (rc != DROPOUT_OK) return rc;
    return dropout_cuda_run(&d, &t, cs);

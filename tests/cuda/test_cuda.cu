@@ -241,16 +241,29 @@ static void test_launchers(void)
    dropout_rule_init(&r0, 0.0, DROPOUT_BITS_8);
    dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), n);
    dropout_plan_at(&p0, &r0, dropout_key_make(1, 2), dropout_pos_make(3), n);
-   if ((rc = dropout_cuda_forward_f32(NULL, dy, NULL, dx, 0)) != DROPOUT_ERR_NULL_PLAN) { ok = 0; snprintf(why, sizeof why, "NULL plan: %d", rc); }
-   if ((rc = dropout_cuda_forward_f32(&plan, dy, NULL, NULL, 0)) != DROPOUT_ERR_NULL_INPUT) { ok = 0; snprintf(why, sizeof why, "NULL x: %d", rc); }
+   if ((rc = dropout_cuda_replay_f32(NULL, n, dy, NULL, dx, 0)) != DROPOUT_ERR_NULL_PLAN) { ok = 0; snprintf(why, sizeof why, "NULL plan: %d", rc); }
+   if ((rc = dropout_cuda_replay_f32(&plan, n, dy, NULL, NULL, 0)) != DROPOUT_ERR_NULL_INPUT) { ok = 0; snprintf(why, sizeof why, "NULL x: %d", rc); }
    bad = plan; bad.rule.bits = 12;
-   if ((rc = dropout_cuda_forward_f32(&bad, dy, NULL, dx, 0)) != DROPOUT_ERR_RULE) { ok = 0; snprintf(why, sizeof why, "bits 12: %d", rc); }
+   if ((rc = dropout_cuda_replay_f32(&bad, n, dy, NULL, dx, 0)) != DROPOUT_ERR_RULE) { ok = 0; snprintf(why, sizeof why, "bits 12: %d", rc); }
    bad = plan; bad.pos = UINT64_MAX - 5;
-   if ((rc = dropout_cuda_forward_f32(&bad, dy, NULL, dx, 0)) != DROPOUT_ERR_RANGE) { ok = 0; snprintf(why, sizeof why, "range: %d", rc); }
-   if ((rc = dropout_cuda_bias_dropout_add_f32(&plan, 7, dy, NULL, dx, dx, dx, 0)) != DROPOUT_ERR_BIAS_LEN) { ok = 0; snprintf(why, sizeof why, "bias_len 7 of 1000: %d", rc); }
-   if ((rc = dropout_cuda_backward_f32(&p0, dy, dx, 0)) != 0) { ok = 0; snprintf(why, sizeof why, "backward p 0: %d", rc); }
+   if ((rc = dropout_cuda_replay_f32(&bad, n, dy, NULL, dx, 0)) != DROPOUT_ERR_RANGE) { ok = 0; snprintf(why, sizeof why, "range: %d", rc); }
+   if ((rc = dropout_cuda_bias_dropout_add_replay_f32(&plan, n, 7, dy, NULL, dx, dx, dx, 0)) != DROPOUT_ERR_BIAS_LEN) { ok = 0; snprintf(why, sizeof why, "bias_len 7 of 1000: %d", rc); }
+   if ((rc = dropout_cuda_backward_f32(&p0, n, dy, dx, 0)) != 0) { ok = 0; snprintf(why, sizeof why, "backward p 0: %d", rc); }
    CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
    if (memcmp(hy.data(), hx.data(), n * 4)) { ok = 0; strcpy(why, "p = 0 is not a bit copy (NaN payload)"); }
+   {   /* a step from a generator: the plan it hands back is the CPU's, its bits the replay's */
+      dropout_gen g;
+      dropout_plan step;
+      dropout_gen_resume(&g, plan.key, plan.pos);
+      if ((rc = dropout_cuda_forward_f32(&g, &rule, &step, n, dy, NULL, dx, 0)) != 0 || g.next != plan.pos + n ||
+          memcmp(&step, &plan, sizeof step)) {
+         ok = 0; snprintf(why, sizeof why, "step forward: %d, g at %llu", rc, (unsigned long long)g.next);
+      }
+      CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+      if (ok && (rc = dropout_cuda_replay_f32(&plan, n, dy, NULL, dx, 0)) != 0) { ok = 0; snprintf(why, sizeof why, "replay: %d", rc); }
+      CU(cudaMemcpy(hw.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+      if (ok && memcmp(hy.data(), hw.data(), n * 4)) { ok = 0; strcpy(why, "a step's forward and the replay of its plan differ"); }
+   }
    if (strcmp(dropout_cuda_strerror(DROPOUT_ERR_CUDA_BASE - (int)cudaErrorInvalidValue), cudaGetErrorString(cudaErrorInvalidValue))) { ok = 0; strcpy(why, "strerror of a CUDA code"); }
    if (strcmp(dropout_cuda_strerror(DROPOUT_ERR_RULE), dropout_strerror(DROPOUT_ERR_RULE))) { ok = 0; strcpy(why, "strerror of a library code"); }
    /* a launch failure travels in the code: a block of 2048 threads is invalid */
@@ -260,7 +273,7 @@ static void test_launchers(void)
       rc = dropout_cuda__launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 1, 2048, 0);
       if (rc > DROPOUT_ERR_CUDA_BASE) { ok = 0; snprintf(why, sizeof why, "bad launch returned %d", rc); }
    }
-   report("launchers check before launching (dropout.h's codes); CUDA errors map to codes", ok, why);
+   report("launchers check before launching (dropout.h's codes); a step from a generator == the replay of its plan; CUDA errors map to codes", ok, why);
    cudaFree(dx); cudaFree(dy);
 }
 

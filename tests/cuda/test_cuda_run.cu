@@ -217,14 +217,40 @@ static void test_refusals(void)
    CHECK(rc == DROPOUT_ERR_NULL_OUTPUT, "fill_u32 into NULL: %d", rc);
    /* 2^62 f32 elements: no buffer holds them; the CPU's DROPOUT_ERR_SIZE, not a shape overflow */
    CHECK(dropout_plan_at(&big, &r, key, dropout_pos_make(0), (uint64_t)1 << 62) == DROPOUT_OK, "a plan of 2^62");
-   rc = dropout_cuda_forward_f32(&big, fake, NULL, fake, 0);
-   CHECK(rc == DROPOUT_ERR_SIZE, "forward_f32 of 2^62: %d", rc);
+   rc = dropout_cuda_replay_f32(&big, (size_t)1 << 62, fake, NULL, fake, 0);
+   CHECK(rc == DROPOUT_ERR_SIZE, "replay_f32 of 2^62: %d", rc);
+   {   /* the count and the generator, as the CPU's short calls take them */
+      dropout_gen g, copy;
+      dropout_plan p1, out;
+      dropout_gen_init(&g, key);
+      CHECK(dropout_plan_at(&p1, &r, key, dropout_pos_make(0), 256) == DROPOUT_OK, "a plan of 256");
+      rc = dropout_cuda_backward_f32(&p1, 64, fake, fake, 0);
+      CHECK(rc == DROPOUT_ERR_COUNT, "backward_f32 of a 256-element plan on 64: %d", rc);
+      rc = dropout_cuda_replay_f16(&p1, 257, (__half *)fake, NULL, (const __half *)fake, 0);
+      CHECK(rc == DROPOUT_ERR_COUNT, "replay_f16 of a 256-element plan on 257: %d", rc);
+      rc = dropout_cuda_mask(&p1, 255, (uint8_t *)fake, 0);
+      CHECK(rc == DROPOUT_ERR_COUNT, "mask of a 256-element plan on 255: %d", rc);
+      rc = dropout_cuda_bias_dropout_add_replay_f32(&p1, 128, 64, fake, NULL, fake, fake, fake, 0);
+      CHECK(rc == DROPOUT_ERR_COUNT, "bias_dropout_add_replay of a 256-element plan on 128: %d", rc);
+      rc = dropout_cuda_forward_f32(&g, &r, &out, (size_t)-16, fake, NULL, fake, 0);
+      CHECK(rc == DROPOUT_ERR_SIZE && g.next == 0, "forward_f32 of a negative int: %d, g at %llu", rc, (unsigned long long)g.next);
+      rc = dropout_cuda_forward_f32(&g, &r, &out, 256, fake, NULL, NULL, 0);
+      CHECK(rc == DROPOUT_ERR_NULL_INPUT && g.next == 0, "forward_f32 without x: %d, g at %llu", rc, (unsigned long long)g.next);
+      rc = dropout_cuda_forward_bf16(NULL, &r, &out, 256, (__nv_bfloat16 *)fake, NULL, (const __nv_bfloat16 *)fake, 0);
+      CHECK(rc == DROPOUT_ERR_NULL_GEN, "forward_bf16 without g: %d", rc);
+      copy = g;   /* a copy would hand out g's positions again */
+      rc = dropout_cuda_forward_f32(&copy, &r, &out, 256, fake, NULL, fake, 0);
+      CHECK(rc == DROPOUT_ERR_GEN_MOVED && copy.next == 0, "forward_f32 on a copy of g: %d", rc);
+      rc = dropout_cuda_bias_dropout_add_f64(&copy, &r, &out, 256, 64, (double *)fake, NULL, (const double *)fake,
+                                             (const double *)fake, (const double *)fake, 0);
+      CHECK(rc == DROPOUT_ERR_GEN_MOVED, "bias_dropout_add_f64 on a copy of g: %d", rc);
+   }
    rc = dropout_cuda_apply_mask_f32(&r, 8, fake, NULL, NULL, 0);
    CHECK(rc == DROPOUT_ERR_NULL_MASK, "apply_mask_f32 without mask and x (the CPU's order: the mask first): %d", rc);
    rc = dropout_cuda_advance(pos, pos, 1, 0);
    CHECK(rc == DROPOUT_ERR_OVERLAP, "advance with dev_saved == dev_pos: %d", rc);
    CHECK(strstr(dropout_cuda_strerror(-2003), "OpenCL") != NULL, "dropout_cuda_strerror(-2003): %s", dropout_cuda_strerror(-2003));
-   case_end("cuda refusals before any launch: fills whose bytes wrap, a count no buffer holds, NULLs in the CPU's order, advance onto itself");
+   case_end("cuda refusals before any launch: fills whose bytes wrap, a count no buffer holds or not the plan's, a copied generator, NULLs in the CPU's order (g not moved), advance onto itself");
 }
 
 int main(int argc, char **argv)
