@@ -96,8 +96,9 @@ def realised_p(p, bits=None):
 # ---- where masks come from: explicit coordinates or a Generator ------------------------------
 class Generator(object):
     """Hands out stream positions of one key (seed, stream): each call reserves the next
-    `count` positions, as dropout_gen_plan does in C. Plain data: it pickles and copies.
-    For NumPy arrays; PyTorch layers take their coordinates from torch's generator instead
+    `count` positions, as dropout_gen_plan does in C. It pickles (a checkpoint); copy.copy
+    and copy.deepcopy raise, as C refuses a copied dropout_gen: a copy would hand out the
+    same positions again, the same masks. For NumPy arrays; PyTorch layers take their coordinates from torch's generator instead
     (dropouth.Dropout), which activation checkpointing restores."""
 
     def __init__(self, seed, stream=0, position=0):
@@ -114,6 +115,14 @@ class Generator(object):
 
     def __setstate__(self, state):
         self.__init__(state["seed"], state["stream"], state["position"])
+
+    def __copy__(self):
+        raise TypeError("dropouth.Generator: a copy would hand out the same positions again (the same masks); "
+                        "pass the one generator, or make another on its own stream: dropouth.Generator(seed, "
+                        "stream=..., position=...); pickle it to checkpoint")
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
 
     def reserve(self, count):
         """The first of `count` fresh positions."""

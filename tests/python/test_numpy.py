@@ -358,9 +358,14 @@ def test_errors():
     import pickle
     g = dropouth.Generator(1, position=2 ** 64 - 1)
     g.reserve(1)
-    back = [pickle.loads(pickle.dumps(g)), copy.copy(g), copy.deepcopy(g)]
-    report("a Generator that has handed out every position (position 2^64) pickles and copies; it then refuses a call",
-           all(b.position == 2 ** 64 for b in back) and expect(ValueError, dropouth.mask, 1, 0.5, generator=back[0]) is not None)
+    back = pickle.loads(pickle.dumps(g))
+    report("a Generator that has handed out every position (position 2^64) pickles; it then refuses a call",
+           back.position == 2 ** 64 and expect(ValueError, dropouth.mask, 1, 0.5, generator=back) is not None)
+    g = dropouth.Generator(1, position=40)
+    copied = [expect(TypeError, copy.copy, g), expect(TypeError, copy.deepcopy, g),
+              expect(TypeError, copy.deepcopy, {"model": [g]})]
+    report("copy.copy and copy.deepcopy of a Generator (also inside a container) raise, naming the repeat; g unmoved",
+           all(m is not None and "same positions" in m for m in copied) and g.position == 40, repr(copied))
     report("unpack_mask of bytes and of forward's packed mask == mask()",
            np.array_equal(dropouth.unpack_mask(np.packbits(packed, bitorder="little").tobytes(), 100), packed))
     msg = value["p 0.001 at 8 bits"] or ""
