@@ -331,7 +331,9 @@ extern "C" {
    X(DROPOUT_ERR_NULL_DIMS, -40,       /* dims */ \
      "dims is NULL") \
    X(DROPOUT_ERR_GEN_MOVED, -41,       /* g is not where dropout_gen_init put it: a copy, a move, a load */ \
-     "g: not where dropout_gen_init made it (a copy hands out the same positions again): pass the one generator by pointer; one loaded or moved on purpose: dropout_gen_resume(g, key, next)")
+     "g: not where dropout_gen_init made it: a copy (passed by value, a struct copied) would hand out the same positions again, so pass the one generator by pointer; to move one, dropout_gen_move(to, from); a checkpoint loaded from a file, dropout_gen_resume(g, key, next)") \
+   X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \
+     "cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -663,9 +665,13 @@ DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
 typedef struct dropout_gen { dropout_key key; uint64_t next; const struct dropout_gen *dropout__home; } dropout_gen;
 /* A generator at position 0, made where it stays (g itself, not a copy of it). */
 DROPOUTDEF int dropout_gen_init(dropout_gen *g, dropout_key key);
-/* A generator at position `next` (a checkpoint's key and next; a generator loaded from a
-   file or moved on purpose, given its new place). */
+/* A generator at position `next`: a checkpoint's key and next, read back from a file. */
 DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next);
+/* The generator `from` moved to `to` (a model reallocated by hand): to continues where from
+   was, and from is refused from now on. A struct holding a generator is made in place (an
+   init function taking its address), not returned by value: whether a returned struct
+   keeps its address is the compiler's choice. */
+DROPOUTDEF int dropout_gen_move(dropout_gen *to, dropout_gen *from);
 /* 0.9's dropout_gen_make returned the generator by value, so every copy of it was a
    generator too. */
 #define dropout_gen_make(key) dropout_gen_make_is_gone__use_dropout_gen_init_and_pass_g_by_pointer
@@ -4286,6 +4292,20 @@ static int dropout__gen_check(const dropout_gen *g)
    if (!g) return DROPOUT_ERR_NULL_GEN;
    if (g->dropout__home != g) return DROPOUT_ERR_GEN_MOVED;
    return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_gen_move(dropout_gen *to, dropout_gen *from)
+{
+   dropout_key key;
+   uint64_t next;
+   int err = dropout__gen_check(from);
+   if (err) return err;
+   if (!to) return DROPOUT_ERR_NULL_GEN;
+   if (to == from) return DROPOUT_OK;
+   key = from->key;
+   next = from->next;
+   from->dropout__home = NULL;   /* the old place is refused from now on */
+   return dropout_gen_resume(to, key, next);
 }
 
 /* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest

@@ -1325,9 +1325,9 @@ static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64
 /* A short call: its descriptor, built and checked by dropout.h, run on the GPU. n is the
    caller's count, checked against the plan as the CPU's short calls check it (a count no
    buffer of this dtype holds, then another count than the plan's) before anything else. */
-static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t n, size_t bias_len,
-                               void *out, uint8_t *mask, const void *in, const void *bias, const void *residual,
-                               cudaStream_t cs)
+static int dropout_cuda__short_job(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t n,
+                                   size_t bias_len, void *out, uint8_t *mask, const void *in, const void *bias,
+                                   const void *residual, dropout_job *j)
 {
    dropout_desc d;
    dropout_tensors t;
@@ -1337,18 +1337,37 @@ static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout
    if (!err && op == DROPOUT_OP_BIAS_DROPOUT_ADD) err = dropout_desc_set_bias_len(&d, bias_len);
    if (err) return err;
    t.out = out; t.mask = mask; t.in = in; t.bias = bias; t.residual = residual;
-   return dropout_cuda_run(&d, &t, cs);
+   return dropout_lower(&d, &t, j);
+}
+
+static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t n, size_t bias_len,
+                               void *out, uint8_t *mask, const void *in, const void *bias, const void *residual,
+                               cudaStream_t cs)
+{
+   dropout_job j;
+   int err = dropout_cuda__short_job(op, dtype, plan, n, bias_len, out, mask, in, bias, residual, &j);
+   return err ? err : dropout_cuda__execute_job(&j, cs);
 }
 
 /* A step: n fresh positions of g (the CPU's checks, in its order), the short call on
-   them, and g moved on only when that call returns DROPOUT_OK. */
+   them, and g moved on only when its launches succeed. Not on a stream being captured
+   into a CUDA graph: g would move once, at capture, and every replay of the graph would
+   draw the same positions again (the device-coordinate descriptor is the graph's way). */
 static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g, const dropout_rule *rule,
                               dropout_plan *plan, size_t n, size_t bias_len, void *out, uint8_t *mask,
                               const void *in, const void *bias, const void *residual, cudaStream_t cs)
 {
    dropout_plan p;
+   dropout_job j;
    int err = dropout__step_plan(g, rule, n, &p);
-   if (!err) err = dropout_cuda__short(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, cs);
+   if (!err) err = dropout_cuda__short_job(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, &j);
+   if (!err) {
+      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+      cudaError_t e = cudaStreamIsCapturing(cs, &capture);
+      if (e != cudaSuccess) err = DROPOUT_ERR_CUDA_BASE - (int)e;
+      else if (capture != cudaStreamCaptureStatusNone) err = DROPOUT_ERR_CAPTURE;
+   }
+   if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
    g->next += (uint64_t)n;
    if (plan) *plan = p;

@@ -46,7 +46,12 @@
 #undef dropout_forward_f32
 #undef dropout_forward_f64
 #undef dropout_gen
+#undef dropout_gen_init
 #undef dropout_gen_make
+#undef dropout_gen_move
+#undef dropout_gen_plan
+#undef dropout_gen_resume
+#undef dropout_desc_new_step
 #undef dropout_mask
 #undef dropout_stream_u32
 #else
@@ -101,11 +106,11 @@ typedef struct dropout_v0_gen {
    uint64_t offset;   /* next unused stream position */
 } dropout_v0_gen;
 
-DROPOUT_V0__USE("dropout_gen_init(&g, dropout_key_make(seed, stream))")
+DROPOUT_V0__USE("dropout_gen_init(&g, dropout_key_make(seed, stream)) in a file without DROPOUT_V0_API")
 DROPOUTDEF dropout_v0_gen dropout_v0_gen_make(uint64_t seed, uint64_t stream);
 /* Reserve n positions: *offset receives the first, g->offset moves past the last.
    DROPOUT_ERR_RANGE when the generator cannot represent the next offset. */
-DROPOUT_V0__USE("dropout_gen_plan(&g, &rule, n, &plan)")
+DROPOUT_V0__USE("dropout_gen_plan(&g, &rule, n, &plan) in a file without DROPOUT_V0_API")
 DROPOUTDEF int dropout_gen_next(dropout_v0_gen *g, size_t n, uint64_t *offset);
 
 /* The raw stream: word `word` of stream `stream` under `seed`. */
@@ -971,6 +976,13 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #define dropout_gen dropout_v0_gen
 #undef dropout_gen_make   /* dropout.h's: 0.9's dropout_gen_make is gone */
 #define dropout_gen_make dropout_v0_gen_make
+/* 1.0's generator calls take 1.0's dropout_gen, which this file names 0.1's: in a file
+   with DROPOUT_V0_API they would write past a 0.1 generator, so they stop the build */
+#define dropout_gen_init(g, key) dropout_gen_init_needs_a_file_without_DROPOUT_V0_API
+#define dropout_gen_resume(g, key, next) dropout_gen_resume_needs_a_file_without_DROPOUT_V0_API
+#define dropout_gen_move(to, from) dropout_gen_move_needs_a_file_without_DROPOUT_V0_API
+#define dropout_gen_plan(g, rule, count, out) dropout_gen_plan_needs_a_file_without_DROPOUT_V0_API
+#define dropout_desc_new_step(d, g) dropout_desc_new_step_needs_a_file_without_DROPOUT_V0_API
 #define dropout_mask dropout_v0_mask
 #define dropout_stream_u32 dropout_v0_stream_u32
 

@@ -44,6 +44,28 @@ static inline int dropout_parallel_plan_ok(const dropout_plan *plan, size_t n, s
    return (uint64_t)n == plan->count ? DROPOUT_OK : DROPOUT_ERR_COUNT;
 }
 
+/* Do [a, a + an) and [b, b + bn) (bytes) share memory? */
+static inline int dropout_parallel__meets(const void *a, size_t an, const void *b, size_t bn)
+{
+   uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+   if (!a || !b || an == 0 || bn == 0) return 0;
+   return pa < pb + bn && pb < pa + an;
+}
+
+/* The whole buffers, as the one call checks them: an output partly over its input, or
+   the mask over the output (or, where the mask is written, over the input), is the
+   library's DROPOUT_ERR_OVERLAP. Each slice alone could pass (its parts may not meet)
+   and write before another slice is refused. */
+static inline int dropout_parallel_buffers_ok(size_t n, size_t es, const void *y, const uint8_t *mask,
+                                              int mask_written, const void *x)
+{
+   size_t bytes = n * es, mb = (n + 7u) / 8u;
+   if ((y != x && dropout_parallel__meets(y, bytes, x, bytes)) || dropout_parallel__meets(mask, mb, y, bytes) ||
+       (mask_written && dropout_parallel__meets(mask, mb, x, bytes)))
+      return DROPOUT_ERR_OVERLAP;
+   return DROPOUT_OK;
+}
+
 #ifdef _OPENMP
 #define DROPOUT_PARALLEL__PRAGMA _Pragma("omp parallel for num_threads(dropout_parallel__nt) schedule(static)")
 #define DROPOUT_PARALLEL__ONE_AT_A_TIME _Pragma("omp critical(dropout_parallel__err)")
@@ -83,6 +105,8 @@ static inline int dropout_replay_##T##_mt(const dropout_plan *plan, size_t n, E 
    if (err) return err;                                                                   \
    if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;                                       \
    if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;                                        \
+   err = dropout_parallel_buffers_ok(n, sizeof(E), y, mask, 1, x);                        \
+   if (err) return err;                                                                   \
    DROPOUT_PARALLEL__LOOP(n, nthreads, dropout_parallel__replay_##T(plan, at, m, y, mask, x)); \
    return err;                                                                            \
 }                                                                                         \
@@ -105,6 +129,8 @@ static inline int dropout_backward_##T##_mt(const dropout_plan *plan, size_t n, 
    if (err) return err;                                                                   \
    if (n > 0 && !dx) return DROPOUT_ERR_NULL_OUTPUT;                                      \
    if (n > 0 && !dy) return DROPOUT_ERR_NULL_INPUT;                                       \
+   err = dropout_parallel_buffers_ok(n, sizeof(E), dx, NULL, 0, dy);                      \
+   if (err) return err;                                                                   \
    DROPOUT_PARALLEL__LOOP(n, nthreads, dropout_parallel__backward_##T(plan, at, m, dx, dy)); \
    return err;                                                                            \
 }                                                                                         \
@@ -116,6 +142,7 @@ static inline int dropout_apply_mask_##T##_mt(const dropout_rule *rule, size_t n
    if (n == 0 || (uint64_t)n > (uint64_t)PTRDIFF_MAX / sizeof(E) || !y || !x || !mask)    \
       return dropout_apply_mask_##T(rule, n, y, mask, x);   /* the library's checks */    \
    err = dropout_apply_mask_##T(rule, 0, y, mask, x);       /* the rule's check */        \
+   if (!err) err = dropout_parallel_buffers_ok(n, sizeof(E), y, mask, 0, x);              \
    if (err) return err;                                                                   \
    DROPOUT_PARALLEL__LOOP(n, nthreads,                                                    \
       dropout_apply_mask_##T(rule, m, y + at, mask + at / 8u, x + at));                   \

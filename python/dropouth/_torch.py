@@ -67,10 +67,14 @@ def _take_cuda(device):
     return _mix64((_mix64(seed & _M64) + (offset & _M64)) & _M64)
 
 
-def _take(x, p):
+def _take(x, p, runs):
     """The value a call on tensor x takes (x checked: a CPU or a CUDA tensor); none where
-    nn.Dropout draws none (p = 0, p = 1, no elements), whose mask needs no seed: 0."""
-    if p == 0.0 or p == 1.0 or x.numel() == 0:
+    nn.Dropout draws none (p = 0, p = 1, no elements), whose mask needs no seed: 0. Under
+    samples= a rank whose local batch is empty still takes it when a sample has elements:
+    the one-process call it stands for does, and the ranks' generators must stay in step."""
+    if p == 0.0 or p == 1.0:
+        return 0
+    if x.numel() == 0 and not (isinstance(runs, _SampleRuns) and runs.per_sample > 0):
         return 0
     return _take_cuda(x.device) if x.is_cuda else _take_cpu()
 
@@ -143,6 +147,15 @@ def _check_inplace(x):
 
 
 # ---- samples: where each sample's positions start ------------------------------------------
+class _SampleRuns(list):
+    """The runs of a call with samples= (a rank's share of a global batch), and the elements
+    of one sample, which every rank knows even when its share is empty."""
+
+    def __init__(self, runs, per_sample):
+        list.__init__(self, runs)
+        self.per_sample = per_sample
+
+
 def _runs(samples, batch, per_sample):
     """The global sample indices of a local batch as runs (local first, first position, length):
     local sample i is global sample samples[i] and draws positions samples[i] * per_sample on."""
@@ -250,7 +263,7 @@ class DropoutFunction(torch.autograd.Function):
 
 def _seeded(x, coords):
     """coords with the value taken from torch's generator as the seed (coords[2] was None)."""
-    return coords[:2] + (_take(x, coords[0]),) + coords[3:]
+    return coords[:2] + (_take(x, coords[0], coords[4]),) + coords[3:]
 
 
 def _run(x, coords, inplace):
@@ -317,8 +330,10 @@ def _positions(x, perm, samples):
         return [(0, 0, x.shape[perm[0]] if perm else 1)]
     if not perm:
         raise ValueError("samples= needs a tensor with a batch dim (this one is 0-dimensional)")
-    batch = x.shape[perm[0]]
-    return _runs(samples, batch, x.numel() // batch if batch else 0)
+    per_sample = 1
+    for d in perm[1:]:
+        per_sample *= x.shape[d]
+    return _SampleRuns(_runs(samples, x.shape[perm[0]], per_sample), per_sample)
 
 
 def _fx_proxy(x):

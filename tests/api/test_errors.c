@@ -287,7 +287,8 @@ static void case_messages(void)
          strstr(dropout_strerror(DROPOUT_ERR_NULL_OUTPUT), "output") && strstr(dropout_strerror(DROPOUT_ERR_NULL_INPUT), "input") &&
          !strstr(dropout_strerror(DROPOUT_ERR_NULL_PLAN), "rule"), "a NULL message names the one argument");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_GEN_MOVED), "g:") != NULL, "the moved generator's message names g");
-   CHECK(strstr(dropout_strerror(-42), "unknown") != NULL, "-42 is not a code yet");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_CAPTURE), "graph") != NULL, "the capture message names the graph");
+   CHECK(strstr(dropout_strerror(-43), "unknown") != NULL, "-43 is not a code yet");
    case_end("api errors: each code has its own message, naming the argument");
 }
 

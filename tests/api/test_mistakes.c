@@ -197,8 +197,14 @@ static void case_copies(void)
    CHECK(dropout_gen_resume(&loaded, a.g.key, a.g.next) == DROPOUT_OK && dropout_gen_plan(&loaded, &r, N1, &q) == DROPOUT_OK &&
          dropout_gen_plan(&a.g, &r, N1, &p) == DROPOUT_OK && q.pos == p.pos && q.pos == N1, "resume: %llu", (unsigned long long)q.pos);
    CHECK(dropout_gen_init(NULL, a.g.key) == DROPOUT_ERR_NULL_GEN && dropout_gen_resume(NULL, a.g.key, 0) == DROPOUT_ERR_NULL_GEN, "NULL g");
+   /* a model moved by hand: the new place continues, the old one is refused */
+   CHECK(dropout_gen_move(&b.g, &a.g) == DROPOUT_OK && b.g.next == 2 * N1 && dropout_gen_plan(&b.g, &r, N1, &q) == DROPOUT_OK &&
+         q.pos == 2 * N1, "move: %llu", (unsigned long long)q.pos);
+   CHECK(dropout_gen_plan(&a.g, &r, N1, &p) == DROPOUT_ERR_GEN_MOVED && a.g.next == 2 * N1, "the old place of a moved generator ran");
+   CHECK(dropout_gen_move(&loaded, &a.g) == DROPOUT_ERR_GEN_MOVED && dropout_gen_move(NULL, &b.g) == DROPOUT_ERR_NULL_GEN &&
+         dropout_gen_move(&b.g, &b.g) == DROPOUT_OK && b.g.next == 3 * N1, "move from a moved-out generator, to NULL, onto itself");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_GEN_MOVED), "dropout_gen_resume") != NULL, "the message names the fix");
-   case_end("mistakes 8: a copied, zeroed or loaded generator is refused, nothing written; dropout_gen_resume places a loaded one");
+   case_end("mistakes 8: a copied, zeroed or loaded generator is refused, nothing written; dropout_gen_resume places a loaded one, dropout_gen_move a moved one");
 }
 
 int main(void)

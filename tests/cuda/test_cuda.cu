@@ -264,6 +264,21 @@ static void test_launchers(void)
       CU(cudaMemcpy(hw.data(), dy, n * 4, cudaMemcpyDeviceToHost));
       if (ok && memcmp(hy.data(), hw.data(), n * 4)) { ok = 0; strcpy(why, "a step's forward and the replay of its plan differ"); }
    }
+   {   /* a step on a stream being captured into a graph: its positions would be fixed at
+          capture and every replay would repeat them, so it is refused and g stays */
+      cudaStream_t cs;
+      cudaGraph_t graph;
+      dropout_gen g;
+      dropout_plan step;
+      CU(cudaStreamCreate(&cs));
+      dropout_gen_init(&g, plan.key);
+      CU(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+      rc = dropout_cuda_forward_f32(&g, &rule, &step, n, dy, NULL, dx, cs);
+      CU(cudaStreamEndCapture(cs, &graph));
+      if (ok && (rc != DROPOUT_ERR_CAPTURE || g.next != 0)) { ok = 0; snprintf(why, sizeof why, "a step under capture: %d, g at %llu", rc, (unsigned long long)g.next); }
+      cudaGraphDestroy(graph);
+      cudaStreamDestroy(cs);
+   }
    if (strcmp(dropout_cuda_strerror(DROPOUT_ERR_CUDA_BASE - (int)cudaErrorInvalidValue), cudaGetErrorString(cudaErrorInvalidValue))) { ok = 0; strcpy(why, "strerror of a CUDA code"); }
    if (strcmp(dropout_cuda_strerror(DROPOUT_ERR_RULE), dropout_strerror(DROPOUT_ERR_RULE))) { ok = 0; strcpy(why, "strerror of a library code"); }
    /* a launch failure travels in the code: a block of 2048 threads is invalid */
@@ -273,7 +288,7 @@ static void test_launchers(void)
       rc = dropout_cuda__launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 1, 2048, 0);
       if (rc > DROPOUT_ERR_CUDA_BASE) { ok = 0; snprintf(why, sizeof why, "bad launch returned %d", rc); }
    }
-   report("launchers check before launching (dropout.h's codes); a step from a generator == the replay of its plan; CUDA errors map to codes", ok, why);
+   report("launchers check before launching (dropout.h's codes); a step from a generator == the replay of its plan, refused under graph capture; CUDA errors map to codes", ok, why);
    cudaFree(dx); cudaFree(dy);
 }
 

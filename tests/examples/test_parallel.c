@@ -96,7 +96,16 @@ static void fill_inputs(void)
       CHECK(dropout_apply_mask_##T##_mt(&rule, 100, Y[1], NULL, X, 3) == DROPOUT_ERR_NULL_MASK, "NULL mask"); \
       CHECK(dropout_forward_##T##_mt(NULL, &rule, NULL, 100, Y[1], NULL, X, 2) == DROPOUT_ERR_NULL_GEN, "NULL g"); \
       CHECK(!memcmp(Y[1], untouched, sizeof untouched), "an erroring call wrote output");  \
-      case_end("parallel " NAME ": bad arguments return the library's codes, nothing written"); \
+      /* an output partly over its input: refused before any slice writes (a short last  \
+         slice alone would pass, and had written) */                                      \
+      dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make(0), 200);    \
+      CHECK(dropout_backward_##T##_mt(&plan, 200, Y[1] + 30, Y[1], 4) == DROPOUT_ERR_OVERLAP && \
+            dropout_replay_##T##_mt(&plan, 200, Y[1] + 64, mk[1], Y[1], 4) == DROPOUT_ERR_OVERLAP && \
+            dropout_replay_##T##_mt(&plan, 200, Y[1], (uint8_t *)(void *)(Y[1] + 100), X, 3) == DROPOUT_ERR_OVERLAP && \
+            dropout_apply_mask_##T##_mt(&rule, 200, Y[1] + 1, mk[1], Y[1], 4) == DROPOUT_ERR_OVERLAP, \
+            "an output partly over its input, or the mask inside the output: not refused"); \
+      CHECK(!memcmp(Y[1], untouched, sizeof untouched), "an overlapping call wrote output"); \
+      case_end("parallel " NAME ": bad arguments (overlaps too) return the library's codes, nothing written"); \
    } while (0)
 
 int main(void)

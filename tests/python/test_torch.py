@@ -550,6 +550,19 @@ def test_samples():
     y = layer(x)
     (y[[1, 5, 6, 2]]).square().sum().backward()
     report("samples=: the gradient is the one-process gradient of those samples", same(g, x.grad))
+    # a global batch smaller than the world (an epoch's last batch): a rank with no sample at
+    # one step must still stay in step with the one-process generator at the next
+    torch.manual_seed(0)
+    one = [layer(torch.ones(2, 8)), layer(torch.ones(3, 8))]
+    torch.manual_seed(0)
+    empty = layer(torch.ones(0, 8), samples=[])
+    later = layer(torch.ones(1, 8), samples=[2])
+    report("samples=: a rank whose share of a step is empty takes its value, so its next step is the one-process "
+           "mask (global batches 2 then 3, rank 2 of 3)", empty.shape == (0, 8) and same(later[0], one[1][2]))
+    torch.manual_seed(0)
+    state = torch.get_rng_state()
+    layer(torch.ones(0, 8))
+    report("without samples= an empty tensor takes nothing, as nn.Dropout", torch.equal(state, torch.get_rng_state()))
 # ---- row: second-order gradients ----------------------------------------------------------
 def test_autograd():
     x = torch.randn(6, 5, dtype=torch.float64, requires_grad=True)
