@@ -78,6 +78,16 @@
       Advance after the kernels that use the position, never before: the kernels read it
       when they run. One d_saved per dropout layer. A run whose device position would
       take it past 2^64 positions writes nothing (no code can come back from a kernel).
+      A step's forward (dropout_cuda_forward_*, _bias_dropout_add_* with a generator) on
+      a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
+      once, at capture.
+
+   BUILD FLAGS
+      Never --use_fast_math, -ftz=true, -prec-div=false or -prec-sqrt=false: under
+      -ftz=true every float multiply flushes subnormal inputs and results to zero
+      (mul.ftz.f32), and the bits differ from the CPU's. nvcc defines no macro for these
+      flags, so this file cannot stop such a build as dropout.h stops -ffast-math on the
+      host; tests/cuda builds with nvcc's defaults (-ftz=false -prec-div=true).
 
    DROPOUT_V0_API
       The 0.1.0 calls (dropout_cuda_forward_f32(y, mask, x, n, p, bits, seed, stream,
@@ -1361,11 +1371,16 @@ static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g
    dropout_job j;
    int err = dropout__step_plan(g, rule, n, &p);
    if (!err) err = dropout_cuda__short_job(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, &j);
+   if (!err) err = dropout_cuda__pending();   /* someone else's error first, left for them */
    if (!err) {
       cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
       cudaError_t e = cudaStreamIsCapturing(cs, &capture);
-      if (e != cudaSuccess) err = DROPOUT_ERR_CUDA_BASE - (int)e;
-      else if (capture != cudaStreamCaptureStatusNone) err = DROPOUT_ERR_CAPTURE;
+      if (e != cudaSuccess) {
+         (void)cudaGetLastError();   /* this call's own error: returned, not left for the next call */
+         err = DROPOUT_ERR_CUDA_BASE - (int)e;
+      } else if (capture != cudaStreamCaptureStatusNone) {
+         err = DROPOUT_ERR_CAPTURE;
+      }
    }
    if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
@@ -1381,7 +1396,9 @@ static int dropout_cuda__apply_mask(dropout_dtype dtype, const dropout_rule *rul
    dropout_plan plan;
    int err = dropout_plan_at(&plan, rule, dropout_key_make(0, 0), dropout_pos_make(0), (uint64_t)n);
    if (err) return err;
-   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;   /* dropout_apply_mask_*'s order */
+   /* dropout_apply_mask_*'s order: a count no buffer of this dtype holds, then the NULLs */
+   if (!dropout__count_ok((uint64_t)n, dropout__esize[(int)dtype - 1])) return DROPOUT_ERR_SIZE;
+   if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
    if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
    if (n > 0 && !x) return DROPOUT_ERR_NULL_INPUT;
    return dropout_cuda__short(DROPOUT_OP_APPLY_MASK, dtype, &plan, n, 0, y, (uint8_t *)mask, x, NULL, NULL, cs);

@@ -245,6 +245,10 @@ static void test_refusals(void)
                                              (const double *)fake, (const double *)fake, 0);
       CHECK(rc == DROPOUT_ERR_GEN_MOVED, "bias_dropout_add_f64 on a copy of g: %d", rc);
    }
+   rc = dropout_cuda_apply_mask_f32(&r, (size_t)PTRDIFF_MAX / 4u + 1u, NULL, NULL, NULL, 0);
+   CHECK(rc == DROPOUT_ERR_SIZE, "apply_mask_f32 of PTRDIFF_MAX / 4 + 1 with NULLs (the CPU's order: the size first): %d", rc);
+   rc = dropout_cuda_apply_mask_f16(&r, (size_t)PTRDIFF_MAX, NULL, (const uint8_t *)fake, (const __half *)fake, 0);
+   CHECK(rc == DROPOUT_ERR_SIZE, "apply_mask_f16 of PTRDIFF_MAX with NULL y: %d", rc);
    rc = dropout_cuda_apply_mask_f32(&r, 8, fake, NULL, NULL, 0);
    CHECK(rc == DROPOUT_ERR_NULL_MASK, "apply_mask_f32 without mask and x (the CPU's order: the mask first): %d", rc);
    rc = dropout_cuda_advance(pos, pos, 1, 0);
