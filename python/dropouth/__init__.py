@@ -98,8 +98,9 @@ class Generator(object):
     """Hands out stream positions of one key (seed, stream): each call reserves the next
     `count` positions, as dropout_gen_plan does in C. It pickles (a checkpoint); copy.copy
     and copy.deepcopy raise, as C refuses a copied dropout_gen: a copy would hand out the
-    same positions again, the same masks. For NumPy arrays; PyTorch layers take their coordinates from torch's generator instead
-    (dropouth.Dropout), which activation checkpointing restores."""
+    same positions again, the same masks. For NumPy arrays; PyTorch layers take their
+    coordinates from torch's generator instead (dropouth.Dropout), which activation
+    checkpointing restores."""
 
     def __init__(self, seed, stream=0, position=0):
         self.seed = _lib.u64("seed", seed)
