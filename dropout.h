@@ -36,7 +36,9 @@
       (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.
       Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
       Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
-      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (dropout_v0.h).
+      dropout_run; dropout_desc_new_step gives it each step's positions (its plan draws one
+      forward; dropout_desc_replay draws it again). 0.1.0 code: #define DROPOUT_V0_API
+      before the include (dropout_v0.h).
 
    OPTIONS (#define before including, in the implementation file at least)
       DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only; a program
@@ -333,7 +335,9 @@ extern "C" {
    X(DROPOUT_ERR_GEN_MOVED, -41,       /* g is not where dropout_gen_init put it: a copy, a move, a load */ \
      "g: not where dropout_gen_init made it: a copy (passed by value, a struct copied) would hand out the same positions again, so pass the one generator by pointer; to move one, dropout_gen_move(to, from); a checkpoint loaded from a file, dropout_gen_resume(g, key, next)") \
    X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \
-     "cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance")
+     "cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance") \
+   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already, or d is a copy */ \
+     "d: its plan already drew a forward's mask (a run of this descriptor), or d is a copy of the descriptor that took it: dropout_desc_new_step(d, g) at the top of each step gives it fresh positions; dropout_desc_replay(d) draws the same mask again on purpose (checkpoint recomputation, GAUSSIAN's backward)")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1161,7 +1165,9 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
    dropout_cuda_run in dropout_cuda.cuh). A descriptor is plain caller-owned data, filled
    by dropout_desc_init and the setters (each checks its argument); dropout_run checks it
    all again with the tensors before it writes anything. Adding an option later adds a
-   setter, never changes a prototype.
+   setter, never changes a prototype. Its plan draws one forward, and only from the
+   descriptor it was given to: a second forward run, or one of a copy, is refused until
+   dropout_desc_new_step (or dropout_desc_replay, to draw the same mask on purpose).
 
    Shape and strides: element (i0 .. ik) of the tensor (row-major logical order, the last
    dim fastest) sits at base[sum i_d * stride_d] of each operand (element strides, any
@@ -1182,6 +1188,8 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
      MOUT   writes the mask when one is given (the mask it draws)
      MIN    reads a stored mask (`mask` is an input, and required)
      GRAD   a gradient: may add into `out` (DROPOUT_GRAD_ACCUMULATE)
+     STEP   draws a step's mask: a run spends the descriptor's plan, and the next one
+            needs dropout_desc_new_step (or dropout_desc_replay, to draw it again)
      CLASS  the element work, dropout_op_class's DROPOUT_CLASS_ suffix
      CLF64  needs cl_khr_fp64 on OpenCL (the normals are computed in double there)
      CUDA, CL  the op of dropout_cuda.cuh's and dropout_opencl.h's kernels (their
@@ -1196,19 +1204,19 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
    NOISE             y = x + sigma z (dropout_desc_set_sigma); its gradient is dy
    BIAS_DROPOUT_ADD  out = residual + dropout(in + bias); mask: optional output */
 #define DROPOUT__OPS(X)                                                                    \
-   /* NAME             VALUE STR                  IN MOUT MIN GRAD CLASS CLF64 CUDA        CL         */ \
-   X(FORWARD,          1, "forward",          1, 1, 0, 0, PLAIN,  0, DROP,       DROP)       \
-   X(BACKWARD,         2, "backward",         1, 0, 0, 1, PLAIN,  0, DROP,       DROP)       \
-   X(MASK,             3, "mask",             0, 1, 0, 0, MASK,   0, MASK,       MASK)       \
-   X(APPLY_MASK,       4, "apply_mask",       1, 0, 1, 1, PLAIN,  0, APPLY_MASK, APPLY_MASK) \
-   X(ALPHA_FORWARD,    5, "alpha_forward",    1, 1, 0, 0, ALPHA,  0, ALPHA,      ALPHA)      \
-   X(ALPHA_BACKWARD,   6, "alpha_backward",   1, 0, 0, 1, ALPHA,  0, ALPHA_GRAD, ALPHA_GRAD) \
-   X(GAUSSIAN,         7, "gaussian",         1, 0, 0, 1, NORMAL, 1, GAUSS,      GAUSS)      \
-   X(NOISE,            8, "noise",            1, 0, 0, 0, NORMAL, 1, NOISE,      NOISE)      \
-   X(BIAS_DROPOUT_ADD, 9, "bias_dropout_add", 1, 1, 0, 0, FUSED,  0, FUSED,      FUSED)
+   /* NAME             VALUE STR                  IN MOUT MIN GRAD STEP CLASS CLF64 CUDA      CL         */ \
+   X(FORWARD,          1, "forward",          1, 1, 0, 0, 1, PLAIN,  0, DROP,       DROP)       \
+   X(BACKWARD,         2, "backward",         1, 0, 0, 1, 0, PLAIN,  0, DROP,       DROP)       \
+   X(MASK,             3, "mask",             0, 1, 0, 0, 1, MASK,   0, MASK,       MASK)       \
+   X(APPLY_MASK,       4, "apply_mask",       1, 0, 1, 1, 0, PLAIN,  0, APPLY_MASK, APPLY_MASK) \
+   X(ALPHA_FORWARD,    5, "alpha_forward",    1, 1, 0, 0, 1, ALPHA,  0, ALPHA,      ALPHA)      \
+   X(ALPHA_BACKWARD,   6, "alpha_backward",   1, 0, 0, 1, 0, ALPHA,  0, ALPHA_GRAD, ALPHA_GRAD) \
+   X(GAUSSIAN,         7, "gaussian",         1, 0, 0, 1, 1, NORMAL, 1, GAUSS,      GAUSS)      \
+   X(NOISE,            8, "noise",            1, 0, 0, 0, 1, NORMAL, 1, NOISE,      NOISE)      \
+   X(BIAS_DROPOUT_ADD, 9, "bias_dropout_add", 1, 1, 0, 0, 1, FUSED,  0, FUSED,      FUSED)
 
 typedef enum dropout_op {
-#define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) DROPOUT_OP_##N = V,
+#define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) DROPOUT_OP_##N = V,
    DROPOUT__OPS(DROPOUT__OP_ENUM)
 #undef DROPOUT__OP_ENUM
 } dropout_op;
@@ -1271,6 +1279,11 @@ typedef struct dropout_desc {
    double dropout__sigma;                            /* NOISE; -1 until set */
    size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
+   /* Where the plan may draw a step's mask: this descriptor's own address from
+      dropout_desc_init, _set_plan, _new_step and _replay until a run of a STEP op spends
+      it (NULL). A second forward on the same plan, or on a copy of the descriptor, is then
+      refused instead of drawing the same mask again (DROPOUT_ERR_PLAN_RAN). */
+   const struct dropout_desc *dropout__armed;
 } dropout_desc;
 
 /* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no
@@ -1306,13 +1319,21 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan);
    rule kept; the key g's). The descriptor's way to a fresh mask, as dropout_forward_* is
    the short calls'. */
 DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g);
+/* A plan draws one forward's mask: a run of an op that draws a step's mask (FORWARD,
+   MASK, ALPHA_FORWARD, GAUSSIAN, NOISE, BIAS_DROPOUT_ADD) spends it, and the next such run
+   of d is refused (DROPOUT_ERR_PLAN_RAN) until dropout_desc_new_step gives fresh positions
+   or this call says the same mask is wanted again: checkpoint recomputation, or GAUSSIAN's
+   backward (the same op on dy). Backward ops (BACKWARD, APPLY_MASK, ALPHA_BACKWARD) read
+   the plan as often as they run and spend nothing. */
+DROPOUTDEF int dropout_desc_replay(dropout_desc *d);
 
 /* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */
 typedef struct dropout_tensors {
    void *out;  uint8_t *mask;  const void *in;  const void *bias;  const void *residual;
 } dropout_tensors;
 
-DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t);
+/* Runs d's op on t (a STEP op spends d's plan: dropout_desc_replay). */
+DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t);
 
 /* THE LOWERED FORM of a descriptor and its tensors: what every backend runs (dropout_run
    on the CPU, dropout_cuda_run, dropout_opencl_run, the Python package's C side), filled
@@ -4646,14 +4667,14 @@ DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
 enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };
 
 /* The op list's columns, by op value (ok = 0 for a value that is no op). */
-typedef struct dropout__op_row { int ok, in, mask_out, mask_in, grad, cls; } dropout__op_row;
+typedef struct dropout__op_row { int ok, in, mask_out, mask_in, grad, step, cls; } dropout__op_row;
 
 static dropout__op_row dropout__op_of(int op)
 {
-   dropout__op_row r = { 0, 0, 0, 0, 0, 0 };
+   dropout__op_row r = { 0, 0, 0, 0, 0, 0, 0 };
    switch (op) {
-#define DROPOUT__OP_ROW(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) \
-   case V: r.ok = 1; r.in = IN; r.mask_out = MOUT; r.mask_in = MIN; r.grad = GRAD; r.cls = DROPOUT_CLASS_##C; break;
+#define DROPOUT__OP_ROW(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) \
+   case V: r.ok = 1; r.in = IN; r.mask_out = MOUT; r.mask_in = MIN; r.grad = GRAD; r.step = STEP; r.cls = DROPOUT_CLASS_##C; break;
    DROPOUT__OPS(DROPOUT__OP_ROW)
 #undef DROPOUT__OP_ROW
    default: break;
@@ -4666,7 +4687,7 @@ static int dropout__op_ok(int op) { return dropout__op_of(op).ok; }
 DROPOUTDEF const char *dropout_op_name(dropout_op op)
 {
    switch (op) {
-#define DROPOUT__OP_NAME(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return S;
+#define DROPOUT__OP_NAME(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return S;
    DROPOUT__OPS(DROPOUT__OP_NAME)
 #undef DROPOUT__OP_NAME
    default: return NULL;
@@ -4788,9 +4809,8 @@ static int dropout__spans_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
    return alo < bhi && blo < ahi;
 }
 
-/* Every check of d and t that dropout_lower makes (all of dropout_run's but the CPU's
-   own: device coordinates). */
-static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
+/* The checks of d's settings and of the tensors against them. */
+static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors *t)
 {
    int op, err, w, k, rank;
    size_t numel, positions, es, mask_bytes;
@@ -4888,6 +4908,19 @@ static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
          if (dropout__spans_meet(m, m + mask_bytes, b, b + n)) return DROPOUT_ERR_OVERLAP;
       }
    }
+   return DROPOUT_OK;
+}
+
+/* Every check of d and t that dropout_lower makes (all of dropout_run's but the CPU's
+   own: device coordinates): the arguments, then whether the plan may draw a step's mask.
+   A plan that drew one already (or a copy's) would draw the same mask again. Device
+   coordinates are exempt: their positions are read when the kernel runs (moved by
+   dropout_cuda_advance), not taken from the plan. */
+static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
+{
+   int err = dropout__desc_args_check(d, t);
+   if (err) return err;
+   if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos && d->dropout__armed != d) return DROPOUT_ERR_PLAN_RAN;
    return DROPOUT_OK;
 }
 
@@ -5299,6 +5332,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__bias_len = 0;
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
+   d->dropout__armed = d;
    return DROPOUT_OK;
 }
 
@@ -5461,6 +5495,7 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
    if (err) return err;
    if (d->dropout__op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
    dropout__desc_put_plan(d, plan);
+   d->dropout__armed = d;
    return DROPOUT_OK;
 }
 
@@ -5480,7 +5515,16 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    err = dropout__plan_check(&p);
    if (err) return err;
    dropout__desc_put_plan(d, &p);
+   d->dropout__armed = d;
    g->next += positions;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_replay(dropout_desc *d)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   d->dropout__armed = d;
    return DROPOUT_OK;
 }
 
@@ -5581,7 +5625,13 @@ DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dr
    return DROPOUT_OK;
 }
 
-DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
+/* After a backend ran (or enqueued) d's job: a STEP op has drawn its plan's mask. */
+static void dropout__desc_spend(dropout_desc *d)
+{
+   if (dropout__op_of(d->dropout__op).step) d->dropout__armed = NULL;
+}
+
+DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t)
 {
    dropout_job j;
    dropout__fpu f;
@@ -5591,6 +5641,7 @@ DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t)
    dropout__fpu_enter(&f);
    dropout__job_run(&j);
    dropout__fpu_leave(&f);
+   dropout__desc_spend(d);
    return DROPOUT_OK;
 }
 

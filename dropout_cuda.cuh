@@ -80,7 +80,8 @@
       take it past 2^64 positions writes nothing (no code can come back from a kernel).
       A step's forward (dropout_cuda_forward_*, _bias_dropout_add_* with a generator) on
       a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
-      once, at capture.
+      once, at capture. So is dropout_cuda_run of an op that draws a step's mask without
+      device coordinates: the plan's positions would be drawn again at every replay.
 
    BUILD FLAGS
       Never --use_fast_math, -ftz=true, -prec-div=false or -prec-sqrt=false: under
@@ -945,7 +946,7 @@ DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dty
 DROPOUT_CUDA__HOST int dropout_cuda__op_of(dropout_op op)
 {
    switch (op) {
-#define DROPOUT_CUDA__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_CUDA__##CU;
+#define DROPOUT_CUDA__OP(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_CUDA__##CU;
    DROPOUT__OPS(DROPOUT_CUDA__OP)
 #undef DROPOUT_CUDA__OP
    default: return -1;   /* no kernel: the launch refuses it (DROPOUT_ERR_OP) */
@@ -1127,10 +1128,13 @@ DROPOUT_CUDADEF int dropout_cuda_fill_uniform_f64(dropout_key key, dropout_pos f
 DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos first, float *out, size_t n, cudaStream_t cs);
 
 /* The extended entry: dropout_run's descriptor and tensors (device pointers), every op,
-   shape, stride, broadcast and gradient mode, checked exactly as dropout_run checks them.
-   With dropout_desc_set_device_coords the kernels read the seed and the first position
-   from device memory when they run (CUDA graphs; see CUDA GRAPHS above). */
-DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensors *t, cudaStream_t cs);
+   shape, stride, broadcast and gradient mode, checked exactly as dropout_run checks them;
+   an op that draws a step's mask spends d's plan as dropout_run does (DROPOUT_ERR_PLAN_RAN
+   for the next until dropout_desc_new_step or _replay). With dropout_desc_set_device_coords
+   the kernels read the seed and the first position from device memory when they run
+   (CUDA graphs; see CUDA GRAPHS above); without them such an op is refused on a stream
+   being captured (DROPOUT_ERR_CAPTURE: every replay would draw the captured positions). */
+DROPOUT_CUDADEF int dropout_cuda_run(dropout_desc *d, const dropout_tensors *t, cudaStream_t cs);
 
 /* One-thread kernel: if dev_saved, *dev_saved = *dev_pos; then *dev_pos += count (mod
    2^64: a later run whose positions would pass 2^64 writes nothing). */
@@ -1359,6 +1363,24 @@ static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout
    return err ? err : dropout_cuda__execute_job(&j, cs);
 }
 
+/* DROPOUT_ERR_CAPTURE when cs is being captured into a CUDA graph: a launch that takes
+   a step's positions from the host would take the same ones at every replay of the graph.
+   Someone else's pending error first (left for them); this query's own error is returned
+   and cleared, not left for the next call. */
+static int dropout_cuda__not_capturing(cudaStream_t cs)
+{
+   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+   cudaError_t e;
+   int err = dropout_cuda__pending();
+   if (err) return err;
+   e = cudaStreamIsCapturing(cs, &capture);
+   if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      return DROPOUT_ERR_CUDA_BASE - (int)e;
+   }
+   return capture != cudaStreamCaptureStatusNone ? DROPOUT_ERR_CAPTURE : DROPOUT_OK;
+}
+
 /* A step: n fresh positions of g (the CPU's checks, in its order), the short call on
    them, and g moved on only when its launches succeed. Not on a stream being captured
    into a CUDA graph: g would move once, at capture, and every replay of the graph would
@@ -1371,17 +1393,7 @@ static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g
    dropout_job j;
    int err = dropout__step_plan(g, rule, n, &p);
    if (!err) err = dropout_cuda__short_job(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, &j);
-   if (!err) err = dropout_cuda__pending();   /* someone else's error first, left for them */
-   if (!err) {
-      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-      cudaError_t e = cudaStreamIsCapturing(cs, &capture);
-      if (e != cudaSuccess) {
-         (void)cudaGetLastError();   /* this call's own error: returned, not left for the next call */
-         err = DROPOUT_ERR_CUDA_BASE - (int)e;
-      } else if (capture != cudaStreamCaptureStatusNone) {
-         err = DROPOUT_ERR_CAPTURE;
-      }
-   }
+   if (!err) err = dropout_cuda__not_capturing(cs);
    if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
    g->next += (uint64_t)n;
@@ -1413,12 +1425,17 @@ DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
    return dropout_strerror(code);
 }
 
-DROPOUT_CUDADEF int dropout_cuda_run(const dropout_desc *d, const dropout_tensors *t, cudaStream_t cs)
+DROPOUT_CUDADEF int dropout_cuda_run(dropout_desc *d, const dropout_tensors *t, cudaStream_t cs)
 {
    dropout_job j;
    int err = dropout_lower(d, t, &j);
+   /* a step's mask from the plan (no device coordinates) would be captured once and drawn
+      again at every replay */
+   if (!err && dropout__op_of(j.op).step && !j.dev_pos) err = dropout_cuda__not_capturing(cs);
+   if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
-   return dropout_cuda__execute_job(&j, cs);
+   dropout__desc_spend(d);
+   return DROPOUT_OK;
 }
 
 DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs)

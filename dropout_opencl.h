@@ -171,8 +171,9 @@ DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t loca
 DROPOUT_OPENCLDEF int dropout_opencl_set_direct(dropout_opencl *ctx, int direct);
 
 /* dropout_run on the device: every op of the descriptor (dropout.h's checks, then this
-   file's: offsets, buffer sizes, the device's float configuration). Enqueued on q. */
-DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q);
+   file's: offsets, buffer sizes, the device's float configuration). Enqueued on q. An op
+   that draws a step's mask spends d's plan, as dropout_run does. */
+DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q);
 
 /* The raw stream (dropout.h's dropout_fill_*): n elements from position `first` into out
    at byte offset out_offset. */
@@ -276,7 +277,9 @@ static const char *const dropout_opencl__program[] = {
    "      (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.\n",
    "      Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,\n",
    "      Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call\n",
-   "      dropout_run. 0.1.0 code: #define DROPOUT_V0_API before the include (dropout_v0.h).\n",
+   "      dropout_run; dropout_desc_new_step gives it each step's positions (its plan draws one\n",
+   "      forward; dropout_desc_replay draws it again). 0.1.0 code: #define DROPOUT_V0_API\n",
+   "      before the include (dropout_v0.h).\n",
    "\n",
    "   OPTIONS (#define before including, in the implementation file at least)\n",
    "      DROPOUT_IMPLEMENTATION  emit the function bodies (one translation unit only; a program\n",
@@ -573,7 +576,9 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_GEN_MOVED, -41,       /* g is not where dropout_gen_init put it: a copy, a move, a load */ \\\n",
    "     \"g: not where dropout_gen_init made it: a copy (passed by value, a struct copied) would hand out the same positions again, so pass the one generator by pointer; to move one, dropout_gen_move(to, from); a checkpoint loaded from a file, dropout_gen_resume(g, key, next)\") \\\n",
    "   X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \\\n",
-   "     \"cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance\")\n",
+   "     \"cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance\") \\\n",
+   "   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already, or d is a copy */ \\\n",
+   "     \"d: its plan already drew a forward's mask (a run of this descriptor), or d is a copy of the descriptor that took it: dropout_desc_new_step(d, g) at the top of each step gives it fresh positions; dropout_desc_replay(d) draws the same mask again on purpose (checkpoint recomputation, GAUSSIAN's backward)\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -1401,7 +1406,9 @@ static const char *const dropout_opencl__program[] = {
    "   dropout_cuda_run in dropout_cuda.cuh). A descriptor is plain caller-owned data, filled\n",
    "   by dropout_desc_init and the setters (each checks its argument); dropout_run checks it\n",
    "   all again with the tensors before it writes anything. Adding an option later adds a\n",
-   "   setter, never changes a prototype.\n",
+   "   setter, never changes a prototype. Its plan draws one forward, and only from the\n",
+   "   descriptor it was given to: a second forward run, or one of a copy, is refused until\n",
+   "   dropout_desc_new_step (or dropout_desc_replay, to draw the same mask on purpose).\n",
    "\n",
    "   Shape and strides: element (i0 .. ik) of the tensor (row-major logical order, the last\n",
    "   dim fastest) sits at base[sum i_d * stride_d] of each operand (element strides, any\n",
@@ -1422,6 +1429,8 @@ static const char *const dropout_opencl__program[] = {
    "     MOUT   writes the mask when one is given (the mask it draws)\n",
    "     MIN    reads a stored mask (`mask` is an input, and required)\n",
    "     GRAD   a gradient: may add into `out` (DROPOUT_GRAD_ACCUMULATE)\n",
+   "     STEP   draws a step's mask: a run spends the descriptor's plan, and the next one\n",
+   "            needs dropout_desc_new_step (or dropout_desc_replay, to draw it again)\n",
    "     CLASS  the element work, dropout_op_class's DROPOUT_CLASS_ suffix\n",
    "     CLF64  needs cl_khr_fp64 on OpenCL (the normals are computed in double there)\n",
    "     CUDA, CL  the op of dropout_cuda.cuh's and dropout_opencl.h's kernels (their\n",
@@ -1436,19 +1445,19 @@ static const char *const dropout_opencl__program[] = {
    "   NOISE             y = x + sigma z (dropout_desc_set_sigma); its gradient is dy\n",
    "   BIAS_DROPOUT_ADD  out = residual + dropout(in + bias); mask: optional output */\n",
    "#define DROPOUT__OPS(X)                                                                    \\\n",
-   "   /* NAME             VALUE STR                  IN MOUT MIN GRAD CLASS CLF64 CUDA        CL         */ \\\n",
-   "   X(FORWARD,          1, \"forward\",          1, 1, 0, 0, PLAIN,  0, DROP,       DROP)       \\\n",
-   "   X(BACKWARD,         2, \"backward\",         1, 0, 0, 1, PLAIN,  0, DROP,       DROP)       \\\n",
-   "   X(MASK,             3, \"mask\",             0, 1, 0, 0, MASK,   0, MASK,       MASK)       \\\n",
-   "   X(APPLY_MASK,       4, \"apply_mask\",       1, 0, 1, 1, PLAIN,  0, APPLY_MASK, APPLY_MASK) \\\n",
-   "   X(ALPHA_FORWARD,    5, \"alpha_forward\",    1, 1, 0, 0, ALPHA,  0, ALPHA,      ALPHA)      \\\n",
-   "   X(ALPHA_BACKWARD,   6, \"alpha_backward\",   1, 0, 0, 1, ALPHA,  0, ALPHA_GRAD, ALPHA_GRAD) \\\n",
-   "   X(GAUSSIAN,         7, \"gaussian\",         1, 0, 0, 1, NORMAL, 1, GAUSS,      GAUSS)      \\\n",
-   "   X(NOISE,            8, \"noise\",            1, 0, 0, 0, NORMAL, 1, NOISE,      NOISE)      \\\n",
-   "   X(BIAS_DROPOUT_ADD, 9, \"bias_dropout_add\", 1, 1, 0, 0, FUSED,  0, FUSED,      FUSED)\n",
+   "   /* NAME             VALUE STR                  IN MOUT MIN GRAD STEP CLASS CLF64 CUDA      CL         */ \\\n",
+   "   X(FORWARD,          1, \"forward\",          1, 1, 0, 0, 1, PLAIN,  0, DROP,       DROP)       \\\n",
+   "   X(BACKWARD,         2, \"backward\",         1, 0, 0, 1, 0, PLAIN,  0, DROP,       DROP)       \\\n",
+   "   X(MASK,             3, \"mask\",             0, 1, 0, 0, 1, MASK,   0, MASK,       MASK)       \\\n",
+   "   X(APPLY_MASK,       4, \"apply_mask\",       1, 0, 1, 1, 0, PLAIN,  0, APPLY_MASK, APPLY_MASK) \\\n",
+   "   X(ALPHA_FORWARD,    5, \"alpha_forward\",    1, 1, 0, 0, 1, ALPHA,  0, ALPHA,      ALPHA)      \\\n",
+   "   X(ALPHA_BACKWARD,   6, \"alpha_backward\",   1, 0, 0, 1, 0, ALPHA,  0, ALPHA_GRAD, ALPHA_GRAD) \\\n",
+   "   X(GAUSSIAN,         7, \"gaussian\",         1, 0, 0, 1, 1, NORMAL, 1, GAUSS,      GAUSS)      \\\n",
+   "   X(NOISE,            8, \"noise\",            1, 0, 0, 0, 1, NORMAL, 1, NOISE,      NOISE)      \\\n",
+   "   X(BIAS_DROPOUT_ADD, 9, \"bias_dropout_add\", 1, 1, 0, 0, 1, FUSED,  0, FUSED,      FUSED)\n",
    "\n",
    "typedef enum dropout_op {\n",
-   "#define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) DROPOUT_OP_##N = V,\n",
+   "#define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) DROPOUT_OP_##N = V,\n",
    "   DROPOUT__OPS(DROPOUT__OP_ENUM)\n",
    "#undef DROPOUT__OP_ENUM\n",
    "} dropout_op;\n",
@@ -1511,6 +1520,11 @@ static const char *const dropout_opencl__program[] = {
    "   double dropout__sigma;                            /* NOISE; -1 until set */\n",
    "   size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */\n",
    "   const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */\n",
+   "   /* Where the plan may draw a step's mask: this descriptor's own address from\n",
+   "      dropout_desc_init, _set_plan, _new_step and _replay until a run of a STEP op spends\n",
+   "      it (NULL). A second forward on the same plan, or on a copy of the descriptor, is then\n",
+   "      refused instead of drawing the same mask again (DROPOUT_ERR_PLAN_RAN). */\n",
+   "   const struct dropout_desc *dropout__armed;\n",
    "} dropout_desc;\n",
    "\n",
    "/* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no\n",
@@ -1546,13 +1560,21 @@ static const char *const dropout_opencl__program[] = {
    "   rule kept; the key g's). The descriptor's way to a fresh mask, as dropout_forward_* is\n",
    "   the short calls'. */\n",
    "DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g);\n",
+   "/* A plan draws one forward's mask: a run of an op that draws a step's mask (FORWARD,\n",
+   "   MASK, ALPHA_FORWARD, GAUSSIAN, NOISE, BIAS_DROPOUT_ADD) spends it, and the next such run\n",
+   "   of d is refused (DROPOUT_ERR_PLAN_RAN) until dropout_desc_new_step gives fresh positions\n",
+   "   or this call says the same mask is wanted again: checkpoint recomputation, or GAUSSIAN's\n",
+   "   backward (the same op on dy). Backward ops (BACKWARD, APPLY_MASK, ALPHA_BACKWARD) read\n",
+   "   the plan as often as they run and spend nothing. */\n",
+   "DROPOUTDEF int dropout_desc_replay(dropout_desc *d);\n",
    "\n",
    "/* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */\n",
    "typedef struct dropout_tensors {\n",
    "   void *out;  uint8_t *mask;  const void *in;  const void *bias;  const void *residual;\n",
    "} dropout_tensors;\n",
    "\n",
-   "DROPOUTDEF int dropout_run(const dropout_desc *d, const dropout_tensors *t);\n",
+   "/* Runs d's op on t (a STEP op spends d's plan: dropout_desc_replay). */\n",
+   "DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t);\n",
    "\n",
    "/* THE LOWERED FORM of a descriptor and its tensors: what every backend runs (dropout_run\n",
    "   on the CPU, dropout_cuda_run, dropout_opencl_run, the Python package's C side), filled\n",
@@ -2337,7 +2359,7 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
 static int dropout_opencl__kop(dropout_op op)
 {
    switch (op) {
-#define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_OPENCL__##CL;
+#define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_OPENCL__##CL;
    DROPOUT__OPS(DROPOUT_OPENCL__OP)
 #undef DROPOUT_OPENCL__OP
    default: return -1;
@@ -2347,7 +2369,7 @@ static int dropout_opencl__kop(dropout_op op)
 static int dropout_opencl__op_fp64(dropout_op op)
 {
    switch (op) {
-#define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, C, F64, CU, CL) case DROPOUT_OP_##N: return F64;
+#define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return F64;
    DROPOUT__OPS(DROPOUT_OPENCL__OP)
 #undef DROPOUT_OPENCL__OP
    default: return 0;
@@ -2357,7 +2379,7 @@ static int dropout_opencl__op_fp64(dropout_op op)
 /* dropout.h lowers the descriptor (every check, the reduced geometry); this maps the job
    to the launches: the unit kernel for one contiguous run of a plain or fused op, else
    the mask kernel (when a mask is written) and the element kernel. */
-DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
+static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
 {
    dropout_tensors ht;
    dropout_opencl__call c;
@@ -2490,6 +2512,13 @@ DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, const dropout_desc
    c.alpha = j.alpha;
    c.sigma = j.sigma; c.copy = j.copy;
    return dropout_opencl__launch_elem(ctx, &c, q);
+}
+
+DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
+{
+   int rc = dropout_opencl__run(ctx, d, t, q);
+   if (rc == DROPOUT_OK) dropout__desc_spend(d);   /* enqueued: the step's mask is drawn (as dropout_run) */
+   return rc;
 }
 
 /* ---- the raw stream --------------------------------------------------------------------- */

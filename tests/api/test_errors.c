@@ -271,8 +271,8 @@ static void case_codes(void)
 static void case_messages(void)
 {
    int c, k;
-   const char *msg[41];
-   for (c = 0; c <= 40; ++c) {
+   const char *msg[44];
+   for (c = 0; c <= 43; ++c) {
       msg[c] = dropout_strerror(-c);
       CHECK(strstr(msg[c], "unknown") == NULL, "code %d has no message", -c);
       for (k = 0; k < c; ++k) CHECK(strcmp(msg[c], msg[k]) != 0, "codes %d and %d share a message", -c, -k);
@@ -288,7 +288,9 @@ static void case_messages(void)
          !strstr(dropout_strerror(DROPOUT_ERR_NULL_PLAN), "rule"), "a NULL message names the one argument");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_GEN_MOVED), "g:") != NULL, "the moved generator's message names g");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_CAPTURE), "graph") != NULL, "the capture message names the graph");
-   CHECK(strstr(dropout_strerror(-43), "unknown") != NULL, "-43 is not a code yet");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_PLAN_RAN), "d:") && strstr(dropout_strerror(DROPOUT_ERR_PLAN_RAN), "dropout_desc_new_step") &&
+         strstr(dropout_strerror(DROPOUT_ERR_PLAN_RAN), "dropout_desc_replay"), "the spent plan's message names d and both ways on");
+   CHECK(strstr(dropout_strerror(-44), "unknown") != NULL, "-44 is not a code yet");
    case_end("api errors: each code has its own message, naming the argument");
 }
 

@@ -12,7 +12,11 @@
      6. a NULL names its argument; dropout_plan_at fills its output on error;
      8. a copy of the generator (passed by value, a model struct copied, bytes loaded into
         another place, never initialised): refused by every call that moves it, nothing
-        written; dropout_gen_resume gives a loaded generator its place explicitly. */
+        written; dropout_gen_resume gives a loaded generator its place explicitly;
+     9. a descriptor run again without dropout_desc_new_step (the loop that forgot it, the
+        forward and backward toggled by set_op, a descriptor passed by value or copied from
+        a template): the second forward of a plan is refused, nothing written; the same
+        mask again is the named dropout_desc_replay. */
 #include <stdio.h>
 #include <string.h>
 #define DROPOUT_IMPLEMENTATION
@@ -207,6 +211,91 @@ static void case_copies(void)
    case_end("mistakes 8: a copied, zeroed or loaded generator is refused, nothing written; dropout_gen_resume places a loaded one, dropout_gen_move a moved one");
 }
 
+/* a layer that takes its descriptor by value: the run spends the copy's plan, never the
+   caller's, so the caller's would run again */
+static int layer_desc_by_value(dropout_desc d, const dropout_tensors *t)
+{
+   return dropout_run(&d, t);
+}
+
+static void case_spent_plans(void)
+{
+   static const dropout_op steps[] = { DROPOUT_OP_FORWARD, DROPOUT_OP_MASK, DROPOUT_OP_ALPHA_FORWARD, DROPOUT_OP_GAUSSIAN,
+                                       DROPOUT_OP_NOISE, DROPOUT_OP_BIAS_DROPOUT_ADD };
+   static const float bias[N2] = {0};
+   dropout_rule r;
+   dropout_gen g;
+   dropout_plan p;
+   dropout_desc d, copy, tmpl;
+   dropout_tensors t;
+   size_t i, k;
+   uint64_t next;
+   for (i = 0; i < N1; ++i) x[i] = (float)i;
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   dropout_gen_init(&g, dropout_key_make(9, 9));
+   memset(&t, 0, sizeof t);
+   /* every op that draws a step's mask spends the plan; the second run writes nothing */
+   for (k = 0; k < sizeof steps / sizeof steps[0]; ++k) {
+      int fused = steps[k] == DROPOUT_OP_BIAS_DROPOUT_ADD, mask_only = steps[k] == DROPOUT_OP_MASK;
+      CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, steps[k], DROPOUT_DTYPE_F32, &p) == DROPOUT_OK,
+            "op %s: init", dropout_op_name(steps[k]));
+      if (steps[k] == DROPOUT_OP_NOISE) dropout_desc_set_sigma(&d, 0.5);
+      if (fused) dropout_desc_set_bias_len(&d, N2);
+      t.out = mask_only ? NULL : y; t.in = mask_only ? NULL : x; t.mask = mask_only ? m1 : NULL;
+      t.bias = fused ? bias : NULL; t.residual = fused ? x : NULL;
+      CHECK(dropout_run(&d, &t) == DROPOUT_OK, "op %s: the first run", dropout_op_name(steps[k]));
+      for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
+      memset(m1, 0xA5, sizeof m1);
+      CHECK(dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN && canary_ok(y, 0, N1 + 16) && m1[0] == 0xA5 && m1[N1 / 8 - 1] == 0xA5,
+            "op %s: a second run of one plan drew its mask again", dropout_op_name(steps[k]));
+   }
+   memset(&t, 0, sizeof t);
+   /* the training loop that forgot new_step, with the forward and backward toggled */
+   CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK, "init");
+   t.out = y; t.in = x; t.mask = m1;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK, "step 1 forward");
+   t.mask = NULL; t.out = y2;
+   CHECK(dropout_desc_set_op(&d, DROPOUT_OP_BACKWARD) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK &&
+         !memcmp(y, y2, sizeof y2), "a backward reads the plan as often as it runs");
+   t.out = y; t.mask = m2;
+   next = g.next;
+   CHECK(dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN && g.next == next,
+         "step 2's forward on step 1's plan ran");
+   /* checkpoint recomputation: the same mask again, said so */
+   CHECK(dropout_desc_replay(&d) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK && !memcmp(m1, m2, sizeof m1) && !memcmp(y, y2, sizeof y2),
+         "replay: another mask");
+   CHECK(dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "a replay is one run");
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && g.next == next + N1 && dropout_run(&d, &t) == DROPOUT_OK && memcmp(m1, m2, sizeof m1),
+         "new_step: the same mask");
+   /* copies: a by-value parameter, a template copied each step, a copy for another layer */
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK, "new_step");
+   for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
+   t.mask = NULL;
+   CHECK(layer_desc_by_value(d, &t) == DROPOUT_ERR_PLAN_RAN && canary_ok(y, 0, N1 + 16), "a descriptor passed by value ran");
+   tmpl = d;
+   copy = tmpl;
+   CHECK(dropout_run(&copy, &t) == DROPOUT_ERR_PLAN_RAN && canary_ok(y, 0, N1 + 16), "a copy of a template ran");
+   CHECK(dropout_desc_new_step(&copy, &g) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_OK, "a copy given its own step");
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK, "the original, after its copies were refused");
+   /* a copy for the backward reads the plan */
+   copy = d;
+   t.out = y2;
+   CHECK(dropout_desc_set_op(&copy, DROPOUT_OP_BACKWARD) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_OK && !memcmp(y, y2, sizeof y2),
+         "the backward's copy");
+   /* GAUSSIAN's backward is the same op: a replay */
+   CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_run(&d, &t) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "gaussian forward");
+   t.out = y;
+   CHECK(dropout_desc_replay(&d) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK && !memcmp(y, y2, sizeof y2), "gaussian's backward");
+   /* an empty plan is spent too (one rule for every count) */
+   CHECK(dropout_gen_plan(&g, &r, 0, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_run(&d, &t) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "an empty plan");
+   CHECK(dropout_desc_replay(NULL) == DROPOUT_ERR_NULL_DESC, "replay(NULL)");
+   memset(&copy, 0, sizeof copy);
+   CHECK(dropout_desc_replay(&copy) == DROPOUT_ERR_DESC, "replay of a descriptor never made");
+   case_end("mistakes 9: a plan's forward runs once per dropout_desc_new_step; again only through dropout_desc_replay; copies refused, backward free");
+}
+
 int main(void)
 {
    case_fresh_steps();
@@ -216,5 +305,6 @@ int main(void)
    case_null_names();
    case_descriptor();
    case_copies();
+   case_spent_plans();
    return check_exit();
 }

@@ -83,6 +83,8 @@ static void test_views(int cases)
       CU(cudaMemcpy(d_b, h_b, BYTES, cudaMemcpyHostToDevice)); CU(cudaMemcpy(d_y, h_y0, BYTES, cudaMemcpyHostToDevice));
       CU(cudaMemcpy(d_m, h_m0, MBYTES, cudaMemcpyHostToDevice));
       dd = d;
+      rc = dropout_desc_replay(&dd);   /* the GPU draws the CPU's positions again: said so */
+      CHECK(rc == 0, "replay: %s", dropout_strerror(rc));
       if (c.use_dev) {   /* the plan's own coordinates wrong, the right ones in device memory */
          ++dev;
          coords[0] = 77; coords[1] = c.off;
@@ -251,10 +253,22 @@ static void test_refusals(void)
    CHECK(rc == DROPOUT_ERR_SIZE, "apply_mask_f16 of PTRDIFF_MAX with NULL y: %d", rc);
    rc = dropout_cuda_apply_mask_f32(&r, 8, fake, NULL, NULL, 0);
    CHECK(rc == DROPOUT_ERR_NULL_MASK, "apply_mask_f32 without mask and x (the CPU's order: the mask first): %d", rc);
+   {   /* a descriptor's plan draws one forward: a copy (or a spent plan) is refused, as on the CPU */
+      dropout_plan p1;
+      dropout_desc d, copy;
+      dropout_tensors t;
+      memset(&t, 0, sizeof t);
+      t.out = fake; t.in = (const float *)(uintptr_t)(1u << 20);
+      rc = dropout_plan_at(&p1, &r, key, dropout_pos_make(0), 256);
+      if (!rc) rc = dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p1);
+      copy = d;
+      if (!rc) rc = dropout_cuda_run(&copy, &t, 0);
+      CHECK(rc == DROPOUT_ERR_PLAN_RAN, "cuda_run of a copied forward descriptor: %d", rc);
+   }
    rc = dropout_cuda_advance(pos, pos, 1, 0);
    CHECK(rc == DROPOUT_ERR_OVERLAP, "advance with dev_saved == dev_pos: %d", rc);
    CHECK(strstr(dropout_cuda_strerror(-2003), "OpenCL") != NULL, "dropout_cuda_strerror(-2003): %s", dropout_cuda_strerror(-2003));
-   case_end("cuda refusals before any launch: fills whose bytes wrap, a count no buffer holds or not the plan's, a copied generator, NULLs in the CPU's order (g not moved), advance onto itself");
+   case_end("cuda refusals before any launch: fills whose bytes wrap, a count no buffer holds or not the plan's, a copied generator, a copied descriptor's forward, NULLs in the CPU's order (g not moved), advance onto itself");
 }
 
 int main(int argc, char **argv)

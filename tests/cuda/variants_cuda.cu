@@ -80,6 +80,7 @@ static void both(const char *what, dropout_op op, dropout_dtype dt, double p, dr
    td.out = dy; td.in = dx; td.mask = hm ? dm : NULL;
    if (!rc) rc = dropout_run(&d, &th);
    CHECK(rc == 0, "%s: cpu %s", what, dropout_strerror(rc));
+   if (!rc) rc = dropout_desc_replay(&d);   /* the GPU draws the CPU's positions again */
    if (!rc) rc = dropout_cuda_run(&d, &td, 0);
    CHECK(rc == 0, "%s: gpu %s", what, dropout_cuda_strerror(rc));
    CHECK(cudaDeviceSynchronize() == cudaSuccess, "%s: CUDA error", what);

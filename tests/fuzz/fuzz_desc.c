@@ -253,6 +253,12 @@ static int mask_bit(const uint8_t *mask, uint64_t m) { return mask[m >> 3] >> (m
 static int uses_draws(int op) { (void)op; return 1; }   /* APPLY_MASK too: the plan's count is the mask's positions */
 static int draws_normals(int op) { return op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE; }
 static int has_in(int op) { return op != DROPOUT_OP_MASK; }
+/* the ops that draw a step's mask, so that a run spends the descriptor's plan (API.md) */
+static int draws_step(int op)
+{
+   return op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_MASK || op == DROPOUT_OP_ALPHA_FORWARD || op == DROPOUT_OP_GAUSSIAN ||
+          op == DROPOUT_OP_NOISE || op == DROPOUT_OP_BIAS_DROPOUT_ADD;
+}
 static int has_mask_out(int op)
 {
    return op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_MASK || op == DROPOUT_OP_ALPHA_FORWARD ||
@@ -745,6 +751,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              memcmp(bmask.mem, bmask.snap, PAD) != 0)
             fail("the mask's canaries were written");
       } else if (!buf_same(&bmask)) fail("the mask was written by an op that only reads it (or was not given it)");
+
+      /* a plan draws one forward: the same run again is refused, nothing written */
+      if (draws_step(c.op)) {
+         unsigned char *o2 = (unsigned char *)malloc(b[OPD_OUT].bytes), *m2 = (unsigned char *)malloc(bmask.bytes);
+         if (!o2 || !m2) fail("out of memory");
+         memcpy(o2, b[OPD_OUT].mem, b[OPD_OUT].bytes); memcpy(m2, bmask.mem, bmask.bytes);
+         if (dropout_run(&d, &t) != DROPOUT_ERR_PLAN_RAN) fail("a second forward of one plan was not refused with DROPOUT_ERR_PLAN_RAN");
+         if (memcmp(o2, b[OPD_OUT].mem, b[OPD_OUT].bytes) || memcmp(m2, bmask.mem, bmask.bytes)) fail("the refused second forward wrote");
+         free(o2); free(m2);
+      }
 
       /* the same call on contiguous copies: the strided rule */
       {

@@ -240,6 +240,7 @@ static int run_case(const Case *c)
    if (uses_mask) { ht.mask = mask.host + c->off[4]; ot.mask = mask.m; ot.mask_offset = c->off[4]; }
 
    rc_ocl = dropout_opencl_run(&g_ocl, &d, &ot, g_q);
+   dropout_desc_replay(&d);   /* the CPU draws the same positions again: said so */
    rc_cpu = dropout_run(&d, &ht);
    clFinish(g_q);
    if (rc_cpu != rc_ocl) {
@@ -628,6 +629,12 @@ static void refusals(void)
             ok = 0; snprintf(why, sizeof why, "a mask in a sub-buffer apart from out and in: %d", rc);
          }
          clFinish(g_q);
+         /* that run drew its plan's mask: the same call again is refused (as dropout_run),
+            until a replay says the same mask is wanted */
+         if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &ts, g_q)) != DROPOUT_ERR_PLAN_RAN) {
+            ok = 0; snprintf(why, sizeof why, "a second forward of one plan: %d", rc);
+         }
+         dropout_desc_replay(&d);
          buf_upload(&y); buf_upload(&whole);               /* (that run wrote y and the mask: the guards again) */
          ts.in = x.m; ts.out = s_out; ts.mask = s_mask;    /* the mask over out's bytes */
          if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &ts, g_q)) != DROPOUT_ERR_OVERLAP) {
@@ -643,7 +650,7 @@ static void refusals(void)
    }
    clFinish(g_q);
    if (ok && (!buf_same(&x, &at) || !buf_same(&y, &at) || !buf_same(&m, &at))) { ok = 0; snprintf(why, sizeof why, "a refused call wrote"); }
-   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context, device coordinates, a fill and a mask whose bytes wrap 2^64, overlapping sub-buffers, a read-only output and a buffer of another context are refused, nothing written\n");
+   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context, device coordinates, a plan's second forward, a fill and a mask whose bytes wrap 2^64, overlapping sub-buffers, a read-only output and a buffer of another context are refused, nothing written\n");
    else { printf("FAIL opencl refusals: %s\n", why); g_fail = 1; }
 
    /* a device that would flush denormals or has no fp64: refused, never other bits */
