@@ -36,8 +36,8 @@
       (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.
       Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,
       Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call
-      dropout_run; dropout_desc_new_step gives it each step's positions (its plan draws one
-      forward; dropout_desc_replay draws it again). 0.1.0 code: #define DROPOUT_V0_API
+      dropout_run; dropout_desc_new_step gives it each step's positions (it draws each plan
+      once; dropout_desc_replay draws it again). 0.1.0 code: #define DROPOUT_V0_API
       before the include (dropout_v0.h).
 
    OPTIONS (#define before including, in the implementation file at least)
@@ -336,8 +336,10 @@ extern "C" {
      "g: not where dropout_gen_init made it: a copy (passed by value, a struct copied) would hand out the same positions again, so pass the one generator by pointer; to move one, dropout_gen_move(to, from); a checkpoint loaded from a file, dropout_gen_resume(g, key, next)") \
    X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \
      "cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance") \
-   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already, or d is a copy */ \
-     "d: its plan already drew a forward's mask (a run of this descriptor), or d is a copy of the descriptor that took it: dropout_desc_new_step(d, g) at the top of each step gives it fresh positions; dropout_desc_replay(d) draws the same mask again on purpose (checkpoint recomputation, GAUSSIAN's backward)")
+   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \
+     "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
+   X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \
+     "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions; dropout_desc_move(to, from) moves one on purpose")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1165,8 +1167,8 @@ DROPOUTDEF float dropout_gaussian_sigma(double p);
    dropout_cuda_run in dropout_cuda.cuh). A descriptor is plain caller-owned data, filled
    by dropout_desc_init and the setters (each checks its argument); dropout_run checks it
    all again with the tensors before it writes anything. Adding an option later adds a
-   setter, never changes a prototype. Its plan draws one forward, and only from the
-   descriptor it was given to: a second forward run, or one of a copy, is refused until
+   setter, never changes a prototype. It draws each plan once, and only at the address the
+   plan was given to: a second forward run, or one of a copy, is refused until
    dropout_desc_new_step (or dropout_desc_replay, to draw the same mask on purpose).
 
    Shape and strides: element (i0 .. ik) of the tensor (row-major logical order, the last
@@ -1279,11 +1281,12 @@ typedef struct dropout_desc {
    double dropout__sigma;                            /* NOISE; -1 until set */
    size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
-   /* Where the plan may draw a step's mask: this descriptor's own address from
-      dropout_desc_init, _set_plan, _new_step and _replay until a run of a STEP op spends
-      it (NULL). A second forward on the same plan, or on a copy of the descriptor, is then
-      refused instead of drawing the same mask again (DROPOUT_ERR_PLAN_RAN). */
-   const struct dropout_desc *dropout__armed;
+   /* The plan draws one step's mask, from one place: dropout__home is the address that
+      dropout_desc_init, _set_plan, _new_step, _replay or _move gave it to, dropout__drawn
+      is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
+      a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again. */
+   const struct dropout_desc *dropout__home;
+   int dropout__drawn;
 } dropout_desc;
 
 /* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no
@@ -1313,26 +1316,38 @@ DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned br
 /* Another op on the same descriptor: the backward of a step is its forward's descriptor
    with DROPOUT_OP_BACKWARD (shape, strides, broadcast and plan kept). */
 DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op);
-/* Another plan (checked; its count against the shape when the descriptor runs). */
+/* Another plan (checked; its count against the shape when the descriptor runs). It may
+   draw one forward, unless it shares positions with the plan d holds and may not draw
+   (last step's plan passed again; a copy given its original's): that stays refused. */
 DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan);
 /* A new step: reserves from g the positions the shape draws and makes them the plan (the
    rule kept; the key g's). The descriptor's way to a fresh mask, as dropout_forward_* is
    the short calls'. */
 DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g);
-/* A plan draws one forward's mask: a run of an op that draws a step's mask (FORWARD,
+/* A descriptor draws its plan once: a run of an op that draws a step's mask (FORWARD,
    MASK, ALPHA_FORWARD, GAUSSIAN, NOISE, BIAS_DROPOUT_ADD) spends it, and the next such run
    of d is refused (DROPOUT_ERR_PLAN_RAN) until dropout_desc_new_step gives fresh positions
-   or this call says the same mask is wanted again: checkpoint recomputation, or GAUSSIAN's
-   backward (the same op on dy). Backward ops (BACKWARD, APPLY_MASK, ALPHA_BACKWARD) read
-   the plan as often as they run and spend nothing. */
+   or this call says the same mask is wanted again: checkpoint recomputation, GAUSSIAN's
+   backward (the same op on dy), MASK then FORWARD of one plan. Backward ops (BACKWARD,
+   APPLY_MASK, ALPHA_BACKWARD) read the plan as often as they run and spend nothing. */
 DROPOUTDEF int dropout_desc_replay(dropout_desc *d);
+/* Moves a descriptor on purpose: *to becomes *from, its plan drawable from to (if from's
+   was), and from is refused for a forward (DROPOUT_ERR_DESC_MOVED) from then on. A copy
+   made any other way (assignment, by value, realloc) is refused for a forward until its
+   own dropout_desc_new_step, _set_plan or _replay. */
+DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from);
+/* For a backend outside this library that ran (or enqueued) what dropout_lower made of d:
+   a STEP op's plan is drawn (dropout_run, dropout_cuda_run and dropout_opencl_run do it
+   themselves). */
+DROPOUTDEF int dropout_desc_ran(dropout_desc *d);
 
 /* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */
 typedef struct dropout_tensors {
    void *out;  uint8_t *mask;  const void *in;  const void *bias;  const void *residual;
 } dropout_tensors;
 
-/* Runs d's op on t (a STEP op spends d's plan: dropout_desc_replay). */
+/* Runs d's op on t (a STEP op spends d's plan: dropout_desc_replay). A forward writes d:
+   one descriptor's forward never runs on two threads at once. */
 DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t);
 
 /* THE LOWERED FORM of a descriptor and its tensors: what every backend runs (dropout_run
@@ -4911,17 +4926,23 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    return DROPOUT_OK;
 }
 
+/* Whether d's op may draw its plan's positions now: a plan that drew a step's mask
+   already, or one that another descriptor holds too (d is a copy), would draw the same
+   mask again. Device coordinates are exempt: their positions are read when the kernel
+   runs (moved by dropout_cuda_advance), not taken from the plan. d checked. */
+static int dropout__desc_may_draw(const dropout_desc *d)
+{
+   if (!dropout__op_of(d->dropout__op).step || d->dropout__dev_pos) return DROPOUT_OK;
+   if (d->dropout__drawn) return DROPOUT_ERR_PLAN_RAN;
+   return d->dropout__home == d ? DROPOUT_OK : DROPOUT_ERR_DESC_MOVED;
+}
+
 /* Every check of d and t that dropout_lower makes (all of dropout_run's but the CPU's
-   own: device coordinates): the arguments, then whether the plan may draw a step's mask.
-   A plan that drew one already (or a copy's) would draw the same mask again. Device
-   coordinates are exempt: their positions are read when the kernel runs (moved by
-   dropout_cuda_advance), not taken from the plan. */
+   own: device coordinates): the arguments, then whether the plan may draw. */
 static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
 {
    int err = dropout__desc_args_check(d, t);
-   if (err) return err;
-   if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos && d->dropout__armed != d) return DROPOUT_ERR_PLAN_RAN;
-   return DROPOUT_OK;
+   return err ? err : dropout__desc_may_draw(d);
 }
 
 /* THE geometry reduction (dropout_lower's, so every backend's): mask strides, then
@@ -5332,7 +5353,8 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__bias_len = 0;
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
-   d->dropout__armed = d;
+   d->dropout__home = d;
+   d->dropout__drawn = 0;
    return DROPOUT_OK;
 }
 
@@ -5487,15 +5509,29 @@ DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
    return DROPOUT_OK;
 }
 
+/* Whether two plans share a position of one stream (pos + count may be 2^64: no sums). */
+static int dropout__plans_meet(const dropout_plan *a, const dropout_plan *b)
+{
+   if (a->key.seed != b->key.seed || a->key.stream != b->key.stream || a->count == 0 || b->count == 0) return 0;
+   return a->pos >= b->pos ? a->pos - b->pos < b->count : b->pos - a->pos < a->count;
+}
+
 DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
 {
-   int err = dropout__desc_ok(d);
+   int redrawn, err = dropout__desc_ok(d);
    if (err) return err;
    err = dropout__plan_check(plan);
    if (err) return err;
    if (d->dropout__op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
+   /* positions the descriptor drew (or, a copy, may not draw) stay so: a plan passed
+      again (last step's, kept in a variable) would draw that mask again (under any rule:
+      the same draws); the same mask on purpose is dropout_desc_replay */
+   redrawn = (d->dropout__drawn || d->dropout__home != d) && dropout__plans_meet(&d->dropout__plan, plan);
    dropout__desc_put_plan(d, plan);
-   d->dropout__armed = d;
+   if (!redrawn) {
+      d->dropout__home = d;
+      d->dropout__drawn = 0;
+   }
    return DROPOUT_OK;
 }
 
@@ -5515,7 +5551,8 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    err = dropout__plan_check(&p);
    if (err) return err;
    dropout__desc_put_plan(d, &p);
-   d->dropout__armed = d;
+   d->dropout__home = d;
+   d->dropout__drawn = 0;
    g->next += positions;
    return DROPOUT_OK;
 }
@@ -5524,7 +5561,45 @@ DROPOUTDEF int dropout_desc_replay(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
-   d->dropout__armed = d;
+   d->dropout__home = d;
+   d->dropout__drawn = 0;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
+{
+   int k, w, err = dropout__desc_ok(from);
+   if (err) return err;
+   if (!to) return DROPOUT_ERR_NULL_DESC;
+   if (to == from) return DROPOUT_OK;
+   /* field by field, as dropout_desc_init (no memcpy in freestanding builds) */
+   to->dropout__magic = from->dropout__magic;
+   to->dropout__op = from->dropout__op;
+   to->dropout__dtype = from->dropout__dtype;
+   to->dropout__rank = from->dropout__rank;
+   to->dropout__grad = from->dropout__grad;
+   to->dropout__broadcast = from->dropout__broadcast;
+   to->dropout__strided = from->dropout__strided;
+   dropout__desc_put_plan(to, &from->dropout__plan);
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) {
+      to->dropout__dim[k] = from->dropout__dim[k];
+      for (w = 0; w < 3; ++w) to->dropout__stride[w][k] = from->dropout__stride[w][k];
+   }
+   to->dropout__sigma = from->dropout__sigma;
+   to->dropout__bias_len = from->dropout__bias_len;
+   to->dropout__dev_seed = from->dropout__dev_seed;
+   to->dropout__dev_pos = from->dropout__dev_pos;
+   to->dropout__home = from->dropout__home == from ? to : from->dropout__home;
+   to->dropout__drawn = from->dropout__drawn;
+   from->dropout__home = to;   /* from: refused for a forward from now on */
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) d->dropout__drawn = 1;
    return DROPOUT_OK;
 }
 
@@ -5563,13 +5638,15 @@ static int dropout__job_contiguous(const dropout_job *j)
    return 1;
 }
 
-DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j)
+/* dropout_lower; with draws = 0 without the last check (whether the plan may draw), for
+   a backend that has checks of its own to make first (dropout_opencl.h). */
+static int dropout__lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j, int draws)
 {
    const dropout_plan *plan;
    dropout__op_row row;
    dropout__fpu f;
    size_t numel = 0, positions = 0;
-   int err = dropout__desc_check(d, t), w, k, rank;
+   int err = draws ? dropout__desc_check(d, t) : dropout__desc_args_check(d, t), w, k, rank;
    if (err) return err;
    if (!j) return DROPOUT_ERR_NULL_RESULT;
    plan = &d->dropout__plan;
@@ -5625,10 +5702,9 @@ DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dr
    return DROPOUT_OK;
 }
 
-/* After a backend ran (or enqueued) d's job: a STEP op has drawn its plan's mask. */
-static void dropout__desc_spend(dropout_desc *d)
+DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j)
 {
-   if (dropout__op_of(d->dropout__op).step) d->dropout__armed = NULL;
+   return dropout__lower(d, t, j, 1);
 }
 
 DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t)
@@ -5638,10 +5714,10 @@ DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t)
    int err = dropout_lower(d, t, &j);
    if (err) return err;
    if (j.dev_seed || j.dev_pos) return DROPOUT_ERR_DEVICE_COORDS;   /* device memory: not the CPU's */
+   (void)dropout_desc_ran(d);   /* before the work: nothing can fail now */
    dropout__fpu_enter(&f);
    dropout__job_run(&j);
    dropout__fpu_leave(&f);
-   dropout__desc_spend(d);
    return DROPOUT_OK;
 }
 

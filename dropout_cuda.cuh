@@ -80,8 +80,9 @@
       take it past 2^64 positions writes nothing (no code can come back from a kernel).
       A step's forward (dropout_cuda_forward_*, _bias_dropout_add_* with a generator) on
       a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
-      once, at capture. So is dropout_cuda_run of an op that draws a step's mask without
-      device coordinates: the plan's positions would be drawn again at every replay.
+      once, at capture. A run with the plan's own coordinates (dropout_cuda_run without
+      device coordinates, dropout_cuda_replay_*) captured into a graph draws those
+      positions at every replay, as a replay should.
 
    BUILD FLAGS
       Never --use_fast_math, -ftz=true, -prec-div=false or -prec-sqrt=false: under
@@ -1132,8 +1133,7 @@ DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos fi
    an op that draws a step's mask spends d's plan as dropout_run does (DROPOUT_ERR_PLAN_RAN
    for the next until dropout_desc_new_step or _replay). With dropout_desc_set_device_coords
    the kernels read the seed and the first position from device memory when they run
-   (CUDA graphs; see CUDA GRAPHS above); without them such an op is refused on a stream
-   being captured (DROPOUT_ERR_CAPTURE: every replay would draw the captured positions). */
+   (CUDA graphs; see CUDA GRAPHS above). */
 DROPOUT_CUDADEF int dropout_cuda_run(dropout_desc *d, const dropout_tensors *t, cudaStream_t cs);
 
 /* One-thread kernel: if dev_saved, *dev_saved = *dev_pos; then *dev_pos += count (mod
@@ -1429,12 +1429,9 @@ DROPOUT_CUDADEF int dropout_cuda_run(dropout_desc *d, const dropout_tensors *t, 
 {
    dropout_job j;
    int err = dropout_lower(d, t, &j);
-   /* a step's mask from the plan (no device coordinates) would be captured once and drawn
-      again at every replay */
-   if (!err && dropout__op_of(j.op).step && !j.dev_pos) err = dropout_cuda__not_capturing(cs);
    if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
-   dropout__desc_spend(d);
+   (void)dropout_desc_ran(d);   /* launched: a step's mask is drawn (as dropout_run) */
    return DROPOUT_OK;
 }
 

@@ -277,8 +277,8 @@ static const char *const dropout_opencl__program[] = {
    "      (checkpoint recomputation, a step's chunks over threads) is dropout_replay_*.\n",
    "      Strided tensors, broadcast masks, gradient accumulation and the variants (alpha,\n",
    "      Gaussian, noise): fill a dropout_desc (dropout_desc_init and the setters) and call\n",
-   "      dropout_run; dropout_desc_new_step gives it each step's positions (its plan draws one\n",
-   "      forward; dropout_desc_replay draws it again). 0.1.0 code: #define DROPOUT_V0_API\n",
+   "      dropout_run; dropout_desc_new_step gives it each step's positions (it draws each plan\n",
+   "      once; dropout_desc_replay draws it again). 0.1.0 code: #define DROPOUT_V0_API\n",
    "      before the include (dropout_v0.h).\n",
    "\n",
    "   OPTIONS (#define before including, in the implementation file at least)\n",
@@ -577,8 +577,10 @@ static const char *const dropout_opencl__program[] = {
    "     \"g: not where dropout_gen_init made it: a copy (passed by value, a struct copied) would hand out the same positions again, so pass the one generator by pointer; to move one, dropout_gen_move(to, from); a checkpoint loaded from a file, dropout_gen_resume(g, key, next)\") \\\n",
    "   X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \\\n",
    "     \"cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance\") \\\n",
-   "   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already, or d is a copy */ \\\n",
-   "     \"d: its plan already drew a forward's mask (a run of this descriptor), or d is a copy of the descriptor that took it: dropout_desc_new_step(d, g) at the top of each step gives it fresh positions; dropout_desc_replay(d) draws the same mask again on purpose (checkpoint recomputation, GAUSSIAN's backward)\")\n",
+   "   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \\\n",
+   "     \"d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)\") \\\n",
+   "   X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \\\n",
+   "     \"d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions; dropout_desc_move(to, from) moves one on purpose\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -1406,8 +1408,8 @@ static const char *const dropout_opencl__program[] = {
    "   dropout_cuda_run in dropout_cuda.cuh). A descriptor is plain caller-owned data, filled\n",
    "   by dropout_desc_init and the setters (each checks its argument); dropout_run checks it\n",
    "   all again with the tensors before it writes anything. Adding an option later adds a\n",
-   "   setter, never changes a prototype. Its plan draws one forward, and only from the\n",
-   "   descriptor it was given to: a second forward run, or one of a copy, is refused until\n",
+   "   setter, never changes a prototype. It draws each plan once, and only at the address the\n",
+   "   plan was given to: a second forward run, or one of a copy, is refused until\n",
    "   dropout_desc_new_step (or dropout_desc_replay, to draw the same mask on purpose).\n",
    "\n",
    "   Shape and strides: element (i0 .. ik) of the tensor (row-major logical order, the last\n",
@@ -1520,11 +1522,12 @@ static const char *const dropout_opencl__program[] = {
    "   double dropout__sigma;                            /* NOISE; -1 until set */\n",
    "   size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */\n",
    "   const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */\n",
-   "   /* Where the plan may draw a step's mask: this descriptor's own address from\n",
-   "      dropout_desc_init, _set_plan, _new_step and _replay until a run of a STEP op spends\n",
-   "      it (NULL). A second forward on the same plan, or on a copy of the descriptor, is then\n",
-   "      refused instead of drawing the same mask again (DROPOUT_ERR_PLAN_RAN). */\n",
-   "   const struct dropout_desc *dropout__armed;\n",
+   "   /* The plan draws one step's mask, from one place: dropout__home is the address that\n",
+   "      dropout_desc_init, _set_plan, _new_step, _replay or _move gave it to, dropout__drawn\n",
+   "      is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from\n",
+   "      a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again. */\n",
+   "   const struct dropout_desc *dropout__home;\n",
+   "   int dropout__drawn;\n",
    "} dropout_desc;\n",
    "\n",
    "/* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no\n",
@@ -1554,26 +1557,38 @@ static const char *const dropout_opencl__program[] = {
    "/* Another op on the same descriptor: the backward of a step is its forward's descriptor\n",
    "   with DROPOUT_OP_BACKWARD (shape, strides, broadcast and plan kept). */\n",
    "DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op);\n",
-   "/* Another plan (checked; its count against the shape when the descriptor runs). */\n",
+   "/* Another plan (checked; its count against the shape when the descriptor runs). It may\n",
+   "   draw one forward, unless it shares positions with the plan d holds and may not draw\n",
+   "   (last step's plan passed again; a copy given its original's): that stays refused. */\n",
    "DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan);\n",
    "/* A new step: reserves from g the positions the shape draws and makes them the plan (the\n",
    "   rule kept; the key g's). The descriptor's way to a fresh mask, as dropout_forward_* is\n",
    "   the short calls'. */\n",
    "DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g);\n",
-   "/* A plan draws one forward's mask: a run of an op that draws a step's mask (FORWARD,\n",
+   "/* A descriptor draws its plan once: a run of an op that draws a step's mask (FORWARD,\n",
    "   MASK, ALPHA_FORWARD, GAUSSIAN, NOISE, BIAS_DROPOUT_ADD) spends it, and the next such run\n",
    "   of d is refused (DROPOUT_ERR_PLAN_RAN) until dropout_desc_new_step gives fresh positions\n",
-   "   or this call says the same mask is wanted again: checkpoint recomputation, or GAUSSIAN's\n",
-   "   backward (the same op on dy). Backward ops (BACKWARD, APPLY_MASK, ALPHA_BACKWARD) read\n",
-   "   the plan as often as they run and spend nothing. */\n",
+   "   or this call says the same mask is wanted again: checkpoint recomputation, GAUSSIAN's\n",
+   "   backward (the same op on dy), MASK then FORWARD of one plan. Backward ops (BACKWARD,\n",
+   "   APPLY_MASK, ALPHA_BACKWARD) read the plan as often as they run and spend nothing. */\n",
    "DROPOUTDEF int dropout_desc_replay(dropout_desc *d);\n",
+   "/* Moves a descriptor on purpose: *to becomes *from, its plan drawable from to (if from's\n",
+   "   was), and from is refused for a forward (DROPOUT_ERR_DESC_MOVED) from then on. A copy\n",
+   "   made any other way (assignment, by value, realloc) is refused for a forward until its\n",
+   "   own dropout_desc_new_step, _set_plan or _replay. */\n",
+   "DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from);\n",
+   "/* For a backend outside this library that ran (or enqueued) what dropout_lower made of d:\n",
+   "   a STEP op's plan is drawn (dropout_run, dropout_cuda_run and dropout_opencl_run do it\n",
+   "   themselves). */\n",
+   "DROPOUTDEF int dropout_desc_ran(dropout_desc *d);\n",
    "\n",
    "/* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */\n",
    "typedef struct dropout_tensors {\n",
    "   void *out;  uint8_t *mask;  const void *in;  const void *bias;  const void *residual;\n",
    "} dropout_tensors;\n",
    "\n",
-   "/* Runs d's op on t (a STEP op spends d's plan: dropout_desc_replay). */\n",
+   "/* Runs d's op on t (a STEP op spends d's plan: dropout_desc_replay). A forward writes d:\n",
+   "   one descriptor's forward never runs on two threads at once. */\n",
    "DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t);\n",
    "\n",
    "/* THE LOWERED FORM of a descriptor and its tensors: what every backend runs (dropout_run\n",
@@ -2397,7 +2412,7 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    ht.in = dropout_opencl__addr(t, t->in, t->in_offset);
    ht.bias = dropout_opencl__addr(t, t->bias, t->bias_offset);
    ht.residual = dropout_opencl__addr(t, t->residual, t->residual_offset);
-   rc = dropout_lower(d, &ht, &j);
+   rc = dropout__lower(d, &ht, &j, 0);   /* whether the plan may draw: after this file's checks */
    if (rc) {
       snprintf(ctx->message, sizeof ctx->message, "%s", dropout_strerror(rc));
       return rc;
@@ -2478,6 +2493,12 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
       if (rc) return rc;
    }
 
+   rc = dropout__desc_may_draw(d);   /* the last check, as dropout_run makes it */
+   if (rc) {
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s", dropout_strerror(rc));
+      return rc;
+   }
+
    c.y = t->out; c.y_off = t->out_offset;
    c.x = t->in; c.x_off = t->in_offset;
    c.bias = t->bias; c.b_off = t->bias_offset;
@@ -2517,7 +2538,7 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
 DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
 {
    int rc = dropout_opencl__run(ctx, d, t, q);
-   if (rc == DROPOUT_OK) dropout__desc_spend(d);   /* enqueued: the step's mask is drawn (as dropout_run) */
+   if (rc == DROPOUT_OK) (void)dropout_desc_ran(d);   /* enqueued: a step's mask is drawn (as dropout_run) */
    return rc;
 }
 

@@ -271,8 +271,8 @@ static void case_codes(void)
 static void case_messages(void)
 {
    int c, k;
-   const char *msg[44];
-   for (c = 0; c <= 43; ++c) {
+   const char *msg[45];
+   for (c = 0; c <= 44; ++c) {
       msg[c] = dropout_strerror(-c);
       CHECK(strstr(msg[c], "unknown") == NULL, "code %d has no message", -c);
       for (k = 0; k < c; ++k) CHECK(strcmp(msg[c], msg[k]) != 0, "codes %d and %d share a message", -c, -k);
@@ -290,7 +290,9 @@ static void case_messages(void)
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_CAPTURE), "graph") != NULL, "the capture message names the graph");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_PLAN_RAN), "d:") && strstr(dropout_strerror(DROPOUT_ERR_PLAN_RAN), "dropout_desc_new_step") &&
          strstr(dropout_strerror(DROPOUT_ERR_PLAN_RAN), "dropout_desc_replay"), "the spent plan's message names d and both ways on");
-   CHECK(strstr(dropout_strerror(-44), "unknown") != NULL, "-44 is not a code yet");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_DESC_MOVED), "d:") && strstr(dropout_strerror(DROPOUT_ERR_DESC_MOVED), "dropout_desc_move"),
+         "the moved descriptor's message names d and the move");
+   CHECK(strstr(dropout_strerror(-45), "unknown") != NULL, "-45 is not a code yet");
    case_end("api errors: each code has its own message, naming the argument");
 }
 

@@ -14,9 +14,10 @@
         another place, never initialised): refused by every call that moves it, nothing
         written; dropout_gen_resume gives a loaded generator its place explicitly;
      9. a descriptor run again without dropout_desc_new_step (the loop that forgot it, the
-        forward and backward toggled by set_op, a descriptor passed by value or copied from
-        a template): the second forward of a plan is refused, nothing written; the same
-        mask again is the named dropout_desc_replay. */
+        forward and backward toggled by set_op, last step's plan set again, a descriptor
+        passed by value or copied from a template): the second forward of a plan is
+        refused, nothing written; the same mask again is the named dropout_desc_replay, a
+        move the named dropout_desc_move. */
 #include <stdio.h>
 #include <string.h>
 #define DROPOUT_IMPLEMENTATION
@@ -267,21 +268,51 @@ static void case_spent_plans(void)
    CHECK(dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "a replay is one run");
    CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && g.next == next + N1 && dropout_run(&d, &t) == DROPOUT_OK && memcmp(m1, m2, sizeof m1),
          "new_step: the same mask");
+   /* last step's plan kept in a variable and set again: its positions were drawn */
+   {
+      dropout_plan last, half, other;
+      CHECK(dropout_gen_plan(&g, &r, N1, &last) == DROPOUT_OK && dropout_desc_set_plan(&d, &last) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_OK, "a plan set");
+      CHECK(dropout_desc_set_plan(&d, &last) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "last step's plan set again ran");
+      CHECK(dropout_plan_at(&half, &r, last.key, dropout_pos_make(last.pos + N1 / 2), N1) == DROPOUT_OK &&
+            dropout_desc_set_plan(&d, &half) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "a plan half over the drawn one ran");
+      CHECK(dropout_plan_at(&other, &r, dropout_key_make(last.key.seed, last.key.stream + 1), dropout_pos_make(last.pos), N1) == DROPOUT_OK &&
+            dropout_desc_set_plan(&d, &other) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK, "the same positions of another stream refused");
+   }
    /* copies: a by-value parameter, a template copied each step, a copy for another layer */
    CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK, "new_step");
    for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
    t.mask = NULL;
-   CHECK(layer_desc_by_value(d, &t) == DROPOUT_ERR_PLAN_RAN && canary_ok(y, 0, N1 + 16), "a descriptor passed by value ran");
+   CHECK(layer_desc_by_value(d, &t) == DROPOUT_ERR_DESC_MOVED && canary_ok(y, 0, N1 + 16), "a descriptor passed by value ran");
    tmpl = d;
    copy = tmpl;
-   CHECK(dropout_run(&copy, &t) == DROPOUT_ERR_PLAN_RAN && canary_ok(y, 0, N1 + 16), "a copy of a template ran");
+   CHECK(dropout_run(&copy, &t) == DROPOUT_ERR_DESC_MOVED && canary_ok(y, 0, N1 + 16), "a copy of a template ran");
+   CHECK(dropout_desc_set_plan(&copy, &d.dropout__plan) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_ERR_DESC_MOVED,
+         "a copy given its original's plan again ran");
    CHECK(dropout_desc_new_step(&copy, &g) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_OK, "a copy given its own step");
    CHECK(dropout_run(&d, &t) == DROPOUT_OK, "the original, after its copies were refused");
+   copy = d;
+   CHECK(dropout_run(&copy, &t) == DROPOUT_ERR_PLAN_RAN, "a copy of a descriptor that drew: not PLAN_RAN");
+   /* moved on purpose (a layer table grown by hand): the new place draws, the old is refused */
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_desc_move(&copy, &d) == DROPOUT_OK &&
+         dropout_run(&d, &t) == DROPOUT_ERR_DESC_MOVED && dropout_run(&copy, &t) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_ERR_PLAN_RAN,
+         "dropout_desc_move");
+   CHECK(dropout_desc_move(&d, &copy) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN && dropout_run(&copy, &t) == DROPOUT_ERR_PLAN_RAN,
+         "a moved descriptor that drew, drew again");
+   CHECK(dropout_desc_move(NULL, &d) == DROPOUT_ERR_NULL_DESC && dropout_desc_move(&d, NULL) == DROPOUT_ERR_NULL_DESC &&
+         dropout_desc_move(&d, &d) == DROPOUT_OK, "move to or from NULL, onto itself");
    /* a copy for the backward reads the plan */
    copy = d;
    t.out = y2;
    CHECK(dropout_desc_set_op(&copy, DROPOUT_OP_BACKWARD) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_OK && !memcmp(y, y2, sizeof y2),
          "the backward's copy");
+   /* a backend of one's own: dropout_lower, then dropout_desc_ran */
+   {
+      dropout_job j;
+      CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_lower(&d, &t, &j) == DROPOUT_OK && dropout_lower(&d, &t, &j) == DROPOUT_OK &&
+            dropout_desc_ran(&d) == DROPOUT_OK && dropout_lower(&d, &t, &j) == DROPOUT_ERR_PLAN_RAN && dropout_desc_ran(NULL) == DROPOUT_ERR_NULL_DESC,
+            "lowering spends nothing; dropout_desc_ran does");
+   }
    /* GAUSSIAN's backward is the same op: a replay */
    CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
          dropout_run(&d, &t) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "gaussian forward");
@@ -293,7 +324,7 @@ static void case_spent_plans(void)
    CHECK(dropout_desc_replay(NULL) == DROPOUT_ERR_NULL_DESC, "replay(NULL)");
    memset(&copy, 0, sizeof copy);
    CHECK(dropout_desc_replay(&copy) == DROPOUT_ERR_DESC, "replay of a descriptor never made");
-   case_end("mistakes 9: a plan's forward runs once per dropout_desc_new_step; again only through dropout_desc_replay; copies refused, backward free");
+   case_end("mistakes 9: a descriptor's forward draws its plan once per dropout_desc_new_step; again only through dropout_desc_replay; copies refused (dropout_desc_move moves), backward free");
 }
 
 int main(void)

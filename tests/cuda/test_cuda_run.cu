@@ -263,7 +263,7 @@ static void test_refusals(void)
       if (!rc) rc = dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p1);
       copy = d;
       if (!rc) rc = dropout_cuda_run(&copy, &t, 0);
-      CHECK(rc == DROPOUT_ERR_PLAN_RAN, "cuda_run of a copied forward descriptor: %d", rc);
+      CHECK(rc == DROPOUT_ERR_DESC_MOVED, "cuda_run of a copied forward descriptor: %d", rc);
    }
    rc = dropout_cuda_advance(pos, pos, 1, 0);
    CHECK(rc == DROPOUT_ERR_OVERLAP, "advance with dev_saved == dev_pos: %d", rc);

@@ -634,6 +634,11 @@ static void refusals(void)
          if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &ts, g_q)) != DROPOUT_ERR_PLAN_RAN) {
             ok = 0; snprintf(why, sizeof why, "a second forward of one plan: %d", rc);
          }
+         ts.out_offset = 2;   /* the arguments first, this file's included, as dropout_run orders them */
+         if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &ts, g_q)) != DROPOUT_ERR_OPENCL_OFFSET) {
+            ok = 0; snprintf(why, sizeof why, "an odd offset on a spent plan: %d, not the offset's code", rc);
+         }
+         ts.out_offset = 0;
          dropout_desc_replay(&d);
          buf_upload(&y); buf_upload(&whole);               /* (that run wrote y and the mask: the guards again) */
          ts.in = x.m; ts.out = s_out; ts.mask = s_mask;    /* the mask over out's bytes */
