@@ -339,7 +339,7 @@ extern "C" {
    X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \
      "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
    X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \
-     "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions; dropout_desc_move(to, from) moves one on purpose")
+     "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a fresh plan); dropout_desc_move(to, from) moves one on purpose")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1282,7 +1282,8 @@ typedef struct dropout_desc {
    size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
    /* The plan draws one step's mask, from one place: dropout__home is the address that
-      dropout_desc_init, _set_plan, _new_step, _replay or _move gave it to, dropout__drawn
+      dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)
+      gave it to, dropout__drawn
       is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
       a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again. */
    const struct dropout_desc *dropout__home;
@@ -1331,8 +1332,9 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g);
    backward (the same op on dy), MASK then FORWARD of one plan. Backward ops (BACKWARD,
    APPLY_MASK, ALPHA_BACKWARD) read the plan as often as they run and spend nothing. */
 DROPOUTDEF int dropout_desc_replay(dropout_desc *d);
-/* Moves a descriptor on purpose: *to becomes *from, its plan drawable from to (if from's
-   was), and from is refused for a forward (DROPOUT_ERR_DESC_MOVED) from then on. A copy
+/* Moves a descriptor on purpose: *to becomes *from, its plan drawable from to (if from
+   could draw it), and from is refused for a forward until its own new_step, set_plan or
+   replay (DROPOUT_ERR_DESC_MOVED, or PLAN_RAN for a plan it drew). A copy
    made any other way (assignment, by value, realloc) is refused for a forward until its
    own dropout_desc_new_step, _set_plan or _replay. */
 DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from);
@@ -4824,7 +4826,9 @@ static int dropout__spans_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
    return alo < bhi && blo < ahi;
 }
 
-/* The checks of d's settings and of the tensors against them. */
+/* The checks of d's settings and of the tensors against them: all of dropout_lower's
+   (dropout_run's but the CPU's own, device coordinates) but the last, whether the plan
+   may draw (dropout__desc_may_draw). */
 static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors *t)
 {
    int op, err, w, k, rank;
@@ -4935,14 +4939,6 @@ static int dropout__desc_may_draw(const dropout_desc *d)
    if (!dropout__op_of(d->dropout__op).step || d->dropout__dev_pos) return DROPOUT_OK;
    if (d->dropout__drawn) return DROPOUT_ERR_PLAN_RAN;
    return d->dropout__home == d ? DROPOUT_OK : DROPOUT_ERR_DESC_MOVED;
-}
-
-/* Every check of d and t that dropout_lower makes (all of dropout_run's but the CPU's
-   own: device coordinates): the arguments, then whether the plan may draw. */
-static int dropout__desc_check(const dropout_desc *d, const dropout_tensors *t)
-{
-   int err = dropout__desc_args_check(d, t);
-   return err ? err : dropout__desc_may_draw(d);
 }
 
 /* THE geometry reduction (dropout_lower's, so every backend's): mask strides, then
@@ -5589,9 +5585,11 @@ DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
    to->dropout__bias_len = from->dropout__bias_len;
    to->dropout__dev_seed = from->dropout__dev_seed;
    to->dropout__dev_pos = from->dropout__dev_pos;
-   to->dropout__home = from->dropout__home == from ? to : from->dropout__home;
+   /* to draws only what from could (a stale copy moved back over the original cannot
+      re-arm it); from draws nothing until its own new_step, set_plan or replay */
+   to->dropout__home = from->dropout__home == from ? to : NULL;
    to->dropout__drawn = from->dropout__drawn;
-   from->dropout__home = to;   /* from: refused for a forward from now on */
+   from->dropout__home = NULL;
    return DROPOUT_OK;
 }
 
@@ -5646,9 +5644,10 @@ static int dropout__lower(const dropout_desc *d, const dropout_tensors *t, dropo
    dropout__op_row row;
    dropout__fpu f;
    size_t numel = 0, positions = 0;
-   int err = draws ? dropout__desc_check(d, t) : dropout__desc_args_check(d, t), w, k, rank;
+   int err = dropout__desc_args_check(d, t), w, k, rank;
    if (err) return err;
    if (!j) return DROPOUT_ERR_NULL_RESULT;
+   if (draws && (err = dropout__desc_may_draw(d)) != DROPOUT_OK) return err;   /* the last check */
    plan = &d->dropout__plan;
    row = dropout__op_of(d->dropout__op);
    rank = d->dropout__rank;

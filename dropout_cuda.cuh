@@ -82,7 +82,8 @@
       a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
       once, at capture. A run with the plan's own coordinates (dropout_cuda_run without
       device coordinates, dropout_cuda_replay_*) captured into a graph draws those
-      positions at every replay, as a replay should.
+      positions at every replay of the graph, unchecked (no host code runs then): a
+      forward's graph takes device coordinates.
 
    BUILD FLAGS
       Never --use_fast_math, -ftz=true, -prec-div=false or -prec-sqrt=false: under

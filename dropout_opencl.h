@@ -170,8 +170,9 @@ DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t loca
 /* The contiguous ops' layout (ctx->direct): 1 direct, 0 staged, -1 the device's default. */
 DROPOUT_OPENCLDEF int dropout_opencl_set_direct(dropout_opencl *ctx, int direct);
 
-/* dropout_run on the device: every op of the descriptor (dropout.h's checks, then this
-   file's: offsets, buffer sizes, the device's float configuration). Enqueued on q. An op
+/* dropout_run on the device: every op of the descriptor (dropout.h's argument checks, this
+   file's: the device's float configuration, offsets, buffer sizes; last whether the plan
+   may draw). Enqueued on q. An op
    that draws a step's mask spends d's plan, as dropout_run does. */
 DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q);
 
@@ -580,7 +581,7 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \\\n",
    "     \"d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)\") \\\n",
    "   X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \\\n",
-   "     \"d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions; dropout_desc_move(to, from) moves one on purpose\")\n",
+   "     \"d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a fresh plan); dropout_desc_move(to, from) moves one on purpose\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -1523,7 +1524,8 @@ static const char *const dropout_opencl__program[] = {
    "   size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */\n",
    "   const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */\n",
    "   /* The plan draws one step's mask, from one place: dropout__home is the address that\n",
-   "      dropout_desc_init, _set_plan, _new_step, _replay or _move gave it to, dropout__drawn\n",
+   "      dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)\n",
+   "      gave it to, dropout__drawn\n",
    "      is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from\n",
    "      a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again. */\n",
    "   const struct dropout_desc *dropout__home;\n",
@@ -1572,8 +1574,9 @@ static const char *const dropout_opencl__program[] = {
    "   backward (the same op on dy), MASK then FORWARD of one plan. Backward ops (BACKWARD,\n",
    "   APPLY_MASK, ALPHA_BACKWARD) read the plan as often as they run and spend nothing. */\n",
    "DROPOUTDEF int dropout_desc_replay(dropout_desc *d);\n",
-   "/* Moves a descriptor on purpose: *to becomes *from, its plan drawable from to (if from's\n",
-   "   was), and from is refused for a forward (DROPOUT_ERR_DESC_MOVED) from then on. A copy\n",
+   "/* Moves a descriptor on purpose: *to becomes *from, its plan drawable from to (if from\n",
+   "   could draw it), and from is refused for a forward until its own new_step, set_plan or\n",
+   "   replay (DROPOUT_ERR_DESC_MOVED, or PLAN_RAN for a plan it drew). A copy\n",
    "   made any other way (assignment, by value, realloc) is refused for a forward until its\n",
    "   own dropout_desc_new_step, _set_plan or _replay. */\n",
    "DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from);\n",

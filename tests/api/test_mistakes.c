@@ -301,6 +301,21 @@ static void case_spent_plans(void)
          "a moved descriptor that drew, drew again");
    CHECK(dropout_desc_move(NULL, &d) == DROPOUT_ERR_NULL_DESC && dropout_desc_move(&d, NULL) == DROPOUT_ERR_NULL_DESC &&
          dropout_desc_move(&d, &d) == DROPOUT_OK, "move to or from NULL, onto itself");
+   /* a stale copy moved back over the original, or a move there and back: no re-arming */
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK, "new_step");
+   copy = d;
+   CHECK(dropout_run(&d, &t) == DROPOUT_OK && dropout_desc_move(&d, &copy) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_DESC_MOVED,
+         "a copy saved before the run, moved back, drew again");
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_desc_move(&copy, &d) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_OK &&
+         dropout_desc_move(&copy, &d) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_ERR_DESC_MOVED, "a move there and back drew again");
+   /* the arguments first: a spent plan with a bad argument names the argument */
+   {
+      dropout_job j;
+      dropout_tensors bad = t;
+      bad.in = NULL;
+      CHECK(dropout_run(&copy, &bad) == DROPOUT_ERR_NULL_INPUT && dropout_lower(&copy, &t, NULL) == DROPOUT_ERR_NULL_RESULT &&
+            dropout_lower(&copy, &t, &j) == DROPOUT_ERR_DESC_MOVED, "a spent plan's refusal came before an argument's");
+   }
    /* a copy for the backward reads the plan */
    copy = d;
    t.out = y2;
