@@ -1283,8 +1283,7 @@ typedef struct dropout_desc {
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
    /* The plan draws one step's mask, from one place: dropout__home is the address that
       dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)
-      gave it to, dropout__drawn
-      is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
+      gave it to, dropout__drawn is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
       a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again. */
    const struct dropout_desc *dropout__home;
    int dropout__drawn;
@@ -5325,6 +5324,13 @@ static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
    d->dropout__plan.count = plan->count;
 }
 
+/* d's plan may draw one step's mask, from d (dropout__desc_may_draw). */
+static void dropout__desc_arm(dropout_desc *d)
+{
+   d->dropout__home = d;
+   d->dropout__drawn = 0;
+}
+
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
 {
    int err, k;
@@ -5349,8 +5355,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__bias_len = 0;
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
-   d->dropout__home = d;
-   d->dropout__drawn = 0;
+   dropout__desc_arm(d);
    return DROPOUT_OK;
 }
 
@@ -5524,10 +5529,7 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
       the same draws); the same mask on purpose is dropout_desc_replay */
    redrawn = (d->dropout__drawn || d->dropout__home != d) && dropout__plans_meet(&d->dropout__plan, plan);
    dropout__desc_put_plan(d, plan);
-   if (!redrawn) {
-      d->dropout__home = d;
-      d->dropout__drawn = 0;
-   }
+   if (!redrawn) dropout__desc_arm(d);
    return DROPOUT_OK;
 }
 
@@ -5547,8 +5549,7 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    err = dropout__plan_check(&p);
    if (err) return err;
    dropout__desc_put_plan(d, &p);
-   d->dropout__home = d;
-   d->dropout__drawn = 0;
+   dropout__desc_arm(d);
    g->next += positions;
    return DROPOUT_OK;
 }
@@ -5557,8 +5558,7 @@ DROPOUTDEF int dropout_desc_replay(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
-   d->dropout__home = d;
-   d->dropout__drawn = 0;
+   dropout__desc_arm(d);
    return DROPOUT_OK;
 }
 
