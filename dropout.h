@@ -60,6 +60,11 @@
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
                               the cache; 0 = always, SIZE_MAX = never. Same bits.
+      DROPOUT_STREAM_PREFETCH  x86 AVX-512 and AVX2: 1 = a call that streams its stores asks
+                              for the next step's x before that step's Philox, 0 = not.
+                              Default 1 with AVX-512, 0 with AVX2: which pays depends on
+                              the core (measured: bench/results/simd-design-notes.md).
+                              Same bits.
 
    SIMD
       The vector path is chosen when the implementation is compiled, from the compiler's
@@ -2002,19 +2007,6 @@ static inline int dropout__nt_mode(const void *p)
    return a % DROPOUT__NT_ALIGN == 0 ? 1 : a % 16u == 0 ? 2 : 0;
 }
 #define dropout__v_sfence _mm_sfence
-/* Before a step's Philox runs, ask for the next step's x (left: whole chunks from this
-   step on), so that the loads overlap the arithmetic: with streamed stores only, where
-   it pays (the other builds do without; bench/results/simd-design-notes.md). Always
-   inlined: gcc 12 finds a function whose only effect is a prefetch to be const and drops
-   the call, silently (tests/simd checks the prefetcht0 is in the object code). */
-DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
-{
-   if (x && nt && left > DROPOUT__GROUP) {
-      const char *pf = (const char *)x + (at + (size_t)DROPOUT__GROUP * DROPOUT__CHUNK) * es;
-      size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
-      for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
-   }
-}
 
 /* f16, 64 elements, t > 0: y = kept ? f16(x * scale) : +0, exactly as dropout_apply_f16;
    nt: streaming stores (y aligned). F16C's vcvtph2ps and vcvtps2ph do the header's f16
@@ -2245,11 +2237,6 @@ static inline int dropout__nt_mode(const void *p)
    return a % DROPOUT__NT_ALIGN == 0;
 }
 #define dropout__v_sfence _mm_sfence
-/* (no prefetch of x: it does not pay here; bench/results/simd-design-notes.md) */
-DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
-{
-   (void)x; (void)at; (void)left; (void)es; (void)nt;
-}
 
 #if defined(__F16C__)
 /* f16, 64 elements, t > 0: as the AVX-512 block's, F16C (every AVX2 CPU has it) doing the
@@ -2829,6 +2816,32 @@ DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t kee
 DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint64_t keep, float scale, int nt)
 {
    dropout__apply64_half_lanes(y, x, keep, scale, nt, 0);
+}
+#endif
+
+/* The prefetch of the x86 blocks that apply their own chunks (AVX-512, AVX2): before a
+   step's Philox runs, ask for the next step's x (left: whole chunks from this step on),
+   so that the loads overlap the arithmetic; with streamed stores only. Whether it pays
+   depends on the core (bench/results/simd-design-notes.md): AVX-512 takes it by default,
+   AVX2 does not (Zen 4: 5-8% slower with it; an Intel Xeon family 6 model 207: 10-22%
+   faster), DROPOUT_STREAM_PREFETCH decides. Always inlined: gcc 12 finds a function whose
+   only effect is a prefetch to be const and drops the call, silently (tests/simd checks
+   the prefetcht0 is in the object code). */
+#if !defined(DROPOUT__LANES_ONLY)
+#ifndef DROPOUT_STREAM_PREFETCH
+#if defined(DROPOUT__SIMD_AVX512)
+#define DROPOUT_STREAM_PREFETCH 1
+#else
+#define DROPOUT_STREAM_PREFETCH 0
+#endif
+#endif
+DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t left, size_t es, int nt)
+{
+   if (DROPOUT_STREAM_PREFETCH && x && nt && left > DROPOUT__GROUP) {
+      const char *pf = (const char *)x + (at + (size_t)DROPOUT__GROUP * DROPOUT__CHUNK) * es;
+      size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
+      for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
+   }
 }
 #endif
 

@@ -52,6 +52,9 @@ if [ "$(uname -m)" = x86_64 ]; then
    # streaming stores for every call (threshold 0) and never (test_simd.c's own is 1 KiB)
    simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
    simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
+   # the prefetch of the next step's x in the AVX2 build (off by default) and off in AVX-512
+   simd_case avx2-prefetch avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0 -DDROPOUT_STREAM_PREFETCH=1
+   simd_case avx512-no-prefetch avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=0 -DDROPOUT_STREAM_PREFETCH=0
    simd_case avx512 avx512bw "$CC" -mavx512f -mavx512bw
    # every call streams: the shifted data grid (y aligned to 64 bytes) with masks, in place,
    # and the Philox/data overlap on that grid
