@@ -1289,9 +1289,13 @@ typedef struct dropout_desc {
    /* The plan draws one step's mask, from one place: dropout__home is the address that
       dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)
       gave it to, dropout__drawn is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
-      a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again. */
+      a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again.
+      dropout__armed_*: the positions of the plan as it was armed, which a set_plan that
+      does not arm leaves as they are: what a spent descriptor drew, or a copy may not. */
    const struct dropout_desc *dropout__home;
    int dropout__drawn;
+   dropout_key dropout__armed_key;
+   uint64_t dropout__armed_pos, dropout__armed_count;
 } dropout_desc;
 
 /* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no
@@ -5342,6 +5346,9 @@ static void dropout__desc_arm(dropout_desc *d)
 {
    d->dropout__home = d;
    d->dropout__drawn = 0;
+   d->dropout__armed_key = d->dropout__plan.key;
+   d->dropout__armed_pos = d->dropout__plan.pos;
+   d->dropout__armed_count = d->dropout__plan.count;
 }
 
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
@@ -5523,11 +5530,14 @@ DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
    return DROPOUT_OK;
 }
 
-/* Whether two plans share a position of one stream (pos + count may be 2^64: no sums). */
-static int dropout__plans_meet(const dropout_plan *a, const dropout_plan *b)
+/* Whether the positions d's plan was armed with and plan b share a position of one
+   stream (pos + count may be 2^64: no sums). */
+static int dropout__armed_meets(const dropout_desc *d, const dropout_plan *b)
 {
-   if (a->key.seed != b->key.seed || a->key.stream != b->key.stream || a->count == 0 || b->count == 0) return 0;
-   return a->pos >= b->pos ? a->pos - b->pos < b->count : b->pos - a->pos < a->count;
+   const uint64_t pos = d->dropout__armed_pos, count = d->dropout__armed_count;
+   if (d->dropout__armed_key.seed != b->key.seed || d->dropout__armed_key.stream != b->key.stream || count == 0 || b->count == 0)
+      return 0;
+   return pos >= b->pos ? pos - b->pos < b->count : b->pos - pos < count;
 }
 
 DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
@@ -5539,8 +5549,10 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
    if (d->dropout__op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
    /* positions the descriptor drew (or, a copy, may not draw) stay so: a plan passed
       again (last step's, kept in a variable) would draw that mask again (under any rule:
-      the same draws); the same mask on purpose is dropout_desc_replay */
-   redrawn = (d->dropout__drawn || d->dropout__home != d) && dropout__plans_meet(&d->dropout__plan, plan);
+      the same draws); the same mask on purpose is dropout_desc_replay. They are the
+      armed plan's, kept through set_plans that do not arm: else a plan that meets them,
+      then one that meets only the drawn positions, would arm the second. */
+   redrawn = (d->dropout__drawn || d->dropout__home != d) && dropout__armed_meets(d, plan);
    dropout__desc_put_plan(d, plan);
    if (!redrawn) dropout__desc_arm(d);
    return DROPOUT_OK;
@@ -5602,6 +5614,9 @@ DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
       re-arm it); from draws nothing until its own new_step, set_plan or replay */
    to->dropout__home = from->dropout__home == from ? to : NULL;
    to->dropout__drawn = from->dropout__drawn;
+   to->dropout__armed_key = from->dropout__armed_key;
+   to->dropout__armed_pos = from->dropout__armed_pos;
+   to->dropout__armed_count = from->dropout__armed_count;
    from->dropout__home = NULL;
    return DROPOUT_OK;
 }

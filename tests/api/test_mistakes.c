@@ -270,12 +270,17 @@ static void case_spent_plans(void)
          "new_step: the same mask");
    /* last step's plan kept in a variable and set again: its positions were drawn */
    {
-      dropout_plan last, half, other;
+      dropout_plan last, half, before, other;
       CHECK(dropout_gen_plan(&g, &r, N1, &last) == DROPOUT_OK && dropout_desc_set_plan(&d, &last) == DROPOUT_OK &&
             dropout_run(&d, &t) == DROPOUT_OK, "a plan set");
       CHECK(dropout_desc_set_plan(&d, &last) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "last step's plan set again ran");
       CHECK(dropout_plan_at(&half, &r, last.key, dropout_pos_make(last.pos + N1 / 2), N1) == DROPOUT_OK &&
             dropout_desc_set_plan(&d, &half) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "a plan half over the drawn one ran");
+      /* d holds `half`, which did not arm; a plan over the drawn positions' first half
+         and before them, clear of `half`, still meets what d drew */
+      CHECK(dropout_plan_at(&before, &r, last.key, dropout_pos_make(last.pos - N1 / 2), N1) == DROPOUT_OK &&
+            dropout_desc_set_plan(&d, &before) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN,
+            "after a plan that did not arm, one over the other half of the drawn positions ran");
       CHECK(dropout_plan_at(&other, &r, dropout_key_make(last.key.seed, last.key.stream + 1), dropout_pos_make(last.pos), N1) == DROPOUT_OK &&
             dropout_desc_set_plan(&d, &other) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK, "the same positions of another stream refused");
    }
@@ -289,6 +294,14 @@ static void case_spent_plans(void)
    CHECK(dropout_run(&copy, &t) == DROPOUT_ERR_DESC_MOVED && canary_ok(y, 0, N1 + 16), "a copy of a template ran");
    CHECK(dropout_desc_set_plan(&copy, &d.dropout__plan) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_ERR_DESC_MOVED,
          "a copy given its original's plan again ran");
+   {  /* the same through a plan that did not arm: the copy still may not draw its original's */
+      dropout_plan after, before;
+      CHECK(dropout_plan_at(&after, &r, d.dropout__plan.key, dropout_pos_make(d.dropout__plan.pos + N1 / 2), N1) == DROPOUT_OK &&
+            dropout_plan_at(&before, &r, d.dropout__plan.key, dropout_pos_make(d.dropout__plan.pos - N1 / 2), N1) == DROPOUT_OK &&
+            dropout_desc_set_plan(&copy, &after) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_ERR_DESC_MOVED &&
+            dropout_desc_set_plan(&copy, &before) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_ERR_DESC_MOVED &&
+            canary_ok(y, 0, N1 + 16), "a copy given a plan over its original's, after one that did not arm, ran");
+   }
    CHECK(dropout_desc_new_step(&copy, &g) == DROPOUT_OK && dropout_run(&copy, &t) == DROPOUT_OK, "a copy given its own step");
    CHECK(dropout_run(&d, &t) == DROPOUT_OK, "the original, after its copies were refused");
    copy = d;
