@@ -344,7 +344,7 @@ extern "C" {
    X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \
      "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
    X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \
-     "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a fresh plan); dropout_desc_move(to, from) moves one on purpose")
+     "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -672,8 +672,17 @@ DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
    `next` on. A copy would hand out the same positions again (the same masks, silently),
    so every call refuses a generator that is not where it was initialised
    (DROPOUT_ERR_GEN_MOVED): pass the one generator by pointer to every layer. To
-   checkpoint, save key and next; to resume, dropout_gen_resume with them. */
-typedef struct dropout_gen { dropout_key key; uint64_t next; const struct dropout_gen *dropout__home; } dropout_gen;
+   checkpoint, save key and next; to resume, dropout_gen_resume with them.
+   Positions count draws of the plan's width (a 32-bit draw is a stream word, an 8-bit one
+   a quarter of one; normals take a word each), so `next` is in the units of the width g
+   handed out last (dropout__bits; 0: none yet, or resumed): a plan of another width starts
+   at the first position past every word g handed out, not at next, which would read the
+   same words again. */
+typedef struct dropout_gen {
+   dropout_key key; uint64_t next;
+   const struct dropout_gen *dropout__home;
+   int dropout__bits;
+} dropout_gen;
 /* A generator at position 0, made where it stays (g itself, not a copy of it). */
 DROPOUTDEF int dropout_gen_init(dropout_gen *g, dropout_key key);
 /* A generator at position `next`: a checkpoint's key and next, read back from a file. */
@@ -1291,11 +1300,15 @@ typedef struct dropout_desc {
       gave it to, dropout__drawn is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
       a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again.
       dropout__armed_*: the positions of the plan as it was armed, which a set_plan that
-      does not arm leaves as they are: what a spent descriptor drew, or a copy may not. */
+      does not arm leaves as they are: what a spent descriptor drew, or a copy may not.
+      dropout__last_*: the positions its last forward drew, which arming does not clear
+      (a plan set, or a step begun, and no forward run: the drawn plan is still refused). */
    const struct dropout_desc *dropout__home;
    int dropout__drawn;
    dropout_key dropout__armed_key;
    uint64_t dropout__armed_pos, dropout__armed_count;
+   dropout_key dropout__last_key;
+   uint64_t dropout__last_pos, dropout__last_count;
 } dropout_desc;
 
 /* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no
@@ -4331,6 +4344,7 @@ DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next
    g->key = key;
    g->next = next;
    g->dropout__home = g;
+   g->dropout__bits = 0;   /* next in the units of the first plan's width */
    return DROPOUT_OK;
 }
 
@@ -4359,7 +4373,34 @@ DROPOUTDEF int dropout_gen_move(dropout_gen *to, dropout_gen *from)
    key = from->key;
    next = from->next;
    from->dropout__home = NULL;   /* the old place is refused from now on */
-   return dropout_gen_resume(to, key, next);
+   dropout_gen_resume(to, key, next);
+   to->dropout__bits = from->dropout__bits;
+   return DROPOUT_OK;
+}
+
+/* The first position of count fresh ones of g at `bits` per draw (8, 16 or 32; normals
+   32): g->next at the width g handed out last (or none yet); after another width, the
+   first position of this one past every stream word g handed out (SPEC section 8).
+   DROPOUT_ERR_RANGE where that, or its count, passes 2^64. */
+static int dropout__gen_first(const dropout_gen *g, int bits, uint64_t count, uint64_t *first)
+{
+   uint64_t at = g->next;
+   if (g->dropout__bits != 0 && g->dropout__bits != bits) {
+      const uint64_t was = (uint64_t)(32 / g->dropout__bits), per = (uint64_t)(32 / bits);   /* positions a word */
+      const uint64_t words = at / was + (at % was != 0);
+      if (words > UINT64_MAX / per) return DROPOUT_ERR_RANGE;
+      at = words * per;
+   }
+   if (count > UINT64_MAX - at) return DROPOUT_ERR_RANGE;
+   *first = at;
+   return DROPOUT_OK;
+}
+
+/* g after count positions from first at `bits` per draw */
+static void dropout__gen_take(dropout_gen *g, int bits, uint64_t first, uint64_t count)
+{
+   g->next = first + count;
+   g->dropout__bits = bits;
 }
 
 /* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest
@@ -4372,18 +4413,20 @@ static int dropout__count_ok(uint64_t count, size_t es)
 
 DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
 {
+   uint64_t first;
    int err = dropout__gen_check(g);
    if (err) return err;
    if (!out) return DROPOUT_ERR_NULL_RESULT;
    err = dropout__rule_check(rule);
    if (err) return err;
    if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
-   if (count > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   err = dropout__gen_first(g, rule->bits, count, &first);
+   if (err) return err;
    out->rule = *rule;
    out->key = g->key;
-   out->pos = g->next;
+   out->pos = first;
    out->count = count;
-   g->next += count;
+   dropout__gen_take(g, rule->bits, first, count);
    return DROPOUT_OK;
 }
 
@@ -4490,10 +4533,10 @@ static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, si
    err = dropout__rule_check(rule);
    if (err) return err;
    if (!dropout__count_ok((uint64_t)n, 1)) return DROPOUT_ERR_SIZE;
-   if ((uint64_t)n > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   err = dropout__gen_first(g, rule->bits, (uint64_t)n, &p->pos);
+   if (err) return err;
    p->rule = *rule;
    p->key = g->key;
-   p->pos = g->next;
    p->count = (uint64_t)n;
    return DROPOUT_OK;
 }
@@ -4505,7 +4548,7 @@ DROPOUT__INLINE int dropout__forward(int dtype, dropout_gen *g, const dropout_ru
    int err = dropout__step_plan(g, rule, n, &p);
    if (!err) err = dropout__short(dtype, &p, n, y, mask, x);
    if (err) return err;
-   g->next += (uint64_t)n;
+   dropout__gen_take(g, p.rule.bits, p.pos, p.count);
    if (plan) *plan = p;
    return DROPOUT_OK;
 }
@@ -5376,6 +5419,9 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
    dropout__desc_arm(d);
+   d->dropout__last_key = plan->key;   /* nothing drawn yet */
+   d->dropout__last_pos = 0;
+   d->dropout__last_count = 0;
    return DROPOUT_OK;
 }
 
@@ -5530,19 +5576,18 @@ DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
    return DROPOUT_OK;
 }
 
-/* Whether the positions d's plan was armed with and plan b share a position of one
-   stream (pos + count may be 2^64: no sums). */
-static int dropout__armed_meets(const dropout_desc *d, const dropout_plan *b)
+/* Whether positions pos .. pos + count - 1 of key's stream and plan b share one (pos +
+   count may be 2^64: no sums). */
+static int dropout__range_meets(dropout_key key, uint64_t pos, uint64_t count, const dropout_plan *b)
 {
-   const uint64_t pos = d->dropout__armed_pos, count = d->dropout__armed_count;
-   if (d->dropout__armed_key.seed != b->key.seed || d->dropout__armed_key.stream != b->key.stream || count == 0 || b->count == 0)
+   if (key.seed != b->key.seed || key.stream != b->key.stream || count == 0 || b->count == 0)
       return 0;
    return pos >= b->pos ? pos - b->pos < b->count : b->pos - pos < count;
 }
 
 DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
 {
-   int redrawn, err = dropout__desc_ok(d);
+   int redrawn, hit_last, err = dropout__desc_ok(d);
    if (err) return err;
    err = dropout__plan_check(plan);
    if (err) return err;
@@ -5550,32 +5595,48 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
    /* positions the descriptor drew (or, a copy, may not draw) stay so: a plan passed
       again (last step's, kept in a variable) would draw that mask again (under any rule:
       the same draws); the same mask on purpose is dropout_desc_replay. They are the
-      armed plan's, kept through set_plans that do not arm: else a plan that meets them,
-      then one that meets only the drawn positions, would arm the second. */
-   redrawn = (d->dropout__drawn || d->dropout__home != d) && dropout__armed_meets(d, plan);
+      armed plan's, kept through set_plans that do not arm (else a plan that meets them,
+      then one that meets only the drawn positions, would arm the second), and the last
+      drawn plan's, kept through arming (a plan set and never run, then the drawn one
+      again); a plan over those is as spent as the run that drew them. */
+   hit_last = dropout__range_meets(d->dropout__last_key, d->dropout__last_pos, d->dropout__last_count, plan);
+   redrawn = hit_last || ((d->dropout__drawn || d->dropout__home != d) &&
+              dropout__range_meets(d->dropout__armed_key, d->dropout__armed_pos, d->dropout__armed_count, plan));
    dropout__desc_put_plan(d, plan);
    if (!redrawn) dropout__desc_arm(d);
+   else if (hit_last) {
+      if (d->dropout__home == d && !d->dropout__drawn) {   /* an armed, undrawn plan: the record is the drawn one again */
+         d->dropout__armed_key = d->dropout__last_key;
+         d->dropout__armed_pos = d->dropout__last_pos;
+         d->dropout__armed_count = d->dropout__last_count;
+      }
+      d->dropout__drawn = 1;
+   }
    return DROPOUT_OK;
 }
 
 DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
 {
    dropout_plan p;
-   uint64_t positions;
+   uint64_t positions, first;
+   int bits;
    int err = dropout_desc_positions(d, &positions);
    if (err) return err;
    err = dropout__gen_check(g);
    if (err) return err;
-   if (positions > UINT64_MAX - g->next) return DROPOUT_ERR_RANGE;
+   /* normals take a stream word a position, whatever the rule's width */
+   bits = dropout__op_of(d->dropout__op).cls == DROPOUT_CLASS_NORMAL ? 32 : d->dropout__plan.rule.bits;
+   err = dropout__gen_first(g, bits, positions, &first);
+   if (err) return err;
    p = d->dropout__plan;
    p.key = g->key;
-   p.pos = g->next;
+   p.pos = first;
    p.count = positions;
    err = dropout__plan_check(&p);
    if (err) return err;
    dropout__desc_put_plan(d, &p);
    dropout__desc_arm(d);
-   g->next += positions;
+   dropout__gen_take(g, bits, first, positions);
    return DROPOUT_OK;
 }
 
@@ -5617,6 +5678,9 @@ DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
    to->dropout__armed_key = from->dropout__armed_key;
    to->dropout__armed_pos = from->dropout__armed_pos;
    to->dropout__armed_count = from->dropout__armed_count;
+   to->dropout__last_key = from->dropout__last_key;
+   to->dropout__last_pos = from->dropout__last_pos;
+   to->dropout__last_count = from->dropout__last_count;
    from->dropout__home = NULL;
    return DROPOUT_OK;
 }
@@ -5625,7 +5689,12 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
-   if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) d->dropout__drawn = 1;
+   if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
+      d->dropout__drawn = 1;
+      d->dropout__last_key = d->dropout__plan.key;
+      d->dropout__last_pos = d->dropout__plan.pos;
+      d->dropout__last_count = d->dropout__plan.count;
+   }
    return DROPOUT_OK;
 }
 
@@ -5773,7 +5842,7 @@ static int dropout__forward_bda(int dtype, dropout_gen *g, const dropout_rule *r
    int err = dropout__step_plan(g, rule, n, &p);
    if (!err) err = dropout__short_bda(dtype, &p, n, bias_len, y, mask, x, bias, residual);
    if (err) return err;
-   g->next += (uint64_t)n;
+   dropout__gen_take(g, p.rule.bits, p.pos, p.count);
    if (plan) *plan = p;
    return DROPOUT_OK;
 }

@@ -1397,7 +1397,7 @@ static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g
    if (!err) err = dropout_cuda__not_capturing(cs);
    if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
-   g->next += (uint64_t)n;
+   dropout__gen_take(g, p.rule.bits, p.pos, p.count);
    if (plan) *plan = p;
    return DROPOUT_OK;
 }

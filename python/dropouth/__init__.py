@@ -100,22 +100,29 @@ class Generator(object):
     and copy.deepcopy raise, as C refuses a copied dropout_gen: a copy would hand out the
     same positions again, the same masks. For NumPy arrays; PyTorch layers take their
     coordinates from torch's generator instead (dropouth.Dropout), which activation
-    checkpointing restores."""
+    checkpointing restores.
+
+    Positions count draws of the call's width (bits=8: a quarter of a stream word), so
+    `position` is in the units of the width handed out last; a call of another width starts
+    past every word handed out, not at `position`, which would read the same words again (as
+    dropout_gen_plan does in C). A generator of one width hands out consecutive positions."""
 
     def __init__(self, seed, stream=0, position=0):
         self.seed = _lib.u64("seed", seed)
         self.stream = _lib.u64("stream", stream)
         self.position = _position(position)
+        self._bits = None                # the width handed out last (None: none yet)
         self._lock = threading.Lock()   # threads sharing a generator get disjoint positions
 
     def __repr__(self):
         return "dropouth.Generator(seed=%d, stream=%d, position=%d)" % (self.seed, self.stream, self.position)
 
     def __getstate__(self):
-        return {"seed": self.seed, "stream": self.stream, "position": self.position}
+        return {"seed": self.seed, "stream": self.stream, "position": self.position, "bits": self._bits}
 
     def __setstate__(self, state):
         self.__init__(state["seed"], state["stream"], state["position"])
+        self._bits = state.get("bits")   # (a checkpoint from before the widths were kept: None)
 
     def __copy__(self):
         raise TypeError("dropouth.Generator: a copy would hand out the same positions again (the same masks); "
@@ -125,11 +132,14 @@ class Generator(object):
     def __deepcopy__(self, memo):
         return self.__copy__()
 
-    def reserve(self, count):
-        """The first of `count` fresh positions."""
-        return self._reserve(count)[2]
+    def reserve(self, count, bits=None):
+        """The first of `count` fresh positions of `bits` per draw (8, 16 or 32; None: the width
+        handed out last)."""
+        if bits is not None and (isinstance(bits, bool) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32)):
+            raise ValueError("bits must be 8, 16 or 32 (or None), got %r" % (bits,))
+        return self._reserve(count, None if bits is None else int(bits))[2]
 
-    def _reserve(self, count):
+    def _reserve(self, count, bits=None):
         """(seed, stream, first position) for count fresh positions. The fields are plain data that
         anyone may set: each is checked here, as the constructor checks it, so that a position of
         -5 or a seed of 2^64 + 1 is an error and not a wrapped coordinate."""
@@ -137,10 +147,18 @@ class Generator(object):
         with self._lock:
             seed, stream = _lib.u64("generator.seed", self.seed), _lib.u64("generator.stream", self.stream)
             position = _position(self.position, "generator.position")
+            if bits is not None and self._bits is not None and bits != self._bits:
+                # another width: its first position past every word handed out
+                was, per = 32 // self._bits, 32 // bits
+                position = -(-position // was) * per
+                if position > U64:
+                    raise ValueError("the generator has no %d-bit positions left (2^64 in all)" % bits)
             if count > U64 - position:
                 raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
                                  % (U64 - position, count))
             self.position = position + count
+            if bits is not None:
+                self._bits = bits
         return seed, stream, position
 
 
@@ -154,14 +172,15 @@ def _position(v, name="position"):
     return v
 
 
-def _coords(generator, seed, stream, pos, count):
-    """(seed, stream, pos) of a call: from a Generator, or explicit; never a silent default."""
+def _coords(generator, seed, stream, pos, count, bits):
+    """(seed, stream, pos) of a call of `bits` per draw: from a Generator, or explicit; never a
+    silent default."""
     if generator is not None:
         if seed is not None or pos is not None or stream is not None:
             raise TypeError("give either generator= (its seed and stream) or seed=, stream= and pos=, not both")
         if not isinstance(generator, Generator):
             raise TypeError("generator must be a dropouth.Generator, got %s" % type(generator).__name__)
-        return generator._reserve(count)
+        return generator._reserve(count, bits)
     if seed is None or pos is None:
         raise TypeError("coordinates needed: generator=dropouth.Generator(...) or seed= and pos= "
                         "(there is no default: it would give every call the same mask)")
@@ -250,7 +269,7 @@ def mask(n, p, *, seed=None, stream=None, pos=None, generator=None, bits=None):
     np = _np()
     n = _lib.u64("n", n)
     p, bits = _bits(p, bits)
-    seed, stream, pos = _coords(generator, seed, stream, pos, n)
+    seed, stream, pos = _coords(generator, seed, stream, pos, n, bits)
     packed = np.zeros((n + 7) // 8, np.uint8)
     if n:
         _lib.run(_lib.OP_MASK, "float32", p, bits, seed, stream, pos, [n], [1], [1], None, packed.ctypes.data, None)
@@ -262,7 +281,7 @@ def forward(x, p, *, seed=None, stream=None, pos=None, generator=None, bits=None
     any strided view: it gets the bits of its contiguous copy. y is C-contiguous."""
     kind = _array("x", x, dtype)
     p, bits = _bits(p, bits)
-    seed, stream, pos = _coords(generator, seed, stream, pos, x.size)
+    seed, stream, pos = _coords(generator, seed, stream, pos, x.size, bits)
     return _np_run(_lib.OP_FORWARD, x, kind, p, bits, seed, stream, pos, True)
 
 
@@ -270,7 +289,7 @@ def backward(dy, p, *, seed=None, stream=0, pos=None, bits=None, dtype=None):
     """dx for dy, the mask rebuilt from the forward's coordinates (give the same ones)."""
     kind = _array("dy", dy, dtype)
     p, bits = _bits(p, bits)
-    seed, stream, pos = _coords(None, seed, stream, pos, dy.size)
+    seed, stream, pos = _coords(None, seed, stream, pos, dy.size, bits)
     return _np_run(_lib.OP_BACKWARD, dy, kind, p, bits, seed, stream, pos, False)[0]
 
 

@@ -104,6 +104,11 @@ def _check_tensor(name, t):
 
 
 _tracing_state = torch._C._get_tracing_state
+try:   # a tracer that records through dispatch (make_fx, functorch's AOT Autograd) sets a mode
+    from torch.utils._python_dispatch import _get_current_dispatch_mode as _dispatch_mode
+except ImportError:
+    def _dispatch_mode():
+        return None
 
 
 def _refuse_tracing():
@@ -111,6 +116,11 @@ def _refuse_tracing():
         raise RuntimeError("dropouth: torch.jit.trace would record this call's mask as a constant (every run of the "
                            "traced model would drop the same elements). Trace in eval mode (dropout is then the "
                            "identity), or keep the model in Python")
+    if _dispatch_mode() is not None:
+        raise RuntimeError("dropouth: a dispatch tracer (make_fx, functorch's AOT Autograd: %s) sees only the output's "
+                           "allocation, not the library call that fills it, so the traced graph would return "
+                           "uninitialised memory. Trace in eval mode, or keep dropouth outside the traced function"
+                           % type(_dispatch_mode()).__name__)
 
 
 _RULES = {}
@@ -356,6 +366,8 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
                         "checkpointing) or give seed= and pos=")
     _check_tensor("input", input)
     p, bits = _rule(p, bits)
+    if not isinstance(training, bool):   # as F.dropout: "false" from a config file would drop
+        raise TypeError("training must be a bool, got %s" % type(training).__name__)
     if not training:
         return input
     _refuse_tracing()
@@ -441,9 +453,12 @@ class Dropout(torch.nn.Dropout):
             return input
         _check_tensor("input", input)
         p, bits = _rule(self.p, self.bits)
-        if _tracing_state() is not None:
-            _refuse_tracing()
-        perm = _order(input.dim(), self.batch_dim)
+        _refuse_tracing()
+        # the fields are plain attributes that anyone may set: checked at each call, as at init
+        stream = _lib.u64("layer.stream", self.stream)
+        if isinstance(self.batch_dim, bool) or not hasattr(self.batch_dim, "__index__"):
+            raise TypeError("layer.batch_dim must be an int, got %r" % (self.batch_dim,))
+        perm = _order(input.dim(), self.batch_dim.__index__())
         if samples is None:
             if self.data_parallel is not False and _dist_on and _dist_on() and _world(self.data_parallel) > 1:
                 raise RuntimeError(
@@ -456,7 +471,7 @@ class Dropout(torch.nn.Dropout):
             runs = _positions(input, perm, samples)
         if self.inplace:
             _check_inplace(input)
-        return _run(input, (p, bits, None, self.stream, runs, perm), self.inplace)
+        return _run(input, (p, bits, None, stream, runs, perm), self.inplace)
 
     def extra_repr(self):
         s = "p={}, inplace={}".format(self.p, self.inplace)

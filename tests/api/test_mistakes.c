@@ -17,7 +17,11 @@
         forward and backward toggled by set_op, last step's plan set again, a descriptor
         passed by value or copied from a template): the second forward of a plan is
         refused, nothing written; the same mask again is the named dropout_desc_replay, a
-        move the named dropout_desc_move. */
+        move the named dropout_desc_move;
+    10. one generator for layers of different draw widths (a 32-bit layer where p needs
+        it, 8-bit ones elsewhere; a Gaussian layer, whose normals take a word each):
+        positions of another width started at `next` and read the same stream words
+        again; a plan of another width now starts past every word handed out. */
 #include <stdio.h>
 #include <string.h>
 #define DROPOUT_IMPLEMENTATION
@@ -281,6 +285,14 @@ static void case_spent_plans(void)
       CHECK(dropout_plan_at(&before, &r, last.key, dropout_pos_make(last.pos - N1 / 2), N1) == DROPOUT_OK &&
             dropout_desc_set_plan(&d, &before) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN,
             "after a plan that did not arm, one over the other half of the drawn positions ran");
+      /* a fresh plan set, or a step begun, and no forward run (an evaluation step, an early
+         exit): the plan drawn last is still refused when passed again */
+      CHECK(dropout_desc_replay(&d) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK &&
+            dropout_gen_plan(&g, &r, N1, &half) == DROPOUT_OK && dropout_desc_set_plan(&d, &half) == DROPOUT_OK &&
+            dropout_desc_set_plan(&d, &before) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN,
+            "a plan set and never run, then the drawn one again: it ran");
+      CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_desc_set_plan(&d, &before) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "a step begun and not run, then the drawn plan again: it ran");
       CHECK(dropout_plan_at(&other, &r, dropout_key_make(last.key.seed, last.key.stream + 1), dropout_pos_make(last.pos), N1) == DROPOUT_OK &&
             dropout_desc_set_plan(&d, &other) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK, "the same positions of another stream refused");
    }
@@ -355,6 +367,63 @@ static void case_spent_plans(void)
    case_end("mistakes 9: a descriptor's forward draws its plan once per dropout_desc_new_step; again only through dropout_desc_replay; copies refused (dropout_desc_move moves), backward free");
 }
 
+/* the stream words a plan of n positions from pos reads at `bits` per draw: [*w0, *w1) */
+static void words_of(uint64_t pos, uint64_t n, int bits, uint64_t *w0, uint64_t *w1)
+{
+   const uint64_t per = (uint64_t)(32 / bits);
+   *w0 = pos / per;
+   *w1 = (pos + n + per - 1) / per;
+}
+
+static void case_widths(void)
+{
+   static const int widths[] = { 32, 8, 16, 8, 32, 16, 16, 8, 8, 32 };
+   static const uint64_t counts[] = { 100, 7, 13, 256, 5, 3, 64, 1, 9, 31 };
+   dropout_gen g;
+   dropout_rule r;
+   dropout_plan p, q;
+   dropout_desc d, e;
+   uint64_t used = 0, w0, w1;   /* every word below `used` was handed out */
+   size_t k;
+   dropout_gen_init(&g, dropout_key_make(3, 4));
+   for (k = 0; k < sizeof widths / sizeof widths[0]; ++k) {
+      CHECK(dropout_rule_init(&r, 0.5, (dropout_bits)widths[k]) == DROPOUT_OK && dropout_gen_plan(&g, &r, counts[k], &p) == DROPOUT_OK,
+            "plan %u", (unsigned)k);
+      words_of(p.pos, p.count, widths[k], &w0, &w1);
+      if (k && widths[k] == widths[k - 1])   /* the same width: the next draws (of a shared word, its other part) */
+         CHECK(p.pos == q.pos + q.count, "plan %u: position %llu, not the next", (unsigned)k, (unsigned long long)p.pos);
+      else   /* another width: past every word handed out */
+         CHECK(w0 >= used, "plan %u (%d-bit, %u positions) starts at word %llu, below %llu words handed out", (unsigned)k,
+               widths[k], (unsigned)counts[k], (unsigned long long)w0, (unsigned long long)used);
+      used = w1;
+      q = p;
+   }
+   /* one width: the positions follow each other, as they always did (the same bits) */
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   CHECK(dropout_gen_plan(&g, &r, 5, &p) == DROPOUT_OK && dropout_gen_plan(&g, &r, 7, &q) == DROPOUT_OK && q.pos == p.pos + 5 &&
+         g.next == q.pos + 7, "one width: consecutive positions");
+   /* the short calls and the descriptor's step reserve the same way */
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
+   CHECK(dropout_forward_f32(&g, &r, &p, N2, y, NULL, x) == DROPOUT_OK && p.pos == g.next - N2 && p.pos >= (q.pos + 7 + 3) / 4,
+         "a 32-bit short call after 8-bit plans reads their words");
+   /* normals take a word each: a Gaussian layer's step, then an 8-bit layer's */
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK, "init");
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_desc_new_step(&e, &g) == DROPOUT_OK, "steps");
+   words_of(d.dropout__plan.pos, N1, 32, &w0, &w1);
+   CHECK(e.dropout__plan.pos / 4 >= w1, "an 8-bit step after a Gaussian one starts at word %llu, inside its %llu..%llu",
+         (unsigned long long)(e.dropout__plan.pos / 4), (unsigned long long)w0, (unsigned long long)w1);
+   /* near the end of the stream: a width change past 2^64 is refused, g unchanged */
+   dropout_gen_resume(&g, dropout_key_make(3, 4), 0);
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
+   CHECK(dropout_gen_plan(&g, &r, UINT64_MAX / 2, &p) == DROPOUT_OK, "a long plan");
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   w0 = g.next;
+   CHECK(dropout_gen_plan(&g, &r, 1, &p) == DROPOUT_ERR_RANGE && g.next == w0, "8-bit positions past 2^64 not refused");
+   case_end("mistakes 10: one generator for layers of different draw widths (and normals): no stream word handed out twice; one width as before");
+}
+
 int main(void)
 {
    case_fresh_steps();
@@ -365,5 +434,6 @@ int main(void)
    case_descriptor();
    case_copies();
    case_spent_plans();
+   case_widths();
    return check_exit();
 }

@@ -9,6 +9,7 @@ Sections: the oracle; masks, forward in four dtypes with special values, backwar
 views (a view gets its contiguous copy's bits, without a copy), chunks, streams; bf16 by
 name only; the default draw width; errors.
 """
+import pickle
 import sys
 
 import numpy as np
@@ -263,6 +264,24 @@ def test_chunks_and_streams():
     yb, _ = dropouth.forward(x[3333:], 0.3, generator=g, bits=16)
     report("a Generator hands out consecutive positions: two calls == one call; it ends at the next free one",
            same_bits(np.concatenate([ya, yb]), y) and g.position == 10100, repr(g))
+    # layers of different widths on one Generator (the default width follows p: 0.5 is 8-bit,
+    # 0.1 16-bit): a call of another width starts past every stream word handed out
+    g = dropouth.Generator(9, 2)
+    spans, ok_w = [], True
+    for p_, n_ in ((0.5, 1001), (0.1, 333), (0.5, 7), (0.001, 50), (0.5, 64)):
+        bits_ = dropouth.default_bits(p_)
+        before = g.position
+        dropouth.mask(n_, p_, generator=g)
+        first = g.position - n_
+        per = 32 // bits_
+        spans.append((first // per, -(-(first + n_) // per), bits_, first, before))
+    for k in range(1, len(spans)):
+        w0, _, b_, first, before = spans[k]
+        ok_w &= first == before if b_ == spans[k - 1][2] else w0 >= spans[k - 1][1]
+    g2 = pickle.loads(pickle.dumps(g))
+    ok_w &= g2.reserve(3, bits=32) == -(-g.position // (32 // spans[-1][2]))
+    report("a Generator across draw widths: a call of another width starts past every stream word handed out "
+           "(and pickles its width)", ok_w, repr(spans))
     w = dropouth.stream_u32(1000, seed=5, stream=6, pos=2 ** 62 + 3)
     u32 = dropouth.uniform_f32(1000, seed=5, stream=6, pos=2 ** 62 + 3)
     u64 = dropouth.uniform_f64(500, seed=5, stream=6, pos=77)

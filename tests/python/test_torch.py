@@ -515,6 +515,19 @@ def test_jit_fx():
     y1, y2 = gf(torch.ones(100)), gf(torch.ones(100))
     report("torch.fx.symbolic_trace of the functional: one call_function node, a fresh mask per call",
            dropouth.dropout in ops and not torch.equal(y1, y2))
+    try:
+        from torch.fx.experimental.proxy_tensor import make_fx
+    except ImportError:
+        make_fx = None
+    if make_fx is None:
+        skip("make_fx refused", "this torch has no torch.fx.experimental.proxy_tensor.make_fx")
+    else:
+        # a dispatch tracer records the output's allocation and not the library call: its graph
+        # would return uninitialised memory, silently
+        msg = raises(RuntimeError, lambda: make_fx(lambda v: dropouth.dropout(v, 0.5, seed=3, pos=0))(torch.ones(8)))
+        msg2 = raises(RuntimeError, lambda: make_fx(lambda v: dropouth.Dropout(0.5)(v))(torch.ones(8)))
+        report("make_fx (a dispatch tracer, as functorch's AOT Autograd): RuntimeError, not a graph of uninitialised "
+               "memory: %s" % (msg or "")[:80], msg is not None and "dispatch" in msg and msg2 is not None)
 
 
 # ---- samples: each global sample its one-process mask, whatever the order ----------------
@@ -853,6 +866,18 @@ def test_errors():
     msg = raises(RuntimeError, y.backward)
     report("in place on a tensor a graph saved: autograd notices (version counter bumped, as torch's in-place ops)",
            msg is not None and "inplace" in msg)
+    msg = raises(TypeError, lambda: dropouth.dropout(torch.ones(8), 0.5, training="false", seed=0, pos=0))
+    report("training='false' (a config file's string): TypeError, as F.dropout, not a dropout: %s" % msg,
+           msg is not None and "training" in msg)
+    layer = dropouth.Dropout(0.5)
+    layer.stream = 2 ** 64
+    msg = raises(ValueError, lambda: layer(torch.ones(8)))
+    layer.stream, layer.batch_dim = 0, 1.0
+    msg2 = raises(TypeError, lambda: layer(torch.ones(2, 4)))
+    ok = dropouth.Dropout(0.5, batch_dim=1)(torch.ones(2, 4)).shape == (2, 4)
+    report("a layer's stream and batch_dim set by hand are checked at each call (2^64 did wrap to stream 0; a float "
+           "batch_dim broke every layer after it): %s; %s" % (msg, msg2), msg is not None and "stream" in msg
+           and msg2 is not None and "batch_dim" in msg2 and ok)
     bf = torch.randn(300).to(torch.bfloat16)
     y = dropouth.dropout(bf, 0.4, seed=3, pos=1)
     want, _ = dropouth.forward(bf.view(torch.int16).numpy().view(np.uint16), 0.4, seed=3, pos=1, dtype="bfloat16")
