@@ -1284,6 +1284,8 @@ typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, 
 typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;
 
 /* Private fields: use the functions below. */
+/* Positions pos .. pos + count - 1 of key's stream (the descriptor's records below) */
+typedef struct dropout__drawn_at { dropout_key key; uint64_t pos, count; } dropout__drawn_at;
 typedef struct dropout_desc {
    uint32_t dropout__magic;                          /* set by dropout_desc_init */
    int dropout__op, dropout__dtype, dropout__rank, dropout__grad;
@@ -1299,16 +1301,13 @@ typedef struct dropout_desc {
       dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)
       gave it to, dropout__drawn is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
       a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again.
-      dropout__armed_*: the positions of the plan as it was armed, which a set_plan that
+      dropout__armed: the positions of the plan as it was armed, which a set_plan that
       does not arm leaves as they are: what a spent descriptor drew, or a copy may not.
-      dropout__last_*: the positions its last forward drew, which arming does not clear
+      dropout__last: the positions its last forward drew, which arming does not clear
       (a plan set, or a step begun, and no forward run: the drawn plan is still refused). */
    const struct dropout_desc *dropout__home;
    int dropout__drawn;
-   dropout_key dropout__armed_key;
-   uint64_t dropout__armed_pos, dropout__armed_count;
-   dropout_key dropout__last_key;
-   uint64_t dropout__last_pos, dropout__last_count;
+   dropout__drawn_at dropout__armed, dropout__last;
 } dropout_desc;
 
 /* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no
@@ -4386,10 +4385,13 @@ static int dropout__gen_first(const dropout_gen *g, int bits, uint64_t count, ui
 {
    uint64_t at = g->next;
    if (g->dropout__bits != 0 && g->dropout__bits != bits) {
-      const uint64_t was = (uint64_t)(32 / g->dropout__bits), per = (uint64_t)(32 / bits);   /* positions a word */
-      const uint64_t words = at / was + (at % was != 0);
-      if (words > UINT64_MAX / per) return DROPOUT_ERR_RANGE;
-      at = words * per;
+      /* log2 of the positions a word holds (1, 2, 4): shifts, not 64-bit division, which
+         a microcontroller or wasm32 build would take from a runtime library it lacks */
+      const unsigned was = g->dropout__bits == 8 ? 2u : g->dropout__bits == 16 ? 1u : 0u;
+      const unsigned per = bits == 8 ? 2u : bits == 16 ? 1u : 0u;
+      const uint64_t words = (at >> was) + ((at & ((1u << was) - 1u)) != 0);
+      if (words > UINT64_MAX >> per) return DROPOUT_ERR_RANGE;
+      at = words << per;
    }
    if (count > UINT64_MAX - at) return DROPOUT_ERR_RANGE;
    *first = at;
@@ -5384,14 +5386,34 @@ static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
    d->dropout__plan.count = plan->count;
 }
 
+/* The descriptor's records of positions, field by field (no struct copy: see
+   dropout_desc_init) */
+static void dropout__at_put(dropout__drawn_at *s, const dropout_plan *p)
+{
+   s->key = p->key;
+   s->pos = p->pos;
+   s->count = p->count;
+}
+static void dropout__at_copy(dropout__drawn_at *to, const dropout__drawn_at *from)
+{
+   to->key = from->key;
+   to->pos = from->pos;
+   to->count = from->count;
+}
+/* Whether positions s and plan b share a position of one stream (pos + count may be 2^64: no
+   sums). */
+static int dropout__at_meets(const dropout__drawn_at *s, const dropout_plan *b)
+{
+   if (s->key.seed != b->key.seed || s->key.stream != b->key.stream || s->count == 0 || b->count == 0) return 0;
+   return s->pos >= b->pos ? s->pos - b->pos < b->count : b->pos - s->pos < s->count;
+}
+
 /* d's plan may draw one step's mask, from d (dropout__desc_may_draw). */
 static void dropout__desc_arm(dropout_desc *d)
 {
    d->dropout__home = d;
    d->dropout__drawn = 0;
-   d->dropout__armed_key = d->dropout__plan.key;
-   d->dropout__armed_pos = d->dropout__plan.pos;
-   d->dropout__armed_count = d->dropout__plan.count;
+   dropout__at_put(&d->dropout__armed, &d->dropout__plan);
 }
 
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
@@ -5419,9 +5441,8 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
    dropout__desc_arm(d);
-   d->dropout__last_key = plan->key;   /* nothing drawn yet */
-   d->dropout__last_pos = 0;
-   d->dropout__last_count = 0;
+   dropout__at_put(&d->dropout__last, plan);
+   d->dropout__last.count = 0;   /* nothing drawn yet */
    return DROPOUT_OK;
 }
 
@@ -5576,14 +5597,6 @@ DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
    return DROPOUT_OK;
 }
 
-/* Whether positions pos .. pos + count - 1 of key's stream and plan b share one (pos +
-   count may be 2^64: no sums). */
-static int dropout__range_meets(dropout_key key, uint64_t pos, uint64_t count, const dropout_plan *b)
-{
-   if (key.seed != b->key.seed || key.stream != b->key.stream || count == 0 || b->count == 0)
-      return 0;
-   return pos >= b->pos ? pos - b->pos < b->count : b->pos - pos < count;
-}
 
 DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
 {
@@ -5599,16 +5612,13 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
       then one that meets only the drawn positions, would arm the second), and the last
       drawn plan's, kept through arming (a plan set and never run, then the drawn one
       again); a plan over those is as spent as the run that drew them. */
-   hit_last = dropout__range_meets(d->dropout__last_key, d->dropout__last_pos, d->dropout__last_count, plan);
-   redrawn = hit_last || ((d->dropout__drawn || d->dropout__home != d) &&
-              dropout__range_meets(d->dropout__armed_key, d->dropout__armed_pos, d->dropout__armed_count, plan));
+   hit_last = dropout__at_meets(&d->dropout__last, plan);
+   redrawn = hit_last || ((d->dropout__drawn || d->dropout__home != d) && dropout__at_meets(&d->dropout__armed, plan));
    dropout__desc_put_plan(d, plan);
    if (!redrawn) dropout__desc_arm(d);
    else if (hit_last) {
       if (d->dropout__home == d && !d->dropout__drawn) {   /* an armed, undrawn plan: the record is the drawn one again */
-         d->dropout__armed_key = d->dropout__last_key;
-         d->dropout__armed_pos = d->dropout__last_pos;
-         d->dropout__armed_count = d->dropout__last_count;
+         dropout__at_copy(&d->dropout__armed, &d->dropout__last);
       }
       d->dropout__drawn = 1;
    }
@@ -5675,12 +5685,8 @@ DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
       re-arm it); from draws nothing until its own new_step, set_plan or replay */
    to->dropout__home = from->dropout__home == from ? to : NULL;
    to->dropout__drawn = from->dropout__drawn;
-   to->dropout__armed_key = from->dropout__armed_key;
-   to->dropout__armed_pos = from->dropout__armed_pos;
-   to->dropout__armed_count = from->dropout__armed_count;
-   to->dropout__last_key = from->dropout__last_key;
-   to->dropout__last_pos = from->dropout__last_pos;
-   to->dropout__last_count = from->dropout__last_count;
+   dropout__at_copy(&to->dropout__armed, &from->dropout__armed);
+   dropout__at_copy(&to->dropout__last, &from->dropout__last);
    from->dropout__home = NULL;
    return DROPOUT_OK;
 }
@@ -5691,9 +5697,7 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
    if (err) return err;
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
-      d->dropout__last_key = d->dropout__plan.key;
-      d->dropout__last_pos = d->dropout__plan.pos;
-      d->dropout__last_count = d->dropout__plan.count;
+      dropout__at_put(&d->dropout__last, &d->dropout__plan);
    }
    return DROPOUT_OK;
 }

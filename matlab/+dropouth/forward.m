@@ -19,6 +19,10 @@ function [y, mask, next] = forward(x, p, varargin)
 %   [Y, MASK, NEXT] = dropouth.forward(...) also returns NEXT = POS + numel(X) as a uint64:
 %   give it as the layer's 'Position' at the next step (the same position again is the
 %   same mask again), and keep POS for the backward.
+%   A position is one draw of the call's width (a 32-bit draw is a stream word, an 8-bit
+%   one a quarter of a word), so NEXT counts this width: a layer whose width changes (a P
+%   that changes under the default 'Bits') keeps one 'Bits' or takes a new 'Stream', else
+%   its later draws read words its earlier ones used.
 %   'Bits'      draw width 8, 16 or 32 (default: the narrowest whose realised p is within
 %               0.1% of P, as the Python package chooses); a width that would realise P as
 %               0 or 1 is an error (dropouth:pNeedsMoreBits)
