@@ -74,14 +74,17 @@ def default_bits(p):
     return 32
 
 
+def _width(bits):
+    """A draw width given by the caller: 8, 16 or 32, as an int."""
+    if isinstance(bits, bool) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32):
+        raise ValueError("bits must be 8, 16 or 32 (or None for the default), got %r" % (bits,))
+    return bits.__index__()
+
+
 def _bits(p, bits):
     """(p, bits) checked by the library; bits None -> default_bits(p)."""
     p = _check_p(p)
-    if bits is None:
-        bits = default_bits(p)
-    elif isinstance(bits, bool) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32):
-        raise ValueError("bits must be 8, 16 or 32 (or None for the default), got %r" % (bits,))
-    bits = int(bits)
+    bits = default_bits(p) if bits is None else _width(bits)
     _lib.threshold(p, bits)       # ValueError with the library's message when bits cannot honour p
     return p, bits
 
@@ -135,9 +138,7 @@ class Generator(object):
     def reserve(self, count, bits=None):
         """The first of `count` fresh positions of `bits` per draw (8, 16 or 32; None: the width
         handed out last)."""
-        if bits is not None and (isinstance(bits, bool) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32)):
-            raise ValueError("bits must be 8, 16 or 32 (or None), got %r" % (bits,))
-        return self._reserve(count, None if bits is None else int(bits))[2]
+        return self._reserve(count, None if bits is None else _width(bits))[2]
 
     def _reserve(self, count, bits=None):
         """(seed, stream, first position) for count fresh positions. The fields are plain data that
