@@ -342,7 +342,7 @@ extern "C" {
    X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \
      "cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance") \
    X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \
-     "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
+     "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from; or dropout_desc_set_op changed d between dropout draws and normals, which read other stream words from the same positions): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
    X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \
      "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose")
 
@@ -674,10 +674,11 @@ DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
    (DROPOUT_ERR_GEN_MOVED): pass the one generator by pointer to every layer. To
    checkpoint, save key and next; to resume, dropout_gen_resume with them.
    Positions count draws of the plan's width (a 32-bit draw is a stream word, an 8-bit one
-   a quarter of one; normals take a word each), so `next` is in the units of the width g
-   handed out last (dropout__bits; 0: none yet, or resumed): a plan of another width starts
-   at the first position past every word g handed out, not at next, which would read the
-   same words again. */
+   a quarter of one; normals a word each, read in pairs: normals 2k and 2k + 1 read words
+   2k and 2k + 1), so `next` is in the units of the kind g handed out last (dropout__bits:
+   8, 16, 32, or normals; 0: none yet, or resumed): a plan of another kind starts at the
+   first position past every word g handed out, not at next, which would read the same
+   words again. */
 typedef struct dropout_gen {
    dropout_key key; uint64_t next;
    const struct dropout_gen *dropout__home;
@@ -1284,8 +1285,9 @@ typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, 
 typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;
 
 /* Private fields: use the functions below. */
-/* Positions pos .. pos + count - 1 of key's stream (the descriptor's records below) */
-typedef struct dropout__drawn_at { dropout_key key; uint64_t pos, count; } dropout__drawn_at;
+/* Positions pos .. pos + count - 1 of key's stream, of one draw kind (8, 16, 32-bit draws
+   or normals: the descriptor's records below) */
+typedef struct dropout__drawn_at { dropout_key key; uint64_t pos, count; int kind; } dropout__drawn_at;
 typedef struct dropout_desc {
    uint32_t dropout__magic;                          /* set by dropout_desc_init */
    int dropout__op, dropout__dtype, dropout__rank, dropout__grad;
@@ -4377,19 +4379,45 @@ DROPOUTDEF int dropout_gen_move(dropout_gen *to, dropout_gen *from)
    return DROPOUT_OK;
 }
 
-/* The first position of count fresh ones of g at `bits` per draw (8, 16 or 32; normals
-   32): g->next at the width g handed out last (or none yet); after another width, the
-   first position of this one past every stream word g handed out (SPEC section 8).
-   DROPOUT_ERR_RANGE where that, or its count, passes 2^64. */
-static int dropout__gen_first(const dropout_gen *g, int bits, uint64_t count, uint64_t *first)
+/* The draw kinds a generator hands out and a descriptor's records keep: 8, 16, 32 (a
+   dropout draw of that width) or DROPOUT__NORMALS (a normal, SPEC section 11 V.3: a
+   position each, but normals 2k and 2k + 1 read the words 2k and 2k + 1 together, so
+   the words of normals start and end at even words). */
+#define DROPOUT__NORMALS (-1)
+
+/* log2 of the positions of `kind` a word holds (1, 2, 4): shifts, not 64-bit division,
+   which a microcontroller or wasm32 build would take from a runtime library it lacks */
+static unsigned dropout__kind_shift(int kind)
+{
+   return kind == 8 ? 2u : kind == 16 ? 1u : 0u;
+}
+
+/* The first and last stream word (inclusive) that positions pos .. pos + count - 1
+   (count >= 1, pos + count <= 2^64) of `kind` read. */
+static void dropout__kind_words(int kind, uint64_t pos, uint64_t count, uint64_t *w0, uint64_t *w1)
+{
+   const unsigned s = dropout__kind_shift(kind);
+   const uint64_t last = pos + (count - 1u);
+   *w0 = kind == DROPOUT__NORMALS ? pos & ~(uint64_t)1 : pos >> s;
+   *w1 = kind == DROPOUT__NORMALS ? last | 1u : last >> s;
+}
+
+/* The first position of count fresh ones of g of `kind` (8, 16 or 32-bit draws;
+   DROPOUT__NORMALS): g->next when g handed out that kind last (or nothing yet); after
+   another kind, the first position of this one past every stream word g handed out
+   (SPEC section 8). DROPOUT_ERR_RANGE where that, or its count, passes 2^64. */
+static int dropout__gen_first(const dropout_gen *g, int kind, uint64_t count, uint64_t *first)
 {
    uint64_t at = g->next;
-   if (g->dropout__bits != 0 && g->dropout__bits != bits) {
-      /* log2 of the positions a word holds (1, 2, 4): shifts, not 64-bit division, which
-         a microcontroller or wasm32 build would take from a runtime library it lacks */
-      const unsigned was = g->dropout__bits == 8 ? 2u : g->dropout__bits == 16 ? 1u : 0u;
-      const unsigned per = bits == 8 ? 2u : bits == 16 ? 1u : 0u;
-      const uint64_t words = (at >> was) + ((at & ((1u << was) - 1u)) != 0);
+   if (g->dropout__bits != 0 && g->dropout__bits != kind) {
+      /* the words g handed out end before `words`: a word read by a quarter, or a normal
+         pair read by its first normal, counts whole */
+      const unsigned was = dropout__kind_shift(g->dropout__bits), per = dropout__kind_shift(kind);
+      uint64_t words = (at >> was) + ((at & ((1u << was) - 1u)) != 0);
+      if (g->dropout__bits == DROPOUT__NORMALS || kind == DROPOUT__NORMALS) {
+         if (words == UINT64_MAX) return DROPOUT_ERR_RANGE;   /* odd: its even end is 2^64 */
+         words += words & 1u;   /* normals end, and start, at an even word */
+      }
       if (words > UINT64_MAX >> per) return DROPOUT_ERR_RANGE;
       at = words << per;
    }
@@ -4398,11 +4426,11 @@ static int dropout__gen_first(const dropout_gen *g, int bits, uint64_t count, ui
    return DROPOUT_OK;
 }
 
-/* g after count positions from first at `bits` per draw */
-static void dropout__gen_take(dropout_gen *g, int bits, uint64_t first, uint64_t count)
+/* g after count positions of `kind` from first */
+static void dropout__gen_take(dropout_gen *g, int kind, uint64_t first, uint64_t count)
 {
    g->next = first + count;
-   g->dropout__bits = bits;
+   g->dropout__bits = kind;
 }
 
 /* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest
@@ -5386,26 +5414,45 @@ static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
    d->dropout__plan.count = plan->count;
 }
 
+/* The draw kind of d's op and rule: normals for GAUSSIAN and NOISE (whatever the rule's
+   width), else the rule's width */
+static int dropout__draw_kind(int op, int bits)
+{
+   return dropout__op_of(op).cls == DROPOUT_CLASS_NORMAL ? DROPOUT__NORMALS : bits;
+}
+static int dropout__desc_kind(const dropout_desc *d)
+{
+   return dropout__draw_kind(d->dropout__op, d->dropout__plan.rule.bits);
+}
+
 /* The descriptor's records of positions, field by field (no struct copy: see
    dropout_desc_init) */
-static void dropout__at_put(dropout__drawn_at *s, const dropout_plan *p)
+static void dropout__at_put(dropout__drawn_at *s, const dropout_plan *p, int kind)
 {
    s->key = p->key;
    s->pos = p->pos;
    s->count = p->count;
+   s->kind = kind;
 }
 static void dropout__at_copy(dropout__drawn_at *to, const dropout__drawn_at *from)
 {
    to->key = from->key;
    to->pos = from->pos;
    to->count = from->count;
+   to->kind = from->kind;
 }
-/* Whether positions s and plan b share a position of one stream (pos + count may be 2^64: no
-   sums). */
-static int dropout__at_meets(const dropout__drawn_at *s, const dropout_plan *b)
+/* Whether positions s and plan b, drawn as `kind`, share a draw of one stream: a position
+   of one kind, or a stream word across kinds (8-bit positions 0 .. 3 and a 32-bit
+   position 0 are one word; a normal reads its pair's two words). No sums that could
+   pass 2^64. */
+static int dropout__at_meets(const dropout__drawn_at *s, const dropout_plan *b, int kind)
 {
+   uint64_t s0, s1, b0, b1;
    if (s->key.seed != b->key.seed || s->key.stream != b->key.stream || s->count == 0 || b->count == 0) return 0;
-   return s->pos >= b->pos ? s->pos - b->pos < b->count : b->pos - s->pos < s->count;
+   if (s->kind == kind) return s->pos >= b->pos ? s->pos - b->pos < b->count : b->pos - s->pos < s->count;
+   dropout__kind_words(s->kind, s->pos, s->count, &s0, &s1);
+   dropout__kind_words(kind, b->pos, b->count, &b0, &b1);
+   return s0 <= b1 && b0 <= s1;
 }
 
 /* d's plan may draw one step's mask, from d (dropout__desc_may_draw). */
@@ -5413,7 +5460,7 @@ static void dropout__desc_arm(dropout_desc *d)
 {
    d->dropout__home = d;
    d->dropout__drawn = 0;
-   dropout__at_put(&d->dropout__armed, &d->dropout__plan);
+   dropout__at_put(&d->dropout__armed, &d->dropout__plan, dropout__desc_kind(d));
 }
 
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
@@ -5441,7 +5488,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
    dropout__desc_arm(d);
-   dropout__at_put(&d->dropout__last, plan);
+   dropout__at_put(&d->dropout__last, plan, dropout__desc_kind(d));
    d->dropout__last.count = 0;   /* nothing drawn yet */
    return DROPOUT_OK;
 }
@@ -5586,21 +5633,26 @@ DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned br
 
 DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
 {
-   int err = dropout__desc_ok(d);
+   int kind, err = dropout__desc_ok(d);
    if (err) return err;
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
    if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad((int)op)) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u))
       return DROPOUT_ERR_OP;   /* residual strides: the fused op's alone (clear them first) */
+   kind = dropout__desc_kind(d);
    d->dropout__op = (int)op;
+   /* between dropout draws and normals the positions armed read other words (a quarter
+      word each, or a word of a pair): those a generator reserved for the other kind, and
+      past them its next plan's. Spent: the new op needs positions of its own kind. */
+   if (dropout__desc_kind(d) != kind) d->dropout__drawn = 1;
    return DROPOUT_OK;
 }
 
 
 DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
 {
-   int redrawn, hit_last, err = dropout__desc_ok(d);
+   int redrawn, hit_last, kind, err = dropout__desc_ok(d);
    if (err) return err;
    err = dropout__plan_check(plan);
    if (err) return err;
@@ -5612,8 +5664,9 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
       then one that meets only the drawn positions, would arm the second), and the last
       drawn plan's, kept through arming (a plan set and never run, then the drawn one
       again); a plan over those is as spent as the run that drew them. */
-   hit_last = dropout__at_meets(&d->dropout__last, plan);
-   redrawn = hit_last || ((d->dropout__drawn || d->dropout__home != d) && dropout__at_meets(&d->dropout__armed, plan));
+   kind = dropout__draw_kind(d->dropout__op, plan->rule.bits);
+   hit_last = dropout__at_meets(&d->dropout__last, plan, kind);
+   redrawn = hit_last || ((d->dropout__drawn || d->dropout__home != d) && dropout__at_meets(&d->dropout__armed, plan, kind));
    dropout__desc_put_plan(d, plan);
    if (!redrawn) dropout__desc_arm(d);
    else if (hit_last) {
@@ -5634,8 +5687,7 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    if (err) return err;
    err = dropout__gen_check(g);
    if (err) return err;
-   /* normals take a stream word a position, whatever the rule's width */
-   bits = dropout__op_of(d->dropout__op).cls == DROPOUT_CLASS_NORMAL ? 32 : d->dropout__plan.rule.bits;
+   bits = dropout__desc_kind(d);
    err = dropout__gen_first(g, bits, positions, &first);
    if (err) return err;
    p = d->dropout__plan;
@@ -5697,7 +5749,7 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
    if (err) return err;
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
-      dropout__at_put(&d->dropout__last, &d->dropout__plan);
+      dropout__at_put(&d->dropout__last, &d->dropout__plan, dropout__desc_kind(d));
    }
    return DROPOUT_OK;
 }

@@ -19,9 +19,12 @@
         refused, nothing written; the same mask again is the named dropout_desc_replay, a
         move the named dropout_desc_move;
     10. one generator for layers of different draw widths (a 32-bit layer where p needs
-        it, 8-bit ones elsewhere; a Gaussian layer, whose normals take a word each):
+        it, 8-bit ones elsewhere; a Gaussian layer, whose normals read words in pairs):
         positions of another width started at `next` and read the same stream words
-        again; a plan of another width now starts past every word handed out. */
+        again; a plan of another width now starts past every word handed out. A
+        descriptor's records compare plans of two kinds by the words they read (8-bit
+        positions 4 .. 7 and a 32-bit position 1 are one word), and set_op between
+        dropout and normals spends the plan reserved for the other kind. */
 #include <stdio.h>
 #include <string.h>
 #define DROPOUT_IMPLEMENTATION
@@ -406,7 +409,7 @@ static void case_widths(void)
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
    CHECK(dropout_forward_f32(&g, &r, &p, N2, y, NULL, x) == DROPOUT_OK && p.pos == g.next - N2 && p.pos >= (q.pos + 7 + 3) / 4,
          "a 32-bit short call after 8-bit plans reads their words");
-   /* normals take a word each: a Gaussian layer's step, then an 8-bit layer's */
+   /* normals read a word each (in pairs): a Gaussian layer's step, then an 8-bit layer's */
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
    CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
          dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK, "init");
@@ -414,6 +417,55 @@ static void case_widths(void)
    words_of(d.dropout__plan.pos, N1, 32, &w0, &w1);
    CHECK(e.dropout__plan.pos / 4 >= w1, "an 8-bit step after a Gaussian one starts at word %llu, inside its %llu..%llu",
          (unsigned long long)(e.dropout__plan.pos / 4), (unsigned long long)w0, (unsigned long long)w1);
+   /* normals read words in pairs (normals 2k and 2k + 1 both read words 2k and 2k + 1):
+      an odd count of normals, then 32-bit dropout; 32-bit dropout, then normals */
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
+   CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_desc_set_shape(&d, 1, (const size_t[]){ 5 }) == DROPOUT_OK && dropout_desc_set_shape(&e, 1, (const size_t[]){ 5 }) == DROPOUT_OK,
+         "init, 5 elements");
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_desc_new_step(&e, &g) == DROPOUT_OK, "steps");
+   CHECK(e.dropout__plan.pos > ((d.dropout__plan.pos + 4) | 1u), "32-bit dropout after 5 normals from %llu starts at word %llu, read by the last normal",
+         (unsigned long long)d.dropout__plan.pos, (unsigned long long)e.dropout__plan.pos);
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && (d.dropout__plan.pos & ~(uint64_t)1) >= e.dropout__plan.pos + 5,
+         "normals after 5 32-bit draws from %llu start at %llu: their pair's first word was drawn",
+         (unsigned long long)e.dropout__plan.pos, (unsigned long long)d.dropout__plan.pos);
+   /* a descriptor's records across kinds: by words */
+   {
+      dropout_tensors t;
+      dropout_plan drawn, over, past;
+      dropout_key key = dropout_key_make(11, 12);
+      memset(&t, 0, sizeof t);
+      t.out = y;
+      t.in = x;
+      dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
+      CHECK(dropout_plan_at(&drawn, &r, key, dropout_pos_make(0), 5) == DROPOUT_OK &&
+            dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &drawn) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK,
+            "32-bit positions 0 .. 4 drawn");
+      dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+      CHECK(dropout_plan_at(&over, &r, key, dropout_pos_make(5), 5) == DROPOUT_OK && dropout_desc_set_plan(&d, &over) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "8-bit positions 5 .. 9 (words 1 .. 2) after 32-bit words 0 .. 4 drew");
+      CHECK(dropout_plan_at(&over, &r, key, dropout_pos_make(19), 5) == DROPOUT_OK && dropout_desc_set_plan(&d, &over) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "8-bit positions 19 .. 23 (words 4 .. 5) after 32-bit words 0 .. 4 drew");
+      CHECK(dropout_plan_at(&past, &r, key, dropout_pos_make(20), 5) == DROPOUT_OK && dropout_desc_set_plan(&d, &past) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_OK, "8-bit positions 20 .. 24 (words 5 .. 6) refused");
+      /* normals 0 .. 4 read words 0 .. 5 */
+      dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
+      CHECK(dropout_plan_at(&drawn, &r, key, dropout_pos_make(100), 5) == DROPOUT_OK &&
+            dropout_desc_init(&e, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &drawn) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK &&
+            dropout_desc_set_op(&e, DROPOUT_OP_FORWARD) == DROPOUT_OK &&
+            dropout_plan_at(&over, &r, key, dropout_pos_make(105), 5) == DROPOUT_OK && dropout_desc_set_plan(&e, &over) == DROPOUT_OK &&
+            dropout_run(&e, &t) == DROPOUT_ERR_PLAN_RAN, "a 32-bit position 105 after normals 100 .. 104 (words 100 .. 105) drew");
+      CHECK(dropout_plan_at(&past, &r, key, dropout_pos_make(106), 5) == DROPOUT_OK && dropout_desc_set_plan(&e, &past) == DROPOUT_OK &&
+            dropout_run(&e, &t) == DROPOUT_OK, "32-bit positions from 106 refused");
+      /* set_op between the kinds spends the plan reserved for the other */
+      for (k = 0; k < N1 + 16; ++k) y[k] = -7.0f;
+      CHECK(dropout_desc_new_step(&e, &g) == DROPOUT_OK && dropout_desc_set_op(&e, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK &&
+            dropout_run(&e, &t) == DROPOUT_ERR_PLAN_RAN && canary_ok(y, 0, N1 + 16), "normals drawn from positions reserved for 32-bit dropout");
+      CHECK(dropout_desc_new_step(&e, &g) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK &&
+            dropout_desc_set_op(&e, DROPOUT_OP_NOISE) == DROPOUT_OK && dropout_desc_set_op(&e, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK &&
+            dropout_desc_replay(&e) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK, "new_step, and set_op within the normals");
+   }
    /* near the end of the stream: a width change past 2^64 is refused, g unchanged */
    dropout_gen_resume(&g, dropout_key_make(3, 4), 0);
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
