@@ -15,7 +15,15 @@ function out = dropouth_build(outdir)
   src = fullfile(here, 'dropouth_mex.c');
   if exist('OCTAVE_VERSION', 'builtin')
     out = fullfile(outdir, 'dropouth_mex.mex');
-    [msg, status] = mkoctfile('--mex', ['-I' root], src, '-o', out);
+    % Octave 7's mkoctfile does not quote -o when it links: a folder with a space in its
+    % name fails there, so link in outdir under a plain relative name
+    here_now = pwd;  cd(outdir);
+    try
+      [msg, status] = mkoctfile('--mex', ['-I' root], src, '-o', 'dropouth_mex.mex');
+    catch e
+      cd(here_now);  rethrow(e);
+    end
+    cd(here_now);
     if status ~= 0, error('dropouth:build', 'mkoctfile failed:\n%s', msg); end
   else
     mex(['-I' root], src, '-outdir', outdir);

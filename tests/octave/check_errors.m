@@ -70,6 +70,9 @@ function check_errors()
     @() dropouth.mask(single([2.5 2]), 0.5, c{:}),           'dropouth:badSize', 'sz(1)'
     @() dropouth.mask(single([-1 2]), 0.5, c{:}),            'dropouth:badSize', 'negative'
     @() dropouth_mex('nope'),                                'dropouth:badCommand', 'dropouth'
+    @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', intmax('uint32')), 'dropouth:badPosition', 'saturates'
+    @() dropouth.mask([2 2], 0.5, 'Seed', 1, 'Position', intmax('int16')), 'dropouth:badPosition', 'saturates'
+    @() dropouth.stream_u32([2 2], 'Seed', 1, 'Position', intmax('uint8')), 'dropouth:badPosition', 'uint64'
   };
   nfail = 0;
   for k = 1:rows(bad)
