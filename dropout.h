@@ -286,11 +286,11 @@ extern "C" {
    X(DROPOUT_ERR_SIGMA, -14,           /* sigma NaN, negative or infinite; or NOISE without sigma */ \
      "sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)") \
    X(DROPOUT_ERR_SHAPE_OVERFLOW, -15,  /* the shape's element count overflows size_t */ \
-     "shape: the element count overflows size_t") \
+     "shape: the element count overflows size_t, or its bytes pass PTRDIFF_MAX") \
    X(DROPOUT_ERR_SHAPE_COUNT, -16,     /* the shape draws a number of positions other than plan->count */ \
      "shape: it draws a number of positions other than plan->count") \
    X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \
-     "strides: an output stride is zero, or the strides reach past the address space") \
+     "strides: an output stride is zero, or the strides (or n elements of a short call's buffers) reach past the address space") \
    X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \
      "strides/tensors: two output elements share memory, or an output partly overlaps an input or the mask") \
    X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \
@@ -312,7 +312,7 @@ extern "C" {
    X(DROPOUT_ERR_COUNT, -27,           /* n differs from plan->count (a plan of another layer, or a wrong count) */ \
      "n: differs from plan->count (a plan made for another layer or shape, or a wrong element count)") \
    X(DROPOUT_ERR_SIZE, -28,            /* n more elements than any buffer holds (past PTRDIFF_MAX bytes: a negative int?) */ \
-     "n: more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t?") \
+     "n (or count, a plan's count, the shape's positions): more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t?") \
    X(DROPOUT_ERR_NULL_PLAN, -29,       /* NULL, by argument: plan */ \
      "plan is NULL") \
    X(DROPOUT_ERR_NULL_RULE, -30,       /* rule */ \
@@ -344,7 +344,9 @@ extern "C" {
    X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \
      "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from; or dropout_desc_set_op changed d between dropout draws and normals, which read other stream words from the same positions): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
    X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \
-     "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose")
+     "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose") \
+   X(DROPOUT_ERR_OPERAND, -45,         /* dropout_desc_set_strides: which is not a dropout_operand */ \
+     "which: not a dropout_operand (DROPOUT_OPERAND_OUT, DROPOUT_OPERAND_IN, DROPOUT_OPERAND_RESIDUAL)")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -4462,8 +4464,13 @@ DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64
 
 DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
 {
+   dropout_rule r = { 0, 1.0, 1.0f, 32 };   /* the empty plan's rule */
    int err;
    if (!out) return DROPOUT_ERR_NULL_RESULT;
+   /* the rule read before *out is written: it may be out's own (a plan re-aimed at other
+      coordinates, its rule kept), which the empty plan below would replace by p = 0 */
+   err = dropout__rule_check(rule);
+   if (!err) r = *rule;
    /* a plan whatever happens, so that an unchecked call leaves nothing uninitialised
       (gcc -flto / DROPOUT_STATIC -Werror=maybe-uninitialized): empty, and every call
       that takes it refuses it unless n is 0 */
@@ -4471,11 +4478,10 @@ DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, drop
    out->key = key;
    out->pos = first.index;
    out->count = 0;
-   err = dropout__rule_check(rule);
    if (err) return err;
    if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
    if (!dropout__range_ok64(count, first.index)) return DROPOUT_ERR_RANGE;
-   out->rule = *rule;
+   out->rule = r;
    out->count = count;
    return DROPOUT_OK;
 }
@@ -5522,7 +5528,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
 {
    int err = dropout__desc_ok(d), w = (int)which, k;
    if (err) return err;
-   if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OP;
+   if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OPERAND;
    if (!strides) {   /* (clearing fits every op) */
       d->dropout__strided &= ~(1u << w);
       return DROPOUT_OK;

@@ -27,7 +27,9 @@
          dropout_opencl_release(&ocl);
 
       A dropout_opencl holds the program and its kernels for one (context, device): make
-      one per device and per host thread (kernel arguments are per kernel object). Calls
+      one per device and per host thread (kernel arguments are per kernel object).
+      dropout_opencl_init does not release what ctx held: release it first (a second init
+      of a live ctx leaks its program and kernels). Calls
       validate everything before they enqueue, return DROPOUT_OK or a negative code, and on
       error write a sentence into ctx->message (dropout_opencl_strerror(code) gives the
       fixed text). A failed OpenCL call returns DROPOUT_ERR_OPENCL_BASE + its cl_int.
@@ -528,11 +530,11 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_SIGMA, -14,           /* sigma NaN, negative or infinite; or NOISE without sigma */ \\\n",
    "     \"sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)\") \\\n",
    "   X(DROPOUT_ERR_SHAPE_OVERFLOW, -15,  /* the shape's element count overflows size_t */ \\\n",
-   "     \"shape: the element count overflows size_t\") \\\n",
+   "     \"shape: the element count overflows size_t, or its bytes pass PTRDIFF_MAX\") \\\n",
    "   X(DROPOUT_ERR_SHAPE_COUNT, -16,     /* the shape draws a number of positions other than plan->count */ \\\n",
    "     \"shape: it draws a number of positions other than plan->count\") \\\n",
    "   X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \\\n",
-   "     \"strides: an output stride is zero, or the strides reach past the address space\") \\\n",
+   "     \"strides: an output stride is zero, or the strides (or n elements of a short call's buffers) reach past the address space\") \\\n",
    "   X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \\\n",
    "     \"strides/tensors: two output elements share memory, or an output partly overlaps an input or the mask\") \\\n",
    "   X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \\\n",
@@ -554,7 +556,7 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_COUNT, -27,           /* n differs from plan->count (a plan of another layer, or a wrong count) */ \\\n",
    "     \"n: differs from plan->count (a plan made for another layer or shape, or a wrong element count)\") \\\n",
    "   X(DROPOUT_ERR_SIZE, -28,            /* n more elements than any buffer holds (past PTRDIFF_MAX bytes: a negative int\?) */ \\\n",
-   "     \"n: more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t\?\") \\\n",
+   "     \"n (or count, a plan's count, the shape's positions): more elements than any buffer can hold (past PTRDIFF_MAX bytes): a negative int converted to size_t\?\") \\\n",
    "   X(DROPOUT_ERR_NULL_PLAN, -29,       /* NULL, by argument: plan */ \\\n",
    "     \"plan is NULL\") \\\n",
    "   X(DROPOUT_ERR_NULL_RULE, -30,       /* rule */ \\\n",
@@ -586,7 +588,9 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \\\n",
    "     \"d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from; or dropout_desc_set_op changed d between dropout draws and normals, which read other stream words from the same positions): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)\") \\\n",
    "   X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \\\n",
-   "     \"d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose\")\n",
+   "     \"d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose\") \\\n",
+   "   X(DROPOUT_ERR_OPERAND, -45,         /* dropout_desc_set_strides: which is not a dropout_operand */ \\\n",
+   "     \"which: not a dropout_operand (DROPOUT_OPERAND_OUT, DROPOUT_OPERAND_IN, DROPOUT_OPERAND_RESIDUAL)\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -2330,11 +2334,13 @@ static int dropout_opencl__ctx_ok(dropout_opencl *ctx)
 }
 
 /* buffer b must hold bytes [off + lo, off + hi) (hi > lo; lo may be negative for negative
-   strides), belong to ctx's context and, where the call writes it (the output, the mask),
-   not be read-only: checked before anything is enqueued, so that no launch of the call
-   fails after another has written */
+   strides), belong to ctx's context and, where the call writes it (access bit 1: the
+   output, a mask written), not be read-only, and where it reads it (bit 2: the inputs, a
+   stored mask, an accumulated output), not be write-only (a kernel reading a
+   CL_MEM_WRITE_ONLY buffer is undefined): checked before anything is enqueued, so that no
+   launch of the call fails after another has written */
 static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64_t lo, uint64_t hi, const char *name,
-                                int written)
+                                int access)
 {
    size_t size = 0;
    cl_context where = NULL;
@@ -2345,7 +2351,11 @@ static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT;
    }
    err = clGetMemObjectInfo(b, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
-   if (err == CL_SUCCESS && written && (flags & CL_MEM_READ_ONLY)) {
+   if (err == CL_SUCCESS && (access & 2) && (flags & CL_MEM_WRITE_ONLY)) {
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` is read by the call but was made CL_MEM_WRITE_ONLY", name);
+      return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT;
+   }
+   if (err == CL_SUCCESS && (access & 1) && (flags & CL_MEM_READ_ONLY)) {
       snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` is written by the call but was made CL_MEM_READ_ONLY", name);
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT;
    }
@@ -2380,7 +2390,10 @@ static cl_mem dropout_opencl__root(cl_mem m, size_t *off)
 
 /* a fake host address for each distinct buffer (sub-buffers at their offset in their
    parent), so that dropout.h's own checks (NULL, overlap, in-place) see the same relations
-   as the buffers' bytes have: two sub-buffers of one buffer that overlap are refused */
+   as the buffers' bytes have: two sub-buffers of one buffer that overlap are refused. A
+   buffer made with CL_MEM_USE_HOST_PTR gets its host address: two such buffers over
+   overlapping host memory share bytes too (the fake addresses, from 2^57 up, are past any
+   host's user space) */
 static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, size_t off)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
@@ -2390,8 +2403,15 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
    int i;
    if (!m) return NULL;
    root = dropout_opencl__root(m, &off);
+   if (sizeof(void *) >= 8) {
+      cl_mem_flags flags = 0;
+      void *host = NULL;
+      if (clGetMemObjectInfo(root, CL_MEM_FLAGS, sizeof flags, &flags, NULL) == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR) &&
+          clGetMemObjectInfo(root, CL_MEM_HOST_PTR, sizeof host, &host, NULL) == CL_SUCCESS && host)
+         return (char *)host + off;
+   }
    for (i = 0; i < 5; ++i) if (dropout_opencl__root(all[i], &unused) == root) { slot = (uintptr_t)i + 1u; break; }
-   return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 44 : 28)) + off);
+   return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 57 : 28)) + off);
 }
 
 /* The kernels' op of each dropout_op, and whether it needs fp64 here: the op list's CL
@@ -2504,17 +2524,18 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
             int64_t st = (int64_t)j.stride[w][dd];
             if (st < 0) lo += st * (int64_t)(j.dim[dd] - 1u); else hi += (uint64_t)st * (j.dim[dd] - 1u);
          }
-         rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo * (int64_t)es, (hi + 1u) * es, names[w], w == 0);
+         rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo * (int64_t)es, (hi + 1u) * es, names[w], w == 0 ? 1 | (j.accumulate ? 2 : 0) : 2);
          if (rc) return rc;
       }
       if (t->bias) {
          if (t->bias_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_run: the offset of `bias` is not a multiple of the element size");
-         rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, (uint64_t)j.bias_len * es, "bias", 0);
+         rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, (uint64_t)j.bias_len * es, "bias", 2);
          if (rc) return rc;
       }
    }
    if (t->mask && j.positions > 0) {
-      rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, j.positions / 8u + (j.positions % 8u != 0), "mask", 1);   /* (+ 7 wraps near 2^64) */
+      rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, j.positions / 8u + (j.positions % 8u != 0), "mask",
+                                j.mask_out ? 1 : 2);   /* (+ 7 wraps near 2^64); a stored mask (apply_mask) is only read */
       if (rc) return rc;
    }
 

@@ -464,6 +464,10 @@
     if (typeof buf.usage === 'number' && !(buf.usage & usage)) {
       fail('DROPOUT_ERR_ARG', `${name}: the buffer was not created with GPUBufferUsage.STORAGE`);
     }
+    // a mapped (or mapping) buffer: WebGPU would refuse the whole command buffer at submit
+    if (typeof buf.mapState === 'string' && buf.mapState !== 'unmapped') {
+      fail('DROPOUT_ERR_ARG', `${name}: the buffer is ${buf.mapState} (unmap it first: WebGPU refuses a submit that uses a mapped buffer)`);
+    }
   }
 
   const roundUp4 = (b) => Math.ceil(b / 4) * 4;
@@ -729,7 +733,17 @@
       pass.end();
     }
 
-    return { record, device };
+    /* Submit command buffers and report WebGPU's refusal (a destroyed buffer, one of another
+       device: what record() cannot see) as a DropoutWebGPUError instead of only an
+       uncapturederror event: nothing of a refused command buffer ran. */
+    async function submit(commandBuffers) {
+      device.pushErrorScope('validation');
+      device.queue.submit(commandBuffers);
+      const e = await device.popErrorScope();
+      if (e) fail('DROPOUT_ERR_ARG', `submit: WebGPU refused the command buffer, none of it ran: ${e.message.split('\n')[0]}`);
+    }
+
+    return { record, submit, device };
   }
 
   return { WGSL, create, rule, DropoutWebGPUError, VERSION: '0.9.0' };

@@ -155,7 +155,8 @@ static void case_codes(void)
       EXPECT_SET(&d, dropout_desc_set_sigma(&d, 1.0), DROPOUT_ERR_OP);
       EXPECT_SET(&d, dropout_desc_set_bias_len(&d, 12), DROPOUT_ERR_OP);
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_RESIDUAL, s0), DROPOUT_ERR_OP);
-      EXPECT_SET(&d, dropout_desc_set_strides(&d, (dropout_operand)3, s0), DROPOUT_ERR_OP);
+      EXPECT_SET(&d, dropout_desc_set_strides(&d, (dropout_operand)3, s0), DROPOUT_ERR_OPERAND);
+      EXPECT_SET(&d, dropout_desc_set_strides(&d, (dropout_operand)-1, NULL), DROPOUT_ERR_OPERAND);
       EXPECT_SET(&d, dropout_desc_set_device_coords(&d, NULL, &plan.pos), DROPOUT_ERR_NULL);
       dropout_desc_set_shape(&d, 2, dims2);
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, s0), DROPOUT_ERR_STRIDE);
@@ -271,8 +272,8 @@ static void case_codes(void)
 static void case_messages(void)
 {
    int c, k;
-   const char *msg[45];
-   for (c = 0; c <= 44; ++c) {
+   const char *msg[46];
+   for (c = 0; c <= 45; ++c) {
       msg[c] = dropout_strerror(-c);
       CHECK(strstr(msg[c], "unknown") == NULL, "code %d has no message", -c);
       for (k = 0; k < c; ++k) CHECK(strcmp(msg[c], msg[k]) != 0, "codes %d and %d share a message", -c, -k);
@@ -292,7 +293,8 @@ static void case_messages(void)
          strstr(dropout_strerror(DROPOUT_ERR_PLAN_RAN), "dropout_desc_replay"), "the spent plan's message names d and both ways on");
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_DESC_MOVED), "d:") && strstr(dropout_strerror(DROPOUT_ERR_DESC_MOVED), "dropout_desc_move"),
          "the moved descriptor's message names d and the move");
-   CHECK(strstr(dropout_strerror(-45), "unknown") != NULL, "-45 is not a code yet");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_OPERAND), "which:") != NULL, "the operand's message names which");
+   CHECK(strstr(dropout_strerror(-46), "unknown") != NULL, "-46 is not a code yet");
    case_end("api errors: each code has its own message, naming the argument");
 }
 

@@ -9,7 +9,8 @@
         refused by every call; DROPOUT_RULE_THRESHOLD makes checked constants;
      4. a p realised far off (0.00196 at 8 bits: +99%; 0.998: keep 0.0039 for 0.002):
         refused, naming the width that honours it; the quantised p is an explicit opt-in;
-     6. a NULL names its argument; dropout_plan_at fills its output on error;
+     6. a NULL names its argument; dropout_plan_at fills its output on error, after
+        reading the rule (a plan re-aimed with its own rule became p = 0);
      8. a copy of the generator (passed by value, a model struct copied, bytes loaded into
         another place, never initialised): refused by every call that moves it, nothing
         written; dropout_gen_resume gives a loaded generator its place explicitly;
@@ -130,7 +131,13 @@ static void case_null_names(void)
    memset(&p, 0xA5, sizeof p);
    CHECK(dropout_plan_at(&p, NULL, g.key, dropout_pos_make(5), N1) == DROPOUT_ERR_NULL_RULE && p.count == 0 && p.pos == 5, "plan_at on error");
    CHECK(dropout_replay_f32(&p, N1, y, NULL, x) == DROPOUT_ERR_COUNT, "the empty plan runs as a 256-element one");
-   case_end("mistakes 6: a NULL names its argument; dropout_plan_at fills its output on every path");
+   /* a plan re-aimed at other coordinates, its own rule kept: the rule is read before the
+      empty plan is written over it (which made it p = 0: nothing dropped) */
+   CHECK(dropout_plan_at(&p, &r, g.key, dropout_pos_make(0), N1) == DROPOUT_OK &&
+         dropout_plan_at(&p, &p.rule, g.key, dropout_pos_make(N1), N1) == DROPOUT_OK &&
+         p.rule.threshold == r.threshold && p.rule.bits == r.bits && p.rule.scale_f32 == r.scale_f32 && p.pos == N1 && p.count == N1,
+         "dropout_plan_at(&p, &p.rule, ...) kept threshold %u, not %u", (unsigned)p.rule.threshold, (unsigned)r.threshold);
+   case_end("mistakes 6: a NULL names its argument; dropout_plan_at fills its output on every path, and reads its rule first");
 }
 
 /* the descriptor kept for a layer's whole run: set_op gives the backward of the forward it
