@@ -707,6 +707,9 @@ typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; 
    anything (a step split over threads: slice it, dropout_replay_* each chunk; the
    descriptor). */
 DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out);
+/* The same for a GAUSSIAN or NOISE plan: count normals (which read words in pairs), not
+   count draws of rule's width, which would read other words than g reserved. */
+DROPOUTDEF int dropout_gen_plan_normals(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out);
 /* A plan at explicit coordinates (another framework's offsets); run it with dropout_replay_*. */
 DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);
 /* Elements start .. start + count - 1 of a plan (a chunk, a thread, a rank): calls on the
@@ -4443,23 +4446,35 @@ static int dropout__count_ok(uint64_t count, size_t es)
    return count <= (uint64_t)PTRDIFF_MAX / es;
 }
 
-DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
+static int dropout__gen_plan_kind(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out, int normals)
 {
    uint64_t first;
+   int kind;
    int err = dropout__gen_check(g);
    if (err) return err;
    if (!out) return DROPOUT_ERR_NULL_RESULT;
    err = dropout__rule_check(rule);
    if (err) return err;
    if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
-   err = dropout__gen_first(g, rule->bits, count, &first);
+   kind = normals ? DROPOUT__NORMALS : rule->bits;
+   err = dropout__gen_first(g, kind, count, &first);
    if (err) return err;
    out->rule = *rule;
    out->key = g->key;
    out->pos = first;
    out->count = count;
-   dropout__gen_take(g, rule->bits, first, count);
+   dropout__gen_take(g, kind, first, count);
    return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
+{
+   return dropout__gen_plan_kind(g, rule, count, out, 0);
+}
+
+DROPOUTDEF int dropout_gen_plan_normals(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out)
+{
+   return dropout__gen_plan_kind(g, rule, count, out, 1);
 }
 
 DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
@@ -5646,12 +5661,14 @@ DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
    if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad((int)op)) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u))
       return DROPOUT_ERR_OP;   /* residual strides: the fused op's alone (clear them first) */
-   kind = dropout__desc_kind(d);
    d->dropout__op = (int)op;
    /* between dropout draws and normals the positions armed read other words (a quarter
       word each, or a word of a pair): those a generator reserved for the other kind, and
-      past them its next plan's. Spent: the new op needs positions of its own kind. */
-   if (dropout__desc_kind(d) != kind) d->dropout__drawn = 1;
+      past them its next plan's. Spent (2: by set_op alone) while the op's kind is not the
+      kind the plan was armed as; back at that kind, nothing drawn, it may draw again. */
+   kind = dropout__desc_kind(d);
+   if (kind != d->dropout__armed.kind && d->dropout__drawn == 0) d->dropout__drawn = 2;
+   else if (kind == d->dropout__armed.kind && d->dropout__drawn == 2) d->dropout__drawn = 0;
    return DROPOUT_OK;
 }
 
@@ -5680,7 +5697,7 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
          dropout__at_copy(&d->dropout__armed, &d->dropout__last);
       }
       d->dropout__drawn = 1;
-   }
+   } else if (d->dropout__drawn) d->dropout__drawn = 1;   /* refused: no set_op back re-arms it */
    return DROPOUT_OK;
 }
 

@@ -473,6 +473,32 @@ static void case_widths(void)
             dropout_desc_set_op(&e, DROPOUT_OP_NOISE) == DROPOUT_OK && dropout_desc_set_op(&e, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK &&
             dropout_desc_replay(&e) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK, "new_step, and set_op within the normals");
    }
+   /* a GAUSSIAN plan from the generator: dropout_gen_plan_normals reserves normals (words in
+      pairs), not draws of the rule's width; the next 8-bit or odd 32-bit plan starts past them */
+   {
+      dropout_tensors t;
+      memset(&t, 0, sizeof t);
+      t.out = y;
+      t.in = x;
+      dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+      CHECK(dropout_gen_plan_normals(&g, &r, 8, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_OK && dropout_gen_plan(&g, &r, 4, &q) == DROPOUT_OK && q.pos / 4 > ((p.pos + 7) | 1u),
+            "an 8-bit plan after 8 normals from %llu starts at word %llu", (unsigned long long)p.pos, (unsigned long long)(q.pos / 4));
+      dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
+      CHECK(dropout_gen_plan_normals(&g, &r, 5, &p) == DROPOUT_OK && dropout_gen_plan(&g, &r, 1, &q) == DROPOUT_OK && q.pos > ((p.pos + 4) | 1u),
+            "a 32-bit plan after 5 normals (words to %llu) at %llu", (unsigned long long)((p.pos + 4) | 1u), (unsigned long long)q.pos);
+      /* set_op away from the armed kind and back, nothing drawn: it may draw; drawn: refused */
+      CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+            dropout_desc_set_op(&d, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN &&
+            dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK &&
+            dropout_desc_set_op(&d, DROPOUT_OP_NOISE) == DROPOUT_OK && dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "set_op to normals and back: undrawn may draw, drawn stays refused");
+      /* a set_plan refused while set_op's spend held is not re-armed by set_op back */
+      CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_set_plan(&d, &p) == DROPOUT_OK &&
+            dropout_desc_set_op(&d, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK && dropout_desc_set_plan(&d, &p) == DROPOUT_OK &&
+            dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN,
+            "a plan refused under normals armed again by set_op back");
+   }
    /* near the end of the stream: a width change past 2^64 is refused, g unchanged */
    dropout_gen_resume(&g, dropout_key_make(3, 4), 0);
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
@@ -480,7 +506,7 @@ static void case_widths(void)
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
    w0 = g.next;
    CHECK(dropout_gen_plan(&g, &r, 1, &p) == DROPOUT_ERR_RANGE && g.next == w0, "8-bit positions past 2^64 not refused");
-   case_end("mistakes 10: one generator for layers of different draw widths (and normals): no stream word handed out twice; one width as before");
+   case_end("mistakes 10: one generator for layers of different draw widths (and normals): no stream word read by two kinds; one kind as before (normals 2k, 2k + 1 of two calls share their pair by design)");
 }
 
 int main(void)
