@@ -586,7 +586,9 @@
       if (!own(DTYPES, dtype)) fail('DROPOUT_ERR_DTYPE', `dtype: '${dtype}' is not one of f32, f16, bf16 (WGSL has no f64)`);
       const r = rule(call.p, call.bits, { quantised: call.quantised === true });
       const seed = u64('seed', call.seed), stream = u64('stream', call.stream);
-      const pos = u64('pos', call.pos === undefined ? 0n : call.pos);
+      // no default position: a loop that forgot to advance it would draw one mask every step
+      if (call.pos === undefined) fail('DROPOUT_ERR_ARG', 'pos: required (the same pos twice is the same mask twice: advance it by count each step, or give each layer its own stream)');
+      const pos = u64('pos', call.pos);
       const count = call.count;
       if (!Number.isSafeInteger(count) || count < 0 || count > 0xFFFFFFFF) fail('DROPOUT_ERR_ARG', `count: ${count} is not an integer in [0, 2^32)`);
       if (pos + BigInt(count) > TWO64) fail('DROPOUT_ERR_RANGE', `pos + count: positions ${pos} .. ${pos + BigInt(count) - 1n} run past 2^64 - 1`);

@@ -85,6 +85,7 @@
       ['p = NaN', { p: NaN }, 'DROPOUT_ERR_P', 'p'],
       ['bits = 12', { bits: 12 }, 'DROPOUT_ERR_BITS', 'bits'],
       ['positions past 2^64', { pos: (1n << 64n) - 15n }, 'DROPOUT_ERR_RANGE', 'pos + count'],
+      ['pos left out (no default: the same mask every step)', { pos: undefined }, 'DROPOUT_ERR_ARG', 'pos'],
       ['dtype f64', { dtype: 'f64' }, 'DROPOUT_ERR_DTYPE', 'dtype'],
       ['x too small', { x: small }, 'DROPOUT_ERR_ARG', 'x'],
       ['mask too small', { count: 40, mask: b(4) }, 'DROPOUT_ERR_ARG', 'mask'],
