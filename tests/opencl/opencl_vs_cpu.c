@@ -8,7 +8,8 @@
    positions mid-block and at the end of the 2^64 positions, data and mask offsets that
    are not multiples of anything, several work-group sizes and group counts; strided,
    transposed, flipped and broadcast views; accumulated gradients; the raw stream; the
-   refusals. Also the Random123 known answers of Philox4x32 run as an OpenCL kernel.
+   refusals (buffers over overlapping host memory, access flags against what a call reads
+   and writes). Also the Random123 known answers of Philox4x32 run as an OpenCL kernel.
    Prints PASS / FAIL / SKIP lines (SKIP when there is no OpenCL platform or device). */
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_OPENCL_IMPLEMENTATION
@@ -681,6 +682,206 @@ static void refusals(void)
    buf_free(&x); buf_free(&y); buf_free(&m);
 }
 
+/* ---- buffers over host memory (CL_MEM_USE_HOST_PTR) --------------------------------------- */
+/* two buffers made over overlapping host memory share bytes, as two sub-buffers do: an output
+   partly over its input, or a mask over the output, is refused as dropout_run refuses the
+   same pointers, nothing written; the same host bytes exactly (in place) and two ranges that
+   only touch run, the in-place one byte for byte as dropout_run */
+static int host_same(cl_mem b, const unsigned char *want, size_t size, unsigned char *scratch, size_t *at)
+{
+   size_t i;
+   if (clEnqueueReadBuffer(g_q, b, CL_TRUE, 0, size, scratch, 0, NULL, NULL) != CL_SUCCESS) { *at = 0; return 0; }
+   for (i = 0; i < size; ++i)
+      if (scratch[i] != want[i]) { *at = i; return 0; }
+   return 1;
+}
+
+static void host_aliases(void)
+{
+   enum { N = 1024, SHIFT = 16 };   /* out starts 16 floats (64 bytes) after in */
+   const size_t bytes = (N + SHIFT) * 4u, mbytes = N / 8u;
+   dropout_rule rule;
+   dropout_plan plan, half;
+   dropout_desc d;
+   dropout_opencl_tensors t;
+   dropout_tensors ht;
+   unsigned char *host, *keep, *want, *scratch;
+   cl_mem b_in = NULL, b_out = NULL, b_mask = NULL;
+   cl_int err;
+   size_t at = 0;
+   int rc, ok = 1;
+   Buf x;
+   char why[800] = "";
+   if (sizeof(void *) < 8) {
+      printf("SKIP opencl host memory: a 32-bit host (buffers over host memory are told apart by their cl_mem only)\n");
+      return;
+   }
+   host = (unsigned char *)malloc(bytes); keep = (unsigned char *)malloc(bytes);
+   want = (unsigned char *)malloc(bytes); scratch = (unsigned char *)malloc(bytes);
+   buf_make(&x, N * 4u);
+   fill_data(host, N + SHIFT, DROPOUT_DTYPE_F32, 0);
+   memcpy(keep, host, bytes);
+   dropout_rule_init(&rule, 0.5, DROPOUT_BITS_16);
+   dropout_plan_at(&plan, &rule, dropout_key_make(7, 1), dropout_pos_make(0), N);
+   dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+   memset(&ht, 0, sizeof ht);
+   ht.in = host; ht.out = host + SHIFT * 4u;
+   if ((rc = dropout_run(&d, &ht)) != DROPOUT_ERR_OVERLAP) { ok = 0; snprintf(why, sizeof why, "dropout_run, out 16 floats past in: %d", rc); }
+   b_in = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N * 4u, host, &err);
+   b_out = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N * 4u, host + SHIFT * 4u, &err);
+   b_mask = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, mbytes, host + bytes - mbytes, &err);   /* out's last bytes */
+   if (ok && (!b_in || !b_out || !b_mask)) { ok = 0; snprintf(why, sizeof why, "clCreateBuffer(CL_MEM_USE_HOST_PTR) failed: %d", (int)err); }
+   memset(&t, 0, sizeof t);
+   t.in = b_in; t.out = b_out;
+   if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != DROPOUT_ERR_OVERLAP) {
+      ok = 0; snprintf(why, sizeof why, "out and in over host memory 16 floats apart: %d, want %d (DROPOUT_ERR_OVERLAP)", rc, DROPOUT_ERR_OVERLAP);
+   }
+   t.in = x.m; t.mask = b_mask;
+   if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != DROPOUT_ERR_OVERLAP) {
+      ok = 0; snprintf(why, sizeof why, "a mask over the output's host memory: %d, want %d (DROPOUT_ERR_OVERLAP)", rc, DROPOUT_ERR_OVERLAP);
+   }
+   clFinish(g_q);
+   if (ok && (!host_same(b_in, keep, N * 4u, scratch, &at) || !host_same(b_out, keep + SHIFT * 4u, N * 4u, scratch, &at))) {
+      ok = 0; snprintf(why, sizeof why, "a refused call over host memory wrote (byte %lu of a buffer)", (unsigned long)at);
+   }
+   if (b_out) clReleaseMemObject(b_out);
+   if (b_mask) clReleaseMemObject(b_mask);
+   b_mask = NULL;
+   /* in place: a second buffer over the same host bytes exactly */
+   b_out = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N * 4u, host, &err);
+   t.in = b_in; t.out = b_out; t.mask = NULL;
+   if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != DROPOUT_OK) {
+      ok = 0; snprintf(why, sizeof why, "in place through two buffers over the same host memory: %d (%s)", rc, g_ocl.message);
+   }
+   clFinish(g_q);
+   if (ok) {
+      memcpy(want, keep, bytes);
+      dropout_desc_replay(&d);
+      ht.in = want; ht.out = want;
+      if ((rc = dropout_run(&d, &ht)) != DROPOUT_OK) { ok = 0; snprintf(why, sizeof why, "dropout_run in place: %d", rc); }
+      else if (!host_same(b_out, want, N * 4u, scratch, &at)) {
+         ok = 0; snprintf(why, sizeof why, "in place over host memory: byte %lu differs from dropout_run's", (unsigned long)at);
+      }
+   }
+   if (b_in) clReleaseMemObject(b_in);
+   if (b_out) clReleaseMemObject(b_out);
+   if (ok && memcmp(host + N * 4u, keep + N * 4u, SHIFT * 4u)) { ok = 0; snprintf(why, sizeof why, "the in-place call wrote past its buffer"); }
+   /* in and out that only touch: [0, N/2) and [N/2, N) floats of one host array */
+   dropout_plan_at(&half, &rule, dropout_key_make(7, 2), dropout_pos_make(0), N / 2);
+   dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &half);
+   b_in = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N * 2u, host, &err);
+   b_out = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, N * 2u, host + N * 2u, &err);
+   t.in = b_in; t.out = b_out;
+   if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != DROPOUT_OK) {
+      ok = 0; snprintf(why, sizeof why, "in and out over adjacent host memory: %d (%s)", rc, g_ocl.message);
+   }
+   clFinish(g_q);
+   if (b_in) clReleaseMemObject(b_in);
+   if (b_out) clReleaseMemObject(b_out);
+   if (ok && !buf_same(&x, &at)) { ok = 0; snprintf(why, sizeof why, "a refused call wrote x's byte %lu", (unsigned long)at); }
+   buf_free(&x);
+   free(host); free(keep); free(want); free(scratch);
+   if (ok) printf("PASS opencl host memory: buffers made with CL_MEM_USE_HOST_PTR over overlapping host memory (out over in, a mask over out) are refused with DROPOUT_ERR_OVERLAP as dropout_run refuses the pointers, nothing written; over the same bytes (in place) and adjacent bytes they run, in place as dropout_run\n");
+   else { printf("FAIL opencl host memory: %s\n", why); g_fail = 1; }
+}
+
+/* ---- access flags: a buffer the call only reads may be read-only; one it reads may not be
+   write-only (a kernel reading CL_MEM_WRITE_ONLY memory is undefined) ------------------------ */
+static cl_mem flagged(cl_mem_flags flags, const Buf *like)   /* like's guard bytes, other flags */
+{
+   cl_int err;
+   return clCreateBuffer(g_ctx, flags | CL_MEM_COPY_HOST_PTR, like->size, like->host, &err);
+}
+
+static void access_flags(void)
+{
+   enum { N = 100 };
+   static const char *const what[5] = { "x of forward", "bias", "residual", "a stored mask (apply_mask)", "dx under DROPOUT_GRAD_ACCUMULATE" };
+   static const char *const names[5] = { "`in`", "`bias`", "`residual`", "`mask`", "`out`" };
+   const int want_ro = DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT;
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc d;
+   dropout_opencl_tensors t;
+   dropout_tensors ht;
+   Buf x, y, m, b, r;
+   cl_mem ro_mask, wo;
+   size_t at = 0;
+   int rc, ok = 1, k;
+   char why[800] = "";
+   buf_make(&x, N * 4u); buf_make(&y, N * 4u); buf_make(&m, N / 8u + 1u); buf_make(&b, N * 4u); buf_make(&r, N * 4u);
+   fill_data(x.host, N, DROPOUT_DTYPE_F32, 0); buf_upload(&x);
+   dropout_rule_init(&rule, 0.25, DROPOUT_BITS_8);
+   dropout_plan_at(&plan, &rule, dropout_key_make(7, 1), dropout_pos_make(0), N);
+   /* a stored mask, made on the CPU, in a CL_MEM_READ_ONLY buffer: apply_mask only reads it */
+   dropout_desc_init(&d, DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, &plan);
+   memset(&ht, 0, sizeof ht); ht.mask = m.host;
+   dropout_run(&d, &ht);
+   buf_upload(&m);
+   ro_mask = flagged(CL_MEM_READ_ONLY, &m);
+   dropout_desc_init(&d, DROPOUT_OP_APPLY_MASK, DROPOUT_DTYPE_F32, &plan);
+   memset(&t, 0, sizeof t); t.out = y.m; t.in = x.m; t.mask = ro_mask;
+   if ((rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != DROPOUT_OK) {
+      ok = 0; snprintf(why, sizeof why, "apply_mask with a CL_MEM_READ_ONLY mask: %d (%s)", rc, g_ocl.message);
+   }
+   clFinish(g_q);
+   memset(&ht, 0, sizeof ht); ht.out = y.host; ht.in = x.host; ht.mask = m.host;   /* y.host: what y must hold */
+   if (ok && (rc = dropout_run(&d, &ht)) != DROPOUT_OK) { ok = 0; snprintf(why, sizeof why, "dropout_run apply_mask: %d", rc); }
+   if (ok && !buf_same(&y, &at)) { ok = 0; snprintf(why, sizeof why, "apply_mask with a read-only mask: y's byte %lu differs from dropout_run's", (unsigned long)at); }
+   /* a mask the call writes must still not be read-only */
+   dropout_desc_init(&d, DROPOUT_OP_MASK, DROPOUT_DTYPE_F32, &plan);
+   memset(&t, 0, sizeof t); t.mask = ro_mask;
+   if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != want_ro) {
+      ok = 0; snprintf(why, sizeof why, "the mask op into a CL_MEM_READ_ONLY mask: %d, want %d", rc, want_ro);
+   }
+   /* a buffer the call reads, made CL_MEM_WRITE_ONLY: refused naming it, nothing enqueued */
+   for (k = 0; ok && k < 5; ++k) {
+      wo = flagged(CL_MEM_WRITE_ONLY, k == 0 ? &x : k == 1 ? &b : k == 2 ? &r : k == 3 ? &m : &y);
+      memset(&t, 0, sizeof t); t.out = y.m; t.in = x.m;
+      if (k == 0) { dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan); t.in = wo; }
+      if (k == 1 || k == 2) {
+         dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F32, &plan);
+         dropout_desc_set_bias_len(&d, N);
+         t.bias = k == 1 ? wo : b.m; t.residual = k == 2 ? wo : r.m;
+      }
+      if (k == 3) { dropout_desc_init(&d, DROPOUT_OP_APPLY_MASK, DROPOUT_DTYPE_F32, &plan); t.mask = wo; }
+      if (k == 4) {
+         dropout_desc_init(&d, DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F32, &plan);
+         dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE);
+         t.out = wo;
+      }
+      g_ocl.message[0] = 0;
+      rc = dropout_opencl_run(&g_ocl, &d, &t, g_q);
+      clFinish(g_q);
+      if (rc != want_ro || !strstr(g_ocl.message, names[k]) || !strstr(g_ocl.message, "CL_MEM_WRITE_ONLY")) {
+         ok = 0; snprintf(why, sizeof why, "%s in a CL_MEM_WRITE_ONLY buffer: %d (\"%s\"), want %d naming %s", what[k], rc, g_ocl.message, want_ro, names[k]);
+      }
+      if (ok && k == 4) {   /* the write-only dx still holds its bytes: nothing ran */
+         unsigned char *back = (unsigned char *)malloc(y.size);
+         clEnqueueReadBuffer(g_q, wo, CL_TRUE, 0, y.size, back, 0, NULL, NULL);
+         if (memcmp(back, y.host, y.size)) { ok = 0; snprintf(why, sizeof why, "a refused accumulate wrote its write-only dx"); }
+         free(back);
+      }
+      clReleaseMemObject(wo);
+   }
+   /* a CL_MEM_WRITE_ONLY output that is only written runs */
+   wo = flagged(CL_MEM_WRITE_ONLY, &y);
+   dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+   memset(&t, 0, sizeof t); t.out = wo; t.in = x.m;
+   if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != DROPOUT_OK) {
+      ok = 0; snprintf(why, sizeof why, "forward into a CL_MEM_WRITE_ONLY output: %d (%s)", rc, g_ocl.message);
+   }
+   clFinish(g_q);
+   clReleaseMemObject(wo);
+   if (ok && (!buf_same(&x, &at) || !buf_same(&y, &at) || !buf_same(&m, &at) || !buf_same(&b, &at) || !buf_same(&r, &at))) {
+      ok = 0; snprintf(why, sizeof why, "a refused call wrote (byte %lu)", (unsigned long)at);
+   }
+   clReleaseMemObject(ro_mask);
+   buf_free(&x); buf_free(&y); buf_free(&m); buf_free(&b); buf_free(&r);
+   if (ok) printf("PASS opencl access flags: apply_mask reads a CL_MEM_READ_ONLY mask (dropout_run's bytes) and the mask op still refuses one; x, bias, residual, a stored mask and an accumulated dx made CL_MEM_WRITE_ONLY are refused naming the buffer, nothing written; a write-only output runs\n");
+   else { printf("FAIL opencl access flags: %s\n", why); g_fail = 1; }
+}
+
 /* the f32 / f16 / bf16 ops built without any double in the program: same bits */
 static void without_fp64(void)
 {
@@ -731,6 +932,8 @@ int main(int argc, char **argv)
    }
    fills();
    refusals();
+   host_aliases();
+   access_flags();
    without_fp64();
    dropout_opencl_release(&g_ocl);
    clReleaseCommandQueue(g_q);

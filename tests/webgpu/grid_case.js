@@ -6,6 +6,8 @@
 //     c      a line of native_grid.c's grid.txt, parsed by parseCase
 //     bytes  { x, y0, m0 }: the buffers before the call (Uint8Array), as native_grid wrote
 //   refusals(device, dw) -> { n, bad }: calls that must throw, and leave the buffers as they were
+//   submits(device, dw) -> { n, bad }: dw.submit resolves for a good command buffer and rejects
+//     with a DropoutWebGPUError for one WebGPU refuses (a destroyed buffer record() cannot see)
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
   else root.gridCase = factory();
@@ -73,6 +75,10 @@
   async function refusals(device, dw) {
     const b = (size) => device.createBuffer({ size, usage: STORAGE | COPY_DST | COPY_SRC });
     const x = b(256), y = b(256), m = b(64), small = b(16);
+    // mapped at creation (a storage buffer cannot be mapped otherwise): WebGPU would refuse
+    // the whole command buffer at submit, so record() refuses it
+    const mapped = (size) => device.createBuffer({ size, usage: STORAGE | COPY_DST, mappedAtCreation: true });
+    const ym = mapped(256), xm = mapped(256), mm = mapped(64);
     const canary = new Uint8Array(256).fill(0xA5);
     device.queue.writeBuffer(y, 0, canary);
     device.queue.writeBuffer(m, 0, canary, 0, 64);
@@ -113,15 +119,19 @@
       ['a view past the buffer', { shape: [4, 4], strides: { x: [40, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
       ['a flip that starts at the buffer', { shape: [4, 4], strides: { x: [-4, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
       ['in place with other strides', { shape: [4, 4], x: y, strides: { x: [1, 4] } }, 'DROPOUT_ERR_OVERLAP', 'x'],
+      // a buffer still mapped (the 5th entry: words the message must hold)
+      ['y mapped', { y: ym }, 'DROPOUT_ERR_ARG', 'y', 'mapped'],
+      ['x mapped', { x: xm }, 'DROPOUT_ERR_ARG', 'x', 'mapped'],
+      ['mask mapped', { mask: mm }, 'DROPOUT_ERR_ARG', 'mask', 'mapped'],
     ];
     const enc = device.createCommandEncoder();
     const bad = [];
-    for (const [what, change, code, arg] of cases) {
+    for (const [what, change, code, arg, words] of cases) {
       try {
         dw.record(enc, Object.assign({}, ok, change));
         bad.push(`${what}: no error`);
       } catch (e) {
-        if (e.code !== code || !e.message.includes(arg + ':')) bad.push(`${what}: ${e.code} "${e.message}"`);
+        if (e.code !== code || !e.message.includes(arg + ':') || (words && !e.message.includes(words))) bad.push(`${what}: ${e.code} "${e.message}"`);
       }
     }
     // an empty view takes buffers of 0 bytes, as the contiguous call and dropout.h do
@@ -140,9 +150,58 @@
     await Promise.all([ry.mapAsync(MAP_READ), rm.mapAsync(MAP_READ)]);
     const touched = [...new Uint8Array(ry.getMappedRange()), ...new Uint8Array(rm.getMappedRange())].some((v) => v !== 0xA5);
     if (touched) bad.push('the refused calls changed y or the mask');
-    [x, y, m, small, ry, rm, e0, e1].forEach((buf) => buf.destroy());
+    [x, y, m, small, ry, rm, e0, e1, ym, xm, mm].forEach((buf) => buf.destroy());
     return { n: cases.length, bad };
   }
 
-  return { parseCase, runCase, refusals };
+  // dw.submit: a good command buffer runs (y changes, and the promise resolves); one that uses
+  // a destroyed buffer (record() cannot see it) rejects with a DropoutWebGPUError naming
+  // submit, and none of it runs (a copy in the same encoder leaves its target as it was);
+  // the device takes good submits after it, with no error left over for uncapturederror
+  async function submits(device, dw) {
+    const b = (size) => device.createBuffer({ size, usage: STORAGE | COPY_DST | COPY_SRC });
+    const x = b(256), y = b(256), gone = b(256), other = b(256);
+    const canary = new Uint8Array(256).fill(0xA5);
+    device.queue.writeBuffer(x, 0, new Float32Array(64).fill(1.5));
+    device.queue.writeBuffer(y, 0, canary);
+    device.queue.writeBuffer(other, 0, canary);
+    const call = { op: 'forward', dtype: 'f32', p: 0.5, bits: 8, seed: 1n, stream: 2n, pos: 0n, count: 64, y, x };
+    const readBack = async (buf) => {
+      const r = device.createBuffer({ size: buf.size, usage: MAP_READ | COPY_DST });
+      const e = device.createCommandEncoder();
+      e.copyBufferToBuffer(buf, 0, r, 0, buf.size);
+      device.queue.submit([e.finish()]);
+      await r.mapAsync(MAP_READ);
+      const a = new Uint8Array(r.getMappedRange()).slice();
+      r.unmap(); r.destroy();
+      return a;
+    };
+    const bad = [];
+    const trySubmit = async (what, make, wantError) => {
+      try {
+        const enc = device.createCommandEncoder();
+        make(enc);
+        await dw.submit([enc.finish()]);
+        if (wantError) bad.push(`${what}: resolved`);
+      } catch (e) {
+        if (!wantError) bad.push(`${what}: ${e.code} "${e.message}"`);
+        else if (e.name !== 'DropoutWebGPUError' || e.code !== 'DROPOUT_ERR_ARG' || !e.message.includes('submit:')) {
+          bad.push(`${what}: ${e.name} ${e.code} "${e.message}"`);
+        }
+      }
+    };
+    await trySubmit('a good forward', (enc) => dw.record(enc, call), false);
+    if ((await readBack(y)).every((v) => v === 0xA5)) bad.push('a good forward through dw.submit left y as it was');
+    gone.destroy();
+    await trySubmit('a forward into a destroyed buffer', (enc) => {
+      dw.record(enc, Object.assign({}, call, { y: gone }));
+      enc.copyBufferToBuffer(x, 0, other, 0, 256);
+    }, true);
+    if ((await readBack(other)).some((v) => v !== 0xA5)) bad.push('a refused command buffer ran its copy');
+    await trySubmit('a good forward after a refused one', (enc) => dw.record(enc, Object.assign({}, call, { pos: 64n })), false);
+    [x, y, other].forEach((buf) => buf.destroy());
+    return { n: 3, bad };
+  }
+
+  return { parseCase, runCase, refusals, submits };
 }));
