@@ -1306,7 +1306,9 @@ typedef struct dropout_desc {
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
    /* The plan draws one step's mask, from one place: dropout__home is the address that
       dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)
-      gave it to, dropout__drawn is set by the run of a STEP op. A second forward (DROPOUT_ERR_PLAN_RAN) or one from
+      gave it to, dropout__drawn is set (1) by the run of a STEP op or a plan refused, and
+      is 2 while set_op holds an op of another draw kind than the plan was armed as. A
+      second forward (DROPOUT_ERR_PLAN_RAN) or one from
       a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again.
       dropout__armed: the positions of the plan as it was armed, which a set_plan that
       does not arm leaves as they are: what a spent descriptor drew, or a copy may not.
@@ -5705,13 +5707,13 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
 {
    dropout_plan p;
    uint64_t positions, first;
-   int bits;
+   int kind;
    int err = dropout_desc_positions(d, &positions);
    if (err) return err;
    err = dropout__gen_check(g);
    if (err) return err;
-   bits = dropout__desc_kind(d);
-   err = dropout__gen_first(g, bits, positions, &first);
+   kind = dropout__desc_kind(d);
+   err = dropout__gen_first(g, kind, positions, &first);
    if (err) return err;
    p = d->dropout__plan;
    p.key = g->key;
@@ -5721,7 +5723,7 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    if (err) return err;
    dropout__desc_put_plan(d, &p);
    dropout__desc_arm(d);
-   dropout__gen_take(g, bits, first, positions);
+   dropout__gen_take(g, kind, first, positions);
    return DROPOUT_OK;
 }
 
