@@ -2339,11 +2339,12 @@ static int dropout_opencl__ctx_ok(dropout_opencl *ctx)
 }
 
 /* buffer b must hold bytes [off + lo, off + hi) (hi > lo; lo may be negative for negative
-   strides), belong to ctx's context and, where the call writes it (access bit 1: the
-   output, a mask written), not be read-only, and where it reads it (bit 2: the inputs, a
+   strides), belong to ctx's context and, where the call writes it (DROPOUT_OPENCL__WRITES: the
+   output, a mask written), not be read-only, and where it reads it (_READS: the inputs, a
    stored mask, an accumulated output), not be write-only (a kernel reading a
    CL_MEM_WRITE_ONLY buffer is undefined): checked before anything is enqueued, so that no
    launch of the call fails after another has written */
+enum { DROPOUT_OPENCL__WRITES = 1, DROPOUT_OPENCL__READS = 2 };   /* what a call does with a buffer */
 static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64_t lo, uint64_t hi, const char *name,
                                 int access)
 {
@@ -2356,11 +2357,11 @@ static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT;
    }
    err = clGetMemObjectInfo(b, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
-   if (err == CL_SUCCESS && (access & 2) && (flags & CL_MEM_WRITE_ONLY)) {
+   if (err == CL_SUCCESS && (access & DROPOUT_OPENCL__READS) && (flags & CL_MEM_WRITE_ONLY)) {
       snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` is read by the call but was made CL_MEM_WRITE_ONLY", name);
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT;
    }
-   if (err == CL_SUCCESS && (access & 1) && (flags & CL_MEM_READ_ONLY)) {
+   if (err == CL_SUCCESS && (access & DROPOUT_OPENCL__WRITES) && (flags & CL_MEM_READ_ONLY)) {
       snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` is written by the call but was made CL_MEM_READ_ONLY", name);
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT;
    }
@@ -2529,18 +2530,19 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
             int64_t st = (int64_t)j.stride[w][dd];
             if (st < 0) lo += st * (int64_t)(j.dim[dd] - 1u); else hi += (uint64_t)st * (j.dim[dd] - 1u);
          }
-         rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo * (int64_t)es, (hi + 1u) * es, names[w], w == 0 ? 1 | (j.accumulate ? 2 : 0) : 2);
+         rc = dropout_opencl__fits(ctx, bufs[w], offs[w], lo * (int64_t)es, (hi + 1u) * es, names[w], 
+                                   w == 0 ? DROPOUT_OPENCL__WRITES | (j.accumulate ? DROPOUT_OPENCL__READS : 0) : DROPOUT_OPENCL__READS);
          if (rc) return rc;
       }
       if (t->bias) {
          if (t->bias_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_run: the offset of `bias` is not a multiple of the element size");
-         rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, (uint64_t)j.bias_len * es, "bias", 2);
+         rc = dropout_opencl__fits(ctx, t->bias, t->bias_offset, 0, (uint64_t)j.bias_len * es, "bias", DROPOUT_OPENCL__READS);
          if (rc) return rc;
       }
    }
    if (t->mask && j.positions > 0) {
       rc = dropout_opencl__fits(ctx, t->mask, t->mask_offset, 0, j.positions / 8u + (j.positions % 8u != 0), "mask",
-                                j.mask_out ? 1 : 2);   /* (+ 7 wraps near 2^64); a stored mask (apply_mask) is only read */
+                                j.mask_out ? DROPOUT_OPENCL__WRITES : DROPOUT_OPENCL__READS);   /* (+ 7 wraps near 2^64); a stored mask (apply_mask) is only read */
       if (rc) return rc;
    }
 
