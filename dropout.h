@@ -338,7 +338,7 @@ extern "C" {
    X(DROPOUT_ERR_NULL_DIMS, -40,       /* dims */ \
      "dims is NULL") \
    X(DROPOUT_ERR_GEN_MOVED, -41,       /* g is not where dropout_gen_init put it: a copy, a move, a load */ \
-     "g: not where dropout_gen_init made it: a copy (passed by value, a struct copied) would hand out the same positions again, so pass the one generator by pointer; to move one, dropout_gen_move(to, from); a checkpoint loaded from a file, dropout_gen_resume(g, key, next)") \
+     "g: not where dropout_gen_init made it: a copy (passed by value, a struct copied) would hand out the same positions again, so pass the one generator by pointer; to move one, dropout_gen_move(to, from); a checkpoint loaded from a file, dropout_gen_resume(g, key, next, units)") \
    X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \
      "cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance") \
    X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \
@@ -346,7 +346,9 @@ extern "C" {
    X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \
      "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose") \
    X(DROPOUT_ERR_OPERAND, -45,         /* dropout_desc_set_strides: which is not a dropout_operand */ \
-     "which: not a dropout_operand (DROPOUT_OPERAND_OUT, DROPOUT_OPERAND_IN, DROPOUT_OPERAND_RESIDUAL)")
+     "which: not a dropout_operand (DROPOUT_OPERAND_OUT, DROPOUT_OPERAND_IN, DROPOUT_OPERAND_RESIDUAL)") \
+   X(DROPOUT_ERR_UNITS, -46,           /* g's units (dropout_gen_resume's): not what a next can count */ \
+     "units (g.units): must say what g.next counts, as saved with it: DROPOUT_UNITS_8, _16, _32 or _NORMALS; DROPOUT_UNITS_NONE only with next 0 (a next of unknown units could be read as another kind's position, drawing words handed out already)")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -669,27 +671,35 @@ DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, 
 /* The realised p = threshold / 2^bits (-1 for a rule whose fields disagree). */
 DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
 
-/* A checkpointable generator: a key and the next unused position (plain integers), and
-   the address dropout_gen_init gave it. A step's forward takes it by pointer and moves
-   `next` on. A copy would hand out the same positions again (the same masks, silently),
-   so every call refuses a generator that is not where it was initialised
-   (DROPOUT_ERR_GEN_MOVED): pass the one generator by pointer to every layer. To
-   checkpoint, save key and next; to resume, dropout_gen_resume with them.
-   Positions count draws of the plan's width (a 32-bit draw is a stream word, an 8-bit one
-   a quarter of one; normals a word each, read in pairs: normals 2k and 2k + 1 read words
-   2k and 2k + 1), so `next` is in the units of the kind g handed out last (dropout__bits:
-   8, 16, 32, or normals; 0: none yet, or resumed): a plan of another kind starts at the
-   first position past every word g handed out, not at next, which would read the same
-   words again. */
+/* What a generator's `next` counts (dropout_gen.units): draws of 8, 16 or 32 bits (a 32-bit
+   draw is a stream word, an 8-bit one a quarter of one), normals (a word each, read in
+   pairs: normals 2k and 2k + 1 read words 2k and 2k + 1), or nothing handed out yet
+   (next 0). Pinned values: a checkpoint stores them. */
+typedef enum dropout_units {
+   DROPOUT_UNITS_NONE = 0, DROPOUT_UNITS_8 = 8, DROPOUT_UNITS_16 = 16, DROPOUT_UNITS_32 = 32,
+   DROPOUT_UNITS_NORMALS = -1
+} dropout_units;
+
+/* A checkpointable generator: a key, the next unused position and what it counts (plain
+   integers), and the address dropout_gen_init gave it. A step's forward takes it by
+   pointer and moves `next` on. A copy would hand out the same positions again (the same
+   masks, silently), so every call refuses a generator that is not where it was
+   initialised (DROPOUT_ERR_GEN_MOVED): pass the one generator by pointer to every layer.
+   `next` is in the units of the kind g handed out last (`units`): a plan of another kind
+   starts at the first position past every word g handed out, not at next, which would
+   read the same words again. So a checkpoint saves key, next and units, and
+   dropout_gen_resume takes all three: a next without its units could be read as another
+   kind's position and draw words handed out already. */
 typedef struct dropout_gen {
-   dropout_key key; uint64_t next;
+   dropout_key key; uint64_t next; dropout_units units;
    const struct dropout_gen *dropout__home;
-   int dropout__bits;
 } dropout_gen;
 /* A generator at position 0, made where it stays (g itself, not a copy of it). */
 DROPOUTDEF int dropout_gen_init(dropout_gen *g, dropout_key key);
-/* A generator at position `next`: a checkpoint's key and next, read back from a file. */
-DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next);
+/* A generator at position `next` counted in `units`: a checkpoint's key, next and units,
+   read back from a file. DROPOUT_UNITS_NONE only with next 0; any other value than the
+   dropout_units is refused (DROPOUT_ERR_UNITS) and g is not written. */
+DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next, dropout_units units);
 /* The generator `from` moved to `to` (a model reallocated by hand): to continues where from
    was, and from is refused from now on. A struct holding a generator is made in place (an
    init function taking its address), not returned by value: whether a returned struct
@@ -4346,19 +4356,28 @@ DROPOUTDEF double dropout_rule_p(const dropout_rule *r)
    return (double)r->threshold / (double)((uint64_t)1 << r->bits);   /* exact */
 }
 
-DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next)
+/* units a generator's next may count, with next: DROPOUT_UNITS_NONE only at 0 (nothing
+   handed out), where every kind starts */
+static int dropout__units_ok(int units, uint64_t next)
+{
+   return units == 8 || units == 16 || units == 32 || units == DROPOUT_UNITS_NORMALS ||
+          (units == DROPOUT_UNITS_NONE && next == 0);
+}
+
+DROPOUTDEF int dropout_gen_resume(dropout_gen *g, dropout_key key, uint64_t next, dropout_units units)
 {
    if (!g) return DROPOUT_ERR_NULL_GEN;
+   if (!dropout__units_ok((int)units, next)) return DROPOUT_ERR_UNITS;
    g->key = key;
    g->next = next;
+   g->units = units;
    g->dropout__home = g;
-   g->dropout__bits = 0;   /* next in the units of the first plan's width */
    return DROPOUT_OK;
 }
 
 DROPOUTDEF int dropout_gen_init(dropout_gen *g, dropout_key key)
 {
-   return dropout_gen_resume(g, key, 0);
+   return dropout_gen_resume(g, key, 0, DROPOUT_UNITS_NONE);
 }
 
 /* g, if it is the generator dropout_gen_init made (not a copy, which would hand out its
@@ -4367,6 +4386,8 @@ static int dropout__gen_check(const dropout_gen *g)
 {
    if (!g) return DROPOUT_ERR_NULL_GEN;
    if (g->dropout__home != g) return DROPOUT_ERR_GEN_MOVED;
+   /* fields set by hand (g.next = saved after dropout_gen_init): units must say what next counts */
+   if (!dropout__units_ok((int)g->units, g->next)) return DROPOUT_ERR_UNITS;
    return DROPOUT_OK;
 }
 
@@ -4374,23 +4395,23 @@ DROPOUTDEF int dropout_gen_move(dropout_gen *to, dropout_gen *from)
 {
    dropout_key key;
    uint64_t next;
+   dropout_units units;
    int err = dropout__gen_check(from);
    if (err) return err;
    if (!to) return DROPOUT_ERR_NULL_GEN;
    if (to == from) return DROPOUT_OK;
    key = from->key;
    next = from->next;
+   units = from->units;
    from->dropout__home = NULL;   /* the old place is refused from now on */
-   dropout_gen_resume(to, key, next);
-   to->dropout__bits = from->dropout__bits;
-   return DROPOUT_OK;
+   return dropout_gen_resume(to, key, next, units);
 }
 
 /* The draw kinds a generator hands out and a descriptor's records keep: 8, 16, 32 (a
    dropout draw of that width) or DROPOUT__NORMALS (a normal, SPEC section 11 V.3: a
    position each, but normals 2k and 2k + 1 read the words 2k and 2k + 1 together, so
    the words of normals start and end at even words). */
-#define DROPOUT__NORMALS (-1)
+#define DROPOUT__NORMALS ((int)DROPOUT_UNITS_NORMALS)
 
 /* log2 of the positions of `kind` a word holds (1, 2, 4): shifts, not 64-bit division,
    which a microcontroller or wasm32 build would take from a runtime library it lacks */
@@ -4416,12 +4437,12 @@ static void dropout__kind_words(int kind, uint64_t pos, uint64_t count, uint64_t
 static int dropout__gen_first(const dropout_gen *g, int kind, uint64_t count, uint64_t *first)
 {
    uint64_t at = g->next;
-   if (g->dropout__bits != 0 && g->dropout__bits != kind) {
+   if (g->units != DROPOUT_UNITS_NONE && (int)g->units != kind) {
       /* the words g handed out end before `words`: a word read by a quarter, or a normal
          pair read by its first normal, counts whole */
-      const unsigned was = dropout__kind_shift(g->dropout__bits), per = dropout__kind_shift(kind);
+      const unsigned was = dropout__kind_shift((int)g->units), per = dropout__kind_shift(kind);
       uint64_t words = (at >> was) + ((at & ((1u << was) - 1u)) != 0);
-      if (g->dropout__bits == DROPOUT__NORMALS || kind == DROPOUT__NORMALS) {
+      if (g->units == DROPOUT_UNITS_NORMALS || kind == DROPOUT__NORMALS) {
          if (words == UINT64_MAX) return DROPOUT_ERR_RANGE;   /* odd: its even end is 2^64 */
          words += words & 1u;   /* normals end, and start, at an even word */
       }
@@ -4437,7 +4458,7 @@ static int dropout__gen_first(const dropout_gen *g, int kind, uint64_t count, ui
 static void dropout__gen_take(dropout_gen *g, int kind, uint64_t first, uint64_t count)
 {
    g->next = first + count;
-   g->dropout__bits = kind;
+   g->units = (dropout_units)kind;
 }
 
 /* a count of elements no buffer can have: past PTRDIFF_MAX bytes of the smallest

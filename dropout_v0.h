@@ -50,6 +50,7 @@
 #undef dropout_gen_make
 #undef dropout_gen_move
 #undef dropout_gen_plan
+#undef dropout_gen_plan_normals
 #undef dropout_gen_resume
 #undef dropout_desc_new_step
 #undef dropout_mask
@@ -979,9 +980,10 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 /* 1.0's generator calls take 1.0's dropout_gen, which this file names 0.1's: in a file
    with DROPOUT_V0_API they would write past a 0.1 generator, so they stop the build */
 #define dropout_gen_init(g, key) dropout_gen_init_needs_a_file_without_DROPOUT_V0_API
-#define dropout_gen_resume(g, key, next) dropout_gen_resume_needs_a_file_without_DROPOUT_V0_API
+#define dropout_gen_resume(g, key, next, units) dropout_gen_resume_needs_a_file_without_DROPOUT_V0_API
 #define dropout_gen_move(to, from) dropout_gen_move_needs_a_file_without_DROPOUT_V0_API
 #define dropout_gen_plan(g, rule, count, out) dropout_gen_plan_needs_a_file_without_DROPOUT_V0_API
+#define dropout_gen_plan_normals(g, rule, count, out) dropout_gen_plan_normals_needs_a_file_without_DROPOUT_V0_API
 #define dropout_desc_new_step(d, g) dropout_desc_new_step_needs_a_file_without_DROPOUT_V0_API
 #define dropout_mask dropout_v0_mask
 #define dropout_stream_u32 dropout_v0_stream_u32

@@ -115,10 +115,12 @@ static inline int dropout_forward_##T##_mt(dropout_gen *g, const dropout_rule *r
                                            uint8_t *mask, const E *x, int nthreads)       \
 {                                                                                         \
    dropout_plan p;                                                                        \
+   const uint64_t next_was = g ? g->next : 0;                                             \
+   const dropout_units units_was = g ? g->units : DROPOUT_UNITS_NONE;                     \
    int err = dropout_gen_plan(g, rule, (uint64_t)n, &p);                                  \
    if (err) return err;                                                                   \
    err = dropout_replay_##T##_mt(&p, n, y, mask, x, nthreads);                            \
-   if (err) { g->next = p.pos; return err; }           /* g moves only on success */      \
+   if (err) { g->next = next_was; g->units = units_was; return err; }  /* g moves only on success */ \
    if (plan) *plan = p;                                                                   \
    return DROPOUT_OK;                                                                     \
 }                                                                                         \

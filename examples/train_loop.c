@@ -14,9 +14,10 @@
         from it, nothing is stored;
      3. at evaluation there is no dropout at all (inverted dropout scaled the kept
         activations during training, so inference is the identity);
-     4. the checkpoint saves the generator's key and next position next to the weights;
-        the resume hands them to dropout_gen_resume, and the masks continue exactly where
-        the interrupted run would have been.
+     4. the checkpoint saves the generator's key, next position and its units (what
+        next counts: draws of 16 bits here) next to the weights; the resume hands them
+        to dropout_gen_resume, and the masks continue exactly where the interrupted run
+        would have been.
    The program trains STEPS steps in one go, then again with a checkpoint written at
    step STEPS/2, everything thrown away, and resumed from the file, and compares the
    weights byte for byte. It also shows what goes wrong when the generator is not saved.
@@ -191,10 +192,11 @@ static float test_loss(const Model *m)
 /* DROPOUT 4: the checkpoint. A magic number, then the state's fields as raw bytes: the
    file is for this machine and this build (byte order, float format); a portable format
    would write each integer and float in a fixed byte order. */
-static const char MAGIC[8] = {'D', 'R', 'O', 'P', 'C', 'K', 'P', '1'};
+static const char MAGIC[8] = {'D', 'R', 'O', 'P', 'C', 'K', 'P', '2'};
 
 static int save(const char *path, const State *s)
 {
+   const int32_t units = (int32_t)s->gen.units;   /* an enum's size is the compiler's: 4 bytes here */
    FILE *f = fopen(path, "wb");
    int ok;
    if (!f) return -1;
@@ -202,6 +204,7 @@ static int save(const char *path, const State *s)
         fwrite(&s->gen.key.seed, sizeof s->gen.key.seed, 1, f) == 1 &&
         fwrite(&s->gen.key.stream, sizeof s->gen.key.stream, 1, f) == 1 &&
         fwrite(&s->gen.next, sizeof s->gen.next, 1, f) == 1 &&
+        fwrite(&units, sizeof units, 1, f) == 1 &&
         fwrite(&s->m, sizeof s->m, 1, f) == 1;
    return fclose(f) == 0 && ok ? 0 : -1;
 }
@@ -211,6 +214,7 @@ static int load(const char *path, State *s)
    char magic[8];
    dropout_key key;
    uint64_t next;
+   int32_t units;
    FILE *f = fopen(path, "rb");
    int ok;
    if (!f) return -1;
@@ -219,10 +223,12 @@ static int load(const char *path, State *s)
         fread(&key.seed, sizeof key.seed, 1, f) == 1 &&
         fread(&key.stream, sizeof key.stream, 1, f) == 1 &&
         fread(&next, sizeof next, 1, f) == 1 &&
+        fread(&units, sizeof units, 1, f) == 1 &&
         fread(&s->m, sizeof s->m, 1, f) == 1;
    fclose(f);
-   /* DROPOUT 4: the generator continues at the saved position, in its new place */
-   return ok && dropout_gen_resume(&s->gen, key, next) == DROPOUT_OK ? 0 : -1;
+   /* DROPOUT 4: the generator continues at the saved position, in its new place; units
+      says what next counts (a bad value in the file is refused, not guessed) */
+   return ok && dropout_gen_resume(&s->gen, key, next, (dropout_units)units) == DROPOUT_OK ? 0 : -1;
 }
 
 static uint64_t fnv1a(const void *p, size_t n)   /* one number that names the exact weights */

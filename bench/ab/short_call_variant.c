@@ -28,8 +28,12 @@ void AB_FN(_init)(size_t n)
    (void)dropout_rule_init(&r, 0.25, DROPOUT_BITS_8);
    (void)dropout_plan_at(&sc_plan, &r, dropout_key_make(42, 7), dropout_pos_make(12345), n);
 #if defined(dropout_gen_make)
-   sc_rule = r;
-   (void)dropout_gen_resume(&sc_gen, dropout_key_make(42, 7), 12345);
+   sc_rule = r;   /* moved to 8-bit position 12345 by a plan: every such header's way */
+   (void)dropout_gen_init(&sc_gen, dropout_key_make(42, 7));
+   {
+      dropout_plan skip;
+      (void)dropout_gen_plan(&sc_gen, &r, 12345, &skip);
+   }
 #elif defined(DROPOUT_RULE_THRESHOLD)
    sc_rule = r;
    sc_gen = dropout_gen_make(dropout_key_make(42, 7));

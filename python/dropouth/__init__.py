@@ -106,39 +106,54 @@ class Generator(object):
     checkpointing restores.
 
     Positions count draws of the call's width (bits=8: a quarter of a stream word), so
-    `position` is in the units of the width handed out last; a call of another width starts
-    past every word handed out, not at `position`, which would read the same words again (as
-    dropout_gen_plan does in C). A generator of one width hands out consecutive positions."""
+    `position` is in the units of the width handed out last (`bits`); a call of another width
+    starts past every word handed out, not at `position`, which would read the same words
+    again (as dropout_gen_plan does in C). A generator of one width hands out consecutive
+    positions. So a position past 0 comes with its width: Generator(seed, stream, position,
+    bits) (the saved generator's .bits), and a position without one is refused."""
 
-    def __init__(self, seed, stream=0, position=0):
+    def __init__(self, seed, stream=0, position=0, bits=None):
         self.seed = _lib.u64("seed", seed)
         self.stream = _lib.u64("stream", stream)
         self.position = _position(position)
-        self._bits = None                # the width handed out last (None: none yet)
+        self._bits = None if bits is None else _width(bits)   # the width handed out last
+        _units_known(self.position, self._bits)
         self._lock = threading.Lock()   # threads sharing a generator get disjoint positions
 
+    @property
+    def bits(self):
+        """The width `position` counts (the width handed out last); None: nothing handed out yet."""
+        return self._bits
+
     def __repr__(self):
-        return "dropouth.Generator(seed=%d, stream=%d, position=%d)" % (self.seed, self.stream, self.position)
+        return "dropouth.Generator(seed=%d, stream=%d, position=%d, bits=%r)" % (
+            self.seed, self.stream, self.position, self._bits)
 
     def __getstate__(self):
-        return {"seed": self.seed, "stream": self.stream, "position": self.position, "bits": self._bits}
+        with self._lock:   # position and bits of one moment: a thread may be between them in _reserve
+            return {"seed": self.seed, "stream": self.stream, "position": self.position, "bits": self._bits}
 
     def __setstate__(self, state):
-        self.__init__(state["seed"], state["stream"], state["position"])
-        self._bits = state.get("bits")   # (a checkpoint from before the widths were kept: None)
+        # a checkpoint without "bits" (dropouth 0.9) at a position past 0 is refused: its
+        # position could be read as another width's and repeat masks
+        self.__init__(state["seed"], state["stream"], state["position"], state.get("bits"))
 
     def __copy__(self):
         raise TypeError("dropouth.Generator: a copy would hand out the same positions again (the same masks); "
                         "pass the one generator, or make another on its own stream: dropouth.Generator(seed, "
-                        "stream=..., position=...); pickle it to checkpoint")
+                        "stream=..., position=..., bits=...); pickle it to checkpoint")
 
     def __deepcopy__(self, memo):
         return self.__copy__()
 
     def reserve(self, count, bits=None):
         """The first of `count` fresh positions of `bits` per draw (8, 16 or 32; None: the width
-        handed out last)."""
-        return self._reserve(count, None if bits is None else _width(bits))[2]
+        handed out last, and none handed out yet is an error: what would the positions count?)."""
+        bits = None if bits is None else _width(bits)
+        if bits is None and self._bits is None:
+            raise TypeError("reserve: give bits= (8, 16 or 32), the width the positions are drawn at: "
+                            "this generator has handed out none yet")
+        return self._reserve(count, bits)[2]
 
     def _reserve(self, count, bits=None):
         """(seed, stream, first position) for count fresh positions. The fields are plain data that
@@ -148,6 +163,7 @@ class Generator(object):
         with self._lock:
             seed, stream = _lib.u64("generator.seed", self.seed), _lib.u64("generator.stream", self.stream)
             position = _position(self.position, "generator.position")
+            _units_known(position, self._bits, "generator.position")
             if bits is not None and self._bits is not None and bits != self._bits:
                 # another width: its first position past every word handed out
                 was, per = 32 // self._bits, 32 // bits
@@ -171,6 +187,14 @@ def _position(v, name="position"):
     if not 0 <= v <= U64:
         raise ValueError("%s must be an integer in [0, 2^64], got %d" % (name, v))
     return v
+
+
+def _units_known(position, bits, name="position"):
+    """A position past 0 says which width it counts (as C's dropout_gen_resume takes units)."""
+    if position != 0 and bits is None:
+        raise TypeError("%s %d counts draws of which width? give bits= (8, 16 or 32: the width the "
+                        "generator handed out last, its .bits when saved): read as another width's, "
+                        "it would draw stream words handed out already" % (name, position))
 
 
 def _coords(generator, seed, stream, pos, count, bits):

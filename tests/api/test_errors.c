@@ -96,7 +96,7 @@ static void case_codes(void)
    EXPECT(dropout_plan_at(&p1, &rule, dropout_key_make(1, 2), dropout_pos_make(UINT64_MAX - 10), 12), DROPOUT_ERR_RANGE);
    EXPECT(dropout_plan_slice(&plan, 90, 7, &p1), DROPOUT_ERR_SLICE);
    EXPECT(dropout_plan_slice(&plan, 97, 0, &p1), DROPOUT_ERR_SLICE);
-   dropout_gen_resume(&g, dropout_key_make(1, 1), UINT64_MAX - 3);
+   dropout_gen_resume(&g, dropout_key_make(1, 1), UINT64_MAX - 3, (dropout_units)rule.bits);
    EXPECT(dropout_gen_plan(&g, &rule, 5, &p1), DROPOUT_ERR_RANGE);
    CHECK(g.next == UINT64_MAX - 3, "gen_plan moved the generator on error");
    EXPECT(dropout_fill_uniform_f64(dropout_key_make(0, 0), dropout_pos_make((uint64_t)1 << 63), dbl, 1), DROPOUT_ERR_RANGE);

@@ -25,7 +25,12 @@
         again; a plan of another width now starts past every word handed out. A
         descriptor's records compare plans of two kinds by the words they read (8-bit
         positions 4 .. 7 and a 32-bit position 1 are one word), and set_op between
-        dropout and normals spends the plan reserved for the other kind. */
+        dropout and normals spends the plan reserved for the other kind;
+    11. a checkpoint of such a generator: key and next alone, resumed, read next as the
+        first plan's kind (32-bit words 0 .. 9 handed out, next = 10, resumed into an
+        8-bit plan: positions 10 .., words 2 .., drawn again). The generator keeps what
+        next counts (g.units), dropout_gen_resume takes it (three arguments are a
+        compile error), and every call refuses units that cannot say what next counts. */
 #include <stdio.h>
 #include <string.h>
 #define DROPOUT_IMPLEMENTATION
@@ -213,9 +218,9 @@ static void case_copies(void)
    /* a checkpoint: the bytes of a.g loaded into another generator */
    memcpy(&loaded, &a.g, sizeof loaded);
    CHECK(dropout_gen_plan(&loaded, &r, N1, &q) == DROPOUT_ERR_GEN_MOVED, "loaded bytes ran without dropout_gen_resume");
-   CHECK(dropout_gen_resume(&loaded, a.g.key, a.g.next) == DROPOUT_OK && dropout_gen_plan(&loaded, &r, N1, &q) == DROPOUT_OK &&
+   CHECK(dropout_gen_resume(&loaded, a.g.key, a.g.next, a.g.units) == DROPOUT_OK && dropout_gen_plan(&loaded, &r, N1, &q) == DROPOUT_OK &&
          dropout_gen_plan(&a.g, &r, N1, &p) == DROPOUT_OK && q.pos == p.pos && q.pos == N1, "resume: %llu", (unsigned long long)q.pos);
-   CHECK(dropout_gen_init(NULL, a.g.key) == DROPOUT_ERR_NULL_GEN && dropout_gen_resume(NULL, a.g.key, 0) == DROPOUT_ERR_NULL_GEN, "NULL g");
+   CHECK(dropout_gen_init(NULL, a.g.key) == DROPOUT_ERR_NULL_GEN && dropout_gen_resume(NULL, a.g.key, 0, DROPOUT_UNITS_NONE) == DROPOUT_ERR_NULL_GEN, "NULL g");
    /* a model moved by hand: the new place continues, the old one is refused */
    CHECK(dropout_gen_move(&b.g, &a.g) == DROPOUT_OK && b.g.next == 2 * N1 && dropout_gen_plan(&b.g, &r, N1, &q) == DROPOUT_OK &&
          q.pos == 2 * N1, "move: %llu", (unsigned long long)q.pos);
@@ -500,13 +505,79 @@ static void case_widths(void)
             "a plan refused under normals armed again by set_op back");
    }
    /* near the end of the stream: a width change past 2^64 is refused, g unchanged */
-   dropout_gen_resume(&g, dropout_key_make(3, 4), 0);
+   dropout_gen_init(&g, dropout_key_make(3, 4));
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
    CHECK(dropout_gen_plan(&g, &r, UINT64_MAX / 2, &p) == DROPOUT_OK, "a long plan");
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
    w0 = g.next;
    CHECK(dropout_gen_plan(&g, &r, 1, &p) == DROPOUT_ERR_RANGE && g.next == w0, "8-bit positions past 2^64 not refused");
    case_end("mistakes 10: one generator for layers of different draw widths (and normals): no stream word read by two kinds; one kind as before (normals 2k, 2k + 1 of two calls share their pair by design)");
+}
+
+/* the plan of `count` positions of `kind` (8, 16, 32; -1: normals) from g */
+static int plan_kind(dropout_gen *g, int kind, uint64_t count, dropout_plan *p)
+{
+   dropout_rule r;
+   dropout_rule_init(&r, 0.5, kind < 0 ? DROPOUT_BITS_32 : (dropout_bits)kind);
+   return kind < 0 ? dropout_gen_plan_normals(g, &r, count, p) : dropout_gen_plan(g, &r, count, p);
+}
+
+static void case_checkpoints(void)
+{
+   static const int kinds[] = { 32, 8, -1, 16, 8, -1, -1, 32, 16, 32 };
+   static const uint64_t counts[] = { 10, 5, 5, 3, 9, 1, 7, 2, 5, 1 };
+   static const int bad_units[] = { 1, 7, 64, -2, 24 };
+   dropout_gen a, b, snap;
+   dropout_plan p, q;
+   dropout_rule r;
+   dropout_desc d;
+   size_t k;
+   const size_t dims[1] = { N1 };
+   /* every kind after every kind: a generator saved and resumed after each plan (a new
+      place each time, as a checkpoint read back) hands out what the unbroken one does */
+   dropout_gen_init(&a, dropout_key_make(21, 2));
+   for (k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
+      dropout_gen *g = k % 2 ? &b : &snap;
+      CHECK(dropout_gen_resume(g, a.key, a.next, a.units) == DROPOUT_OK, "resume after plan %u", (unsigned)k);
+      CHECK(plan_kind(&a, kinds[k], counts[k], &p) == DROPOUT_OK && plan_kind(g, kinds[k], counts[k], &q) == DROPOUT_OK &&
+            !memcmp(&p, &q, sizeof p) && g->next == a.next && g->units == a.units,
+            "plan %u (kind %d): resumed at %llu, unbroken at %llu", (unsigned)k, kinds[k], (unsigned long long)q.pos, (unsigned long long)p.pos);
+   }
+   /* the 0.9 repeat, spelled out: 10 32-bit draws, then an 8-bit plan starts at word 10 */
+   dropout_gen_init(&a, dropout_key_make(22, 0));
+   CHECK(plan_kind(&a, 32, 10, &p) == DROPOUT_OK && a.units == DROPOUT_UNITS_32 && a.next == 10, "10 32-bit draws");
+   CHECK(dropout_gen_resume(&b, a.key, a.next, a.units) == DROPOUT_OK && plan_kind(&b, 8, 4, &q) == DROPOUT_OK && q.pos == 40,
+         "resumed, an 8-bit plan at %llu (word %llu), not past the 10 words", (unsigned long long)q.pos, (unsigned long long)(q.pos / 4));
+   /* units that cannot say what next counts: refused, g not written */
+   memset(&b, 0x5A, sizeof b);
+   snap = b;
+   CHECK(dropout_gen_resume(&b, a.key, 10, DROPOUT_UNITS_NONE) == DROPOUT_ERR_UNITS && !memcmp(&b, &snap, sizeof b),
+         "a next of 10 without its units was taken");
+   for (k = 0; k < sizeof bad_units / sizeof bad_units[0]; ++k)
+      CHECK(dropout_gen_resume(&b, a.key, 0, (dropout_units)bad_units[k]) == DROPOUT_ERR_UNITS && !memcmp(&b, &snap, sizeof b),
+            "units %d taken", bad_units[k]);
+   CHECK(dropout_gen_resume(&b, a.key, 0, DROPOUT_UNITS_NONE) == DROPOUT_OK && dropout_gen_resume(&b, a.key, 5, DROPOUT_UNITS_NORMALS) == DROPOUT_OK,
+         "NONE at 0, an odd count of normals");
+   /* the fields set by hand: a next without units, units out of the list */
+   dropout_gen_init(&b, a.key);
+   b.next = 10;
+   dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
+   for (k = 0; k < N1 + 16; ++k) y[k] = -7.0f;
+   CHECK(dropout_gen_plan(&b, &r, 4, &p) == DROPOUT_ERR_UNITS && dropout_forward_f32(&b, &r, &p, N1, y, NULL, x) == DROPOUT_ERR_UNITS &&
+         canary_ok(y, 0, N1 + 16) && b.next == 10 && b.units == DROPOUT_UNITS_NONE, "g.next = 10 by hand after init was taken");
+   CHECK(dropout_plan_at(&q, &r, a.key, dropout_pos_make(0), N1) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &q) == DROPOUT_OK &&
+         dropout_desc_set_shape(&d, 1, dims) == DROPOUT_OK && dropout_desc_new_step(&d, &b) == DROPOUT_ERR_UNITS && b.next == 10,
+         "new_step took a next without units");
+   CHECK(dropout_gen_move(&a, &b) == DROPOUT_ERR_UNITS && b.next == 10, "move took a next without units");
+   b.units = (dropout_units)12;
+   b.next = 0;
+   CHECK(dropout_gen_plan(&b, &r, 4, &p) == DROPOUT_ERR_UNITS, "units 12 set by hand taken");
+   b.units = DROPOUT_UNITS_32;
+   b.next = 10;
+   CHECK(dropout_gen_plan(&b, &r, 4, &p) == DROPOUT_OK && p.pos == 40, "units set by hand with next: %llu", (unsigned long long)p.pos);
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_UNITS), "units") != NULL && strstr(dropout_strerror(DROPOUT_ERR_GEN_MOVED), "units") != NULL,
+         "the messages name units");
+   case_end("mistakes 11: a checkpoint saves key, next and units; resumed, every kind after every kind continues as the unbroken generator; a next without its units refused, nothing written");
 }
 
 int main(void)
@@ -520,5 +591,6 @@ int main(void)
    case_copies();
    case_spent_plans();
    case_widths();
+   case_checkpoints();
    return check_exit();
 }

@@ -254,7 +254,7 @@ static void test_launchers(void)
    {   /* a step from a generator: the plan it hands back is the CPU's, its bits the replay's */
       dropout_gen g;
       dropout_plan step;
-      dropout_gen_resume(&g, plan.key, plan.pos);
+      dropout_gen_resume(&g, plan.key, plan.pos, (dropout_units)rule.bits);
       if ((rc = dropout_cuda_forward_f32(&g, &rule, &step, n, dy, NULL, dx, 0)) != 0 || g.next != plan.pos + n ||
           memcmp(&step, &plan, sizeof step)) {
          ok = 0; snprintf(why, sizeof why, "step forward: %d, g at %llu", rc, (unsigned long long)g.next);

@@ -59,8 +59,8 @@ static void fill_inputs(void)
          {  /* a step's forward from a generator at the plan's position: the same bits */     \
             dropout_gen g0, g1;                                                             \
             dropout_plan p0, p1;                                                            \
-            dropout_gen_resume(&g0, plan.key, plan.pos);                                    \
-            dropout_gen_resume(&g1, plan.key, plan.pos);                                    \
+            dropout_gen_resume(&g0, plan.key, plan.pos, (dropout_units)rule.bits);           \
+            dropout_gen_resume(&g1, plan.key, plan.pos, (dropout_units)rule.bits);           \
             e0 = dropout_forward_##T(&g0, &rule, &p0, n, Y[0], NULL, X);                    \
             e1 = dropout_forward_##T##_mt(&g1, &rule, &p1, n, Y[1], NULL, X, th);           \
             CHECK(e0 == 0 && e1 == 0 && !memcmp(Y[0], Y[1], sizeof Y[0]) &&                \

@@ -345,7 +345,7 @@ static void fuzz_short(bytes *in, const dropout_rule *good, dropout_key key)
    int dtype = (int)(sel % 4u) + 1, which = (int)((sel / 4u) % 4u), err, want_err = 0, edited = 0;
    size_t es = esize(dtype), n = u8(in) % SN, call_n = n, i;
    uint64_t start = u64(in, 2);
-   dropout_gen_resume(&g, key, (sel & 64u) ? UINT64_MAX - u64(in, 1) : start);
+   dropout_gen_resume(&g, key, (sel & 64u) ? UINT64_MAX - u64(in, 1) : start, (dropout_units)good->bits);
    for (i = 0; i < sizeof xb; ++i) xb[i] = (unsigned char)u8(in);
    sel = u8(in);
    if (sel & 1u) { call_n = n + (size_t)(int8_t)u8(in); }                     /* another count */

@@ -259,7 +259,7 @@ def test_chunks_and_streams():
     y1, _ = dropouth.forward(x[:3333], 0.3, seed=9, stream=1, pos=100, bits=16)
     y2, _ = dropouth.forward(x[3333:], 0.3, seed=9, stream=1, pos=100 + 3333, bits=16)
     report("two chunks at positions o and o + 3333 == one call", same_bits(np.concatenate([y1, y2]), y))
-    g = dropouth.Generator(9, 1, 100)
+    g = dropouth.Generator(9, 1, 100, bits=16)
     ya, _ = dropouth.forward(x[:3333], 0.3, generator=g, bits=16)
     yb, _ = dropouth.forward(x[3333:], 0.3, generator=g, bits=16)
     report("a Generator hands out consecutive positions: two calls == one call; it ends at the next free one",
@@ -282,6 +282,30 @@ def test_chunks_and_streams():
     ok_w &= g2.reserve(3, bits=32) == -(-g.position // (32 // spans[-1][2]))
     report("a Generator across draw widths: a call of another width starts past every stream word handed out "
            "(and pickles its width)", ok_w, repr(spans))
+    # a checkpoint as numbers (seed, stream, position, bits): resumed after each call, then a
+    # call of each width, as the unbroken generator; a position without its width is refused
+    g = dropouth.Generator(4, 1)
+    ok_c, why_c = True, ""
+    for p_, n_ in ((0.1, 10), (0.5, 5), (0.001, 3), (0.5, 9), (0.1, 1)):
+        saved = (g.seed, g.stream, g.position, g.bits)
+        for b_ in (8, 16, 32):
+            back = dropouth.Generator(*saved)
+            twin = pickle.loads(pickle.dumps(dropouth.Generator(*saved)))
+            want = pickle.loads(pickle.dumps(g)).reserve(3, bits=b_)
+            if back.reserve(3, bits=b_) != want or twin.reserve(3, bits=b_) != want:
+                ok_c, why_c = False, "resumed %r, then %d bits: not at %d" % (saved, b_, want)
+        dropouth.mask(n_, p_, generator=g)
+    refused = [expect(TypeError, dropouth.Generator, 4, 1, 10),
+               expect(TypeError, pickle.loads, pickle.dumps(dropouth.Generator(4, 1, 10, bits=32)).replace(b"bits", b"bitz")),
+               expect(TypeError, dropouth.Generator(4, 1).reserve, 3),
+               expect(ValueError, dropouth.Generator, 4, 1, 10, bits=12)]
+    g = dropouth.Generator(4, 1)
+    g.position = 10
+    refused.append(expect(TypeError, dropouth.mask, 4, 0.5, generator=g))
+    ok_c &= all(m is not None for m in refused) and "width" in (refused[0] or "") and g.position == 10
+    report("a Generator's checkpoint is seed, stream, position and bits: resumed (by numbers or pickle), every width "
+           "continues as the unbroken one; a position past 0 without its width (the constructor, a 0.9 pickle, set by "
+           "hand, reserve without bits) raises", ok_c, why_c or repr(refused))
     w = dropouth.stream_u32(1000, seed=5, stream=6, pos=2 ** 62 + 3)
     u32 = dropouth.uniform_f32(1000, seed=5, stream=6, pos=2 ** 62 + 3)
     u64 = dropouth.uniform_f64(500, seed=5, stream=6, pos=77)
@@ -375,12 +399,12 @@ def test_errors():
            "by hand)", not bad, "not raised as expected: %s" % bad)
     import copy
     import pickle
-    g = dropouth.Generator(1, position=2 ** 64 - 1)
+    g = dropouth.Generator(1, position=2 ** 64 - 1, bits=8)
     g.reserve(1)
     back = pickle.loads(pickle.dumps(g))
     report("a Generator that has handed out every position (position 2^64) pickles; it then refuses a call",
            back.position == 2 ** 64 and expect(ValueError, dropouth.mask, 1, 0.5, generator=back) is not None)
-    g = dropouth.Generator(1, position=40)
+    g = dropouth.Generator(1, position=40, bits=8)
     copied = [expect(TypeError, copy.copy, g), expect(TypeError, copy.deepcopy, g),
               expect(TypeError, copy.deepcopy, {"model": [g]})]
     report("copy.copy and copy.deepcopy of a Generator (also inside a container) raise, naming the repeat; g unmoved",
