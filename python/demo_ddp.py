@@ -94,6 +94,13 @@ def _worker(rank, world, port, outdir):
             out["refused"] = None
         except RuntimeError as e:
             out["refused"] = str(e)
+        try:   # the functional form, the same (models that call dropout functionally)
+            dropouth.dropout(torch.ones(2, IN), 0.5)
+            out["refused_functional"] = None
+        except RuntimeError as e:
+            out["refused_functional"] = str(e)
+        # data_parallel=False: each rank from its own generator, as nn.Dropout (no error)
+        out["functional_opt_out"] = dropouth.dropout(torch.ones(2, IN), 0.5, data_parallel=False).shape == (2, IN)
         torch.save(out, os.path.join(outdir, "%d.pt" % rank))
         dist.barrier()
     finally:

@@ -203,6 +203,16 @@ def _apply(out, x, coords):
     n = x.numel()
     if n == 0:
         return
+    if x.dim() > 8 and not (x.is_contiguous() and out.is_contiguous()):
+        # the library describes at most 8 dims; a view of more may not merge into 8 (a permuted
+        # 10-d gradient of a contiguous forward did not, and its backward raised). Contiguous
+        # copies always do (the batch dim first leaves at most three runs of dims), and give
+        # the same bits: an element's position follows its logical index, not its address.
+        xc = x.contiguous()
+        oc = torch.empty_like(xc, memory_format=torch.contiguous_format)
+        _apply(oc, xc, coords)
+        out.copy_(oc)
+        return
     if len(runs) == 1 and not x.is_cuda and x.is_contiguous() and out.is_contiguous() \
             and (not perm or perm[0] == 0):
         # one run over a row-major tensor whose batch dim is first: a flat call (no shape to describe)
@@ -351,14 +361,17 @@ def _fx_proxy(x):
 
 
 def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, pos=None, bits=None,
-            samples=None, generator=None):
+            samples=None, generator=None, data_parallel=None):
     """torch.nn.functional.dropout's arguments and behaviour. Coordinates: by default one value
     from torch's generator of the input's device (exact under activation checkpointing, as
     F.dropout), or explicit seed= and pos= (element i in row-major order draws position pos + i).
-    samples= names the global sample index of each row (dim 0) for data parallelism.
+    samples= names the global sample index of each row (dim 0) for data parallelism: under
+    torch.distributed (more than one process) a call from torch's generator without it raises,
+    as the layer does, unless data_parallel=False (each rank from its own generator).
     Differentiable to any order; any strided tensor (a view gets its contiguous copy's bits)."""
     if _fx_proxy(input):   # torch.fx: one call_function node, run at each call of the traced module
-        kw = dict(seed=seed, stream=stream, pos=pos, bits=bits, samples=samples, generator=generator)
+        kw = dict(seed=seed, stream=stream, pos=pos, bits=bits, samples=samples, generator=generator,
+                  data_parallel=data_parallel)
         return input.tracer.create_proxy("call_function", dropout, (input, p, training, inplace), kw)
     if generator is not None:
         raise TypeError("generator=: a dropouth.Generator advances on every call, also on checkpoint's "
@@ -374,6 +387,8 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
     stream = _lib.u64("stream", stream)
     perm = list(range(input.dim()))
     if seed is None and pos is None:
+        if samples is None:
+            _refuse_unplaced(data_parallel, "dropouth.dropout")
         runs = _positions(input, perm, samples)
         if inplace:
             _check_inplace(input)
@@ -404,6 +419,18 @@ def _world(dp):
         return 1
     dist = _dist
     return dist.get_world_size() if dp is None else dist.get_world_size(dp)
+
+
+def _refuse_unplaced(dp, who):
+    """Under data parallelism (a group of more than one process) a call from torch's generator
+    without samples= would give local sample i of every rank the same mask (the ranks' generators
+    are seeded alike): refused, as for the layer."""
+    if dp is not False and _dist_on and _dist_on() and _world(dp) > 1:
+        raise RuntimeError(
+            "%s under data parallelism (%d processes) needs the global sample index of each "
+            "local sample: samples=indices, so that every global sample gets its one-process "
+            "mask whatever the sampler and batch sizes; or data_parallel=False to draw as nn.Dropout does "
+            "(each rank from its own torch generator)" % (who, _world(dp)))
 
 
 class Dropout(torch.nn.Dropout):
@@ -460,12 +487,7 @@ class Dropout(torch.nn.Dropout):
             raise TypeError("layer.batch_dim must be an int, got %r" % (self.batch_dim,))
         perm = _order(input.dim(), self.batch_dim.__index__())
         if samples is None:
-            if self.data_parallel is not False and _dist_on and _dist_on() and _world(self.data_parallel) > 1:
-                raise RuntimeError(
-                    "dropouth.Dropout under data parallelism (%d processes) needs the global sample index of each "
-                    "local sample: layer(x, samples=indices), so that every global sample gets its one-process "
-                    "mask whatever the sampler and batch sizes; or data_parallel=False to draw as nn.Dropout does "
-                    "(each rank from its own torch generator)" % _world(self.data_parallel))
+            _refuse_unplaced(self.data_parallel, "dropouth.Dropout")
             runs = _WHOLE
         else:
             runs = _positions(input, perm, samples)

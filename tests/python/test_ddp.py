@@ -34,6 +34,10 @@ def main():
         msg = [r["refused"] for r in ranks]
         report("under data parallelism (%d processes) a call without samples= raises RuntimeError on every rank: %s"
                % (w, (msg[0] or "")[:90]), all(m is not None and "samples=" in m for m in msg))
+        fmsg = [r["refused_functional"] for r in ranks]
+        report("... and so does dropouth.dropout (the functional form, which gave every rank the same masks); "
+               "data_parallel=False opts out on every rank: %s" % (fmsg[0] or "")[:60],
+               all(m is not None and "samples=" in m for m in fmsg) and all(r["functional_opt_out"] for r in ranks))
         equal, total, rep, n, gap = demo.measure(one, ranks, "torch")
         print("    nn.Dropout, %d processes (%s): %d of %d masks one process's, %d of %d local samples repeat rank 0's, "
               "weights %.1e from one process's" % (w, sizes, equal, total, rep, n, gap))

@@ -817,6 +817,22 @@ def test_strided():
     xc = x.detach().contiguous().requires_grad_(True)
     dropouth.dropout(xc, 0.3, seed=5, pos=0).backward(dy)
     report("gradient of a transposed input with a strided dy == the contiguous one", same(x.grad, xc.grad))
+    # more than 8 dims (the library's limit): a permuted 10-d view merges into no 8; it goes
+    # through contiguous copies, the same bits; so does a 10-d gradient that arrives permuted
+    rev = tuple(range(9, -1, -1))
+    x10 = torch.randn(*[3] * 10, dtype=torch.float64)
+    y10 = dropouth.dropout(x10.permute(*rev), 0.3, seed=5, pos=7)
+    ok10 = same(y10, dropouth.dropout(x10.permute(*rev).contiguous(), 0.3, seed=5, pos=7))
+    t10 = x10.permute(*rev).contiguous().permute(*rev)   # a permuted layout, written in place
+    t10b = t10.clone(memory_format=torch.contiguous_format)
+    dropouth.dropout(t10, 0.3, True, True, seed=5, pos=7)
+    ok10 &= same(t10, dropouth.dropout(t10b, 0.3, seed=5, pos=7))
+    xg = x10.clone().requires_grad_(True)
+    dy10 = torch.randn(*[3] * 10, dtype=torch.float64)
+    dropouth.dropout(xg, 0.3, seed=5, pos=7).backward(dy10.permute(*rev).contiguous().permute(*rev))
+    ok10 &= same(xg.grad, dropouth.dropout(dy10, 0.3, seed=5, pos=7))
+    report("10-d tensors that merge into no 8 dims (a permuted view, in place on a permuted layout, a permuted "
+           "gradient of a contiguous forward) == their contiguous copies", ok10)
     exp = base[:1].expand(3, 30, 12)
     msg = raises(ValueError, lambda: dropouth.dropout(exp, 0.3, True, True, seed=5, pos=0))
     report("in place on an expanded tensor (elements sharing memory): ValueError from the library, nothing written: %s" % msg,
