@@ -148,7 +148,13 @@ def _check_inplace(x):
     by a copy (_run), which torch checks first. Any other call: an in-place copy of x onto
     itself in the caller's grad mode, which torch checks as it checks any in-place op
     (inference tensors, views made in no_grad mode) and which writes nothing (ATen returns
-    at once); it also bumps x's version, so a graph that saved x notices the write."""
+    at once); it also bumps x's version, so a graph that saved x notices the write. An expanded
+    x (a stride 0 over more than one element) is refused here, before the value is taken; the
+    library refuses other overlapping outputs (as_strided), after it."""
+    for d in range(x.dim()):
+        if x.stride(d) == 0 and x.shape[d] > 1:
+            raise ValueError("input: in place on a tensor whose elements share memory (stride 0 along dim %d, "
+                             "an expanded tensor): write to a copy (.clone()) or use inplace=False" % d)
     if torch.is_grad_enabled() and x.requires_grad:
         if x.is_leaf:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")

@@ -834,8 +834,13 @@ def test_strided():
     report("10-d tensors that merge into no 8 dims (a permuted view, in place on a permuted layout, a permuted "
            "gradient of a contiguous forward) == their contiguous copies", ok10)
     exp = base[:1].expand(3, 30, 12)
+    torch.manual_seed(3)
+    before = torch.get_rng_state()
+    msg = raises(ValueError, lambda: dropouth.dropout(exp, 0.3, True, True))
+    report("in place on an expanded tensor from torch's generator: ValueError before the value is taken (the "
+           "generator unmoved, as after any refusal): %s" % msg, msg is not None and torch.equal(before, torch.get_rng_state()))
     msg = raises(ValueError, lambda: dropouth.dropout(exp, 0.3, True, True, seed=5, pos=0))
-    report("in place on an expanded tensor (elements sharing memory): ValueError from the library, nothing written: %s" % msg,
+    report("in place on an expanded tensor (elements sharing memory), explicit coordinates: ValueError, nothing written: %s" % msg,
            msg is not None and torch.equal(base[:1], base[:1].clone()))
 
 
