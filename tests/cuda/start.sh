@@ -12,14 +12,14 @@ mkdir -p "$nv_dir"
 nv_flags="-std=c++14 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
 nv_archs="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_90"
 nv_sm90="-gencode arch=compute_90,code=sm_90"
-# These builds are compile checks (`make gpu` builds the programs again, optimised, for the
-# GPU runs): ptxas still assembles and checks every kernel, at -O0, which takes about half
-# its time (test_cuda_run: 43 s instead of 54 on two cores; the builds are most of the
-# suite's time on two cores).
+# The programs after the kernel build are compile checks (their GPU runs are built again by
+# the Makefile, optimised): ptxas still assembles and checks every kernel, at -O0, which
+# takes about half its time (test_cuda_run: 43 s instead of 54 on two cores). The kernel
+# build itself, test_cuda, stays at ptxas's default, what a GPU build gets.
 nv_quick="-Xptxas -O0"
 # name|output|flags and sources: the two lanes, in order (two cores: the two-architecture
 # kernel build and two programs, the other five)
-nv_lane_a_list="nvcc_kernels_sm75_sm90|test_cuda|$nv_archs $nv_quick tests/cuda/test_cuda.cu
+nv_lane_a_list="nvcc_kernels_sm75_sm90|test_cuda|$nv_archs tests/cuda/test_cuda.cu
 nvcc_run_sm90|test_cuda_run|$nv_sm90 $nv_quick tests/cuda/test_cuda_run.cu
 nvcc_v0_program_sm90|test_cuda_v0|$nv_sm90 $nv_quick tests/cuda/test_cuda_v0.cu"
 nv_lane_b_list="nvcc_variants_sm90|variants_cuda|$nv_sm90 $nv_quick tests/cuda/variants_cuda.cu
