@@ -191,7 +191,13 @@
 #if defined(__OPENCL_C_VERSION__)
 /* OpenCL C (dropout_opencl.h compiles this header's building blocks as kernel code): the
    exact-width types are OpenCL's own; size_t and ptrdiff_t are built in. double exists
-   only with cl_khr_fp64, which dropout_opencl.h enables where the device has it. */
+   only with cl_khr_fp64, which dropout_opencl.h enables where the device has it. Build
+   options that change float results are refused where the compiler says so
+   (-cl-fast-relaxed-math, -cl-finite-math-only); -cl-denorms-are-zero, -cl-mad-enable and
+   -cl-unsafe-math-optimizations define nothing to test: do not pass them. */
+#if defined(__FAST_RELAXED_MATH__) || defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0)
+#error "dropout.h's OpenCL building blocks must not be built with -cl-fast-relaxed-math or -cl-finite-math-only: they change the bits"
+#endif
 typedef uchar uint8_t;
 typedef ushort uint16_t;
 typedef uint uint32_t;
@@ -342,13 +348,15 @@ extern "C" {
    X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \
      "cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance") \
    X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \
-     "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from; or dropout_desc_set_op changed d between dropout draws and normals, which read other stream words from the same positions): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
+     "d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)") \
    X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \
      "d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose") \
    X(DROPOUT_ERR_OPERAND, -45,         /* dropout_desc_set_strides: which is not a dropout_operand */ \
      "which: not a dropout_operand (DROPOUT_OPERAND_OUT, DROPOUT_OPERAND_IN, DROPOUT_OPERAND_RESIDUAL)") \
    X(DROPOUT_ERR_UNITS, -46,           /* g's units (dropout_gen_resume's): not what a next can count */ \
-     "units (g.units): must say what g.next counts, as saved with it: DROPOUT_UNITS_8, _16, _32 or _NORMALS; DROPOUT_UNITS_NONE only with next 0 (a next of unknown units could be read as another kind's position, drawing words handed out already)")
+     "units (g.units): must say what g.next counts, as saved with it: DROPOUT_UNITS_8, _16, _32 or _NORMALS; DROPOUT_UNITS_NONE only with next 0 (a next of unknown units could be read as another kind's position, drawing words handed out already)") \
+   X(DROPOUT_ERR_PLAN_UNITS, -47,      /* plan (or d's plan): its units are not the draws the call makes */ \
+     "plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -711,8 +719,12 @@ DROPOUTDEF int dropout_gen_move(dropout_gen *to, dropout_gen *from);
 
 /* What one layer application's forward and backward share: the rule, the key, the first
    position and the number of positions. The forward hands it back; pass it to the
-   backward. */
-typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; uint64_t count; } dropout_plan;
+   backward. `units` says what pos and count count: draws of the rule's width
+   (DROPOUT_UNITS_8, _16, _32, equal to rule.bits) or normals (DROPOUT_UNITS_NORMALS); the
+   calls below that make a plan set it, and a call that draws another kind refuses the
+   plan (DROPOUT_ERR_PLAN_UNITS), since it would read other stream words than were
+   reserved. */
+typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; uint64_t count; dropout_units units; } dropout_plan;
 /* Reserve `count` positions of g and hand back the plan that uses them, without running
    anything (a step split over threads: slice it, dropout_replay_* each chunk; the
    descriptor). */
@@ -720,8 +732,11 @@ DROPOUTDEF int dropout_gen_plan(dropout_gen *g, const dropout_rule *rule, uint64
 /* The same for a GAUSSIAN or NOISE plan: count normals (which read words in pairs), not
    count draws of rule's width, which would read other words than g reserved. */
 DROPOUTDEF int dropout_gen_plan_normals(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out);
-/* A plan at explicit coordinates (another framework's offsets); run it with dropout_replay_*. */
+/* A plan at explicit coordinates (another framework's offsets): count draws of rule's
+   width from first; run it with dropout_replay_*. */
 DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);
+/* The same for a GAUSSIAN or NOISE descriptor: count normals from normal `first`. */
+DROPOUTDEF int dropout_plan_at_normals(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);
 /* Elements start .. start + count - 1 of a plan (a chunk, a thread, a rank): calls on the
    slices give what one call on the whole gives. Slices that write masks start at
    multiples of 8 elements (a mask byte holds 8). */
@@ -1316,8 +1331,7 @@ typedef struct dropout_desc {
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
    /* The plan draws one step's mask, from one place: dropout__home is the address that
       dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)
-      gave it to, dropout__drawn is set (1) by the run of a STEP op or a plan refused, and
-      is 2 while set_op holds an op of another draw kind than the plan was armed as. A
+      gave it to, dropout__drawn is set (1) by the run of a STEP op or a plan refused. A
       second forward (DROPOUT_ERR_PLAN_RAN) or one from
       a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again.
       dropout__armed: the positions of the plan as it was armed, which a set_plan that
@@ -1330,8 +1344,9 @@ typedef struct dropout_desc {
 } dropout_desc;
 
 /* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no
-   broadcast, overwrite. GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of the
-   realised p). */
+   broadcast, overwrite. The plan counts op's draws (plan->units: normals for GAUSSIAN and
+   NOISE, else the rule's width). GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of
+   the realised p). */
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
 /* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous. The positions the shape
    draws (with the broadcast set after it) must equal plan->count: dropout_run checks. */
@@ -1354,9 +1369,12 @@ DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions
    dropout_desc_set_broadcast): the count to give dropout_gen_plan. */
 DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned broadcast, uint64_t *positions);
 /* Another op on the same descriptor: the backward of a step is its forward's descriptor
-   with DROPOUT_OP_BACKWARD (shape, strides, broadcast and plan kept). */
+   with DROPOUT_OP_BACKWARD (shape, strides, broadcast and plan kept). Between dropout
+   draws and normals (GAUSSIAN, NOISE) the plan counts the other kind: a run refuses it
+   until dropout_desc_new_step or _set_plan. */
 DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op);
-/* Another plan (checked; its count against the shape when the descriptor runs). It may
+/* Another plan (checked, its units against the op; its count against the shape when the
+   descriptor runs). It may
    draw one forward, unless it shares positions with the plan d holds and may not draw
    (last step's plan passed again; a copy given its original's): that stays refused. */
 DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan);
@@ -1587,9 +1605,8 @@ DROPOUTDEF const char *dropout_strerror(int code)
    default:   /* the GPU headers' codes: dropout_cuda_strerror and dropout_opencl_strerror name them */
       if (code <= -2000)
          return "an OpenCL call failed (dropout_opencl.h: the code is DROPOUT_ERR_OPENCL_BASE + its cl_int)";
-      if (code <= -1901 && code >= -1906)
-         return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code), or dropout_opencl.h's own "
-                "error of this code (dropout_opencl_strerror names it)";
+      if (code <= -901 && code >= -906)
+         return "dropout_opencl.h's own error of this code (dropout_opencl_strerror names it)";
       if (code <= DROPOUT_ERR_CUDA_BASE)
          return "a CUDA call failed (cuda error = DROPOUT_ERR_CUDA_BASE - code)";
       return "unknown dropout error code";
@@ -4250,9 +4267,22 @@ static int dropout__plan_check(const dropout_plan *plan)
    if (!plan) return DROPOUT_ERR_NULL_PLAN;
    err = dropout__rule_check(&plan->rule);
    if (err) return err;
+   /* what pos and count count: the rule's width or normals; not set (a plan written by
+      hand), or another width than the rule's (a rule swapped in), is no kind of positions */
+   if (plan->units != DROPOUT_UNITS_NORMALS && (int)plan->units != plan->rule.bits) return DROPOUT_ERR_PLAN_UNITS;
    if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
    if (plan->count > (uint64_t)PTRDIFF_MAX) return DROPOUT_ERR_SIZE;   /* as dropout_plan_at: a plan filled by hand */
    return DROPOUT_OK;
+}
+
+/* A plan checked, for a call that draws normals (normals = 1) or dropout draws of the
+   plan's rule's width (0): positions of another kind are other stream words than were
+   reserved for it. */
+static int dropout__plan_check_kind(const dropout_plan *plan, int normals)
+{
+   int err = dropout__plan_check(plan);
+   if (!err && (plan->units == DROPOUT_UNITS_NORMALS) != (normals != 0)) err = DROPOUT_ERR_PLAN_UNITS;
+   return err;
 }
 
 /* The threshold of p at a width, as dropout_rule_make computes it (p valid). */
@@ -4486,6 +4516,7 @@ static int dropout__gen_plan_kind(dropout_gen *g, const dropout_rule *rule, uint
    out->key = g->key;
    out->pos = first;
    out->count = count;
+   out->units = (dropout_units)kind;
    dropout__gen_take(g, kind, first, count);
    return DROPOUT_OK;
 }
@@ -4500,7 +4531,8 @@ DROPOUTDEF int dropout_gen_plan_normals(dropout_gen *g, const dropout_rule *rule
    return dropout__gen_plan_kind(g, rule, count, out, 1);
 }
 
-DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
+static int dropout__plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count,
+                            int normals)
 {
    dropout_rule r = { 0, 1.0, 1.0f, 32 };   /* the empty plan's rule */
    int err;
@@ -4516,12 +4548,24 @@ DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, drop
    out->key = key;
    out->pos = first.index;
    out->count = 0;
+   out->units = normals ? DROPOUT_UNITS_NORMALS : DROPOUT_UNITS_32;
    if (err) return err;
    if (!dropout__count_ok(count, 1)) return DROPOUT_ERR_SIZE;
    if (!dropout__range_ok64(count, first.index)) return DROPOUT_ERR_RANGE;
    out->rule = r;
    out->count = count;
+   if (!normals) out->units = (dropout_units)r.bits;
    return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
+{
+   return dropout__plan_at(out, rule, key, first, count, 0);
+}
+
+DROPOUTDEF int dropout_plan_at_normals(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count)
+{
+   return dropout__plan_at(out, rule, key, first, count, 1);
 }
 
 DROPOUTDEF int dropout_plan_slice(const dropout_plan *whole, uint64_t start, uint64_t count, dropout_plan *out)
@@ -4572,7 +4616,7 @@ static int dropout__n_check(const dropout_plan *plan, size_t n, size_t es)
 static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, const void *y, const uint8_t *mask, const void *x)
 {
    size_t es = dropout__esize[dtype];
-   int err = dropout__plan_check(plan);
+   int err = dropout__plan_check_kind(plan, 0);
    if (!err) err = dropout__n_check(plan, n, es);
    if (err) return err;
    if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
@@ -4612,6 +4656,7 @@ static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, si
    p->rule = *rule;
    p->key = g->key;
    p->count = (uint64_t)n;
+   p->units = (dropout_units)rule->bits;
    return DROPOUT_OK;
 }
 
@@ -4647,7 +4692,7 @@ static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t
 
 DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
 {
-   int err = dropout__plan_check(plan);
+   int err = dropout__plan_check_kind(plan, 0);
    if (!err) err = dropout__n_check(plan, n, 1);
    if (err) return err;
    if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
@@ -4983,7 +5028,7 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
    if (d->dropout__grad != DROPOUT_GRAD_OVERWRITE && d->dropout__grad != DROPOUT_GRAD_ACCUMULATE) return DROPOUT_ERR_GRAD;
    if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !row.grad) return DROPOUT_ERR_OP;
-   err = dropout__plan_check(&d->dropout__plan);
+   err = dropout__plan_check_kind(&d->dropout__plan, row.cls == DROPOUT_CLASS_NORMAL);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
    if (op == DROPOUT_OP_NOISE && !(d->dropout__sigma >= 0.0 && d->dropout__sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
@@ -5456,17 +5501,19 @@ static void dropout__desc_put_plan(dropout_desc *d, const dropout_plan *plan)
    d->dropout__plan.key = plan->key;
    d->dropout__plan.pos = plan->pos;
    d->dropout__plan.count = plan->count;
+   d->dropout__plan.units = plan->units;
 }
 
-/* The draw kind of d's op and rule: normals for GAUSSIAN and NOISE (whatever the rule's
-   width), else the rule's width */
-static int dropout__draw_kind(int op, int bits)
+/* Whether op draws normals (GAUSSIAN, NOISE: whatever the rule's width) rather than
+   dropout draws of the rule's width */
+static int dropout__op_normals(int op)
 {
-   return dropout__op_of(op).cls == DROPOUT_CLASS_NORMAL ? DROPOUT__NORMALS : bits;
+   return dropout__op_of(op).cls == DROPOUT_CLASS_NORMAL;
 }
+/* The draw kind of d's op and rule: DROPOUT__NORMALS or the rule's width */
 static int dropout__desc_kind(const dropout_desc *d)
 {
-   return dropout__draw_kind(d->dropout__op, d->dropout__plan.rule.bits);
+   return dropout__op_normals(d->dropout__op) ? DROPOUT__NORMALS : d->dropout__plan.rule.bits;
 }
 
 /* The descriptor's records of positions, field by field (no struct copy: see
@@ -5504,7 +5551,7 @@ static void dropout__desc_arm(dropout_desc *d)
 {
    d->dropout__home = d;
    d->dropout__drawn = 0;
-   dropout__at_put(&d->dropout__armed, &d->dropout__plan, dropout__desc_kind(d));
+   dropout__at_put(&d->dropout__armed, &d->dropout__plan, (int)d->dropout__plan.units);
 }
 
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan)
@@ -5513,7 +5560,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    if (!d) return DROPOUT_ERR_NULL_DESC;
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (!dropout__dtype_ok((int)dtype)) return DROPOUT_ERR_DTYPE;
-   err = dropout__plan_check(plan);
+   err = dropout__plan_check_kind(plan, dropout__op_normals((int)op));
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
    /* field by field (no struct copy, no zeroing loop: freestanding builds have no
@@ -5532,7 +5579,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
    dropout__desc_arm(d);
-   dropout__at_put(&d->dropout__last, plan, dropout__desc_kind(d));
+   dropout__at_put(&d->dropout__last, plan, (int)plan->units);
    d->dropout__last.count = 0;   /* nothing drawn yet */
    return DROPOUT_OK;
 }
@@ -5677,21 +5724,17 @@ DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned br
 
 DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op)
 {
-   int kind, err = dropout__desc_ok(d);
+   int err = dropout__desc_ok(d);
    if (err) return err;
    if (!dropout__op_ok((int)op)) return DROPOUT_ERR_OP;
    if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
    if (d->dropout__grad == DROPOUT_GRAD_ACCUMULATE && !dropout__op_takes_grad((int)op)) return DROPOUT_ERR_OP;
    if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && ((d->dropout__strided >> DROPOUT_OPERAND_RESIDUAL) & 1u))
       return DROPOUT_ERR_OP;   /* residual strides: the fused op's alone (clear them first) */
+   /* between dropout draws and normals the plan's positions count the other kind: runs
+      refuse it (DROPOUT_ERR_PLAN_UNITS) until dropout_desc_new_step or _set_plan gives d
+      positions of the new op's kind, or set_op goes back */
    d->dropout__op = (int)op;
-   /* between dropout draws and normals the positions armed read other words (a quarter
-      word each, or a word of a pair): those a generator reserved for the other kind, and
-      past them its next plan's. Spent (2: by set_op alone) while the op's kind is not the
-      kind the plan was armed as; back at that kind, nothing drawn, it may draw again. */
-   kind = dropout__desc_kind(d);
-   if (kind != d->dropout__armed.kind && d->dropout__drawn == 0) d->dropout__drawn = 2;
-   else if (kind == d->dropout__armed.kind && d->dropout__drawn == 2) d->dropout__drawn = 0;
    return DROPOUT_OK;
 }
 
@@ -5700,7 +5743,7 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
 {
    int redrawn, hit_last, kind, err = dropout__desc_ok(d);
    if (err) return err;
-   err = dropout__plan_check(plan);
+   err = dropout__plan_check_kind(plan, dropout__op_normals(d->dropout__op));
    if (err) return err;
    if (d->dropout__op == DROPOUT_OP_GAUSSIAN && plan->rule.threshold >> plan->rule.bits) return DROPOUT_ERR_P;
    /* positions the descriptor drew (or, a copy, may not draw) stay so: a plan passed
@@ -5710,7 +5753,7 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
       then one that meets only the drawn positions, would arm the second), and the last
       drawn plan's, kept through arming (a plan set and never run, then the drawn one
       again); a plan over those is as spent as the run that drew them. */
-   kind = dropout__draw_kind(d->dropout__op, plan->rule.bits);
+   kind = (int)plan->units;
    hit_last = dropout__at_meets(&d->dropout__last, plan, kind);
    redrawn = hit_last || ((d->dropout__drawn || d->dropout__home != d) && dropout__at_meets(&d->dropout__armed, plan, kind));
    dropout__desc_put_plan(d, plan);
@@ -5740,6 +5783,7 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    p.key = g->key;
    p.pos = first;
    p.count = positions;
+   p.units = (dropout_units)kind;
    err = dropout__plan_check(&p);
    if (err) return err;
    dropout__desc_put_plan(d, &p);
@@ -5795,7 +5839,7 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
    if (err) return err;
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
-      dropout__at_put(&d->dropout__last, &d->dropout__plan, dropout__desc_kind(d));
+      dropout__at_put(&d->dropout__last, &d->dropout__plan, (int)d->dropout__plan.units);
    }
    return DROPOUT_OK;
 }
@@ -5926,7 +5970,7 @@ static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t n, siz
 {
    dropout_desc d;
    dropout_tensors t;
-   int err = dropout__plan_check(plan);
+   int err = dropout__plan_check_kind(plan, 0);
    if (!err) err = dropout__n_check(plan, n, dropout__esize[dtype]);
    if (err) return err;
    if (bias_len == 0 || plan->count % bias_len != 0) return DROPOUT_ERR_BIAS_LEN;

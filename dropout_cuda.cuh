@@ -1346,7 +1346,7 @@ static int dropout_cuda__short_job(dropout_op op, dropout_dtype dtype, const dro
 {
    dropout_desc d;
    dropout_tensors t;
-   int err = dropout__plan_check(plan);
+   int err = dropout__plan_check_kind(plan, dropout__op_normals((int)op));
    if (!err) err = dropout__n_check(plan, n, op == DROPOUT_OP_MASK ? 1u : dropout__esize[(int)dtype - 1]);
    if (!err) err = dropout_desc_init(&d, op, dtype, plan);
    if (!err && op == DROPOUT_OP_BIAS_DROPOUT_ADD) err = dropout_desc_set_bias_len(&d, bias_len);
@@ -1421,7 +1421,7 @@ extern "C" {
 
 DROPOUT_CUDADEF const char *dropout_cuda_strerror(int code)
 {
-   if (code <= DROPOUT_ERR_CUDA_BASE && code > -2000)   /* (-2000 and below: dropout_opencl.h's) */
+   if (code <= DROPOUT_ERR_CUDA_BASE && code > -2000)   /* (dropout_opencl.h's: -901 .. -906, -2000 and below) */
       return cudaGetErrorString((cudaError_t)(DROPOUT_ERR_CUDA_BASE - code));
    return dropout_strerror(code);
 }

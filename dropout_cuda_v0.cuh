@@ -414,7 +414,7 @@ static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, con
       return dropout_cuda_v0__launched();
    }
    err = dropout_rule_init_threshold(&r, th, DROPOUT_BITS_32);   /* p = 0 (and NOISE): t = 0 */
-   if (!err) err = dropout_plan_at(&pl, &r, dropout_key_make(seed, stream), dropout_pos_make(offset), (uint64_t)n);
+   if (!err) err = dropout_plan_at_normals(&pl, &r, dropout_key_make(seed, stream), dropout_pos_make(offset), (uint64_t)n);
    if (!err) err = dropout_desc_init(&d, op, dt, &pl);
    if (!err && op == DROPOUT_OP_NOISE) err = dropout_desc_set_sigma(&d, param);
    if (err) return dropout_v0__code(err);

@@ -98,19 +98,22 @@ extern "C" {
 
 /* Codes of this file (dropout.h's codes keep their meaning), one row each as dropout.h's
    DROPOUT__ERRORS: X(name, pinned value, dropout_opencl_strerror's message); the enum and
-   dropout_opencl_strerror are generated from the rows. */
+   dropout_opencl_strerror are generated from the rows. Between dropout.h's codes and
+   dropout_cuda.cuh's (DROPOUT_ERR_CUDA_BASE - cudaError_t, -1000 .. -1999), so that no
+   code of one GPU header is also one of the other's (0.9's -1901 .. -1906 were CUDA's
+   stream-capture errors 901 .. 906 too). */
 #define DROPOUT_OPENCL__ERRORS(X) \
-   X(DROPOUT_ERR_OPENCL_BUILD, -1901,    /* the program did not build: ctx->message has the log's start */ \
+   X(DROPOUT_ERR_OPENCL_BUILD, -901,     /* the program did not build: ctx->message has the log's start */ \
      "dropout_opencl: the OpenCL program did not build (ctx->message has the log)") \
-   X(DROPOUT_ERR_OPENCL_FP, -1902,       /* single precision lacks round to nearest or denormals */ \
+   X(DROPOUT_ERR_OPENCL_FP, -902,        /* single precision lacks round to nearest or denormals */ \
      "dropout_opencl: the device's single precision lacks round to nearest or denormals (CL_DEVICE_SINGLE_FP_CONFIG), which this op needs for the same bits") \
-   X(DROPOUT_ERR_OPENCL_FP64, -1903,     /* no cl_khr_fp64, or its config lacks round to nearest or denormals */ \
+   X(DROPOUT_ERR_OPENCL_FP64, -903,      /* no cl_khr_fp64, or its config lacks round to nearest or denormals */ \
      "dropout_opencl: this op needs cl_khr_fp64 with round to nearest and denormals (CL_DEVICE_DOUBLE_FP_CONFIG)") \
-   X(DROPOUT_ERR_OPENCL_OFFSET, -1904,   /* a data buffer's byte offset is not a multiple of its element size */ \
+   X(DROPOUT_ERR_OPENCL_OFFSET, -904,    /* a data buffer's byte offset is not a multiple of its element size */ \
      "dropout_opencl: a data buffer's byte offset is not a multiple of its element size") \
-   X(DROPOUT_ERR_OPENCL_BOUNDS, -1905,   /* a buffer is smaller than its offset plus what the call touches */ \
+   X(DROPOUT_ERR_OPENCL_BOUNDS, -905,    /* a buffer is smaller than its offset plus what the call touches */ \
      "dropout_opencl: a buffer is smaller than its offset plus the bytes the call touches") \
-   X(DROPOUT_ERR_OPENCL_CTX, -1906,      /* ctx is NULL or was not made by dropout_opencl_init */ \
+   X(DROPOUT_ERR_OPENCL_CTX, -906,       /* ctx is NULL or was not made by dropout_opencl_init */ \
      "dropout_opencl: ctx is NULL or not initialised by dropout_opencl_init")
 
 #define DROPOUT_OPENCL__ERROR_ENUM(name, value, message) name = value,
@@ -435,7 +438,13 @@ static const char *const dropout_opencl__program[] = {
    "#if defined(__OPENCL_C_VERSION__)\n",
    "/* OpenCL C (dropout_opencl.h compiles this header's building blocks as kernel code): the\n",
    "   exact-width types are OpenCL's own; size_t and ptrdiff_t are built in. double exists\n",
-   "   only with cl_khr_fp64, which dropout_opencl.h enables where the device has it. */\n",
+   "   only with cl_khr_fp64, which dropout_opencl.h enables where the device has it. Build\n",
+   "   options that change float results are refused where the compiler says so\n",
+   "   (-cl-fast-relaxed-math, -cl-finite-math-only); -cl-denorms-are-zero, -cl-mad-enable and\n",
+   "   -cl-unsafe-math-optimizations define nothing to test: do not pass them. */\n",
+   "#if defined(__FAST_RELAXED_MATH__) || defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__ > 0)\n",
+   "#error \"dropout.h's OpenCL building blocks must not be built with -cl-fast-relaxed-math or -cl-finite-math-only: they change the bits\"\n",
+   "#endif\n",
    "typedef uchar uint8_t;\n",
    "typedef ushort uint16_t;\n",
    "typedef uint uint32_t;\n",
@@ -586,13 +595,15 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_CAPTURE, -42,         /* dropout_cuda.cuh: a step's forward on a stream being captured into a graph */ \\\n",
    "     \"cs: a step's forward on a stream being captured into a CUDA graph (every replay would repeat the positions taken at capture): capture dropout_cuda_run with dropout_desc_set_device_coords and dropout_cuda_advance\") \\\n",
    "   X(DROPOUT_ERR_PLAN_RAN, -43,        /* d: its plan drew a forward's mask already */ \\\n",
-   "     \"d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from; or dropout_desc_set_op changed d between dropout draws and normals, which read other stream words from the same positions): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)\") \\\n",
+   "     \"d: its plan drew a forward's mask already (a run of d, or of the descriptor d was copied from): dropout_desc_new_step(d, g) at the top of each step gives it fresh positions (or dropout_desc_set_plan a fresh plan); dropout_desc_replay(d) only where the same mask is meant (checkpoint recomputation, GAUSSIAN's backward)\") \\\n",
    "   X(DROPOUT_ERR_DESC_MOVED, -44,      /* d is not where its plan was given to it: a copy, a move */ \\\n",
    "     \"d: not where its plan was given to it (a copy, or a descriptor moved or returned by value), so the original could draw the same mask: dropout_desc_new_step(d, g) gives d its own positions (or dropout_desc_set_plan a plan sharing no position with the one d was copied with; a thread's chunk of a split step: dropout_desc_init from the chunk); dropout_desc_move(to, from) moves one on purpose\") \\\n",
    "   X(DROPOUT_ERR_OPERAND, -45,         /* dropout_desc_set_strides: which is not a dropout_operand */ \\\n",
    "     \"which: not a dropout_operand (DROPOUT_OPERAND_OUT, DROPOUT_OPERAND_IN, DROPOUT_OPERAND_RESIDUAL)\") \\\n",
    "   X(DROPOUT_ERR_UNITS, -46,           /* g's units (dropout_gen_resume's): not what a next can count */ \\\n",
-   "     \"units (g.units): must say what g.next counts, as saved with it: DROPOUT_UNITS_8, _16, _32 or _NORMALS; DROPOUT_UNITS_NONE only with next 0 (a next of unknown units could be read as another kind's position, drawing words handed out already)\")\n",
+   "     \"units (g.units): must say what g.next counts, as saved with it: DROPOUT_UNITS_8, _16, _32 or _NORMALS; DROPOUT_UNITS_NONE only with next 0 (a next of unknown units could be read as another kind's position, drawing words handed out already)\") \\\n",
+   "   X(DROPOUT_ERR_PLAN_UNITS, -47,      /* plan (or d's plan): its units are not the draws the call makes */ \\\n",
+   "     \"plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -955,8 +966,12 @@ static const char *const dropout_opencl__program[] = {
    "\n",
    "/* What one layer application's forward and backward share: the rule, the key, the first\n",
    "   position and the number of positions. The forward hands it back; pass it to the\n",
-   "   backward. */\n",
-   "typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; uint64_t count; } dropout_plan;\n",
+   "   backward. `units` says what pos and count count: draws of the rule's width\n",
+   "   (DROPOUT_UNITS_8, _16, _32, equal to rule.bits) or normals (DROPOUT_UNITS_NORMALS); the\n",
+   "   calls below that make a plan set it, and a call that draws another kind refuses the\n",
+   "   plan (DROPOUT_ERR_PLAN_UNITS), since it would read other stream words than were\n",
+   "   reserved. */\n",
+   "typedef struct dropout_plan { dropout_rule rule; dropout_key key; uint64_t pos; uint64_t count; dropout_units units; } dropout_plan;\n",
    "/* Reserve `count` positions of g and hand back the plan that uses them, without running\n",
    "   anything (a step split over threads: slice it, dropout_replay_* each chunk; the\n",
    "   descriptor). */\n",
@@ -964,8 +979,11 @@ static const char *const dropout_opencl__program[] = {
    "/* The same for a GAUSSIAN or NOISE plan: count normals (which read words in pairs), not\n",
    "   count draws of rule's width, which would read other words than g reserved. */\n",
    "DROPOUTDEF int dropout_gen_plan_normals(dropout_gen *g, const dropout_rule *rule, uint64_t count, dropout_plan *out);\n",
-   "/* A plan at explicit coordinates (another framework's offsets); run it with dropout_replay_*. */\n",
+   "/* A plan at explicit coordinates (another framework's offsets): count draws of rule's\n",
+   "   width from first; run it with dropout_replay_*. */\n",
    "DROPOUTDEF int dropout_plan_at(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);\n",
+   "/* The same for a GAUSSIAN or NOISE descriptor: count normals from normal `first`. */\n",
+   "DROPOUTDEF int dropout_plan_at_normals(dropout_plan *out, const dropout_rule *rule, dropout_key key, dropout_pos first, uint64_t count);\n",
    "/* Elements start .. start + count - 1 of a plan (a chunk, a thread, a rank): calls on the\n",
    "   slices give what one call on the whole gives. Slices that write masks start at\n",
    "   multiples of 8 elements (a mask byte holds 8). */\n",
@@ -1560,8 +1578,7 @@ static const char *const dropout_opencl__program[] = {
    "   const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */\n",
    "   /* The plan draws one step's mask, from one place: dropout__home is the address that\n",
    "      dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)\n",
-   "      gave it to, dropout__drawn is set (1) by the run of a STEP op or a plan refused, and\n",
-   "      is 2 while set_op holds an op of another draw kind than the plan was armed as. A\n",
+   "      gave it to, dropout__drawn is set (1) by the run of a STEP op or a plan refused. A\n",
    "      second forward (DROPOUT_ERR_PLAN_RAN) or one from\n",
    "      a copy (DROPOUT_ERR_DESC_MOVED) is refused instead of drawing the same mask again.\n",
    "      dropout__armed: the positions of the plan as it was armed, which a set_plan that\n",
@@ -1574,8 +1591,9 @@ static const char *const dropout_opencl__program[] = {
    "} dropout_desc;\n",
    "\n",
    "/* op, dtype and plan (copied); default shape: 1-D, plan->count elements, contiguous, no\n",
-   "   broadcast, overwrite. GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of the\n",
-   "   realised p). */\n",
+   "   broadcast, overwrite. The plan counts op's draws (plan->units: normals for GAUSSIAN and\n",
+   "   NOISE, else the rule's width). GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of\n",
+   "   the realised p). */\n",
    "DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);\n",
    "/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous. The positions the shape\n",
    "   draws (with the broadcast set after it) must equal plan->count: dropout_run checks. */\n",
@@ -1598,9 +1616,12 @@ static const char *const dropout_opencl__program[] = {
    "   dropout_desc_set_broadcast): the count to give dropout_gen_plan. */\n",
    "DROPOUTDEF int dropout_shape_positions(int rank, const size_t *dims, unsigned broadcast, uint64_t *positions);\n",
    "/* Another op on the same descriptor: the backward of a step is its forward's descriptor\n",
-   "   with DROPOUT_OP_BACKWARD (shape, strides, broadcast and plan kept). */\n",
+   "   with DROPOUT_OP_BACKWARD (shape, strides, broadcast and plan kept). Between dropout\n",
+   "   draws and normals (GAUSSIAN, NOISE) the plan counts the other kind: a run refuses it\n",
+   "   until dropout_desc_new_step or _set_plan. */\n",
    "DROPOUTDEF int dropout_desc_set_op(dropout_desc *d, dropout_op op);\n",
-   "/* Another plan (checked; its count against the shape when the descriptor runs). It may\n",
+   "/* Another plan (checked, its units against the op; its count against the shape when the\n",
+   "   descriptor runs). It may\n",
    "   draw one forward, unless it shares positions with the plan d holds and may not draw\n",
    "   (last step's plan passed again; a copy given its original's): that stays refused. */\n",
    "DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan);\n",
@@ -1708,6 +1729,26 @@ static const char *const dropout_opencl__program[] = {
    "#endif\n",
    "\n",
    "#endif /* DROPOUT_H_INCLUDED */\n",
+   "#ifndef DROPOUT_OPENCL_FP64\n",
+   "/* Those double building blocks computed in float, not as the header specifies: a kernel\n",
+   "   appended to this program (dropout_opencl_source) that calls one fails to build instead\n",
+   "   (an undeclared function), and double is an error again, as on any device without\n",
+   "   cl_khr_fp64. The kernels below call none of them without DROPOUT_OPENCL_FP64. */\n",
+   "#undef double\n",
+   "#define dropout_rule_make dropout_rule_make_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_apply_f64 dropout_apply_f64_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_accumulate_f64 dropout_accumulate_f64_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_bias_dropout_add_one_f64 dropout_bias_dropout_add_one_f64_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_alpha_rule_of dropout_alpha_rule_of_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_alpha_rule_make dropout_alpha_rule_make_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_alpha_apply_f64 dropout_alpha_apply_f64_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_alpha_grad_f64 dropout_alpha_grad_f64_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_normal_from_words dropout_normal_from_words_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_normal_at dropout_normal_at_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_gaussian_mult dropout_gaussian_mult_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_noise_add_f32 dropout_noise_add_f32_needs_DROPOUT_OPENCL_FP64\n",
+   "#define dropout_noise_add_f64 dropout_noise_add_f64_needs_DROPOUT_OPENCL_FP64\n",
+   "#endif\n",
    "\n",
    "/* Ops of the kernels (the host maps dropout_op onto these). */\n",
    "#define DROPOUT_OCL_DROP 0        /* forward / backward; optional mask out */\n",

@@ -16,9 +16,10 @@
    Ops: 'forward' (y, x, optional mask), 'backward' (dx, dy: the same mask rebuilt from the
    plan), 'mask' (mask), 'apply_mask' (y, mask, x: a stored mask, forward or backward).
    dtypes: 'f32', 'f16', 'bf16' (16-bit patterns, two per u32 word, the lower first).
-   Every argument is checked before anything is recorded; a bad one throws a
-   DropoutWebGPUError whose .code is the dropout.h error name and whose message names the
-   argument. Works as a classic <script> (global dropoutWebGPU) and under require().
+   Every argument is checked before anything is recorded; a bad one, or a key the op does
+   not take (a misspelt one), throws a DropoutWebGPUError whose .code is the dropout.h
+   error name and whose message names the argument. Works as a classic <script> (global
+   dropoutWebGPU) and under require().
    Public domain or MIT, as dropout.h. */
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
@@ -472,10 +473,41 @@
 
   const roundUp4 = (b) => Math.ceil(b / 4) * 4;
 
+  /* The keys a call may have: the plan's and the view's, and each op's operands (dx, dy for
+     backward; strides and offsets name the same operands but the mask, which is packed).
+     Any other key is refused, not dropped: a misspelt `offset`, a `strides.X`, `dy` strides
+     on a forward would otherwise leave the call contiguous, or at element 0, and read or
+     write other elements than meant with no error. A key set to undefined (or null) asks
+     for nothing, and passes (`{ ...call, mask: undefined }` is a call without a mask). */
+  const KEYS = ['op', 'dtype', 'p', 'bits', 'quantised', 'seed', 'stream', 'pos', 'count', 'shape', 'broadcast', 'strides', 'offsets'];
+  const OPERANDS = table({ forward: ['y', 'x', 'mask'], backward: ['dx', 'dy'], mask: ['mask'], apply_mask: ['y', 'x', 'mask'] });
+  const viewOperands = (op) => OPERANDS[op].filter((k) => k !== 'mask');
+
+  // (for...in, not Object.keys: a call made with Object.create(plan) reads the plan's keys too)
+  function onlyKeys(obj, allowed, what) {
+    for (const k in obj) {
+      if (obj[k] != null && !allowed.includes(k)) fail('DROPOUT_ERR_ARG', what(k));
+    }
+  }
+
+  function checkKeys(call, op) {
+    const takes = KEYS.concat(OPERANDS[op]);
+    onlyKeys(call, takes, (k) => `${k}: not an argument of ${op}, which takes ${takes.join(', ')}`);
+    const names = viewOperands(op);
+    for (const field of ['strides', 'offsets']) {
+      const v = call[field];
+      if (v == null) continue;
+      const spell = names.length ? `{ ${names.map((k) => `${k}: ...`).join(', ')} }` : '{} (the mask is packed)';
+      if (typeof v !== 'object' || Array.isArray(v)) fail('DROPOUT_ERR_STRIDE', `${field}: an object by operand is needed, ${spell}`);
+      onlyKeys(v, names, (k) => `${field}.${k}: not an operand of ${op}, whose ${field} name ${names.length ? names.join(', ') : 'none (the mask is packed)'}`);
+    }
+  }
+
   /* A call's view (docs/SPEC.md V.1 and section 13): shape (rank 1 .. 8), broadcast (bit d:
-     dim d shares one decision), strides { y, x } in elements (any sign; 0 only for the
-     input), offsets { y, x }: the element (0, .., 0) in each buffer. count must be the
-     positions the shape draws (the product of its non-broadcast dims). */
+     dim d shares one decision), strides { y, x } ({ dx, dy } for backward) in elements (any
+     sign; 0 only for the input), offsets { y, x } (or dx, dy): the element (0, .., 0) in
+     each buffer. count must be the positions the shape draws (the product of its
+     non-broadcast dims). The keys were checked (checkKeys). */
   function viewOf(call, count) {
     const shape = call.shape === undefined ? [count] : call.shape;
     if (!Array.isArray(shape) || shape.length < 1 || shape.length > 8) fail('DROPOUT_ERR_RANK', `shape: rank ${Array.isArray(shape) ? shape.length : shape} is not 1 .. 8`);
@@ -501,23 +533,30 @@
     const st = (name) => {
       const a = strides[name] === undefined ? contiguous : strides[name];
       if (!Array.isArray(a) || a.length !== rank) fail('DROPOUT_ERR_STRIDE', `strides.${name}: ${rank} strides are needed`);
-      a.forEach((v, i) => { if (!Number.isSafeInteger(v) || Math.abs(v) >= 2 ** 31) fail('DROPOUT_ERR_STRIDE', `strides.${name}: stride ${i} = ${v} is not an integer below 2^31 in magnitude`); });
-      return a;
+      // a dim of one element never moves, so its stride is never used: dropout.h neither
+      // limits it nor compares it (in place), and the kernel gets 0 for it
+      a.forEach((v, i) => {
+        if (!Number.isSafeInteger(v) || (shape[i] > 1 && Math.abs(v) >= 2 ** 31)) {
+          fail('DROPOUT_ERR_STRIDE', `strides.${name}: stride ${i} = ${v} is not an integer below 2^31 in magnitude`);
+        }
+      });
+      return a.map((v, i) => (shape[i] > 1 ? v : 0));
     };
-    const ys = st(call.op === 'backward' && strides.dx !== undefined ? 'dx' : 'y');
-    const xs = st(call.op === 'backward' && strides.dy !== undefined ? 'dy' : 'x');
+    // (the mask op has no y or x: checkKeys refused strides for them, these go unused)
+    const [yName, xName] = viewOperands(call.op === 'mask' ? 'forward' : call.op);
+    const ys = st(yName), xs = st(xName);
     // the output: no zero stride on a dim of 2 or more, and no two elements at one place
     // (sorted by |stride|, each must pass the reach of the smaller ones: dropout.h's test)
     const outDims = [];
     for (let d = 0; d < rank; ++d) {
       if (shape[d] <= 1) continue;
-      if (ys[d] === 0) fail('DROPOUT_ERR_STRIDE', `strides.y: stride ${d} is 0 for a dim of ${shape[d]} (two elements would be written to one place)`);
+      if (ys[d] === 0) fail('DROPOUT_ERR_STRIDE', `strides.${yName}: stride ${d} is 0 for a dim of ${shape[d]} (two elements would be written to one place)`);
       outDims.push([Math.abs(ys[d]), shape[d]]);
     }
     outDims.sort((a, b) => a[0] - b[0]);
     let reach = 0;
     for (const [a, n] of outDims) {
-      if (a <= reach) fail('DROPOUT_ERR_OVERLAP', 'strides.y: two output elements share memory');
+      if (a <= reach) fail('DROPOUT_ERR_OVERLAP', `strides.${yName}: two output elements share memory`);
       reach += a * (n - 1);
     }
     const offsets = call.offsets || {};
@@ -528,8 +567,7 @@
     };
     return {
       dims: shape, numel, mstride, ys, xs,
-      yoff: off(call.op === 'backward' && offsets.dx !== undefined ? 'dx' : 'y'),
-      xoff: off(call.op === 'backward' && offsets.dy !== undefined ? 'dy' : 'x'),
+      yoff: off(yName), xoff: off(xName),
     };
   }
 
@@ -582,8 +620,11 @@
       if (!call || typeof call !== 'object') fail('DROPOUT_ERR_NULL', 'call: an object of the call\'s parameters is required');
       const op = call.op;
       if (!own(OPS, op)) fail('DROPOUT_ERR_OP', `op: '${op}' is not one of ${Object.keys(OPS).join(', ')}`);
+      checkKeys(call, op);
       const dtype = call.dtype === undefined && op === 'mask' ? 'f32' : call.dtype;
       if (!own(DTYPES, dtype)) fail('DROPOUT_ERR_DTYPE', `dtype: '${dtype}' is not one of f32, f16, bf16 (WGSL has no f64)`);
+      // (a boolean: `quantised: 'yes'` would otherwise be the strict rule, silently)
+      if (call.quantised != null && typeof call.quantised !== 'boolean') fail('DROPOUT_ERR_ARG', `quantised: ${call.quantised} is not true or false`);
       const r = rule(call.p, call.bits, { quantised: call.quantised === true });
       const seed = u64('seed', call.seed), stream = u64('stream', call.stream);
       // no default position: a loop that forgot to advance it would draw one mask every step
@@ -593,9 +634,9 @@
       if (!Number.isSafeInteger(count) || count < 0 || count > 0xFFFFFFFF) fail('DROPOUT_ERR_ARG', `count: ${count} is not an integer in [0, 2^32)`);
       if (pos + BigInt(count) > TWO64) fail('DROPOUT_ERR_RANGE', `pos + count: positions ${pos} .. ${pos + BigInt(count) - 1n} run past 2^64 - 1`);
       const view = call.shape !== undefined || call.broadcast || call.strides || call.offsets ? viewOf(call, count) : null;
-      // backward takes dx / dy; they are y / x
-      const y = op === 'backward' && call.dx !== undefined ? call.dx : call.y;
-      const x = op === 'backward' && call.dy !== undefined ? call.dy : call.x;
+      // backward takes dx / dy (only: checkKeys refuses its y / x); they are y / x
+      const y = op === 'backward' ? call.dx : call.y;
+      const x = op === 'backward' ? call.dy : call.x;
       const yName = op === 'backward' ? 'dx' : 'y', xName = op === 'backward' ? 'dy' : 'x';
       const dataBytes = view ? (view.numel ? 4 : 0) : roundUp4(count * BYTES[dtype]);   // a view checks its own extents (an empty one: none)
       const maskBytes = roundUp4(Math.ceil(count / 8));
@@ -608,8 +649,6 @@
       if (op === 'mask' || op === 'apply_mask' || (op === 'forward' && mask)) {
         needBuffer('mask', mask, maskBytes, STORAGE, maxBinding);
         if (op === 'forward') flags |= FLAG_MASK_OUT;
-      } else if (mask) {
-        fail('DROPOUT_ERR_ARG', `mask: ${op} takes no mask (apply_mask applies a stored one)`);
       }
       if (op !== 'mask' && mask && (mask === y || mask === x)) fail('DROPOUT_ERR_OVERLAP', `mask: the same buffer as ${mask === y ? yName : xName}`);
       if (op !== 'mask' && x === y) flags |= FLAG_IN_PLACE;   // in place: read y, bind nothing as x

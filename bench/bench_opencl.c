@@ -93,7 +93,7 @@ static size_t op_setup(const Op *o, size_t n, dropout_plan *plan, dropout_desc *
    dropout_rule rule;
    size_t es = o->dt == DROPOUT_DTYPE_F64 ? 8 : o->dt == DROPOUT_DTYPE_F32 ? 4 : 2, bytes = 0;
    if (dropout_rule_init_quantised(&rule, 0.1, (dropout_bits)o->bits) != DROPOUT_OK ||
-       dropout_plan_at(plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), n) != DROPOUT_OK ||
+       (o->op == DROPOUT_OP_GAUSSIAN || o->op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), n) != DROPOUT_OK ||
        dropout_desc_init(d, o->op, o->dt, plan) != DROPOUT_OK) {
       printf("FAIL bench_opencl: no descriptor for p = 0.1 at %d bits\n", o->bits);
       exit(1);
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
          /* p = 0.1, quantised at 8 bits (where dropout_rule_init refuses it): a refused plan
             would time calls that do nothing */
          if (dropout_rule_init_quantised(&rule, 0.1, (dropout_bits)o->bits) != DROPOUT_OK ||
-             dropout_plan_at(&plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), n) != DROPOUT_OK) {
+             (o->op == DROPOUT_OP_GAUSSIAN || o->op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(&plan, &rule, dropout_key_make(1234, 0), dropout_pos_make(0), n) != DROPOUT_OK) {
             printf("FAIL bench_opencl: no plan for p = 0.1 at %d bits\n", o->bits);
             return 1;
          }

@@ -22,6 +22,26 @@
 #endif
 #define DROPOUTDEF
 #include "dropout.h"
+#ifndef DROPOUT_OPENCL_FP64
+/* Those double building blocks computed in float, not as the header specifies: a kernel
+   appended to this program (dropout_opencl_source) that calls one fails to build instead
+   (an undeclared function), and double is an error again, as on any device without
+   cl_khr_fp64. The kernels below call none of them without DROPOUT_OPENCL_FP64. */
+#undef double
+#define dropout_rule_make dropout_rule_make_needs_DROPOUT_OPENCL_FP64
+#define dropout_apply_f64 dropout_apply_f64_needs_DROPOUT_OPENCL_FP64
+#define dropout_accumulate_f64 dropout_accumulate_f64_needs_DROPOUT_OPENCL_FP64
+#define dropout_bias_dropout_add_one_f64 dropout_bias_dropout_add_one_f64_needs_DROPOUT_OPENCL_FP64
+#define dropout_alpha_rule_of dropout_alpha_rule_of_needs_DROPOUT_OPENCL_FP64
+#define dropout_alpha_rule_make dropout_alpha_rule_make_needs_DROPOUT_OPENCL_FP64
+#define dropout_alpha_apply_f64 dropout_alpha_apply_f64_needs_DROPOUT_OPENCL_FP64
+#define dropout_alpha_grad_f64 dropout_alpha_grad_f64_needs_DROPOUT_OPENCL_FP64
+#define dropout_normal_from_words dropout_normal_from_words_needs_DROPOUT_OPENCL_FP64
+#define dropout_normal_at dropout_normal_at_needs_DROPOUT_OPENCL_FP64
+#define dropout_gaussian_mult dropout_gaussian_mult_needs_DROPOUT_OPENCL_FP64
+#define dropout_noise_add_f32 dropout_noise_add_f32_needs_DROPOUT_OPENCL_FP64
+#define dropout_noise_add_f64 dropout_noise_add_f64_needs_DROPOUT_OPENCL_FP64
+#endif
 
 /* Ops of the kernels (the host maps dropout_op onto these). */
 #define DROPOUT_OCL_DROP 0        /* forward / backward; optional mask out */

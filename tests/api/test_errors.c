@@ -41,7 +41,7 @@ static double zero_val(void) { volatile double z = 0.0; return z; }
 #define NAN_VAL (zero_val() / zero_val())
 
 static dropout_rule rule;
-static dropout_plan plan;
+static dropout_plan plan, plan_n;   /* dropout draws; normals (GAUSSIAN, NOISE) */
 
 static int run(int op, const dropout_plan *pl, void (*tweak)(dropout_desc *), void *out, uint8_t *mask, const void *in,
                const void *bias, const void *res)
@@ -82,6 +82,7 @@ static void case_codes(void)
    double dbl[4];
    dropout_rule_init(&rule, 0.25, DROPOUT_BITS_8);
    dropout_plan_at(&plan, &rule, dropout_key_make(1, 2), dropout_pos_make(3), N);
+   dropout_plan_at_normals(&plan_n, &rule, dropout_key_make(1, 2), dropout_pos_make(3), N);
    /* rules and plans */
    EXPECT(dropout_rule_init(&bad, NAN_VAL, DROPOUT_BITS_8), DROPOUT_ERR_P);
    EXPECT(dropout_rule_init(&bad, -0.25, DROPOUT_BITS_8), DROPOUT_ERR_P);
@@ -120,6 +121,17 @@ static void case_codes(void)
    EXPECT(dropout_backward_f32(&p1, N, y, x), DROPOUT_ERR_RULE);
    big = plan; big.pos = UINT64_MAX - 5;
    EXPECT(dropout_backward_f32(&big, N, y, x), DROPOUT_ERR_RANGE);
+   /* a plan's units against the call's draws (read as the other kind, its positions are
+      other stream words than were reserved) */
+   p1 = plan; p1.units = DROPOUT_UNITS_NONE;   /* a plan written by hand */
+   EXPECT(dropout_replay_f32(&p1, N, y, m, x), DROPOUT_ERR_PLAN_UNITS);
+   p1 = plan; dropout_rule_init(&p1.rule, 0.25, DROPOUT_BITS_16);   /* another width's rule swapped in */
+   EXPECT(dropout_backward_f32(&p1, N, y, x), DROPOUT_ERR_PLAN_UNITS);
+   EXPECT(dropout_replay_f32(&plan_n, N, y, m, x), DROPOUT_ERR_PLAN_UNITS);
+   EXPECT(dropout_mask(&plan_n, N, m), DROPOUT_ERR_PLAN_UNITS);
+   EXPECT(dropout_bias_dropout_add_replay_f32(&plan_n, N, 12, y, m, x, b, r), DROPOUT_ERR_PLAN_UNITS);
+   EXPECT(run(DROPOUT_OP_GAUSSIAN, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_PLAN_UNITS);
+   EXPECT(run(DROPOUT_OP_FORWARD, &plan_n, NULL, y, m, x, NULL, NULL), DROPOUT_ERR_PLAN_UNITS);
    EXPECT(dropout_mask(&plan, N, NULL), DROPOUT_ERR_NULL_MASK);
    EXPECT(dropout_apply_mask_f32(&rule, N, y, NULL, x), DROPOUT_ERR_NULL_MASK);
    EXPECT(dropout_apply_mask_f32(&bad, N, y, m, x), DROPOUT_ERR_RULE);
@@ -137,7 +149,7 @@ static void case_codes(void)
       dropout_rule all;
       dropout_plan pa;
       dropout_rule_init(&all, 1.0, DROPOUT_BITS_8);
-      dropout_plan_at(&pa, &all, dropout_key_make(0, 0), dropout_pos_make(0), 4);
+      dropout_plan_at_normals(&pa, &all, dropout_key_make(0, 0), dropout_pos_make(0), 4);
       CHECK(dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &pa) == DROPOUT_ERR_P, "GAUSSIAN p = 1");
    }
    dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
@@ -222,7 +234,7 @@ static void case_codes(void)
             dropout_desc_set_strides(&d, DROPOUT_OPERAND_RESIDUAL, NULL) == DROPOUT_OK,
             "cleared, the forward takes the descriptor; clearing again fits the forward");
    }
-   dropout_desc_init(&d, DROPOUT_OP_NOISE, DROPOUT_DTYPE_F32, &plan);
+   dropout_desc_init(&d, DROPOUT_OP_NOISE, DROPOUT_DTYPE_F32, &plan_n);
    EXPECT_SET(&d, dropout_desc_set_sigma(&d, -1.0), DROPOUT_ERR_SIGMA);
    EXPECT_SET(&d, dropout_desc_set_sigma(&d, INF_VAL), DROPOUT_ERR_SIGMA);
    EXPECT_SET(&d, dropout_desc_set_sigma(&d, NAN_VAL), DROPOUT_ERR_SIGMA);
@@ -249,7 +261,7 @@ static void case_codes(void)
    EXPECT(run(DROPOUT_OP_MASK, &plan, NULL, y, m, NULL, NULL, NULL), DROPOUT_ERR_OP);
    EXPECT(run(DROPOUT_OP_APPLY_MASK, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_NULL_MASK);
    EXPECT(run(DROPOUT_OP_FORWARD, &plan, NULL, NULL, m, x, NULL, NULL), DROPOUT_ERR_NULL_OUTPUT);
-   EXPECT(run(DROPOUT_OP_NOISE, &plan, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_SIGMA);    /* sigma never set */
+   EXPECT(run(DROPOUT_OP_NOISE, &plan_n, NULL, y, NULL, x, NULL, NULL), DROPOUT_ERR_SIGMA);    /* sigma never set */
    EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_bias12, y, m, x, b, r), DROPOUT_ERR_BIAS_LEN);
    EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_shape, y, m, x, b, NULL), DROPOUT_ERR_NULL_RESIDUAL);
    EXPECT(run(DROPOUT_OP_BIAS_DROPOUT_ADD, &plan, t_shape, y, m, x, y + 3, r), DROPOUT_ERR_OVERLAP);  /* bias inside y */

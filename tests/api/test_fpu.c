@@ -43,6 +43,7 @@ static int run_all(outputs *o, const dropout_plan *pl, unsigned mode, int *kept)
 {
    dropout_desc d;
    dropout_tensors t;
+   dropout_plan normals;   /* GAUSSIAN's: pl's positions, counting normals */
    size_t n = (size_t)pl->count;
    int e = 0;
    *kept = 1;
@@ -54,7 +55,8 @@ static int run_all(outputs *o, const dropout_plan *pl, unsigned mode, int *kept)
    STEP(dropout_fill_normal_f32(pl->key, dropout_pos_make(0), o->normal, N));
    STEP(dropout_bias_dropout_add_replay_f32(pl, n, N / 10, o->fused, NULL, x, bias, res));
    memset(&t, 0, sizeof t);
-   STEP(dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, pl));
+   STEP(dropout_plan_at_normals(&normals, &pl->rule, pl->key, dropout_pos_make(pl->pos), pl->count));
+   STEP(dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &normals));
    t.out = o->gauss; t.in = x;
    STEP(dropout_run(&d, &t));
    STEP(dropout_desc_init(&d, DROPOUT_OP_ALPHA_FORWARD, DROPOUT_DTYPE_F64, pl));

@@ -35,7 +35,8 @@ static int lower(const spec *s, dropout_job *j)
    uint64_t positions = 0;
    int rc = dropout_rule_init(&r, 0.25, DROPOUT_BITS_16);
    if (!rc) rc = dropout_shape_positions(s->rank, s->dims, s->bcast, &positions);
-   if (!rc) rc = dropout_plan_at(&plan, &r, dropout_key_make(3, 4), dropout_pos_make(100), positions);
+   if (!rc) rc = (s->op == DROPOUT_OP_GAUSSIAN || s->op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(
+                    &plan, &r, dropout_key_make(3, 4), dropout_pos_make(100), positions);
    if (!rc) rc = dropout_desc_init(&d, s->op, DROPOUT_DTYPE_F32, &plan);
    if (!rc) rc = dropout_desc_set_shape(&d, s->rank, s->dims);
    if (!rc && s->bcast) rc = dropout_desc_set_broadcast(&d, s->bcast);
@@ -176,7 +177,7 @@ static void test_refusals(void)
    static const ptrdiff_t half[2] = { 3, 1 };
    dropout_job j, poison;
    dropout_rule r;
-   dropout_plan plan, p9;
+   dropout_plan plan, p9, pn;
    dropout_desc d, bad;
    dropout_tensors t;
    uint64_t dseed = 1, dpos = 2;
@@ -186,6 +187,7 @@ static void test_refusals(void)
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
    dropout_plan_at(&plan, &r, dropout_key_make(1, 2), dropout_pos_make(0), 20);
    dropout_plan_at(&p9, &r, dropout_key_make(1, 2), dropout_pos_make(0), 9);
+   dropout_plan_at_normals(&pn, &r, dropout_key_make(1, 2), dropout_pos_make(0), 20);
    for (k = 0; k < 11; ++k) {
       int want;
       const char *what;
@@ -207,7 +209,7 @@ static void test_refusals(void)
       case 6: t.in = NULL; want = DROPOUT_ERR_NULL_INPUT; what = "NULL in"; break;
       case 7: dropout_desc_set_op(&d, DROPOUT_OP_BACKWARD); t.mask = mbuf; want = DROPOUT_ERR_OP; what = "a mask for backward"; break;
       case 8: t.in = ybuf; dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, half); want = DROPOUT_ERR_OVERLAP; what = "in place, other strides"; break;
-      case 9: dropout_desc_init(&d, DROPOUT_OP_NOISE, DROPOUT_DTYPE_F32, &plan); want = DROPOUT_ERR_SIGMA; what = "noise without sigma"; break;
+      case 9: dropout_desc_init(&d, DROPOUT_OP_NOISE, DROPOUT_DTYPE_F32, &pn); want = DROPOUT_ERR_SIGMA; what = "noise without sigma"; break;
       default: dropout_desc_set_op(&d, DROPOUT_OP_APPLY_MASK); want = DROPOUT_ERR_NULL_MASK; what = "apply_mask without mask"; break;
       }
       memcpy(&j, &poison, sizeof j);

@@ -30,7 +30,13 @@
         first plan's kind (32-bit words 0 .. 9 handed out, next = 10, resumed into an
         8-bit plan: positions 10 .., words 2 .., drawn again). The generator keeps what
         next counts (g.units), dropout_gen_resume takes it (three arguments are a
-        compile error), and every call refuses units that cannot say what next counts. */
+        compile error), and every call refuses units that cannot say what next counts;
+    12. a plan of dropout_gen_plan given to a GAUSSIAN descriptor read its positions as
+        normals (words 2 pos ..: the generator's next plans), one of
+        dropout_gen_plan_normals run by dropout_replay_* as dropout draws (words the
+        generator had handed out before), a plan given another width's rule read other
+        words again. A plan says what it counts (plan.units), every call that makes one
+        sets it, and every call that runs one refuses the other kind, nothing written. */
 #include <stdio.h>
 #include <string.h>
 #define DROPOUT_IMPLEMENTATION
@@ -40,6 +46,13 @@
 enum { N1 = 256, N2 = 64 };
 static float x[N1], y[N1 + 16], y2[N1];
 static uint8_t m1[N1 / 8], m2[N1 / 8];
+
+/* two plans field by field (a plan has padding after units, which memcmp would read) */
+static int same_plan(const dropout_plan *a, const dropout_plan *b)
+{
+   return a->rule.threshold == b->rule.threshold && a->rule.bits == b->rule.bits && a->key.seed == b->key.seed &&
+          a->key.stream == b->key.stream && a->pos == b->pos && a->count == b->count && a->units == b->units;
+}
 
 static int canary_ok(const float *p, size_t from, size_t to)
 {
@@ -257,8 +270,9 @@ static void case_spent_plans(void)
    /* every op that draws a step's mask spends the plan; the second run writes nothing */
    for (k = 0; k < sizeof steps / sizeof steps[0]; ++k) {
       int fused = steps[k] == DROPOUT_OP_BIAS_DROPOUT_ADD, mask_only = steps[k] == DROPOUT_OP_MASK;
-      CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, steps[k], DROPOUT_DTYPE_F32, &p) == DROPOUT_OK,
-            "op %s: init", dropout_op_name(steps[k]));
+      int normals = steps[k] == DROPOUT_OP_GAUSSIAN || steps[k] == DROPOUT_OP_NOISE;
+      CHECK((normals ? dropout_gen_plan_normals : dropout_gen_plan)(&g, &r, N1, &p) == DROPOUT_OK &&
+            dropout_desc_init(&d, steps[k], DROPOUT_DTYPE_F32, &p) == DROPOUT_OK, "op %s: init", dropout_op_name(steps[k]));
       if (steps[k] == DROPOUT_OP_NOISE) dropout_desc_set_sigma(&d, 0.5);
       if (fused) dropout_desc_set_bias_len(&d, N2);
       t.out = mask_only ? NULL : y; t.in = mask_only ? NULL : x; t.mask = mask_only ? m1 : NULL;
@@ -369,7 +383,7 @@ static void case_spent_plans(void)
             "lowering spends nothing; dropout_desc_ran does");
    }
    /* GAUSSIAN's backward is the same op: a replay */
-   CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+   CHECK(dropout_gen_plan_normals(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
          dropout_run(&d, &t) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "gaussian forward");
    t.out = y;
    CHECK(dropout_desc_replay(&d) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK && !memcmp(y, y2, sizeof y2), "gaussian's backward");
@@ -423,8 +437,9 @@ static void case_widths(void)
          "a 32-bit short call after 8-bit plans reads their words");
    /* normals read a word each (in pairs): a Gaussian layer's step, then an 8-bit layer's */
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_8);
-   CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
-         dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK, "init");
+   CHECK(dropout_gen_plan_normals(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK,
+         "init");
    CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_desc_new_step(&e, &g) == DROPOUT_OK, "steps");
    words_of(d.dropout__plan.pos, N1, 32, &w0, &w1);
    CHECK(e.dropout__plan.pos / 4 >= w1, "an 8-bit step after a Gaussian one starts at word %llu, inside its %llu..%llu",
@@ -432,8 +447,8 @@ static void case_widths(void)
    /* normals read words in pairs (normals 2k and 2k + 1 both read words 2k and 2k + 1):
       an odd count of normals, then 32-bit dropout; 32-bit dropout, then normals */
    dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
-   CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
-         dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+   CHECK(dropout_gen_plan_normals(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
+         dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
          dropout_desc_set_shape(&d, 1, (const size_t[]){ 5 }) == DROPOUT_OK && dropout_desc_set_shape(&e, 1, (const size_t[]){ 5 }) == DROPOUT_OK,
          "init, 5 elements");
    CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_OK && dropout_desc_new_step(&e, &g) == DROPOUT_OK, "steps");
@@ -463,17 +478,17 @@ static void case_widths(void)
             dropout_run(&d, &t) == DROPOUT_OK, "8-bit positions 20 .. 24 (words 5 .. 6) refused");
       /* normals 0 .. 4 read words 0 .. 5 */
       dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
-      CHECK(dropout_plan_at(&drawn, &r, key, dropout_pos_make(100), 5) == DROPOUT_OK &&
+      CHECK(dropout_plan_at_normals(&drawn, &r, key, dropout_pos_make(100), 5) == DROPOUT_OK &&
             dropout_desc_init(&e, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &drawn) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK &&
             dropout_desc_set_op(&e, DROPOUT_OP_FORWARD) == DROPOUT_OK &&
             dropout_plan_at(&over, &r, key, dropout_pos_make(105), 5) == DROPOUT_OK && dropout_desc_set_plan(&e, &over) == DROPOUT_OK &&
             dropout_run(&e, &t) == DROPOUT_ERR_PLAN_RAN, "a 32-bit position 105 after normals 100 .. 104 (words 100 .. 105) drew");
       CHECK(dropout_plan_at(&past, &r, key, dropout_pos_make(106), 5) == DROPOUT_OK && dropout_desc_set_plan(&e, &past) == DROPOUT_OK &&
             dropout_run(&e, &t) == DROPOUT_OK, "32-bit positions from 106 refused");
-      /* set_op between the kinds spends the plan reserved for the other */
+      /* set_op between the kinds: the plan counts the other kind's positions */
       for (k = 0; k < N1 + 16; ++k) y[k] = -7.0f;
       CHECK(dropout_desc_new_step(&e, &g) == DROPOUT_OK && dropout_desc_set_op(&e, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK &&
-            dropout_run(&e, &t) == DROPOUT_ERR_PLAN_RAN && canary_ok(y, 0, N1 + 16), "normals drawn from positions reserved for 32-bit dropout");
+            dropout_run(&e, &t) == DROPOUT_ERR_PLAN_UNITS && canary_ok(y, 0, N1 + 16), "normals drawn from positions reserved for 32-bit dropout");
       CHECK(dropout_desc_new_step(&e, &g) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK &&
             dropout_desc_set_op(&e, DROPOUT_OP_NOISE) == DROPOUT_OK && dropout_desc_set_op(&e, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK &&
             dropout_desc_replay(&e) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK, "new_step, and set_op within the normals");
@@ -492,17 +507,19 @@ static void case_widths(void)
       dropout_rule_init(&r, 0.5, DROPOUT_BITS_32);
       CHECK(dropout_gen_plan_normals(&g, &r, 5, &p) == DROPOUT_OK && dropout_gen_plan(&g, &r, 1, &q) == DROPOUT_OK && q.pos > ((p.pos + 4) | 1u),
             "a 32-bit plan after 5 normals (words to %llu) at %llu", (unsigned long long)((p.pos + 4) | 1u), (unsigned long long)q.pos);
-      /* set_op away from the armed kind and back, nothing drawn: it may draw; drawn: refused */
+      /* set_op away from the plan's kind and back, nothing drawn: it may draw; drawn: refused */
       CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p) == DROPOUT_OK &&
-            dropout_desc_set_op(&d, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN &&
+            dropout_desc_set_op(&d, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_UNITS &&
             dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK &&
             dropout_desc_set_op(&d, DROPOUT_OP_NOISE) == DROPOUT_OK && dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK &&
             dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN, "set_op to normals and back: undrawn may draw, drawn stays refused");
-      /* a set_plan refused while set_op's spend held is not re-armed by set_op back */
+      /* a plan given to a descriptor counts its op's draws: a dropout plan under GAUSSIAN
+         is refused as set (the descriptor as it was), a normals plan runs */
       CHECK(dropout_gen_plan(&g, &r, N1, &p) == DROPOUT_OK && dropout_desc_set_plan(&d, &p) == DROPOUT_OK &&
-            dropout_desc_set_op(&d, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK && dropout_desc_set_plan(&d, &p) == DROPOUT_OK &&
-            dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_ERR_PLAN_RAN,
-            "a plan refused under normals armed again by set_op back");
+            dropout_desc_set_op(&d, DROPOUT_OP_GAUSSIAN) == DROPOUT_OK && dropout_desc_set_plan(&d, &p) == DROPOUT_ERR_PLAN_UNITS &&
+            dropout_gen_plan_normals(&g, &r, N1, &q) == DROPOUT_OK && dropout_desc_set_plan(&d, &q) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_OK && dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK &&
+            dropout_run(&d, &t) == DROPOUT_ERR_PLAN_UNITS, "a plan's units against the descriptor's op");
    }
    /* near the end of the stream: a width change past 2^64 is refused, g unchanged */
    dropout_gen_init(&g, dropout_key_make(3, 4));
@@ -540,7 +557,7 @@ static void case_checkpoints(void)
       dropout_gen *g = k % 2 ? &b : &snap;
       CHECK(dropout_gen_resume(g, a.key, a.next, a.units) == DROPOUT_OK, "resume after plan %u", (unsigned)k);
       CHECK(plan_kind(&a, kinds[k], counts[k], &p) == DROPOUT_OK && plan_kind(g, kinds[k], counts[k], &q) == DROPOUT_OK &&
-            !memcmp(&p, &q, sizeof p) && g->next == a.next && g->units == a.units,
+            same_plan(&p, &q) && g->next == a.next && g->units == a.units,
             "plan %u (kind %d): resumed at %llu, unbroken at %llu", (unsigned)k, kinds[k], (unsigned long long)q.pos, (unsigned long long)p.pos);
    }
    /* the 0.9 repeat, spelled out: 10 32-bit draws, then an 8-bit plan starts at word 10 */
@@ -580,6 +597,62 @@ static void case_checkpoints(void)
    case_end("mistakes 11: a checkpoint saves key, next and units; resumed, every kind after every kind continues as the unbroken generator; a next without its units refused, nothing written");
 }
 
+static void case_plan_units(void)
+{
+   dropout_rule r8, r16;
+   dropout_gen g;
+   dropout_plan p, q, s, hand;
+   dropout_desc d, before;
+   dropout_tensors t;
+   size_t i;
+   for (i = 0; i < N1; ++i) x[i] = (float)i;
+   memset(&t, 0, sizeof t);
+   t.out = y; t.in = x;
+   dropout_rule_init(&r8, 0.5, DROPOUT_BITS_8);
+   dropout_rule_init(&r16, 0.5, DROPOUT_BITS_16);
+   dropout_gen_init(&g, dropout_key_make(12, 12));
+   /* every call that makes a plan says what it counts; a slice keeps it */
+   CHECK(dropout_gen_plan(&g, &r8, N1, &p) == DROPOUT_OK && p.units == DROPOUT_UNITS_8 &&
+         dropout_gen_plan(&g, &r16, N1, &q) == DROPOUT_OK && q.units == DROPOUT_UNITS_16 &&
+         dropout_gen_plan_normals(&g, &r8, N1, &s) == DROPOUT_OK && s.units == DROPOUT_UNITS_NORMALS, "gen_plan, gen_plan_normals");
+   CHECK(dropout_plan_at(&q, &r16, g.key, dropout_pos_make(3), N1) == DROPOUT_OK && q.units == DROPOUT_UNITS_16 &&
+         dropout_plan_at_normals(&q, &r16, g.key, dropout_pos_make(3), N1) == DROPOUT_OK && q.units == DROPOUT_UNITS_NORMALS &&
+         dropout_plan_slice(&q, 8, 16, &q) == DROPOUT_OK && q.units == DROPOUT_UNITS_NORMALS &&
+         dropout_forward_f32(&g, &r16, &q, N2, y, NULL, x) == DROPOUT_OK && q.units == DROPOUT_UNITS_16, "plan_at, _normals, slice, forward");
+   /* the 8-bit plan given to GAUSSIAN, and the normals plan to the dropout calls: refused,
+      nothing written (a descriptor's init writes nothing either) */
+   for (i = 0; i < N1 + 16; ++i) y[i] = -7.0f;
+   memset(m1, 0xA5, sizeof m1);
+   memset(&d, 0x5A, sizeof d);
+   before = d;
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &p) == DROPOUT_ERR_PLAN_UNITS &&
+         dropout_desc_init(&d, DROPOUT_OP_NOISE, DROPOUT_DTYPE_F32, &p) == DROPOUT_ERR_PLAN_UNITS &&
+         dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &s) == DROPOUT_ERR_PLAN_UNITS &&
+         !memcmp(&d, &before, sizeof d), "a plan of the other kind given to a descriptor");
+   CHECK(dropout_replay_f32(&s, N1, y, m1, x) == DROPOUT_ERR_PLAN_UNITS && dropout_backward_f32(&s, N1, y, x) == DROPOUT_ERR_PLAN_UNITS &&
+         dropout_mask(&s, N1, m1) == DROPOUT_ERR_PLAN_UNITS && canary_ok(y, 0, N1 + 16) && m1[0] == 0xA5 && m1[N1 / 8 - 1] == 0xA5,
+         "a normals plan run as dropout draws");
+   /* a plan written by hand (0.9's four fields: units not set), and one given another
+      width's rule */
+   memset(&hand, 0, sizeof hand);
+   hand.rule = r8; hand.key = p.key; hand.pos = p.pos; hand.count = N1;
+   q = p;
+   q.rule = r16;
+   CHECK(dropout_replay_f32(&hand, N1, y, NULL, x) == DROPOUT_ERR_PLAN_UNITS && dropout_replay_f32(&q, N1, y, NULL, x) == DROPOUT_ERR_PLAN_UNITS &&
+         dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &hand) == DROPOUT_ERR_PLAN_UNITS && canary_ok(y, 0, N1 + 16),
+         "a plan by hand, a plan with another width's rule");
+   CHECK(strstr(dropout_strerror(DROPOUT_ERR_PLAN_UNITS), "plan") == dropout_strerror(DROPOUT_ERR_PLAN_UNITS), "the message names plan");
+   /* each kind by its own calls: GAUSSIAN on its normals plan, the descriptor's new_step
+      after set_op makes positions of the new kind */
+   CHECK(dropout_desc_init(&d, DROPOUT_OP_GAUSSIAN, DROPOUT_DTYPE_F32, &s) == DROPOUT_OK && dropout_run(&d, &t) == DROPOUT_OK &&
+         dropout_desc_set_op(&d, DROPOUT_OP_FORWARD) == DROPOUT_OK && dropout_desc_new_step(&d, &g) == DROPOUT_OK &&
+         d.dropout__plan.units == DROPOUT_UNITS_8 && dropout_run(&d, &t) == DROPOUT_OK &&
+         dropout_desc_set_op(&d, DROPOUT_OP_NOISE) == DROPOUT_OK && dropout_desc_set_sigma(&d, 0.5) == DROPOUT_OK &&
+         dropout_desc_new_step(&d, &g) == DROPOUT_OK && d.dropout__plan.units == DROPOUT_UNITS_NORMALS && dropout_run(&d, &t) == DROPOUT_OK,
+         "each kind on its own plan");
+   case_end("mistakes 12: a plan says what its positions count (plan.units); a plan of the other kind (dropout draws, normals), by hand or given another width's rule is refused by every call, nothing written");
+}
+
 int main(void)
 {
    case_fresh_steps();
@@ -592,5 +665,6 @@ int main(void)
    case_spent_plans();
    case_widths();
    case_checkpoints();
+   case_plan_units();
    return check_exit();
 }

@@ -89,7 +89,8 @@ static void case_views(int accumulate)
                      writes_mask = op == DROPOUT_OP_FORWARD || op == DROPOUT_OP_ALPHA_FORWARD || bda;
                      for (k = 0; k < rank; ++k) { n *= dims[k]; if (!((bc >> k) & 1u)) np *= dims[k]; }
                      dropout_rule_init_threshold(&r, 77, DROPOUT_BITS_8);
-                     dropout_plan_at(&pl, &r, dropout_key_make(2024, (uint64_t)op), dropout_pos_make(61), np);
+                     (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(
+                        &pl, &r, dropout_key_make(2024, (uint64_t)op), dropout_pos_make(61), np);
                      make_layout(lin, rank, dims, &Li);
                      make_layout(lout, rank, dims, &Lo);
                      /* logical inputs; with a zero stride on dim 0 they repeat along it */
@@ -172,7 +173,7 @@ static void case_accumulate_oracle(void)
          size_t es = data_esize(dt);
          int err;
          dropout_rule_init(&r, 0.3, DROPOUT_BITS_16);
-         dropout_plan_at(&pl, &r, dropout_key_make(3, 4), dropout_pos_make(5), n);
+         (ops[o] == DROPOUT_OP_GAUSSIAN ? dropout_plan_at_normals : dropout_plan_at)(&pl, &r, dropout_key_make(3, 4), dropout_pos_make(5), n);
          data_fill(dt, xl, n); data_fill(dt, acc, n);
          for (i = 0; i < n / 8 + 1; ++i) m_in[i] = (uint8_t)data_rand();
          t.in = xl; t.mask = ops[o] == DROPOUT_OP_APPLY_MASK ? m_in : NULL;

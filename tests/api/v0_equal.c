@@ -235,7 +235,7 @@ static void case_normal(void)
             double sigma = (double)ts[k] / 64.0;
             int e1, e2;
             dropout_rule_init_threshold(&r, ts[k], DROPOUT_BITS_8);
-            dropout_plan_at(&pl, &r, dropout_key_make(77, 2), dropout_pos_make(31), n);
+            dropout_plan_at_normals(&pl, &r, dropout_key_make(77, 2), dropout_pos_make(31), n);
             data_fill(dt, x, n);
             t.out = y_new; t.in = x;
             canary();

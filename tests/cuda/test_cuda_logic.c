@@ -589,7 +589,7 @@ static int decide(dropout_op op, int rank, const size_t *dims, const ptrdiff_t *
    dropout_tensors t;
    uint64_t positions = 0;
    int rc = dropout_shape_positions(rank, dims, bcast, &positions);
-   if (!rc) rc = dropout_plan_at(&plan, &r, dropout_key_make(77, 5), dropout_pos_make(9), positions);
+   if (!rc) rc = (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(&plan, &r, dropout_key_make(77, 5), dropout_pos_make(9), positions);
    if (!rc) rc = dropout_desc_init(&d, op, DROPOUT_DTYPE_F32, &plan);
    if (!rc) rc = dropout_desc_set_shape(&d, rank, dims);
    if (!rc && bcast) rc = dropout_desc_set_broadcast(&d, bcast);

@@ -70,7 +70,7 @@ static void both(const char *what, dropout_op op, dropout_dtype dt, double p, dr
    for (i = 0; i < rank; ++i) if (!((bcast >> i) & 1u)) positions *= dims[i];
    if (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE) bits = DROPOUT_BITS_32;
    rc = dropout_rule_init(&rule, p, bits);
-   if (!rc) rc = dropout_plan_at(&plan, &rule, dropout_key_make(7, 8), dropout_pos_make(9), positions);
+   if (!rc) rc = (op == DROPOUT_OP_GAUSSIAN || op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(&plan, &rule, dropout_key_make(7, 8), dropout_pos_make(9), positions);
    if (!rc) rc = dropout_desc_init(&d, op, dt, &plan);
    if (!rc) rc = dropout_desc_set_shape(&d, rank, dims);
    if (!rc && bcast) rc = dropout_desc_set_broadcast(&d, bcast);

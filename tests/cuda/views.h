@@ -154,7 +154,8 @@ static int views_plan(const view_case *c, uint64_t seed, uint64_t pos, dropout_p
    dropout_rule rule;
    int rc = dropout_rule_init(&rule, c->p, (dropout_bits)c->bits);
    if (rc == DROPOUT_ERR_P_NEEDS_16 || rc == DROPOUT_ERR_P_NEEDS_32) rc = dropout_rule_init_quantised(&rule, c->p, (dropout_bits)c->bits);
-   if (!rc) rc = dropout_plan_at(plan, &rule, dropout_key_make(seed, 5), dropout_pos_make(pos), c->positions);
+   if (!rc) rc = (c->op == DROPOUT_OP_GAUSSIAN || c->op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(
+                    plan, &rule, dropout_key_make(seed, 5), dropout_pos_make(pos), c->positions);
    return rc;
 }
 

@@ -421,6 +421,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    dropout_tensors t;
    static const dropout_bits widths[3] = { DROPOUT_BITS_8, DROPOUT_BITS_16, DROPOUT_BITS_32 };
    unsigned sel, pmode, flags;
+   int wrong_units;
    dropout_bits bits;
    dropout_key key;
    uint64_t first, count, numel = 0, positions = 0, want_positions;
@@ -479,7 +480,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    else first = u64(&in, 3);
    count = want_positions;
    if (flags & 4u) count += (uint64_t)(int8_t)u8(&in);    /* a count that does not fit the shape */
-   err = dropout_plan_at(&c.plan, &c.rule, key, dropout_pos_make(first), count);
+   /* the plan counts the op's draws; flag 64, the other kind's, which the descriptor refuses */
+   wrong_units = (flags & 64u) != 0;
+   err = (draws_normals(c.op) != wrong_units ? dropout_plan_at_normals : dropout_plan_at)(&c.plan, &c.rule, key, dropout_pos_make(first), count);
    if ((err == DROPOUT_OK) != (count <= (uint64_t)PTRDIFF_MAX && (count == 0 || count - 1 <= UINT64_MAX - first))) fail(   /* last position 2^64 - 1 at most */
       "plan_at: accepted positions past 2^64 or a count no buffer has, or refused a plan that fits");
    if (err != DROPOUT_OK) return 0;
@@ -487,6 +490,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
    /* the descriptor */
    err = dropout_desc_init(&d, (dropout_op)c.op, (dropout_dtype)c.dtype, &c.plan);
+   if (wrong_units && c.op >= 1 && c.op <= 9 && c.dtype >= 1 && c.dtype <= 4) {
+      if (err != DROPOUT_ERR_PLAN_UNITS) fail("desc_init took a plan of the other draw kind than its op's");
+      return 0;
+   }
    if ((c.op < 1 || c.op > 9 || c.dtype < 1 || c.dtype > 4 ||
         (c.op == DROPOUT_OP_GAUSSIAN && c.rule.threshold == (uint64_t)1 << c.rule.bits)) != (err != DROPOUT_OK)) {
       snprintf(msg, sizeof msg, "desc_init(op %d, dtype %d) returned %d", c.op, c.dtype, err);

@@ -181,7 +181,8 @@ static int run_case(const Case *c)
       /* the plan's count is the positions the shape draws */
       size_t pcount = 1;
       for (w = 0; w < c->rank; ++w) pcount *= (c->broadcast >> w) & 1u ? 1u : c->dims[w];
-      if (dropout_plan_at(&plan, &rule, dropout_key_make(c->seed, c->stream), dropout_pos_make(c->pos), pcount)) return 1;
+      if ((c->op == DROPOUT_OP_GAUSSIAN || c->op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(
+             &plan, &rule, dropout_key_make(c->seed, c->stream), dropout_pos_make(c->pos), pcount)) return 1;
    }
    if (dropout_desc_init(&d, (dropout_op)c->op, (dropout_dtype)c->dtype, &plan)) return 1;
    if (c->rank != 1 || c->dims[0] != plan.count) {
@@ -516,6 +517,44 @@ static void kat(void)
       }
    if (!bad) printf("PASS opencl kat: Random123's 6 Philox4x32 known answers (10 and 7 rounds) from an OpenCL kernel\n");
    clReleaseMemObject(in); clReleaseMemObject(out); clReleaseKernel(k); clReleaseProgram(p);
+}
+
+/* dropout_opencl_source() with one kernel appended, built with `options`: the build's code */
+static cl_int build_own(const char *body, const char *options)
+{
+   const char *src[2000];
+   size_t lines, i;
+   const char *const *lib = dropout_opencl_source(&lines);
+   cl_int err;
+   cl_program p;
+   if (lines + 1 > sizeof src / sizeof src[0]) return CL_OUT_OF_HOST_MEMORY;
+   for (i = 0; i < lines; ++i) src[i] = lib[i];
+   src[lines] = body;
+   p = clCreateProgramWithSource(g_ctx, (cl_uint)(lines + 1), src, NULL, &err);
+   if (err != CL_SUCCESS) return err;
+   err = clBuildProgram(p, 1, &g_dev, options, NULL, NULL);
+   clReleaseProgram(p);
+   return err;
+}
+
+/* Kernels of one's own on the library's building blocks: without DROPOUT_OPENCL_FP64 a call
+   of a double building block (which would compute in float) does not build, nor does a
+   program built with an option that changes float results; integer and float ones build. */
+static void own_kernels(void)
+{
+   static const char *floats =
+      "__kernel void k(__global float *y) { y[0] = dropout_apply_f32(y[0], 1, dropout_ocl_rule(1, 8, 2.0f, 0)); }\n";
+   static const char *normal = "__kernel void k(__global float *y) { y[0] = dropout_normal_at(1, 2, 3); }\n";
+   static const char *rule = "__kernel void k(__global ulong *y) { y[0] = dropout_rule_make(0.1, 32).threshold; }\n";
+   cl_int plain = build_own(floats, ""), fast = build_own(floats, "-cl-fast-relaxed-math"),
+          finite = build_own(floats, "-cl-finite-math-only"), n = build_own(normal, ""), r = build_own(rule, "");
+   if (plain == CL_SUCCESS && fast != CL_SUCCESS && finite != CL_SUCCESS && n != CL_SUCCESS && r != CL_SUCCESS)
+      printf("PASS opencl own kernels: without DROPOUT_OPENCL_FP64 dropout_normal_at and dropout_rule_make do not build (they would compute in float), nor does -cl-fast-relaxed-math or -cl-finite-math-only; dropout_apply_f32 builds\n");
+   else {
+      printf("FAIL opencl own kernels: build codes: plain %d, fast-relaxed %d, finite-only %d, normal without fp64 %d, rule_make without fp64 %d\n",
+             (int)plain, (int)fast, (int)finite, (int)n, (int)r);
+      g_fail = 1;
+   }
 }
 
 /* ---- refusals ------------------------------------------------------------------------------ */
@@ -895,6 +934,24 @@ static void without_fp64(void)
    g_ocl = keep;
 }
 
+/* This file's own codes: not dropout.h's, not a CUDA call's (dropout_cuda.cuh returns
+   DROPOUT_ERR_CUDA_BASE - cudaError_t, -1000 .. -1999: 0.9's -1901 .. -1906 were CUDA's
+   stream-capture errors too), each with its own message. Needs no device. */
+static void codes(void)
+{
+   static const int own[] = { DROPOUT_ERR_OPENCL_BUILD, DROPOUT_ERR_OPENCL_FP, DROPOUT_ERR_OPENCL_FP64,
+                              DROPOUT_ERR_OPENCL_OFFSET, DROPOUT_ERR_OPENCL_BOUNDS, DROPOUT_ERR_OPENCL_CTX };
+   size_t k, j;
+   int ok = 1;
+   for (k = 0; k < sizeof own / sizeof own[0]; ++k) {
+      ok &= own[k] > DROPOUT_ERR_CUDA_BASE && own[k] > DROPOUT_ERR_OPENCL_BASE &&
+            strncmp(dropout_strerror(own[k]), "dropout_opencl.h's own", 22) == 0;
+      for (j = 0; j < k; ++j) ok &= strcmp(dropout_opencl_strerror(own[k]), dropout_opencl_strerror(own[j])) != 0;
+   }
+   if (ok) printf("PASS opencl codes: its own codes are neither dropout.h's nor a CUDA call's, each with its own message\n");
+   else { printf("FAIL opencl codes: an own code is dropout.h's or a CUDA call's, or shares a message\n"); g_fail = 1; }
+}
+
 int main(int argc, char **argv)
 {
    cl_platform_id plats[8];
@@ -902,6 +959,7 @@ int main(int argc, char **argv)
    cl_int err;
    int rc, op, dt, quick = argc > 1 && !strcmp(argv[1], "quick");
    setvbuf(stdout, NULL, _IOLBF, 0);
+   codes();
    err = clGetPlatformIDs(8, plats, &np);
    if (err != CL_SUCCESS || np == 0) {
       printf("SKIP opencl: no OpenCL platform (clGetPlatformIDs: %d; install an ICD such as pocl-opencl-icd)\n", (int)err);
@@ -919,6 +977,7 @@ int main(int argc, char **argv)
    printf("device: %s (fp32 exact %d, fp64 %d)\n", g_ocl.device_name, g_ocl.fp32_exact, g_ocl.fp64);
 
    kat();
+   own_kernels();
    for (dt = DROPOUT_DTYPE_F32; dt <= DROPOUT_DTYPE_BF16; ++dt) {
       if (dt == DROPOUT_DTYPE_F64 && !g_ocl.fp64) { printf("SKIP opencl f64: the device has no cl_khr_fp64\n"); continue; }
       for (op = DROPOUT_OP_FORWARD; op <= DROPOUT_OP_BIAS_DROPOUT_ADD; ++op) {

@@ -31,6 +31,14 @@
     return { shape: nums(shape), broadcast: Number(bc), strides: { y: nums(ys), x: nums(xs) }, offsets: { y: Number(yoff), x: Number(xoff) } };
   }
 
+  // a view's strides and offsets under the names the op takes (dropout_webgpu.js refuses
+  // others): dx, dy for backward; none for the mask op, whose mask is packed
+  function viewFor(op, v) {
+    const names = op === 'backward' ? ['dx', 'dy'] : op === 'mask' ? null : ['y', 'x'];
+    const rename = (o) => (names ? { [names[0]]: o.y, [names[1]]: o.x } : undefined);
+    return { shape: v.shape, broadcast: v.broadcast, strides: rename(v.strides), offsets: rename(v.offsets) };
+  }
+
   async function runCase(device, dw, c, bytes) {
     const made = [];
     const buffer = (init) => {
@@ -48,7 +56,7 @@
       pos: BigInt(c.pos), count: c.count,
     };
     if (c.op === 'backward') { call.dx = y; call.dy = x; } else { call.y = y; call.x = x; }
-    if (c.view) Object.assign(call, c.view);
+    if (c.view) Object.assign(call, viewFor(c.op, c.view));
     if (c.op !== 'forward' || c.withMask) call.mask = mask;
     dw.record(enc, call);
     const back = [];
@@ -119,6 +127,25 @@
       ['a view past the buffer', { shape: [4, 4], strides: { x: [40, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
       ['a flip that starts at the buffer', { shape: [4, 4], strides: { x: [-4, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
       ['in place with other strides', { shape: [4, 4], x: y, strides: { x: [1, 4] } }, 'DROPOUT_ERR_OVERLAP', 'x'],
+      // a key the op does not read is refused, not dropped: each of these, dropped, leaves the
+      // call contiguous (or at element 0) and writes other elements than meant with no error
+      // (the 5th entry: what the message must say is accepted)
+      ['offset (offsets misspelt)', { offset: { x: 4 } }, 'DROPOUT_ERR_ARG', 'offset', 'offsets'],
+      ['an unknown key', { seeds: 3n }, 'DROPOUT_ERR_ARG', 'seeds', 'stream'],
+      ['offsets.X (x misspelt)', { shape: [16], offsets: { X: 8 } }, 'DROPOUT_ERR_ARG', 'offsets.X', 'y, x'],
+      ['strides.in', { shape: [16], strides: { in: [2] } }, 'DROPOUT_ERR_ARG', 'strides.in', 'y, x'],
+      ['strides.dy on a forward', { shape: [16], strides: { dy: [2] } }, 'DROPOUT_ERR_ARG', 'strides.dy', 'y, x'],
+      ['offsets.dx on a forward', { offsets: { dx: 4 } }, 'DROPOUT_ERR_ARG', 'offsets.dx', 'y, x'],
+      ['dx on a forward', { dx: x }, 'DROPOUT_ERR_ARG', 'dx', 'y, x, mask'],
+      ['y and x on a backward (it takes dx, dy)', { op: 'backward', mask: undefined }, 'DROPOUT_ERR_ARG', 'y', 'dx, dy'],
+      ['strides.y on a backward', { op: 'backward', mask: undefined, y: undefined, x: undefined, dx: y, dy: x, shape: [16], strides: { y: [2] } },
+        'DROPOUT_ERR_ARG', 'strides.y', 'dx, dy'],
+      ['a mask on a backward', { op: 'backward', y: undefined, x: undefined, dx: y, dy: x }, 'DROPOUT_ERR_ARG', 'mask', 'dx, dy'],
+      ['y on the mask op', { op: 'mask', x: undefined }, 'DROPOUT_ERR_ARG', 'y', 'mask'],
+      ['strides on the mask op', { op: 'mask', y: undefined, x: undefined, shape: [16], strides: { y: [2] } }, 'DROPOUT_ERR_ARG', 'strides.y'],
+      ['strides an array', { shape: [16], strides: [[2]] }, 'DROPOUT_ERR_STRIDE', 'strides', '{ y'],
+      ['offsets a number', { offsets: 4 }, 'DROPOUT_ERR_STRIDE', 'offsets', '{ y'],
+      ['quantised 1 (not a boolean)', { quantised: 1 }, 'DROPOUT_ERR_ARG', 'quantised'],
       // a buffer still mapped (the 5th entry: words the message must hold)
       ['y mapped', { y: ym }, 'DROPOUT_ERR_ARG', 'y', 'mapped'],
       ['x mapped', { x: xm }, 'DROPOUT_ERR_ARG', 'x', 'mapped'],

@@ -298,7 +298,7 @@ static void views(void)
 {
    static const size_t nchw[] = { 2, 3, 5, 7 }, tbf[] = { 4, 3, 33 }, mat[] = { 33, 65 }, flip[] = { 4, 130 };
    static const size_t rows[] = { 5, 64 }, pad[] = { 3, 31 }, path[] = { 6, 2, 3, 5 }, r8[] = { 2, 1, 3, 1, 2, 2, 1, 3 };
-   static const size_t odd[] = { 7, 9 };
+   static const size_t odd[] = { 7, 9 }, col[] = { 3, 1 }, row1[] = { 1, 4 };
    vcase c;
    int dt;
    for (dt = 0; dt < N_DT; ++dt) {
@@ -323,6 +323,11 @@ static void views(void)
       c.ylen = c.xlen = 7 * 20; c.in_place = 1; emit_view(c);
       /* rank 8 with a broadcast, p = 0 (a copy) */
       c = shaped(OP_FORWARD, dt, 16, 0.0, 99u, 8, r8, 0x25u); c.with_mask = 1; emit_view(c);
+      /* a dim of one element never moves, so its stride is never used (dropout.h ignores
+         it): in place with other strides there, and strides past 2^31 there */
+      c = shaped(OP_FORWARD, dt, 8, 0.3, 11u, 2, col, 0); c.ys[1] = 5; c.xs[1] = 7; c.in_place = 1; emit_view(c);
+      c = shaped(OP_FORWARD, dt, 16, 0.3, 13u, 2, row1, 0); c.ys[0] = (ptrdiff_t)1 << 31; c.xs[0] = -((ptrdiff_t)1 << 40);
+      c.with_mask = 1; emit_view(c);
    }
    /* the mask alone, channel shape */
    c = shaped(OP_MASK, DT_F32, 8, 0.3, 5u, 4, nchw, 0xCu); emit_view(c);

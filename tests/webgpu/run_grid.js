@@ -50,9 +50,15 @@ async function runGrid(runOne, label, only, what) {
       (c.view ? ', views' : ''));
     if (!groups.has(key)) groups.set(key, { n: 0, bad: [], bits: new Set(), inPlace: 0, maxN: 0 });
     const g = groups.get(key);
-    const got = await runOne(c, { x: read(c, 'x'), y0: read(c, 'y0'), m0: read(c, 'm0') });
+    // a call dropout_webgpu.js refuses, where dropout.h ran it, is this case's failure, not the run's
+    let got, refused = null;
+    try {
+      got = await runOne(c, { x: read(c, 'x'), y0: read(c, 'y0'), m0: read(c, 'm0') });
+    } catch (e) {
+      refused = `refused what dropout.h ran: ${e.message.split('\n')[0]}`;
+    }
     const wantY = read(c, 'y'), wantM = read(c, 'm');
-    const d = (wantY && firstDiff(wantY, got.y, c, 'y')) || (wantM && firstDiff(wantM, got.m, c, 'mask'));
+    const d = refused || (wantY && firstDiff(wantY, got.y, c, 'y')) || (wantM && firstDiff(wantM, got.m, c, 'mask'));
     ++g.n; g.bits.add(c.bits); g.maxN = Math.max(g.maxN, c.count); if (c.inPlace) ++g.inPlace;
     if (d) g.bad.push(`case ${c.id} (${c.bits}-bit, p ${c.p}, pos ${c.pos}, n ${c.count}${c.inPlace ? ', in place' : ''}${c.view ? ', view ' + rawLine(c).split(' ').pop() : ''}): ${d}`);
   }
