@@ -2325,7 +2325,19 @@ static size_t dropout_opencl__groups(const dropout_opencl *ctx, uint64_t items)
    return (size_t)(g ? g : 1u);
 }
 
-static int dropout_opencl__launch_unit(dropout_opencl *ctx, const dropout_opencl__call *c, cl_command_queue q)
+/* A launch in two halves: its kernel's arguments set (every launch of a call before any is
+   enqueued, so that an argument a driver refuses fails the call with nothing written: a
+   mask launch enqueued, then the element launch's argument refused, wrote the mask), then
+   the enqueue. */
+typedef struct dropout_opencl__launch { cl_kernel k; size_t global, local; const char *what; } dropout_opencl__launch;
+
+static int dropout_opencl__enqueue(dropout_opencl *ctx, const dropout_opencl__launch *l, cl_command_queue q)
+{
+   cl_int err = clEnqueueNDRangeKernel(q, l->k, 1, NULL, &l->global, &l->local, 0, NULL, NULL);
+   return dropout_opencl__cl(ctx, err, l->what);
+}
+
+static int dropout_opencl__args_unit(dropout_opencl *ctx, const dropout_opencl__call *c, dropout_opencl__launch *l)
 {
    cl_kernel k = ctx->kernel[(ctx->direct ? DROPOUT_OPENCL__DIRECT : DROPOUT_OPENCL__UNIT) + c->dtype - 1];
    cl_ulong n = c->n, bl = c->bias_len ? c->bias_len : 1u, seed = c->seed, stream = c->stream, pos = c->pos;
@@ -2346,11 +2358,11 @@ static int dropout_opencl__launch_unit(dropout_opencl *ctx, const dropout_opencl
    DROPOUT_OPENCL__ARG(20, s64); DROPOUT_OPENCL__ARG(21, op); DROPOUT_OPENCL__ARG(22, acc);
    err = clSetKernelArg(k, 23, local * sizeof(cl_uint), NULL);
    if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clSetKernelArg(local keep bits)");
-   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
-   return dropout_opencl__cl(ctx, err, "clEnqueueNDRangeKernel(unit)");
+   l->k = k; l->global = global; l->local = local; l->what = "clEnqueueNDRangeKernel(unit)";
+   return DROPOUT_OK;
 }
 
-static int dropout_opencl__launch_elem(dropout_opencl *ctx, const dropout_opencl__call *c, cl_command_queue q)
+static int dropout_opencl__args_elem(dropout_opencl *ctx, const dropout_opencl__call *c, dropout_opencl__launch *l)
 {
    cl_kernel k = ctx->kernel[DROPOUT_OPENCL__ELEM + c->dtype - 1];
    cl_ulong n = c->n, seed = c->seed, stream = c->stream, pos = c->pos;
@@ -2378,8 +2390,8 @@ static int dropout_opencl__launch_elem(dropout_opencl *ctx, const dropout_opencl
    DROPOUT_OPENCL__ARG(26, a32); DROPOUT_OPENCL__ARG(27, c32); DROPOUT_OPENCL__ARG(28, d32);
    DROPOUT_OPENCL__ARG(29, a64); DROPOUT_OPENCL__ARG(30, c64); DROPOUT_OPENCL__ARG(31, d64);
    DROPOUT_OPENCL__ARG(32, sigma); DROPOUT_OPENCL__ARG(33, copy);
-   err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
-   return dropout_opencl__cl(ctx, err, "clEnqueueNDRangeKernel(elem)");
+   l->k = k; l->global = global; l->local = local; l->what = "clEnqueueNDRangeKernel(elem)";
+   return DROPOUT_OK;
 }
 
 /* ---- checks ------------------------------------------------------------------------- */
@@ -2402,7 +2414,13 @@ static int dropout_opencl__fits(dropout_opencl *ctx, cl_mem b, size_t off, int64
    size_t size = 0;
    cl_context where = NULL;
    cl_mem_flags flags = 0;
-   cl_int err = clGetMemObjectInfo(b, CL_MEM_CONTEXT, sizeof where, &where, NULL);
+   cl_mem_object_type type = CL_MEM_OBJECT_BUFFER;
+   cl_int err = clGetMemObjectInfo(b, CL_MEM_TYPE, sizeof type, &type, NULL);
+   if (err == CL_SUCCESS && type != CL_MEM_OBJECT_BUFFER) {   /* an image: the kernels take buffers */
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: `%s` is an image, not a buffer", name);
+      return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT;
+   }
+   err = clGetMemObjectInfo(b, CL_MEM_CONTEXT, sizeof where, &where, NULL);
    if (err == CL_SUCCESS && where != ctx->context) {
       snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` belongs to another OpenCL context than ctx's", name);
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT;
@@ -2500,9 +2518,10 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
 {
    dropout_tensors ht;
    dropout_opencl__call c;
+   dropout_opencl__launch mask_launch, op_launch;
    dropout_job j;
    uint64_t es;
-   int rc, dd, unit;
+   int rc, dd, unit, has_mask = 0, has_op = 0;
    if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
    ctx->message[0] = 0;
    /* the CPU's codes for d and t; the queue, which has none of its own, the generic one */
@@ -2611,32 +2630,36 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    if (j.mask_in) { c.mi = t->mask; c.mi_off = t->mask_offset; }
    unit = j.contiguous && (j.op_class == DROPOUT_CLASS_PLAIN || j.op_class == DROPOUT_CLASS_FUSED);
 
-   if (j.op_class == DROPOUT_CLASS_MASK || (j.mask_out && !unit)) {
-      /* the mask alone (over the positions): the op itself, or the mask of a run that
-         takes the element path */
+   /* mask: the mask alone (over the positions), the op itself or the mask of a run that
+      takes the element path; then the op's own launch. Both set up, then both enqueued. */
+   if ((j.op_class == DROPOUT_CLASS_MASK || (j.mask_out && !unit)) && j.positions > 0) {
       dropout_opencl__call m = c;
-      if (j.positions == 0) { if (j.op_class == DROPOUT_CLASS_MASK) return DROPOUT_OK; }
-      else {
-         m.kop = DROPOUT_OPENCL__MASK;
-         m.dtype = DROPOUT_DTYPE_F16;   /* no float in the mask: any kernel, always built */
-         m.n = j.positions;
-         m.mo = t->mask; m.mo_off = t->mask_offset;
-         m.y = m.x = m.mi = m.bias = m.res = NULL;
-         rc = dropout_opencl__launch_unit(ctx, &m, q);
-         if (rc || j.op_class == DROPOUT_CLASS_MASK) return rc;
+      m.kop = DROPOUT_OPENCL__MASK;
+      m.dtype = DROPOUT_DTYPE_F16;   /* no float in the mask: any kernel, always built */
+      m.n = j.positions;
+      m.mo = t->mask; m.mo_off = t->mask_offset;
+      m.y = m.x = m.mi = m.bias = m.res = NULL;
+      rc = dropout_opencl__args_unit(ctx, &m, &mask_launch);
+      if (rc) return rc;
+      has_mask = 1;
+   }
+   if (j.op_class != DROPOUT_CLASS_MASK && j.numel > 0) {
+      c.kop = dropout_opencl__kop(j.op);
+      c.n = j.numel;
+      if (unit) {
+         if (j.mask_out) { c.mo = t->mask; c.mo_off = t->mask_offset; }
+         rc = dropout_opencl__args_unit(ctx, &c, &op_launch);
+      } else {
+         c.alpha = j.alpha;
+         c.sigma = j.sigma; c.copy = j.copy;
+         rc = dropout_opencl__args_elem(ctx, &c, &op_launch);
       }
+      if (rc) return rc;
+      has_op = 1;
    }
-   if (j.numel == 0) return DROPOUT_OK;
-
-   c.kop = dropout_opencl__kop(j.op);
-   c.n = j.numel;
-   if (unit) {
-      if (j.mask_out) { c.mo = t->mask; c.mo_off = t->mask_offset; }
-      return dropout_opencl__launch_unit(ctx, &c, q);
-   }
-   c.alpha = j.alpha;
-   c.sigma = j.sigma; c.copy = j.copy;
-   return dropout_opencl__launch_elem(ctx, &c, q);
+   rc = has_mask ? dropout_opencl__enqueue(ctx, &mask_launch, q) : DROPOUT_OK;
+   if (!rc && has_op) rc = dropout_opencl__enqueue(ctx, &op_launch, q);
+   return rc;
 }
 
 DROPOUT_OPENCLDEF int dropout_opencl_run(dropout_opencl *ctx, dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)

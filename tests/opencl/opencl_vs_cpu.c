@@ -693,9 +693,30 @@ static void refusals(void)
       if (s_mask) clReleaseMemObject(s_mask);
       buf_free(&whole);
    }
+   {  /* an image is not a buffer: refused before anything is enqueued (a driver that refused
+         it at the element launch's argument would have had the mask written) */
+      cl_image_format fmt;
+      cl_image_desc idesc;
+      cl_mem img;
+      cl_int e;
+      const dropout_opencl_tensors kept = t;   /* the weak device's check below runs with t */
+      fmt.image_channel_order = CL_R; fmt.image_channel_data_type = CL_FLOAT;
+      memset(&idesc, 0, sizeof idesc);
+      idesc.image_type = CL_MEM_OBJECT_IMAGE2D; idesc.image_width = 100; idesc.image_height = 1;
+      img = clCreateImage(g_ctx, CL_MEM_READ_WRITE, &fmt, &idesc, NULL, &e);
+      if (e == CL_SUCCESS) {
+         memset(&t, 0, sizeof t);
+         t.out = img; t.in = x.m; t.mask = m.m;
+         dropout_desc_replay(&d);
+         rc = dropout_opencl_run(&g_ocl, &d, &t, g_q);
+         if (ok && rc != DROPOUT_ERR_OPENCL_BASE + CL_INVALID_MEM_OBJECT) { ok = 0; snprintf(why, sizeof why, "an image as out: %d", rc); }
+         clReleaseMemObject(img);
+      } else printf("    (no 2-D float image on this device, %d: the image refusal not checked)\n", (int)e);
+      t = kept;
+   }
    clFinish(g_q);
    if (ok && (!buf_same(&x, &at) || !buf_same(&y, &at) || !buf_same(&m, &at))) { ok = 0; snprintf(why, sizeof why, "a refused call wrote"); }
-   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context, device coordinates, a plan's second forward, a fill and a mask whose bytes wrap 2^64, overlapping sub-buffers, a read-only output and a buffer of another context are refused, nothing written\n");
+   if (ok) printf("PASS opencl refusals: odd offsets, short buffers, a missing input, no context, device coordinates, a plan's second forward, a fill and a mask whose bytes wrap 2^64, overlapping sub-buffers, a read-only output, a buffer of another context and an image are refused, nothing written\n");
    else { printf("FAIL opencl refusals: %s\n", why); g_fail = 1; }
 
    /* a device that would flush denormals or has no fp64: refused, never other bits */
