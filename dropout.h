@@ -5763,7 +5763,7 @@ DROPOUTDEF int dropout_desc_set_plan(dropout_desc *d, const dropout_plan *plan)
          dropout__at_copy(&d->dropout__armed, &d->dropout__last);
       }
       d->dropout__drawn = 1;
-   } else if (d->dropout__drawn) d->dropout__drawn = 1;   /* refused: no set_op back re-arms it */
+   }
    return DROPOUT_OK;
 }
 

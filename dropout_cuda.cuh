@@ -76,7 +76,11 @@
          dropout_cuda_advance(d_pos, d_saved, count, cs);   // *d_saved = old, += count
          dropout_cuda_run(&bw, &tb, cs);                    // bw: device coords (dev_seed, d_saved)
       Advance after the kernels that use the position, never before: the kernels read it
-      when they run. One d_saved per dropout layer. A run whose device position would
+      when they run. One d_saved per dropout layer. A device position counts one kind of
+      draws, the op's (8-, 16- or 32-bit draws, or normals): give each kind its own d_pos
+      (or its own key), since one advanced by two kinds' counts reads a later step's words
+      of one kind as the other's (the host generator steps past them; a device counter
+      cannot). A run whose device position would
       take it past 2^64 positions writes nothing (no code can come back from a kernel).
       A step's forward (dropout_cuda_forward_*, _bias_dropout_add_* with a generator) on
       a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
