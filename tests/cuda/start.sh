@@ -19,11 +19,11 @@ nv_archs="-gencode arch=compute_75,code=sm_75 -gencode arch=compute_90,code=sm_9
 # its default optimisation, for both architectures, in the kernel build, test_cuda.
 nv_check="-gencode arch=compute_90,code=compute_90 -Xcicc -O0"
 # name|output|flags and sources: the two lanes, in order (two cores: the two-architecture
-# kernel build and two programs, the other five)
-nv_lane_a_list="nvcc_kernels_sm75_sm90|test_cuda|$nv_archs tests/cuda/test_cuda.cu
-nvcc_run_ptx90|test_cuda_run|$nv_check tests/cuda/test_cuda_run.cu
-nvcc_v0_program_ptx90|test_cuda_v0|$nv_check tests/cuda/test_cuda_v0.cu"
-nv_lane_b_list="nvcc_variants_ptx90|variants_cuda|$nv_check tests/cuda/variants_cuda.cu
+# kernel build, about as long as the seven compile checks together, alone in its lane)
+nv_lane_a_list="nvcc_kernels_sm75_sm90|test_cuda|$nv_archs tests/cuda/test_cuda.cu"
+nv_lane_b_list="nvcc_run_ptx90|test_cuda_run|$nv_check tests/cuda/test_cuda_run.cu
+nvcc_v0_program_ptx90|test_cuda_v0|$nv_check tests/cuda/test_cuda_v0.cu
+nvcc_variants_ptx90|variants_cuda|$nv_check tests/cuda/variants_cuda.cu
 nvcc_trainer_ptx90|train_mlp_cuda|-Xcompiler -ffp-contract=off $nv_check examples/train_mlp_cuda.cu -lpthread
 nvcc_python_lib_ptx90|libdropouth_cuda.so|$nv_check -shared -Xcompiler -fPIC python/dropouth_cuda_lib.cu
 nvcc_bench_ptx90|bench_cuda|$nv_check bench/bench_cuda.cu
