@@ -4261,28 +4261,27 @@ static int dropout__rule_check(const dropout_rule *r)
    return DROPOUT_OK;
 }
 
-static int dropout__plan_check(const dropout_plan *plan)
+/* A plan checked, for a call that draws dropout draws of the plan's rule's width
+   (`kind` 0), normals (1), or either (2: a slice): positions of another kind are other
+   stream words than were reserved for them. Units not set (a plan written by hand), or
+   another width than the rule's (a rule swapped in), are no kind of positions. */
+static int dropout__plan_check_kind(const dropout_plan *plan, int kind)
 {
-   int err;
+   int err, same_width;
    if (!plan) return DROPOUT_ERR_NULL_PLAN;
    err = dropout__rule_check(&plan->rule);
    if (err) return err;
-   /* what pos and count count: the rule's width or normals; not set (a plan written by
-      hand), or another width than the rule's (a rule swapped in), is no kind of positions */
-   if (plan->units != DROPOUT_UNITS_NORMALS && (int)plan->units != plan->rule.bits) return DROPOUT_ERR_PLAN_UNITS;
+   same_width = (int)plan->units == plan->rule.bits;
+   if (kind == 1 ? plan->units != DROPOUT_UNITS_NORMALS : !(same_width || (kind == 2 && plan->units == DROPOUT_UNITS_NORMALS)))
+      return DROPOUT_ERR_PLAN_UNITS;
    if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
    if (plan->count > (uint64_t)PTRDIFF_MAX) return DROPOUT_ERR_SIZE;   /* as dropout_plan_at: a plan filled by hand */
    return DROPOUT_OK;
 }
 
-/* A plan checked, for a call that draws normals (normals = 1) or dropout draws of the
-   plan's rule's width (0): positions of another kind are other stream words than were
-   reserved for it. */
-static int dropout__plan_check_kind(const dropout_plan *plan, int normals)
+static int dropout__plan_check(const dropout_plan *plan)
 {
-   int err = dropout__plan_check(plan);
-   if (!err && (plan->units == DROPOUT_UNITS_NORMALS) != (normals != 0)) err = DROPOUT_ERR_PLAN_UNITS;
-   return err;
+   return dropout__plan_check_kind(plan, 2);
 }
 
 /* The threshold of p at a width, as dropout_rule_make computes it (p valid). */
@@ -4612,11 +4611,14 @@ static int dropout__n_check(const dropout_plan *plan, size_t n, size_t es)
    return DROPOUT_OK;
 }
 
-/* forward, backward and replay (the same operation on different data): every check */
-static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, const void *y, const uint8_t *mask, const void *x)
+/* forward, backward and replay (the same operation on different data): every check; the
+   plan's own only where the caller gave it (plan_made: a step's forward, whose plan
+   dropout__step_plan made from checked parts a moment ago) */
+static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, const void *y, const uint8_t *mask, const void *x,
+                                int plan_made)
 {
    size_t es = dropout__esize[dtype];
-   int err = dropout__plan_check_kind(plan, 0);
+   int err = plan_made ? DROPOUT_OK : dropout__plan_check_kind(plan, 0);
    if (!err) err = dropout__n_check(plan, n, es);
    if (err) return err;
    if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
@@ -4629,10 +4631,11 @@ static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, c
 
 /* always inlined: with dtype a constant, an f32 call links the f32 engine alone (no f64 code
    on a microcontroller: tests/xarch/mcu_fb.c) */
-DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x)
+DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n, void *y, uint8_t *mask, const void *x,
+                                   int plan_made)
 {
    dropout__fpu f;
-   int err = dropout__short_check(dtype, plan, n, y, mask, x);
+   int err = dropout__short_check(dtype, plan, n, y, mask, x, plan_made);
    if (err) return err;
    dropout__fpu_enter(&f);
    if (dtype == DROPOUT__F32)
@@ -4665,7 +4668,7 @@ DROPOUT__INLINE int dropout__forward(int dtype, dropout_gen *g, const dropout_ru
 {
    dropout_plan p;
    int err = dropout__step_plan(g, rule, n, &p);
-   if (!err) err = dropout__short(dtype, &p, n, y, mask, x);
+   if (!err) err = dropout__short(dtype, &p, n, y, mask, x, 1);   /* p: made and checked just now */
    if (err) return err;
    dropout__gen_take(g, p.rule.bits, p.pos, p.count);
    if (plan) *plan = p;
@@ -4712,11 +4715,11 @@ DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
    }                                                                                                            \
    DROPOUTDEF int dropout_backward_##sfx(const dropout_plan *plan, size_t n, T *dx, const T *dy)                 \
    {                                                                                                            \
-      return dropout__short(DROPOUT__##NAME, plan, n, dx, NULL, dy);                                            \
+      return dropout__short(DROPOUT__##NAME, plan, n, dx, NULL, dy, 0);                                         \
    }                                                                                                            \
    DROPOUTDEF int dropout_replay_##sfx(const dropout_plan *plan, size_t n, T *y, uint8_t *mask, const T *x)      \
    {                                                                                                            \
-      return dropout__short(DROPOUT__##NAME, plan, n, y, mask, x);                                              \
+      return dropout__short(DROPOUT__##NAME, plan, n, y, mask, x, 0);                                           \
    }                                                                                                            \
    DROPOUTDEF int dropout_apply_mask_##sfx(const dropout_rule *rule, size_t n, T *y, const uint8_t *mask, const T *x) \
    {                                                                                                            \
