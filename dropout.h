@@ -4261,10 +4261,12 @@ static int dropout__rule_check(const dropout_rule *r)
    return DROPOUT_OK;
 }
 
-/* A plan checked, for a call that draws dropout draws of the plan's rule's width
-   (`kind` 0), normals (1), or either (2: a slice): positions of another kind are other
-   stream words than were reserved for them. Units not set (a plan written by hand), or
-   another width than the rule's (a rule swapped in), are no kind of positions. */
+/* What a call draws from a plan: dropout draws of its rule's width, normals (the value
+   dropout__op_normals gives: 0, 1), or either (a slice, which draws nothing). */
+enum { DROPOUT__PLAN_DRAWS = 0, DROPOUT__PLAN_NORMALS = 1, DROPOUT__PLAN_ANY = 2 };
+/* A plan checked for a call that draws `kind`: positions of another kind are other stream
+   words than were reserved for them. Units not set (a plan written by hand), or another
+   width than the rule's (a rule swapped in), are no kind of positions. */
 static int dropout__plan_check_kind(const dropout_plan *plan, int kind)
 {
    int err, same_width;
@@ -4272,7 +4274,8 @@ static int dropout__plan_check_kind(const dropout_plan *plan, int kind)
    err = dropout__rule_check(&plan->rule);
    if (err) return err;
    same_width = (int)plan->units == plan->rule.bits;
-   if (kind == 1 ? plan->units != DROPOUT_UNITS_NORMALS : !(same_width || (kind == 2 && plan->units == DROPOUT_UNITS_NORMALS)))
+   if (kind == DROPOUT__PLAN_NORMALS ? plan->units != DROPOUT_UNITS_NORMALS
+                                     : !(same_width || (kind == DROPOUT__PLAN_ANY && plan->units == DROPOUT_UNITS_NORMALS)))
       return DROPOUT_ERR_PLAN_UNITS;
    if (!dropout__range_ok64(plan->count, plan->pos) || plan->count > (uint64_t)(size_t)-1) return DROPOUT_ERR_RANGE;
    if (plan->count > (uint64_t)PTRDIFF_MAX) return DROPOUT_ERR_SIZE;   /* as dropout_plan_at: a plan filled by hand */
@@ -4281,7 +4284,7 @@ static int dropout__plan_check_kind(const dropout_plan *plan, int kind)
 
 static int dropout__plan_check(const dropout_plan *plan)
 {
-   return dropout__plan_check_kind(plan, 2);
+   return dropout__plan_check_kind(plan, DROPOUT__PLAN_ANY);
 }
 
 /* The threshold of p at a width, as dropout_rule_make computes it (p valid). */
@@ -4618,7 +4621,7 @@ static int dropout__short_check(int dtype, const dropout_plan *plan, size_t n, c
                                 int plan_made)
 {
    size_t es = dropout__esize[dtype];
-   int err = plan_made ? DROPOUT_OK : dropout__plan_check_kind(plan, 0);
+   int err = plan_made ? DROPOUT_OK : dropout__plan_check_kind(plan, DROPOUT__PLAN_DRAWS);
    if (!err) err = dropout__n_check(plan, n, es);
    if (err) return err;
    if (n > 0 && !y) return DROPOUT_ERR_NULL_OUTPUT;
@@ -4695,7 +4698,7 @@ static int dropout__short_apply_mask(int dtype, const dropout_rule *rule, size_t
 
 DROPOUTDEF int dropout_mask(const dropout_plan *plan, size_t n, uint8_t *mask)
 {
-   int err = dropout__plan_check_kind(plan, 0);
+   int err = dropout__plan_check_kind(plan, DROPOUT__PLAN_DRAWS);
    if (!err) err = dropout__n_check(plan, n, 1);
    if (err) return err;
    if (n > 0 && !mask) return DROPOUT_ERR_NULL_MASK;
@@ -5973,7 +5976,7 @@ static int dropout__short_bda(int dtype, const dropout_plan *plan, size_t n, siz
 {
    dropout_desc d;
    dropout_tensors t;
-   int err = dropout__plan_check_kind(plan, 0);
+   int err = dropout__plan_check_kind(plan, DROPOUT__PLAN_DRAWS);
    if (!err) err = dropout__n_check(plan, n, dropout__esize[dtype]);
    if (err) return err;
    if (bias_len == 0 || plan->count % bias_len != 0) return DROPOUT_ERR_BIAS_LEN;
