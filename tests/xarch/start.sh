@@ -103,4 +103,11 @@ if [ "$(uname -m)" = x86_64 ]; then
          simd_pids="$simd_pids $!"
       done
    done
+   # a debug build of the AVX-512 path (gcc -O0, where gcc's intrinsics are macros expanded in
+   # this file, not functions), in full: tests/simd/suite.sh runs it against the same digest
+   if command -v gcc >/dev/null 2>&1; then
+      gcc -std=c99 -O0 $WARN -mavx512f -mavx512bw -I. -Itests tests/xarch/digest.c -o "$simd_mx/gcc-avx512-O0.bin" \
+         >"$simd_mx/gcc-avx512-O0.build.log" 2>&1 &
+      simd_pids="$simd_pids $!"
+   fi
 fi
