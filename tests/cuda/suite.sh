@@ -48,6 +48,11 @@ esac
 if [ -x "$BUILD/test_cuda_run" ]; then
    run_prog cuda_refusals "$BUILD/test_cuda_run" refusals
 fi
+# the GPU trainer without a GPU: one SKIP line naming why, exit 0 (with a GPU,
+# tests/tutorial/suite.sh builds it optimised and trains)
+if [ -x "$BUILD/train_mlp_cuda" ] && ! nvidia-smi >/dev/null 2>&1; then
+   run_prog train_mlp_cuda_nogpu "$BUILD/train_mlp_cuda" --epochs 30
+fi
 
 if command -v python3 >/dev/null 2>&1; then
    build torch_cuda_py python3 -c "import py_compile; py_compile.compile('bench/torch_cuda.py', cfile='$BUILD/torch_cuda.pyc', doraise=True)"

@@ -7,8 +7,9 @@
 #    A ```c block without a marker is a FAIL: nothing in the tutorial goes untested.
 #    The output quoted right after a snippet must be what it prints.
 # 2. The trainer's reproducibility claims, in its quick mode with 3 threads.
-# 3. The GPU trainer compiles under nvcc with warnings as errors; it runs where a GPU is
-#    present and prints SKIP where not.
+# 3. The GPU trainer, where a GPU is (nvidia-smi answers): built with nvcc, warnings as
+#    errors, and run. Without one, tests/cuda builds it (nvcc -Werror) and runs it to its
+#    SKIP line: a second build here would take a minute of CPU to print the same line.
 
 tut_dir=$BUILD/tutorial
 rm -rf "$tut_dir"
@@ -16,9 +17,10 @@ mkdir -p "$tut_dir"
 
 # 3.'s nvcc build (half a minute) starts first, in the background, under the snippets
 NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
-tut_nv=""   # "": no nvcc; nogxx; else the build's process id
+tut_nv=""   # "": no nvcc; nogxx; nogpu; else the build's process id
 if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
    if ! command -v g++ >/dev/null 2>&1; then tut_nv=nogxx
+   elif ! nvidia-smi >/dev/null 2>&1; then tut_nv=nogpu
    else
       # (its own output: the cuda suite's build of the same program is tests/cuda/start.sh's)
       ( "$NVCC" -O2 -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-ffp-contract=off examples/train_mlp_cuda.cu \
@@ -104,6 +106,7 @@ fi
 case $tut_nv in
    "") say "SKIP train_mlp_cuda: nvcc not found (set NVCC=...)" ;;
    nogxx) say "SKIP train_mlp_cuda: nvcc's host compiler g++ not found" ;;
+   nogpu) say "SKIP train_mlp_cuda: no GPU here (nvidia-smi); tests/cuda builds it with nvcc -Werror and runs it to its SKIP" ;;
    *) wait "$tut_nv"
       if [ "$(cat "$tut_dir/train_mlp_cuda.rc" 2>/dev/null)" = 0 ] && [ -x "$tut_dir/train_mlp_cuda" ]; then
          say "BUILD ok train_mlp_cuda"
