@@ -370,7 +370,9 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
             samples=None, generator=None, data_parallel=None):
     """torch.nn.functional.dropout's arguments and behaviour. Coordinates: by default one value
     from torch's generator of the input's device (exact under activation checkpointing, as
-    F.dropout), or explicit seed= and pos= (element i in row-major order draws position pos + i).
+    F.dropout), or explicit seed= and pos= (element i in row-major order draws position pos + i;
+    a position is a draw of the call's width, bits=, which follows p when not given, so calls of
+    other widths on one seed and stream read the same stream words: give each its own stream=).
     samples= names the global sample index of each row (dim 0) for data parallelism: under
     torch.distributed (more than one process) a call from torch's generator without it raises,
     as the layer does, unless data_parallel=False (each rank from its own generator).
@@ -379,6 +381,10 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
         kw = dict(seed=seed, stream=stream, pos=pos, bits=bits, samples=samples, generator=generator,
                   data_parallel=data_parallel)
         return input.tracer.create_proxy("call_function", dropout, (input, p, training, inplace), kw)
+    if isinstance(generator, torch.Generator):
+        raise TypeError("generator=: a torch.Generator is not taken: a call draws from torch's default "
+                        "generator of the input's device (seed it with torch.manual_seed, or scope it with "
+                        "torch.random.fork_rng), or give seed= and pos=")
     if generator is not None:
         raise TypeError("generator=: a dropouth.Generator advances on every call, also on checkpoint's "
                         "recomputation; for tensors, leave the coordinates out (torch's generator, exact under "
@@ -392,6 +398,7 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
     _refuse_tracing()
     stream = _lib.u64("stream", stream)
     perm = list(range(input.dim()))
+    _check_group("data_parallel", data_parallel)
     if seed is None and pos is None:
         if samples is None:
             _refuse_unplaced(data_parallel, "dropouth.dropout")
@@ -417,6 +424,24 @@ try:
     _dist_on = _dist.is_available() and _dist.is_initialized
 except ImportError:
     _dist_on = None
+
+
+def _check_group(name, dp):
+    """data_parallel is None, False or a process group: True (or 1, "yes") would reach
+    torch.distributed only once the job runs under torchrun, and fail there obscurely."""
+    if dp is None or dp is False:
+        return
+    group = getattr(_dist, "ProcessGroup", None) if _dist_on else None
+    if group is None or not isinstance(dp, group):
+        raise TypeError("%s must be None (torch.distributed's default group where initialised), False (each "
+                        "process draws alone, as nn.Dropout) or a torch.distributed ProcessGroup, got %r" % (name, dp))
+
+
+def _check_batch_dim(name, d):
+    """An int (operator.index): 1.9, True or "1" would be taken as 1 silently."""
+    if isinstance(d, bool) or not hasattr(d, "__index__"):
+        raise TypeError("%s must be an int, got %r" % (name, d))
+    return d.__index__()
 
 
 def _world(dp):
@@ -472,7 +497,8 @@ class Dropout(torch.nn.Dropout):
         _bits(p, bits)        # a width that cannot honour p raises now
         self.bits = bits
         self.stream = _lib.u64("stream", stream)
-        self.batch_dim = int(batch_dim)
+        self.batch_dim = _check_batch_dim("batch_dim", batch_dim)
+        _check_group("data_parallel", data_parallel)
         self.data_parallel = data_parallel
 
     def forward(self, input, samples=None):
@@ -480,8 +506,13 @@ class Dropout(torch.nn.Dropout):
             # torch.fx tracing: one call_module node, as for nn.Dropout (a leaf); the traced
             # module calls this layer when it runs
             tracer = input.tracer
+            path = tracer.path_of_module(self)
+            if not path:   # the root: a call_module node must name a submodule
+                raise TypeError("torch.fx: a dropouth.Dropout traced as the root module has no submodule "
+                                "path to call; trace a module that holds it (the layer is one call_module "
+                                "node there), or dropouth.dropout as a function")
             kw = {} if samples is None else {"samples": samples}
-            return tracer.create_proxy("call_module", tracer.path_of_module(self), (input,), kw)
+            return tracer.create_proxy("call_module", path, (input,), kw)
         if not self.training:
             return input
         _check_tensor("input", input)
@@ -489,9 +520,8 @@ class Dropout(torch.nn.Dropout):
         _refuse_tracing()
         # the fields are plain attributes that anyone may set: checked at each call, as at init
         stream = _lib.u64("layer.stream", self.stream)
-        if isinstance(self.batch_dim, bool) or not hasattr(self.batch_dim, "__index__"):
-            raise TypeError("layer.batch_dim must be an int, got %r" % (self.batch_dim,))
-        perm = _order(input.dim(), self.batch_dim.__index__())
+        perm = _order(input.dim(), _check_batch_dim("layer.batch_dim", self.batch_dim))
+        _check_group("layer.data_parallel", self.data_parallel)
         if samples is None:
             _refuse_unplaced(self.data_parallel, "dropouth.Dropout")
             runs = _WHOLE

@@ -515,6 +515,9 @@ def test_jit_fx():
     y1, y2 = gf(torch.ones(100)), gf(torch.ones(100))
     report("torch.fx.symbolic_trace of the functional: one call_function node, a fresh mask per call",
            dropouth.dropout in ops and not torch.equal(y1, y2))
+    msg = raises(TypeError, lambda: fx.symbolic_trace(dropouth.Dropout(0.5)))
+    report("torch.fx.symbolic_trace of the layer as the root module: TypeError saying what to trace (was an "
+           "IndexError inside fx): %s" % (msg or "")[:80], msg is not None and "root" in msg)
     try:
         from torch.fx.experimental.proxy_tensor import make_fx
     except ImportError:
@@ -899,6 +902,20 @@ def test_errors():
     report("a layer's stream and batch_dim set by hand are checked at each call (2^64 did wrap to stream 0; a float "
            "batch_dim broke every layer after it): %s; %s" % (msg, msg2), msg is not None and "stream" in msg
            and msg2 is not None and "batch_dim" in msg2 and ok)
+    bad = [b for b in (1.9, True, "1") if raises(TypeError, lambda: dropouth.Dropout(0.5, batch_dim=b)) is None]
+    report("Dropout(batch_dim=1.9 / True / '1'): TypeError at construction, as at each call (int() took them as "
+           "dim 1, silently)", not bad, "accepted: %r" % bad)
+    bad = [d for d in (True, 1, "yes") if raises(TypeError, lambda: dropouth.Dropout(0.5, data_parallel=d)) is None
+           or raises(TypeError, lambda: dropouth.dropout(torch.ones(4), 0.5, data_parallel=d)) is None]
+    layer = dropouth.Dropout(0.5)
+    layer.data_parallel = True
+    msg = raises(TypeError, lambda: layer(torch.ones(4)))
+    report("data_parallel=True / 1 / 'yes' (layer and functional, and set by hand): TypeError naming None, False or "
+           "a ProcessGroup (it failed only under torchrun, inside torch.distributed): %s" % (msg or "")[:60],
+           not bad and msg is not None and "ProcessGroup" in msg, "accepted: %r" % bad)
+    msg = raises(TypeError, lambda: dropouth.dropout(torch.ones(4), 0.5, generator=torch.Generator()))
+    report("generator=torch.Generator(): TypeError naming torch.manual_seed / fork_rng: %s" % (msg or "")[:60],
+           msg is not None and "manual_seed" in msg and "torch.Generator" in msg)
     bf = torch.randn(300).to(torch.bfloat16)
     y = dropouth.dropout(bf, 0.4, seed=3, pos=1)
     want, _ = dropouth.forward(bf.view(torch.int16).numpy().view(np.uint16), 0.4, seed=3, pos=1, dtype="bfloat16")
