@@ -15,8 +15,9 @@
 #     sm_75 and sm_90 (-Werror all-warnings), run (device part SKIPs without a GPU);
 #   - cuRAND's host generator as a peer for the stream (tests/build/peer_curand.c).
 #   - the x86 benchmarks that use the header's private functions (bench/overlap_ceiling.c
-#     and bench/ops_ceiling.c at three x86-64 levels, bench/philox_clock.c), and make
-#     bench-ab's program, build under $WARN.
+#     and bench/ops_ceiling.c at three x86-64 levels: x86-64-v3 built and run once, the
+#     others through the front end; bench/philox_clock.c), and make bench-ab's program,
+#     build under $WARN.
 # Uses run.sh's say / build / run_prog, $CC, $BUILD, $WARN. Names here start with sb_
 # because this file is sourced into run.sh's shell.
 
