@@ -11,6 +11,7 @@
 #     (examples/train_mlp_cuda.cu), the Python library (python/dropouth_cuda_lib.cu) and
 #     the benchmarks (bench_cuda, matmul_cost_cuda);
 #  3. test_cuda_run's refusals, which need no GPU (every call refuses before it launches);
+#     without a GPU, the trainer run to its SKIP line;
 #     bench/torch_cuda.py parses; bench/cuda_ab.py (make bench-cuda-ab) on made-up runs.
 # The GPU runs themselves are `make test-cuda` and `make bench-cuda`.
 # nvcc is slow on two cores: tests/cuda/start.sh starts its builds in the background when
