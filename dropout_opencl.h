@@ -2682,6 +2682,10 @@ static int dropout_opencl__fill(dropout_opencl *ctx, int kind, dropout_key key, 
    if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
    ctx->message[0] = 0;
    if (n == 0) return DROPOUT_OK;
+   /* dropout.h's fills check the count first, then the output, then the range: the same
+      order, so that one bad call gets one code on every backend */
+   if (n > (size_t)PTRDIFF_MAX / es)   /* (n bytes would wrap the bounds check below) */
+      return dropout_opencl__fail(ctx, DROPOUT_ERR_SIZE, "dropout_opencl_fill: n: more elements than any buffer holds (a negative int?)");
    if (!out) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL_OUTPUT, "dropout_opencl_fill: out is NULL");
    if (!q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_fill: the queue is NULL");
    if ((uint64_t)(n - 1u) > UINT64_MAX - first.index)
@@ -2694,8 +2698,6 @@ static int dropout_opencl__fill(dropout_opencl *ctx, int kind, dropout_key key, 
       return DROPOUT_ERR_OPENCL_FP64;
    }
    if (out_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_fill: out_offset is not a multiple of the element size");
-   if (n > (size_t)PTRDIFF_MAX / es)   /* as dropout_fill_u32 (n bytes would wrap the bounds check below) */
-      return dropout_opencl__fail(ctx, DROPOUT_ERR_SIZE, "dropout_opencl_fill: n: more elements than any buffer holds (a negative int?)");
    rc = dropout_opencl__fits(ctx, out, out_offset, 0, (uint64_t)n * es, "out", 1);
    if (rc) return rc;
    k = ctx->kernel[DROPOUT_OPENCL__FILL];

@@ -606,6 +606,20 @@ static void refusals(void)
       rc = dropout_opencl_fill_u32(&g_ocl, dropout_key_make(1, 2), dropout_pos_make(0), y.m, 0, SIZE_MAX / 4u + 2u, g_q);
       if (rc != DROPOUT_ERR_SIZE) { ok = 0; snprintf(why, sizeof why, "fill of SIZE_MAX / 4 + 2 words: %d", rc); }
    }
+   if (ok) {   /* a call wrong in two ways gets the CPU fill's code: the count is checked first, then
+                  the output, then the range (OpenCL checked the count last: RANGE, NULL_OUTPUT) */
+      static uint32_t host[4];
+      const dropout_key k12 = dropout_key_make(1, 2);
+      const size_t n4 = (size_t)PTRDIFF_MAX / 4u + 2u, n8 = (size_t)PTRDIFF_MAX / 8u + 2u;
+      const dropout_pos end = dropout_pos_make(UINT64_MAX - 10u), zero = dropout_pos_make(0), mid = dropout_pos_make(((uint64_t)1 << 63) - 5u);
+      const int c1 = dropout_fill_u32(k12, end, host, n4), o1 = dropout_opencl_fill_u32(&g_ocl, k12, end, y.m, 0, n4, g_q);
+      const int c2 = dropout_fill_u32(k12, zero, NULL, n4), o2 = dropout_opencl_fill_u32(&g_ocl, k12, zero, NULL, 0, n4, g_q);
+      const int c3 = dropout_fill_uniform_f64(k12, mid, (double *)(void *)host, n8),
+                o3 = dropout_opencl_fill_uniform_f64(&g_ocl, k12, mid, y.m, 0, n8, g_q);
+      if (c1 != o1 || c2 != o2 || c3 != o3 || c1 != DROPOUT_ERR_SIZE) {
+         ok = 0; snprintf(why, sizeof why, "a fill too long and past the stream / without an output: CPU %d %d %d, OpenCL %d %d %d", c1, c2, c3, o1, o2, o3);
+      }
+   }
    if (ok && sizeof(size_t) >= 8) {   /* a mask of 2^64 - 1 positions, its plan filled by hand: its bytes (+ 7)
                                          had wrapped to 0 here; refused as dropout_plan_at refuses such a count */
       static const size_t dims[7] = { 3, 5, 17, 257, 641, 65537, 6700417 };   /* their product: 2^64 - 1 */
