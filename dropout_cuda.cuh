@@ -80,8 +80,10 @@
       draws, the op's (8-, 16- or 32-bit draws, or normals): give each kind its own d_pos
       (or its own key), since one advanced by two kinds' counts reads a later step's words
       of one kind as the other's (the host generator steps past them; a device counter
-      cannot). A run whose device position would
-      take it past 2^64 positions writes nothing (no code can come back from a kernel).
+      cannot). A device position, like a generator, never hands out the last position,
+      2^64 - 1: a run whose device position would take it there or past writes nothing
+      (no code can come back from a kernel), and dropout_cuda_advance leaves a position
+      that would reach 2^64 at 2^64 - 1 rather than wrap to step 0's masks.
       A step's forward (dropout_cuda_forward_*, _bias_dropout_add_* with a generator) on
       a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
       once, at capture. A run with the plan's own coordinates (dropout_cuda_run without
@@ -473,16 +475,34 @@ DROPOUT_HD int dropout_cuda__launch_op(const dropout_cuda__args *a, int op)
    return op == DROPOUT_CUDA__APPLY_MASK && a->rule.threshold >> a->rule.bits ? DROPOUT_CUDA__DROP : op;
 }
 
+/* A device position (dropout_desc_set_device_coords) is a counter that no host code sees
+   between graph replays, so it follows the host generator's rule: it never hands out the
+   stream's last position, 2^64 - 1. That value is where dropout_cuda_advance parks a
+   position that would wrap (dropout_cuda__advanced), and every run from there writes
+   nothing: a wrapped counter would draw step 0's masks again. A plan's own coordinates
+   were checked on the host (they may end at 2^64 - 1). n > 0. */
+DROPOUT_HD int dropout_cuda__positions_ok(int device_position, uint64_t first, uint64_t n)
+{
+   return device_position ? n <= UINT64_MAX - first : n - 1u <= UINT64_MAX - first;
+}
+
+/* dropout_cuda_advance's new device position: pos + n, or 2^64 - 1 (parked: no run draws
+   from there) where that would reach 2^64 */
+DROPOUT_HD uint64_t dropout_cuda__advanced(uint64_t pos, uint64_t n)
+{
+   return n > UINT64_MAX - pos ? UINT64_MAX : pos + n;
+}
+
 /* Seed and offset of a launch (read through the pointers when given) and its number of
-   units; 0 units when there is nothing to do, or when a run-time offset runs past 2^64
-   (then nothing is written). */
+   units; 0 units when there is nothing to do, or when a run-time offset runs past what a
+   device position may hand out (then nothing is written). */
 DROPOUT_HD uint64_t dropout_cuda__prologue(const dropout_cuda__args *a,
                                            uint64_t *seed, uint64_t *offset)
 {
    *seed = a->seed_ptr ? *a->seed_ptr : a->seed;
    *offset = a->offset_ptr ? *a->offset_ptr : a->offset;
    if (a->n == 0) return 0;
-   if (a->n - 1u > UINT64_MAX - *offset) return 0;   /* only a run-time offset gets here: nothing written */
+   if (!dropout_cuda__positions_ok(a->offset_ptr != NULL, *offset, a->n)) return 0;   /* only a run-time offset gets here: nothing written */
    return a->n / DROPOUT_CUDA__UNIT + (a->n % DROPOUT_CUDA__UNIT != 0);
 }
 
@@ -926,14 +946,15 @@ DROPOUT_HD void dropout_cuda__strided_item(const dropout_cuda__sargs *s, int dty
 }
 
 /* Seed and first position of a strided launch (read through the pointers when given);
-   0 items when a run-time position would run past 2^64 (then nothing is written). */
+   0 items when a run-time position would run past what a device position may hand out
+   (dropout_cuda__positions_ok; then nothing is written). */
 DROPOUT_HD uint64_t dropout_cuda__strided_prologue(const dropout_cuda__sargs *s,
                                                    uint64_t *seed, uint64_t *pos)
 {
    const dropout_cuda__args *a = &s->a;
    *seed = a->seed_ptr ? *a->seed_ptr : a->seed;
    *pos = a->offset_ptr ? *a->offset_ptr : a->offset;
-   if (a->n > 0 && a->n - 1u > UINT64_MAX - *pos) return 0;   /* a run-time position past 2^64: nothing written */
+   if (a->n > 0 && !dropout_cuda__positions_ok(a->offset_ptr != NULL, *pos, a->n)) return 0;   /* a run-time position: nothing written */
    return s->g.items;
 }
 
@@ -1141,8 +1162,10 @@ DROPOUT_CUDADEF int dropout_cuda_fill_normal_f32(dropout_key key, dropout_pos fi
    (CUDA graphs; see CUDA GRAPHS above). */
 DROPOUT_CUDADEF int dropout_cuda_run(dropout_desc *d, const dropout_tensors *t, cudaStream_t cs);
 
-/* One-thread kernel: if dev_saved, *dev_saved = *dev_pos; then *dev_pos += count (mod
-   2^64: a later run whose positions would pass 2^64 writes nothing). */
+/* One-thread kernel: if dev_saved, *dev_saved = *dev_pos; then *dev_pos += count. A
+   position that would reach 2^64 stays at 2^64 - 1 instead of wrapping to step 0's
+   positions, and a run from there writes nothing (a device position, like a generator,
+   never hands out 2^64 - 1). */
 DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved, uint64_t count, cudaStream_t cs);
 
 } /* extern "C" */
@@ -1202,7 +1225,7 @@ static __global__ void dropout_cuda__advance_kernel(uint64_t *pos_ptr, uint64_t 
 {
    uint64_t o = *pos_ptr;
    if (saved_ptr) *saved_ptr = o;
-   *pos_ptr = o + n;
+   *pos_ptr = dropout_cuda__advanced(o, n);
 }
 
 static dropout_cuda__args dropout_cuda__args_make(void)

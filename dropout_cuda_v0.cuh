@@ -10,8 +10,10 @@
    Two small kernels of this file's own, on dropout.h's inline building blocks, do what
    no 1.0 call does:
       - a _state launcher's status_ptr: a one-thread kernel after the run writes
-        DROPOUT_ERR_RANGE there when the run-time offset + n passes 2^64 (the run itself
-        then wrote nothing, as under 0.1.0); a _state launcher given only one of seed_ptr
+        DROPOUT_ERR_RANGE there when the run-time offset + n passes 2^64 - 1 (the run
+        itself then wrote nothing, as under 0.1.0 past 2^64; a device position never
+        hands out 2^64 - 1, where dropout_cuda_philox_advance now stops instead of
+        wrapping to step 0's positions); a _state launcher given only one of seed_ptr
         and offset_ptr puts the other value in a stream-ordered device word for the run
         (1.0's device coordinates come as a pair);
       - Gaussian dropout at a p whose float sigma no 32-bit threshold realises (see
@@ -49,7 +51,8 @@ typedef struct dropout_cuda_philox_state {
    const uint64_t *seed_ptr;     /* device pointer or NULL */
    const uint64_t *offset_ptr;   /* device pointer or NULL */
    int *status_ptr;              /* optional device int: set to DROPOUT_ERR_RANGE when the
-                                    run-time offset + n passes 2^64 (then nothing is written) */
+                                    run-time offset + n passes 2^64 - 1 (then nothing is
+                                    written) */
 } dropout_cuda_philox_state;
 
 DROPOUT_V0__USE("dropout_cuda_replay_f32(&plan, n, y, mask, x, cs)")
@@ -193,10 +196,11 @@ DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *
 #ifdef DROPOUT_CUDA_IMPLEMENTATION
 
 /* the status word of a _state launcher: what 0.1.0's kernel wrote when the offset it read
-   ran the n positions past 2^64 (1.0's kernel then writes nothing, as 0.1.0's did) */
+   ran the n positions past 2^64, set wherever 1.0's kernel wrote nothing (a device
+   position also never hands out 2^64 - 1: dropout_cuda__positions_ok) */
 static __global__ void dropout_cuda_v0__status_kernel(const uint64_t *offset_ptr, uint64_t n, int *status)
 {
-   if (n > 0 && n - 1u > UINT64_MAX - *offset_ptr) *status = DROPOUT_ERR_RANGE;
+   if (n > 0 && !dropout_cuda__positions_ok(1, *offset_ptr, n)) *status = DROPOUT_ERR_RANGE;
 }
 
 /* a by-value seed or offset where the other one is read from device memory */
@@ -242,7 +246,10 @@ static int dropout_cuda_v0__run_state(dropout_desc *d, const dropout_tensors *t,
    if (st.seed_ptr || st.offset_ptr) {
       const uint64_t *dev_seed = st.seed_ptr, *dev_pos = st.offset_ptr;
       if (!dev_seed || !dev_pos) {   /* 1.0 reads both from device memory: give it the other */
-         cudaError_t e = cudaMallocAsync((void **)&slot, sizeof *slot, cs);
+         cudaError_t e;
+         /* a by-value offset becomes a device position, which never hands out 2^64 - 1 */
+         if (!dev_pos && !dropout_cuda__positions_ok(1, st.offset, n)) return dropout_v0__code(DROPOUT_ERR_RANGE);
+         e = cudaMallocAsync((void **)&slot, sizeof *slot, cs);
          if (e != cudaSuccess) return DROPOUT_ERR_CUDA_BASE - (int)e;
          dropout_cuda_v0__put_kernel<<<1, 1, 0, cs>>>(slot, dev_seed ? st.offset : st.seed);
          if (!dev_seed) dev_seed = slot; else dev_pos = slot;

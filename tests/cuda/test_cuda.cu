@@ -450,7 +450,26 @@ static void test_graph(void)
       for (size_t i = 0; i < n && ok; ++i)
          if (hy[i] != 0.0f) { ok = 0; snprintf(why, sizeof why, "element %zu written past 2^64 positions (rc %d)", i, rc); }
    }
-   report("graph capture: replays advance the device position; backward reads the saved one; past 2^64 nothing is written", ok, why);
+   /* an advance that would wrap parks the position at 2^64 - 1, where nothing is drawn (a
+      wrap to 0 would replay step 0's masks) */
+   {
+      uint64_t near = UINT64_MAX - 3, got = 0, saved = 0;
+      CU(cudaMemcpy(doff, &near, 8, cudaMemcpyHostToDevice));
+      rc = dropout_cuda_advance(doff, dsaved, n, cs);
+      CU(cudaStreamSynchronize(cs));
+      CU(cudaMemcpy(&got, doff, 8, cudaMemcpyDeviceToHost));
+      CU(cudaMemcpy(&saved, dsaved, 8, cudaMemcpyDeviceToHost));
+      if (ok && (rc || got != UINT64_MAX || saved != near)) {
+         ok = 0; snprintf(why, sizeof why, "advance past 2^64: rc %d, position %llu, saved %llu", rc, (unsigned long long)got, (unsigned long long)saved);
+      }
+      CU(cudaMemset(dy, 0, n * 4));
+      rc = dropout_cuda_run(&fw, &tf, cs);
+      CU(cudaStreamSynchronize(cs));
+      CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+      for (size_t i = 0; i < n && ok; ++i)
+         if (hy[i] != 0.0f) { ok = 0; snprintf(why, sizeof why, "element %zu written from a parked position (rc %d)", i, rc); }
+   }
+   report("graph capture: replays advance the device position; backward reads the saved one; past 2^64 nothing is written; an advance past 2^64 parks at 2^64 - 1", ok, why);
    cudaGraphExecDestroy(ge); cudaGraphDestroy(g); cudaStreamDestroy(cs);
    cudaFree(dx); cudaFree(dy); cudaFree(ddx); cudaFree(doff); cudaFree(dsaved); cudaFree(dseed);
 }

@@ -487,7 +487,7 @@ static dropout_tensors case_tensors(const view_case *c, unsigned char *out_buf, 
 static void test_descriptor(void)
 {
    static const uint64_t nts[] = { 1, 3, 32, 100 };
-   int iter, ran = 0, refused = 0, fast = 0, strided = 0, dev = 0;
+   int iter, ran = 0, refused = 0, fast = 0, strided = 0, dev = 0, dev_end = 0;
    char refusal[200] = "";
    for (iter = 0; iter < 5000; ++iter) {
       view_case c;
@@ -558,6 +558,14 @@ static void test_descriptor(void)
          rc = dropout_lower(&dd, &tv, &job);
          CHECK(rc == 0, "dropout_lower: %s", dropout_strerror(rc));
          if (emulate_job(&job, nts[g], (int)(g & 1u))) ++fast; else ++strided;
+         if (job.dev_pos && c.positions > 0 && c.positions > UINT64_MAX - c.off) {
+            /* a device position never hands out 2^64 - 1 (dropout_cuda_advance parks a
+               wrapping one there): nothing written */
+            dev_end += g == 0;
+            CHECK(memcmp(s_got, s_y0, sizeof s_got) == 0 && memcmp(s_mgot, s_m0, sizeof s_mgot) == 0,
+                  "gpu path %s op %d: a device position ending at 2^64 - 1 wrote", dt_name(c.dt), (int)c.op);
+            continue;
+         }
          CHECK(views_same(&c, s_got, s_cpu, sizeof s_got),
                "gpu path %s op %d rank %d dims %zu,%zu,%zu,%zu bcast %x p %g bits %d off %llu acc %d dev %d threads %llu: output differs from the cpu's",
                dt_name(c.dt), (int)c.op, c.rank, c.dims[0], c.rank > 1 ? c.dims[1] : 0, c.rank > 2 ? c.dims[2] : 0,
@@ -567,9 +575,10 @@ static void test_descriptor(void)
       }
    }
    CHECK(ran > 4500, "only %d of %d descriptors passed the checks (first refusal: %s)", ran, ran + refused, refusal);
-   CHECK(fast > 2000 && strided > 10000 && dev > 800, "paths: %d contiguous, %d strided, %d device coords", fast, strided, dev);
-   printf("    %d descriptors run, %d refused by dropout.h's checks (first: %s); kernel runs: %d contiguous, %d strided; %d cases with device coordinates\n",
-          ran, refused, refusal, fast, strided, dev);
+   CHECK(fast > 2000 && strided > 10000 && dev > 800 && dev_end > 100, "paths: %d contiguous, %d strided, %d device coords (%d at 2^64 - 1)",
+         fast, strided, dev, dev_end);
+   printf("    %d descriptors run, %d refused by dropout.h's checks (first: %s); kernel runs: %d contiguous, %d strided; %d cases with device coordinates, %d of them ending at 2^64 - 1 (nothing written)\n",
+          ran, refused, refusal, fast, strided, dev, dev_end);
    case_end("emulated dropout_cuda_run: random strided views (permuted, padded, reversed, zero-stride inputs, broadcast, accumulate, device coordinates), every op and dtype == CPU dropout_run on the view == on the contiguous copy; nothing written outside the view");
 }
 
@@ -747,7 +756,43 @@ static void test_runtime_state(void)
    memset(y, 0, sizeof y);
    run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
    for (i = 0; i < 300; ++i) CHECK(y[i] == 0.0f, "y[%d] written after a range error", i);
-   case_end("emulated run-time seed/offset pointers; past 2^64 nothing written");
+   off = UINT64_MAX - 299;   /* would hand out 2^64 - 1, which a device position never does */
+   run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
+   for (i = 0; i < 300; ++i) CHECK(y[i] == 0.0f, "y[%d] written at a device position's last position", i);
+   off = UINT64_MAX - 300;   /* ends at 2^64 - 2: drawn */
+   CHECK(cpu_forward(DROPOUT_CUDA__F32, w, NULL, x, 300, 0.25, 8, off) == 0, "cpu");
+   run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
+   CHECK(memcmp(y, w, sizeof y) == 0, "a device position ending at 2^64 - 2 is not the CPU's");
+   /* the plan's own coordinates may end at 2^64 - 1 (the host checked them) */
+   a.seed_ptr = NULL; a.offset_ptr = NULL; a.seed = 77; a.offset = UINT64_MAX - 299;
+   CHECK(cpu_forward(DROPOUT_CUDA__F32, w, NULL, x, 300, 0.25, 8, a.offset) == 0, "cpu");
+   memset(y, 0, sizeof y);
+   run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
+   CHECK(memcmp(y, w, sizeof y) == 0, "a plan ending at 2^64 - 1 is not the CPU's");
+   case_end("emulated run-time seed/offset pointers; past 2^64, or a device position's 2^64 - 1, nothing written");
+}
+
+/* dropout_cuda_advance's arithmetic: a device position never wraps to step 0's positions;
+   it parks at 2^64 - 1, from which no run draws (test_runtime_state) */
+static void test_advance(void)
+{
+   static const struct { uint64_t pos, n, want; } t[] = {
+      { 5, 10, 15 },
+      { 0, 0, 0 },
+      { UINT64_MAX - 10, 9, UINT64_MAX - 1 },
+      { UINT64_MAX - 10, 10, UINT64_MAX },
+      { UINT64_MAX - 10, 11, UINT64_MAX },   /* 2^64: was 0 */
+      { UINT64_MAX - 10, 5000, UINT64_MAX },   /* was 4989 */
+      { UINT64_MAX, 0, UINT64_MAX },
+      { UINT64_MAX, 1, UINT64_MAX },
+      { 1, UINT64_MAX, UINT64_MAX },
+   };
+   size_t i;
+   for (i = 0; i < sizeof t / sizeof t[0]; ++i)
+      CHECK(dropout_cuda__advanced(t[i].pos, t[i].n) == t[i].want, "advance %llu by %llu: %llu",
+            (unsigned long long)t[i].pos, (unsigned long long)t[i].n,
+            (unsigned long long)dropout_cuda__advanced(t[i].pos, t[i].n));
+   case_end("advance: a device position that would reach 2^64 stays at 2^64 - 1");
 }
 
 int main(void)
@@ -762,5 +807,6 @@ int main(void)
    test_empty_views();
    test_ownership();
    test_runtime_state();
+   test_advance();
    return check_exit();
 }
