@@ -108,18 +108,23 @@ static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, co
    const char *why = "must be a real scalar";
    char got[96] = "";
    if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) {
-      /* MATLAB's integer arithmetic saturates: a Position kept in a narrower class and
-       * advanced by pos = pos + numel(x) stops at intmax and would draw the same mask at
-       * every later step. intmax of such a class is refused (uint64 and double go on to the
-       * stream's end, where the call refuses the positions past it). */
+      /* MATLAB's integer arithmetic saturates: a Position advanced by pos = pos + numel(x)
+       * stops at its class's intmax and would draw the same mask at every later step.
+       * intmax of every integer class is refused, uint64's too: like the C generator, a
+       * Position never starts at the stream's last position, 2^64 - 1, so a uint64 that
+       * stopped there is never a call (a double stops being exact at 2^53, refused). */
       mxClassID k = mxGetClassID(a);
-      uint64_t top = k == mxUINT32_CLASS ? UINT32_MAX : k == mxUINT16_CLASS ? UINT16_MAX :
+      uint64_t top = k == mxUINT64_CLASS ? UINT64_MAX :
+                     k == mxUINT32_CLASS ? UINT32_MAX : k == mxUINT16_CLASS ? UINT16_MAX :
                      k == mxUINT8_CLASS ? UINT8_MAX : k == mxINT64_CLASS ? (uint64_t)INT64_MAX :
                      k == mxINT32_CLASS ? (uint64_t)INT32_MAX : k == mxINT16_CLASS ? (uint64_t)INT16_MAX :
                      k == mxINT8_CLASS ? (uint64_t)INT8_MAX : 0;
       if (!(top && v == top && strcmp(name, "Position") == 0)) return v;
-      why = "is intmax of its class, where integer arithmetic saturates (pos + numel(x) stops "
-            "there: the same mask at every later step); keep positions as uint64";
+      why = k == mxUINT64_CLASS
+               ? "is intmax('uint64'), the stream's last position, where uint64 addition stops "
+                 "(pos + numel(x) stays there: the same mask at every later step); no call starts there"
+               : "is intmax of its class, where integer arithmetic saturates (pos + numel(x) stops "
+                 "there: the same mask at every later step); keep positions as uint64";
    }
    if (dh_real_numeric(a) && mxGetNumberOfElements(a) != 1) why = "must be a scalar";
    if (!dh_real_numeric(a))   /* say what it is: a logical true is no number here */

@@ -73,6 +73,9 @@ function check_errors()
     @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', intmax('uint32')), 'dropouth:badPosition', 'saturates'
     @() dropouth.mask([2 2], 0.5, 'Seed', 1, 'Position', intmax('int16')), 'dropouth:badPosition', 'saturates'
     @() dropouth.stream_u32([2 2], 'Seed', 1, 'Position', intmax('uint8')), 'dropouth:badPosition', 'uint64'
+    @() dropouth.forward(single(3), 0.5, 'Seed', 1, 'Position', big), 'dropouth:badPosition', 'last position'
+    @() dropouth.mask([1 1], 0.5, 'Seed', 1, 'Position', big + 5), 'dropouth:badPosition', 'same mask at every later step'
+    @() dropouth.uniform(1, 'Seed', 1, 'Position', intmax('uint64')), 'dropouth:badPosition', 'last position'
   };
   nfail = 0;
   for k = 1:rows(bad)

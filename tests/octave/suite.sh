@@ -9,6 +9,7 @@
 # one position later) show that the comparison can fail.
 
 OCT=$BUILD/octave
+case $OCT in /*) oct_abs=$OCT ;; *) oct_abs=$PWD/$OCT ;; esac   # octave runs the checks by absolute paths
 rm -rf "$OCT"
 mkdir -p "$OCT/data/in" "$OCT/data/exp" "$OCT/data/got"
 
@@ -28,13 +29,13 @@ else
       oct_ver=$(sed -n 's/^#define DROPOUT_VERSION_STRING "\(.*\)"$/\1/p' dropout.h)
       # one Octave process for every check: its start-up is most of the time
       run_prog octave_checks env DROPOUT_VERSION="$oct_ver" octave-cli --norc --no-history --quiet --eval "
-         addpath('$PWD/matlab'); addpath('$PWD/$OCT'); addpath('$PWD/tests/octave'); addpath('$PWD/examples/octave');
-         check_bits('$PWD/$OCT/data');
+         addpath('$PWD/matlab'); addpath('$oct_abs'); addpath('$PWD/tests/octave'); addpath('$PWD/examples/octave');
+         check_bits('$oct_abs/data');
          check_errors();
-         f = dropouth_build('$PWD/$OCT/data');
+         f = dropouth_build('$oct_abs/data');
          if exist(f, 'file'), printf('PASS octave dropouth_build: matlab/dropouth_build.m builds %s\n', 'dropouth_mex.mex');
          else, printf('FAIL octave dropouth_build: no %s\n', f); end
-         train_twice('$PWD/$OCT/demo');"
+         train_twice('$oct_abs/demo');"
 
       # byte for byte: every expected output against Octave's
       oct_n=0; oct_bad=""
@@ -67,7 +68,7 @@ else
          say "SKIP octave python: $oct_py with numpy not found (Debian: python3-numpy)"
       else
          build octave_pylib $CC $CFLAGS_TEST -shared -fPIC python/dropouth_lib.c -o "$OCT/libdropouth.so"
-         run_prog octave_python env PYTHONPATH=python DROPOUTH_LIB="$PWD/$OCT/libdropouth.so" \
+         run_prog octave_python env PYTHONPATH=python DROPOUTH_LIB="$oct_abs/libdropouth.so" \
             "$oct_py" tests/octave/check_python.py "$OCT/data/got"
       fi
 
