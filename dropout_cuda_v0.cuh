@@ -197,10 +197,10 @@ DROPOUT_CUDADEF int dropout_cuda_philox_advance(uint64_t *offset_ptr, uint64_t *
 
 /* the status word of a _state launcher: what 0.1.0's kernel wrote when the offset it read
    ran the n positions past 2^64, set wherever 1.0's kernel wrote nothing (a device
-   position also never hands out 2^64 - 1: dropout_cuda__positions_ok) */
+   position also never hands out 2^64 - 1: CUDA GRAPHS in dropout_cuda.cuh) */
 static __global__ void dropout_cuda_v0__status_kernel(const uint64_t *offset_ptr, uint64_t n, int *status)
 {
-   if (n > 0 && !dropout_cuda__positions_ok(1, *offset_ptr, n)) *status = DROPOUT_ERR_RANGE;
+   if (n > 0 && n > UINT64_MAX - *offset_ptr) *status = DROPOUT_ERR_RANGE;
 }
 
 /* a by-value seed or offset where the other one is read from device memory */
@@ -248,7 +248,7 @@ static int dropout_cuda_v0__run_state(dropout_desc *d, const dropout_tensors *t,
       if (!dev_seed || !dev_pos) {   /* 1.0 reads both from device memory: give it the other */
          cudaError_t e;
          /* a by-value offset becomes a device position, which never hands out 2^64 - 1 */
-         if (!dev_pos && !dropout_cuda__positions_ok(1, st.offset, n)) return dropout_v0__code(DROPOUT_ERR_RANGE);
+         if (!dev_pos && n > UINT64_MAX - st.offset) return dropout_v0__code(DROPOUT_ERR_RANGE);
          e = cudaMallocAsync((void **)&slot, sizeof *slot, cs);
          if (e != cudaSuccess) return DROPOUT_ERR_CUDA_BASE - (int)e;
          dropout_cuda_v0__put_kernel<<<1, 1, 0, cs>>>(slot, dev_seed ? st.offset : st.seed);
