@@ -130,8 +130,12 @@
       Functions are reentrant (no global state; the FPU mode a call sets is its thread's
       and is given back). To split a step over threads or machines, reserve it with
       dropout_gen_plan and give each chunk dropout_plan_slice(&plan, start, count, &chunk)
-      and its output slice (dropout_replay_*): the result equals one call. Mask bytes hold 8 elements, so chunks that write masks
-      start at multiples of 8 elements.
+      and its output slice (dropout_replay_*): the result equals one call. Mask bytes hold 8 elements, so chunks that write masks,
+      and chunks of dropout_apply_mask_* (which reads a mask from bit 0 of its first byte),
+      start at multiples of 8 elements. Every thread or rank reserves the whole step (one
+      dropout_gen_plan of the unsplit count, or generators in lockstep doing so): a short
+      call's forward on a rank's own shard reserves only the shard, so ranks repeat each
+      other's masks and their generators drift apart.
 
    CONTENTS (in file order; each part uses only the parts above it, so a reader following
    a call reads up the file: dropout_run -> dropout_lower -> the walker -> the engine ->
