@@ -292,7 +292,7 @@ extern "C" {
    X(DROPOUT_ERR_RANK, -12,            /* rank outside 1 .. DROPOUT_MAX_RANK */ \
      "rank: must be 1 .. DROPOUT_MAX_RANK (8)") \
    X(DROPOUT_ERR_BROADCAST, -13,       /* a broadcast bit at or past the rank */ \
-     "broadcast: a bit at or past the rank is set") \
+     "broadcast: a bit at or past the rank is set, or broadcast dims and position strides both (a zero position stride is the broadcast)") \
    X(DROPOUT_ERR_SIGMA, -14,           /* sigma NaN, negative or infinite; or NOISE without sigma */ \
      "sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)") \
    X(DROPOUT_ERR_SHAPE_OVERFLOW, -15,  /* the shape's element count overflows size_t */ \
@@ -360,7 +360,9 @@ extern "C" {
    X(DROPOUT_ERR_UNITS, -46,           /* g's units (dropout_gen_resume's): not what a next can count */ \
      "units (g.units): must say what g.next counts, as saved with it: DROPOUT_UNITS_8, _16, _32 or _NORMALS; DROPOUT_UNITS_NONE only with next 0 (a next of unknown units could be read as another kind's position, drawing words handed out already)") \
    X(DROPOUT_ERR_PLAN_UNITS, -47,      /* plan (or d's plan): its units are not the draws the call makes */ \
-     "plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused")
+     "plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused") \
+   X(DROPOUT_ERR_POSITION_STRIDES, -48, /* dropout_desc_set_position_strides: two elements would draw one position */ \
+     "position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the last dim of more than one element steps other than 0 or 1 positions (give a transposed tensor the mask's order as its shape and its own layout as operand strides), or the span does not fit size_t")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1327,6 +1329,8 @@ typedef struct dropout_desc {
    int dropout__op, dropout__dtype, dropout__rank, dropout__grad;
    unsigned dropout__broadcast;                      /* bit d: dim d shares one decision */
    unsigned dropout__strided;                        /* bit w: operand w has its own strides */
+   unsigned dropout__pstrided;                       /* 1: dropout__pstride holds position strides */
+   uint64_t dropout__pstride[DROPOUT_MAX_RANK];      /* positions per index step of each dim */
    dropout_plan dropout__plan;
    size_t dropout__dim[DROPOUT_MAX_RANK];
    ptrdiff_t dropout__stride[3][DROPOUT_MAX_RANK];   /* by dropout_operand; when its bit is set */
@@ -1352,13 +1356,27 @@ typedef struct dropout_desc {
    NOISE, else the rule's width). GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of
    the realised p). */
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
-/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides to contiguous. The positions the shape
-   draws (with the broadcast set after it) must equal plan->count: dropout_run checks. */
+/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides and position strides to the default.
+   The positions the shape draws (with the broadcast set after it) must equal plan->count:
+   dropout_run checks. */
 DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
 /* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */
 DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);
 /* bit d set = dim d shares one keep decision (channel / spatial / locked dropout, drop path). */
 DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);
+/* `rank` position strides (set the shape first; NULL = the default again): element
+   (i_0, .., i_r-1) draws plan->pos + sum i_d * strides[d] instead of its row-major index,
+   and the plan's count is their span, 1 + sum (dim_d - 1) * strides[d]. For a slice of a
+   larger tensor whose mask is the whole's: tensor parallel's columns [c0, c1) of a (B, W)
+   activation are shape {B, c1 - c0}, position strides {W, 1} and the plan
+   dropout_plan_slice(&whole, c0, (B - 1) * W + (c1 - c0)). A zero stride shares draws,
+   as a broadcast dim (not with dropout_desc_set_broadcast: DROPOUT_ERR_BROADCAST). Two
+   elements never draw one position: over the dims of more than one element, each
+   non-zero stride in increasing order passes the span of the smaller ones; and the last
+   dim of more than one element steps 0 or 1 (a transposed tensor: the mask's order as
+   the shape, its own layout as operand strides); else DROPOUT_ERR_POSITION_STRIDES. A
+   mask written or read covers the span. */
+DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t *strides);
 DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode);
 DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma);       /* NOISE: finite, >= 0 */
 /* BIAS_DROPOUT_ADD: the bias length, which is the last dim. On the default 1-D shape it
@@ -4927,6 +4945,46 @@ static int dropout__shape_count(int rank, const size_t *dim, unsigned bcast, siz
    return DROPOUT_OK;
 }
 
+/* The positions that position strides s[0 .. rank) span over a shape, 1 + sum (dim_d -
+   1) * s_d, 0 when a dim of 0 elements has a stride (its mask is empty; a zero stride
+   on it is a broadcast's empty dim); POSITION_STRIDES where two elements would draw one
+   position: the non-zero strides over dims of more than one element, in increasing
+   order, each past the span of the smaller ones (the nesting of every row-major order;
+   an interleaving that happens to be one-to-one is refused too: no guess). And the last
+   dim of more than one element steps 0 or 1 position: every backend's row loop draws a
+   row's positions as one run (or one decision), so the lowering keeps that dim's stride. */
+static int dropout__pstride_span(int rank, const size_t *dim, const uint64_t *s, size_t *positions)
+{
+   uint64_t span = 0, sorted[DROPOUT_MAX_RANK];
+   size_t len[DROPOUT_MAX_RANK];
+   int d, k, n = 0, empty = 0;
+   for (d = rank - 1; d >= 0 && dim[d] <= 1; --d) {}
+   if (d >= 0 && s[d] > 1) return DROPOUT_ERR_POSITION_STRIDES;
+   for (d = 0; d < rank; ++d) {
+      if (dim[d] == 0 && s[d] != 0) empty = 1;
+      if (dim[d] <= 1 || s[d] == 0) continue;
+      for (k = n++; k > 0 && sorted[k - 1] > s[d]; --k) { sorted[k] = sorted[k - 1]; len[k] = len[k - 1]; }
+      sorted[k] = s[d];
+      len[k] = dim[d];
+   }
+   for (k = 0; k < n; ++k) {   /* span: the last position reached so far */
+      if (sorted[k] <= span) return DROPOUT_ERR_POSITION_STRIDES;
+      if ((uint64_t)(len[k] - 1) > (UINT64_MAX - span) / sorted[k]) return DROPOUT_ERR_POSITION_STRIDES;
+      span += (uint64_t)(len[k] - 1) * sorted[k];
+   }
+   if (span >= (uint64_t)(size_t)-1) return DROPOUT_ERR_POSITION_STRIDES;   /* span + 1 positions fit size_t */
+   *positions = empty ? 0 : (size_t)span + 1;
+   return DROPOUT_OK;
+}
+
+/* dropout__shape_count of d's shape, with its position strides when set */
+static int dropout__desc_count(const dropout_desc *d, int rank, size_t *numel, size_t *positions)
+{
+   int err = dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, numel, positions);
+   if (err || !d->dropout__pstrided) return err;
+   return dropout__pstride_span(rank, d->dropout__dim, d->dropout__pstride, positions);
+}
+
 /* Lowest and highest element offsets of a strided operand (dims of size 1 do not count;
    the caller has a non-empty shape); 0 if they do not fit ptrdiff_t bytes. */
 static int dropout__extent(int rank, const size_t *dim, const ptrdiff_t *st, size_t es, ptrdiff_t *lo, ptrdiff_t *hi)
@@ -5046,7 +5104,7 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
    if (op == DROPOUT_OP_NOISE && !(d->dropout__sigma >= 0.0 && d->dropout__sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
-   err = dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
+   err = dropout__desc_count(d, rank, &numel, &positions);
    if (err) return err;
    if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
    fused = row.cls == DROPOUT_CLASS_FUSED;
@@ -5136,15 +5194,17 @@ static int dropout__desc_may_draw(const dropout_desc *d)
 /* THE geometry reduction (dropout_lower's, so every backend's): mask strides, then
    size-1 dims dropped and a dim merged into its inner neighbour where the mask index and
    every operand step through them as through one dim (a contiguous tensor becomes 1-D, a
-   slice of rows 2-D). In: rank, dim, bcast and the operands' strides st[w][0 .. rank);
-   out: *rrank, rdim, ms and st reduced in place (entries past *rrank: dim 1, strides 0). */
-static void dropout__geometry(int rank, const size_t *dim, unsigned bcast, int *rrank, size_t *rdim, uint64_t *ms,
-                              ptrdiff_t st[DROPOUT__NW][DROPOUT_MAX_RANK])
+   slice of rows 2-D). In: rank, dim, bcast, the position strides (NULL: row-major over
+   the dims not broadcast) and the operands' strides st[w][0 .. rank); out: *rrank,
+   rdim, ms and st reduced in place (entries past *rrank: dim 1, strides 0). */
+static void dropout__geometry(int rank, const size_t *dim, unsigned bcast, const uint64_t *pstride, int *rrank,
+                              size_t *rdim, uint64_t *ms, ptrdiff_t st[DROPOUT__NW][DROPOUT_MAX_RANK])
 {
    uint64_t acc = 1;
    int d, r = 0, w, n;
    for (d = rank - 1; d >= 0; --d) {
-      if ((bcast >> d) & 1u) ms[d] = 0;
+      if (pstride) ms[d] = pstride[d];
+      else if ((bcast >> d) & 1u) ms[d] = 0;
       else { ms[d] = acc; acc *= (uint64_t)dim[d]; }
    }
    for (d = 0; d < rank; ++d) {         /* drop dims of 1 (their index is always 0) */
@@ -5586,6 +5646,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__grad = DROPOUT_GRAD_OVERWRITE;
    d->dropout__broadcast = 0;
    d->dropout__strided = 0;
+   d->dropout__pstrided = 0;   /* (dropout__pstride is read only where this says) */
    dropout__desc_put_plan(d, plan);
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
    d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
@@ -5620,6 +5681,7 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    d->dropout__rank = rank;
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k < rank ? dims[k] : 1;
    d->dropout__strided = 0;
+   d->dropout__pstrided = 0;
    return DROPOUT_OK;
 }
 
@@ -5656,7 +5718,25 @@ DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims)
    int err = dropout__desc_ok(d);
    if (err) return err;
    if (dims >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
+   if (dims && d->dropout__pstrided) return DROPOUT_ERR_BROADCAST;   /* a zero position stride is the broadcast */
    d->dropout__broadcast = dims;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t *strides)
+{
+   size_t positions;
+   int err = dropout__desc_ok(d), k;
+   if (err) return err;
+   if (!strides) {
+      d->dropout__pstrided = 0;
+      return DROPOUT_OK;
+   }
+   if (d->dropout__broadcast) return DROPOUT_ERR_BROADCAST;
+   err = dropout__pstride_span(d->dropout__rank, d->dropout__dim, strides, &positions);
+   if (err) return err;
+   for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__pstride[k] = k < d->dropout__rank ? strides[k] : 0;
+   d->dropout__pstrided = 1;
    return DROPOUT_OK;
 }
 
@@ -5688,7 +5768,8 @@ DROPOUTDEF int dropout_desc_set_bias_len(dropout_desc *d, size_t bias_len)
    if (bias_len == 0) return DROPOUT_ERR_BIAS_LEN;
    if (bias_len != d->dropout__dim[d->dropout__rank - 1]) {
       /* the default 1-D shape becomes [count / bias_len, bias_len] */
-      if (d->dropout__rank != 1 || d->dropout__strided || d->dropout__broadcast || d->dropout__dim[0] % bias_len != 0)
+      if (d->dropout__rank != 1 || d->dropout__strided || d->dropout__broadcast || d->dropout__pstrided ||
+          d->dropout__dim[0] % bias_len != 0)
          return DROPOUT_ERR_BIAS_LEN;
       d->dropout__rank = 2;
       d->dropout__dim[1] = bias_len;
@@ -5716,7 +5797,7 @@ DROPOUTDEF int dropout_desc_positions(const dropout_desc *d, uint64_t *positions
    if (!positions) return DROPOUT_ERR_NULL_RESULT;
    if (d->dropout__rank < 1 || d->dropout__rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
    if (d->dropout__broadcast >> d->dropout__rank) return DROPOUT_ERR_BROADCAST;
-   err = dropout__shape_count(d->dropout__rank, d->dropout__dim, d->dropout__broadcast, &numel, &np);
+   err = dropout__desc_count(d, d->dropout__rank, &numel, &np);
    if (err) return err;
    *positions = (uint64_t)np;
    return DROPOUT_OK;
@@ -5828,9 +5909,11 @@ DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
    to->dropout__grad = from->dropout__grad;
    to->dropout__broadcast = from->dropout__broadcast;
    to->dropout__strided = from->dropout__strided;
+   to->dropout__pstrided = from->dropout__pstrided;
    dropout__desc_put_plan(to, &from->dropout__plan);
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) {
       to->dropout__dim[k] = from->dropout__dim[k];
+      to->dropout__pstride[k] = from->dropout__pstride[k];
       for (w = 0; w < 3; ++w) to->dropout__stride[w][k] = from->dropout__stride[w][k];
    }
    to->dropout__sigma = from->dropout__sigma;
@@ -5930,7 +6013,7 @@ static int dropout__lower(const dropout_desc *d, const dropout_tensors *t, dropo
    j->positions = plan->count;
    j->dev_seed = d->dropout__dev_seed;
    j->dev_pos = d->dropout__dev_pos;
-   (void)dropout__shape_count(rank, d->dropout__dim, d->dropout__broadcast, &numel, &positions);
+   (void)dropout__desc_count(d, rank, &numel, &positions);
    j->numel = numel;
    /* the operands' strides: out, in, residual as the descriptor has them (contiguous
       unless set); an operand the op does not use (out and in of the mask-only ops, the
@@ -5946,7 +6029,8 @@ static int dropout__lower(const dropout_desc *d, const dropout_tensors *t, dropo
       for (k = 0; k < DROPOUT_MAX_RANK; ++k) j->stride[DROPOUT_JOB_BIAS][k] = k == rank - 1 ? 1 : 0;
    else
       dropout__contiguous(rank, d->dropout__dim, j->stride[DROPOUT_JOB_BIAS]);
-   dropout__geometry(rank, d->dropout__dim, d->dropout__broadcast, &j->rank, j->dim, j->mask_stride, j->stride);
+   dropout__geometry(rank, d->dropout__dim, d->dropout__broadcast, d->dropout__pstrided ? d->dropout__pstride : NULL,
+                     &j->rank, j->dim, j->mask_stride, j->stride);
    j->bias_len = row.cls == DROPOUT_CLASS_FUSED ? d->dropout__dim[rank - 1] : 0;
    j->out = t->out;
    j->in = t->in;

@@ -772,6 +772,61 @@ static void test_runtime_state(void)
    case_end("emulated run-time seed/offset pointers; past 2^64, or a device position's 2^64 - 1, nothing written");
 }
 
+/* Position strides (dropout_desc_set_position_strides): tensor parallel's column slices of a
+   (7, 100) activation, one descriptor per rank with position strides {100, 1}, and a
+   transposed slice (the mask's order as the shape, its own layout as operand strides):
+   the emulated kernels equal dropout_run on the same descriptor, output and mask. */
+static void test_position_strides(void)
+{
+   enum { PB = 7, PW = 100 };
+   static float x[PB * PW], cpu[PB * PW], gpu[PB * PW];
+   static uint8_t mcpu[PB * PW / 8 + 8], mgpu[PB * PW / 8 + 8];
+   static const dropout_op ops[3] = { DROPOUT_OP_FORWARD, DROPOUT_OP_BACKWARD, DROPOUT_OP_APPLY_MASK };
+   dropout_rule rule;
+   dropout_plan whole, part;
+   int R, r, k, tr, cases = 0, i;
+   for (i = 0; i < PB * PW; ++i) x[i] = (float)(i % 29) - 3.0f;
+   CHECK(dropout_rule_init(&rule, 0.35, DROPOUT_BITS_8) == 0, "rule");
+   CHECK(dropout_plan_at(&whole, &rule, dropout_key_make(3, 4), dropout_pos_make(77), PB * PW) == 0, "plan");
+   for (R = 1; R <= 4; ++R)
+      for (r = 0; r < R; ++r)
+         for (tr = 0; tr < 2; ++tr)
+            for (k = 0; k < 3; ++k) {
+               const int c0 = PW * r / R, cw = PW * (r + 1) / R - c0;
+               const size_t dims[2] = { PB, (size_t)cw };
+               const uint64_t ps[2] = { PW, 1 };
+               const ptrdiff_t colmajor[2] = { 1, PB };   /* tr: the slice stored (cw, B) */
+               dropout_desc d;
+               dropout_tensors t;
+               dropout_job job;
+               uint64_t g;
+               int rc = dropout_plan_slice(&whole, (uint64_t)c0, (uint64_t)(PB - 1) * PW + (uint64_t)cw, &part);
+               if (!rc) rc = dropout_desc_init(&d, ops[k], DROPOUT_DTYPE_F32, &part);
+               if (!rc) rc = dropout_desc_set_shape(&d, 2, dims);
+               if (!rc) rc = dropout_desc_set_position_strides(&d, ps);
+               if (!rc && tr) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, colmajor);
+               if (!rc && tr) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, colmajor);
+               CHECK(rc == 0, "setup: %s", dropout_strerror(rc));
+               memset(&t, 0, sizeof t);
+               memset(cpu, 0, sizeof cpu); memset(gpu, 0, sizeof gpu);
+               if (k == 0) { memset(mcpu, 0, sizeof mcpu); memset(mgpu, 0, sizeof mgpu); }
+               t.out = cpu; t.in = x; t.mask = k == 1 ? NULL : mcpu;
+               rc = dropout_run(&d, &t);
+               CHECK(rc == 0, "cpu op %d: %s", (int)ops[k], dropout_strerror(rc));
+               t.out = gpu; t.mask = k == 0 ? mgpu : k == 2 ? mcpu : NULL;
+               rc = dropout_desc_replay(&d);   /* the same mask again, on the "GPU" */
+               if (!rc) rc = dropout_lower(&d, &t, &job);
+               CHECK(rc == 0, "lower: %s", dropout_strerror(rc));
+               if (rc) continue;
+               for (g = 1; g <= 33; g += 32) (void)emulate_job(&job, g, (int)g & 1);
+               CHECK(memcmp(cpu, gpu, sizeof cpu) == 0, "%d ranks, rank %d, op %d, transposed %d: output differs", R, r, (int)ops[k], tr);
+               if (k == 0) CHECK(memcmp(mcpu, mgpu, sizeof mcpu) == 0, "%d ranks, rank %d: mask differs", R, r);
+               ++cases;
+            }
+   CHECK(cases == 2 * 3 * 10, "%d cases", cases);
+   case_end("emulated dropout_cuda_run with position strides: tensor parallel's column slices (1-4 ranks, row- and column-major), forward + mask, both backwards == dropout_run");
+}
+
 /* dropout_cuda_advance's arithmetic: a device position never wraps to step 0's positions;
    it parks at 2^64 - 1, from which no run draws (test_runtime_state) */
 static void test_advance(void)
@@ -808,5 +863,6 @@ int main(void)
    test_ownership();
    test_runtime_state();
    test_advance();
+   test_position_strides();
    return check_exit();
 }

@@ -125,6 +125,8 @@ typedef struct Case {
    ptrdiff_t strides[3][DROPOUT_MAX_RANK];
    int strided[3];
    unsigned broadcast;
+   int pstrided;           /* position strides (pstrides) instead of the row-major mask index */
+   uint64_t pstrides[DROPOUT_MAX_RANK];
    size_t off[5];          /* elements of out, in, residual, bias; mask bytes */
    int with_mask, in_place, specials;
 } Case;
@@ -181,6 +183,8 @@ static int run_case(const Case *c)
       /* the plan's count is the positions the shape draws */
       size_t pcount = 1;
       for (w = 0; w < c->rank; ++w) pcount *= (c->broadcast >> w) & 1u ? 1u : c->dims[w];
+      if (c->pstrided)   /* their span */
+         for (pcount = 1, w = 0; w < c->rank; ++w) pcount += (size_t)c->pstrides[w] * (c->dims[w] - 1u);
       if ((c->op == DROPOUT_OP_GAUSSIAN || c->op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(
              &plan, &rule, dropout_key_make(c->seed, c->stream), dropout_pos_make(c->pos), pcount)) return 1;
    }
@@ -195,6 +199,7 @@ static int run_case(const Case *c)
    for (w = 0; w < 3; ++w)
       if (c->strided[w] && dropout_desc_set_strides(&d, (dropout_operand)w, c->strides[w])) return 1;
    if (c->broadcast && dropout_desc_set_broadcast(&d, c->broadcast)) return 1;
+   if (c->pstrided && dropout_desc_set_position_strides(&d, c->pstrides)) { snprintf(g_why, sizeof g_why, "position strides refused"); return 0; }
    if (c->grad && dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE)) return 1;
    if (c->op == DROPOUT_OP_NOISE && dropout_desc_set_sigma(&d, c->sigma)) return 1;
    dropout_desc_positions(&d, &positions);
@@ -269,10 +274,10 @@ static int run_case(const Case *c)
    }
    if (!ok) {
       size_t l = strlen(g_why);
-      snprintf(g_why + l, sizeof g_why - l, " [%s %s bits %d p %.17g grad %d rank %d dims %lu,%lu,%lu bcast %x pos %llu off %lu,%lu,%lu,%lu mask %d inplace %d launch %lu x %lu%s]",
+      snprintf(g_why + l, sizeof g_why - l, " [%s %s bits %d p %.17g grad %d rank %d dims %lu,%lu,%lu bcast %x pstrides %d pos %llu off %lu,%lu,%lu,%lu mask %d inplace %d launch %lu x %lu%s]",
                op_name(c->op), dtype_name(c->dtype), c->bits, c->p, c->grad, c->rank,
                (unsigned long)c->dims[0], (unsigned long)(c->rank > 1 ? c->dims[1] : 0), (unsigned long)(c->rank > 2 ? c->dims[2] : 0),
-               c->broadcast, (unsigned long long)c->pos, (unsigned long)c->off[0], (unsigned long)c->off[1],
+               c->broadcast, c->pstrided, (unsigned long long)c->pos, (unsigned long)c->off[0], (unsigned long)c->off[1],
                (unsigned long)c->off[2], (unsigned long)c->off[4], c->with_mask, c->in_place,
                (unsigned long)g_ocl.local_size, (unsigned long)g_ocl.max_groups, g_ocl.direct ? " direct" : " staged");
    }
@@ -392,6 +397,18 @@ static void views(int op, int dtype)
       }
       if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && rnd() % 3u == 0) c.broadcast = (unsigned)(rnd() % (1u << c.rank));
       if (c.broadcast == (1u << c.rank) - 1u) c.broadcast = 0;
+      if (!c.broadcast && op != DROPOUT_OP_BIAS_DROPOUT_ADD && rnd() % 3u == 0) {   /* position strides: the last dim of more than one element 0 or 1, the rest nested with gaps */
+         uint64_t pspan = 0;
+         int inner;
+         c.pstrided = 1;
+         for (inner = c.rank - 1; inner >= 0 && c.dims[inner] <= 1; --inner) {}
+         if (inner >= 0) { c.pstrides[inner] = rnd() % 5u ? 1u : 0u; pspan = c.pstrides[inner] * (c.dims[inner] - 1u); }
+         for (dd = c.rank - 1; dd >= 0; --dd) {
+            if (dd == inner) continue;
+            c.pstrides[dd] = rnd() % 5u ? pspan + 1u + rnd() % 40u : 0u;
+            pspan += c.pstrides[dd] * (c.dims[dd] - 1u);
+         }
+      }
       for (w = 0; w < 3; ++w) {
          /* a permutation of the dims with gaps, some flipped; inputs may be zero-stride */
          int perm[DROPOUT_MAX_RANK], i;
