@@ -479,7 +479,7 @@
      on a forward would otherwise leave the call contiguous, or at element 0, and read or
      write other elements than meant with no error. A key set to undefined (or null) asks
      for nothing, and passes (`{ ...call, mask: undefined }` is a call without a mask). */
-  const KEYS = ['op', 'dtype', 'p', 'bits', 'quantised', 'seed', 'stream', 'pos', 'count', 'shape', 'broadcast', 'strides', 'offsets'];
+  const KEYS = ['op', 'dtype', 'p', 'bits', 'quantised', 'seed', 'stream', 'pos', 'count', 'shape', 'broadcast', 'positionStrides', 'strides', 'offsets'];
   const OPERANDS = table({ forward: ['y', 'x', 'mask'], backward: ['dx', 'dy'], mask: ['mask'], apply_mask: ['y', 'x', 'mask'] });
   const viewOperands = (op) => OPERANDS[op].filter((k) => k !== 'mask');
 
@@ -503,11 +503,43 @@
     }
   }
 
+  /* positionStrides as dropout.h's dropout_desc_set_position_strides checks them: one per
+     dim, whole numbers; not with a broadcast (a zero stride is one); the last dim of more
+     than one element steps 0 or 1 (the kernels draw a row as one run in dropout.h; here
+     so that a call means the same on both); taken in increasing order over the dims of
+     more than one element, each non-zero stride passes the span of the smaller ones (no
+     two elements draw one position); the span fits the kernel's u32 mask index. */
+  function positionStridesOf(s, shape, bc) {
+    const rank = shape.length;
+    if (!Array.isArray(s) || s.length !== rank) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: ${rank} strides are needed, one per dim`);
+    s.forEach((v, i) => {
+      if (!Number.isSafeInteger(v) || v < 0 || v > 0xFFFFFFFF) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${v} is not a whole number below 2^32`);
+    });
+    if (bc) fail('DROPOUT_ERR_BROADCAST', 'broadcast: not with positionStrides (a zero position stride is the broadcast)');
+    let last = rank - 1;
+    while (last >= 0 && shape[last] <= 1) --last;
+    if (last >= 0 && s[last] > 1) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: the last dim of more than one element (${last}) steps ${s[last]} positions; it steps 0 or 1 (a transposed tensor: the mask's order as the shape, its layout as strides)`);
+    const dims = [];
+    for (let d = 0; d < rank; ++d) if (shape[d] > 1 && s[d] > 0) dims.push([s[d], shape[d]]);
+    dims.sort((a, b) => a[0] - b[0]);
+    let span = 0;
+    for (const [v, n] of dims) {
+      if (v <= span) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: two elements would draw one position (stride ${v} does not pass the span ${span} of the smaller ones)`);
+      span += v * (n - 1);
+      if (span >= 0xFFFFFFFF) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: they span more than 2^32 - 1 positions`);
+    }
+    return s.map((v, i) => (shape[i] > 1 ? v : 0));
+  }
+
   /* A call's view (docs/SPEC.md V.1 and section 13): shape (rank 1 .. 8), broadcast (bit d:
      dim d shares one decision), strides { y, x } ({ dx, dy } for backward) in elements (any
      sign; 0 only for the input), offsets { y, x } (or dx, dy): the element (0, .., 0) in
      each buffer. count must be the positions the shape draws (the product of its
-     non-broadcast dims). The keys were checked (checkKeys). */
+     non-broadcast dims). positionStrides (dropout_desc_set_position_strides): element
+     (i_0, ..) draws pos + sum i_d * positionStrides[d] instead of its row-major index, and
+     count is their span, 1 + sum (dim_d - 1) * positionStrides[d]: a tensor-parallel rank's
+     (B, c1 - c0) block of a (B, W) activation is positionStrides [W, 1] from pos + c0 with
+     count (B - 1) * W + c1 - c0. The keys were checked (checkKeys). */
   function viewOf(call, count) {
     const shape = call.shape === undefined ? [count] : call.shape;
     if (!Array.isArray(shape) || shape.length < 1 || shape.length > 8) fail('DROPOUT_ERR_RANK', `shape: rank ${Array.isArray(shape) ? shape.length : shape} is not 1 .. 8`);
@@ -519,12 +551,17 @@
     if (bc >= 2 ** rank) fail('DROPOUT_ERR_BROADCAST', `broadcast: bit ${bc.toString(2).length - 1} is at or past the rank ${rank}`);
     const numel = shape.reduce((a, d) => a * d, 1);
     if (numel > 0xFFFFFFFF) fail('DROPOUT_ERR_SHAPE_OVERFLOW', `shape: ${numel} elements; this kernel indexes at most 2^32 - 1`);
-    const mstride = new Array(rank);
+    let mstride = new Array(rank);
     let positions = 1;
     for (let d = rank - 1; d >= 0; --d) {
       const b = (bc >> d) & 1;
       mstride[d] = b ? 0 : positions;
       if (!b) positions *= shape[d];
+    }
+    if (call.positionStrides != null) {
+      mstride = positionStridesOf(call.positionStrides, shape, bc);
+      positions = shape.some((d, i) => d === 0 && mstride[i] !== 0) ? 0 : 1 + shape.reduce((a, d, i) => a + (d > 0 ? (d - 1) * mstride[i] : 0), 0);
+      if (positions !== count) fail('DROPOUT_ERR_SHAPE_COUNT', `count: ${count}, but the position strides span ${positions} positions`);
     }
     if (positions !== count) fail('DROPOUT_ERR_SHAPE_COUNT', `count: ${count}, but the shape with this broadcast draws ${positions} positions`);
     const contiguous = new Array(rank);
@@ -633,7 +670,7 @@
       const count = call.count;
       if (!Number.isSafeInteger(count) || count < 0 || count > 0xFFFFFFFF) fail('DROPOUT_ERR_ARG', `count: ${count} is not an integer in [0, 2^32)`);
       if (pos + BigInt(count) > TWO64) fail('DROPOUT_ERR_RANGE', `pos + count: positions ${pos} .. ${pos + BigInt(count) - 1n} run past 2^64 - 1`);
-      const view = call.shape !== undefined || call.broadcast || call.strides || call.offsets ? viewOf(call, count) : null;
+      const view = call.shape !== undefined || call.broadcast || call.positionStrides != null || call.strides || call.offsets ? viewOf(call, count) : null;
       // backward takes dx / dy (only: checkKeys refuses its y / x); they are y / x
       const y = op === 'backward' ? call.dx : call.y;
       const x = op === 'backward' ? call.dy : call.x;

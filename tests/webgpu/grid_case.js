@@ -26,9 +26,10 @@
   }
 
   function parseView(v) {
-    const [shape, bc, ys, xs, yoff, xoff] = v.split(':');
+    const [shape, bc, ys, xs, yoff, xoff, ps] = v.split(':');
     const nums = (t) => t.split(',').map(Number);
-    return { shape: nums(shape), broadcast: Number(bc), strides: { y: nums(ys), x: nums(xs) }, offsets: { y: Number(yoff), x: Number(xoff) } };
+    return { shape: nums(shape), broadcast: Number(bc), strides: { y: nums(ys), x: nums(xs) }, offsets: { y: Number(yoff), x: Number(xoff) },
+      positionStrides: ps && ps !== '-' ? nums(ps) : undefined };
   }
 
   // a view's strides and offsets under the names the op takes (dropout_webgpu.js refuses
@@ -36,7 +37,7 @@
   function viewFor(op, v) {
     const names = op === 'backward' ? ['dx', 'dy'] : op === 'mask' ? null : ['y', 'x'];
     const rename = (o) => (names ? { [names[0]]: o.y, [names[1]]: o.x } : undefined);
-    return { shape: v.shape, broadcast: v.broadcast, strides: rename(v.strides), offsets: rename(v.offsets) };
+    return { shape: v.shape, broadcast: v.broadcast, positionStrides: v.positionStrides, strides: rename(v.strides), offsets: rename(v.offsets) };
   }
 
   async function runCase(device, dw, c, bytes) {
@@ -122,6 +123,10 @@
       ['broadcast past the rank', { shape: [16], broadcast: 2 }, 'DROPOUT_ERR_BROADCAST', 'broadcast'],
       ['broadcast 2^32 + 1 (not its low 32 bits)', { shape: [4, 4], count: 4, broadcast: 2 ** 32 + 1 }, 'DROPOUT_ERR_BROADCAST', 'broadcast'],
       ['broadcast 2^32', { shape: [16], broadcast: 2 ** 32 }, 'DROPOUT_ERR_BROADCAST', 'broadcast'],
+      ['position strides sharing a position', { shape: [4, 4], positionStrides: [1, 1] }, 'DROPOUT_ERR_POSITION_STRIDES', 'positionStrides'],
+      ['position strides: a last dim stepping 4', { shape: [4, 4], positionStrides: [1, 4] }, 'DROPOUT_ERR_POSITION_STRIDES', 'positionStrides', 'last dim'],
+      ['position strides with a broadcast', { shape: [4, 4], count: 4, broadcast: 1, positionStrides: [0, 1] }, 'DROPOUT_ERR_BROADCAST', 'broadcast', 'positionStrides'],
+      ['position strides: count other than their span', { shape: [4, 4], positionStrides: [10, 1] }, 'DROPOUT_ERR_SHAPE_COUNT', 'count', 'span'],
       ['zero output stride', { shape: [4, 4], strides: { y: [0, 1] } }, 'DROPOUT_ERR_STRIDE', 'strides.y'],
       ['output elements sharing memory', { shape: [4, 4], strides: { y: [2, 1] } }, 'DROPOUT_ERR_OVERLAP', 'strides.y'],
       ['a view past the buffer', { shape: [4, 4], strides: { x: [40, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],

@@ -196,6 +196,8 @@ typedef struct vcase {
    uint64_t pos;
    size_t dim[8];
    unsigned broadcast;
+   int pstrided;             /* position strides ps instead of the row-major mask index */
+   uint64_t ps[8];
    ptrdiff_t ys[8], xs[8];
    size_t yoff, xoff, ylen, xlen;
 } vcase;
@@ -223,6 +225,8 @@ static void emit_view(vcase c)
    unsigned id = n_cases++;
    for (d = 0; d < c.rank; ++d)
       if (!((c.broadcast >> d) & 1u)) positions *= c.dim[d];
+   if (c.pstrided)   /* their span */
+      for (positions = 1, d = 0; d < c.rank; ++d) positions += (size_t)c.ps[d] * (c.dim[d] - 1u);
    mask_bytes = ((positions + 7) / 8 + 3) / 4 * 4 + 16;
    if (data_bytes > sizeof x || mask_bytes > sizeof m) { fprintf(stderr, "view case %u too large\n", id); exit(1); }
    rng_state = 0x9E3779B97F4A7C15u * (id + 1u);
@@ -244,6 +248,7 @@ static void emit_view(vcase c)
    if (!err) err = dropout_desc_init(&desc, op_code[c.op], dt_code[c.dtype], &plan);
    if (!err) err = dropout_desc_set_shape(&desc, c.rank, c.dim);
    if (!err) err = dropout_desc_set_broadcast(&desc, c.broadcast);
+   if (!err && c.pstrided) err = dropout_desc_set_position_strides(&desc, c.ps);
    if (!err && c.op != OP_MASK) err = dropout_desc_set_strides(&desc, DROPOUT_OPERAND_OUT, c.ys);
    if (!err && c.op != OP_MASK) err = dropout_desc_set_strides(&desc, DROPOUT_OPERAND_IN, c.xs);
    memset(&t, 0, sizeof t);
@@ -265,7 +270,9 @@ static void emit_view(vcase c)
    list(index_file, c.ys, NULL, c.rank);
    fputc(':', index_file);
    list(index_file, c.xs, NULL, c.rank);
-   fprintf(index_file, ":%zu:%zu\n", c.yoff, c.xoff);
+   fprintf(index_file, ":%zu:%zu:", c.yoff, c.xoff);
+   for (d = 0; d < c.rank; ++d) fprintf(index_file, c.pstrided ? "%s%llu" : "", d ? "," : "", (unsigned long long)c.ps[d]);
+   fprintf(index_file, "%s\n", c.pstrided ? "" : "-");
    if (c.op != OP_MASK) {
       if (!c.in_place) put(out_dir, id, "x", x, data_bytes);
       put(out_dir, id, "y0", y0, data_bytes);
@@ -298,7 +305,7 @@ static void views(void)
 {
    static const size_t nchw[] = { 2, 3, 5, 7 }, tbf[] = { 4, 3, 33 }, mat[] = { 33, 65 }, flip[] = { 4, 130 };
    static const size_t rows[] = { 5, 64 }, pad[] = { 3, 31 }, path[] = { 6, 2, 3, 5 }, r8[] = { 2, 1, 3, 1, 2, 2, 1, 3 };
-   static const size_t odd[] = { 7, 9 }, col[] = { 3, 1 }, row1[] = { 1, 4 };
+   static const size_t odd[] = { 7, 9 }, col[] = { 3, 1 }, row1[] = { 1, 4 }, tp[] = { 5, 13 }, tp3[] = { 3, 4, 9 };
    vcase c;
    int dt;
    for (dt = 0; dt < N_DT; ++dt) {
@@ -328,7 +335,21 @@ static void views(void)
       c = shaped(OP_FORWARD, dt, 8, 0.3, 11u, 2, col, 0); c.ys[1] = 5; c.xs[1] = 7; c.in_place = 1; emit_view(c);
       c = shaped(OP_FORWARD, dt, 16, 0.3, 13u, 2, row1, 0); c.ys[0] = (ptrdiff_t)1 << 31; c.xs[0] = -((ptrdiff_t)1 << 40);
       c.with_mask = 1; emit_view(c);
+      /* position strides: a tensor-parallel rank's (5, 13) block of a (5, 40) activation
+         (columns 17 .. 29: the plan from pos + 17, positions b*40 + c), forward + mask,
+         both backwards; and stored column-major */
+      c = shaped(OP_FORWARD, dt, 8, 0.3, 1000u + 17u, 2, tp, 0); c.pstrided = 1; c.ps[0] = 40; c.ps[1] = 1;
+      c.with_mask = 1; emit_view(c);
+      c.op = OP_BACKWARD; c.with_mask = 0; emit_view(c);
+      c.op = OP_APPLY_MASK; emit_view(c);
+      c = shaped(OP_FORWARD, dt, 16, 0.5, 0u - 300u, 2, tp, 0); c.pstrided = 1; c.ps[0] = 40; c.ps[1] = 1;
+      c.ys[0] = c.xs[0] = 1; c.ys[1] = c.xs[1] = 5; emit_view(c);
+      /* a zero position stride (a row shares one draw), a gap of unused positions */
+      c = shaped(OP_FORWARD, dt, 32, 0.3, 5u, 3, tp3, 0); c.pstrided = 1; c.ps[0] = 100; c.ps[1] = 0; c.ps[2] = 1;
+      c.with_mask = 1; emit_view(c);
    }
+   /* the mask alone of a block */
+   c = shaped(OP_MASK, DT_F32, 8, 0.3, 5u, 2, tp, 0); c.pstrided = 1; c.ps[0] = 40; c.ps[1] = 1; emit_view(c);
    /* the mask alone, channel shape */
    c = shaped(OP_MASK, DT_F32, 8, 0.3, 5u, 4, nchw, 0xCu); emit_view(c);
 }
