@@ -59,6 +59,8 @@ typedef struct fcase {
    size_t dims[DROPOUT_MAX_RANK];
    ptrdiff_t strides[N_OPD][DROPOUT_MAX_RANK]; /* as accepted (contiguous by default) */
    unsigned broadcast;
+   int pstrided;                               /* position strides ps (dropout_desc_set_position_strides) */
+   uint64_t ps[DROPOUT_MAX_RANK];
    int accumulate;
    double sigma; float sigma_f32; int sigma_set;
    size_t bias_len; int bias_set;
@@ -81,6 +83,15 @@ static int counts(const fcase *c, uint64_t *numel, uint64_t *positions)
       if (!(c->broadcast >> d & 1u)) np *= k;
    }
    for (d = 0; d < c->rank; ++d) if (c->dims[d] == 0 && !(c->broadcast >> d & 1u)) np = 0;
+   if (c->pstrided) {   /* the span of the position strides (saturated: an invalid one is refused) */
+      np = 1;
+      for (d = 0; d < c->rank; ++d) {
+         uint64_t k = (uint64_t)c->dims[d];
+         if (k == 0) { if (c->ps[d]) { np = 0; break; } continue; }
+         if (c->ps[d] && k - 1 > (UINT64_MAX - np) / c->ps[d]) { np = UINT64_MAX; break; }
+         np += (k - 1) * c->ps[d];
+      }
+   }
    if (!empty && c->rank > 1) {   /* a non-empty shape's contiguous strides must fit ptrdiff_t */
       uint64_t inner = ne / (uint64_t)c->dims[0];
       if (inner > (uint64_t)PTRDIFF_MAX) return 0;
@@ -123,10 +134,35 @@ static ptrdiff_t offset_of(const fcase *c, const ptrdiff_t *s, uint64_t i, uint6
       uint64_t k = c->dims[d], id = i % k;
       i /= k;
       off += (ptrdiff_t)id * s[d];
-      if (!(c->broadcast >> d & 1u)) { mi += id * mstride; mstride *= k; }
+      if (c->pstrided) mi += id * c->ps[d];
+      else if (!(c->broadcast >> d & 1u)) { mi += id * mstride; mstride *= k; }
    }
    if (m) *m = mi;
    return off;
+}
+
+/* Whether position strides are ones the docs accept (docs/API.md): the last dim of more
+   than one element steps 0 or 1; the non-zero strides of the dims of more than one
+   element, smallest first, each pass the span reached by the smaller ones; the span fits
+   size_t. Read from the docs, not from the header: the smallest remaining stride is
+   picked each round (no sort). */
+static int pstrides_ok(const fcase *c)
+{
+   int d, last = -1, used[DROPOUT_MAX_RANK] = { 0 }, round;
+   uint64_t reach = 0;
+   for (d = 0; d < c->rank; ++d) if (c->dims[d] > 1) last = d;
+   if (last >= 0 && c->ps[last] > 1) return 0;
+   for (round = 0; round < c->rank; ++round) {
+      int pick = -1;
+      for (d = 0; d < c->rank; ++d)
+         if (!used[d] && c->dims[d] > 1 && c->ps[d] > 0 && (pick < 0 || c->ps[d] < c->ps[pick])) pick = d;
+      if (pick < 0) break;
+      used[pick] = 1;
+      if (c->ps[pick] <= reach) return 0;
+      if ((uint64_t)(c->dims[pick] - 1) > (UINT64_MAX - reach) / c->ps[pick]) return 0;
+      reach += (uint64_t)(c->dims[pick] - 1) * c->ps[pick];
+   }
+   return reach < (uint64_t)SIZE_MAX;
 }
 
 /* ---- buffers with canaries --------------------------------------------------------- */
@@ -473,6 +509,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       c.dims[d_i] = v == 255 ? (size_t)-1 / 3 : v == 254 ? ((size_t)1 << 31) + 1 : v % 7u;
    }
    c.broadcast = (flags & 1u) ? (unsigned)u8(&in) : 0u;
+   if ((flags & 128u) && !(flags & 16u) && c.rank >= 1 && c.rank <= DROPOUT_MAX_RANK) {
+      /* position strides: a tensor-parallel block's (the last dim 1, the others nested past
+         the span with gaps), with a zero stride, or anything small (often refused) */
+      unsigned mode = u8(&in) % 3u;
+      uint64_t reach = 0;
+      c.pstrided = 1;
+      for (d_i = c.rank - 1; d_i >= 0; --d_i) {
+         unsigned v = u8(&in);
+         if (mode == 2) c.ps[d_i] = v % 6u;
+         else if (mode == 1 && v % 4u == 0) c.ps[d_i] = 0;
+         else c.ps[d_i] = d_i == c.rank - 1 ? 1u : reach + 1u + v % 5u;
+         if (c.dims[d_i] > 1 && c.ps[d_i] && reach < UINT64_MAX / 2) reach += (uint64_t)(c.dims[d_i] - 1) * c.ps[d_i];
+      }
+   }
    if (c.rank < 1 || c.rank > DROPOUT_MAX_RANK) { numel = positions = 0; ok_counts = 1; }
    else ok_counts = counts(&c, &numel, &positions);
    want_positions = positions;   /* normals too: one per mask element */
@@ -539,6 +589,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       err = dropout_desc_set_broadcast(&d, c.broadcast);
       if ((err != DROPOUT_OK) != bad) fail("set_broadcast: a bit past the rank accepted, or a valid one refused");
       if (err != DROPOUT_OK) return 0;
+   }
+   if (c.pstrided) {
+      int want = c.broadcast ? DROPOUT_ERR_BROADCAST : pstrides_ok(&c) ? DROPOUT_OK : DROPOUT_ERR_POSITION_STRIDES;
+      uint64_t before = 0, after = 0;
+      (void)dropout_desc_positions(&d, &before);
+      err = dropout_desc_set_position_strides(&d, c.ps);
+      if (err != want) {
+         snprintf(msg, sizeof msg, "set_position_strides returned %d where the docs say %d (rank %d, strides %llu,%llu,%llu, dims %zu,%zu,%zu)",
+                  err, want, c.rank, (unsigned long long)c.ps[0], (unsigned long long)c.ps[1], (unsigned long long)c.ps[2],
+                  c.dims[0], c.dims[1], c.dims[2]);
+         fail(msg);
+      }
+      if (err != DROPOUT_OK) {
+         (void)dropout_desc_positions(&d, &after);
+         if (after != before) fail("a refused set_position_strides changed the descriptor's positions");
+         return 0;
+      }
    }
 
    /* strides of each operand */
@@ -787,6 +854,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          if (dropout_desc_init(&dc, (dropout_op)c.op, (dropout_dtype)c.dtype, &c.plan) != DROPOUT_OK ||
              dropout_desc_set_shape(&dc, c.rank, c.dims) != DROPOUT_OK ||
              (c.broadcast && dropout_desc_set_broadcast(&dc, c.broadcast) != DROPOUT_OK) ||
+             (c.pstrided && dropout_desc_set_position_strides(&dc, c.ps) != DROPOUT_OK) ||
              (c.accumulate && dropout_desc_set_grad(&dc, DROPOUT_GRAD_ACCUMULATE) != DROPOUT_OK) ||
              (c.sigma_set && dropout_desc_set_sigma(&dc, (double)c.sigma_f32) != DROPOUT_OK) ||
              (c.bias_set && dropout_desc_set_bias_len(&dc, c.bias_len) != DROPOUT_OK))
