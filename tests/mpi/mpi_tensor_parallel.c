@@ -8,7 +8,9 @@
    as its own row-major (ROWS, c1 - c0) slice: a column split is not one contiguous range of
    positions, so the rank makes one call per row, at offset off + b*WIDTH + c0. (A layout
    that stores each rank's slice at positions of its own would need no per-row calls, but
-   then the mask would change with the split: the positions must be the unsplit tensor's.)
+   then the mask would change with the split: the positions must be the unsplit tensor's.
+   The 1.0 descriptor runs the slice in one call at those positions, with position strides
+   {WIDTH, 1}: tests/api/test_position_strides.c. This test keeps the 0.1 calls.)
 
    Rank 0 gathers every slice's output, bit-packed mask and mask-free gradient and compares
    them with its own unsplit call: bytes for the values, bit (b, c) of the global mask
