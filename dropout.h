@@ -362,7 +362,7 @@ extern "C" {
    X(DROPOUT_ERR_PLAN_UNITS, -47,      /* plan (or d's plan): its units are not the draws the call makes */ \
      "plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused") \
    X(DROPOUT_ERR_POSITION_STRIDES, -48, /* dropout_desc_set_position_strides: two elements would draw one position */ \
-     "position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the last dim of more than one element steps other than 0 or 1 positions (give a transposed tensor the mask's order as its shape and its own layout as operand strides), or the span does not fit size_t")
+     "position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the span passes PTRDIFF_MAX, a rank-8 shape of dims all above 1 has a last dim stepping more than 1, or the fused op's last dim steps more than 1; and dropout_desc_new_step refuses a descriptor with position strides: it is a slice, whose step is the whole tensor's (dropout_gen_plan of the whole count, then dropout_plan_slice and dropout_desc_set_plan)")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1369,13 +1369,14 @@ DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);
    and the plan's count is their span, 1 + sum (dim_d - 1) * strides[d]. For a slice of a
    larger tensor whose mask is the whole's: tensor parallel's columns [c0, c1) of a (B, W)
    activation are shape {B, c1 - c0}, position strides {W, 1} and the plan
-   dropout_plan_slice(&whole, c0, (B - 1) * W + (c1 - c0)). A zero stride shares draws,
-   as a broadcast dim (not with dropout_desc_set_broadcast: DROPOUT_ERR_BROADCAST). Two
-   elements never draw one position: over the dims of more than one element, each
-   non-zero stride in increasing order passes the span of the smaller ones; and the last
-   dim of more than one element steps 0 or 1 (a transposed tensor: the mask's order as
-   the shape, its own layout as operand strides); else DROPOUT_ERR_POSITION_STRIDES. A
-   mask written or read covers the span. */
+   dropout_plan_slice(&whole, c0, (B - 1) * W + (c1 - c0)), set with dropout_desc_set_plan
+   each step (dropout_desc_new_step refuses it: DROPOUT_ERR_POSITION_STRIDES). A zero
+   stride shares draws, as a broadcast dim (not with dropout_desc_set_broadcast:
+   DROPOUT_ERR_BROADCAST). Two elements never draw one position: over the dims of more
+   than one element, each non-zero stride in increasing order passes the span of the
+   smaller ones; else DROPOUT_ERR_POSITION_STRIDES (also a span past PTRDIFF_MAX). A last
+   dim stepping more than 1 runs an element at a time. A mask written or read covers the
+   whole span: size it for the span, not the elements. */
 DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t *strides);
 DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode);
 DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma);       /* NOISE: finite, >= 0 */
@@ -4950,16 +4951,17 @@ static int dropout__shape_count(int rank, const size_t *dim, unsigned bcast, siz
    on it is a broadcast's empty dim); POSITION_STRIDES where two elements would draw one
    position: the non-zero strides over dims of more than one element, in increasing
    order, each past the span of the smaller ones (the nesting of every row-major order;
-   an interleaving that happens to be one-to-one is refused too: no guess). And the last
-   dim of more than one element steps 0 or 1 position: every backend's row loop draws a
-   row's positions as one run (or one decision), so the lowering keeps that dim's stride. */
+   an interleaving that happens to be one-to-one is refused too: no guess); at most
+   PTRDIFF_MAX positions (a plan's count). A last dim stepping more than one position
+   gets rows of one element from the lowering (dropout__geometry), so the 8 dims of a
+   rank-8 shape, all of more than one element, leave no room for it: refused. */
 static int dropout__pstride_span(int rank, const size_t *dim, const uint64_t *s, size_t *positions)
 {
    uint64_t span = 0, sorted[DROPOUT_MAX_RANK];
    size_t len[DROPOUT_MAX_RANK];
-   int d, k, n = 0, empty = 0;
-   for (d = rank - 1; d >= 0 && dim[d] <= 1; --d) {}
-   if (d >= 0 && s[d] > 1) return DROPOUT_ERR_POSITION_STRIDES;
+   int d, k, n = 0, empty = 0, wide = 0;
+   for (d = 0; d < rank; ++d) wide += dim[d] > 1;
+   if (wide == DROPOUT_MAX_RANK && s[rank - 1] > 1) return DROPOUT_ERR_POSITION_STRIDES;
    for (d = 0; d < rank; ++d) {
       if (dim[d] == 0 && s[d] != 0) empty = 1;
       if (dim[d] <= 1 || s[d] == 0) continue;
@@ -4972,7 +4974,7 @@ static int dropout__pstride_span(int rank, const size_t *dim, const uint64_t *s,
       if ((uint64_t)(len[k] - 1) > (UINT64_MAX - span) / sorted[k]) return DROPOUT_ERR_POSITION_STRIDES;
       span += (uint64_t)(len[k] - 1) * sorted[k];
    }
-   if (span >= (uint64_t)(size_t)-1) return DROPOUT_ERR_POSITION_STRIDES;   /* span + 1 positions fit size_t */
+   if (span >= (uint64_t)PTRDIFF_MAX) return DROPOUT_ERR_POSITION_STRIDES;   /* span + 1 positions: a plan's count */
    *positions = empty ? 0 : (size_t)span + 1;
    return DROPOUT_OK;
 }
@@ -5110,6 +5112,10 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    fused = row.cls == DROPOUT_CLASS_FUSED;
    if (fused && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
       return DROPOUT_ERR_BIAS_LEN;
+   /* the fused op's rows are its bias's (the GPU kernels count columns along a row): its
+      last dim, of more than one element, steps 0 or 1 position */
+   if (fused && d->dropout__pstrided && d->dropout__dim[rank - 1] > 1 && d->dropout__pstride[rank - 1] > 1)
+      return DROPOUT_ERR_POSITION_STRIDES;
    /* the tensors the op takes (the op list's IN, MOUT, MIN, CLASS), and no other */
    need_in = row.in;
    need_mask = row.mask_in;
@@ -5239,6 +5245,15 @@ static void dropout__geometry(int rank, const size_t *dim, unsigned bcast, const
          for (w = 0; w < DROPOUT__NW; ++w) st[w][r] = st[w][r + 1];
       }
       --n;
+   }
+   if (n < DROPOUT_MAX_RANK && ms[n - 1] > 1) {
+      /* a last dim stepping more than one position (position strides): rows of one
+         element, one decision each at its own position, since every backend's row loop
+         draws a row's positions as one run or takes one decision for it */
+      rdim[n] = 1;
+      ms[n] = 0;
+      for (w = 0; w < DROPOUT__NW; ++w) st[w][n] = 0;
+      ++n;
    }
    for (d = n; d < DROPOUT_MAX_RANK; ++d) {
       rdim[d] = 1;
@@ -5869,6 +5884,11 @@ DROPOUTDEF int dropout_desc_new_step(dropout_desc *d, dropout_gen *g)
    int kind;
    int err = dropout_desc_positions(d, &positions);
    if (err) return err;
+   /* a descriptor with position strides is a slice of a larger tensor: its step is the
+      whole tensor's (dropout_gen_plan of its count), then dropout_plan_slice and _set_plan;
+      reserving its own span would start every rank at the step's first position and
+      leave the next step inside this one */
+   if (d->dropout__pstrided) return DROPOUT_ERR_POSITION_STRIDES;
    err = dropout__gen_check(g);
    if (err) return err;
    kind = dropout__desc_kind(d);

@@ -504,11 +504,12 @@
   }
 
   /* positionStrides as dropout.h's dropout_desc_set_position_strides checks them: one per
-     dim, whole numbers; not with a broadcast (a zero stride is one); the last dim of more
-     than one element steps 0 or 1 (the kernels draw a row as one run in dropout.h; here
-     so that a call means the same on both); taken in increasing order over the dims of
-     more than one element, each non-zero stride passes the span of the smaller ones (no
-     two elements draw one position); the span fits the kernel's u32 mask index. */
+     dim, whole numbers; not with a broadcast (a zero stride is one); not a rank-8 shape
+     of dims all above 1 whose last dim steps more than 1 (dropout.h has no room for its
+     rows of one element; refused here too, so that a call means the same on both); taken
+     in increasing order over the dims of more than one element, each non-zero stride
+     passes the span of the smaller ones (no two elements draw one position); the span
+     fits the kernel's u32 mask index. */
   function positionStridesOf(s, shape, bc) {
     const rank = shape.length;
     if (!Array.isArray(s) || s.length !== rank) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: ${rank} strides are needed, one per dim`);
@@ -516,9 +517,7 @@
       if (!Number.isSafeInteger(v) || v < 0 || v > 0xFFFFFFFF) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${v} is not a whole number below 2^32`);
     });
     if (bc) fail('DROPOUT_ERR_BROADCAST', 'broadcast: not with positionStrides (a zero position stride is the broadcast)');
-    let last = rank - 1;
-    while (last >= 0 && shape[last] <= 1) --last;
-    if (last >= 0 && s[last] > 1) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: the last dim of more than one element (${last}) steps ${s[last]} positions; it steps 0 or 1 (a transposed tensor: the mask's order as the shape, its layout as strides)`);
+    if (rank === 8 && shape.every((d) => d > 1) && s[7] > 1) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: a rank-8 shape of dims all above 1 whose last dim steps ${s[7]} positions (more than 1: dropout.h refuses it)`);
     const dims = [];
     for (let d = 0; d < rank; ++d) if (shape[d] > 1 && s[d] > 0) dims.push([s[d], shape[d]]);
     dims.sort((a, b) => a[0] - b[0]);

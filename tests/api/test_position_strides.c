@@ -115,7 +115,7 @@ static unsigned rnd(unsigned n)
    order with gaps, some zero; every element against its own one-element call. */
 static void test_random_layouts(void)
 {
-   static float x[1024], y[1024], want;
+   static float x[1300], y[1300], want;   /* 6^4 elements at most, and one byte past */
    dropout_rule rule;
    int iter, bad = 0, ran = 0;
    CHECK(dropout_rule_init(&rule, 0.45, DROPOUT_BITS_16) == 0, "rule");
@@ -129,11 +129,11 @@ static void test_random_layouts(void)
       for (k = 0; k < rank; ++k) { dims[k] = rnd(6); if (rnd(4)) dims[k] += 1; numel *= dims[k]; order[k] = k; }
       for (k = rank - 1; k > 0; --k) { int j = (int)rnd((unsigned)k + 1), s = order[k]; order[k] = order[j]; order[j] = s; }
       for (inner = rank - 1; inner >= 0 && dims[inner] <= 1; --inner) {}
-      if (inner >= 0) {   /* the last dim of more than one element steps 0 or 1 */
+      if (inner >= 0 && rnd(2)) {   /* half the time the last dim steps 0 or 1 (a row is one run) */
          ps[inner] = rnd(5) == 0 ? 0 : 1;
          span = ps[inner] * (uint64_t)(dims[inner] - 1);
-      }
-      for (k = 0; k < rank; ++k) {   /* the others in a random order, each past the span */
+      } else inner = -1;
+      for (k = 0; k < rank; ++k) {   /* the others (or all) in a random order, each past the span */
          dd = order[k];
          if (dd == inner) continue;
          if (rnd(5) == 0) { ps[dd] = 0; continue; }
@@ -170,7 +170,7 @@ static void test_random_layouts(void)
       CHECK(((const uint8_t *)y)[numel * 4] == 0xA5, "iter %d: a byte past the output written", iter);
    }
    CHECK(bad == 0 && ran > 2500, "%d elements differ from their own one-element call (%d layouts ran)", bad, ran);
-   case_end("position strides: 3000 random layouts (rank 1-4, empty dims, zero strides, any dim order, gaps, near 2^64) == each element's one-element call at pos + sum i_d s_d");
+   case_end("position strides: 3000 random layouts (rank 1-4, empty dims, zero strides, any dim order, gaps, last dims stepping more than 1, near 2^64) == each element's one-element call at pos + sum i_d s_d");
 }
 
 /* The refusals, each leaving the descriptor as it was */
@@ -200,9 +200,23 @@ static void test_refusals(void)
    rc = dropout_desc_set_position_strides(&d, inter);
    CHECK(rc == DROPOUT_ERR_POSITION_STRIDES, "{3, 1} on {4, 4} (position 3 twice): %d", rc);
    rc = dropout_desc_set_position_strides(&d, inner2);
-   CHECK(rc == DROPOUT_ERR_POSITION_STRIDES, "{1, 4} on {4, 4} (the last dim steps 4; one-to-one, but no backend draws it): %d", rc);
+   CHECK(rc == 0, "{1, 4} on {4, 4} (a transposed order: rows of one element) refused: %d", rc);
+   CHECK(dropout_desc_set_position_strides(&d, NULL) == 0, "clear");
+   {   /* rank 8, every dim of 2, the last stepping 2: no room for rows of one element */
+      const size_t d8[8] = { 2, 2, 2, 2, 2, 2, 2, 2 };
+      const uint64_t s8[8] = { 1, 4, 8, 16, 32, 64, 128, 2 }, s8ok[8] = { 128, 64, 32, 16, 8, 4, 2, 1 };
+      dropout_desc e;
+      CHECK(dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan) == 0 && dropout_desc_set_shape(&e, 8, d8) == 0, "rank 8");
+      CHECK(dropout_desc_set_position_strides(&e, s8) == DROPOUT_ERR_POSITION_STRIDES, "rank 8, the last dim stepping 2");
+      CHECK(dropout_desc_set_position_strides(&e, s8ok) == 0, "rank 8, row-major");
+   }
    rc = dropout_desc_set_position_strides(&d, huge);
    CHECK(rc == DROPOUT_ERR_POSITION_STRIDES, "a span past size_t: %d", rc);
+   {
+      const uint64_t justover[2] = { (uint64_t)PTRDIFF_MAX / 3, 1 };   /* span 3 * that + 3 + 1 > PTRDIFF_MAX */
+      rc = dropout_desc_set_position_strides(&d, justover);
+      CHECK(rc == DROPOUT_ERR_POSITION_STRIDES, "a span past PTRDIFF_MAX (no plan has that count): %d", rc);
+   }
    CHECK(strstr(dropout_strerror(DROPOUT_ERR_POSITION_STRIDES), "position strides") != NULL, "the message names the argument");
    /* with broadcast: one or the other */
    CHECK(dropout_desc_set_broadcast(&d, 1u) == 0, "broadcast");
@@ -217,12 +231,10 @@ static void test_refusals(void)
    t.out = y; t.in = x;
    rc = dropout_run(&d, &t);
    CHECK(rc == DROPOUT_ERR_SHAPE_COUNT && ((uint8_t *)y)[0] == 0x5A, "a plan of the element count, not the span: %d", rc);
-   /* new_step reserves the span */
+   /* new_step refuses: a slice's step is the whole tensor's, reserved apart */
    CHECK(dropout_gen_init(&g, dropout_key_make(3, 0)) == 0, "gen");
-   CHECK(dropout_desc_new_step(&d, &g) == 0, "new_step");
-   CHECK(dropout_gen_plan(&g, &rule, 1, &plan) == 0 && plan.pos == 34, "new_step reserved %llu positions, not the span 34",
-         (unsigned long long)plan.pos);
-   CHECK(dropout_run(&d, &t) == 0, "run after new_step");
+   CHECK(dropout_desc_new_step(&d, &g) == DROPOUT_ERR_POSITION_STRIDES, "new_step on position strides");
+   CHECK(dropout_gen_plan(&g, &rule, 1, &plan) == 0 && plan.pos == 0, "the refused new_step moved g to %llu", (unsigned long long)plan.pos);
    /* NULL clears; a new shape clears */
    CHECK(dropout_desc_set_position_strides(&d, NULL) == 0 && dropout_desc_positions(&d, &n) == 0 && n == 16, "NULL clears: %llu",
          (unsigned long long)n);
@@ -238,7 +250,21 @@ static void test_refusals(void)
       CHECK(dropout_desc_set_shape(&f, 1, d4) == 0 && dropout_desc_set_position_strides(&f, one) == 0, "fused");
       CHECK(dropout_desc_set_bias_len(&f, 2) == DROPOUT_ERR_BIAS_LEN, "bias_len reshaping a position-strided shape");
    }
-   case_end("position strides: refusals (shared positions, a last dim stepping 4, a span past size_t, with broadcast, NULL d), nothing changed; count = span; new_step reserves the span; NULL and set_shape clear");
+   {  /* the fused op's last dim (its bias's) steps 0 or 1: refused at run, nothing written */
+      const size_t d23[2] = { 2, 3 };
+      const uint64_t t23[2] = { 1, 2 };
+      static float b3[3], r6[6];
+      dropout_desc f;
+      CHECK(dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make(0), 6) == 0, "plan");
+      CHECK(dropout_desc_init(&f, DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F32, &plan) == 0 &&
+            dropout_desc_set_shape(&f, 2, d23) == 0 && dropout_desc_set_position_strides(&f, t23) == 0, "fused 2x3");
+      memset(&t, 0, sizeof t);
+      memset(y, 0x5A, sizeof y);
+      t.out = y; t.in = x; t.bias = b3; t.residual = r6;
+      rc = dropout_run(&f, &t);
+      CHECK(rc == DROPOUT_ERR_POSITION_STRIDES && ((uint8_t *)y)[0] == 0x5A, "the fused op with its last dim stepping 2: %d", rc);
+   }
+   case_end("position strides: refusals (shared positions, a span past PTRDIFF_MAX, rank 8 with no room, with broadcast, NULL d, new_step, the fused op's last dim), nothing changed; a transposed order accepted; count = span; NULL and set_shape clear");
 }
 
 int main(void)

@@ -788,14 +788,16 @@ static void test_position_strides(void)
    for (i = 0; i < PB * PW; ++i) x[i] = (float)(i % 29) - 3.0f;
    CHECK(dropout_rule_init(&rule, 0.35, DROPOUT_BITS_8) == 0, "rule");
    CHECK(dropout_plan_at(&whole, &rule, dropout_key_make(3, 4), dropout_pos_make(77), PB * PW) == 0, "plan");
-   for (R = 1; R <= 4; ++R)
+   for (R = 1; R <= 70; R = R < 4 ? R + 1 : R + 66)   /* 1-4, then 70 ranks: blocks of one and two columns */
       for (r = 0; r < R; ++r)
-         for (tr = 0; tr < 2; ++tr)
+         for (tr = 0; tr < 3; ++tr)
             for (k = 0; k < 3; ++k) {
                const int c0 = PW * r / R, cw = PW * (r + 1) / R - c0;
-               const size_t dims[2] = { PB, (size_t)cw };
-               const uint64_t ps[2] = { PW, 1 };
-               const ptrdiff_t colmajor[2] = { 1, PB };   /* tr: the slice stored (cw, B) */
+               /* tr 2: the mask's order transposed, (cw, B) with position strides {1, W}:
+                  rows of one element */
+               const size_t dims[2] = { tr == 2 ? (size_t)cw : (size_t)PB, tr == 2 ? (size_t)PB : (size_t)cw };
+               const uint64_t ps[2] = { tr == 2 ? 1u : (uint64_t)PW, tr == 2 ? (uint64_t)PW : 1u };
+               const ptrdiff_t colmajor[2] = { 1, PB };   /* tr 1: the slice stored (cw, B) */
                dropout_desc d;
                dropout_tensors t;
                dropout_job job;
@@ -804,8 +806,8 @@ static void test_position_strides(void)
                if (!rc) rc = dropout_desc_init(&d, ops[k], DROPOUT_DTYPE_F32, &part);
                if (!rc) rc = dropout_desc_set_shape(&d, 2, dims);
                if (!rc) rc = dropout_desc_set_position_strides(&d, ps);
-               if (!rc && tr) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, colmajor);
-               if (!rc && tr) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, colmajor);
+               if (!rc && tr == 1) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, colmajor);
+               if (!rc && tr == 1) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, colmajor);
                CHECK(rc == 0, "setup: %s", dropout_strerror(rc));
                memset(&t, 0, sizeof t);
                memset(cpu, 0, sizeof cpu); memset(gpu, 0, sizeof gpu);
@@ -823,8 +825,8 @@ static void test_position_strides(void)
                if (k == 0) CHECK(memcmp(mcpu, mgpu, sizeof mcpu) == 0, "%d ranks, rank %d: mask differs", R, r);
                ++cases;
             }
-   CHECK(cases == 2 * 3 * 10, "%d cases", cases);
-   case_end("emulated dropout_cuda_run with position strides: tensor parallel's column slices (1-4 ranks, row- and column-major), forward + mask, both backwards == dropout_run");
+   CHECK(cases == 3 * 3 * 80, "%d cases", cases);
+   case_end("emulated dropout_cuda_run with position strides: tensor parallel's column slices (1-4 and 70 ranks: blocks of one column; row- and column-major; the mask's order transposed), forward + mask, both backwards == dropout_run");
 }
 
 /* dropout_cuda_advance's arithmetic: a device position never wraps to step 0's positions;

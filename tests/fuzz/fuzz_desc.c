@@ -141,17 +141,17 @@ static ptrdiff_t offset_of(const fcase *c, const ptrdiff_t *s, uint64_t i, uint6
    return off;
 }
 
-/* Whether position strides are ones the docs accept (docs/API.md): the last dim of more
-   than one element steps 0 or 1; the non-zero strides of the dims of more than one
-   element, smallest first, each pass the span reached by the smaller ones; the span fits
-   size_t. Read from the docs, not from the header: the smallest remaining stride is
-   picked each round (no sort). */
+/* Whether position strides are ones the docs accept (docs/API.md): not a rank-8 shape whose
+   dims are all above 1 with a last dim stepping more than 1; the non-zero strides of the
+   dims of more than one element, smallest first, each pass the span reached by the
+   smaller ones; at most PTRDIFF_MAX positions. Read from the docs, not from the header:
+   the smallest remaining stride is picked each round (no sort). */
 static int pstrides_ok(const fcase *c)
 {
-   int d, last = -1, used[DROPOUT_MAX_RANK] = { 0 }, round;
+   int d, wide = 0, used[DROPOUT_MAX_RANK] = { 0 }, round;
    uint64_t reach = 0;
-   for (d = 0; d < c->rank; ++d) if (c->dims[d] > 1) last = d;
-   if (last >= 0 && c->ps[last] > 1) return 0;
+   for (d = 0; d < c->rank; ++d) if (c->dims[d] > 1) ++wide;
+   if (wide == DROPOUT_MAX_RANK && c->ps[c->rank - 1] > 1) return 0;
    for (round = 0; round < c->rank; ++round) {
       int pick = -1;
       for (d = 0; d < c->rank; ++d)
@@ -162,7 +162,7 @@ static int pstrides_ok(const fcase *c)
       if ((uint64_t)(c->dims[pick] - 1) > (UINT64_MAX - reach) / c->ps[pick]) return 0;
       reach += (uint64_t)(c->dims[pick] - 1) * c->ps[pick];
    }
-   return reach < (uint64_t)SIZE_MAX;
+   return reach < (uint64_t)PTRDIFF_MAX;
 }
 
 /* ---- buffers with canaries --------------------------------------------------------- */
@@ -707,6 +707,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       if (c.op == DROPOUT_OP_NOISE && !c.sigma_set) { invalid = 1; why = "NOISE without sigma"; }   /* NOISE needs its sigma */
       /* an explicit bias length must be the last dim (and not 0); the default is the last dim */
       if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.bias_set && (c.bias_len == 0 || c.bias_len != c.dims[c.rank - 1])) { invalid = 1; why = "a bias length other than the last dim"; }
+      /* the fused op's last dim (its bias's) steps 0 or 1 position */
+      if (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.pstrided && c.dims[c.rank - 1] > 1 && c.ps[c.rank - 1] > 1) { invalid = 1; why = "the fused op's last dim stepping more than 1 position"; }
       err = dropout_desc_positions(&d, &pos_of_shape);
       if (err == DROPOUT_OK && uses_draws(c.op) && pos_of_shape != want_positions) {
          snprintf(msg, sizeof msg, "desc_positions says %llu, the shape draws %llu", (unsigned long long)pos_of_shape, (unsigned long long)want_positions);

@@ -397,12 +397,13 @@ static void views(int op, int dtype)
       }
       if (op != DROPOUT_OP_BIAS_DROPOUT_ADD && rnd() % 3u == 0) c.broadcast = (unsigned)(rnd() % (1u << c.rank));
       if (c.broadcast == (1u << c.rank) - 1u) c.broadcast = 0;
-      if (!c.broadcast && op != DROPOUT_OP_BIAS_DROPOUT_ADD && rnd() % 3u == 0) {   /* position strides: the last dim of more than one element 0 or 1, the rest nested with gaps */
+      if (!c.broadcast && op != DROPOUT_OP_BIAS_DROPOUT_ADD && rnd() % 3u == 0) {   /* position strides: half the time the last dim of more than one element steps 0 or 1, the rest nested with gaps */
          uint64_t pspan = 0;
          int inner;
          c.pstrided = 1;
          for (inner = c.rank - 1; inner >= 0 && c.dims[inner] <= 1; --inner) {}
-         if (inner >= 0) { c.pstrides[inner] = rnd() % 5u ? 1u : 0u; pspan = c.pstrides[inner] * (c.dims[inner] - 1u); }
+         if (inner >= 0 && rnd() % 2u) { c.pstrides[inner] = rnd() % 5u ? 1u : 0u; pspan = c.pstrides[inner] * (c.dims[inner] - 1u); }
+         else inner = -1;   /* every dim nested: a last dim stepping more than 1, rows of one element */
          for (dd = c.rank - 1; dd >= 0; --dd) {
             if (dd == inner) continue;
             c.pstrides[dd] = rnd() % 5u ? pspan + 1u + rnd() % 40u : 0u;

@@ -306,6 +306,7 @@ static void views(void)
    static const size_t nchw[] = { 2, 3, 5, 7 }, tbf[] = { 4, 3, 33 }, mat[] = { 33, 65 }, flip[] = { 4, 130 };
    static const size_t rows[] = { 5, 64 }, pad[] = { 3, 31 }, path[] = { 6, 2, 3, 5 }, r8[] = { 2, 1, 3, 1, 2, 2, 1, 3 };
    static const size_t odd[] = { 7, 9 }, col[] = { 3, 1 }, row1[] = { 1, 4 }, tp[] = { 5, 13 }, tp3[] = { 3, 4, 9 };
+   static const size_t tp1[] = { 5, 1 }, tpt[] = { 13, 5 };
    vcase c;
    int dt;
    for (dt = 0; dt < N_DT; ++dt) {
@@ -344,6 +345,11 @@ static void views(void)
       c.op = OP_APPLY_MASK; emit_view(c);
       c = shaped(OP_FORWARD, dt, 16, 0.5, 0u - 300u, 2, tp, 0); c.pstrided = 1; c.ps[0] = 40; c.ps[1] = 1;
       c.ys[0] = c.xs[0] = 1; c.ys[1] = c.xs[1] = 5; emit_view(c);
+      /* a block of one column (rows of one element), and the mask's order transposed */
+      c = shaped(OP_FORWARD, dt, 8, 0.3, 1000u + 39u, 2, tp1, 0); c.pstrided = 1; c.ps[0] = 40; c.ps[1] = 1;
+      c.with_mask = 1; emit_view(c);
+      c = shaped(OP_FORWARD, dt, 16, 0.3, 1000u + 17u, 2, tpt, 0); c.pstrided = 1; c.ps[0] = 1; c.ps[1] = 40;
+      c.with_mask = 1; emit_view(c);
       /* a zero position stride (a row shares one draw), a gap of unused positions */
       c = shaped(OP_FORWARD, dt, 32, 0.3, 5u, 3, tp3, 0); c.pstrided = 1; c.ps[0] = 100; c.ps[1] = 0; c.ps[2] = 1;
       c.with_mask = 1; emit_view(c);
