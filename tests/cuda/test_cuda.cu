@@ -439,16 +439,20 @@ static void test_graph(void)
    uint64_t end;
    CU(cudaMemcpy(&end, doff, 8, cudaMemcpyDeviceToHost));
    if (ok && end != off0 + 4 * n) { ok = 0; strcpy(why, "device position did not advance by n per replay"); }
+   /* the forward from the device position as it is now must write nothing to a zeroed y */
+   auto nothing_written = [&](const char *where) {
+      CU(cudaMemset(dy, 0, n * 4));
+      int r = dropout_cuda_run(&fw, &tf, cs);
+      CU(cudaStreamSynchronize(cs));
+      CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
+      for (size_t i = 0; i < n && ok; ++i)
+         if (hy[i] != 0.0f) { ok = 0; snprintf(why, sizeof why, "element %zu written %s (rc %d)", i, where, r); }
+   };
    /* a run-time position whose run would pass 2^64: nothing written */
    {
       uint64_t bad = UINT64_MAX - 10;
       CU(cudaMemcpy(doff, &bad, 8, cudaMemcpyHostToDevice));
-      CU(cudaMemset(dy, 0, n * 4));
-      rc = dropout_cuda_run(&fw, &tf, cs);
-      CU(cudaStreamSynchronize(cs));
-      CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
-      for (size_t i = 0; i < n && ok; ++i)
-         if (hy[i] != 0.0f) { ok = 0; snprintf(why, sizeof why, "element %zu written past 2^64 positions (rc %d)", i, rc); }
+      nothing_written("past 2^64 positions");
    }
    /* an advance that would wrap parks the position at 2^64 - 1, where nothing is drawn (a
       wrap to 0 would replay step 0's masks) */
@@ -462,12 +466,7 @@ static void test_graph(void)
       if (ok && (rc || got != UINT64_MAX || saved != near)) {
          ok = 0; snprintf(why, sizeof why, "advance past 2^64: rc %d, position %llu, saved %llu", rc, (unsigned long long)got, (unsigned long long)saved);
       }
-      CU(cudaMemset(dy, 0, n * 4));
-      rc = dropout_cuda_run(&fw, &tf, cs);
-      CU(cudaStreamSynchronize(cs));
-      CU(cudaMemcpy(hy.data(), dy, n * 4, cudaMemcpyDeviceToHost));
-      for (size_t i = 0; i < n && ok; ++i)
-         if (hy[i] != 0.0f) { ok = 0; snprintf(why, sizeof why, "element %zu written from a parked position (rc %d)", i, rc); }
+      nothing_written("from a parked position");
    }
    report("graph capture: replays advance the device position; backward reads the saved one; past 2^64 nothing is written; an advance past 2^64 parks at 2^64 - 1", ok, why);
    cudaGraphExecDestroy(ge); cudaGraphDestroy(g); cudaStreamDestroy(cs);
