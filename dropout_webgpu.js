@@ -509,7 +509,8 @@
      rows of one element; refused here too, so that a call means the same on both); taken
      in increasing order over the dims of more than one element, each non-zero stride
      passes the span of the smaller ones (no two elements draw one position); the span
-     fits the kernel's u32 mask index. */
+     fits the kernel's u32 mask index. Returns the kernel's mask strides and the positions
+     they draw: the span + 1, or 0 where a dim of no element has a stride (dropout.h's). */
   function positionStridesOf(s, shape, bc) {
     const rank = shape.length;
     if (!Array.isArray(s) || s.length !== rank) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: ${rank} strides are needed, one per dim`);
@@ -527,7 +528,8 @@
       span += v * (n - 1);
       if (span >= 0xFFFFFFFF) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: they span more than 2^32 - 1 positions`);
     }
-    return s.map((v, i) => (shape[i] > 1 ? v : 0));
+    const empty = shape.some((d, i) => d === 0 && s[i] !== 0);
+    return { mstride: s.map((v, i) => (shape[i] > 1 ? v : 0)), positions: empty ? 0 : span + 1 };
   }
 
   /* A call's view (docs/SPEC.md V.1 and section 13): shape (rank 1 .. 8), broadcast (bit d:
@@ -558,8 +560,7 @@
       if (!b) positions *= shape[d];
     }
     if (call.positionStrides != null) {
-      mstride = positionStridesOf(call.positionStrides, shape, bc);
-      positions = shape.some((d, i) => d === 0 && mstride[i] !== 0) ? 0 : 1 + shape.reduce((a, d, i) => a + (d > 0 ? (d - 1) * mstride[i] : 0), 0);
+      ({ mstride, positions } = positionStridesOf(call.positionStrides, shape, bc));
       if (positions !== count) fail('DROPOUT_ERR_SHAPE_COUNT', `count: ${count}, but the position strides span ${positions} positions`);
     }
     if (positions !== count) fail('DROPOUT_ERR_SHAPE_COUNT', `count: ${count}, but the shape with this broadcast draws ${positions} positions`);

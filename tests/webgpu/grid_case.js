@@ -128,6 +128,8 @@
         'DROPOUT_ERR_POSITION_STRIDES', 'positionStrides', 'rank-8'],
       ['position strides with a broadcast', { shape: [4, 4], count: 4, broadcast: 1, positionStrides: [0, 1] }, 'DROPOUT_ERR_BROADCAST', 'broadcast', 'positionStrides'],
       ['position strides: count other than their span', { shape: [4, 4], positionStrides: [10, 1] }, 'DROPOUT_ERR_SHAPE_COUNT', 'count', 'span'],
+      // a dim of no element with a stride: no positions (dropout.h's count), not the span of the others
+      ['position strides on an empty dim', { shape: [2, 0], count: 2, positionStrides: [1, 1] }, 'DROPOUT_ERR_SHAPE_COUNT', 'count', 'span 0'],
       ['zero output stride', { shape: [4, 4], strides: { y: [0, 1] } }, 'DROPOUT_ERR_STRIDE', 'strides.y'],
       ['output elements sharing memory', { shape: [4, 4], strides: { y: [2, 1] } }, 'DROPOUT_ERR_OVERLAP', 'strides.y'],
       ['a view past the buffer', { shape: [4, 4], strides: { x: [40, 1] } }, 'DROPOUT_ERR_STRIDE', 'x'],
