@@ -7,6 +7,7 @@
 #                         output is shown indented; a crash or a non-zero exit without a
 #                         FAIL line is a FAIL of its own, and so is a program that prints
 #                         no result
+#   build_trainer NAME OUT  examples/train_mlp.c as `make demo` builds it (once a run)
 #   tally                 the closing lines; the last is "N passed, M failed, K skipped"
 #   $CC  $WARN  $CFLAGS_TEST (= -std=c99 -O2 $WARN)  $BUILD (outputs: $BUILD/<area>/)
 # C tests include "dropout.h" and "check.h", built with -I. -Itests from the repository root.
@@ -45,6 +46,21 @@ build() {
    name=$1; shift
    if "$@" >"$BUILD/$name.build.log" 2>&1; then say "BUILD ok $name"
    else say "FAIL build $name: $(head -c 600 "$BUILD/$name.build.log" | tr '\n' ' ')"; fi
+}
+
+# build_trainer NAME OUT: examples/train_mlp.c built as `make demo` builds it, copied to OUT,
+# said like build's NAME. Four areas run it (docs, examples, mpi, tutorial); the compile
+# (about 5 s of CPU) is done once a run, in $BUILD/shared/ (emptied by tests/run.sh).
+build_trainer() {
+   mkdir -p "$BUILD/shared"
+   if [ ! -e "$BUILD/shared/train_mlp.rc" ]; then
+      $CC -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp.c -o "$BUILD/shared/train_mlp" \
+         -lpthread -lm >"$BUILD/shared/train_mlp.build.log" 2>&1
+      echo $? >"$BUILD/shared/train_mlp.rc"
+   fi
+   rm -f "$2"
+   if [ "$(cat "$BUILD/shared/train_mlp.rc")" = 0 ] && cp "$BUILD/shared/train_mlp" "$2"; then say "BUILD ok $1"
+   else say "FAIL build $1: $(head -c 600 "$BUILD/shared/train_mlp.build.log" | tr '\n' ' ')"; fi
 }
 
 tally() {

@@ -81,6 +81,7 @@ run_main="$run_main $run_last"
 if [ "${TEST_LANES:-2}" = 1 ] || [ -z "${run_main# }" ] || [ -z "$run_lane" ]; then
    run_main=$run_areas; run_lane=""
 fi
+rm -rf "$BUILD/shared"   # what tests/lib.sh builds once a run (build_trainer)
 run_lane_dir=$BUILD/lane
 rm -rf "$run_lane_dir"; mkdir -p "$run_lane_dir"
 if [ -n "$run_lane" ]; then

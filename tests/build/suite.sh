@@ -70,7 +70,7 @@ done
 if [ -n "$sb_san" ]; then
    for sb_t in test_dropout test_stream; do
       rm -f "$sb_dir/san_$sb_t"
-      sb_bg "asan_ubsan_$sb_t" $sb_san -std=c99 -O1 -g $WARN -fsanitize=address,undefined -fno-sanitize-recover=all \
+      sb_bg "asan_ubsan_$sb_t" $sb_san -std=c99 -O1 -g1 $WARN -fsanitize=address,undefined -fno-sanitize-recover=all \
          -fno-omit-frame-pointer -I. -Itests tests/core/$sb_t.c -o "$sb_dir/san_$sb_t"
    done
 fi

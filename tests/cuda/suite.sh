@@ -3,8 +3,8 @@
 # needs: cc; optional c++, nvcc + g++ (else SKIP); the GPU runs are `make test-cuda`
 #  1. the kernel bodies over emulated grids, built by the host compiler as C99 (the runner's
 #     build of tests/cuda/test_cuda_logic.c, the rule) and here as C++;
-#  2. nvcc compiles every kernel for sm_75 (before the paired f16/bf16 conversions; through
-#     ptxas) and sm_90 (with them, to PTX; sm_80 compiles the same source as sm_90) with
+#  2. nvcc compiles every kernel to PTX for compute_75 (before the paired f16/bf16
+#     conversions) and compute_90 (with them; sm_80 compiles the same source as sm_90) with
 #     warnings as errors (tests/cuda/test_cuda.cu instantiates them all), and for sm_90:
 #     tests/cuda/variants_cuda.cu, tests/cuda/test_cuda_run.cu (dropout_cuda_run against dropout_run),
 #     tests/cuda/test_cuda_v0.cu (a 0.1.0 program under DROPOUT_V0_API), the trainer

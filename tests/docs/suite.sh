@@ -21,17 +21,15 @@ mkdir -p "$DOCS"
 
 # -- 5 starts first: the trainer runs while the quick checks below run --------------------
 docs_demo=0
-if $CC -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp.c -o "$DOCS/train_mlp" \
-      -lpthread -lm >"$DOCS/train_mlp.build.log" 2>&1; then
+build_trainer docs_train_mlp "$DOCS/train_mlp"
+if [ -x "$DOCS/train_mlp" ]; then
    docs_demo=1
    docs_pids=""
    for s in 1 2 3 4 5; do
       "$DOCS/train_mlp" --seed $s --threads 1 --out "$DOCS/seed$s" >"$DOCS/seed$s.out" 2>&1 &
       docs_pids="$docs_pids $!"
    done
-else
-   say "FAIL docs: the trainer does not build: $(head -c 400 "$DOCS/train_mlp.build.log" | tr '\n' ' ')"
-fi
+fi   # (a trainer that does not build is build_trainer's FAIL)
 
 # -- 1. the version -------------------------------------------------------------------------
 docs_macro() { sed -n "s/^#define DROPOUT_VERSION_$1 \\([0-9][0-9]*\\)\$/\\1/p" dropout.h; }

@@ -18,7 +18,7 @@ rm -rf "$ex_dir"
 mkdir -p "$ex_dir/figures" "$ex_dir/selftest"
 
 # the demo at full length (about 4 s) runs in the background while the rest goes on
-build ex_train_mlp $CC -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp.c -o "$ex_dir/train_mlp" -lpthread -lm
+build_trainer ex_train_mlp "$ex_dir/train_mlp"
 ex_demo_pid=""
 if [ -x "$ex_dir/train_mlp" ]; then
    "$ex_dir/train_mlp" --threads 2 --out "$ex_dir/figures" >"$ex_dir/train_mlp.out" 2>&1 &

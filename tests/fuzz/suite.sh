@@ -21,7 +21,7 @@ fz_root=$(pwd)
 #    warnings of its own)
 fz_san="-fsanitize=address"
 if ! echo 'int main(void){return 0;}' | $CC $fz_san -x c - -o "$fz_dir/probe" >/dev/null 2>&1; then fz_san=""; fi
-if $CC -std=c99 -O1 -g $WARN $fz_san -DFUZZ_MAIN -I. "$fz_src" -o "$fz_dir/replay" >"$fz_dir/replay.build.log" 2>&1; then
+if $CC -std=c99 -O1 -g1 $WARN $fz_san -DFUZZ_MAIN -I. "$fz_src" -o "$fz_dir/replay" >"$fz_dir/replay.build.log" 2>&1; then
    run_prog fuzz_replay "$fz_dir/replay" "$fz_corpus"/*
 else
    say "FAIL build fuzz replay: $(head -c 600 "$fz_dir/replay.build.log" | tr '\n' ' ')"
@@ -47,7 +47,7 @@ if ! command -v "$FUZZ_CLANG" >/dev/null 2>&1; then
 elif ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' |
       "$FUZZ_CLANG" -fsanitize=fuzzer -x c - -o "$fz_dir/probe_fuzzer" >/dev/null 2>&1; then
    say "SKIP fuzz: $FUZZ_CLANG has no libFuzzer runtime (Debian: libclang-rt-14-dev)"
-elif ! "$FUZZ_CLANG" -std=c99 -O1 -g $WARN -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+elif ! "$FUZZ_CLANG" -std=c99 -O1 -g1 $WARN -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
       -I. "$fz_src" -o "$fz_dir/fuzz_desc" >"$fz_dir/fuzz.build.log" 2>&1; then
    say "FAIL build fuzz: $(head -c 600 "$fz_dir/fuzz.build.log" | tr '\n' ' ')"
 else

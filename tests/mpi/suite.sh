@@ -32,8 +32,7 @@ mpi_hash() { sed -n 's/^weights \([0-9a-f]\{16\}\) .*/\1/p' "$1"; }
 # 1. the serial half, which needs no MPI, against the single-process trainer
 build train_mlp_mpi_serial $CC -std=c99 -O2 $WARN -ffp-contract=off -DTRAIN_MLP_NO_MPI -I. \
    examples/train_mlp_mpi.c -o "$mpi_dir/train_mlp_serial" -lpthread -lm
-build train_mlp_for_mpi $CC -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp.c \
-   -o "$mpi_dir/train_mlp" -lpthread -lm
+build_trainer train_mlp_for_mpi "$mpi_dir/train_mlp"
 mpi_tm=
 if [ -x "$mpi_dir/train_mlp" ]; then
    "$mpi_dir/train_mlp" --quick --threads 1 --out "$mpi_dir/pictures" >"$mpi_dir/train_mlp.out" 2>&1
