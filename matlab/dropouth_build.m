@@ -13,6 +13,9 @@ function out = dropouth_build(outdir)
   root = fileparts(here);
   if nargin < 1, outdir = here; end
   src = fullfile(here, 'dropouth_mex.c');
+  % a gateway this session has loaded stays loaded through a rebuild (Octave warns only when
+  % interactive, MATLAB not at all): the old build would go on running, with the old bits
+  clear('dropouth_mex');
   if exist('OCTAVE_VERSION', 'builtin')
     out = fullfile(outdir, 'dropouth_mex.mex');
     % Octave 7's mkoctfile does not quote -o when it links: a folder with a space in its

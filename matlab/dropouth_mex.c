@@ -107,24 +107,22 @@ static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, co
    uint64_t v = 0;
    const char *why = "must be a real scalar";
    char got[96] = "";
-   if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) {
-      /* MATLAB's integer arithmetic saturates: a Position advanced by pos = pos + numel(x)
-       * stops at its class's intmax and would draw the same mask at every later step.
-       * intmax of every integer class is refused, uint64's too: like the C generator, a
-       * Position never starts at the stream's last position, 2^64 - 1, so a uint64 that
-       * stopped there is never a call (a double stops being exact at 2^53, refused). */
-      mxClassID k = mxGetClassID(a);
-      uint64_t top = k == mxUINT64_CLASS ? UINT64_MAX :
-                     k == mxUINT32_CLASS ? UINT32_MAX : k == mxUINT16_CLASS ? UINT16_MAX :
-                     k == mxUINT8_CLASS ? UINT8_MAX : k == mxINT64_CLASS ? (uint64_t)INT64_MAX :
-                     k == mxINT32_CLASS ? (uint64_t)INT32_MAX : k == mxINT16_CLASS ? (uint64_t)INT16_MAX :
-                     k == mxINT8_CLASS ? (uint64_t)INT8_MAX : 0;
-      if (!(top && v == top && strcmp(name, "Position") == 0)) return v;
-      why = k == mxUINT64_CLASS
-               ? "is intmax('uint64'), the stream's last position, where uint64 addition stops "
-                 "(pos + numel(x) stays there: the same mask at every later step); no call starts there"
-               : "is intmax of its class, where integer arithmetic saturates (pos + numel(x) stops "
-                 "there: the same mask at every later step); keep positions as uint64";
+   /* MATLAB's integer arithmetic saturates. A counter kept in a narrow class stops at its
+    * intmax (a uint8 stream per layer at 255, an int32 position at 2^31 - 1), and a value
+    * moved off it afterwards no longer shows it: every later call draws a mask drawn
+    * already. So the only integer class taken is uint64, which saturates only at the
+    * stream's end: a Position of intmax('uint64') is refused (like the C generator, no call
+    * starts at the stream's last position, 2^64 - 1), so a uint64 that stopped there never
+    * draws. A double stops being exact at 2^53, refused in dh_uint. */
+   mxClassID k = mxGetClassID(a);
+   if (dh_real_numeric(a) && k != mxDOUBLE_CLASS && k != mxUINT64_CLASS) {
+      snprintf(got, sizeof got, " (got a %s)", mxGetClassName(a));
+      why = "must be a uint64 or a double: integer arithmetic in another class saturates at "
+            "its intmax, where a counter stops and draws one mask again and again; give uint64(v)";
+   } else if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) {
+      if (!(k == mxUINT64_CLASS && v == UINT64_MAX && strcmp(name, "Position") == 0)) return v;
+      why = "is intmax('uint64'), the stream's last position, where uint64 addition stops "
+            "(pos + numel(x) stays there: the same mask at every later step); no call starts there";
    }
    if (dh_real_numeric(a) && mxGetNumberOfElements(a) != 1) why = "must be a scalar";
    if (!dh_real_numeric(a))   /* say what it is: a logical true is no number here */

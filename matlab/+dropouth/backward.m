@@ -1,6 +1,7 @@
 function dx = backward(dy, p, varargin)
 %BACKWARD  The gradient of dropouth.forward, its mask rebuilt from the same coordinates.
-%   DX = dropouth.backward(DY, P, 'Seed', S, 'Position', POS) is DY ./ Q where the forward
+%   DX = dropouth.backward(DY, P, 'Seed', S, 'Position', POS) is DY .* S (S = 1/Q rounded
+%   once, as in dropouth.forward) where the forward
 %   call with the same P, seed, stream, position and bits kept an element, 0 where it
 %   dropped one. No mask is stored between forward and backward: the coordinates rebuild
 %   it, bit for bit. Give the options the forward call had (Seed, Stream, Position, Bits);

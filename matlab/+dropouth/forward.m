@@ -2,7 +2,8 @@ function [y, mask, next] = forward(x, p, varargin)
 %FORWARD  Dropout with dropout.h's mask: the same bits in MATLAB, Octave, C, Python, CUDA.
 %   [Y, MASK] = dropouth.forward(X, P, 'Seed', S, 'Position', POS) drops each element of X
 %   with probability P and scales the kept ones by 1/Q, Q the keep probability the draws
-%   realise (so the mean of Y is X). Y has the class and size of X; MASK (optional) is a
+%   realise (so the mean of Y is X): Y = X .* S, S = 1/Q rounded once (single(1/Q) for a
+%   single X; not X ./ Q, which differs in the last bit). Y has the class and size of X; MASK (optional) is a
 %   logical array of the same size, true where an element was kept.
 %
 %   Element X(k) (linear index k, column-major, any number of dimensions) takes the draw
@@ -24,10 +25,14 @@ function [y, mask, next] = forward(x, p, varargin)
 %   that changes under the default 'Bits') keeps one 'Bits' or takes a new 'Stream', else
 %   its later draws read words its earlier ones used.
 %   'Bits'      draw width 8, 16 or 32 (default: the narrowest whose realised p is within
-%               0.1% of P, as the Python package chooses); a width that would realise P as
-%               0 or 1 is an error (dropouth:pNeedsMoreBits)
-%   Integers: a uint64 holds any of them; a double must hold an exact integer below 2^53
-%   (larger values: uint64(hi) * 2^32 + uint64(lo)).
+%               0.1% of P, as the Python package chooses, else 32); a width that would
+%               realise P or 1 - P as 0 or more than 1% off is an error
+%               (dropouth:pNeedsMoreBits)
+%   Integers: a uint64, or a double holding an exact integer below 2^53 (larger values:
+%   bitor(bitshift(uint64(hi), 32), uint64(lo))). Other integer classes are refused: their
+%   arithmetic saturates at intmax, where a counter would repeat masks.
+%   P is taken at its value: single(0.999) is another P than 0.999 (at 32-bit draws another
+%   rule); give the forward and the backward the same P in the same class.
 %
 %   There is no default seed or position: a default would give every call the same mask.
 %   The backward pass rebuilds the mask from the same coordinates (dropouth.backward).
