@@ -14,6 +14,7 @@ coordinates saved with the graph.
 
 Imported by `dropouth.Dropout` and friends on first use. The classes are module-level names, so
 they pickle, torch.save whole, and deep-copy."""
+import collections.abc
 import threading
 
 import torch
@@ -180,6 +181,11 @@ def _runs(samples, batch, per_sample):
             raise TypeError("samples must be a 1-D integer tensor or a sequence of integers, got %s of shape %s"
                             % (samples.dtype, tuple(samples.shape)))
         samples = samples.tolist()
+    elif isinstance(samples, (collections.abc.Set, collections.abc.Mapping)) or not (
+            hasattr(samples, "__len__") and hasattr(samples, "__getitem__")):
+        # a set's order is its hashing's, not the batch's: rows would take other samples' masks
+        raise TypeError("samples must be an ordered sequence of integers (a list, tuple, range, 1-D integer "
+                        "tensor or array), one per row in the batch's order, got a %s" % type(samples).__name__)
     else:
         samples = [_lib.u64("samples[%d]" % i, s) for i, s in enumerate(samples)]
     if len(samples) != batch:
@@ -257,6 +263,11 @@ class DropoutFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, coords, inplace):
         ctx.coords, ctx.inplace = coords, inplace
+        # The mask needs nothing saved, but a checkpoint's recomputation (use_reentrant=False)
+        # counts saved tensors: one that skips this call (model.eval() between a checkpointed
+        # forward and its backward) must raise, as it does for nn.Dropout, which saves its
+        # mask, instead of giving the other layers' gradients of a network without dropout
+        ctx.save_for_backward(torch.empty(0))
         if inplace:
             _apply(x, x, coords)
             ctx.mark_dirty(x)

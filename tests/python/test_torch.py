@@ -214,6 +214,17 @@ def test_checkpoint():
             got = sc_rdrop(kind, mode, preserve_rng_state=False)
             report("control: checkpoint (%s, preserve_rng_state=False), %s: the harness sees the wrong masks "
                    "(gradients differ)" % (mode, kind), not all_same(plain, got))
+    # model.eval() between a checkpointed forward and its backward: the recomputation skips the
+    # dropout, so the layers after it would get the gradients of a network without it. With
+    # use_reentrant=False torch counts saved tensors and nn.Dropout raises (it saves its mask);
+    # dropouth saves a token tensor so that it raises there too (docs/PYTHON.md section 9)
+    for kind in KINDS:
+        net, x = fresh(kind)
+        y = net.run(x, "non-reentrant")
+        net.eval()
+        msg = raises(RuntimeError, lambda: y.square().sum().backward())
+        report("checkpoint (non-reentrant), %s: model.eval() before the backward raises (the "
+               "recomputation would skip the dropout): %s" % (kind, (msg or "no error")[:60]), msg is not None)
     # torch's RNG state after a checkpointed step == after a plain one (checkpoint forks around the
     # recomputation; dropouth takes only from the generator)
     states = []
@@ -554,7 +565,9 @@ def test_samples():
            same(bd(xt), whole.transpose(0, 1)))
     for bad, exc, why in (([0, 1], ValueError, "2 global sample indices for a local batch of 4"),
                           ([2 ** 63, 0, 1, 2], ValueError, "past 2^64"),
-                          ([0, 1, 1, 2], ValueError, "twice"), (torch.tensor([0.0, 1, 2, 3]), TypeError, "integer")):
+                          ([0, 1, 1, 2], ValueError, "twice"), (torch.tensor([0.0, 1, 2, 3]), TypeError, "integer"),
+                          ({3, 0, 1, 2}, TypeError, "ordered"), ({0: 0, 1: 1, 2: 2, 3: 3}, TypeError, "ordered"),
+                          (iter([0, 1, 2, 3]), TypeError, "ordered")):
         msg = raises(exc, lambda: layer(torch.ones(4, 3), samples=bad))
         report("samples=%s: %s: %s" % (bad, exc.__name__, msg), msg is not None and why in msg)
     x = torch.randn(8, 6, requires_grad=True)
