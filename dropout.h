@@ -93,10 +93,11 @@
       header's own log and sin/cos. No libm call anywhere, so -O3, -march=native and FMA
       hardware change nothing. What would change them is refused where the
       implementation is compiled: -ffast-math and its parts (-ffinite-math-only,
-      -fno-signed-zeros, -freciprocal-math, -fassociative-math) stop at an #error that
-      names the fix in the file that defines DROPOUT_IMPLEMENTATION (other files may use
-      them; clang gives no macro for its -fassociative-math, -fno-signed-zeros,
-      -freciprocal-math: keep them off that file), as excess precision
+      -fno-signed-zeros, -freciprocal-math, -fassociative-math) and MSVC's /fp:fast
+      stop at an #error that names the fix in the file that defines
+      DROPOUT_IMPLEMENTATION (other files may use them; clang gives no macro for its
+      -fassociative-math, -fno-signed-zeros, -freciprocal-math: keep them off that
+      file), as excess precision
       (FLT_EVAL_METHOD != 0) does everywhere. At run time a call that computes floats
       while the FPU flushes subnormals (x86 MXCSR FTZ/DAZ, which a program linked with
       -ffast-math gets from crtfastmath.o; Arm FZ) or rounds other than to nearest sets
@@ -1536,6 +1537,9 @@ static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h
 #endif
 #if defined(__ASSOCIATIVE_MATH__)
 #error "dropout.h's implementation must not be built with -fassociative-math (reassociated sums round differently): add -fno-associative-math to the file that defines DROPOUT_IMPLEMENTATION"
+#endif
+#if defined(_M_FP_FAST)   /* MSVC and clang-cl: /fp:fast */
+#error "dropout.h's implementation must not be built with /fp:fast (it may contract, reassociate and assume no NaN/Inf, which changes the bits): build the file that defines DROPOUT_IMPLEMENTATION with /fp:precise (the default) or /fp:strict"
 #endif
 
 #if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)

@@ -18,7 +18,7 @@ fi
 if command -v clang >/dev/null 2>&1 && printf 'int main(void){return 0;}\n' >"$ABUILD/san.c" &&
       clang -fsanitize=address,undefined "$ABUILD/san.c" -o "$ABUILD/san" 2>/dev/null; then
    for api_t in test_strided test_errors test_plan; do
-      if clang -std=c99 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests tests/api/$api_t.c \
+      if clang -std=c99 -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests tests/api/$api_t.c \
             -o "$ABUILD/san_$api_t" 2>"$ABUILD/san_$api_t.build.log"; then
          "$ABUILD/san_$api_t" >"$ABUILD/san_$api_t.out" 2>&1
          if [ $? -eq 0 ] && ! grep -q '^FAIL' "$ABUILD/san_$api_t.out"; then say "PASS api sanitizers [$api_t]: ASan + UBSan quiet, every case passes"
@@ -66,13 +66,14 @@ esac
 
 # the compile-time guards: each option that lets the compiler change float results stops
 # the file that compiles the implementation at an #error that names the fix (gcc and clang
-# define a macro for each of these); a file with the declarations alone builds with them
+# define a macro for each of these; MSVC's /fp:fast defines _M_FP_FAST, given here by hand);
+# a file with the declarations alone builds with them
 printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\nint main(void) { return 0; }\n' >"$ABUILD/plain.c"
 printf '#include "dropout.h"\nint user(dropout_gen *g, const dropout_rule *r, dropout_plan *p, size_t n, float *y, const float *x);\nint user(dropout_gen *g, const dropout_rule *r, dropout_plan *p, size_t n, float *y, const float *x) { return dropout_forward_f32(g, r, p, n, y, NULL, x); }\n' >"$ABUILD/decls.c"
 for api_g in "gcc -ffast-math|-ffast-math" "gcc -Ofast|-ffast-math" "gcc -ffinite-math-only|-ffinite-math-only" \
              "gcc -fno-signed-zeros|-fno-signed-zeros" "gcc -freciprocal-math|-freciprocal-math" \
              "gcc -funsafe-math-optimizations|-fno-" "clang -ffast-math|-ffast-math" "clang -ffinite-math-only|-ffinite-math-only" \
-             "g++ -x c++ -ffast-math|-ffast-math"; do
+             "g++ -x c++ -ffast-math|-ffast-math" "gcc -D_M_FP_FAST|/fp:fast"; do
    api_cmd=${api_g%%|*}; api_want=${api_g#*|}; api_cc=${api_cmd%% *}
    if ! command -v "$api_cc" >/dev/null 2>&1; then say "SKIP api guard [$api_cmd]: no $api_cc"; continue; fi
    if $api_cmd -I. -fsyntax-only "$ABUILD/plain.c" >"$ABUILD/guard.log" 2>&1; then
