@@ -415,7 +415,7 @@
      dropout_rule_init_quantised does (still refusing 0 or 1 for a p inside (0, 1)). */
   function rule(p, bits, options) {
     if (bits !== 8 && bits !== 16 && bits !== 32) fail('DROPOUT_ERR_BITS', `bits: ${bits} is not 8, 16 or 32`);
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail('DROPOUT_ERR_P', `p: ${p} is not in [0, 1]`);
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail('DROPOUT_ERR_P', `p: ${typeof p === 'number' ? p : `a ${typeof p}`} is not a number in [0, 1]`);
     const strict = !(options && options.quantised);
     const tOf = (b) => Math.floor(p * 2 ** b + 0.5);
     const serves = (b) => {
@@ -457,6 +457,11 @@
      4-byte words (a storage binding's rule) and the device's binding limit. */
   function needBuffer(name, buf, bytes, usage, maxBinding) {
     if (!buf || typeof buf.size !== 'number') fail('DROPOUT_ERR_NULL', `${name}: a GPUBuffer is required`);
+    // WebGPU's binding form {buffer, offset, size} has a size too, and would fail only when
+    // the bind group is made: the buffer itself is taken, and `offsets` says where in it
+    if (buf.buffer !== undefined || typeof buf.getMappedRange !== 'function') {
+      fail('DROPOUT_ERR_ARG', `${name}: a GPUBuffer itself is required${buf.buffer !== undefined ? ' (not a {buffer, offset, size} binding: give the buffer, and an element offset in offsets)' : ''}`);
+    }
     if (buf.size < bytes) fail('DROPOUT_ERR_ARG', `${name}: ${buf.size} bytes, the call needs ${bytes}`);
     if (buf.size % 4) fail('DROPOUT_ERR_ARG', `${name}: ${buf.size} bytes, not a multiple of 4 (WebGPU binds storage in 4-byte words)`);
     if (buf.size > maxBinding) {
@@ -543,7 +548,8 @@
      count (B - 1) * W + c1 - c0. The keys were checked (checkKeys). */
   function viewOf(call, count) {
     const shape = call.shape === undefined ? [count] : call.shape;
-    if (!Array.isArray(shape) || shape.length < 1 || shape.length > 8) fail('DROPOUT_ERR_RANK', `shape: rank ${Array.isArray(shape) ? shape.length : shape} is not 1 .. 8`);
+    if (!Array.isArray(shape)) fail('DROPOUT_ERR_RANK', `shape: an array of 1 .. 8 dims is needed (got ${shape === null || typeof shape !== 'object' ? typeof shape : shape.constructor ? shape.constructor.name : 'an object'})`);
+    if (shape.length < 1 || shape.length > 8) fail('DROPOUT_ERR_RANK', `shape: rank ${shape.length} is not 1 .. 8`);
     const rank = shape.length;
     shape.forEach((d, i) => { if (!Number.isSafeInteger(d) || d < 0) fail('DROPOUT_ERR_ARG', `shape: dim ${i} = ${d} is not a whole number`); });
     const bc = call.broadcast === undefined ? 0 : call.broadcast;
@@ -608,6 +614,21 @@
     };
   }
 
+  /* A key set to null asks for nothing, as one set to undefined (or left out) does: a copy
+     of the call without its null keys, and of its offsets and strides without theirs (the
+     caller's objects are not changed; the prototype is kept, for calls built on one). */
+  function withoutNulls(o) {
+    const c = Object.assign(Object.create(Object.getPrototypeOf(o)), o);
+    for (const k of Object.keys(c)) if (c[k] === null) delete c[k];
+    for (const k of ['offsets', 'strides']) {
+      if (c[k] && typeof c[k] === 'object' && !Array.isArray(c[k]) && Object.values(c[k]).includes(null)) {
+        c[k] = Object.assign({}, c[k]);
+        for (const n of Object.keys(c[k])) if (c[k][n] === null) delete c[k][n];
+      }
+    }
+    return c;
+  }
+
   /* options.gridWidth: at most this many workgroups along x (default: the device's limit);
      a larger call spreads over y. Tests set it small to run the 2-D grid on small calls. */
   function create(device, options) {
@@ -655,6 +676,7 @@
     /* Check a call and return its uniform block and buffers, or throw; records nothing. */
     function prepare(call) {
       if (!call || typeof call !== 'object') fail('DROPOUT_ERR_NULL', 'call: an object of the call\'s parameters is required');
+      call = withoutNulls(call);
       const op = call.op;
       if (!own(OPS, op)) fail('DROPOUT_ERR_OP', `op: '${op}' is not one of ${Object.keys(OPS).join(', ')}`);
       checkKeys(call, op);
@@ -773,42 +795,53 @@
     // op over the positions; then one invocation per tensor element.
     function recordView(encoder, c, opName) {
       const v = c.view;
+      // every bind group is made before a pass opens: a pass left open by a throw would
+      // make the caller's whole command buffer invalid, their own work in it too
+      let maskBind = null, mg = 0, mu = null;
       if ((c.op === 'mask' || (c.flags & FLAG_MASK_OUT)) && c.count > 0) {
-        const u = c.uniforms.slice();
-        u[11] = OPS.mask; u[13] = 0;
-        const mg = Math.ceil(Math.ceil(c.count / CHUNK) / WORKGROUP);
-        u[14] = Math.min(mg, width);
-        const pass = encoder.beginComputePass({ label: 'dropout.h mask' });
-        pass.setPipeline(pipeline);
-        pass.setBindGroup(0, device.createBindGroup({
+        mu = c.uniforms.slice();
+        mu[11] = OPS.mask; mu[13] = 0;
+        mg = Math.ceil(Math.ceil(c.count / CHUNK) / WORKGROUP);
+        mu[14] = Math.min(mg, width);
+        maskBind = device.createBindGroup({
           layout,
           entries: [
-            { binding: 0, resource: { buffer: uniformBuffer(u) } },
+            { binding: 0, resource: { buffer: uniformBuffer(mu) } },
             { binding: 1, resource: { buffer: spare(1) } },
             { binding: 2, resource: { buffer: spare(2) } },
             { binding: 3, resource: { buffer: c.mask } },
           ],
-        }));
-        pass.dispatchWorkgroups(u[14], Math.ceil(mg / u[14]));
+        });
+      }
+      let viewBind = null;
+      if (c.op !== 'mask' && v.numel > 0) {
+        const u = c.uniforms.slice();
+        u[14] = v.gx;
+        viewBind = device.createBindGroup({
+          layout: viewLayout,
+          entries: [
+            { binding: 0, resource: { buffer: uniformBuffer(u) } },
+            { binding: 2, resource: { buffer: c.inp } },
+            { binding: 3, resource: { buffer: c.op === 'apply_mask' ? c.mask : spare(3) } },
+            { binding: 4, resource: { buffer: c.out } },
+            { binding: 5, resource: { buffer: uniformBuffer(v.uniforms) } },
+          ],
+        });
+      }
+      if (maskBind) {
+        const pass = encoder.beginComputePass({ label: 'dropout.h mask' });
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, maskBind);
+        pass.dispatchWorkgroups(mu[14], Math.ceil(mg / mu[14]));
         pass.end();
       }
-      if (c.op === 'mask' || v.numel === 0) return;
-      const u = c.uniforms.slice();
-      u[14] = v.gx;
-      const pass = encoder.beginComputePass({ label: 'dropout.h ' + opName + ' view' });
-      pass.setPipeline(viewPipe());
-      pass.setBindGroup(0, device.createBindGroup({
-        layout: viewLayout,
-        entries: [
-          { binding: 0, resource: { buffer: uniformBuffer(u) } },
-          { binding: 2, resource: { buffer: c.inp } },
-          { binding: 3, resource: { buffer: c.op === 'apply_mask' ? c.mask : spare(3) } },
-          { binding: 4, resource: { buffer: c.out } },
-          { binding: 5, resource: { buffer: uniformBuffer(v.uniforms) } },
-        ],
-      }));
-      pass.dispatchWorkgroups(v.groups[0], v.groups[1]);
-      pass.end();
+      if (viewBind) {
+        const pass = encoder.beginComputePass({ label: 'dropout.h ' + opName + ' view' });
+        pass.setPipeline(viewPipe());
+        pass.setBindGroup(0, viewBind);
+        pass.dispatchWorkgroups(v.groups[0], v.groups[1]);
+        pass.end();
+      }
     }
 
     /* Submit command buffers and report WebGPU's refusal (a destroyed buffer, one of another
@@ -819,6 +852,10 @@
       device.queue.submit(commandBuffers);
       const e = await device.popErrorScope();
       if (e) fail('DROPOUT_ERR_ARG', `submit: WebGPU refused the command buffer, none of it ran: ${e.message.split('\n')[0]}`);
+      // a lost device (destroyed, a GPU reset, a driver crash) reports no validation error:
+      // nothing ran, and its device.lost has resolved (already-settled promises race in order)
+      const lost = device.lost ? await Promise.race([device.lost, Promise.resolve(null)]) : null;
+      if (lost) fail('DROPOUT_ERR_ARG', `submit: the device was lost (${lost.reason || 'unknown'}${lost.message ? ': ' + lost.message.split('\n')[0] : ''}), nothing ran`);
     }
 
     return { record, submit, device };

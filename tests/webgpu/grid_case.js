@@ -6,8 +6,9 @@
 //     c      a line of native_grid.c's grid.txt, parsed by parseCase
 //     bytes  { x, y0, m0 }: the buffers before the call (Uint8Array), as native_grid wrote
 //   refusals(device, dw) -> { n, bad }: calls that must throw, and leave the buffers as they were
-//   submits(device, dw) -> { n, bad }: dw.submit resolves for a good command buffer and rejects
-//     with a DropoutWebGPUError for one WebGPU refuses (a destroyed buffer record() cannot see)
+//   submits(device, dw, newDevice, create) -> { n, bad }: dw.submit resolves for a good command
+//     buffer and rejects with a DropoutWebGPUError for one WebGPU refuses (a destroyed buffer
+//     record() cannot see) and for one on a lost device (newDevice()'s, destroyed)
 (function (root, factory) {
   if (typeof module === 'object' && module.exports) module.exports = factory();
   else root.gridCase = factory();
@@ -114,8 +115,12 @@
       ['dtype __proto__', { dtype: '__proto__' }, 'DROPOUT_ERR_DTYPE', 'dtype'],
       // a buffer WebGPU would refuse to bind at submit: its size in bytes, not words; over the limit
       ['x of 66 bytes', { x: b(66) }, 'DROPOUT_ERR_ARG', 'x'],
-      ['y over maxStorageBufferBindingSize', { y: { size: device.limits.maxStorageBufferBindingSize + 4, usage: STORAGE } },
-        'DROPOUT_ERR_ARG', 'y'],
+      ['y over maxStorageBufferBindingSize', { y: { size: device.limits.maxStorageBufferBindingSize + 4, usage: STORAGE, getMappedRange() {} } },
+        'DROPOUT_ERR_ARG', 'y', 'maxStorageBufferBindingSize'],
+      // WebGPU's binding form has a size too, and failed only at the bind group, on a view
+      // with a compute pass left open: the caller's whole command buffer then did not run
+      ['x as a {buffer, offset, size} binding', { x: { buffer: x, offset: 0, size: 256 } }, 'DROPOUT_ERR_ARG', 'x', 'binding'],
+      ['x as a binding, on a view', { shape: [16], x: { buffer: x, offset: 0, size: 256 } }, 'DROPOUT_ERR_ARG', 'x', 'binding'],
       ['seed -1', { seed: -1n }, 'DROPOUT_ERR_ARG', 'seed'],
       // views
       ['count other than the shape draws', { shape: [4, 4], broadcast: 1 }, 'DROPOUT_ERR_SHAPE_COUNT', 'count'],
@@ -169,6 +174,13 @@
         if (e.code !== code || !e.message.includes(arg + ':') || (words && !e.message.includes(words))) bad.push(`${what}: ${e.code} "${e.message}"`);
       }
     }
+    // a key set to null asks for nothing, as undefined does (an encoder of its own, not submitted)
+    try {
+      dw.record(device.createCommandEncoder(), Object.assign({}, ok, {
+        shape: null, broadcast: null, positionStrides: null, strides: null, offsets: { x: null }, quantised: null, mask: null }));
+    } catch (e) {
+      bad.push(`keys set to null: ${e.code} "${e.message}"`);
+    }
     // an empty view takes buffers of 0 bytes, as the contiguous call and dropout.h do
     const e0 = b(0), e1 = b(0);
     try {
@@ -193,7 +205,7 @@
   // a destroyed buffer (record() cannot see it) rejects with a DropoutWebGPUError naming
   // submit, and none of it runs (a copy in the same encoder leaves its target as it was);
   // the device takes good submits after it, with no error left over for uncapturederror
-  async function submits(device, dw) {
+  async function submits(device, dw, newDevice, create) {
     const b = (size) => device.createBuffer({ size, usage: STORAGE | COPY_DST | COPY_SRC });
     const x = b(256), y = b(256), gone = b(256), other = b(256);
     const canary = new Uint8Array(256).fill(0xA5);
@@ -235,7 +247,24 @@
     if ((await readBack(other)).some((v) => v !== 0xA5)) bad.push('a refused command buffer ran its copy');
     await trySubmit('a good forward after a refused one', (enc) => dw.record(enc, Object.assign({}, call, { pos: 64n })), false);
     [x, y, other].forEach((buf) => buf.destroy());
-    return { n: 3, bad };
+    // a lost device (destroyed here; a GPU reset or a driver crash in a browser) reports no
+    // validation error: dw.submit must still say that nothing ran
+    const lost = await newDevice();
+    const dwLost = create(lost);
+    const lb = (size) => lost.createBuffer({ size, usage: STORAGE | COPY_DST | COPY_SRC });
+    const lx = lb(256), ly = lb(256);
+    lost.destroy();
+    try {
+      const enc = lost.createCommandEncoder();
+      dwLost.record(enc, Object.assign({}, call, { x: lx, y: ly }));
+      await dwLost.submit([enc.finish()]);
+      bad.push('a forward on a lost device: dw.submit resolved');
+    } catch (e) {
+      if (e.name !== 'DropoutWebGPUError' || !e.message.includes('submit:') || !e.message.includes('lost')) {
+        bad.push(`a forward on a lost device: ${e.name} ${e.code} "${e.message}"`);
+      }
+    }
+    return { n: 4, bad };
   }
 
   return { parseCase, runCase, refusals, submits };

@@ -115,9 +115,10 @@ async function inBrowser() {
     const ref = await page.evaluate(() => gridCase.refusals(window.device, window.dw));
     if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
     else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw the dropout.h code naming the argument; the encoder, submitted, left y and the mask unchanged`);
-    const sub = await page.evaluate(() => gridCase.submits(window.device, window.dw));
+    const sub = await page.evaluate(() => gridCase.submits(window.device, window.dw,
+      async () => (await navigator.gpu.requestAdapter()).requestDevice(), dropoutWebGPU.create));
     if (sub.bad.length) say(`FAIL ${tag}: submit]: ${sub.bad.join('; ')}`);
-    else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer with a DropoutWebGPUError, none of it run`);
+    else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer and one on a lost device with a DropoutWebGPUError, none of it run`);
     await page.close();
     for (const pc of pageCases) {
       if (pc.startsWith('usage:')) {            // docs/WEBGPU.md's usage snippet, as a page
@@ -194,9 +195,12 @@ async function inDawn() {
   const ref = await gridCase.refusals(device, dw);
   if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
   else say(`PASS ${tag}: refusals]: ${ref.n} bad calls throw, and the buffers stay as they were`);
-  const sub = await gridCase.submits(device, dw);
+  const another = async () => (globalThis.gles
+    ? await globalThis.gles.requestAdapter({ featureLevel: 'compatibility' })
+    : await globalThis.vulkan.requestAdapter()).requestDevice();
+  const sub = await gridCase.submits(device, dw, another, require('../../dropout_webgpu.js').create);
   if (sub.bad.length) say(`FAIL ${tag}: submit]: ${sub.bad.join('; ')}`);
-  else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer with a DropoutWebGPUError, none of it run`);
+  else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer and one on a lost device with a DropoutWebGPUError, none of it run`);
   if (err) say(`FAIL ${tag}: validation]: ${err}`);
 }
 
