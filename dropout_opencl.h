@@ -30,7 +30,8 @@
       one per device and per host thread (kernel arguments are per kernel object).
       dropout_opencl_init does not release what ctx held: release it first (a second init
       of a live ctx leaks its program and kernels). Calls
-      validate everything before they enqueue, return DROPOUT_OK or a negative code, and on
+      validate everything before they enqueue (the queue too: ctx's context and device),
+      return DROPOUT_OK or a negative code, and on
       error write a sentence into ctx->message (dropout_opencl_strerror(code) gives the
       fixed text). A failed OpenCL call returns DROPOUT_ERR_OPENCL_BASE + its cl_int.
       Buffers: cl_mem plus a byte offset each; a data offset must be a multiple of the
@@ -44,7 +45,9 @@
       fill_normal) and the uniform doubles need cl_khr_fp64 with the same two flags in
       CL_DEVICE_DOUBLE_FP_CONFIG. Where they are missing those ops are refused
       (DROPOUT_ERR_OPENCL_FP / _FP64, the message names the flag), never run with other
-      bits. The mask and the raw stream words need no float at all; the uniform floats
+      bits; and so they are where the program as built flushes a subnormal anyway (a
+      driver's own build options: dropout_opencl_init runs a subnormal product once to
+      see). The mask and the raw stream words need no float at all; the uniform floats
       are exact in any rounding mode. Contraction is off in the program
       (#pragma OPENCL FP_CONTRACT OFF), no kernel divides a float, and the fused op's fma
       is OpenCL's fma(), which every conformant device rounds correctly.
@@ -146,6 +149,7 @@ typedef struct dropout_opencl {
    cl_kernel kernel[DROPOUT_OPENCL__KERNELS];
    int fp32_exact;        /* round to nearest and denormals in single precision */
    int fp64;              /* cl_khr_fp64 with round to nearest and denormals: f64 ops built */
+   int flushed;           /* the built program flushed subnormals (1: float, 2: double) though the device keeps them */
    size_t local_size;     /* work-items per group of each launch (default 64) */
    int direct;            /* contiguous ops: 1 = each work-item moves its own 32 elements
                              (default on CPU devices), 0 = a group's span staged in local
@@ -2125,6 +2129,26 @@ static const char *const dropout_opencl__program[] = {
    "      }\n",
    "   }\n",
    "}\n",
+   "\n",
+   "/* ---- The build's float check ------------------------------------------------------------\n",
+   "   dropout_opencl_init runs this once: a device that says it keeps subnormals may still\n",
+   "   build this program to flush them (a driver's own build flags: PoCL's\n",
+   "   POCL_EXTRA_BUILD_FLAGS=-cl-denorms-are-zero flushed 947 of 4096 f32 forward outputs, and\n",
+   "   no macro says so). io[0] * io[1] as floats into io[2], as doubles (io[3..4] * io[5..6],\n",
+   "   low word first) into io[7..8]: the host gives a subnormal times 2 and checks the exact\n",
+   "   subnormal product. */\n",
+   "__kernel void dropout_ocl_probe(__global uint *io)\n",
+   "{\n",
+   "   if (get_global_id(0) != 0) return;\n",
+   "   io[2] = as_uint(as_float(io[0]) * as_float(io[1]));\n",
+   "#ifdef DROPOUT_OPENCL_FP64\n",
+   "   {\n",
+   "      ulong r = as_ulong(as_double((ulong)io[4] << 32 | io[3]) * as_double((ulong)io[6] << 32 | io[5]));\n",
+   "      io[7] = (uint)r;\n",
+   "      io[8] = (uint)(r >> 32);\n",
+   "   }\n",
+   "#endif\n",
+   "}\n",
 /* END program */
    ""
 };
@@ -2204,6 +2228,35 @@ DROPOUT_OPENCLDEF void dropout_opencl_release(dropout_opencl *ctx)
    ctx->magic = 0;
 }
 
+/* The device's config is what it says; this is what the built program does. A driver may
+   add build options of its own (PoCL's POCL_EXTRA_BUILD_FLAGS=-cl-denorms-are-zero
+   flushed subnormals in f32 and f64 while the device reported CL_FP_DENORM, and no macro
+   tells the program), so the program multiplies a subnormal by 2 once, in float and in
+   double, on a queue of its own; a flushed product takes fp32_exact or fp64 away, and
+   the calls that need them are refused, saying why. */
+static int dropout_opencl__probe(dropout_opencl *ctx)
+{
+   cl_uint io[9] = { 3u, 0x40000000u, 0u, 3u, 0u, 0u, 0x40000000u, 0u, 0u };   /* 3 * 2^-149 * 2; 3 * 2^-1074 * 2 */
+   size_t one = 1;
+   cl_int err;
+   cl_command_queue q;
+   cl_mem b = NULL;
+   cl_kernel k = clCreateKernel(ctx->program, "dropout_ocl_probe", &err);
+   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clCreateKernel(dropout_ocl_probe)");
+   q = clCreateCommandQueue(ctx->context, ctx->device, 0, &err);
+   if (err == CL_SUCCESS) b = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof io, io, &err);
+   if (err == CL_SUCCESS) err = clSetKernelArg(k, 0, sizeof b, &b);
+   if (err == CL_SUCCESS) err = clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL);
+   if (err == CL_SUCCESS) err = clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof io, io, 0, NULL, NULL);
+   if (b) clReleaseMemObject(b);
+   if (q) clReleaseCommandQueue(q);
+   clReleaseKernel(k);
+   if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "dropout_opencl_init's float check");
+   if (ctx->fp32_exact && io[2] != 6u) { ctx->fp32_exact = 0; ctx->flushed |= 1; }
+   if (ctx->fp64 && (io[7] != 6u || io[8] != 0u)) { ctx->fp64 = 0; ctx->flushed |= 2; }
+   return DROPOUT_OK;
+}
+
 DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context context, cl_device_id device, unsigned flags)
 {
    cl_device_fp_config single = 0, dbl = 0, need = CL_FP_ROUND_TO_NEAREST | CL_FP_DENORM;
@@ -2278,6 +2331,11 @@ DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context contex
          dropout_opencl_release(ctx);
          return rc;
       }
+   }
+   rc = dropout_opencl__probe(ctx);
+   if (rc) {
+      dropout_opencl_release(ctx);
+      return rc;
    }
    return dropout_opencl_set_launch(ctx, 64, 0);
 }
@@ -2513,6 +2571,47 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
    return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 57 : 28)) + off);
 }
 
+/* A 32-bit host has no room for the made-up addresses beside real ones, so there
+   dropout_opencl__addr does not look at CL_MEM_USE_HOST_PTR memory, and two such buffers
+   over overlapping host memory would pass as two buffers (an output written while an
+   input over the same bytes is read). So on a 32-bit host two distinct buffers whose
+   host memory overlaps, one of them the output or the mask, are refused whole, whatever
+   parts the call touches. */
+static int dropout_opencl__host_range(cl_mem m, char **lo, size_t *size)
+{
+   cl_mem_flags flags = 0;
+   void *host = NULL;
+   size_t unused = 0;
+   cl_mem root = dropout_opencl__root(m, &unused);
+   *size = 0;
+   if (clGetMemObjectInfo(root, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS || !(flags & CL_MEM_USE_HOST_PTR) ||
+       clGetMemObjectInfo(root, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS || !host ||
+       clGetMemObjectInfo(root, CL_MEM_SIZE, sizeof *size, size, NULL) != CL_SUCCESS) return 0;
+   *lo = (char *)host;
+   return *size > 0;
+}
+
+static int dropout_opencl__host_overlap32(dropout_opencl *ctx, const dropout_opencl_tensors *t)
+{
+   const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
+   const char *names[5] = { "out", "mask", "in", "bias", "residual" };
+   size_t unused = 0, sa, sb;
+   char *a = NULL, *b = NULL;
+   int i, k;
+   for (i = 0; i < 2; ++i) {   /* the buffers a call may write */
+      if (!all[i] || !dropout_opencl__host_range(all[i], &a, &sa)) continue;
+      for (k = 0; k < 5; ++k) {
+         if (k == i || !all[k] || dropout_opencl__root(all[k], &unused) == dropout_opencl__root(all[i], &unused)) continue;
+         if (dropout_opencl__host_range(all[k], &b, &sb) && a < b + sb && b < a + sa) {
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: buffers `%s` and `%s` are two buffers over overlapping "
+                     "host memory (CL_MEM_USE_HOST_PTR); on a 32-bit host such buffers are refused whole", names[i], names[k]);
+            return DROPOUT_ERR_OVERLAP;
+         }
+      }
+   }
+   return DROPOUT_OK;
+}
+
 /* The kernels' op of each dropout_op, and whether it needs fp64 here: the op list's CL
    and CLF64 columns. */
 static int dropout_opencl__kop(dropout_op op)
@@ -2538,6 +2637,25 @@ static int dropout_opencl__op_fp64(dropout_op op)
 /* dropout.h lowers the descriptor (every check, the reduced geometry); this maps the job
    to the launches: the unit kernel for one contiguous run of a plain or fused op, else
    the mask kernel (when a mask is written) and the element kernel. */
+/* q must be a queue of ctx's context and of ctx's device: the program is built for that
+   device alone (a queue of another device of the context passed every check, and PoCL
+   aborted the process at the enqueue) */
+static int dropout_opencl__queue_ok(dropout_opencl *ctx, cl_command_queue q, const char *who)
+{
+   cl_context c = NULL;
+   cl_device_id dev = NULL;
+   if (clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof c, &c, NULL) == CL_SUCCESS && c != ctx->context) {
+      snprintf(ctx->message, sizeof ctx->message, "%s: the queue belongs to another OpenCL context than ctx's", who);
+      return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT;
+   }
+   if (clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) == CL_SUCCESS && dev != ctx->device) {
+      snprintf(ctx->message, sizeof ctx->message, "%s: the queue is another device's than ctx's (%s): the program is built for that one",
+               who, ctx->device_name);
+      return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_DEVICE;
+   }
+   return DROPOUT_OK;
+}
+
 static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
 {
    dropout_tensors ht;
@@ -2552,6 +2670,12 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    if (!d) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL_DESC, "dropout_opencl_run: d (the descriptor) is NULL");
    if (!t) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL_TENSORS, "dropout_opencl_run: t (the tensors) is NULL");
    if (!q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_run: the queue is NULL");
+   rc = dropout_opencl__queue_ok(ctx, q, "dropout_opencl_run");
+   if (rc) return rc;
+   if (sizeof(void *) < 8) {
+      rc = dropout_opencl__host_overlap32(ctx, t);
+      if (rc) return rc;
+   }
    ht.out = dropout_opencl__addr(t, t->out, t->out_offset);
    ht.mask = (uint8_t *)dropout_opencl__addr(t, t->mask, t->mask_offset);
    ht.in = dropout_opencl__addr(t, t->in, t->in_offset);
@@ -2578,14 +2702,18 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
       int dtype_fp64 = dropout_opencl__needs_fp64[j.dtype - 1];   /* the dtype list's K column */
       if (dtype_fp64 || dropout_opencl__op_fp64(j.op)) {
          if (!ctx->fp64) {
-            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s (%s) on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM",
-                     dropout_op_name(j.op), dtype_fp64 ? "its dtype is computed in double" : "its normals are computed in double", ctx->device_name);
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s (%s) on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM%s",
+                     dropout_op_name(j.op), dtype_fp64 ? "its dtype is computed in double" : "its normals are computed in double", ctx->device_name,
+                     (ctx->flushed & 2) ? " (the device has them, but the program as built flushed a subnormal double: a build option of the driver's own?)" : "");
             return DROPOUT_ERR_OPENCL_FP64;
          }
       }
       if (!ctx->fp32_exact && !dtype_fp64) {
-         snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s's CL_DEVICE_SINGLE_FP_CONFIG lacks CL_FP_ROUND_TO_NEAREST or CL_FP_DENORM; "
-                  "its float results could differ from the CPU's, so the op is refused", ctx->device_name);
+         snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: %s%s; "
+                  "its float results could differ from the CPU's, so the op is refused", ctx->device_name,
+                  (ctx->flushed & 1) ? ": the program as built flushed a subnormal float, though the device reports CL_FP_DENORM "
+                                       "(a build option of the driver's own, such as POCL_EXTRA_BUILD_FLAGS=-cl-denorms-are-zero?)"
+                                     : "'s CL_DEVICE_SINGLE_FP_CONFIG lacks CL_FP_ROUND_TO_NEAREST or CL_FP_DENORM");
          return DROPOUT_ERR_OPENCL_FP;
       }
    }
@@ -2712,13 +2840,16 @@ static int dropout_opencl__fill(dropout_opencl *ctx, int kind, dropout_key key, 
       return dropout_opencl__fail(ctx, DROPOUT_ERR_SIZE, "dropout_opencl_fill: n: more elements than any buffer holds (a negative int?)");
    if (!out) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL_OUTPUT, "dropout_opencl_fill: out is NULL");
    if (!q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_fill: the queue is NULL");
+   rc = dropout_opencl__queue_ok(ctx, q, "dropout_opencl_fill");
+   if (rc) return rc;
    if ((uint64_t)(n - 1u) > UINT64_MAX - first.index)
       return dropout_opencl__fail(ctx, DROPOUT_ERR_RANGE, "dropout_opencl_fill: first + n runs past the stream's 2^64 positions");
    if (kind == 2 && (uint64_t)(n - 1u) + first.index >= ((uint64_t)1 << 63))
       return dropout_opencl__fail(ctx, DROPOUT_ERR_RANGE, "dropout_opencl_fill_uniform_f64: first + n runs past 2^63 doubles");
    if ((kind >= 2) && !ctx->fp64) {
-      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_fill_%s on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM",
-               kind == 2 ? "uniform_f64" : "normal_f32", ctx->device_name);
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_fill_%s on %s needs cl_khr_fp64 with CL_FP_ROUND_TO_NEAREST and CL_FP_DENORM%s",
+               kind == 2 ? "uniform_f64" : "normal_f32", ctx->device_name,
+               (ctx->flushed & 2) ? " (the device has them, but the program as built flushed a subnormal double)" : "");
       return DROPOUT_ERR_OPENCL_FP64;
    }
    if (out_offset % es) return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_OFFSET, "dropout_opencl_fill: out_offset is not a multiple of the element size");

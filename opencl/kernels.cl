@@ -394,3 +394,23 @@ __kernel void dropout_ocl_fill(dropout_ocl_gp out, ulong o_off, ulong n, ulong s
       }
    }
 }
+
+/* ---- The build's float check ------------------------------------------------------------
+   dropout_opencl_init runs this once: a device that says it keeps subnormals may still
+   build this program to flush them (a driver's own build flags: PoCL's
+   POCL_EXTRA_BUILD_FLAGS=-cl-denorms-are-zero flushed 947 of 4096 f32 forward outputs, and
+   no macro says so). io[0] * io[1] as floats into io[2], as doubles (io[3..4] * io[5..6],
+   low word first) into io[7..8]: the host gives a subnormal times 2 and checks the exact
+   subnormal product. */
+__kernel void dropout_ocl_probe(__global uint *io)
+{
+   if (get_global_id(0) != 0) return;
+   io[2] = as_uint(as_float(io[0]) * as_float(io[1]));
+#ifdef DROPOUT_OPENCL_FP64
+   {
+      ulong r = as_ulong(as_double((ulong)io[4] << 32 | io[3]) * as_double((ulong)io[6] << 32 | io[5]));
+      io[7] = (uint)r;
+      io[8] = (uint)(r >> 32);
+   }
+#endif
+}
