@@ -15,7 +15,8 @@
    count and the pointers are checked once, before any thread writes, and the return codes
    are the library's.
 
-   With OpenMP (-fopenmp) the slices run on `nthreads` threads; without it they run one
+   With OpenMP (-fopenmp) the slices run on `nthreads` threads (at most one a slice, and
+   at most DROPOUT_PARALLEL_MAX_THREADS, 256 unless defined); without it they run one
    after the other, with identical results. Include dropout.h first. */
 #ifndef DROPOUT_PARALLEL_H
 #define DROPOUT_PARALLEL_H
@@ -23,10 +24,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Elements per slice for nthreads: about n / nthreads, rounded up to 64. */
+/* Threads past this are not started (nor past the slices there are): 40000 asked for
+   made libgomp exit the process ("Thread creation failed"), and the bits never depend on
+   the count. */
+#ifndef DROPOUT_PARALLEL_MAX_THREADS
+#define DROPOUT_PARALLEL_MAX_THREADS 256
+#endif
+
+/* Elements per slice for nthreads (at most DROPOUT_PARALLEL_MAX_THREADS): about
+   n / nthreads, rounded up to 64. */
 static inline size_t dropout_parallel_chunk(size_t n, int nthreads)
 {
    size_t t = nthreads > 1 ? (size_t)nthreads : 1u;
+   if (t > DROPOUT_PARALLEL_MAX_THREADS) t = DROPOUT_PARALLEL_MAX_THREADS;
    size_t per = (n + t - 1) / t;
    return per == 0 ? 64u : (per + 63u) / 64u * 64u;
 }
@@ -82,7 +92,9 @@ static inline int dropout_parallel_buffers_ok(size_t n, size_t es, const void *y
       const size_t dropout_parallel__per = dropout_parallel_chunk(n, nthreads);          \
       const long dropout_parallel__chunks =                                              \
          (long)((n + dropout_parallel__per - 1) / dropout_parallel__per);                \
-      const int dropout_parallel__nt = nthreads > 0 ? nthreads : 1;                      \
+      const int dropout_parallel__nt = (int)(nthreads < 1 ? 1 :                          \
+         nthreads > DROPOUT_PARALLEL_MAX_THREADS ? DROPOUT_PARALLEL_MAX_THREADS :        \
+         (long)nthreads > dropout_parallel__chunks ? dropout_parallel__chunks : nthreads); \
       long c;                                                                           \
       (void)dropout_parallel__nt;                                                       \
       DROPOUT_PARALLEL__PRAGMA                                                          \

@@ -126,6 +126,25 @@ int main(void)
    CASE_ERRORS(f64, xd, yd, "f64");
    CASE_ERRORS(f16, xh, yh, "f16");
    CASE_ERRORS(bf16, xb, yb, "bf16");
+   {  /* a thread count far past the slices (a typo, a core count from a config, INT_MAX):
+         libgomp exited the process at 40000; the same bits on what is started */
+      static const int many[] = {2000, 100000, 2147483647};
+      dropout_rule r;
+      dropout_plan p;
+      int k, ok = 1;
+      dropout_rule_init(&r, 0.5, DROPOUT_BITS_16);
+      dropout_plan_at(&p, &r, dropout_key_make(1, 2), dropout_pos_make(5), NMAX);
+      dropout_replay_f32(&p, NMAX, yf[0], NULL, xf);
+      for (k = 0; k < 3; ++k) {
+         memset(yf[1], 0, sizeof yf[1]);
+         ok &= dropout_replay_f32_mt(&p, NMAX, yf[1], NULL, xf, many[k]) == DROPOUT_OK && !memcmp(yf[0], yf[1], sizeof yf[1]);
+         ok &= dropout_replay_f32_mt(&p, 64, yf[1], NULL, xf, many[k]) == DROPOUT_ERR_COUNT;
+      }
+      if (ok) printf("PASS parallel: 2000, 100000 and INT_MAX threads asked for: the one call's bits (threads capped at the slices and %d)\n",
+                     DROPOUT_PARALLEL_MAX_THREADS);
+      else printf("FAIL parallel: a huge thread count changed the result or the code\n");
+      if (!ok) ++check__total_fails;
+   }
 #ifdef _OPENMP
    printf("    (built with OpenMP %d)\n", _OPENMP);
 #endif
