@@ -363,7 +363,9 @@ extern "C" {
    X(DROPOUT_ERR_PLAN_UNITS, -47,      /* plan (or d's plan): its units are not the draws the call makes */ \
      "plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused") \
    X(DROPOUT_ERR_POSITION_STRIDES, -48, /* dropout_desc_set_position_strides: two elements would draw one position */ \
-     "position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the span passes PTRDIFF_MAX, a rank-8 shape of dims all above 1 has a last dim stepping more than 1, or the fused op's last dim steps more than 1; and dropout_desc_new_step refuses a descriptor with position strides: it is a slice, whose step is the whole tensor's (dropout_gen_plan of the whole count, then dropout_plan_slice and dropout_desc_set_plan)")
+     "position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the span passes PTRDIFF_MAX, a rank-8 shape of dims all above 1 has a last dim stepping more than 1, or the fused op's last dim steps more than 1; and dropout_desc_new_step refuses a descriptor with position strides: it is a slice, whose step is the whole tensor's (dropout_gen_plan of the whole count, then dropout_plan_slice and dropout_desc_set_plan)") \
+   X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set since the last run, which it would reset */ \
+     "dropout_desc_set_shape: d has strides or position strides set since its last run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1331,6 +1333,7 @@ typedef struct dropout_desc {
    unsigned dropout__broadcast;                      /* bit d: dim d shares one decision */
    unsigned dropout__strided;                        /* bit w: operand w has its own strides */
    unsigned dropout__pstrided;                       /* 1: dropout__pstride holds position strides */
+   unsigned dropout__unrun;                          /* bit w (8: position strides): set, and no run since */
    uint64_t dropout__pstride[DROPOUT_MAX_RANK];      /* positions per index step of each dim */
    dropout_plan dropout__plan;
    size_t dropout__dim[DROPOUT_MAX_RANK];
@@ -1357,9 +1360,11 @@ typedef struct dropout_desc {
    NOISE, else the rule's width). GAUSSIAN needs p < 1 (its sigma is sqrt(p / (1 - p)) of
    the realised p). */
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
-/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides and position strides to the default.
-   The positions the shape draws (with the broadcast set after it) must equal plan->count:
-   dropout_run checks. */
+/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides and position strides to the default,
+   so it comes first: strides set since d's last run are refused rather than reset
+   (DROPOUT_ERR_SHAPE_RESETS; set them to NULL first to reset on purpose). The positions
+   the shape draws (with the broadcast set after it) must equal plan->count: dropout_run
+   checks. */
 DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
 /* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */
 DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);
@@ -1420,8 +1425,9 @@ DROPOUTDEF int dropout_desc_replay(dropout_desc *d);
    own dropout_desc_new_step, _set_plan or _replay. */
 DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from);
 /* For a backend outside this library that ran (or enqueued) what dropout_lower made of d:
-   a STEP op's plan is drawn (dropout_run, dropout_cuda_run and dropout_opencl_run do it
-   themselves). */
+   a STEP op's plan is drawn, and the strides were used (a shape may reset them now:
+   DROPOUT_ERR_SHAPE_RESETS); dropout_run, dropout_cuda_run and dropout_opencl_run do it
+   themselves. */
 DROPOUTDEF int dropout_desc_ran(dropout_desc *d);
 
 /* Name what you pass; leave the rest NULL (a tensor the op does not use is refused). */
@@ -5666,6 +5672,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    d->dropout__broadcast = 0;
    d->dropout__strided = 0;
    d->dropout__pstrided = 0;   /* (dropout__pstride is read only where this says) */
+   d->dropout__unrun = 0;
    dropout__desc_put_plan(d, plan);
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
    d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
@@ -5683,6 +5690,8 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    size_t numel, positions;
    int err = dropout__desc_ok(d), k;
    if (err) return err;
+   /* strides given and never run: set before this shape, which would silently reset them */
+   if (d->dropout__unrun) return DROPOUT_ERR_SHAPE_RESETS;
    if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
    if (!dims) return DROPOUT_ERR_NULL_DIMS;
    if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
@@ -5711,6 +5720,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OPERAND;
    if (!strides) {   /* (clearing fits every op) */
       d->dropout__strided &= ~(1u << w);
+      d->dropout__unrun &= ~(1u << w);
       return DROPOUT_OK;
    }
    if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
@@ -5729,6 +5739,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    }
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__strided |= 1u << w;
+   d->dropout__unrun |= 1u << w;
    return DROPOUT_OK;
 }
 
@@ -5749,6 +5760,7 @@ DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t
    if (err) return err;
    if (!strides) {
       d->dropout__pstrided = 0;
+      d->dropout__unrun &= ~8u;
       return DROPOUT_OK;
    }
    if (d->dropout__broadcast) return DROPOUT_ERR_BROADCAST;
@@ -5756,6 +5768,7 @@ DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t
    if (err) return err;
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__pstride[k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__pstrided = 1;
+   d->dropout__unrun |= 8u;
    return DROPOUT_OK;
 }
 
@@ -5934,6 +5947,7 @@ DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
    to->dropout__broadcast = from->dropout__broadcast;
    to->dropout__strided = from->dropout__strided;
    to->dropout__pstrided = from->dropout__pstrided;
+   to->dropout__unrun = from->dropout__unrun;
    dropout__desc_put_plan(to, &from->dropout__plan);
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) {
       to->dropout__dim[k] = from->dropout__dim[k];
@@ -5958,6 +5972,7 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
+   d->dropout__unrun = 0;   /* its strides were used: a shape set now resets them on purpose */
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
       dropout__at_put(&d->dropout__last, &d->dropout__plan, (int)d->dropout__plan.units);

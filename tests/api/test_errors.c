@@ -176,6 +176,9 @@ static void case_codes(void)
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, sbig), DROPOUT_ERR_STRIDE);
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, sbig), DROPOUT_ERR_STRIDE);
       CHECK(dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, s0) == DROPOUT_OK, "a zero input stride is allowed");
+      /* a shape would reset strides never run: refused (set the shape first) */
+      EXPECT_SET(&d, dropout_desc_set_shape(&d, 2, d0), DROPOUT_ERR_SHAPE_RESETS);
+      CHECK(dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, NULL) == DROPOUT_OK, "NULL strides");
       CHECK(dropout_desc_set_shape(&d, 2, d0) == DROPOUT_OK, "a zero dim is allowed");
    }
    {  /* strides whose span is no address range, on an operand the op does not read or on a

@@ -238,8 +238,11 @@ static void test_refusals(void)
    /* NULL clears; a new shape clears */
    CHECK(dropout_desc_set_position_strides(&d, NULL) == 0 && dropout_desc_positions(&d, &n) == 0 && n == 16, "NULL clears: %llu",
          (unsigned long long)n);
-   CHECK(dropout_desc_set_position_strides(&d, ok) == 0 && dropout_desc_set_shape(&d, 2, d44) == 0 &&
-         dropout_desc_positions(&d, &n) == 0 && n == 16, "set_shape clears: %llu", (unsigned long long)n);
+   /* a new shape clears them once they ran; before, it is refused (they would vanish unused) */
+   CHECK(dropout_desc_set_position_strides(&d, ok) == 0 && dropout_desc_set_shape(&d, 2, d44) == DROPOUT_ERR_SHAPE_RESETS &&
+         dropout_desc_positions(&d, &n) == 0 && n != 16, "set_shape before a run: refused, strides kept: %llu", (unsigned long long)n);
+   CHECK(dropout_desc_ran(&d) == 0 && dropout_desc_set_shape(&d, 2, d44) == 0 &&
+         dropout_desc_positions(&d, &n) == 0 && n == 16, "set_shape after a run clears: %llu", (unsigned long long)n);
    /* the fused op's 1-D shape does not become 2-D under position strides */
    {
       const uint64_t one[1] = { 1 };
