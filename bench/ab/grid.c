@@ -267,8 +267,8 @@ static void grid(size_t n, int rounds, int streamed, const char *filter)
       const cell *c = &cells[i];
       const double ba = c->best[1] / c->best[0], sp = c->best[2] / c->best[0];
       if (ba > 1.05 && ba > (sp > 1.0 ? sp : 1.0 / sp)) {
-         printf("%s %s %s %d (%.3f)", v++ ? "," : "", op_name[c->op], c->op == OP_MASK || c->op == OP_FILL ? "-" : dt_name[c->dt],
-                c->bits, ba);
+         if (c->op == OP_FILL) printf("%s fill_u32 (%.3f)", v++ ? "," : "", ba);   /* the name -f takes (recheck.sh) */
+         else printf("%s %s %s %d (%.3f)", v++ ? "," : "", op_name[c->op], c->op == OP_MASK ? "-" : dt_name[c->dt], c->bits, ba);
       }
    }
    printf("%s\n", v ? "" : " none");

@@ -36,7 +36,7 @@ while IFS= read -r line; do
             cp "$grid" "$tmp/grid$i"
             # the cell's own row: B/A and A'/A (columns 5 and 6)
             r=$("$tmp/grid$i" -s "$s" -t "$t" -f "$cell" -R 15 2>/dev/null |
-                awk -F'|' -v c="$cell" '{n=$2; gsub(/^ +| +$/, "", n)} n == c {gsub(/[* ]/, "", $5); gsub(/ /, "", $6); print $5 " (" $6 ")"}')
+                awk -F'|' -v c="$cell" '{n=$2; gsub(/^ +| +$/, "", n)} n == c || n == c " (n words)" {gsub(/[* ]/, "", $5); gsub(/ /, "", $6); print $5 " (" $6 ")"}')
             printf ' %s |' "${r:-?}"
             i=$((i + 1))
          done
