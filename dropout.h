@@ -364,8 +364,8 @@ extern "C" {
      "plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused") \
    X(DROPOUT_ERR_POSITION_STRIDES, -48, /* dropout_desc_set_position_strides: two elements would draw one position */ \
      "position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the span passes PTRDIFF_MAX, a rank-8 shape of dims all above 1 has a last dim stepping more than 1, or the fused op's last dim steps more than 1; and dropout_desc_new_step refuses a descriptor with position strides: it is a slice, whose step is the whole tensor's (dropout_gen_plan of the whole count, then dropout_plan_slice and dropout_desc_set_plan)") \
-   X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set since the last run, which it would reset */ \
-     "dropout_desc_set_shape: d has strides or position strides set since its last run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first")
+   X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set before the first shape, never run */ \
+     "dropout_desc_set_shape: d has strides or position strides set before its first shape and never run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1333,7 +1333,7 @@ typedef struct dropout_desc {
    unsigned dropout__broadcast;                      /* bit d: dim d shares one decision */
    unsigned dropout__strided;                        /* bit w: operand w has its own strides */
    unsigned dropout__pstrided;                       /* 1: dropout__pstride holds position strides */
-   unsigned dropout__unrun;                          /* bit w (8: position strides): set, and no run since */
+   unsigned dropout__unrun;                          /* bit w (8: position strides): set before any shape, not run; 16: a shape was set */
    uint64_t dropout__pstride[DROPOUT_MAX_RANK];      /* positions per index step of each dim */
    dropout_plan dropout__plan;
    size_t dropout__dim[DROPOUT_MAX_RANK];
@@ -1361,10 +1361,10 @@ typedef struct dropout_desc {
    the realised p). */
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
 /* rank 1 .. DROPOUT_MAX_RANK dims; resets strides and position strides to the default,
-   so it comes first: strides set since d's last run are refused rather than reset
-   (DROPOUT_ERR_SHAPE_RESETS; set them to NULL first to reset on purpose). The positions
-   the shape draws (with the broadcast set after it) must equal plan->count: dropout_run
-   checks. */
+   so it comes first: strides set before d's first shape and never run are refused rather
+   than reset (DROPOUT_ERR_SHAPE_RESETS; set them to NULL first to reset on purpose). The
+   positions the shape draws (with the broadcast set after it) must equal plan->count:
+   dropout_run checks. */
 DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
 /* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */
 DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);
@@ -5690,8 +5690,9 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    size_t numel, positions;
    int err = dropout__desc_ok(d), k;
    if (err) return err;
-   /* strides given and never run: set before this shape, which would silently reset them */
-   if (d->dropout__unrun) return DROPOUT_ERR_SHAPE_RESETS;
+   /* strides set before any shape and never run: the setters in the wrong order (a shape
+      resets strides); later shapes reset strides on purpose (a reused descriptor) */
+   if (d->dropout__unrun & 15u) return DROPOUT_ERR_SHAPE_RESETS;
    if (rank < 1 || rank > DROPOUT_MAX_RANK) return DROPOUT_ERR_RANK;
    if (!dims) return DROPOUT_ERR_NULL_DIMS;
    if (d->dropout__broadcast >> rank) return DROPOUT_ERR_BROADCAST;
@@ -5710,6 +5711,7 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k < rank ? dims[k] : 1;
    d->dropout__strided = 0;
    d->dropout__pstrided = 0;
+   d->dropout__unrun = 16u;
    return DROPOUT_OK;
 }
 
@@ -5739,7 +5741,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    }
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__strided |= 1u << w;
-   d->dropout__unrun |= 1u << w;
+   if (!(d->dropout__unrun & 16u)) d->dropout__unrun |= 1u << w;   /* before any shape */
    return DROPOUT_OK;
 }
 
@@ -5768,7 +5770,7 @@ DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t
    if (err) return err;
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__pstride[k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__pstrided = 1;
-   d->dropout__unrun |= 8u;
+   if (!(d->dropout__unrun & 16u)) d->dropout__unrun |= 8u;
    return DROPOUT_OK;
 }
 
@@ -5972,7 +5974,7 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
-   d->dropout__unrun = 0;   /* its strides were used: a shape set now resets them on purpose */
+   d->dropout__unrun &= 16u;   /* its strides were used: a shape set now resets them on purpose */
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
       dropout__at_put(&d->dropout__last, &d->dropout__plan, (int)d->dropout__plan.units);

@@ -615,8 +615,8 @@ static const char *const dropout_opencl__program[] = {
    "     \"plan (or d's plan): plan->units says what its positions count, and the call draws another kind (read as that kind, the positions are other stream words than those reserved): dropout draws of the rule's width take a plan of dropout_gen_plan, dropout_plan_at or a forward; GAUSSIAN and NOISE, of dropout_gen_plan_normals or dropout_plan_at_normals (or dropout_desc_new_step after dropout_desc_set_op); a plan written by hand (units not set) or given another rule width is refused\") \\\n",
    "   X(DROPOUT_ERR_POSITION_STRIDES, -48, /* dropout_desc_set_position_strides: two elements would draw one position */ \\\n",
    "     \"position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the span passes PTRDIFF_MAX, a rank-8 shape of dims all above 1 has a last dim stepping more than 1, or the fused op's last dim steps more than 1; and dropout_desc_new_step refuses a descriptor with position strides: it is a slice, whose step is the whole tensor's (dropout_gen_plan of the whole count, then dropout_plan_slice and dropout_desc_set_plan)\") \\\n",
-   "   X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set since the last run, which it would reset */ \\\n",
-   "     \"dropout_desc_set_shape: d has strides or position strides set since its last run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first\")\n",
+   "   X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set before the first shape, never run */ \\\n",
+   "     \"dropout_desc_set_shape: d has strides or position strides set before its first shape and never run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -1584,7 +1584,7 @@ static const char *const dropout_opencl__program[] = {
    "   unsigned dropout__broadcast;                      /* bit d: dim d shares one decision */\n",
    "   unsigned dropout__strided;                        /* bit w: operand w has its own strides */\n",
    "   unsigned dropout__pstrided;                       /* 1: dropout__pstride holds position strides */\n",
-   "   unsigned dropout__unrun;                          /* bit w (8: position strides): set, and no run since */\n",
+   "   unsigned dropout__unrun;                          /* bit w (8: position strides): set before any shape, not run; 16: a shape was set */\n",
    "   uint64_t dropout__pstride[DROPOUT_MAX_RANK];      /* positions per index step of each dim */\n",
    "   dropout_plan dropout__plan;\n",
    "   size_t dropout__dim[DROPOUT_MAX_RANK];\n",
@@ -1612,10 +1612,10 @@ static const char *const dropout_opencl__program[] = {
    "   the realised p). */\n",
    "DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);\n",
    "/* rank 1 .. DROPOUT_MAX_RANK dims; resets strides and position strides to the default,\n",
-   "   so it comes first: strides set since d's last run are refused rather than reset\n",
-   "   (DROPOUT_ERR_SHAPE_RESETS; set them to NULL first to reset on purpose). The positions\n",
-   "   the shape draws (with the broadcast set after it) must equal plan->count: dropout_run\n",
-   "   checks. */\n",
+   "   so it comes first: strides set before d's first shape and never run are refused rather\n",
+   "   than reset (DROPOUT_ERR_SHAPE_RESETS; set them to NULL first to reset on purpose). The\n",
+   "   positions the shape draws (with the broadcast set after it) must equal plan->count:\n",
+   "   dropout_run checks. */\n",
    "DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);\n",
    "/* `rank` element strides of one operand (set the shape first; NULL = contiguous again). */\n",
    "DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, const ptrdiff_t *strides);\n",
@@ -2249,7 +2249,21 @@ static int dropout_opencl__probe(dropout_opencl *ctx)
    cl_mem b = NULL;
    cl_kernel k = clCreateKernel(ctx->program, "dropout_ocl_probe", &err);
    if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clCreateKernel(dropout_ocl_probe)");
+   /* OpenCL 2.0 deprecated this call (a caller's CL_TARGET_OPENCL_VERSION above 120 warns
+      of it); every 1.2 to 3.0 driver has it, and its 2.0 successor is missing on 1.2 ones */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#elif defined(_MSC_VER)
+#pragma warning(push)
+#pragma warning(disable: 4996)
+#endif
    q = clCreateCommandQueue(ctx->context, ctx->device, 0, &err);
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#elif defined(_MSC_VER)
+#pragma warning(pop)
+#endif
    if (err == CL_SUCCESS) b = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof io, io, &err);
    if (err == CL_SUCCESS) err = clSetKernelArg(k, 0, sizeof b, &b);
    if (err == CL_SUCCESS) err = clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL);
@@ -2655,6 +2669,15 @@ static int dropout_opencl__queue_ok(dropout_opencl *ctx, cl_command_queue q, con
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT;
    }
    if (clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) == CL_SUCCESS && dev != ctx->device) {
+      cl_device_id up = dev;
+      int k, sub = 0;   /* a sub-device of ctx's device (clCreateSubDevices) runs its program too */
+      for (k = 0; k < 8 && up && !sub; ++k) {
+         cl_device_id parent = NULL;
+         if (clGetDeviceInfo(up, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL) != CL_SUCCESS) parent = NULL;
+         up = parent;
+         sub = up == ctx->device;
+      }
+      if (sub) return DROPOUT_OK;
       snprintf(ctx->message, sizeof ctx->message, "%s: the queue is another device's than ctx's (%s): the program is built for that one",
                who, ctx->device_name);
       return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_DEVICE;

@@ -92,7 +92,7 @@ static inline int dropout_parallel_buffers_ok(size_t n, size_t es, const void *y
       const size_t dropout_parallel__per = dropout_parallel_chunk(n, nthreads);          \
       const long dropout_parallel__chunks =                                              \
          (long)((n + dropout_parallel__per - 1) / dropout_parallel__per);                \
-      const int dropout_parallel__nt = (int)(nthreads < 1 ? 1 :                          \
+      const int dropout_parallel__nt = (int)(nthreads < 1 || dropout_parallel__chunks < 1 ? 1 : \
          nthreads > DROPOUT_PARALLEL_MAX_THREADS ? DROPOUT_PARALLEL_MAX_THREADS :        \
          (long)nthreads > dropout_parallel__chunks ? dropout_parallel__chunks : nthreads); \
       long c;                                                                           \

@@ -117,8 +117,10 @@ static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, co
    mxClassID k = mxGetClassID(a);
    if (dh_real_numeric(a) && k != mxDOUBLE_CLASS && k != mxUINT64_CLASS) {
       snprintf(got, sizeof got, " (got a %s)", mxGetClassName(a));
-      why = "must be a uint64 or a double: integer arithmetic in another class saturates at "
-            "its intmax, where a counter stops and draws one mask again and again; give uint64(v)";
+      why = k == mxSINGLE_CLASS
+               ? "must be a uint64 or a double: a single holds every integer only up to 2^24; give uint64(v)"
+               : "must be a uint64 or a double: integer arithmetic in another class saturates at "
+                 "its intmax, where a counter stops and draws one mask again and again; give uint64(v)";
    } else if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) {
       if (!(k == mxUINT64_CLASS && v == UINT64_MAX && strcmp(name, "Position") == 0)) return v;
       why = "is intmax('uint64'), the stream's last position, where uint64 addition stops "

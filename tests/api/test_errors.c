@@ -176,10 +176,20 @@ static void case_codes(void)
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, sbig), DROPOUT_ERR_STRIDE);
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, sbig), DROPOUT_ERR_STRIDE);
       CHECK(dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, s0) == DROPOUT_OK, "a zero input stride is allowed");
-      /* a shape would reset strides never run: refused (set the shape first) */
-      EXPECT_SET(&d, dropout_desc_set_shape(&d, 2, d0), DROPOUT_ERR_SHAPE_RESETS);
-      CHECK(dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, NULL) == DROPOUT_OK, "NULL strides");
-      CHECK(dropout_desc_set_shape(&d, 2, d0) == DROPOUT_OK, "a zero dim is allowed");
+      CHECK(dropout_desc_set_shape(&d, 2, d0) == DROPOUT_OK, "a zero dim is allowed (a second shape resets strides)");
+   }
+   {  /* strides before the first shape, never run: the setters in the wrong order (the shape
+         would reset them and the view run contiguous): refused; NULL strides first reset */
+      dropout_desc e;
+      const ptrdiff_t s2[1] = { 2 };
+      const size_t d42[2] = { 4, 2 };
+      dropout_plan p8;
+      CHECK(dropout_plan_at(&p8, &rule, dropout_key_make(1, 2), dropout_pos_make(0), 8) == 0, "plan");
+      CHECK(dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p8) == 0, "init");
+      CHECK(dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, s2) == DROPOUT_OK, "1-D strides on the default shape");
+      EXPECT_SET(&e, dropout_desc_set_shape(&e, 2, d42), DROPOUT_ERR_SHAPE_RESETS);
+      CHECK(dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, NULL) == DROPOUT_OK &&
+            dropout_desc_set_shape(&e, 2, d42) == DROPOUT_OK, "NULL strides, then the shape");
    }
    {  /* strides whose span is no address range, on an operand the op does not read or on a
          dim of 0 elements: refused, or harmless; never a trap (the merge of dims in

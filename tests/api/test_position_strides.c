@@ -238,11 +238,21 @@ static void test_refusals(void)
    /* NULL clears; a new shape clears */
    CHECK(dropout_desc_set_position_strides(&d, NULL) == 0 && dropout_desc_positions(&d, &n) == 0 && n == 16, "NULL clears: %llu",
          (unsigned long long)n);
-   /* a new shape clears them once they ran; before, it is refused (they would vanish unused) */
-   CHECK(dropout_desc_set_position_strides(&d, ok) == 0 && dropout_desc_set_shape(&d, 2, d44) == DROPOUT_ERR_SHAPE_RESETS &&
-         dropout_desc_positions(&d, &n) == 0 && n != 16, "set_shape before a run: refused, strides kept: %llu", (unsigned long long)n);
-   CHECK(dropout_desc_ran(&d) == 0 && dropout_desc_set_shape(&d, 2, d44) == 0 &&
-         dropout_desc_positions(&d, &n) == 0 && n == 16, "set_shape after a run clears: %llu", (unsigned long long)n);
+   CHECK(dropout_desc_set_position_strides(&d, ok) == 0 && dropout_desc_set_shape(&d, 2, d44) == 0 &&
+         dropout_desc_positions(&d, &n) == 0 && n == 16, "set_shape clears: %llu", (unsigned long long)n);
+   {  /* position strides before the first shape, never run: refused (the shape would drop
+         them); once run, a shape resets them */
+      dropout_desc e;
+      const uint64_t two[1] = { 2 };
+      dropout_plan p7;
+      CHECK(dropout_plan_at(&p7, &rule, dropout_key_make(3, 0), dropout_pos_make(0), 7) == 0, "plan of 7");
+      CHECK(dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p7) == 0, "init");
+      CHECK(dropout_desc_set_position_strides(&e, two) == 0, "1-D position strides on the default shape");
+      CHECK(dropout_desc_set_shape(&e, 2, d44) == DROPOUT_ERR_SHAPE_RESETS && dropout_desc_positions(&e, &n) == 0 && n == 13,
+            "set_shape before a run: refused, the strides kept: %llu", (unsigned long long)n);
+      CHECK(dropout_desc_ran(&e) == 0 && dropout_desc_set_shape(&e, 2, d44) == 0 &&
+            dropout_desc_positions(&e, &n) == 0 && n == 16, "set_shape after a run resets them: %llu", (unsigned long long)n);
+   }
    /* the fused op's 1-D shape does not become 2-D under position strides */
    {
       const uint64_t one[1] = { 1 };

@@ -8,7 +8,7 @@ nv_started=1
 nv_lane_a=""; nv_lane_b=""; nv_state=""   # nv_state: nonvcc, nogxx, reused, building
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 nv_dir=$BUILD/nvcc
-mkdir -p "$nv_dir"
+mkdir -p "$nv_dir" "$nv_dir/keep"
 nv_flags="-std=c++14 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
 # Every build here is a compile check: the GPU runs (make test-cuda, make gpu) build their
 # programs again in build/cuda/, optimised for the GPU at hand (ptxas included), and nothing
@@ -16,15 +16,19 @@ nv_flags="-std=c++14 -Werror all-warnings -Xcompiler -Wall,-Wextra -I. -Itests"
 # device code goes through nvcc's front end and NVVM unoptimised (-Xcicc -O0) to PTX, and no
 # further. The kernel build, test_cuda, which instantiates every kernel, goes to PTX for
 # compute_75 (the portable f16/bf16 code) and compute_90 (the paired f16/bf16 conversions,
-# sm_80 and later); an instruction an architecture lacks is an NVVM error, so PTX is where
-# that check ends. ptxas is left out: on the unoptimised PTX it took 40 of the kernel
-# build's 64 s of CPU (at -O0 as well), and what it adds is each kernel's register and
-# memory budget, which make gpu's build sees. The other programs stop at compute_90 PTX
+# sm_80 and later). An intrinsic an architecture lacks is an NVVM error; inline asm is
+# not (NVVM passes it through unread), so the suite searches the kept compute_75 PTX for
+# the sm_80 asm the header writes. ptxas is left out: on the unoptimised PTX it took 40 of
+# the kernel build's 64 s of CPU (at -O0 as well); what else it adds is each kernel's
+# register and memory budget, which make gpu's build sees. The other programs stop at compute_90 PTX
 # (test_cuda_run: 20 s of CPU instead of 56 at ptxas -O0), and their host code is compiled by
 # gcc unoptimised (13.7 s instead of 16.4; the kernel build's host code, the whole CPU
 # library, at -O2, where gcc's flow warnings run). ptxas itself runs in make test on
 # tests/build/nvcc_smoke.cu, for sm_75 and sm_90.
-nv_archs="-O2 -gencode arch=compute_75,code=compute_75 -gencode arch=compute_90,code=compute_90 -Xcicc -O0"
+# The PTX is kept (-keep) so that tests/cuda/suite.sh can check the one thing ptxas caught
+# there that NVVM does not: hand-written asm of sm_80 and later (the paired f16/bf16
+# conversions) reaching the compute_75 code through a wrong #if.
+nv_archs="-O2 -gencode arch=compute_75,code=compute_75 -gencode arch=compute_90,code=compute_90 -Xcicc -O0 -keep -keep-dir $nv_dir/keep"
 nv_check="-gencode arch=compute_90,code=compute_90 -Xcicc -O0"
 # name|output|flags and sources: the two lanes, in order, of about equal CPU (two cores: the
 # kernel build, about 27 s, and three checks of about 20 s; four checks of 1 to 20 s)

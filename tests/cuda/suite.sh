@@ -45,6 +45,23 @@ EOF_NV
       [ $nv_ok = 1 ] && echo "$nv_key" >"$nv_stamp" ;;
 esac
 
+# ptxas does not run on the kernels here (tests/cuda/start.sh), and NVVM passes inline asm
+# through unread: the compute_75 PTX must hold none of the paired f16/bf16 conversions
+# (cvt.rn.{f16x2,bf16x2}.f32: sm_80 and later), which the compute_90 PTX must hold (so that
+# the search can find them)
+nv_p75=$nv_dir/keep/test_cuda.compute_75.ptx; nv_p90=$nv_dir/keep/test_cuda.compute_90.ptx
+if [ "$nv_state" = building ] || [ "$nv_state" = reused ]; then
+   if [ ! -f "$nv_p75" ] || [ ! -f "$nv_p90" ]; then
+      say "FAIL cuda ptx: the kernel build left no PTX in $nv_dir/keep"
+   elif grep -qE 'cvt\.rn\.(bf16x2|f16x2)\.f32' "$nv_p75"; then
+      say "FAIL cuda ptx: the compute_75 PTX holds a paired f16/bf16 conversion (sm_80 and later): $(grep -m1 -E 'cvt\.rn\.(bf16x2|f16x2)\.f32' "$nv_p75" | tr -s ' \t' ' ')"
+   elif ! grep -qE 'cvt\.rn\.(bf16x2|f16x2)\.f32' "$nv_p90"; then
+      say "FAIL cuda ptx: the compute_90 PTX holds no paired f16/bf16 conversion (the search cannot see them)"
+   else
+      say "PASS cuda ptx: the paired f16/bf16 conversions are in the compute_90 PTX and not in compute_75's"
+   fi
+fi
+
 # the refusals every CUDA call makes before it touches a GPU: they run without one
 if [ -x "$BUILD/test_cuda_run" ]; then
    run_prog cuda_refusals "$BUILD/test_cuda_run" refusals

@@ -84,7 +84,8 @@ simd_finish
 # Every x86 path with explicit flags (not -march=native: that hid a g++ -Werror failure on
 # AVX-512 hosts), in C and C++, gcc, g++, clang and clang++, -O2 -Werror, whatever this CPU
 # is: tests/xarch/digest.c (the whole API) must print the DROPOUT_NO_SIMD build's digests
-# (C++: the AVX2 build; the other paths through the C++ front end, tests/xarch/start.sh).
+# (C++: the AVX2 builds and g++'s AVX-512; the other paths through the C++ front end,
+# tests/xarch/start.sh).
 # All compile in the background; each runs where the CPU has the instructions.
 [ -n "${xa_started:-}" ] || . ./tests/xarch/start.sh   # the builds (started early by run.sh)
 if [ "$(uname -m)" = x86_64 ]; then
