@@ -2571,6 +2571,17 @@ static cl_mem dropout_opencl__root(cl_mem m, size_t *off)
    buffer made with CL_MEM_USE_HOST_PTR gets its host address: two such buffers over
    overlapping host memory share bytes too (the fake addresses, from 2^57 up, are past any
    host's user space) */
+/* the host memory under a root buffer made with CL_MEM_USE_HOST_PTR, else NULL */
+static char *dropout_opencl__host_ptr(cl_mem root)
+{
+   cl_mem_flags flags = 0;
+   void *host = NULL;
+   if (clGetMemObjectInfo(root, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS || !(flags & CL_MEM_USE_HOST_PTR) ||
+       clGetMemObjectInfo(root, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
+      return NULL;
+   return (char *)host;
+}
+
 static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, size_t off)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
@@ -2581,11 +2592,8 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
    if (!m) return NULL;
    root = dropout_opencl__root(m, &off);
    if (sizeof(void *) >= 8) {
-      cl_mem_flags flags = 0;
-      void *host = NULL;
-      if (clGetMemObjectInfo(root, CL_MEM_FLAGS, sizeof flags, &flags, NULL) == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR) &&
-          clGetMemObjectInfo(root, CL_MEM_HOST_PTR, sizeof host, &host, NULL) == CL_SUCCESS && host)
-         return (char *)host + off;
+      char *host = dropout_opencl__host_ptr(root);
+      if (host) return host + off;
    }
    for (i = 0; i < 5; ++i) if (dropout_opencl__root(all[i], &unused) == root) { slot = (uintptr_t)i + 1u; break; }
    return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 57 : 28)) + off);
@@ -2599,15 +2607,11 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
    parts the call touches. */
 static int dropout_opencl__host_range(cl_mem m, char **lo, size_t *size)
 {
-   cl_mem_flags flags = 0;
-   void *host = NULL;
    size_t unused = 0;
    cl_mem root = dropout_opencl__root(m, &unused);
    *size = 0;
-   if (clGetMemObjectInfo(root, CL_MEM_FLAGS, sizeof flags, &flags, NULL) != CL_SUCCESS || !(flags & CL_MEM_USE_HOST_PTR) ||
-       clGetMemObjectInfo(root, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS || !host ||
-       clGetMemObjectInfo(root, CL_MEM_SIZE, sizeof *size, size, NULL) != CL_SUCCESS) return 0;
-   *lo = (char *)host;
+   *lo = dropout_opencl__host_ptr(root);
+   if (!*lo || clGetMemObjectInfo(root, CL_MEM_SIZE, sizeof *size, size, NULL) != CL_SUCCESS) return 0;
    return *size > 0;
 }
 

@@ -190,7 +190,8 @@ async function inDawn() {
   const device = await a.requestDevice();
   let err = null;
   device.addEventListener('uncapturederror', (e) => { err = err || e.error.message; });
-  const dw = require('../../dropout_webgpu.js').create(device);
+  const dropoutWebGPU = require('../../dropout_webgpu.js');
+  const dw = dropoutWebGPU.create(device);
   await runGrid((c, bytes) => gridCase.runCase(device, dw, c, bytes), ` on Dawn, ${i.device || i.description}`);
   const ref = await gridCase.refusals(device, dw);
   if (ref.bad.length) say(`FAIL ${tag}: refusals]: ${ref.bad.join('; ')}`);
@@ -198,7 +199,7 @@ async function inDawn() {
   const another = async () => (globalThis.gles
     ? await globalThis.gles.requestAdapter({ featureLevel: 'compatibility' })
     : await globalThis.vulkan.requestAdapter()).requestDevice();
-  const sub = await gridCase.submits(device, dw, another, require('../../dropout_webgpu.js').create);
+  const sub = await gridCase.submits(device, dw, another, dropoutWebGPU.create);
   if (sub.bad.length) say(`FAIL ${tag}: submit]: ${sub.bad.join('; ')}`);
   else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer and one on a lost device with a DropoutWebGPUError, none of it run`);
   if (err) say(`FAIL ${tag}: validation]: ${err}`);
