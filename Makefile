@@ -315,7 +315,7 @@ SANITIZER ?= $(shell command -v compute-sanitizer 2>/dev/null || echo /usr/local
 SANITIZER_TIMEOUT ?= 150
 REPORT ?= $(if $(OUT),$(OUT)/bench_cuda.md,$(BENCH_OUT)/cuda-$(shell date +%Y%m%d-%H%M%S).md)
 GPU_LOG = $(if $(OUT),$(OUT)/gpu.log,build/cuda/gpu.log)
-CUDA_BINS = build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_v0 build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
+CUDA_BINS = build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_run_fastmath build/cuda/test_cuda_v0 build/cuda/variants_cuda build/cuda/bench_cuda build/cuda/train_mlp_cuda build/cuda/matmul_cost_cuda
 
 build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
@@ -325,6 +325,12 @@ build/cuda/test_cuda: tests/cuda/test_cuda.cu dropout_cuda.cuh dropout.h
 build/cuda/test_cuda_run: tests/cuda/test_cuda_run.cu tests/cuda/views.h tests/check.h dropout_cuda.cuh dropout.h
 	@mkdir -p build/cuda
 	$(NVCC) $(NVFLAGS) -Itests tests/cuda/test_cuda_run.cu -o $@
+
+# the same built with --use_fast_math (-ftz=true, -prec-div=false, ...), as many CUDA projects
+# build everything: the kernels' float operations are written so that no flag changes a bit
+build/cuda/test_cuda_run_fastmath: tests/cuda/test_cuda_run.cu tests/cuda/views.h tests/check.h dropout_cuda.cuh dropout.h
+	@mkdir -p build/cuda
+	$(NVCC) $(NVFLAGS) --use_fast_math -Itests tests/cuda/test_cuda_run.cu -o $@
 
 # a 0.1.0 CUDA program built unchanged with DROPOUT_V0_API (== the 0.1.0 CPU calls)
 build/cuda/test_cuda_v0: tests/cuda/test_cuda_v0.cu tests/check.h dropout_cuda.cuh dropout.h
@@ -355,9 +361,10 @@ gpu-info:
 	@echo "cpu:    $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 	@echo "host:   $$(hostname) $$(git rev-parse --short HEAD 2>/dev/null)"
 
-test-cuda-run: build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_v0 build/cuda/variants_cuda
+test-cuda-run: build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_run_fastmath build/cuda/test_cuda_v0 build/cuda/variants_cuda
 	./build/cuda/test_cuda
 	./build/cuda/test_cuda_run
+	./build/cuda/test_cuda_run_fastmath
 	./build/cuda/test_cuda_v0
 	./build/cuda/variants_cuda
 

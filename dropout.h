@@ -258,6 +258,60 @@ typedef ulong uint64_t;
 #define DROPOUT_HD static inline
 #endif
 
+/* The float operations of the building blocks below, held to IEEE's results on the CUDA
+   device whatever the build's flags. nvcc's -ftz=true, which --use_fast_math implies,
+   turns every f32 instruction the compiler writes into one that flushes subnormal inputs
+   and results to zero (mul.ftz.f32, cvt.ftz.f64.f32, ...), and defines no macro that a
+   header could test; __fmul_rn and its kin flush too. An instruction written in inline
+   PTX keeps the form written (PTX of every nvcc and of clang's CUDA), and each of these
+   has its rounding, so no pass fuses it into an fma either; the negation flips the sign
+   bit. tests/cuda checks that the kernels' PTX built with --use_fast_math holds no
+   flushing or approximate instruction (it is the default build's, byte for byte).
+   Elsewhere (the CPU, OpenCL C) they are the plain operations, as macros: that code is
+   the same after preprocessing as when it was written with the operators. */
+#if defined(__CUDA_ARCH__)
+DROPOUT_HD float dropout__fmul(float a, float b)
+{
+   float r;
+   asm("mul.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+   return r;
+}
+DROPOUT_HD float dropout__fadd(float a, float b)
+{
+   float r;
+   asm("add.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+   return r;
+}
+DROPOUT_HD float dropout__ffma(float a, float b, float c)
+{
+   float r;
+   asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(r) : "f"(a), "f"(b), "f"(c));
+   return r;
+}
+DROPOUT_HD float dropout__f32_of(double a)
+{
+   float r;
+   asm("cvt.rn.f32.f64 %0, %1;" : "=f"(r) : "d"(a));
+   return r;
+}
+DROPOUT_HD double dropout__f64_of(float a)
+{
+   double r;
+   asm("cvt.f64.f32 %0, %1;" : "=d"(r) : "f"(a));
+   return r;
+}
+DROPOUT_HD float dropout__fneg(float a)        /* the sign bit flipped */
+{
+   return __uint_as_float(__float_as_uint(a) ^ 0x80000000u);
+}
+#else
+#define dropout__fmul(a, b) ((a) * (b))
+#define dropout__fadd(a, b) ((a) + (b))
+#define dropout__fneg(a) (-(a))
+#define dropout__f64_of(a) ((double)(a))
+#define dropout__f32_of(a) ((float)(a))
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -277,7 +331,7 @@ extern "C" {
    X(DROPOUT_ERR_RANGE, -4,            /* positions run past the stream's 2^64 */ \
      "positions: first + count runs past the end of the stream (2^64 positions), or count does not fit size_t") \
    X(DROPOUT_ERR_ARG, -5,              /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */ \
-     "an argument is out of its domain") \
+     "an argument is out of its domain (a 0.1.0 call's; dropout_opencl_set_launch: local_size)") \
    X(DROPOUT_ERR_P_NEEDS_16, -6,       /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */ \
      "p: 8-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_16 (or 32), or dropout_rule_init_quantised to accept the 8-bit p") \
    X(DROPOUT_ERR_P_NEEDS_32, -7,       /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */ \
@@ -303,7 +357,7 @@ extern "C" {
    X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \
      "strides: an output stride is zero, or the strides (or n elements of a short call's buffers) reach past the address space") \
    X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \
-     "strides/tensors: two output elements share memory, or an output partly overlaps an input or the mask") \
+     "y/dx/out partly overlaps x/dy/in, the residual or the mask (in place is the same pointer with the same strides), or, with strides set, two output elements share memory") \
    X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \
      "op: not a dropout_op, or the op does not take this setting or tensor") \
    X(DROPOUT_ERR_DTYPE, -20,           /* not a dropout_dtype */ \
@@ -365,7 +419,9 @@ extern "C" {
    X(DROPOUT_ERR_POSITION_STRIDES, -48, /* dropout_desc_set_position_strides: two elements would draw one position */ \
      "position strides: two elements would draw one position (taken in increasing order over the dims of more than one element, each non-zero stride must pass the span of the smaller ones: 1 + the sum of (dim - 1) * stride), the span passes PTRDIFF_MAX, a rank-8 shape of dims all above 1 has a last dim stepping more than 1, or the fused op's last dim steps more than 1; and dropout_desc_new_step refuses a descriptor with position strides: it is a slice, whose step is the whole tensor's (dropout_gen_plan of the whole count, then dropout_plan_slice and dropout_desc_set_plan)") \
    X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set before the first shape, never run */ \
-     "dropout_desc_set_shape: d has strides or position strides set before its first shape and never run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first")
+     "dropout_desc_set_shape: d has strides or position strides set before its first shape and never run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first") \
+   X(DROPOUT_ERR_STRIDES_STALE, -50,   /* d's strides were set for an earlier shape, which a later set_shape reset */ \
+     "strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -588,11 +644,18 @@ DROPOUT_HD uint16_t dropout_f32_to_bf16(float f)
    written out here, where both sides share it. */
 DROPOUT_HD float dropout__scale_f32(float x, float scale)
 {
+#if defined(__CUDA_ARCH__)   /* the same three instructions as the plain code, kept as IEEE's (see dropout__fmul) */
+   float y;
+   asm("{ .reg .pred num; mul.rn.f32 %0, %1, %2; setp.num.f32 num, %1, %1; @!num or.b32 %0, %1, 0x00400000; }"
+       : "=f"(y) : "f"(x), "f"(scale));
+   return y;
+#else
    union { float f; uint32_t u; } v;
    if (x >= x) return x * scale;   /* not NaN (>=, not ==: -Wfloat-equal stays quiet) */
    v.f = x;
    v.u |= 0x00400000u;
    return v.f;
+#endif
 }
 
 DROPOUT_HD double dropout__scale_f64(double x, double scale)
@@ -608,7 +671,15 @@ DROPOUT_HD double dropout__scale_f64(double x, double scale)
 DROPOUT_HD float dropout_apply_f32(float x, int keep, dropout_rule r)
 {
    if (r.threshold == 0) return x;
+#if defined(__CUDA_ARCH__)
+   {   /* made whatever keep says: the GPU selects, as around the plain product, rather
+          than branching around dropout__scale_f32's PTX */
+      float kept = dropout__scale_f32(x, r.scale_f32);
+      return keep ? kept : 0.0f;
+   }
+#else
    return keep ? dropout__scale_f32(x, r.scale_f32) : 0.0f;
+#endif
 }
 
 DROPOUT_HD double dropout_apply_f64(double x, int keep, dropout_rule r)
@@ -634,11 +705,11 @@ DROPOUT_HD uint16_t dropout_apply_bf16(uint16_t x, int keep, dropout_rule r)
 /* Gradient accumulation (DROPOUT_GRAD_ACCUMULATE): acc + g, one rounding in the dtype;
    f16/bf16 widen both exactly, add in float and round once. g has been rounded on its
    own before (the product that made it is never fused with this add: a volatile on the
-   CPU, __fadd_rn / __dadd_rn on the GPU). */
+   CPU, add.rn on the GPU). */
 DROPOUT_HD float dropout_accumulate_f32(float acc, float g)
 {
 #if defined(__CUDA_ARCH__)
-   return __fadd_rn(acc, g);
+   return dropout__fadd(acc, g);
 #else
    volatile float v = g;
    return acc + v;
@@ -823,7 +894,7 @@ DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, doub
    p = 0 keeps everything (y = fma(h, 1, residual) = h + residual, rounded once).
    Gradient: d residual = dy; d x = dropout backward of dy (same mask / seed, stream,
    offset); d bias[c] = sum over rows of d x[r][c].
-   The CPU uses dropout_fmaf below (exact, no libm); the GPU uses __fmaf_rn: equal. */
+   The CPU uses dropout_fmaf below (exact, no libm); the GPU its fma.rn.f32: equal. */
 
 /* fmaf(a, b, c) in software, correctly rounded (nearest even). a * b is exact in double
    (24 + 24 <= 53 bits); the double sum p + c is rounded to odd with the TwoSum error term;
@@ -831,7 +902,7 @@ DROPOUTDEF int dropout_fill_uniform_f64(dropout_key key, dropout_pos first, doub
 DROPOUT_HD float dropout_fmaf(float a, float b, float c)
 {
 #if defined(__CUDA_ARCH__)
-   return __fmaf_rn(a, b, c);
+   return dropout__ffma(a, b, c);
 #elif defined(__OPENCL_C_VERSION__)
    return fma(a, b, c);     /* OpenCL C: fma is correctly rounded, with or without fp64 */
 #else
@@ -853,7 +924,7 @@ DROPOUT_HD float dropout_fmaf(float a, float b, float c)
 DROPOUT_HD float dropout_bias_dropout_add_one_f32(float x, float bias, float residual, int keep, dropout_rule r)
 {
 #if defined(__CUDA_ARCH__)
-   float h = __fadd_rn(x, bias);                 /* __fadd_rn: never contracted into an fma */
+   float h = dropout__fadd(x, bias);             /* add.rn: never contracted into an fma */
 #else
    float h = x + bias;
 #endif
@@ -958,10 +1029,17 @@ DROPOUT_HD int dropout_keep_at(uint64_t seed, uint64_t stream, uint64_t pos, dro
    product of a <= 32-bit value by a <= 21-bit constant piece), so FMA contraction by any
    compiler (gcc -ffp-contract=fast, nvcc --fmad=true) cannot change a result. */
 
-/* (float)(a * b + c) with a*b exact in double: two roundings (double, then float). */
+/* (float)(a * b + c), a and b floats widened to double (so a*b is exact): two roundings
+   (double, then float). A value used in several steps is widened once, by the caller:
+   on the GPU each widening is an instruction of its own (see dropout__f64_of). */
+DROPOUT_HD float dropout__madd(double a, double b, double c)
+{
+   return dropout__f32_of(a * b + c);
+}
+
 DROPOUT_HD float dropout__madf(float a, float b, double c)
 {
-   return (float)((double)a * (double)b + c);
+   return dropout__madd(dropout__f64_of(a), dropout__f64_of(b), c);
 }
 
 DROPOUT_HD uint64_t dropout__f64_bits(double x)
@@ -1055,7 +1133,7 @@ DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r
 {
    if (r.base.threshold == 0) return x;
    if (r.base.threshold == (uint64_t)1 << r.base.bits) return 0.0f;   /* all dropped */
-   return keep ? (x + r.c_f32) * r.a_f32 : r.drop_f32;
+   return keep ? dropout__fmul(dropout__fadd(x, r.c_f32), r.a_f32) : r.drop_f32;
 }
 
 DROPOUT_HD double dropout_alpha_apply_f64(double x, int keep, dropout_alpha_rule r)
@@ -1081,7 +1159,7 @@ DROPOUT_HD uint16_t dropout_alpha_apply_bf16(uint16_t x, int keep, dropout_alpha
 DROPOUT_HD float dropout_alpha_grad_f32(float dy, int keep, dropout_alpha_rule r)
 {
    if (r.base.threshold == 0) return dy;
-   return keep ? dy * r.a_f32 : 0.0f;
+   return keep ? dropout__fmul(dy, r.a_f32) : 0.0f;
 }
 
 DROPOUT_HD double dropout_alpha_grad_f64(double dy, int keep, dropout_alpha_rule r)
@@ -1117,46 +1195,44 @@ DROPOUT_HD double dropout__log_u(uint32_t w0)
 {
    uint64_t m = (uint64_t)w0 + 1u;              /* 1 .. 2^32 */
    int e = 0;
-   double f, s, lnf, ln2_hi, ln2_lo, E;
-   float sf, z, h;
+   double f, s, sd, zd, lnf, ln2_hi, ln2_lo, E;
+   float h;
    while ((m >> (e + 1)) != 0) ++e;              /* e = floor(log2 m), 0 .. 32 */
    f = (double)m * dropout__f64_from_bits((uint64_t)(1023 - e) << 52);   /* [1, 2), exact */
    if (f > DROPOUT__SQRT2) { f *= 0.5; ++e; }   /* [sqrt(1/2), sqrt 2] */
    s = (f - 1.0) / (f + 1.0);                    /* f - 1 and f + 1 exact */
-   sf = (float)s;
-   z = dropout__madf(sf, sf, 0.0);
-   h = (float)(1.0 / 11.0);
-   h = dropout__madf(h, z, 1.0 / 9.0);
-   h = dropout__madf(h, z, 1.0 / 7.0);
-   h = dropout__madf(h, z, 1.0 / 5.0);
-   h = dropout__madf(h, z, 1.0 / 3.0);
-   h = dropout__madf(h, z, 1.0);
-   lnf = 2.0 * ((double)sf * (double)h);          /* exact */
+   sd = dropout__f64_of(dropout__f32_of(s));      /* s rounded to float */
+   zd = dropout__f64_of(dropout__madd(sd, sd, 0.0));
+   h = dropout__madd((float)(1.0 / 11.0), zd, 1.0 / 9.0);
+   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 7.0);
+   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 5.0);
+   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 3.0);
+   h = dropout__madd(dropout__f64_of(h), zd, 1.0);
+   lnf = 2.0 * (sd * dropout__f64_of(h));         /* exact */
    E = (double)(e - 32);                          /* -32 .. 0 */
    ln2_hi = dropout__trunc21(DROPOUT__LN2);       /* E * piece: exact */
    ln2_lo = DROPOUT__LN2 - ln2_hi;                /* 32 bits */
    return (E * ln2_hi + lnf) + E * ln2_lo;
 }
 
-/* sin and cos of x in [0, pi/4] from its square z, Taylor to x^9 and x^10. */
-DROPOUT_HD float dropout__sin_poly(float x, float z)
+/* sin and cos of x in [0, pi/4] from its square z (both floats, widened), Taylor to x^9
+   and x^10. */
+DROPOUT_HD float dropout__sin_poly(double xd, double zd)
 {
-   float h = (float)(1.0 / 362880.0);
-   h = dropout__madf(h, z, -1.0 / 5040.0);
-   h = dropout__madf(h, z, 1.0 / 120.0);
-   h = dropout__madf(h, z, -1.0 / 6.0);
-   h = dropout__madf(h, z, 1.0);
-   return dropout__madf(x, h, 0.0);
+   float h = dropout__madd((float)(1.0 / 362880.0), zd, -1.0 / 5040.0);
+   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 120.0);
+   h = dropout__madd(dropout__f64_of(h), zd, -1.0 / 6.0);
+   h = dropout__madd(dropout__f64_of(h), zd, 1.0);
+   return dropout__madd(xd, dropout__f64_of(h), 0.0);
 }
 
-DROPOUT_HD float dropout__cos_poly(float z)
+DROPOUT_HD float dropout__cos_poly(double zd)
 {
-   float h = (float)(-1.0 / 3628800.0);
-   h = dropout__madf(h, z, 1.0 / 40320.0);
-   h = dropout__madf(h, z, -1.0 / 720.0);
-   h = dropout__madf(h, z, 1.0 / 24.0);
-   h = dropout__madf(h, z, -0.5);
-   return dropout__madf(h, z, 1.0);
+   float h = dropout__madd((float)(-1.0 / 3628800.0), zd, 1.0 / 40320.0);
+   h = dropout__madd(dropout__f64_of(h), zd, -1.0 / 720.0);
+   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 24.0);
+   h = dropout__madd(dropout__f64_of(h), zd, -0.5);
+   return dropout__madd(dropout__f64_of(h), zd, 1.0);
 }
 
 /* The normal of a word pair: odd = 0 gives r cos(angle), odd = 1 gives r sin(angle). */
@@ -1165,17 +1241,18 @@ DROPOUT_HD float dropout_normal_from_words(uint32_t w0, uint32_t w1, int odd)
    unsigned quadrant = w1 >> 30;
    uint32_t rem = w1 & 0x3FFFFFFFu, g;
    int swap = rem > 0x20000000u;                  /* past pi/4: use the complement */
-   float x, z, sn, cs, s_t, c_t, trig, r;
+   double xd, zd;
+   float sn, cs, s_t, c_t, trig, r;
    g = swap ? 0x40000000u - rem : rem;            /* 0 .. 2^29 */
-   x = (float)((double)g * DROPOUT__PI_2_30);
-   z = dropout__madf(x, x, 0.0);
-   sn = dropout__sin_poly(x, z);
-   cs = dropout__cos_poly(z);
+   xd = dropout__f64_of(dropout__f32_of((double)g * DROPOUT__PI_2_30));   /* x, a float */
+   zd = dropout__f64_of(dropout__madd(xd, xd, 0.0));
+   sn = dropout__sin_poly(xd, zd);
+   cs = dropout__cos_poly(zd);
    s_t = swap ? cs : sn;                          /* sin and cos of the angle in the quadrant */
    c_t = swap ? sn : cs;
-   if (odd) trig = quadrant == 0 ? s_t : quadrant == 1 ? c_t : quadrant == 2 ? -s_t : -c_t;
-   else     trig = quadrant == 0 ? c_t : quadrant == 1 ? -s_t : quadrant == 2 ? -c_t : s_t;
-   r = (float)dropout__sqrt_f64(-2.0 * dropout__log_u(w0));
+   if (odd) trig = quadrant == 0 ? s_t : quadrant == 1 ? c_t : quadrant == 2 ? dropout__fneg(s_t) : dropout__fneg(c_t);
+   else     trig = quadrant == 0 ? c_t : quadrant == 1 ? dropout__fneg(s_t) : quadrant == 2 ? dropout__fneg(c_t) : s_t;
+   r = dropout__f32_of(dropout__sqrt_f64(-2.0 * dropout__log_u(w0)));
    return dropout__madf(r, trig, 0.0);
 }
 
@@ -1198,12 +1275,12 @@ DROPOUT_HD float dropout_gaussian_mult(float z, float sigma_f32)
 /* Gaussian noise: y = x + sigma_f z, the product exact, one rounding (two for f32). */
 DROPOUT_HD float dropout_noise_add_f32(float x, float z, float sigma_f32)
 {
-   return dropout__madf(sigma_f32, z, (double)x);
+   return dropout__madf(sigma_f32, z, dropout__f64_of(x));
 }
 
 DROPOUT_HD double dropout_noise_add_f64(double x, float z, float sigma_f32)
 {
-   return x + (double)sigma_f32 * (double)z;
+   return x + dropout__f64_of(sigma_f32) * dropout__f64_of(z);
 }
 
 /* -- API ------------------------------------------------------------------------------ */
@@ -1324,6 +1401,8 @@ typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, 
 typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;
 
 /* Private fields: use the functions below. */
+#define DROPOUT__STALE_STRIDES 480u   /* dropout__unrun's bits 32, 64, 128, 256 */
+
 /* Positions pos .. pos + count - 1 of key's stream, of one draw kind (8, 16, 32-bit draws
    or normals: the descriptor's records below) */
 typedef struct dropout__drawn_at { dropout_key key; uint64_t pos, count; int kind; } dropout__drawn_at;
@@ -1333,7 +1412,8 @@ typedef struct dropout_desc {
    unsigned dropout__broadcast;                      /* bit d: dim d shares one decision */
    unsigned dropout__strided;                        /* bit w: operand w has its own strides */
    unsigned dropout__pstrided;                       /* 1: dropout__pstride holds position strides */
-   unsigned dropout__unrun;                          /* bit w (8: position strides): set before any shape, not run; 16: a shape was set */
+   unsigned dropout__unrun;                          /* bit w (8: position strides): set before any shape, not run; 16: a shape was set;
+                                                        bit 5 + w (256: position strides): set for an earlier shape, reset by one since, not set again */
    uint64_t dropout__pstride[DROPOUT_MAX_RANK];      /* positions per index step of each dim */
    dropout_plan dropout__plan;
    size_t dropout__dim[DROPOUT_MAX_RANK];
@@ -1362,7 +1442,9 @@ typedef struct dropout_desc {
 DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype dtype, const dropout_plan *plan);
 /* rank 1 .. DROPOUT_MAX_RANK dims; resets strides and position strides to the default,
    so it comes first: strides set before d's first shape and never run are refused rather
-   than reset (DROPOUT_ERR_SHAPE_RESETS; set them to NULL first to reset on purpose). The
+   than reset (DROPOUT_ERR_SHAPE_RESETS; set them to NULL first to reset on purpose), and
+   strides set for an earlier shape must be set again (or to NULL) before d runs with this
+   one (DROPOUT_ERR_STRIDES_STALE). The
    positions the shape draws (with the broadcast set after it) must equal plan->count:
    dropout_run checks. */
 DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *dims);
@@ -5103,6 +5185,7 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    err = dropout__desc_ok(d);
    if (err) return err;
    if (!t) return DROPOUT_ERR_NULL_TENSORS;
+   if (d->dropout__unrun & DROPOUT__STALE_STRIDES) return DROPOUT_ERR_STRIDES_STALE;
    op = d->dropout__op;
    row = dropout__op_of(op);
    if (!row.ok) return DROPOUT_ERR_OP;
@@ -5709,9 +5792,13 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    }
    d->dropout__rank = rank;
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k < rank ? dims[k] : 1;
+   /* strides of an earlier shape, reset now, must be said again before a run: a view
+      reshaped batch after batch would otherwise run contiguous once its strides are not
+      set again (the same pending bits carry over a second shape) */
+   d->dropout__unrun = 16u | (d->dropout__unrun & DROPOUT__STALE_STRIDES) | (d->dropout__strided & 7u) << 5 |
+                       (d->dropout__pstrided ? 256u : 0u);
    d->dropout__strided = 0;
    d->dropout__pstrided = 0;
-   d->dropout__unrun = 16u;
    return DROPOUT_OK;
 }
 
@@ -5722,7 +5809,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OPERAND;
    if (!strides) {   /* (clearing fits every op) */
       d->dropout__strided &= ~(1u << w);
-      d->dropout__unrun &= ~(1u << w);
+      d->dropout__unrun &= ~(1u << w | 32u << w);
       return DROPOUT_OK;
    }
    if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
@@ -5741,6 +5828,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    }
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__strided |= 1u << w;
+   d->dropout__unrun &= ~(32u << w);   /* said again for this shape */
    if (!(d->dropout__unrun & 16u)) d->dropout__unrun |= 1u << w;   /* before any shape */
    return DROPOUT_OK;
 }
@@ -5762,7 +5850,7 @@ DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t
    if (err) return err;
    if (!strides) {
       d->dropout__pstrided = 0;
-      d->dropout__unrun &= ~8u;
+      d->dropout__unrun &= ~(8u | 256u);
       return DROPOUT_OK;
    }
    if (d->dropout__broadcast) return DROPOUT_ERR_BROADCAST;
@@ -5770,6 +5858,7 @@ DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t
    if (err) return err;
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__pstride[k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__pstrided = 1;
+   d->dropout__unrun &= ~256u;
    if (!(d->dropout__unrun & 16u)) d->dropout__unrun |= 8u;
    return DROPOUT_OK;
 }
@@ -5974,7 +6063,7 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
-   d->dropout__unrun &= 16u;   /* its strides were used: a shape set now resets them on purpose */
+   d->dropout__unrun &= ~15u;   /* its strides were used: a shape set now resets them on purpose */
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
       dropout__at_put(&d->dropout__last, &d->dropout__plan, (int)d->dropout__plan.units);

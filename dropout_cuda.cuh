@@ -92,11 +92,14 @@
       forward's graph takes device coordinates.
 
    BUILD FLAGS
-      Never --use_fast_math, -ftz=true, -prec-div=false or -prec-sqrt=false: under
-      -ftz=true every float multiply flushes subnormal inputs and results to zero
-      (mul.ftz.f32), and the bits differ from the CPU's. nvcc defines no macro for these
-      flags, so this file cannot stop such a build as dropout.h stops -ffast-math on the
-      host; tests/cuda builds with nvcc's defaults (-ftz=false -prec-div=true).
+      Any: --use_fast_math, -ftz=true, -prec-div=false, -prec-sqrt=false and -fmad change
+      no bit. Under -ftz=true every f32 instruction nvcc writes flushes subnormals
+      (mul.ftz.f32), and nvcc defines no macro a header could test, so the kernels write
+      their float operations in inline PTX that no flag changes (dropout.h,
+      dropout__fmul: mul.rn.f32, add.rn.f32, fma.rn.f32, cvt); a product
+      feeding an addition is exact, so contraction (-fmad) changes nothing either.
+      make test builds the kernels with --use_fast_math and finds no flushing or
+      approximate instruction in their PTX; make gpu runs test_cuda_run built so.
 
    DROPOUT_V0_API
       The 0.1.0 calls (dropout_cuda_forward_f32(y, mask, x, n, p, bits, seed, stream,
@@ -460,7 +463,7 @@ DROPOUT_HD void dropout_cuda__fill_unit(const dropout_cuda__args *a, int op, uin
             unsigned at = 4u * k + l;    /* this word is element at - lane0 of the unit */
             if (at < lane0 || at - lane0 >= count) continue;
             if (op == DROPOUT_CUDA__FILL_U32) ((uint32_t *)a->y)[j0 + at - lane0] = w[l];
-            else ((float *)a->y)[j0 + at - lane0] = (float)(w[l] >> 8) * 5.9604644775390625e-8f;
+            else ((float *)a->y)[j0 + at - lane0] = dropout__fmul((float)(w[l] >> 8), 5.9604644775390625e-8f);
          }
       }
    }
@@ -648,11 +651,11 @@ static __device__ __forceinline__ void dropout_cuda__chunk_pairs(const dropout_c
          dropout_cuda__widen2(dtype, x, &lo, &hi);
          dropout_cuda__widen2(dtype, bv->u[i], &blo, &bhi);
          dropout_cuda__widen2(dtype, rv->u[i], &rlo, &rhi);
-         x = dropout_cuda__narrow2(dtype, __fmaf_rn(__fadd_rn(lo, blo), s, rlo), __fmaf_rn(__fadd_rn(hi, bhi), s, rhi));
+         x = dropout_cuda__narrow2(dtype, dropout__ffma(dropout__fadd(lo, blo), s, rlo), dropout__ffma(dropout__fadd(hi, bhi), s, rhi));
          v->u[i] = (x & kept) | (rv->u[i] & ~kept);
       } else if (!dropout_cuda__has_nan2(dtype, x)) {   /* kept: RN16(x * s); dropped: +0 */
          dropout_cuda__widen2(dtype, x, &lo, &hi);
-         v->u[i] = dropout_cuda__narrow2(dtype, __fmul_rn(lo, s), __fmul_rn(hi, s)) & kept;
+         v->u[i] = dropout_cuda__narrow2(dtype, dropout__fmul(lo, s), dropout__fmul(hi, s)) & kept;
       } else {
          v->h[2 * i] = dtype == DROPOUT_CUDA__BF16 ? dropout_apply_bf16(v->h[2 * i], (int)(k2 & 1u), a->rule)
                                                    : dropout_apply_f16(v->h[2 * i], (int)(k2 & 1u), a->rule);
@@ -852,12 +855,12 @@ DROPOUT_HD void dropout_cuda__accumulate(int dtype, dropout_cuda__vec *v, const 
 
 /* Gaussian dropout (gauss) or noise on an element x of class K, into y: dropout.h's
    dropout_gaussian_mult / dropout_noise_add_<sfx>; H widened to float and back. */
-#define DROPOUT_CUDA__NORMAL_F(sfx, y, x) y = gauss ? (x) * dropout_gaussian_mult(z, sg) : dropout_noise_add_##sfx((x), z, sg);
-#define DROPOUT_CUDA__NORMAL_D(sfx, y, x) y = gauss ? (x) * (double)dropout_gaussian_mult(z, sg) : dropout_noise_add_##sfx((x), z, sg);
+#define DROPOUT_CUDA__NORMAL_F(sfx, y, x) y = gauss ? dropout__fmul((x), dropout_gaussian_mult(z, sg)) : dropout_noise_add_##sfx((x), z, sg);
+#define DROPOUT_CUDA__NORMAL_D(sfx, y, x) y = gauss ? (x) * dropout__f64_of(dropout_gaussian_mult(z, sg)) : dropout_noise_add_##sfx((x), z, sg);
 #define DROPOUT_CUDA__NORMAL_H(sfx, y, x)                                                                    \
    {                                                                                                         \
       float f = dropout_##sfx##_to_f32(x);                                                                  \
-      y = dropout_f32_to_##sfx(gauss ? f * dropout_gaussian_mult(z, sg) : dropout_noise_add_f32(f, z, sg));  \
+      y = dropout_f32_to_##sfx(gauss ? dropout__fmul(f, dropout_gaussian_mult(z, sg)) : dropout_noise_add_f32(f, z, sg)); \
    }
 
 /* One element of the strided engine, through the same element functions as the CPU. */

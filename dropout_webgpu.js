@@ -179,7 +179,7 @@
     '   return (x + 0x7FFFu + ((x >> 16u) & 1u)) >> 16u;',
     '}',
     '',
-    '// mirrors dropout.h dropout__scale_f32 (cksum 369423012)',
+    '// mirrors dropout.h dropout__scale_f32 (cksum 2045649394)',
     '// x * s, IEEE binary32 round to nearest even, subnormals, Inf and -0 included, on the bit',
     '// patterns, for the one s this is called with: the scale, a positive normal in [1, 2^32]',
     '// (1 / q for a realised keep probability q in [2^-32, 1)). A kept NaN keeps its sign and',
@@ -227,7 +227,7 @@
     '   return sign | ((u32(e + l + r + 118) << 23u) + m);',
     '}',
     '',
-    '// mirrors dropout.h dropout_apply_f32 (cksum 294663169)',
+    '// mirrors dropout.h dropout_apply_f32 (cksum 2507257981)',
     '// One element of forward (or backward: dy for x), as f32 bits; t = 0 copies x.',
     'fn apply_f32(x: u32, k: bool) -> u32 {',
     '   if (prm.threshold == 0u && prm.all_dropped == 0u) { return x; }',
@@ -454,9 +454,11 @@
 
   /* A buffer the call binds whole: checked here rather than refused by WebGPU at submit
      (which would reject the caller's whole command buffer): its usage, size, a size in
-     4-byte words (a storage binding's rule) and the device's binding limit. */
+     4-byte words (a storage binding's rule) and the device's binding limit. A missing one
+     gets dropout.h's code for that operand (the output: y or dx; the input: x or dy). */
+  const NULL_CODE = table({ y: 'DROPOUT_ERR_NULL_OUTPUT', dx: 'DROPOUT_ERR_NULL_OUTPUT', x: 'DROPOUT_ERR_NULL_INPUT', dy: 'DROPOUT_ERR_NULL_INPUT', mask: 'DROPOUT_ERR_NULL_MASK' });
   function needBuffer(name, buf, bytes, usage, maxBinding) {
-    if (!buf || typeof buf.size !== 'number') fail('DROPOUT_ERR_NULL', `${name}: a GPUBuffer is required`);
+    if (!buf || typeof buf.size !== 'number') fail(NULL_CODE[name], `${name}: a GPUBuffer is required`);
     // WebGPU's binding form {buffer, offset, size} has a size too, and would fail only when
     // the bind group is made: the buffer itself is taken, and `offsets` says where in it
     if (buf.buffer !== undefined || typeof buf.getMappedRange !== 'function') {
@@ -519,8 +521,10 @@
   function positionStridesOf(s, shape, bc) {
     const rank = shape.length;
     if (!Array.isArray(s) || s.length !== rank) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: ${rank} strides are needed, one per dim`);
+    // (a dim of one element or none never steps: its stride is not used, and may be any)
     s.forEach((v, i) => {
-      if (!Number.isSafeInteger(v) || v < 0 || v > 0xFFFFFFFF) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${v} is not a whole number below 2^32`);
+      if (!Number.isSafeInteger(v) || v < 0) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${v} is not a whole number`);
+      if (shape[i] > 1 && v > 0xFFFFFFFF) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${v} of a dim of ${shape[i]} elements is not below 2^32 (this kernel's mask index is a u32)`);
     });
     if (bc) fail('DROPOUT_ERR_BROADCAST', 'broadcast: not with positionStrides (a zero position stride is the broadcast)');
     if (rank === 8 && shape.every((d) => d > 1) && s[7] > 1) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: a rank-8 shape of dims all above 1 whose last dim steps ${s[7]} positions (more than 1: dropout.h refuses it)`);
@@ -700,24 +704,27 @@
       const dataBytes = view ? (view.numel ? 4 : 0) : roundUp4(count * BYTES[dtype]);   // a view checks its own extents (an empty one: none)
       const maskBytes = roundUp4(Math.ceil(count / 8));
       const mask = call.mask;
+      // a call of no element needs no buffer, as in dropout.h (one given is still checked)
+      const empty = count === 0 && (!view || view.numel === 0);
+      const need = (name, buf, bytes) => { if (buf !== undefined || !empty) needBuffer(name, buf, bytes, STORAGE, maxBinding); };
       let flags = 0;
       if (op !== 'mask') {
-        needBuffer(yName, y, dataBytes, STORAGE, maxBinding);
-        needBuffer(xName, x, dataBytes, STORAGE, maxBinding);
+        need(yName, y, dataBytes);
+        need(xName, x, dataBytes);
       }
       if (op === 'mask' || op === 'apply_mask' || (op === 'forward' && mask)) {
-        needBuffer('mask', mask, maskBytes, STORAGE, maxBinding);
-        if (op === 'forward') flags |= FLAG_MASK_OUT;
+        need('mask', mask, maskBytes);
+        if (op === 'forward' && mask) flags |= FLAG_MASK_OUT;
       }
       if (op !== 'mask' && mask && (mask === y || mask === x)) fail('DROPOUT_ERR_OVERLAP', `mask: the same buffer as ${mask === y ? yName : xName}`);
       if (op !== 'mask' && x === y) flags |= FLAG_IN_PLACE;   // in place: read y, bind nothing as x
-      if (view && op !== 'mask') {
+      if (view && op !== 'mask' && view.numel > 0) {
         const es = BYTES[dtype];
         for (const [name, buf, st, off] of [[yName, y, view.ys, view.yoff], [xName, x, view.xs, view.xoff]]) {
           let lo = off, hi = off;
           view.dims.forEach((d, i) => { if (d > 0) { const e = (d - 1) * st[i]; if (e < 0) lo += e; else hi += e; } });
           const have = Math.floor(buf.size / es);
-          if (view.numel > 0 && (lo < 0 || hi >= have)) {
+          if (lo < 0 || hi >= have) {
             fail('DROPOUT_ERR_STRIDE', `${name}: the view reaches elements ${lo} .. ${hi}; the buffer holds 0 .. ${have - 1}`);
           }
         }
@@ -755,8 +762,8 @@
       }
       return {
         uniforms: u, groups: [gx, gy], count, view, op, flags,
-        out: op === 'mask' ? spare(1) : y,
-        inp: op === 'mask' || (flags & FLAG_IN_PLACE) ? spare(2) : x,
+        out: op === 'mask' || !y ? spare(1) : y,
+        inp: op === 'mask' || !x || (flags & FLAG_IN_PLACE) ? spare(2) : x,
         mask: mask || spare(3),
       };
     }

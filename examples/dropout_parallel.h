@@ -17,7 +17,12 @@
 
    With OpenMP (-fopenmp) the slices run on `nthreads` threads (at most one a slice, and
    at most DROPOUT_PARALLEL_MAX_THREADS, 256 unless defined); without it they run one
-   after the other, with identical results. Include dropout.h first. */
+   after the other, with identical results. Include dropout.h first.
+
+   These calls take contiguous tensors. A strided view splits the same way by rows: each
+   thread takes the plan slice of its rows (dropout_plan_slice(&whole, r0 * cols, rows *
+   cols, &part)), dropout_desc_init with it, the shape {rows, cols}, its strides, and its
+   tensors' pointers at row r0, then dropout_run: the bits of the one call. */
 #ifndef DROPOUT_PARALLEL_H
 #define DROPOUT_PARALLEL_H
 

@@ -148,7 +148,7 @@ fn f32_to_bf16(x: u32) -> u32 {
    return (x + 0x7FFFu + ((x >> 16u) & 1u)) >> 16u;
 }
 
-// mirrors dropout.h dropout__scale_f32 (cksum 369423012)
+// mirrors dropout.h dropout__scale_f32 (cksum 2045649394)
 // x * s, IEEE binary32 round to nearest even, subnormals, Inf and -0 included, on the bit
 // patterns, for the one s this is called with: the scale, a positive normal in [1, 2^32]
 // (1 / q for a realised keep probability q in [2^-32, 1)). A kept NaN keeps its sign and
@@ -196,7 +196,7 @@ fn scale_f32(x: u32, s: u32) -> u32 {
    return sign | ((u32(e + l + r + 118) << 23u) + m);
 }
 
-// mirrors dropout.h dropout_apply_f32 (cksum 294663169)
+// mirrors dropout.h dropout_apply_f32 (cksum 2507257981)
 // One element of forward (or backward: dy for x), as f32 bits; t = 0 copies x.
 fn apply_f32(x: u32, k: bool) -> u32 {
    if (prm.threshold == 0u && prm.all_dropped == 0u) { return x; }

@@ -191,6 +191,60 @@ static void case_codes(void)
       CHECK(dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, NULL) == DROPOUT_OK &&
             dropout_desc_set_shape(&e, 2, d42) == DROPOUT_OK, "NULL strides, then the shape");
    }
+   {  /* strides of an earlier shape, reset by a later one: a column-major (4, 8) view that
+         ran, reshaped to (3, 8) for a smaller last batch, would run contiguous (writing
+         outside the view, every call 0) once its strides are not set again: refused
+         (DROPOUT_ERR_STRIDES_STALE) until each is set again or cleared with NULL; the
+         pending strides carry over a second shape; a reset of position strides too */
+      dropout_desc e;
+      dropout_tensors t;
+      dropout_plan p32, p24;
+      const size_t d48[2] = { 4, 8 }, d38[2] = { 3, 8 }, d28[2] = { 2, 8 };
+      const ptrdiff_t cm[2] = { 1, 4 }, cm3[2] = { 1, 4 };   /* column-major in a 4-row buffer */
+      const uint64_t ps[2] = { 8, 1 };
+      CHECK(dropout_plan_at(&p32, &rule, dropout_key_make(1, 2), dropout_pos_make(0), 32) == 0 &&
+            dropout_plan_at(&p24, &rule, dropout_key_make(1, 2), dropout_pos_make(32), 24) == 0, "plans");
+      t.out = y; t.mask = NULL; t.in = x; t.bias = NULL; t.residual = NULL;
+      CHECK(dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p32) == 0 && dropout_desc_set_shape(&e, 2, d48) == 0 &&
+            dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, cm) == 0 && dropout_desc_set_strides(&e, DROPOUT_OPERAND_IN, cm) == 0,
+            "a column-major view");
+      snap();
+      CHECK(dropout_run(&e, &t) == DROPOUT_OK, "the view runs");
+      CHECK(dropout_desc_set_shape(&e, 2, d38) == DROPOUT_OK && dropout_desc_set_plan(&e, &p24) == DROPOUT_OK,
+            "a smaller batch's shape and plan are taken");
+      EXPECT(dropout_run(&e, &t), DROPOUT_ERR_STRIDES_STALE);
+      CHECK(dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, cm3) == DROPOUT_OK, "out's strides again");
+      EXPECT(dropout_run(&e, &t), DROPOUT_ERR_STRIDES_STALE);   /* in's still pending */
+      CHECK(dropout_desc_set_shape(&e, 2, d28) == DROPOUT_OK, "a second shape");
+      CHECK(dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, cm3) == DROPOUT_OK, "out's strides for it");
+      EXPECT(dropout_run(&e, &t), DROPOUT_ERR_STRIDES_STALE);   /* in's carried over */
+      {
+         dropout_job job;
+         EXPECT(dropout_lower(&e, &t, &job), DROPOUT_ERR_STRIDES_STALE);   /* every backend's check */
+      }
+      CHECK(dropout_desc_set_shape(&e, 2, d38) == DROPOUT_OK && dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, cm3) == DROPOUT_OK &&
+            dropout_desc_set_strides(&e, DROPOUT_OPERAND_IN, NULL) == DROPOUT_OK, "out's strides, in's cleared on purpose");
+      snap();
+      CHECK(dropout_run(&e, &t) == DROPOUT_OK, "then it runs");
+      CHECK(dropout_desc_set_shape(&e, 2, d38) == DROPOUT_OK && dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, NULL) == DROPOUT_OK,
+            "a shape, and out's strides cleared on purpose");
+      CHECK(dropout_plan_at(&p24, &rule, dropout_key_make(1, 2), dropout_pos_make(56), 24) == 0 &&
+            dropout_desc_set_plan(&e, &p24) == DROPOUT_OK && dropout_run(&e, &t) == DROPOUT_OK, "a contiguous view runs");
+      /* position strides */
+      CHECK(dropout_plan_at(&p32, &rule, dropout_key_make(1, 2), dropout_pos_make(64), 4 * 8) == 0 &&
+            dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p32) == 0 && dropout_desc_set_shape(&e, 2, d48) == 0, "a (4, 8)");
+      {
+         const size_t d41[2] = { 4, 1 };
+         CHECK(dropout_desc_set_shape(&e, 2, d41) == 0 && dropout_desc_set_position_strides(&e, ps) == 0 &&
+               dropout_plan_at(&p24, &rule, dropout_key_make(1, 2), dropout_pos_make(64), 25) == 0 &&
+               dropout_desc_set_plan(&e, &p24) == 0, "a (4, 1) column of a (4, 8), by position strides");
+         CHECK(dropout_desc_set_shape(&e, 2, d41) == DROPOUT_OK, "the same shape again");
+         EXPECT(dropout_run(&e, &t), DROPOUT_ERR_STRIDES_STALE);
+         CHECK(dropout_desc_set_position_strides(&e, ps) == DROPOUT_OK, "position strides again");
+         snap();
+         CHECK(dropout_run(&e, &t) == DROPOUT_OK, "then it runs");
+      }
+   }
    {  /* strides whose span is no address range, on an operand the op does not read or on a
          dim of 0 elements: refused, or harmless; never a trap (the merge of dims in
          dropout_lower had divided PTRDIFF_MIN by -1, SIGFPE on x86) */

@@ -60,6 +60,17 @@ if [ "$nv_state" = building ] || [ "$nv_state" = reused ]; then
    else
       say "PASS cuda ptx: the paired f16/bf16 conversions are in the compute_90 PTX and not in compute_75's"
    fi
+   # built with --use_fast_math (start.sh): -ftz=true makes every f32 instruction NVVM writes
+   # flush subnormals (mul.ftz.f32, ...), -prec-div=false and -prec-sqrt=false approximate;
+   # none may be in the library's kernels, whose float operations are IEEE's under any flags
+   if [ -f "$nv_p75" ] && [ -f "$nv_p90" ]; then
+      nv_fm=$(grep -hE '\.(ftz|approx|full)[.[:space:]]' "$nv_p75" "$nv_p90" | head -n 1 | tr -s ' \t' ' ')
+      if [ -n "$nv_fm" ]; then
+         say "FAIL cuda fast-math: the kernels built with --use_fast_math hold a flushing or approximate instruction: $nv_fm"
+      else
+         say "PASS cuda fast-math: the kernels built with --use_fast_math hold no flushing or approximate instruction (compute_75 and compute_90 PTX)"
+      fi
+   fi
 fi
 
 # the refusals every CUDA call makes before it touches a GPU: they run without one

@@ -218,9 +218,14 @@ static uint64_t offset_for(int i, size_t n)
    if (i < 14) return small[i];
    if (i == 14) return UINT64_MAX - n + 1;          /* the very last positions */
    if (i == 15) return UINT64_MAX - n - 4;
+   /* the block counter's low word carries into its high word inside the call: at 2^36
+      with 8-bit draws (16 a block), 2^35 with 16-bit, 2^34 with 32-bit */
+   if (i == 16) return ((uint64_t)1 << 36) - 5;
+   if (i == 17) return ((uint64_t)1 << 35) - 3;
+   if (i == 18) return ((uint64_t)1 << 34) - 1;
    return ((uint64_t)1 << 63) + 11;
 }
-#define NOFFSETS 17
+#define NOFFSETS 20
 
 static void test_ops(void)
 {

@@ -106,7 +106,11 @@
       ['x too small', { x: small }, 'DROPOUT_ERR_ARG', 'x'],
       ['mask too small', { count: 40, mask: b(4) }, 'DROPOUT_ERR_ARG', 'mask'],
       ['mask = y', { mask: y }, 'DROPOUT_ERR_OVERLAP', 'mask'],
-      ['no y', { y: undefined }, 'DROPOUT_ERR_NULL', 'y'],
+      // a missing buffer: dropout.h's code for that operand
+      ['no y', { y: undefined }, 'DROPOUT_ERR_NULL_OUTPUT', 'y'],
+      ['no x', { x: undefined }, 'DROPOUT_ERR_NULL_INPUT', 'x'],
+      ['no dx', { op: 'backward', mask: undefined, y: undefined, x: undefined, dy: x }, 'DROPOUT_ERR_NULL_OUTPUT', 'dx'],
+      ['no mask for the mask op', { op: 'mask', y: undefined, x: undefined, mask: undefined }, 'DROPOUT_ERR_NULL_MASK', 'mask'],
       ['op dropout', { op: 'dropout' }, 'DROPOUT_ERR_OP', 'op'],
       // names every JavaScript object inherits are no op and no dtype (`'constructor' in {}`)
       ['op constructor', { op: 'constructor' }, 'DROPOUT_ERR_OP', 'op'],
@@ -133,6 +137,7 @@
         'DROPOUT_ERR_POSITION_STRIDES', 'positionStrides', 'rank-8'],
       ['position strides with a broadcast', { shape: [4, 4], count: 4, broadcast: 1, positionStrides: [0, 1] }, 'DROPOUT_ERR_BROADCAST', 'broadcast', 'positionStrides'],
       ['position strides: count other than their span', { shape: [4, 4], positionStrides: [10, 1] }, 'DROPOUT_ERR_SHAPE_COUNT', 'count', 'span'],
+      ['position stride 2^32 of a dim of 4', { shape: [4, 4], positionStrides: [2 ** 32, 1] }, 'DROPOUT_ERR_POSITION_STRIDES', 'positionStrides', 'below 2^32'],
       // a dim of no element with a stride: no positions (dropout.h's count), not the span of the others
       ['position strides on an empty dim', { shape: [2, 0], count: 2, positionStrides: [1, 1] }, 'DROPOUT_ERR_SHAPE_COUNT', 'count', 'span 0'],
       ['zero output stride', { shape: [4, 4], strides: { y: [0, 1] } }, 'DROPOUT_ERR_STRIDE', 'strides.y'],
@@ -181,12 +186,28 @@
     } catch (e) {
       bad.push(`keys set to null: ${e.code} "${e.message}"`);
     }
-    // an empty view takes buffers of 0 bytes, as the contiguous call and dropout.h do
+    // an empty view takes buffers of 0 bytes, as the contiguous call and dropout.h do; a call
+    // of no element takes no buffer at all (dropout.h takes NULL there), on every op; a dim
+    // of one element never steps, so its position stride may be any (dropout.h's too)
     const e0 = b(0), e1 = b(0);
-    try {
-      dw.record(enc, Object.assign({}, ok, { count: 0, shape: [4, 0], mask: undefined, y: e0, x: e1 }));
-    } catch (e) {
-      bad.push(`an empty view with 0-byte buffers: ${e.code} "${e.message}"`);
+    const none = { y: undefined, x: undefined, mask: undefined };
+    const takes = [
+      ['an empty view with 0-byte buffers', { count: 0, shape: [4, 0], mask: undefined, y: e0, x: e1 }],
+      ['a forward of count 0 without buffers', { count: 0, ...none }],
+      ['a forward of count 0 without buffers, with a mask', { count: 0, y: undefined, x: undefined }],
+      ['an empty view without buffers', { count: 0, shape: [0, 3], ...none }],
+      ['a backward of count 0 without buffers', { op: 'backward', count: 0, ...none }],
+      ['the mask op of count 0 without a buffer', { op: 'mask', count: 0, ...none }],
+      ['apply_mask of count 0 without buffers', { op: 'apply_mask', count: 0, ...none }],
+      ['position stride 2^40 of a dim of 1', { shape: [1, 4], count: 4, positionStrides: [2 ** 40, 1] }],
+      ['position stride 2^32 of a dim of 0', { shape: [0, 4], count: 0, positionStrides: [2 ** 32, 1], ...none }],
+    ];
+    for (const [what, change] of takes) {
+      try {   // (one that draws goes to an encoder of its own, not submitted)
+        dw.record(change.count === 0 ? enc : device.createCommandEncoder(), Object.assign({}, ok, change));
+      } catch (e) {
+        bad.push(`${what}: ${e.code} "${e.message}"`);
+      }
     }
     // nothing was recorded: the encoder, submitted, leaves y and the mask as they were
     const ry = device.createBuffer({ size: 256, usage: MAP_READ | COPY_DST });

@@ -363,13 +363,17 @@ static void views(void)
 /* A first position for a call of n elements: the kinds cycle with the case number. */
 static uint64_t position(unsigned kind, uint32_t n)
 {
-   switch (kind % 7u) {
+   switch (kind % 9u) {
    case 0: return 0;
    case 1: return 1000003u;                                /* odd, mid-block */
-   case 2: return 0xFFFFFFFFu - 20u;                       /* the low word carries inside */
+   case 2: return 0xFFFFFFFFu - 20u;                       /* the position's low word carries inside */
    case 3: return 0u - (uint64_t)n;                        /* the last n positions of the stream */
    case 4: return 0u - (uint64_t)n - 13u;                  /* just before them, odd */
-   case 5: return 0x00000001FFFFFFF9u;                     /* block index crosses 2^32 at 8-bit */
+   /* the Philox block counter's low word carries into its high word inside the call: at
+      position 2^36 with 8-bit draws (16 a block), 2^35 with 16-bit, 2^34 with 32-bit */
+   case 5: return ((uint64_t)1 << 36) - 5u;
+   case 6: return ((uint64_t)1 << 35) - 3u;
+   case 7: return ((uint64_t)1 << 34) - 1u;
    default: return 0x8000000000000005u;
    }
 }
