@@ -421,7 +421,9 @@ extern "C" {
    X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set before the first shape, never run */ \
      "dropout_desc_set_shape: d has strides or position strides set before its first shape and never run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first") \
    X(DROPOUT_ERR_STRIDES_STALE, -50,   /* d's strides were set for an earlier shape, which a later set_shape reset */ \
-     "strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose")
+     "strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose") \
+   X(DROPOUT_ERR_MASK_BYTES, -51,      /* a mask with position strides, its size not stated; or below what the op reads or writes */ \
+     "mask: with position strides a mask holds one bit a position of the whole span (dropout_desc_positions), not one an element, so d needs its size first: dropout_desc_set_mask_bytes(d, bytes); or the size stated is below the span's (positions + 7) / 8 bytes")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -1420,6 +1422,7 @@ typedef struct dropout_desc {
    ptrdiff_t dropout__stride[3][DROPOUT_MAX_RANK];   /* by dropout_operand; when its bit is set */
    double dropout__sigma;                            /* NOISE; -1 until set */
    size_t dropout__bias_len;                         /* BIAS_DROPOUT_ADD; 0 = the last dim */
+   size_t dropout__mask_bytes;                       /* the mask buffer's size; 0 = not stated */
    const uint64_t *dropout__dev_seed, *dropout__dev_pos;   /* device coordinates (CUDA graphs) */
    /* The plan draws one step's mask, from one place: dropout__home is the address that
       dropout_desc_init, _new_step, _replay (and _set_plan, _move when the plan may draw)
@@ -1464,8 +1467,14 @@ DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);
    than one element, each non-zero stride in increasing order passes the span of the
    smaller ones; else DROPOUT_ERR_POSITION_STRIDES (also a span past PTRDIFF_MAX). A last
    dim stepping more than 1 runs an element at a time. A mask written or read covers the
-   whole span: size it for the span, not the elements. */
+   whole span, not the elements: a run with a mask needs its size stated
+   (dropout_desc_set_mask_bytes; else DROPOUT_ERR_MASK_BYTES). */
 DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t *strides);
+/* The size in bytes of the mask buffers d's runs are given (0: not stated). A run whose
+   mask needs more, (positions + 7) / 8 bytes, is refused (DROPOUT_ERR_MASK_BYTES), as is
+   a run with a mask and position strides whose size was not stated: that mask holds the
+   whole span of positions, more than the elements. */
+DROPOUTDEF int dropout_desc_set_mask_bytes(dropout_desc *d, size_t bytes);
 DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode);
 DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma);       /* NOISE: finite, >= 0 */
 /* BIAS_DROPOUT_ADD: the bias length, which is the last dim. On the default 1-D shape it
@@ -5225,6 +5234,13 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
       if (fused && !t->bias) return DROPOUT_ERR_NULL_BIAS;
       if (fused && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
    }
+   /* a mask holds a bit a position: with position strides, of the whole span, which a
+      buffer sized for the elements does not hold (its size must be stated); any mask of a
+      stated size must hold the span */
+   if (t->mask && positions > 0) {
+      const size_t mb = positions / 8 + (positions % 8 != 0);
+      if (d->dropout__mask_bytes ? d->dropout__mask_bytes < mb : d->dropout__pstrided != 0) return DROPOUT_ERR_MASK_BYTES;
+   }
    /* device coordinates (CUDA graphs): every thread reads them, so the call must not write
       them: not in the mask it writes (here) nor in its output (below) */
    if (d->dropout__dev_pos && t->mask && (row.mask_out || !need_in) && positions > 0) {
@@ -5760,6 +5776,7 @@ DROPOUTDEF int dropout_desc_init(dropout_desc *d, dropout_op op, dropout_dtype d
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__dim[k] = k == 0 ? (size_t)plan->count : 1;
    d->dropout__sigma = -1.0;          /* unset: NOISE refuses to run until it is set */
    d->dropout__bias_len = 0;
+   d->dropout__mask_bytes = 0;
    d->dropout__dev_seed = NULL;
    d->dropout__dev_pos = NULL;
    dropout__desc_arm(d);
@@ -5880,6 +5897,14 @@ DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma)
    if (d->dropout__op != DROPOUT_OP_NOISE) return DROPOUT_ERR_OP;
    if (!(sigma >= 0.0 && sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
    d->dropout__sigma = sigma;
+   return DROPOUT_OK;
+}
+
+DROPOUTDEF int dropout_desc_set_mask_bytes(dropout_desc *d, size_t bytes)
+{
+   int err = dropout__desc_ok(d);
+   if (err) return err;
+   d->dropout__mask_bytes = bytes;
    return DROPOUT_OK;
 }
 
@@ -6047,6 +6072,7 @@ DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from)
    }
    to->dropout__sigma = from->dropout__sigma;
    to->dropout__bias_len = from->dropout__bias_len;
+   to->dropout__mask_bytes = from->dropout__mask_bytes;
    to->dropout__dev_seed = from->dropout__dev_seed;
    to->dropout__dev_pos = from->dropout__dev_pos;
    /* to draws only what from could (a stale copy moved back over the original cannot

@@ -53,7 +53,21 @@ static void test_tensor_parallel(void)
             memset(&t, 0, sizeof t);
             memset(ml, 0, sizeof ml);
             t.out = yl; t.in = xl; t.mask = ml;
+            /* the mask holds the span, not the rank's elements: its size must be stated, and
+               hold the span (a buffer sized for the elements was written past its end) */
+            memset(yl, 0x5A, sizeof yl);
             rc = dropout_run(&d, &t);
+            CHECK(rc == DROPOUT_ERR_MASK_BYTES, "a mask of no stated size: %s", dropout_strerror(rc));
+            rc = dropout_desc_set_mask_bytes(&d, (size_t)(B * cw + 7) / 8);
+            if (!rc && (B * cw + 7) / 8 < (int)(span + 7) / 8) {
+               rc = dropout_run(&d, &t);
+               CHECK(rc == DROPOUT_ERR_MASK_BYTES, "a mask sized for the elements: %s", dropout_strerror(rc));
+               rc = 0;
+            }
+            for (i = 0; i < (int)sizeof ml; ++i) CHECK(ml[i] == 0, "a refused run wrote the mask");
+            for (i = 0; i < (int)sizeof yl; ++i) CHECK(((unsigned char *)yl)[i] == 0x5A, "a refused run wrote y");
+            if (!rc) rc = dropout_desc_set_mask_bytes(&d, sizeof ml);
+            if (!rc) rc = dropout_run(&d, &t);
             CHECK(rc == 0, "forward: %s", dropout_strerror(rc));
             t.out = dxl; t.mask = NULL;
             rc = dropout_desc_set_op(&d, DROPOUT_OP_BACKWARD);

@@ -811,6 +811,7 @@ static void test_position_strides(void)
                if (!rc) rc = dropout_desc_init(&d, ops[k], DROPOUT_DTYPE_F32, &part);
                if (!rc) rc = dropout_desc_set_shape(&d, 2, dims);
                if (!rc) rc = dropout_desc_set_position_strides(&d, ps);
+               if (!rc) rc = dropout_desc_set_mask_bytes(&d, sizeof mcpu);   /* the mask holds the span */
                if (!rc && tr == 1) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, colmajor);
                if (!rc && tr == 1) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, colmajor);
                CHECK(rc == 0, "setup: %s", dropout_strerror(rc));

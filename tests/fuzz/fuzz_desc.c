@@ -733,6 +733,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    t.out = c.op != DROPOUT_OP_MASK ? b[OPD_OUT].base : NULL;
    t.in = !has_in(c.op) ? NULL : c.inplace ? b[OPD_OUT].base : b[OPD_IN].base;
    t.mask = c.with_mask ? bmask.base : NULL;
+   /* the mask buffer's size, stated: with position strides a run with a mask needs it */
+   if (dropout_desc_set_mask_bytes(&d, (size_t)((positions + 7) / 8)) != DROPOUT_OK) fail("set_mask_bytes refused");
    t.bias = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? bbias.base : NULL;
    t.residual = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
    if (extra) {   /* a residual for an op that takes none; the fused op without its residual */
@@ -857,6 +859,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              dropout_desc_set_shape(&dc, c.rank, c.dims) != DROPOUT_OK ||
              (c.broadcast && dropout_desc_set_broadcast(&dc, c.broadcast) != DROPOUT_OK) ||
              (c.pstrided && dropout_desc_set_position_strides(&dc, c.ps) != DROPOUT_OK) ||
+             dropout_desc_set_mask_bytes(&dc, (size_t)((positions + 7) / 8)) != DROPOUT_OK ||
              (c.accumulate && dropout_desc_set_grad(&dc, DROPOUT_GRAD_ACCUMULATE) != DROPOUT_OK) ||
              (c.sigma_set && dropout_desc_set_sigma(&dc, (double)c.sigma_f32) != DROPOUT_OK) ||
              (c.bias_set && dropout_desc_set_bias_len(&dc, c.bias_len) != DROPOUT_OK))

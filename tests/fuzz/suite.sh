@@ -5,7 +5,7 @@
 # 1. replay: every input kept in tests/fuzz/corpus/ (the regression cases: the seeds and
 #    what the fuzzer found worth keeping, one input per new coverage edge) through
 #    tests/fuzz/fuzz_desc.c built with $CC (with AddressSanitizer where $CC has it);
-# 2. fuzz: clang -fsanitize=fuzzer,address,undefined, FUZZ_SECONDS (default 25) seconds
+# 2. fuzz: clang -fsanitize=fuzzer,address,undefined, FUZZ_SECONDS (default 15) seconds
 #    from that corpus, new inputs into $BUILD/fuzz/new (`make fuzz` runs longer and keeps
 #    them). A crash, a leak or a FAIL line is a FAIL; the input is in $BUILD/fuzz/.
 
@@ -51,7 +51,7 @@ elif ! "$FUZZ_CLANG" -std=c99 -O1 -g1 $WARN -fsanitize=fuzzer,address,undefined 
       -I. "$fz_src" -o "$fz_dir/fuzz_desc" >"$fz_dir/fuzz.build.log" 2>&1; then
    say "FAIL build fuzz: $(head -c 600 "$fz_dir/fuzz.build.log" | tr '\n' ' ')"
 else
-   fz_secs=${FUZZ_SECONDS:-25}
+   fz_secs=${FUZZ_SECONDS:-15}
    (cd "$fz_dir" && ./fuzz_desc -max_total_time="$fz_secs" -seed=1 -timeout=10 -rss_limit_mb=1024 \
       -print_final_stats=1 new "$fz_root/$fz_corpus" >fuzz.log 2>&1)
    fz_rc=$?

@@ -200,6 +200,7 @@ static int run_case(const Case *c)
       if (c->strided[w] && dropout_desc_set_strides(&d, (dropout_operand)w, c->strides[w])) return 1;
    if (c->broadcast && dropout_desc_set_broadcast(&d, c->broadcast)) return 1;
    if (c->pstrided && dropout_desc_set_position_strides(&d, c->pstrides)) { snprintf(g_why, sizeof g_why, "position strides refused"); return 0; }
+   if (c->pstrided && dropout_desc_set_mask_bytes(&d, (size_t)((plan.count + 7u) / 8u))) return 1;   /* the mask holds the span */
    if (c->grad && dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE)) return 1;
    if (c->op == DROPOUT_OP_NOISE && dropout_desc_set_sigma(&d, c->sigma)) return 1;
    dropout_desc_positions(&d, &positions);
@@ -504,7 +505,7 @@ static void kat(void)
       "   dropout_philox4x32_rounds(in[11 * i], ctr, key, o);\n",
       "   for (k = 0; k < 4; ++k) out[4 * i + k] = o[k];\n",
       "}\n" };
-   const char *src[2000];
+   const char *src[4096];   /* the program's lines and ours */
    size_t lines, i, nk = sizeof kernel / sizeof kernel[0];
    const char *const *lib = dropout_opencl_source(&lines);
    cl_int err;
@@ -540,7 +541,7 @@ static void kat(void)
 /* dropout_opencl_source() with one kernel appended, built with `options`: the build's code */
 static cl_int build_own(const char *body, const char *options)
 {
-   const char *src[2000];
+   const char *src[4096];   /* the program's lines and ours */
    size_t lines, i;
    const char *const *lib = dropout_opencl_source(&lines);
    cl_int err;

@@ -249,6 +249,7 @@ static void emit_view(vcase c)
    if (!err) err = dropout_desc_set_shape(&desc, c.rank, c.dim);
    if (!err) err = dropout_desc_set_broadcast(&desc, c.broadcast);
    if (!err && c.pstrided) err = dropout_desc_set_position_strides(&desc, c.ps);
+   if (!err && c.pstrided) err = dropout_desc_set_mask_bytes(&desc, (positions + 7) / 8);   /* the mask holds the span */
    if (!err && c.op != OP_MASK) err = dropout_desc_set_strides(&desc, DROPOUT_OPERAND_OUT, c.ys);
    if (!err && c.op != OP_MASK) err = dropout_desc_set_strides(&desc, DROPOUT_OPERAND_IN, c.xs);
    memset(&t, 0, sizeof t);
