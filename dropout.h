@@ -357,7 +357,7 @@ extern "C" {
    X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \
      "strides: an output stride is zero, or the strides (or n elements of a short call's buffers) reach past the address space") \
    X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \
-     "y/dx/out partly overlaps x/dy/in, the residual or the mask (in place is the same pointer with the same strides), or, with strides set, two output elements share memory") \
+     "an output overlaps what the call reads or writes elsewhere: y/dx/out partly overlaps x/dy/in, the residual, the bias or the mask, a mask written overlaps an input, or device coordinates lie in what the call writes (in place is the same pointer with the same strides); or, with strides set, two output elements share memory") \
    X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \
      "op: not a dropout_op, or the op does not take this setting or tensor") \
    X(DROPOUT_ERR_DTYPE, -20,           /* not a dropout_dtype */ \
@@ -421,9 +421,9 @@ extern "C" {
    X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set before the first shape, never run */ \
      "dropout_desc_set_shape: d has strides or position strides set before its first shape and never run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first") \
    X(DROPOUT_ERR_STRIDES_STALE, -50,   /* d's strides were set for an earlier shape, which a later set_shape reset */ \
-     "strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose") \
-   X(DROPOUT_ERR_MASK_BYTES, -51,      /* a mask with position strides, its size not stated; or below what the op reads or writes */ \
-     "mask: with position strides a mask holds one bit a position of the whole span (dropout_desc_positions), not one an element, so d needs its size first: dropout_desc_set_mask_bytes(d, bytes); or the size stated is below the span's (positions + 7) / 8 bytes")
+     "strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each the op uses is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose") \
+   X(DROPOUT_ERR_MASK_BYTES, -51,      /* a mask with position strides spanning more positions than elements, its size not stated; or a size below what the op reads or writes */ \
+     "mask: with position strides a mask holds one bit a position of the whole span (dropout_desc_positions), more than one an element, so d needs its size first: dropout_desc_set_mask_bytes(d, bytes); or the size stated is below the span's (positions + 7) / 8 bytes")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -647,9 +647,9 @@ DROPOUT_HD uint16_t dropout_f32_to_bf16(float f)
 DROPOUT_HD float dropout__scale_f32(float x, float scale)
 {
 #if defined(__CUDA_ARCH__)   /* the same three instructions as the plain code, kept as IEEE's (see dropout__fmul) */
-   float y;
+   float y;   /* (early clobber, "=&f": y is written before x is read again, so never x's register) */
    asm("{ .reg .pred num; mul.rn.f32 %0, %1, %2; setp.num.f32 num, %1, %1; @!num or.b32 %0, %1, 0x00400000; }"
-       : "=f"(y) : "f"(x), "f"(scale));
+       : "=&f"(y) : "f"(x), "f"(scale));
    return y;
 #else
    union { float f; uint32_t u; } v;
@@ -1467,13 +1467,14 @@ DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);
    than one element, each non-zero stride in increasing order passes the span of the
    smaller ones; else DROPOUT_ERR_POSITION_STRIDES (also a span past PTRDIFF_MAX). A last
    dim stepping more than 1 runs an element at a time. A mask written or read covers the
-   whole span, not the elements: a run with a mask needs its size stated
-   (dropout_desc_set_mask_bytes; else DROPOUT_ERR_MASK_BYTES). */
+   whole span, not the elements: where the span passes the elements a run with a mask
+   needs its size stated (dropout_desc_set_mask_bytes; else DROPOUT_ERR_MASK_BYTES;
+   dropout_opencl_run knows its buffer's size). */
 DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t *strides);
 /* The size in bytes of the mask buffers d's runs are given (0: not stated). A run whose
    mask needs more, (positions + 7) / 8 bytes, is refused (DROPOUT_ERR_MASK_BYTES), as is
-   a run with a mask and position strides whose size was not stated: that mask holds the
-   whole span of positions, more than the elements. */
+   a run with a mask and position strides spanning more positions than elements whose
+   size was not stated: that mask holds the whole span, more than the elements. */
 DROPOUTDEF int dropout_desc_set_mask_bytes(dropout_desc *d, size_t bytes);
 DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode);
 DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma);       /* NOISE: finite, >= 0 */
@@ -1516,8 +1517,9 @@ DROPOUTDEF int dropout_desc_replay(dropout_desc *d);
    own dropout_desc_new_step, _set_plan or _replay. */
 DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from);
 /* For a backend outside this library that ran (or enqueued) what dropout_lower made of d:
-   a STEP op's plan is drawn, and the strides were used (a shape may reset them now:
-   DROPOUT_ERR_SHAPE_RESETS); dropout_run, dropout_cuda_run and dropout_opencl_run do it
+   a STEP op's plan is drawn, and the strides were used (a shape set now resets them
+   rather than DROPOUT_ERR_SHAPE_RESETS, and they must be set again before the next run:
+   DROPOUT_ERR_STRIDES_STALE); dropout_run, dropout_cuda_run and dropout_opencl_run do it
    themselves. */
 DROPOUTDEF int dropout_desc_ran(dropout_desc *d);
 
@@ -5182,7 +5184,8 @@ static int dropout__spans_meet(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uint
 /* The checks of d's settings and of the tensors against them: all of dropout_lower's
    (dropout_run's but the CPU's own, device coordinates) but the last, whether the plan
    may draw (dropout__desc_may_draw). */
-static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors *t)
+/* mask_sized: the backend checks the mask buffer's size itself (an OpenCL buffer has one) */
+static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors *t, int mask_sized)
 {
    int op, err, w, k, rank;
    size_t numel, positions, es, mask_bytes;
@@ -5194,7 +5197,6 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    err = dropout__desc_ok(d);
    if (err) return err;
    if (!t) return DROPOUT_ERR_NULL_TENSORS;
-   if (d->dropout__unrun & DROPOUT__STALE_STRIDES) return DROPOUT_ERR_STRIDES_STALE;
    op = d->dropout__op;
    row = dropout__op_of(op);
    if (!row.ok) return DROPOUT_ERR_OP;
@@ -5210,8 +5212,13 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    if (op == DROPOUT_OP_NOISE && !(d->dropout__sigma >= 0.0 && d->dropout__sigma <= 1.7976931348623157e308)) return DROPOUT_ERR_SIGMA;
    err = dropout__desc_count(d, rank, &numel, &positions);
    if (err) return err;
-   if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
    fused = row.cls == DROPOUT_CLASS_FUSED;
+   /* strides of an earlier shape that a later one reset, on an operand the op addresses
+      (out and in where it takes them, the residual in the fused op), or position strides
+      (every op draws by them): not said again for this shape */
+   if (numel > 0 && (d->dropout__unrun & (256u | (row.in ? 96u : 0u) | (fused ? 128u : 0u))))
+      return DROPOUT_ERR_STRIDES_STALE;
+   if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
    if (fused && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
       return DROPOUT_ERR_BIAS_LEN;
    /* the fused op's rows are its bias's (the GPU kernels count columns along a row): its
@@ -5235,11 +5242,12 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
       if (fused && !t->residual) return DROPOUT_ERR_NULL_RESIDUAL;
    }
    /* a mask holds a bit a position: with position strides, of the whole span, which a
-      buffer sized for the elements does not hold (its size must be stated); any mask of a
-      stated size must hold the span */
+      buffer sized for the elements does not hold where the span passes them (its size must
+      be stated, unless the backend knows it); any mask of a stated size must hold the span */
    if (t->mask && positions > 0) {
       const size_t mb = positions / 8 + (positions % 8 != 0);
-      if (d->dropout__mask_bytes ? d->dropout__mask_bytes < mb : d->dropout__pstrided != 0) return DROPOUT_ERR_MASK_BYTES;
+      if (d->dropout__mask_bytes ? d->dropout__mask_bytes < mb : d->dropout__pstrided && positions > numel && !mask_sized)
+         return DROPOUT_ERR_MASK_BYTES;
    }
    /* device coordinates (CUDA graphs): every thread reads them, so the call must not write
       them: not in the mask it writes (here) nor in its output (below) */
@@ -6089,7 +6097,7 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
-   d->dropout__unrun &= ~15u;   /* its strides were used: a shape set now resets them on purpose */
+   d->dropout__unrun &= ~15u;   /* its strides were used: a shape set now resets them (to be set again: bits 32 ..) */
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
       dropout__at_put(&d->dropout__last, &d->dropout__plan, (int)d->dropout__plan.units);
@@ -6133,14 +6141,15 @@ static int dropout__job_contiguous(const dropout_job *j)
 }
 
 /* dropout_lower; with draws = 0 without the last check (whether the plan may draw), for
-   a backend that has checks of its own to make first (dropout_opencl.h). */
-static int dropout__lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j, int draws)
+   a backend that has checks of its own to make first (dropout_opencl.h), which also knows
+   its mask buffer's size (mask_sized: DROPOUT_ERR_MASK_BYTES asks no stated size). */
+static int dropout__lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j, int draws, int mask_sized)
 {
    const dropout_plan *plan;
    dropout__op_row row;
    dropout__fpu f;
    size_t numel = 0, positions = 0;
-   int err = dropout__desc_args_check(d, t), w, k, rank;
+   int err = dropout__desc_args_check(d, t, mask_sized), w, k, rank;
    if (err) return err;
    if (!j) return DROPOUT_ERR_NULL_RESULT;
    if (draws && (err = dropout__desc_may_draw(d)) != DROPOUT_OK) return err;   /* the last check */
@@ -6200,7 +6209,7 @@ static int dropout__lower(const dropout_desc *d, const dropout_tensors *t, dropo
 
 DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dropout_job *j)
 {
-   return dropout__lower(d, t, j, 1);
+   return dropout__lower(d, t, j, 1, 0);
 }
 
 DROPOUTDEF int dropout_run(dropout_desc *d, const dropout_tensors *t)

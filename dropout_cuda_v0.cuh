@@ -209,6 +209,22 @@ static __global__ void dropout_cuda_v0__put_kernel(uint64_t *slot, uint64_t valu
    *slot = value;
 }
 
+/* x * m and m widened, in PTX: nvcc's -ftz=true (which --use_fast_math implies) makes the
+   f32 instructions it writes flush subnormals; written out, they keep IEEE's results, as
+   the 1.0 kernels' do */
+static __device__ __forceinline__ float dropout_cuda_v0__mul(float a, float b)
+{
+   float r;
+   asm("mul.rn.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+   return r;
+}
+static __device__ __forceinline__ double dropout_cuda_v0__widen(float a)
+{
+   double r;
+   asm("cvt.f64.f32 %0, %1;" : "=d"(r) : "f"(a));
+   return r;
+}
+
 /* Gaussian dropout with 0.1.0's sigma, where no plan's realised p gives it (dropout_v0.h) */
 static __global__ void dropout_cuda_v0__gauss_kernel(int dtype, void *y, const void *x, uint64_t n, float sigma,
                                                      uint64_t seed, uint64_t stream, uint64_t offset)
@@ -216,10 +232,10 @@ static __global__ void dropout_cuda_v0__gauss_kernel(int dtype, void *y, const v
    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, step = (uint64_t)gridDim.x * blockDim.x;
    for (; i < n; i += step) {
       float m = dropout_gaussian_mult(dropout_normal_at(seed, stream, offset + i), sigma);
-      if (dtype == DROPOUT_DTYPE_F32) ((float *)y)[i] = ((const float *)x)[i] * m;
-      else if (dtype == DROPOUT_DTYPE_F64) ((double *)y)[i] = ((const double *)x)[i] * (double)m;
-      else if (dtype == DROPOUT_DTYPE_F16) ((uint16_t *)y)[i] = dropout_f32_to_f16(dropout_f16_to_f32(((const uint16_t *)x)[i]) * m);
-      else ((uint16_t *)y)[i] = dropout_f32_to_bf16(dropout_bf16_to_f32(((const uint16_t *)x)[i]) * m);
+      if (dtype == DROPOUT_DTYPE_F32) ((float *)y)[i] = dropout_cuda_v0__mul(((const float *)x)[i], m);
+      else if (dtype == DROPOUT_DTYPE_F64) ((double *)y)[i] = ((const double *)x)[i] * dropout_cuda_v0__widen(m);
+      else if (dtype == DROPOUT_DTYPE_F16) ((uint16_t *)y)[i] = dropout_f32_to_f16(dropout_cuda_v0__mul(dropout_f16_to_f32(((const uint16_t *)x)[i]), m));
+      else ((uint16_t *)y)[i] = dropout_f32_to_bf16(dropout_cuda_v0__mul(dropout_bf16_to_f32(((const uint16_t *)x)[i]), m));
    }
 }
 

@@ -608,7 +608,7 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \\\n",
    "     \"strides: an output stride is zero, or the strides (or n elements of a short call's buffers) reach past the address space\") \\\n",
    "   X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \\\n",
-   "     \"y/dx/out partly overlaps x/dy/in, the residual or the mask (in place is the same pointer with the same strides), or, with strides set, two output elements share memory\") \\\n",
+   "     \"an output overlaps what the call reads or writes elsewhere: y/dx/out partly overlaps x/dy/in, the residual, the bias or the mask, a mask written overlaps an input, or device coordinates lie in what the call writes (in place is the same pointer with the same strides); or, with strides set, two output elements share memory\") \\\n",
    "   X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \\\n",
    "     \"op: not a dropout_op, or the op does not take this setting or tensor\") \\\n",
    "   X(DROPOUT_ERR_DTYPE, -20,           /* not a dropout_dtype */ \\\n",
@@ -672,9 +672,9 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_SHAPE_RESETS, -49,    /* dropout_desc_set_shape: strides set before the first shape, never run */ \\\n",
    "     \"dropout_desc_set_shape: d has strides or position strides set before its first shape and never run, and a shape resets them to the default (a view whose strides came first would run contiguous, writing elements outside it): set the shape first, then the strides; to reset on purpose, dropout_desc_set_strides(d, which, NULL) / dropout_desc_set_position_strides(d, NULL) first\") \\\n",
    "   X(DROPOUT_ERR_STRIDES_STALE, -50,   /* d's strides were set for an earlier shape, which a later set_shape reset */ \\\n",
-   "     \"strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose\") \\\n",
-   "   X(DROPOUT_ERR_MASK_BYTES, -51,      /* a mask with position strides, its size not stated; or below what the op reads or writes */ \\\n",
-   "     \"mask: with position strides a mask holds one bit a position of the whole span (dropout_desc_positions), not one an element, so d needs its size first: dropout_desc_set_mask_bytes(d, bytes); or the size stated is below the span's (positions + 7) / 8 bytes\")\n",
+   "     \"strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each the op uses is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose\") \\\n",
+   "   X(DROPOUT_ERR_MASK_BYTES, -51,      /* a mask with position strides spanning more positions than elements, its size not stated; or a size below what the op reads or writes */ \\\n",
+   "     \"mask: with position strides a mask holds one bit a position of the whole span (dropout_desc_positions), more than one an element, so d needs its size first: dropout_desc_set_mask_bytes(d, bytes); or the size stated is below the span's (positions + 7) / 8 bytes\")\n",
    "\n",
    "#define DROPOUT__ERROR_ENUM(name, value, message) name = value,\n",
    "enum {\n",
@@ -898,9 +898,9 @@ static const char *const dropout_opencl__program[] = {
    "DROPOUT_HD float dropout__scale_f32(float x, float scale)\n",
    "{\n",
    "#if defined(__CUDA_ARCH__)   /* the same three instructions as the plain code, kept as IEEE's (see dropout__fmul) */\n",
-   "   float y;\n",
+   "   float y;   /* (early clobber, \"=&f\": y is written before x is read again, so never x's register) */\n",
    "   asm(\"{ .reg .pred num; mul.rn.f32 %0, %1, %2; setp.num.f32 num, %1, %1; @!num or.b32 %0, %1, 0x00400000; }\"\n",
-   "       : \"=f\"(y) : \"f\"(x), \"f\"(scale));\n",
+   "       : \"=&f\"(y) : \"f\"(x), \"f\"(scale));\n",
    "   return y;\n",
    "#else\n",
    "   union { float f; uint32_t u; } v;\n",
@@ -1718,13 +1718,14 @@ static const char *const dropout_opencl__program[] = {
    "   than one element, each non-zero stride in increasing order passes the span of the\n",
    "   smaller ones; else DROPOUT_ERR_POSITION_STRIDES (also a span past PTRDIFF_MAX). A last\n",
    "   dim stepping more than 1 runs an element at a time. A mask written or read covers the\n",
-   "   whole span, not the elements: a run with a mask needs its size stated\n",
-   "   (dropout_desc_set_mask_bytes; else DROPOUT_ERR_MASK_BYTES). */\n",
+   "   whole span, not the elements: where the span passes the elements a run with a mask\n",
+   "   needs its size stated (dropout_desc_set_mask_bytes; else DROPOUT_ERR_MASK_BYTES;\n",
+   "   dropout_opencl_run knows its buffer's size). */\n",
    "DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t *strides);\n",
    "/* The size in bytes of the mask buffers d's runs are given (0: not stated). A run whose\n",
    "   mask needs more, (positions + 7) / 8 bytes, is refused (DROPOUT_ERR_MASK_BYTES), as is\n",
-   "   a run with a mask and position strides whose size was not stated: that mask holds the\n",
-   "   whole span of positions, more than the elements. */\n",
+   "   a run with a mask and position strides spanning more positions than elements whose\n",
+   "   size was not stated: that mask holds the whole span, more than the elements. */\n",
    "DROPOUTDEF int dropout_desc_set_mask_bytes(dropout_desc *d, size_t bytes);\n",
    "DROPOUTDEF int dropout_desc_set_grad(dropout_desc *d, dropout_grad mode);\n",
    "DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma);       /* NOISE: finite, >= 0 */\n",
@@ -1767,8 +1768,9 @@ static const char *const dropout_opencl__program[] = {
    "   own dropout_desc_new_step, _set_plan or _replay. */\n",
    "DROPOUTDEF int dropout_desc_move(dropout_desc *to, dropout_desc *from);\n",
    "/* For a backend outside this library that ran (or enqueued) what dropout_lower made of d:\n",
-   "   a STEP op's plan is drawn, and the strides were used (a shape may reset them now:\n",
-   "   DROPOUT_ERR_SHAPE_RESETS); dropout_run, dropout_cuda_run and dropout_opencl_run do it\n",
+   "   a STEP op's plan is drawn, and the strides were used (a shape set now resets them\n",
+   "   rather than DROPOUT_ERR_SHAPE_RESETS, and they must be set again before the next run:\n",
+   "   DROPOUT_ERR_STRIDES_STALE); dropout_run, dropout_cuda_run and dropout_opencl_run do it\n",
    "   themselves. */\n",
    "DROPOUTDEF int dropout_desc_ran(dropout_desc *d);\n",
    "\n",
@@ -2805,7 +2807,7 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    ht.in = dropout_opencl__addr(t, t->in, t->in_offset);
    ht.bias = dropout_opencl__addr(t, t->bias, t->bias_offset);
    ht.residual = dropout_opencl__addr(t, t->residual, t->residual_offset);
-   rc = dropout__lower(d, &ht, &j, 0);   /* whether the plan may draw: after this file's checks */
+   rc = dropout__lower(d, &ht, &j, 0, 1);   /* whether the plan may draw: after this file's checks; the mask's size: below */
    if (rc) {
       snprintf(ctx->message, sizeof ctx->message, "%s", dropout_strerror(rc));
       return rc;

@@ -423,7 +423,7 @@ static int dropout_v0__plan(dropout_plan *pl, const dropout_rule *r, uint64_t co
 }
 
 /* 0.1.0's return codes: a 1.0 call's code that 0.1 did not have (DROPOUT_ERR_OVERLAP,
-   DROPOUT_ERR_SIZE, ...) is DROPOUT_ERR_ARG, "another argument is out of its domain", as
+   DROPOUT_ERR_SIZE, ...) is DROPOUT_ERR_ARG (an argument out of its domain), as
    0.1.0 code checks for it; 0.1's own codes (-1 .. -5) and a GPU call's
    (DROPOUT_ERR_CUDA_BASE - error: dropout_cuda_v0.cuh) pass as they are */
 static int dropout_v0__code(int err)

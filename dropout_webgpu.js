@@ -179,7 +179,7 @@
     '   return (x + 0x7FFFu + ((x >> 16u) & 1u)) >> 16u;',
     '}',
     '',
-    '// mirrors dropout.h dropout__scale_f32 (cksum 2045649394)',
+    '// mirrors dropout.h dropout__scale_f32 (cksum 995042649)',
     '// x * s, IEEE binary32 round to nearest even, subnormals, Inf and -0 included, on the bit',
     '// patterns, for the one s this is called with: the scale, a positive normal in [1, 2^32]',
     '// (1 / q for a realised keep probability q in [2^-32, 1)). A kept NaN keeps its sign and',
@@ -704,16 +704,18 @@
       const dataBytes = view ? (view.numel ? 4 : 0) : roundUp4(count * BYTES[dtype]);   // a view checks its own extents (an empty one: none)
       const maskBytes = roundUp4(Math.ceil(count / 8));
       const mask = call.mask;
-      // a call of no element needs no buffer, as in dropout.h (one given is still checked)
-      const empty = count === 0 && (!view || view.numel === 0);
-      const need = (name, buf, bytes) => { if (buf !== undefined || !empty) needBuffer(name, buf, bytes, STORAGE, maxBinding); };
+      // a buffer is needed where the call reads or writes it, as dropout.h takes NULL
+      // elsewhere (one given is checked all the same): the data where the call has
+      // elements, a mask drawn where it draws positions, a mask read where it has elements
+      const elems = view ? view.numel : count;
+      const need = (name, buf, bytes, used) => { if (buf !== undefined || used) needBuffer(name, buf, bytes, STORAGE, maxBinding); };
       let flags = 0;
       if (op !== 'mask') {
-        need(yName, y, dataBytes);
-        need(xName, x, dataBytes);
+        need(yName, y, dataBytes, elems > 0);
+        need(xName, x, dataBytes, elems > 0);
       }
       if (op === 'mask' || op === 'apply_mask' || (op === 'forward' && mask)) {
-        need('mask', mask, maskBytes);
+        need('mask', mask, maskBytes, op === 'apply_mask' ? elems > 0 : count > 0);
         if (op === 'forward' && mask) flags |= FLAG_MASK_OUT;
       }
       if (op !== 'mask' && mask && (mask === y || mask === x)) fail('DROPOUT_ERR_OVERLAP', `mask: the same buffer as ${mask === y ? yName : xName}`);

@@ -148,7 +148,7 @@ fn f32_to_bf16(x: u32) -> u32 {
    return (x + 0x7FFFu + ((x >> 16u) & 1u)) >> 16u;
 }
 
-// mirrors dropout.h dropout__scale_f32 (cksum 2045649394)
+// mirrors dropout.h dropout__scale_f32 (cksum 995042649)
 // x * s, IEEE binary32 round to nearest even, subnormals, Inf and -0 included, on the bit
 // patterns, for the one s this is called with: the scale, a positive normal in [1, 2^32]
 // (1 / q for a realised keep probability q in [2^-32, 1)). A kept NaN keeps its sign and

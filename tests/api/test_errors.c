@@ -244,6 +244,48 @@ static void case_codes(void)
          snap();
          CHECK(dropout_run(&e, &t) == DROPOUT_OK, "then it runs");
       }
+      {  /* strides the op does not address are not asked for: a strided forward reshaped and
+            made the mask op (which takes no out or in), and a shape of no element */
+         const size_t d08[2] = { 0, 8 };
+         dropout_tensors tm;
+         tm.out = NULL; tm.mask = m; tm.in = NULL; tm.bias = NULL; tm.residual = NULL;
+         CHECK(dropout_plan_at(&p32, &rule, dropout_key_make(1, 2), dropout_pos_make(200), 32) == 0 &&
+               dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p32) == 0 && dropout_desc_set_shape(&e, 2, d48) == 0 &&
+               dropout_desc_set_strides(&e, DROPOUT_OPERAND_OUT, cm) == 0 && dropout_run(&e, &t) == 0, "a strided forward ran");
+         CHECK(dropout_desc_set_shape(&e, 2, d48) == 0 && dropout_desc_set_op(&e, DROPOUT_OP_MASK) == 0, "reshaped, made the mask op");
+         CHECK(dropout_plan_at(&p32, &rule, dropout_key_make(1, 2), dropout_pos_make(300), 32) == 0 &&
+               dropout_desc_set_plan(&e, &p32) == 0 && dropout_run(&e, &tm) == DROPOUT_OK, "the mask op runs");
+         CHECK(dropout_desc_set_op(&e, DROPOUT_OP_FORWARD) == 0 && dropout_desc_set_shape(&e, 2, d08) == 0, "an empty last batch");
+         CHECK(dropout_plan_at(&p32, &rule, dropout_key_make(1, 2), dropout_pos_make(400), 0) == 0 &&
+               dropout_desc_set_plan(&e, &p32) == 0, "its plan");
+         t.out = NULL; t.in = NULL;
+         EXPECT(dropout_run(&e, &t), DROPOUT_OK);
+         t.out = y; t.in = x;
+      }
+   }
+   {  /* a mask with position strides: its size stated where the span passes the elements
+         (a mask sized for the elements would be written past its end); not where it does
+         not (a 1-rank block, 32 positions for 32 elements) */
+      dropout_desc e;
+      dropout_tensors t;
+      dropout_plan pl;
+      const size_t d48[2] = { 4, 8 }, d44[2] = { 4, 4 };
+      const uint64_t ps8[2] = { 8, 1 };
+      t.out = y; t.mask = m; t.in = x; t.bias = NULL; t.residual = NULL;
+      CHECK(dropout_plan_at(&pl, &rule, dropout_key_make(3, 4), dropout_pos_make(0), 32) == 0 &&
+            dropout_desc_init(&e, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &pl) == 0 && dropout_desc_set_shape(&e, 2, d48) == 0 &&
+            dropout_desc_set_position_strides(&e, ps8) == 0, "a (4, 8) with position strides {8, 1}");
+      snap();
+      CHECK(dropout_run(&e, &t) == DROPOUT_OK, "32 positions for 32 elements: no size asked");
+      CHECK(dropout_plan_at(&pl, &rule, dropout_key_make(3, 4), dropout_pos_make(64), 28) == 0 &&
+            dropout_desc_set_shape(&e, 2, d44) == 0 && dropout_desc_set_position_strides(&e, ps8) == 0 &&
+            dropout_desc_set_plan(&e, &pl) == 0, "a (4, 4) block of it: 28 positions for 16 elements");
+      EXPECT(dropout_run(&e, &t), DROPOUT_ERR_MASK_BYTES);
+      CHECK(dropout_desc_set_mask_bytes(&e, 3) == DROPOUT_OK, "3 bytes stated");
+      EXPECT(dropout_run(&e, &t), DROPOUT_ERR_MASK_BYTES);
+      CHECK(dropout_desc_set_mask_bytes(&e, 4) == DROPOUT_OK, "4 bytes stated");
+      snap();
+      CHECK(dropout_run(&e, &t) == DROPOUT_OK, "then it runs");
    }
    {  /* strides whose span is no address range, on an operand the op does not read or on a
          dim of 0 elements: refused, or harmless; never a trap (the merge of dims in

@@ -63,13 +63,18 @@ if [ "$nv_state" = building ] || [ "$nv_state" = reused ]; then
    # built with --use_fast_math (start.sh): -ftz=true makes every f32 instruction NVVM writes
    # flush subnormals (mul.ftz.f32, ...), -prec-div=false and -prec-sqrt=false approximate;
    # none may be in the library's kernels, whose float operations are IEEE's under any flags
-   if [ -f "$nv_p75" ] && [ -f "$nv_p90" ]; then
-      nv_fm=$(grep -hE '\.(ftz|approx|full)[.[:space:]]' "$nv_p75" "$nv_p90" | head -n 1 | tr -s ' \t' ' ')
-      if [ -n "$nv_fm" ]; then
-         say "FAIL cuda fast-math: the kernels built with --use_fast_math hold a flushing or approximate instruction: $nv_fm"
-      else
-         say "PASS cuda fast-math: the kernels built with --use_fast_math hold no flushing or approximate instruction (compute_75 and compute_90 PTX)"
-      fi
+   nv_fmp=""
+   # (a build of one arch keeps its PTX without the arch in the name)
+   for nv_f in test_cuda.compute_75 test_cuda.compute_90 test_cuda_run test_cuda_v0 variants_cuda dropouth_cuda_lib; do
+      if [ -f "$nv_dir/keep/$nv_f.ptx" ]; then nv_fmp="$nv_fmp $nv_dir/keep/$nv_f.ptx"
+      else say "FAIL cuda fast-math: no $nv_f.ptx in $nv_dir/keep"; fi
+   done
+   # shellcheck disable=SC2086 # a list of files
+   nv_fm=$(grep -E '\.(ftz|approx|full)[.[:space:]]' $nv_fmp /dev/null | head -n 1 | tr -s ' \t' ' ')
+   if [ -n "$nv_fm" ]; then
+      say "FAIL cuda fast-math: a program built with --use_fast_math holds a flushing or approximate instruction: $nv_fm"
+   else
+      say "PASS cuda fast-math: the library's kernels built with --use_fast_math hold no flushing or approximate instruction (PTX of the 1.0 and 0.1 calls, the variants, the Python package's library; compute_75 and compute_90)"
    fi
 fi
 

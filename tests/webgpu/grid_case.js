@@ -111,6 +111,8 @@
       ['no x', { x: undefined }, 'DROPOUT_ERR_NULL_INPUT', 'x'],
       ['no dx', { op: 'backward', mask: undefined, y: undefined, x: undefined, dy: x }, 'DROPOUT_ERR_NULL_OUTPUT', 'dx'],
       ['no mask for the mask op', { op: 'mask', y: undefined, x: undefined, mask: undefined }, 'DROPOUT_ERR_NULL_MASK', 'mask'],
+      ['no mask for the mask op, on a view of no element', { op: 'mask', y: undefined, x: undefined, mask: undefined, shape: [0, 4], broadcast: 1, count: 4 },
+        'DROPOUT_ERR_NULL_MASK', 'mask'],
       ['op dropout', { op: 'dropout' }, 'DROPOUT_ERR_OP', 'op'],
       // names every JavaScript object inherits are no op and no dtype (`'constructor' in {}`)
       ['op constructor', { op: 'constructor' }, 'DROPOUT_ERR_OP', 'op'],
@@ -201,6 +203,8 @@
       ['apply_mask of count 0 without buffers', { op: 'apply_mask', count: 0, ...none }],
       ['position stride 2^40 of a dim of 1', { shape: [1, 4], count: 4, positionStrides: [2 ** 40, 1] }],
       ['position stride 2^32 of a dim of 0', { shape: [0, 4], count: 0, positionStrides: [2 ** 32, 1], ...none }],
+      // a view of no element that draws positions (a broadcast dim of 0): its mask only
+      ['an empty view drawing a mask', { shape: [0, 4], broadcast: 1, count: 4, y: undefined, x: undefined }],
     ];
     for (const [what, change] of takes) {
       try {   // (one that draws goes to an encoder of its own, not submitted)
