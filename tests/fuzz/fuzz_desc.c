@@ -733,8 +733,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    t.out = c.op != DROPOUT_OP_MASK ? b[OPD_OUT].base : NULL;
    t.in = !has_in(c.op) ? NULL : c.inplace ? b[OPD_OUT].base : b[OPD_IN].base;
    t.mask = c.with_mask ? bmask.base : NULL;
-   /* the mask buffer's size, stated: with position strides a run with a mask needs it */
-   if (dropout_desc_set_mask_bytes(&d, (size_t)((positions + 7) / 8)) != DROPOUT_OK) fail("set_mask_bytes refused");
+   {  /* the mask buffer's size: stated exactly, left unstated, or stated a byte short. With
+         position strides spanning more positions than elements a mask's size must be
+         stated (the mask holds the span); one stated short is refused on any descriptor */
+      const unsigned mb_mode = u8(&in) % 4u;
+      const size_t need = (size_t)((positions + 7) / 8);
+      const int short_by_one = mb_mode == 2 && need > 1;   /* (0 bytes would be "not stated") */
+      if (mb_mode != 1 && dropout_desc_set_mask_bytes(&d, short_by_one ? need - 1 : need) != DROPOUT_OK)
+         fail("set_mask_bytes refused");
+      if (c.with_mask && positions > 0 && (short_by_one || (mb_mode == 1 && c.pstrided && positions > numel))) {
+         invalid = 1;
+         why = "a mask of no stated size under position strides that span more than the elements, or of a size stated short";
+      }
+   }
    t.bias = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? bbias.base : NULL;
    t.residual = c.op == DROPOUT_OP_BIAS_DROPOUT_ADD ? b[OPD_RES].base : NULL;
    if (extra) {   /* a residual for an op that takes none; the fused op without its residual */
