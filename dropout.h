@@ -263,7 +263,7 @@ typedef ulong uint64_t;
    turns every f32 instruction the compiler writes into one that flushes subnormal inputs
    and results to zero (mul.ftz.f32, cvt.ftz.f64.f32, ...), and defines no macro that a
    header could test; __fmul_rn and its kin flush too. An instruction written in inline
-   PTX keeps the form written (PTX of every nvcc and of clang's CUDA), and each of these
+   PTX keeps the form written (the compiler passes it through as text), and each of these
    has its rounding, so no pass fuses it into an fma either; the negation flips the sign
    bit. tests/cuda checks that the kernels' PTX built with --use_fast_math holds no
    flushing or approximate instruction (it is the default build's, byte for byte).

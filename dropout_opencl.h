@@ -514,7 +514,7 @@ static const char *const dropout_opencl__program[] = {
    "   turns every f32 instruction the compiler writes into one that flushes subnormal inputs\n",
    "   and results to zero (mul.ftz.f32, cvt.ftz.f64.f32, ...), and defines no macro that a\n",
    "   header could test; __fmul_rn and its kin flush too. An instruction written in inline\n",
-   "   PTX keeps the form written (PTX of every nvcc and of clang's CUDA), and each of these\n",
+   "   PTX keeps the form written (the compiler passes it through as text), and each of these\n",
    "   has its rounding, so no pass fuses it into an fma either; the negation flips the sign\n",
    "   bit. tests/cuda checks that the kernels' PTX built with --use_fast_math holds no\n",
    "   flushing or approximate instruction (it is the default build's, byte for byte).\n",
