@@ -1403,7 +1403,10 @@ typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, 
 typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;
 
 /* Private fields: use the functions below. */
-#define DROPOUT__STALE_STRIDES 480u   /* dropout__unrun's bits 32, 64, 128, 256 */
+/* dropout__unrun's bits for strides a later shape reset: operand w's, and the position strides' */
+#define DROPOUT__STALE_OF(w) (32u << (w))
+#define DROPOUT__STALE_PSTRIDES 256u
+#define DROPOUT__STALE_STRIDES (DROPOUT__STALE_OF(0) | DROPOUT__STALE_OF(1) | DROPOUT__STALE_OF(2) | DROPOUT__STALE_PSTRIDES)
 
 /* Positions pos .. pos + count - 1 of key's stream, of one draw kind (8, 16, 32-bit draws
    or normals: the descriptor's records below) */
@@ -5216,7 +5219,9 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    /* strides of an earlier shape that a later one reset, on an operand the op addresses
       (out and in where it takes them, the residual in the fused op), or position strides
       (every op draws by them): not said again for this shape */
-   if (numel > 0 && (d->dropout__unrun & (256u | (row.in ? 96u : 0u) | (fused ? 128u : 0u))))
+   if (numel > 0 && (d->dropout__unrun & (DROPOUT__STALE_PSTRIDES |
+                                           (row.in ? DROPOUT__STALE_OF(DROPOUT_OPERAND_OUT) | DROPOUT__STALE_OF(DROPOUT_OPERAND_IN) : 0u) |
+                                           (fused ? DROPOUT__STALE_OF(DROPOUT_OPERAND_RESIDUAL) : 0u))))
       return DROPOUT_ERR_STRIDES_STALE;
    if ((uint64_t)positions != d->dropout__plan.count) return DROPOUT_ERR_SHAPE_COUNT;
    if (fused && d->dropout__bias_len != 0 && d->dropout__bias_len != d->dropout__dim[rank - 1])
@@ -5820,8 +5825,8 @@ DROPOUTDEF int dropout_desc_set_shape(dropout_desc *d, int rank, const size_t *d
    /* strides of an earlier shape, reset now, must be said again before a run: a view
       reshaped batch after batch would otherwise run contiguous once its strides are not
       set again (the same pending bits carry over a second shape) */
-   d->dropout__unrun = 16u | (d->dropout__unrun & DROPOUT__STALE_STRIDES) | (d->dropout__strided & 7u) << 5 |
-                       (d->dropout__pstrided ? 256u : 0u);
+   d->dropout__unrun = 16u | (d->dropout__unrun & DROPOUT__STALE_STRIDES) | (d->dropout__strided & 7u) * DROPOUT__STALE_OF(0) |
+                       (d->dropout__pstrided ? DROPOUT__STALE_PSTRIDES : 0u);
    d->dropout__strided = 0;
    d->dropout__pstrided = 0;
    return DROPOUT_OK;
@@ -5834,7 +5839,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    if (w < DROPOUT_OPERAND_OUT || w > DROPOUT_OPERAND_RESIDUAL) return DROPOUT_ERR_OPERAND;
    if (!strides) {   /* (clearing fits every op) */
       d->dropout__strided &= ~(1u << w);
-      d->dropout__unrun &= ~(1u << w | 32u << w);
+      d->dropout__unrun &= ~(1u << w | DROPOUT__STALE_OF(w));
       return DROPOUT_OK;
    }
    if (w == DROPOUT_OPERAND_RESIDUAL && d->dropout__op != DROPOUT_OP_BIAS_DROPOUT_ADD) return DROPOUT_ERR_OP;
@@ -5853,7 +5858,7 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
    }
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__stride[w][k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__strided |= 1u << w;
-   d->dropout__unrun &= ~(32u << w);   /* said again for this shape */
+   d->dropout__unrun &= ~DROPOUT__STALE_OF(w);   /* said again for this shape */
    if (!(d->dropout__unrun & 16u)) d->dropout__unrun |= 1u << w;   /* before any shape */
    return DROPOUT_OK;
 }
@@ -5875,7 +5880,7 @@ DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t
    if (err) return err;
    if (!strides) {
       d->dropout__pstrided = 0;
-      d->dropout__unrun &= ~(8u | 256u);
+      d->dropout__unrun &= ~(8u | DROPOUT__STALE_PSTRIDES);
       return DROPOUT_OK;
    }
    if (d->dropout__broadcast) return DROPOUT_ERR_BROADCAST;
@@ -5883,7 +5888,7 @@ DROPOUTDEF int dropout_desc_set_position_strides(dropout_desc *d, const uint64_t
    if (err) return err;
    for (k = 0; k < DROPOUT_MAX_RANK; ++k) d->dropout__pstride[k] = k < d->dropout__rank ? strides[k] : 0;
    d->dropout__pstrided = 1;
-   d->dropout__unrun &= ~256u;
+   d->dropout__unrun &= ~DROPOUT__STALE_PSTRIDES;
    if (!(d->dropout__unrun & 16u)) d->dropout__unrun |= 8u;
    return DROPOUT_OK;
 }
