@@ -47,6 +47,9 @@ def _mix64(z):
     return z ^ (z >> 31)
 
 
+_cuda_take_lock = threading.Lock()   # _take_cuda's read-modify-write of torch.cuda's generator state
+
+
 def _take_cuda(device):
     """torch.cuda's generator of `device` is (seed, Philox offset), advanced by every kernel that
     draws; torch.cuda.get_rng_state gives both without a device sync, as its last 16 bytes (torch
@@ -55,16 +58,17 @@ def _take_cuda(device):
     to a key seed: for one torch seed, different offsets give different keys (a bijection).
     torch.utils.checkpoint restores this state for the inputs' devices, so a recomputation
     takes the same value."""
-    state = torch.cuda.get_rng_state(device)
-    n = state.numel()
-    if n < 16 or n % 8:
-        raise RuntimeError("dropouth: torch.cuda's generator state has %d bytes, not (.., seed, offset): "
-                           "this torch is not supported on CUDA tensors" % n)
-    words = state.view(torch.int64)
-    seed, offset = int(words[-2]), int(words[-1])
-    new = state.clone()
-    new.view(torch.int64)[-1] = offset + 4
-    torch.cuda.set_rng_state(new, device)
+    with _cuda_take_lock:   # read and write back as one step: two threads must not take one offset
+        state = torch.cuda.get_rng_state(device)
+        n = state.numel()
+        if n < 16 or n % 8:
+            raise RuntimeError("dropouth: torch.cuda's generator state has %d bytes, not (.., seed, offset): "
+                               "this torch is not supported on CUDA tensors" % n)
+        words = state.view(torch.int64)
+        seed, offset = int(words[-2]), int(words[-1])
+        new = state.clone()
+        new.view(torch.int64)[-1] = offset + 4
+        torch.cuda.set_rng_state(new, device)
     return _mix64((_mix64(seed & _M64) + (offset & _M64)) & _M64)
 
 
@@ -266,8 +270,11 @@ class DropoutFunction(torch.autograd.Function):
         # The mask needs nothing saved, but a checkpoint's recomputation (use_reentrant=False)
         # counts saved tensors: one that skips this call (model.eval() between a checkpointed
         # forward and its backward) must raise, as it does for nn.Dropout, which saves its
-        # mask, instead of giving the other layers' gradients of a network without dropout
-        ctx.save_for_backward(torch.empty(0))
+        # mask, instead of giving the other layers' gradients of a network without dropout.
+        # Where nn.Dropout saves nothing (p = 0, no elements: it returns its input), neither does
+        # this call, so that the count matches nn.Dropout's in eval mode too
+        if coords[0] != 0.0 and x.numel():
+            ctx.save_for_backward(torch.empty(0))
         if inplace:
             _apply(x, x, coords)
             ctx.mark_dirty(x)

@@ -347,6 +347,12 @@ static void case_codes(void)
    EXPECT_SET(&d, dropout_desc_set_sigma(&d, -1.0), DROPOUT_ERR_SIGMA);
    EXPECT_SET(&d, dropout_desc_set_sigma(&d, INF_VAL), DROPOUT_ERR_SIGMA);
    EXPECT_SET(&d, dropout_desc_set_sigma(&d, NAN_VAL), DROPOUT_ERR_SIGMA);
+   /* NOISE applies sigma rounded to float: one that rounds to +inf is refused (2^128 - 2^103,
+      FLT_MAX plus half its ulp, rounds to +inf by ties to even), the float just below it is not */
+   EXPECT_SET(&d, dropout_desc_set_sigma(&d, 3.4028235677973366e38), DROPOUT_ERR_SIGMA);
+   EXPECT_SET(&d, dropout_desc_set_sigma(&d, 1e300), DROPOUT_ERR_SIGMA);
+   CHECK(dropout_desc_set_sigma(&d, 3.4028234663852886e38) == DROPOUT_OK, "set_sigma(FLT_MAX) accepted");
+   CHECK(dropout_desc_set_sigma(&d, 3.4028235677973362e38) == DROPOUT_OK, "set_sigma(the double below 2^128 - 2^103: rounds to FLT_MAX) accepted");
    dropout_desc_init(&d, DROPOUT_OP_BIAS_DROPOUT_ADD, DROPOUT_DTYPE_F32, &plan);
    EXPECT_SET(&d, dropout_desc_set_bias_len(&d, 0), DROPOUT_ERR_BIAS_LEN);
    EXPECT_SET(&d, dropout_desc_set_bias_len(&d, 7), DROPOUT_ERR_BIAS_LEN);

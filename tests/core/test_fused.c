@@ -267,7 +267,52 @@ static void test_fused_half(void)
                   "%s p %g: y[%d] = %04x, want %04x", fmt ? "bf16" : "f16", p, i, y[i], want);
          }
       }
-   case_end("fused f16 and bf16: widen, fma in float, round once");
+   case_end("fused f16 and bf16: widen, fma rounded to float, then to the dtype");
+}
+
+/* Known answers where the spec's two roundings (the fma to float, then to f16/bf16) and
+   one rounding of the exact value differ: the float result is a tie between two 16-bit
+   values. Found by an oracle written from docs/SPEC.md alone, whose other reading gave the
+   second value; so is the accumulating backward's, where g is rounded to f16 before the
+   sum (SPEC sections 7 and 12). */
+static void test_half_known_answers(void)
+{
+   static const struct { int bf16; uint64_t seed, stream, pos; double p; int bits; size_t j;
+                         uint16_t x, bias, res, want, once; } k[2] = {
+      /* f16: fma in float 0x40609000 (3.509033203125), a tie of f16 0x4304 and 0x4305 */
+      { 0, 13303870761734182695u, 0, 8589934585u, 0.25, 8, 21, 0x3832, 0x3997, 0x3f83, 0x4304, 0x4305 },
+      { 1, 4594917411287914647u, 3, 18446744073709551592u, 0.2, 32, 0, 0xd12e, 0x0000, 0x151d, 0xd15a, 0xd159 } };
+   int c;
+   for (c = 0; c < 2; ++c) {
+      uint16_t x[32], bias[1], res[32], y[32];
+      dropout_rule r;
+      dropout_plan plan;
+      size_t n = k[c].j + 1, i;
+      int rc = dropout_rule_init_quantised(&r, k[c].p, (dropout_bits)k[c].bits);
+      if (!rc) rc = dropout_plan_at(&plan, &r, dropout_key_make(k[c].seed, k[c].stream), dropout_pos_make(k[c].pos), n);
+      for (i = 0; i < n; ++i) { x[i] = k[c].x; res[i] = k[c].res; }
+      bias[0] = k[c].bias;
+      if (!rc) rc = k[c].bf16 ? dropout_bias_dropout_add_replay_bf16(&plan, n, 1, (dropout_bf16 *)y, NULL, (const dropout_bf16 *)x, (const dropout_bf16 *)bias, (const dropout_bf16 *)res)
+                              : dropout_bias_dropout_add_replay_f16(&plan, n, 1, (dropout_f16 *)y, NULL, (const dropout_f16 *)x, (const dropout_f16 *)bias, (const dropout_f16 *)res);
+      CHECK(rc == 0 && y[k[c].j] == k[c].want, "%s: rc %d, y = %04x, want %04x (rounded once: %04x)",
+            k[c].bf16 ? "bf16" : "f16", rc, y[k[c].j], k[c].want, k[c].once);
+   }
+   {  /* the accumulating backward: dx = f16(f32(dx) + f32(g)), g = the backward's f16 result
+         (0x5413), not the float product (the sum would then be 0x4f54) */
+      dropout_rule r;
+      dropout_plan plan;
+      dropout_desc d;
+      dropout_tensors t = { NULL, NULL, NULL, NULL, NULL };
+      uint16_t dy = 0x5353, dx = 0xd07d;
+      int rc = dropout_rule_init_quantised(&r, 0.1, DROPOUT_BITS_8);
+      if (!rc) rc = dropout_plan_at(&plan, &r, dropout_key_make(6796992455879425333u, 4308117982888279387u), dropout_pos_make(8589934579u), 1);
+      if (!rc) rc = dropout_desc_init(&d, DROPOUT_OP_BACKWARD, DROPOUT_DTYPE_F16, &plan);
+      if (!rc) rc = dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE);
+      t.out = &dx; t.in = &dy;
+      if (!rc) rc = dropout_run(&d, &t);
+      CHECK(rc == 0 && dx == 0x4f52, "accumulating f16 backward: rc %d, dx = %04x, want 4f52 (g unrounded: 4f54)", rc, dx);
+   }
+   case_end("f16 and bf16 known answers at ties: the fused op rounds to float then the dtype; an accumulated g is the dtype's");
 }
 
 static void test_fused_errors(void)
@@ -290,6 +335,7 @@ int main(void)
    test_fmaf();
    test_fused_f32();
    test_fused_half();
+   test_half_known_answers();
    test_fused_errors();
    return check_exit();
 }

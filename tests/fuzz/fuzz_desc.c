@@ -450,7 +450,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
    static const double p_list[] = { 0.0, 1.0, 0.5, 0.1, 0.3, 0.999, 0.001, 1e-6, 1e-12, 0.25, 0.75, 0.9 };
-   static const double sigma_list[] = { 0.0, 0.5, 1.0, 1e30, -1.0, 3.0 };
+   static const double sigma_list[] = { 0.0, 0.5, 1.0, 1e30, -1.0, 1e300 };
    bytes in;
    fcase c;
    dropout_desc d;
@@ -673,7 +673,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    if (c.op == DROPOUT_OP_NOISE) {
       double s = sigma_list[u8(&in) % 6u];
       err = dropout_desc_set_sigma(&d, s);
-      if ((err == DROPOUT_OK) != (s >= 0.0 && s <= 1.7976931348623157e308)) fail("set_sigma: a negative sigma accepted or a valid one refused");
+      if ((err == DROPOUT_OK) != (s >= 0.0 && s < 3.4028235677973366e38)) fail("set_sigma: a negative sigma, or one that is +inf as a float, accepted, or a valid one refused");
       c.sigma_set = err == DROPOUT_OK;
       c.sigma = s;
       c.sigma_f32 = c.sigma_set ? (float)s : 0.0f;

@@ -225,6 +225,18 @@ def test_checkpoint():
         msg = raises(RuntimeError, lambda: y.square().sum().backward())
         report("checkpoint (non-reentrant), %s: model.eval() before the backward raises (the "
                "recomputation would skip the dropout): %s" % (kind, (msg or "no error")[:60]), msg is not None)
+    # where nn.Dropout saves nothing (p = 0: it returns its input) the layer saves nothing either:
+    # model.eval() there changes nothing, and the backward runs for both, as without checkpointing
+    for kind in KINDS:
+        torch.manual_seed(0)
+        drop = dropouth.Dropout if kind == "dropouth" else torch.nn.Dropout
+        net = torch.nn.Sequential(torch.nn.Linear(6, 6), drop(0.0), torch.nn.Tanh(), torch.nn.Linear(6, 6))
+        x = torch.randn(3, 6, requires_grad=True)
+        y = tcp.checkpoint(net, x, use_reentrant=False)
+        net.eval()
+        msg = raises(RuntimeError, lambda: y.square().sum().backward())
+        report("checkpoint (non-reentrant), %s(p=0): model.eval() before the backward changes nothing and "
+               "the backward runs: %s" % (kind, (msg or "no error")[:60]), msg is None and x.grad is not None)
     # torch's RNG state after a checkpointed step == after a plain one (checkpoint forks around the
     # recomputation; dropouth takes only from the generator)
     states = []
@@ -978,6 +990,43 @@ def test_cuda_take_logic():
                torch.equal(after, state(1234, 16)) and a == a2 and len({a, b, c}) == 3)
 
 
+def test_cuda_take_threads():
+    """Two threads taking from one device's generator (a stand-in whose get and set are each
+    atomic, as torch.cuda's are): every call a distinct offset, none lost (the read and the
+    write back were two steps, and two threads could take one offset: one key, one mask)."""
+    import threading
+    from dropouth import _torch
+    real = (torch.cuda.get_rng_state, torch.cuda.set_rng_state, sys.getswitchinterval())
+    lock = threading.Lock()
+    store = {"state": torch.cat([torch.zeros(800, dtype=torch.uint8), torch.tensor([7, 0], dtype=torch.int64).view(torch.uint8)])}
+
+    def get(device="cuda"):
+        with lock:
+            return store["state"].clone()
+
+    def put(s, device="cuda"):
+        with lock:
+            store["state"] = s.clone()
+    torch.cuda.get_rng_state, torch.cuda.set_rng_state = get, put
+    sys.setswitchinterval(1e-6)
+    taken = []
+    try:
+        def work():
+            for _ in range(3000):
+                taken.append(_torch._take_cuda(torch.device("cuda", 0)))
+        ts = [threading.Thread(target=work) for _ in range(2)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    finally:
+        torch.cuda.get_rng_state, torch.cuda.set_rng_state = real[:2]
+        sys.setswitchinterval(real[2])
+    offset = int(store["state"].view(torch.int64)[-1])
+    report("CUDA tensors' take from two threads (logic, stand-in state): %d calls, %d distinct values, offset %d"
+           % (len(taken), len(set(taken)), offset), len(set(taken)) == len(taken) == 6000 and offset == 4 * 6000)
+
+
 def test_cuda():
     why = ""
     base = torch.randn(8, 30, 12, dtype=torch.float64)
@@ -1044,6 +1093,7 @@ def main():
     test_errors()
     test_dtypes()
     test_cuda_take_logic()
+    test_cuda_take_threads()
     if not torch.cuda.is_available():
         skip("torch CUDA: dropouth on CUDA tensors (bits == CPU, seeding, checkpoint scenarios)", "no CUDA device here")
     else:
