@@ -368,8 +368,8 @@ extern "C" {
      "FPU: subnormals are flushed to zero (no longer returned: each call sets the FPU mode it needs and restores the caller's)") \
    X(DROPOUT_ERR_ROUNDING, -23,        /* the FPU does not round to nearest even */ \
      "FPU: the rounding mode is not round-to-nearest-even (no longer returned: each call sets the mode it needs and restores the caller's)") \
-   X(DROPOUT_ERR_DEVICE_COORDS, -24,   /* device-memory coordinates given to a CPU run */ \
-     "descriptor: device-memory coordinates (dropout_desc_set_device_coords) given to a CPU run") \
+   X(DROPOUT_ERR_DEVICE_COORDS, -24,   /* device-memory coordinates given to a CPU run, or not 8-byte aligned */ \
+     "descriptor: device-memory coordinates (dropout_desc_set_device_coords) given to a CPU run, or a coordinate pointer (dev_seed, dev_pos; dropout_cuda_advance: dev_pos, dev_saved) not aligned to 8 bytes") \
    X(DROPOUT_ERR_BIAS_LEN, -25,        /* bias_len is 0, does not divide the count, or is not the last dim */ \
      "bias_len: must be non-zero, divide the count and equal the last dim") \
    X(DROPOUT_ERR_GRAD, -26,            /* not a dropout_grad */ \
@@ -5948,6 +5948,9 @@ DROPOUTDEF int dropout_desc_set_device_coords(dropout_desc *d, const uint64_t *d
    int err = dropout__desc_ok(d);
    if (err) return err;
    if (!dev_seed != !dev_pos) return DROPOUT_ERR_NULL;   /* both, or neither (clears) */
+   /* every GPU thread loads them as 64-bit words: one not 8-byte aligned is a misaligned
+      address there, an error that ends the CUDA context, not just the call */
+   if (((uintptr_t)dev_seed | (uintptr_t)dev_pos) & 7u) return DROPOUT_ERR_DEVICE_COORDS;
    d->dropout__dev_seed = dev_seed;
    d->dropout__dev_pos = dev_pos;
    return DROPOUT_OK;

@@ -1471,6 +1471,7 @@ DROPOUT_CUDADEF int dropout_cuda_advance(uint64_t *dev_pos, uint64_t *dev_saved,
    int err;
    if (!dev_pos) return DROPOUT_ERR_NULL;
    if (dev_saved == dev_pos) return DROPOUT_ERR_OVERLAP;   /* the saved copy would be the advanced one */
+   if (((uintptr_t)dev_pos | (uintptr_t)dev_saved) & 7u) return DROPOUT_ERR_DEVICE_COORDS;   /* (a misaligned load ends the context) */
    if ((err = dropout_cuda__pending()) != DROPOUT_OK) return err;
    dropout_cuda__advance_kernel<<<1, 1, 0, cs>>>(dev_pos, dev_saved, count);
    return dropout_cuda__launched();

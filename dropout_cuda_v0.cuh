@@ -239,6 +239,14 @@ static __global__ void dropout_cuda_v0__gauss_kernel(int dtype, void *y, const v
    }
 }
 
+/* an error an earlier CUDA call left pending: returned before launching, and left for its
+   owner to clear (peek, not get) */
+static int dropout_cuda_v0__pending(void)
+{
+   cudaError_t e = cudaPeekAtLastError();
+   return e == cudaSuccess ? DROPOUT_OK : DROPOUT_ERR_CUDA_BASE - (int)e;
+}
+
 static int dropout_cuda_v0__launched(void)
 {
    cudaError_t e = cudaGetLastError();
@@ -265,9 +273,20 @@ static int dropout_cuda_v0__run_state(dropout_desc *d, const dropout_tensors *t,
          cudaError_t e;
          /* a by-value offset becomes a device position, which never hands out 2^64 - 1 */
          if (!dev_pos && n > UINT64_MAX - st.offset) return dropout_v0__code(DROPOUT_ERR_RANGE);
+         /* someone else's pending error first (left for them), then this call's own
+            allocation and launch, whose errors are returned and not left pending */
+         if ((err = dropout_cuda_v0__pending()) != DROPOUT_OK) return err;
          e = cudaMallocAsync((void **)&slot, sizeof *slot, cs);
-         if (e != cudaSuccess) return DROPOUT_ERR_CUDA_BASE - (int)e;
+         if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            return DROPOUT_ERR_CUDA_BASE - (int)e;
+         }
          dropout_cuda_v0__put_kernel<<<1, 1, 0, cs>>>(slot, dev_seed ? st.offset : st.seed);
+         if ((err = dropout_cuda_v0__launched()) != DROPOUT_OK) {
+            (void)cudaFreeAsync(slot, cs);
+            (void)cudaGetLastError();
+            return err;
+         }
          if (!dev_seed) dev_seed = slot; else dev_pos = slot;
       }
       err = dropout_desc_set_device_coords(d, dev_seed, dev_pos);
@@ -278,7 +297,10 @@ static int dropout_cuda_v0__run_state(dropout_desc *d, const dropout_tensors *t,
       }
       if (slot) {
          cudaError_t e = cudaFreeAsync(slot, cs);
-         if (!err && e != cudaSuccess) err = DROPOUT_ERR_CUDA_BASE - (int)e;
+         if (e != cudaSuccess) {
+            (void)cudaGetLastError();
+            if (!err) err = DROPOUT_ERR_CUDA_BASE - (int)e;
+         }
       }
       return dropout_v0__code(err);
    }
@@ -426,12 +448,22 @@ static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, con
    uint64_t th = 0;
    int err;
    if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   /* sigma is applied rounded to float: from 2^128 - 2^103 up that is +inf (0.9.0 wrote
+      infinities then; refused since, as the 1.0 calls refuse it) */
+   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param < 3.4028235677973366e38)) return DROPOUT_ERR_ARG;
    if (!dropout_v0__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
    if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;
    if (op == DROPOUT_OP_GAUSSIAN && param > 0.0 && !dropout_v0__gauss_threshold(param, &th)) {
+      /* dropout_v0.h's refusals for its loop, which 1.0's checks do not make here: a count
+         no buffer holds, and y over part of x (in place, y == x, is fine); then an error an
+         earlier CUDA call left pending, returned before launching and left for its owner,
+         as every 1.0 launcher does */
+      const size_t es = dt == DROPOUT_DTYPE_F64 ? 8u : dt == DROPOUT_DTYPE_F32 ? 4u : 2u;
+      const uintptr_t a = (uintptr_t)y, b = (uintptr_t)x;
       uint64_t blocks = ((uint64_t)n + 255u) / 256u;
+      if (n > (size_t)PTRDIFF_MAX / es || (a != b && (a < b ? b - a : a - b) < n * es)) return DROPOUT_ERR_ARG;
+      if ((err = dropout_cuda_v0__pending()) != DROPOUT_OK) return err;
       dropout_cuda_v0__gauss_kernel<<<(unsigned)(blocks < 65535u ? blocks : 65535u), 256, 0, cs>>>(
          (int)dt, y, x, (uint64_t)n, dropout_gaussian_sigma(param), seed, stream, offset);
       return dropout_cuda_v0__launched();

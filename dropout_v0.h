@@ -860,7 +860,9 @@ static int dropout_v0__normal(dropout_op op, dropout_dtype dt, void *y, const vo
    uint64_t th = 0;
    int err;
    if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param <= 1.7976931348623157e308)) return DROPOUT_ERR_ARG;
+   /* sigma is applied rounded to float: from 2^128 - 2^103 up that is +inf (0.9.0 wrote
+      infinities then; refused since, as the 1.0 calls refuse it) */
+   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param < 3.4028235677973366e38)) return DROPOUT_ERR_ARG;
    if (!dropout_v0__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
    if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;

@@ -16,6 +16,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime; takes effect only before the first system header */
 #endif
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,20 @@
 #include <time.h>
 
 #include "mlp_model.h"
+
+/* A seed from the command line: every value in [0, 2^64), all of v, else 0 (atoll
+   saturated 2^63 and up at 2^63 - 1 and read "abc" as seed 0: another run than asked) */
+static inline int mlp_parse_u64(const char *v, uint64_t *out)
+{
+   char *end = NULL;
+   unsigned long long u;
+   if (*v < '0' || *v > '9') return 0;   /* no sign, no space: strtoull takes "-1" as 2^64 - 1 */
+   errno = 0;
+   u = strtoull(v, &end, 10);
+   if (errno || *end) return 0;
+   *out = (uint64_t)u;
+   return 1;
+}
 
 typedef struct Barrier {   /* pthread_barrier_t is optional in POSIX (macOS lacks it) */
    pthread_mutex_t mu;

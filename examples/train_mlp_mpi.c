@@ -191,7 +191,7 @@ static int parse(Options *o, int argc, char **argv)
       else if (!strcmp(a, "--epochs")) o->cfg.epochs = atoi(v);
       else if (!strcmp(a, "--hidden")) o->cfg.hidden = atoi(v);
       else if (!strcmp(a, "--batch")) o->cfg.batch = atoi(v);
-      else if (!strcmp(a, "--seed")) o->cfg.seed = (uint64_t)atoll(v);
+      else if (!strcmp(a, "--seed")) { if (!mlp_parse_u64(v, &o->cfg.seed)) return 0; }
       else if (!strcmp(a, "--save")) o->save = v;
       else if (!strcmp(a, "--compare")) o->compare = v;
       else if (!strcmp(a, "--fail-at")) {
@@ -238,6 +238,18 @@ int main(int argc, char **argv)
       MPI_Comm_rank(MPI_COMM_WORLD, &rk.rank);
       MPI_Comm_size(MPI_COMM_WORLD, &rk.size);
       rk.mpi = 1;
+      {   /* every rank must run the same settings: a rank with another seed trains on other
+             masks and data order (found only by the final weight check, after training),
+             another batch or reduction hangs the collectives, another block or width
+             truncates them. Compared here, before any step. */
+         unsigned long long mine[6] = {(unsigned long long)o.cfg.seed, (unsigned long long)o.block,
+                                       (unsigned long long)o.cfg.batch, (unsigned long long)o.cfg.hidden,
+                                       (unsigned long long)o.cfg.epochs, (unsigned long long)o.allreduce}, lo[6], hi[6];
+         MPI_Allreduce(mine, lo, 6, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+         MPI_Allreduce(mine, hi, 6, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+         if (memcmp(lo, hi, sizeof lo))
+            die(&rk, "ranks were given different --seed, --block, --batch, --hidden, --epochs or --reduce");
+      }
    }
 #else
    if (!o.serial) { fprintf(stderr, "built without MPI (-DTRAIN_MLP_NO_MPI): use --serial\n"); return 2; }

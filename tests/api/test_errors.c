@@ -170,6 +170,12 @@ static void case_codes(void)
       EXPECT_SET(&d, dropout_desc_set_strides(&d, (dropout_operand)3, s0), DROPOUT_ERR_OPERAND);
       EXPECT_SET(&d, dropout_desc_set_strides(&d, (dropout_operand)-1, NULL), DROPOUT_ERR_OPERAND);
       EXPECT_SET(&d, dropout_desc_set_device_coords(&d, NULL, &plan.pos), DROPOUT_ERR_NULL);
+      {  /* a GPU thread loads each as a 64-bit word: one not 8-byte aligned is refused */
+         static uint64_t words[3];
+         const uint64_t *odd = (const uint64_t *)(const void *)((const unsigned char *)words + 4);
+         EXPECT_SET(&d, dropout_desc_set_device_coords(&d, &words[0], odd), DROPOUT_ERR_DEVICE_COORDS);
+         EXPECT_SET(&d, dropout_desc_set_device_coords(&d, odd, &words[2]), DROPOUT_ERR_DEVICE_COORDS);
+      }
       dropout_desc_set_shape(&d, 2, dims2);
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, s0), DROPOUT_ERR_STRIDE);
       EXPECT_SET(&d, dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, sov), DROPOUT_ERR_OVERLAP);

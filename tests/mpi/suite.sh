@@ -122,6 +122,19 @@ else
       else
          say "FAIL data parallel: a crashing rank gave exit $mpi_rc (124: hung): $(tr '\n' ' ' <"$mpi_dir/fail.out" | head -c 400)"
       fi
+      # ranks given different settings: stopped before the first step, with a message (another
+      # batch hung the collectives; another seed was seen only after training)
+      # shellcheck disable=SC2086
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $mpi_timeout "$MPIRUN" $MPIRUN_FLAGS \
+         -np 1 "$mpi_dir/train_mlp_mpi" --epochs 20 --batch 25 : -np 1 "$mpi_dir/train_mlp_mpi" --epochs 20 --batch 20 \
+         >"$mpi_dir/disagree.out" 2>&1
+      mpi_rc=$?
+      if [ $mpi_rc -ne 0 ] && [ $mpi_rc -ne 124 ] && grep -q 'ranks were given different' "$mpi_dir/disagree.out" &&
+         ! grep -q '^weights ' "$mpi_dir/disagree.out"; then
+         say "PASS data parallel: ranks given different --batch stop before training (exit $mpi_rc) with a message, no weights"
+      else
+         say "FAIL data parallel: ranks given different --batch gave exit $mpi_rc (124: hung): $(tr '\n' ' ' <"$mpi_dir/disagree.out" | head -c 400)"
+      fi
    fi
 
    # 3. tensor parallel
