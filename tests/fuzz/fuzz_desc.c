@@ -5,7 +5,8 @@
    strides of the output, the input and the residual (contiguous, padded, reversed =
    negative, zero, arbitrary small, huge), the broadcast bits, the gradient mode, the bias
    length, the plan's first position (small or near 2^64) and count (right or not), a plan
-   slice, device coordinates, and the data (NaN, Inf, -0, subnormals among them).
+   slice, device coordinates, a reshape after the strides (some set again, some not), and
+   the data (NaN, Inf, -0, subnormals among them).
 
    Every call must either
      - return an error, with nothing written: every buffer, every gap between strided
@@ -66,6 +67,8 @@ typedef struct fcase {
    size_t bias_len; int bias_set;
    int with_mask;
    int inplace;                                /* in = out, same strides */
+   int said[N_OPD];                            /* strides set (not NULL) for the shape in force */
+   int stale[N_OPD], stale_ps;                 /* set for an earlier shape, reset by a later one, not said again */
 } fcase;
 
 static size_t esize(int dtype) { return dtype == DROPOUT_DTYPE_F64 ? 8 : dtype == DROPOUT_DTYPE_F32 ? 4 : 2; }
@@ -461,7 +464,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    dropout_bits bits;
    dropout_key key;
    uint64_t first, count, numel = 0, positions = 0, want_positions;
-   int err, d_i, o, ok_counts, invalid = 0, maybe = 0, runnable = 1, extra;
+   int err, d_i, o, ok_counts, invalid = 0, maybe = 0, runnable = 1, extra, want_stale = 0;
    const char *why = "";
    ptrdiff_t lo[N_OPD], hi[N_OPD];
    buf b[N_OPD], bmask, bbias;
@@ -630,7 +633,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          break;
       }
       err = dropout_desc_set_strides(&d, (dropout_operand)o, s);
-      if (err == DROPOUT_OK) memcpy(c.strides[o], s, sizeof s);
+      if (err == DROPOUT_OK) { memcpy(c.strides[o], s, sizeof s); c.said[o] = 1; }
       else if ((o == OPD_OUT && c.op == DROPOUT_OP_MASK) || (o == OPD_IN && !has_in(c.op)) ||
                (o == OPD_RES && c.op != DROPOUT_OP_BIAS_DROPOUT_ADD)) {
          /* an operand the op does not take: refusing its strides is right */
@@ -658,7 +661,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    c.inplace = (flags & 8u) != 0 && has_in(c.op) && c.op != DROPOUT_OP_BIAS_DROPOUT_ADD;
    if (c.inplace) {
       err = dropout_desc_set_strides(&d, DROPOUT_OPERAND_IN, c.strides[OPD_OUT]);
-      if (err == DROPOUT_OK) memcpy(c.strides[OPD_IN], c.strides[OPD_OUT], sizeof c.strides[OPD_IN]);
+      if (err == DROPOUT_OK) { memcpy(c.strides[OPD_IN], c.strides[OPD_OUT], sizeof c.strides[OPD_IN]); c.said[OPD_IN] = 1; }
       else c.inplace = 0;
    }
    sel = u8(&in);
@@ -698,6 +701,79 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       }
    }
 
+   if (sel & 128u) {   /* (sel's last free bit: the other inputs keep their meaning) */
+      /* a reshape after the strides (a descriptor reused for the next batch): set_shape once
+         or twice more (the first shape again, its dims rotated, flattened, or emptied), each
+         followed by some strides and position strides said again for the new shape, cleared
+         with NULL, or left as the shape reset them: contiguous, but pending until said again
+         (docs/API.md, set_shape), and a run that addresses a pending one is refused */
+      size_t dims0[DROPOUT_MAX_RANK];
+      /* shape_set: on the default shape (flag 16) the strides said so far came before any shape */
+      int rank0 = c.rank, had_ps = c.pstrided, shape_set = !(flags & 16u), k, n_re = 1 + (int)(u8(&in) & 1u);
+      memcpy(dims0, c.dims, sizeof dims0);
+      for (k = 0; k < n_re; ++k) {
+         unsigned how = u8(&in), again = u8(&in);
+         fcase r = c;
+         uint64_t n2, p2;
+         int want;
+         if (how % 4u == 0) { r.rank = rank0; memcpy(r.dims, dims0, sizeof dims0); }
+         else if (how % 4u == 1) for (d_i = 0; d_i < c.rank; ++d_i) r.dims[d_i] = c.dims[(d_i + 1) % c.rank];
+         else if (how % 4u == 2) { r.rank = 1; r.dims[0] = (size_t)numel; }   /* (the same count: it fit) */
+         else r.dims[(how / 4u) % (unsigned)c.rank] = 0;
+         for (d_i = r.rank; d_i < DROPOUT_MAX_RANK; ++d_i) r.dims[d_i] = 1;
+         /* strides set before any shape are refused rather than reset; a broadcast bit past
+            the new rank is refused; then the counts, as for the first shape */
+         want = !shape_set && (c.said[OPD_OUT] || c.said[OPD_IN] || c.said[OPD_RES]) ? DROPOUT_ERR_SHAPE_RESETS :
+                (c.broadcast >> r.rank) != 0 ? DROPOUT_ERR_BROADCAST : DROPOUT_OK;
+         err = dropout_desc_set_shape(&d, r.rank, r.dims);
+         if (want == DROPOUT_OK && !counts(&r, &n2, &p2) ? err == DROPOUT_OK : err != want) {
+            snprintf(msg, sizeof msg, "a reshape to rank %d returned %d where the rules say %d", r.rank, err, want);
+            fail(msg);
+         }
+         if (err == DROPOUT_OK) {   /* what the shape reset (said strides) is pending now */
+            for (o = 0; o < N_OPD; ++o) {
+               r.stale[o] |= r.said[o];
+               r.said[o] = 0;
+               contiguous(&r, r.strides[o]);
+            }
+            r.stale_ps |= r.pstrided;
+            r.pstrided = 0;
+            c = r;
+            shape_set = 1;
+            ok_counts = counts(&c, &numel, &positions);
+         }
+         /* two bits a target (out, in, residual, position strides): 0 left, 1 NULL, 2 the
+            contiguous strides said explicitly (position strides: the first ones again, which
+            the new shape may refuse), 3 padded */
+         for (o = 0; o <= N_OPD; ++o) {
+            unsigned a = again >> (2 * o) & 3u;
+            if (a == 0) continue;
+            if (o == N_OPD) {
+               if (a != 1 && !had_ps) continue;
+               want = a == 1 || pstrides_ok(&c) ? DROPOUT_OK : DROPOUT_ERR_POSITION_STRIDES;
+               err = dropout_desc_set_position_strides(&d, a == 1 ? NULL : c.ps);
+               if (err != want) {
+                  snprintf(msg, sizeof msg, "set_position_strides after a reshape returned %d where the docs say %d", err, want);
+                  fail(msg);
+               }
+               if (err == DROPOUT_OK) { c.pstrided = a != 1; c.stale_ps = 0; }
+            } else {
+               ptrdiff_t s[DROPOUT_MAX_RANK] = { 0 };
+               contiguous(&c, s);
+               if (a == 3) for (d_i = 0; d_i < c.rank; ++d_i) s[d_i] = (ptrdiff_t)((size_t)s[d_i] * 2u);
+               err = dropout_desc_set_strides(&d, (dropout_operand)o, a == 1 ? NULL : s);
+               if (err == DROPOUT_OK) { memcpy(c.strides[o], s, sizeof s); c.said[o] = a != 1; c.stale[o] = 0; }
+               else if (a == 1 || (numel > 0 && numel <= CAP_ELEMS && (o != OPD_RES || c.op == DROPOUT_OP_BIAS_DROPOUT_ADD)))
+                  fail("set_strides refused NULL, or a contiguous or padded layout of the new shape");
+            }
+         }
+         ok_counts = counts(&c, &numel, &positions);
+      }
+      /* in place needs the output's strides on the input: strides said for one of them
+         alone make two buffers of it */
+      if (c.inplace && memcmp(c.strides[OPD_IN], c.strides[OPD_OUT], (size_t)c.rank * sizeof(ptrdiff_t)) != 0) c.inplace = 0;
+   }
+
    /* what the rules say */
    if (!ok_counts) { invalid = 1; why = "the shape's counts overflow"; }
    else {
@@ -721,6 +797,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          else if (!layout_ok(&c, c.strides[OPD_OUT])) maybe = 1;   /* no overlap, but not a promised layout */
       }
    }
+   /* strides a reshape left pending, of an operand the op addresses (out and in where it
+      takes an input, the residual in the fused op), or position strides (every op draws by
+      them), where the shape has elements: DROPOUT_ERR_STRIDES_STALE, which the run checks
+      after the op's own settings (NOISE's sigma) and before the shape's count, the bias, the
+      tensors, the mask's size and device coordinates */
+   want_stale = ok_counts && numel > 0 && !(c.op == DROPOUT_OP_NOISE && !c.sigma_set) &&
+                (c.stale_ps || (has_in(c.op) && (c.stale[OPD_OUT] || c.stale[OPD_IN])) ||
+                 (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.stale[OPD_RES]));
+   if (want_stale) { invalid = 1; why = "strides a reshape reset, not said again"; }
    if (positions > 8 * (uint64_t)CAP_ELEMS || (c.op == DROPOUT_OP_BIAS_DROPOUT_ADD && c.dims[c.rank - 1] > CAP_ELEMS)) runnable = 0;
    if (!runnable || (numel > CAP_ELEMS && !invalid)) return 0;   /* too big to allocate: the setters were the test */
    if (!ok_counts) { memset(lo, 0, sizeof lo); memset(hi, 0, sizeof hi); }
@@ -755,6 +840,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    }
 
    err = dropout_run(&d, &t);
+   if ((err == DROPOUT_ERR_STRIDES_STALE) != want_stale) {
+      snprintf(msg, sizeof msg, "dropout_run returned %d where the rules say %s (op %d rank %d numel %llu, pending out %d in %d residual %d position strides %d)",
+               err, want_stale ? "DROPOUT_ERR_STRIDES_STALE" : "no DROPOUT_ERR_STRIDES_STALE", c.op, c.rank, (unsigned long long)numel,
+               c.stale[OPD_OUT], c.stale[OPD_IN], c.stale[OPD_RES], c.stale_ps);
+      fail(msg);
+   }
    if (err != DROPOUT_OK || invalid) {
       if (err == DROPOUT_OK) {
          snprintf(msg, sizeof msg, "dropout_run accepted an invalid call: %s (op %d dtype %d rank %d broadcast %x count %llu, shape positions %llu)",
