@@ -1107,16 +1107,16 @@ typedef struct dropout_alpha_rule {
 DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_of(dropout_rule base)
 {
    dropout_alpha_rule r;
-   double two_b, P, q, a2, s, v;
+   double two_b, pr, q, a2, s, v;
    r.base = base;
    two_b = (double)((uint64_t)1 << base.bits);
-   P = (double)r.base.threshold / two_b;                    /* exact, <= 32 bits */
-   q = 1.0 - P;                                             /* exact */
+   pr = (double)r.base.threshold / two_b;                   /* exact, <= 32 bits */
+   q = 1.0 - pr;                                            /* exact */
    a2 = DROPOUT_SELU_ALPHA_PRIME * DROPOUT_SELU_ALPHA_PRIME;
-   s = 1.0 + dropout__mul_split(P, a2);
+   s = 1.0 + dropout__mul_split(pr, a2);
    v = q * s;
    r.a = v > 0.0 ? 1.0 / dropout__sqrt_f64(v) : 0.0;       /* v = 0: all dropped */
-   r.c = dropout__mul_split(P, -DROPOUT_SELU_ALPHA_PRIME);
+   r.c = dropout__mul_split(pr, -DROPOUT_SELU_ALPHA_PRIME);
    r.drop = (DROPOUT_SELU_ALPHA_PRIME + r.c) * r.a;
    r.a_f32 = (float)r.a;
    r.c_f32 = (float)r.c;
@@ -1197,7 +1197,7 @@ DROPOUT_HD double dropout__log_u(uint32_t w0)
 {
    uint64_t m = (uint64_t)w0 + 1u;              /* 1 .. 2^32 */
    int e = 0;
-   double f, s, sd, zd, lnf, ln2_hi, ln2_lo, E;
+   double f, s, sd, zd, lnf, ln2_hi, ln2_lo, ed;
    float h;
    while ((m >> (e + 1)) != 0) ++e;              /* e = floor(log2 m), 0 .. 32 */
    f = (double)m * dropout__f64_from_bits((uint64_t)(1023 - e) << 52);   /* [1, 2), exact */
@@ -1205,23 +1205,23 @@ DROPOUT_HD double dropout__log_u(uint32_t w0)
    s = (f - 1.0) / (f + 1.0);                    /* f - 1 and f + 1 exact */
    sd = dropout__f64_of(dropout__f32_of(s));      /* s rounded to float */
    zd = dropout__f64_of(dropout__madd(sd, sd, 0.0));
-   h = dropout__madd((float)(1.0 / 11.0), zd, 1.0 / 9.0);
+   h = dropout__madd((double)(float)(1.0 / 11.0), zd, 1.0 / 9.0);
    h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 7.0);
    h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 5.0);
    h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 3.0);
    h = dropout__madd(dropout__f64_of(h), zd, 1.0);
    lnf = 2.0 * (sd * dropout__f64_of(h));         /* exact */
-   E = (double)(e - 32);                          /* -32 .. 0 */
-   ln2_hi = dropout__trunc21(DROPOUT__LN2);       /* E * piece: exact */
+   ed = (double)(e - 32);                         /* -32 .. 0 */
+   ln2_hi = dropout__trunc21(DROPOUT__LN2);       /* ed * piece: exact */
    ln2_lo = DROPOUT__LN2 - ln2_hi;                /* 32 bits */
-   return (E * ln2_hi + lnf) + E * ln2_lo;
+   return (ed * ln2_hi + lnf) + ed * ln2_lo;
 }
 
 /* sin and cos of x in [0, pi/4] from its square z (both floats, widened), Taylor to x^9
    and x^10. */
 DROPOUT_HD float dropout__sin_poly(double xd, double zd)
 {
-   float h = dropout__madd((float)(1.0 / 362880.0), zd, -1.0 / 5040.0);
+   float h = dropout__madd((double)(float)(1.0 / 362880.0), zd, -1.0 / 5040.0);
    h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 120.0);
    h = dropout__madd(dropout__f64_of(h), zd, -1.0 / 6.0);
    h = dropout__madd(dropout__f64_of(h), zd, 1.0);
@@ -1230,7 +1230,7 @@ DROPOUT_HD float dropout__sin_poly(double xd, double zd)
 
 DROPOUT_HD float dropout__cos_poly(double zd)
 {
-   float h = dropout__madd((float)(-1.0 / 3628800.0), zd, 1.0 / 40320.0);
+   float h = dropout__madd((double)(float)(-1.0 / 3628800.0), zd, 1.0 / 40320.0);
    h = dropout__madd(dropout__f64_of(h), zd, -1.0 / 720.0);
    h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 24.0);
    h = dropout__madd(dropout__f64_of(h), zd, -0.5);
@@ -1593,7 +1593,7 @@ DROPOUTDEF int dropout_lower(const dropout_desc *d, const dropout_tensors *t, dr
    fails with "undefined reference to dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file"
    and one with it in two files with "multiple definition of" the same name. */
 #if !defined(DROPOUT_STATIC) && !defined(__OPENCL_C_VERSION__) && !defined(__CUDACC__)
-DROPOUTDEF int dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file;
+extern int dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file;   /* extern, not DROPOUTDEF: a user's DROPOUTDEF without it (empty, visibility) made this a definition in every file */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(DROPOUT_IMPLEMENTATION) && !defined(DROPOUT_NO_LINK_CHECK)
 static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h_needs_DROPOUT_IMPLEMENTATION_in_exactly_one_file;
 #endif
@@ -1767,7 +1767,7 @@ typedef struct dropout__fpu { unsigned long long saved; int set; } dropout__fpu;
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
 #define DROPOUT__FPU_X86 1
-static unsigned dropout__csr_get(void) { unsigned c; __asm__ __volatile__("stmxcsr %0" : "=m"(c)); return c; }
+static unsigned dropout__csr_get(void) { unsigned c = 0; __asm__ __volatile__("stmxcsr %0" : "=m"(c)); return c; }   /* = 0: MemorySanitizer does not see an asm store */
 static void dropout__csr_set(unsigned c) { __asm__ __volatile__("ldmxcsr %0" : : "m"(c)); }
 #elif defined(_MSC_VER) && (defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 1))
 #define DROPOUT__FPU_X86 1
@@ -4430,13 +4430,13 @@ static uint64_t dropout__threshold_of(double p, int bits)
 static int dropout__width_serves(double p, int bits, int strict)
 {
    uint64_t t = dropout__threshold_of(p, bits), n = (uint64_t)1 << bits;
-   double off, near;
+   double off, closer;
    if (t == 0 || t == n) return 0;
    if (!strict) return 1;
    off = (double)t / (double)n - p;            /* t / n exact */
    if (off < 0.0) off = -off;
-   near = p < 0.5 ? p : 1.0 - p;                /* 1 - p exact for p >= 1/2 */
-   return off <= 0.01 * near;
+   closer = p < 0.5 ? p : 1.0 - p;              /* 1 - p exact for p >= 1/2 */
+   return off <= 0.01 * closer;
 }
 
 /* scale = 2^bits / (2^bits - t), rounded to nearest even in 53 bits (scale_f64) and that

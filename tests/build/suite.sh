@@ -104,6 +104,16 @@ else
    say "SKIP link_cxx_impl_c_user: g++ not found"
 fi
 build static_two_tus "$CC" -std=c99 $sb_opt $WARN -I. -Itests tests/build/static_a.c tests/build/static_b.c -o "$sb_dir/static_ab"
+# a user's project around the header: DROPOUTDEF for a shared library (a definition of the
+# link-check symbol in every file once, with -fno-common), macros common in user code and
+# in <windows.h> (E, P, near: locals of the header's once), and -Wdouble-promotion (Cortex-M
+# projects; clang warned on the header's float constants)
+sb_hostile="-fno-common -DDROPOUTDEF=__attribute__((visibility(\"default\"))) -DE=2.718 -DP=3 -Dnear= -Dfar= -Wdouble-promotion"
+for sb_cc in "$CC" clang; do
+   sb_have "$sb_cc" || { say "SKIP link_user_macros_$sb_cc: $sb_cc not found"; continue; }
+   # shellcheck disable=SC2086
+   build "link_user_macros_$sb_cc" "$sb_cc" -std=c99 $sb_opt $WARN $sb_hostile -I. -Itests tests/build/link_a.c tests/build/link_b.c -o "$sb_dir/link_user_$sb_cc"
+done
 [ -x "$sb_dir/static_ab" ] && run_prog static_ab "$sb_dir/static_ab"
 
 # link errors that name the fix: without DROPOUT_IMPLEMENTATION, and with it in two files,
