@@ -5005,9 +5005,9 @@ DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
    ==================================================================================== */
 
 #define DROPOUT__DESC_MAGIC 0x64726F70u    /* "drop" */
-/* NOISE applies RN32(sigma) (SPEC V.4): a sigma from FLT_MAX + half an ulp up rounds to +inf
-   as a float, so "finite" is judged on the float: below 0x1.ffffffp+127 */
-#define DROPOUT__SIGMA_LIMIT 3.4028235677973366e38
+/* NOISE's sigma (set_sigma and the run): >= 0, and finite as the float it is applied as,
+   RN32(sigma) (SPEC V.4): from FLT_MAX + half an ulp (0x1.ffffffp+127) up that is +inf */
+#define DROPOUT__SIGMA_OK(s) ((s) >= 0.0 && (s) < 3.4028235677973366e38)
 #define DROPOUT__ROW_CHUNK 256             /* elements per chunk of a row (keep bits, gathered data) */
 
 /* The operands the walker moves through: by dropout_operand, then the bias. */
@@ -5225,7 +5225,7 @@ static int dropout__desc_args_check(const dropout_desc *d, const dropout_tensors
    err = dropout__plan_check_kind(&d->dropout__plan, row.cls == DROPOUT_CLASS_NORMAL);
    if (err) return err;
    if (op == DROPOUT_OP_GAUSSIAN && d->dropout__plan.rule.threshold >> d->dropout__plan.rule.bits) return DROPOUT_ERR_P;
-   if (op == DROPOUT_OP_NOISE && !(d->dropout__sigma >= 0.0 && d->dropout__sigma < DROPOUT__SIGMA_LIMIT)) return DROPOUT_ERR_SIGMA;
+   if (op == DROPOUT_OP_NOISE && !DROPOUT__SIGMA_OK(d->dropout__sigma)) return DROPOUT_ERR_SIGMA;
    err = dropout__desc_count(d, rank, &numel, &positions);
    if (err) return err;
    fused = row.cls == DROPOUT_CLASS_FUSED;
@@ -5921,7 +5921,7 @@ DROPOUTDEF int dropout_desc_set_sigma(dropout_desc *d, double sigma)
    int err = dropout__desc_ok(d);
    if (err) return err;
    if (d->dropout__op != DROPOUT_OP_NOISE) return DROPOUT_ERR_OP;
-   if (!(sigma >= 0.0 && sigma < DROPOUT__SIGMA_LIMIT)) return DROPOUT_ERR_SIGMA;
+   if (!DROPOUT__SIGMA_OK(sigma)) return DROPOUT_ERR_SIGMA;
    d->dropout__sigma = sigma;
    return DROPOUT_OK;
 }

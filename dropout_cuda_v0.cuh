@@ -447,22 +447,15 @@ static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, con
    dropout_tensors t;
    uint64_t th = 0;
    int err;
-   if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   /* sigma is applied rounded to float: from 2^128 - 2^103 up that is +inf (0.9.0 wrote
-      infinities then; refused since, as the 1.0 calls refuse it) */
-   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param < 3.4028235677973366e38)) return DROPOUT_ERR_ARG;
+   if ((err = dropout_v0__normal_param(op, param)) != DROPOUT_OK) return err;
    if (!dropout_v0__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
    if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;
    if (op == DROPOUT_OP_GAUSSIAN && param > 0.0 && !dropout_v0__gauss_threshold(param, &th)) {
-      /* dropout_v0.h's refusals for its loop, which 1.0's checks do not make here: a count
-         no buffer holds, and y over part of x (in place, y == x, is fine); then an error an
-         earlier CUDA call left pending, returned before launching and left for its owner,
-         as every 1.0 launcher does */
-      const size_t es = dt == DROPOUT_DTYPE_F64 ? 8u : dt == DROPOUT_DTYPE_F32 ? 4u : 2u;
-      const uintptr_t a = (uintptr_t)y, b = (uintptr_t)x;
+      /* the CPU fallback's refusals; then an error an earlier CUDA call left pending,
+         returned before launching and left for its owner, as every 1.0 launcher does */
       uint64_t blocks = ((uint64_t)n + 255u) / 256u;
-      if (n > (size_t)PTRDIFF_MAX / es || (a != b && (a < b ? b - a : a - b) < n * es)) return DROPOUT_ERR_ARG;
+      if (!dropout_v0__fallback_bufs_ok(dt, y, x, n)) return DROPOUT_ERR_ARG;
       if ((err = dropout_cuda_v0__pending()) != DROPOUT_OK) return err;
       dropout_cuda_v0__gauss_kernel<<<(unsigned)(blocks < 65535u ? blocks : 65535u), 256, 0, cs>>>(
          (int)dt, y, x, (uint64_t)n, dropout_gaussian_sigma(param), seed, stream, offset);

@@ -315,6 +315,27 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #endif
 #endif
 
+/* Gaussian dropout's and noise's parameter (the 0.1 order of checks: before the range and
+   the pointers): p in [0, 1); sigma >= 0 and finite once rounded to float, as it is applied
+   (from 2^128 - 2^103 up it is +inf: 0.9.0 wrote infinities then; refused since, as the
+   1.0 calls refuse it) */
+static int dropout_v0__normal_param(dropout_op op, double param)
+{
+   if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
+   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param < 3.4028235677973366e38)) return DROPOUT_ERR_ARG;
+   return DROPOUT_OK;
+}
+
+/* The Gaussian fallback's own loop (CPU and CUDA) passes no engine check: the engine's
+   refusals made here, a count no buffer holds and y over part of x (in place, y == x, is
+   fine) */
+static int dropout_v0__fallback_bufs_ok(dropout_dtype dt, const void *y, const void *x, size_t n)
+{
+   const size_t es = dt == DROPOUT_DTYPE_F64 ? 8u : dt == DROPOUT_DTYPE_F32 ? 4u : 2u;
+   const uintptr_t a = (uintptr_t)y, b = (uintptr_t)x;
+   return !(n > (size_t)PTRDIFF_MAX / es || (a != b && (a < b ? b - a : a - b) < n * es));
+}
+
 /* positions offset .. offset + n - 1 exist (n = 0 always does) */
 static int dropout_v0__range_ok(size_t n, uint64_t offset)
 {
@@ -859,19 +880,12 @@ static int dropout_v0__normal(dropout_op op, dropout_dtype dt, void *y, const vo
    dropout_tensors t;
    uint64_t th = 0;
    int err;
-   if (op == DROPOUT_OP_GAUSSIAN && !(param >= 0.0 && param < 1.0)) return DROPOUT_ERR_P;
-   /* sigma is applied rounded to float: from 2^128 - 2^103 up that is +inf (0.9.0 wrote
-      infinities then; refused since, as the 1.0 calls refuse it) */
-   if (op == DROPOUT_OP_NOISE && !(param >= 0.0 && param < 3.4028235677973366e38)) return DROPOUT_ERR_ARG;
+   if ((err = dropout_v0__normal_param(op, param)) != DROPOUT_OK) return err;
    if (!dropout_v0__range_ok(n, offset)) return DROPOUT_ERR_RANGE;
    if (n > 0 && (!y || !x)) return DROPOUT_ERR_NULL;
    if (n == 0) return DROPOUT_OK;
    if (op == DROPOUT_OP_GAUSSIAN && param > 0.0 && !dropout_v0__gauss_threshold(param, &th)) {
-      /* the engine's refusals, which this loop does not pass through: a count no buffer
-         holds, and y over part of x (in place, y == x, is fine) */
-      const size_t es = dt == DROPOUT_DTYPE_F64 ? 8u : dt == DROPOUT_DTYPE_F32 ? 4u : 2u;
-      const uintptr_t a = (uintptr_t)y, b = (uintptr_t)x;
-      if (n > (size_t)PTRDIFF_MAX / es || (a != b && (a < b ? b - a : a - b) < n * es)) return DROPOUT_ERR_ARG;
+      if (!dropout_v0__fallback_bufs_ok(dt, y, x, n)) return DROPOUT_ERR_ARG;
       dropout_v0__gauss_loop(dt, y, x, n, dropout_gaussian_sigma(param), seed, stream, offset);
       return DROPOUT_OK;
    }
