@@ -185,7 +185,7 @@ bench-isa:
 # options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds, -L log2 n streamed, -a 16: arrays as
 # malloc aligns them); the streamed block is 2^24 elements, or up to 2^26 where f32 x and y
 # would be under four times the CPU's last-level cache (the table says which). Writes
-# $(BENCH_OUT)/ab-<model>-<path>-vs-<rev>.md (PUBLISH=1: bench/results/). The cells it flags
+# $(BENCH_OUT)/ab-<model>-<path><AB_TAG>-vs-<rev>.md (PUBLISH=1: bench/results/). The cells it flags
 # are timed again from three fresh copies of the binary and appended (bench/ab/recheck.sh:
 # on a VM, byte-identical copies read one streamed cell 1.00 to 1.50 apart); AB_RECHECK=0
 # leaves that out.
@@ -201,7 +201,7 @@ bench-ab:
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE $$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/base/dropout.h && echo -DAB_API_1) -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o
 	for v in a b c; do objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_$$v.o || exit 1; done
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o build/ab/grid_c.o -o build/ab/ab_grid
-	@rev=$$(git rev-parse --short $(or $(REV),$(AB_BASE))); out=$(BENCH_OUT)/ab-$(or $(BENCH_MODEL),unknown)-$$(./build/ab/ab_grid --path)-vs-$$rev.md; \
+	@rev=$$(git rev-parse --short $(or $(REV),$(AB_BASE))); out=$(BENCH_OUT)/ab-$(or $(BENCH_MODEL),unknown)-$$(./build/ab/ab_grid --path)$(AB_TAG)-vs-$$rev.md; \
 	{ echo "# make bench-ab: $(or $(REV),$(AB_BASE)) ($$rev) against the working tree"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL)), $$(nproc) cores"; \
 	  echo "- A = $(or $(REV),$(AB_BASE)):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP); grid options: $(AB_ARGS)"; echo; \
@@ -215,7 +215,10 @@ bench-ab:
 # "every machine a session gets" run, one table per CPU model and path.
 .PHONY: bench-ab-all
 bench-ab-all:
-	$(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=native
+	@# a CPU whose native path is AVX2 (no AVX-512BW) runs two AVX2 builds: the native one,
+	@# tuned for this core, is then saved as -avx2-native- so the generic one does not replace it
+	$(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=native \
+	   $$([ "$$(uname -m)" = x86_64 ] && ! grep -qw avx512bw /proc/cpuinfo && echo AB_TAG=-native)
 	@if [ "$$(uname -m)" = x86_64 ]; then \
 	   $(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=x86-64-v3 && \
 	   $(MAKE) --no-print-directory bench-ab BENCH_ARCH=-march=x86-64; fi

@@ -26,12 +26,12 @@ norm() {
 
 differ=0
 # name|compiler|objdump|flags
-builds="avx512-gcc|gcc|objdump|-O3 -march=native
+builds="native-gcc|gcc|objdump|-O3 -march=native
 avx2-f16c-gcc|gcc|objdump|-O3 -mavx2 -mfma -mf16c
 avx2-gcc|gcc|objdump|-O3 -mavx2
 sse2-gcc|gcc|objdump|-O2
 sse4.1-gcc|gcc|objdump|-O3 -msse4.1
-avx512-clang|clang|objdump|-O3 -march=native
+native-clang|clang|objdump|-O3 -march=native
 avx2-f16c-clang|clang|objdump|-O3 -mavx2 -mfma -mf16c
 avx2-clang|clang|objdump|-O3 -mavx2
 sse2-clang|clang|objdump|-O2
