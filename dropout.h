@@ -65,6 +65,12 @@
                               Default 1 with AVX-512, 0 with AVX2: which pays depends on
                               the core (measured: bench/results/simd-design-notes.md).
                               Same bits.
+      DROPOUT_STREAM_OVERLAP  x86 AVX2: 1 = an f32 call that streams its stores makes each
+                              Philox call and then its data chunks (the overlap it takes in
+                              cache), 0 = a step's Philox and then its data. Default 1 in
+                              a build for Zen 3 (-march=znver3, or native on one), 0
+                              elsewhere (measured: bench/results/simd-design-notes.md).
+                              Same bits.
 
    SIMD
       The vector path is chosen when the implementation is compiled, from the compiler's
@@ -2506,11 +2512,24 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    (void)nt;
 }
 
-/* The overlap: f32 in cache only. Philox already spills here (16 registers), so a whole
-   Philox call goes first and then its data chunks, a grain the core's reorder window
-   still overlaps. */
+/* The overlap: f32. Philox already spills here (16 registers), so a whole Philox call goes
+   first and then its data chunks, a grain the core's reorder window still overlaps. In
+   cache always; with streamed stores where DROPOUT_STREAM_OVERLAP says: Zen 3 took 0.86-0.98
+   of the steps' time with it (f32 at 2^24, 8/16/32-bit draws, 1 and 2 threads, on and off a
+   window boundary and on malloc's alignment), Zen 4 had measured it 5-15% slower, and no
+   other core has been measured (bench/results/simd-design-notes.md). So it is on where the
+   build is for Zen 3 (-march=znver3, or -march=native on one; __AVX512F__ rules out the
+   later cores that gcc 12 also calls znver3), off elsewhere. bf16 and f16 were slower with
+   it on both. */
+#ifndef DROPOUT_STREAM_OVERLAP
+#if defined(__znver3__) && !defined(__AVX512F__)
+#define DROPOUT_STREAM_OVERLAP 1
+#else
+#define DROPOUT_STREAM_OVERLAP 0
+#endif
+#endif
 #define DROPOUT__OVERLAP 1
-#define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype == DROPOUT__F32 && st.nt == 0 && st.h == 0)
+#define DROPOUT__OVERLAP_TAKES(dtype, st) (dtype == DROPOUT__F32 && (DROPOUT_STREAM_OVERLAP || (st.nt == 0 && st.h == 0)))
 /* the fused op's overlap (its chunks after each Philox call): f32 and bf16 0.62-0.97 of the
    time without it; f16 1.03-1.07 (Zen 5), so not f16 */
 #define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) ((dtype) != DROPOUT__F16)

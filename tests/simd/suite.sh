@@ -54,6 +54,9 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
    # the prefetch of the next step's x in the AVX2 build (off by default)
    simd_case avx2-prefetch avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0 -DDROPOUT_STREAM_PREFETCH=1
+   # the AVX2 f32 overlap with streamed stores (on by default in a build for Zen 3 only):
+   # every call streams, on the call's grid and the shifted one
+   simd_case avx2-stream-overlap avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0 -DDROPOUT_STREAM_OVERLAP=1
    # AVX-512 at test_simd.c's own threshold (calls from 1 KiB stream), under ASan and UBSan:
    # no bit check sees a load past a buffer's end or a shift out of range, these do (clang
    # -O1; any report stops the program, which fails it). The two sides of the threshold at
@@ -124,6 +127,22 @@ if [ "$(uname -m)" = x86_64 ]; then
          else
             say "FAIL simd-matrix[$simd_c avx512] prefetch: no prefetcht0 in the AVX-512 build: the compiler dropped the prefetch of x (streamed calls lose 2x)"
          fi
+      fi
+   done
+fi
+
+# DROPOUT_STREAM_OVERLAP's default follows the core the build is for: on for Zen 3
+# (-march=znver3, what -march=native gives there), off for the generic AVX2 build and for a
+# znver3 build with AVX-512 (gcc 12 names later AMD cores znver3 too). Front end only.
+if [ "$(uname -m)" = x86_64 ]; then
+   printf '%s\n' '#define DROPOUT_IMPLEMENTATION' '#include "dropout.h"' '#ifndef DROPOUT_STREAM_OVERLAP' \
+      '#define DROPOUT_STREAM_OVERLAP 0 /* not the AVX2 path */' '#endif' \
+      '#if DROPOUT_STREAM_OVERLAP != WANT' '#error DROPOUT_STREAM_OVERLAP is not WANT' '#endif' >"$BUILD/simd_overlap.c"
+   for simd_o in "-march=znver3:1" "-march=x86-64-v3:0" "-march=znver3 -mavx512f -mavx512bw:0"; do
+      if "$CC" -std=c99 $WARN ${simd_o%:*} -DWANT=${simd_o##*:} -I. -fsyntax-only "$BUILD/simd_overlap.c" 2>"$BUILD/simd_overlap.log"; then
+         say "PASS simd overlap default: DROPOUT_STREAM_OVERLAP is ${simd_o##*:} with ${simd_o%:*}"
+      else
+         say "FAIL simd overlap default with ${simd_o%:*}: $(head -c 300 "$BUILD/simd_overlap.log" | tr '\n' ' ')"
       fi
    done
 fi
