@@ -103,6 +103,30 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
          say "FAIL xarch[cortex-m4 flash]: $(head -c 400 "$xa_dir/mcu_fb.log" | tr '\n' ' ')"
       fi
    done
+   # README's two other rows: the rule made at run time (mcu_fb.c, MCU_FB_RULE), the same
+   # build. From a threshold it takes integers only, so no soft double may be linked either;
+   # from a double p it links soft double where the FPU has none for doubles (reported).
+   for xa_rule in 1:dropout_rule_init_threshold 2:dropout_rule_init; do
+      for xa_fpu in soft hard; do
+         xa_ff=""; [ $xa_fpu = hard ] && xa_ff="-mfloat-abi=hard -mfpu=fpv4-sp-d16"
+         xa_t="xarch[cortex-m4 flash, $xa_fpu float, rule from ${xa_rule#*:}]"
+         # shellcheck disable=SC2086
+         if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -Itests -ffreestanding \
+               -ffunction-sections -DMCU_FB_RULE=${xa_rule%%:*} -c tests/xarch/mcu_fb.c -o "$xa_dir/mcu_fb_r.o" >"$xa_dir/mcu_fb_r.log" 2>&1 &&
+            arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $xa_ff -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
+               "$xa_dir/mcu_fb_r.o" -lgcc -o "$xa_dir/mcu_fb_r.elf" >>"$xa_dir/mcu_fb_r.log" 2>&1; then
+            xa_text=$(arm-none-eabi-size -A "$xa_dir/mcu_fb_r.elf" | awk '$1 == ".text" { print $2 }')
+            xa_dbl=$(arm-none-eabi-nm "$xa_dir/mcu_fb_r.elf" | grep -cE ' (__aeabi_d[a-z0-9]+|__[a-z]+df[23])$')
+            if [ "${xa_rule%%:*}" = 1 ] && [ "$xa_dbl" -ne 0 ]; then
+               say "FAIL $xa_t: $xa_text bytes, with $xa_dbl soft-double symbols linked (it works in integers)"
+            else
+               say "PASS $xa_t: forward+backward f32 = $xa_text bytes ($xa_dbl soft-double symbols)"
+            fi
+         else
+            say "FAIL $xa_t: $(head -c 400 "$xa_dir/mcu_fb_r.log" | tr '\n' ' ')"
+         fi
+      done
+   done
 else
    say "SKIP xarch[cortex-m4 flash]: no arm-none-eabi-gcc (apt-get install gcc-arm-none-eabi)"
 fi
