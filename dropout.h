@@ -2514,13 +2514,13 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 
 /* The overlap: f32. Philox already spills here (16 registers), so a whole Philox call goes
    first and then its data chunks, a grain the core's reorder window still overlaps. In
-   cache always; with streamed stores where DROPOUT_STREAM_OVERLAP says: Zen 3 took 0.86-0.98
+   cache always; with streamed stores where DROPOUT_STREAM_OVERLAP says: Zen 3 took 0.86-0.99
    of the steps' time with it (f32 at 2^24, 8/16/32-bit draws, 1 and 2 threads, on and off a
    window boundary and on malloc's alignment), Zen 4 had measured it 5-15% slower, and no
    other core has been measured (bench/results/simd-design-notes.md). So it is on where the
-   build is for Zen 3 (-march=znver3, or -march=native on one; __AVX512F__ rules out the
-   later cores that gcc 12 also calls znver3), off elsewhere. bf16 and f16 were slower with
-   it on both. */
+   build is for Zen 3 (-march=znver3, or -march=native on one; no __AVX512F__, which leaves
+   out Zen 4, which gcc 12's -march=native may call znver3 too), off elsewhere. bf16 and
+   f16 were slower with it on both. */
 #ifndef DROPOUT_STREAM_OVERLAP
 #if defined(__znver3__) && !defined(__AVX512F__)
 #define DROPOUT_STREAM_OVERLAP 1

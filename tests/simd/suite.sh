@@ -15,9 +15,9 @@ simd_flag() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
 # simd_finish then says each build's result in order and runs it where the CPU can
 simd_started=""
 # A build this CPU cannot run is made by the compiler's front end alone (-fsyntax-only: its
-# warnings under -Werror, about a second): the full builds of the AVX-512 variants (one under
-# ASan, 39 s of CPU) took about two minutes of a no-AVX-512 machine's make test for nothing
-# it could run. The x86 matrix below still builds every path in full.
+# warnings under -Werror, about a second): on an AVX2 machine the full builds of the AVX-512
+# variants (one under ASan) cost make test CPU time for nothing it could run. The x86
+# matrix below still builds every path in full.
 simd_case() {
    sname=$1; sflag=$2; scc=$3; shift 3
    if ! command -v "$scc" >/dev/null 2>&1; then say "SKIP simd[$sname]: $scc not installed"; return; fi
