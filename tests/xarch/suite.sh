@@ -81,26 +81,32 @@ fi
 # a DROPOUT_RULE_THRESHOLD constant, so no soft double may be linked: the whole .text must
 # stay within 2.5 KB with the FPU and 3.5 KB without (0.1.0 took 4.5 and 5.1 KB).
 if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
+   # xa_mcu NAME FPU_FLAGS [DEFINES]: mcu_fb.c compiled and linked alone into $xa_dir/NAME.elf
+   # (log NAME.log); xa_soft_doubles ELF: how many soft-double helpers it links
+   xa_mcu() {
+      # shellcheck disable=SC2086
+      arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $2 -std=c99 $WARN -I. -Itests -ffreestanding \
+            -ffunction-sections ${3:-} -c tests/xarch/mcu_fb.c -o "$xa_dir/$1.o" >"$xa_dir/$1.log" 2>&1 &&
+         arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $2 -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
+            "$xa_dir/$1.o" -lgcc -o "$xa_dir/$1.elf" >>"$xa_dir/$1.log" 2>&1
+   }
+   xa_soft_doubles() { arm-none-eabi-nm "$1" | grep -cE ' (__aeabi_d[a-z0-9]+|__[a-z]+df[23])$'; }
    for xa_fpu in soft hard; do
       xa_ff=""; xa_max=3584; [ $xa_fpu = hard ] && { xa_ff="-mfloat-abi=hard -mfpu=fpv4-sp-d16"; xa_max=2560; }
-      # shellcheck disable=SC2086
-      if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -Itests -ffreestanding \
-            -ffunction-sections -c tests/xarch/mcu_fb.c -o "$xa_dir/mcu_fb_$xa_fpu.o" >"$xa_dir/mcu_fb.log" 2>&1 &&
-         arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $xa_ff -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
-            "$xa_dir/mcu_fb_$xa_fpu.o" -lgcc -o "$xa_dir/mcu_fb_$xa_fpu.elf" >>"$xa_dir/mcu_fb.log" 2>&1; then
+      if xa_mcu "mcu_fb_$xa_fpu" "$xa_ff"; then
          arm-none-eabi-nm --defined-only "$xa_dir/mcu_fb_$xa_fpu.o" | awk '{print $NF}' >"$xa_dir/mcu_fb.own"
          # the library's functions by name; the rest of .text is libgcc (whose entry points
          # overlap, so it is counted as the remainder)
          xa_lib=$(arm-none-eabi-nm -S -t d "$xa_dir/mcu_fb_$xa_fpu.elf" | awk 'NR==FNR { own[$1] = 1; next }
             NF == 4 && ($4 in own) && $3 ~ /^[tTwW]$/ { lib += $2 } END { print lib + 0 }' "$xa_dir/mcu_fb.own" -)
          xa_text=$(arm-none-eabi-size -A "$xa_dir/mcu_fb_$xa_fpu.elf" | awk '$1 == ".text" { print $2 }')
-         xa_dbl=$(arm-none-eabi-nm "$xa_dir/mcu_fb_$xa_fpu.elf" | grep -cE ' (__aeabi_d[a-z0-9]+|__[a-z]+df[23])$')
+         xa_dbl=$(xa_soft_doubles "$xa_dir/mcu_fb_$xa_fpu.elf")
          xa_msg="forward+backward f32 = $xa_text bytes: $xa_lib of dropout.h, $((xa_text - xa_lib)) of libgcc"
          if [ "$xa_text" -gt "$xa_max" ]; then say "FAIL xarch[cortex-m4 flash, $xa_fpu float]: $xa_msg, over $xa_max"
          elif [ "$xa_dbl" -ne 0 ]; then say "FAIL xarch[cortex-m4 flash, $xa_fpu float]: $xa_msg, with $xa_dbl soft-double symbols linked"
          else say "PASS xarch[cortex-m4 flash, $xa_fpu float]: $xa_msg (at most $xa_max, no soft double)"; fi
       else
-         say "FAIL xarch[cortex-m4 flash]: $(head -c 400 "$xa_dir/mcu_fb.log" | tr '\n' ' ')"
+         say "FAIL xarch[cortex-m4 flash]: $(head -c 400 "$xa_dir/mcu_fb_$xa_fpu.log" | tr '\n' ' ')"
       fi
    done
    # README's two other rows: the rule made at run time (mcu_fb.c, MCU_FB_RULE), the same
@@ -110,13 +116,9 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
       for xa_fpu in soft hard; do
          xa_ff=""; [ $xa_fpu = hard ] && xa_ff="-mfloat-abi=hard -mfpu=fpv4-sp-d16"
          xa_t="xarch[cortex-m4 flash, $xa_fpu float, rule from ${xa_rule#*:}]"
-         # shellcheck disable=SC2086
-         if arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -Os $xa_ff -std=c99 $WARN -I. -Itests -ffreestanding \
-               -ffunction-sections -DMCU_FB_RULE=${xa_rule%%:*} -c tests/xarch/mcu_fb.c -o "$xa_dir/mcu_fb_r.o" >"$xa_dir/mcu_fb_r.log" 2>&1 &&
-            arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb $xa_ff -nostdlib -Wl,--gc-sections -Wl,-e,mcu_fb \
-               "$xa_dir/mcu_fb_r.o" -lgcc -o "$xa_dir/mcu_fb_r.elf" >>"$xa_dir/mcu_fb_r.log" 2>&1; then
+         if xa_mcu mcu_fb_r "$xa_ff" "-DMCU_FB_RULE=${xa_rule%%:*}"; then
             xa_text=$(arm-none-eabi-size -A "$xa_dir/mcu_fb_r.elf" | awk '$1 == ".text" { print $2 }')
-            xa_dbl=$(arm-none-eabi-nm "$xa_dir/mcu_fb_r.elf" | grep -cE ' (__aeabi_d[a-z0-9]+|__[a-z]+df[23])$')
+            xa_dbl=$(xa_soft_doubles "$xa_dir/mcu_fb_r.elf")
             if [ "${xa_rule%%:*}" = 1 ] && [ "$xa_dbl" -ne 0 ]; then
                say "FAIL $xa_t: $xa_text bytes, with $xa_dbl soft-double symbols linked (it works in integers)"
             else
