@@ -364,12 +364,12 @@ gpu-info:
 	@echo "cpu:    $$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2-)"
 	@echo "host:   $$(hostname) $$(git rev-parse --short HEAD 2>/dev/null)"
 
-test-cuda-run: build/cuda/test_cuda build/cuda/test_cuda_run build/cuda/test_cuda_run_fastmath build/cuda/test_cuda_v0 build/cuda/variants_cuda
-	./build/cuda/test_cuda
-	./build/cuda/test_cuda_run
-	./build/cuda/test_cuda_run_fastmath
-	./build/cuda/test_cuda_v0
-	./build/cuda/variants_cuda
+# each program runs whatever the one before it did (a failing test_cuda hid the other four
+# on a GPU lent for minutes); the target fails if any did
+CUDA_TEST_PROGS = test_cuda test_cuda_run test_cuda_run_fastmath test_cuda_v0 variants_cuda
+test-cuda-run: $(addprefix build/cuda/,$(CUDA_TEST_PROGS))
+	@rc=0; for t in $(CUDA_TEST_PROGS); do echo "./build/cuda/$$t"; \
+	   ./build/cuda/$$t || { echo "FAIL $$t: exit $$?"; rc=1; }; done; exit $$rc
 
 # the demo's dropout run on the CPU and on the GPU, weights compared byte for byte
 demo-cuda: build/cuda/train_mlp_cuda

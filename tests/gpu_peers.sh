@@ -12,7 +12,8 @@
 #    without registering it in /etc/OpenCL/vendors: then it is named to the loader through
 #    OCL_ICD_FILENAMES (ocl-icd's and Khronos's loaders both read it). Headers and loader:
 #    the system's, else the CUDA toolkit's (include/CL, lib64/libOpenCL.so).
-# Needs: a GPU; else each part prints SKIP with the reason.
+# Needs: a GPU; else each part prints SKIP with the reason. GPU_PEERS="opencl" (or
+# "python") runs that part alone: a rerun after a fix, on a machine lent for minutes.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build/gpu-peers}
@@ -21,8 +22,11 @@ PY=${PYTHON:-python3}
 CUDA_HOME=${CUDA_HOME:-$(dirname "$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")")}
 ROOT=$(pwd)
 
+PARTS=" ${GPU_PEERS:-python opencl} "
 # ---- 1. Python ------------------------------------------------------------------------------
-if ! "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" >/dev/null 2>&1; then
+if [ "${PARTS#* python }" = "$PARTS" ]; then
+   say "SKIP gpu python: not asked for (GPU_PEERS=$PARTS)"
+elif ! "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" >/dev/null 2>&1; then
    say "SKIP gpu python: $PY cannot import torch or sees no CUDA device"
 else
    build python_libs make --no-print-directory python python-cuda
@@ -54,7 +58,9 @@ for flags in "" "-I$CUDA_HOME/include -L$CUDA_HOME/lib64"; do
    # shellcheck disable=SC2086 # $flags is a flag list
    if printf '%s\n' "$probe" | $CC -x c - $flags -o "$BUILD/opencl/probe" -lOpenCL >/dev/null 2>&1; then OCL="ok $flags"; break; fi
 done
-if [ -z "$OCL" ]; then
+if [ "${PARTS#* opencl }" = "$PARTS" ]; then
+   say "SKIP gpu opencl: not asked for (GPU_PEERS=$PARTS)"
+elif [ -z "$OCL" ]; then
    say "SKIP gpu opencl: no CL/cl.h and libOpenCL here or in $CUDA_HOME (apt-get install ocl-icd-opencl-dev opencl-c-headers)"
 else
    OCLF=${OCL#ok}
