@@ -31,7 +31,7 @@ CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
 
-.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ab-all bench-ab-wasm bench-ceiling clean python python-cuda test-cuda bench-cuda bench-cuda-ab gpu gpu-info gpu-peers test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
+.PHONY: demo example figures web serve test check bench bench-isa bench-ab bench-ab-all bench-ab-wasm bench-ceiling clean python python-cuda test-cuda bench-cuda bench-cuda-ab bench-cuda-ab-bases gpu gpu-info gpu-peers test-cuda-run sanitize-cuda demo-cuda profile-cuda bench-matmul-cuda fuzz demo-ddp bench-fpu-check
 
 # -ffp-contract=off: GCC's GNU-mode default fuses a*b+c into FMA across statements, which
 # would make the weights depend on the CPU (docs/TUTORIAL.md, reproducibility traps).
@@ -307,7 +307,7 @@ bench-ceiling:
 #                   lanes a unit against call size), bench_opencl.md); about 6 minutes on an H100.
 #   make test-cuda / demo-cuda / bench-cuda / bench-matmul-cuda / sanitize-cuda /
 #        profile-cuda (Nsight Compute counters)   the pieces
-#   make bench-cuda-ab REV=<rev>   the working tree's kernels against REV's, cell by cell
+#   make bench-cuda-ab REV="<rev> ..."   the working tree's kernels against each REV's, cell by cell
 #   REPORT=path     where the report goes (default $$OUT/bench_cuda.md, else build/bench/,
 #                   or bench/results/ with PUBLISH=1)
 NVCC ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
@@ -414,28 +414,45 @@ bench-cuda: build/cuda/bench_cuda
 	python3 bench/torch_cuda.py --ours build/cuda/bench_cuda.csv --out $(REPORT)
 	@if [ -n "$(OUT)" ]; then cp build/cuda/bench_cuda.csv build/cuda/bench_cuda_splits.md "$(OUT)/"; fi
 
-# make bench-cuda-ab REV=<rev> [AB_RUNS=3]: the speed guard on a GPU: bench_cuda built from
-# REV's dropout.h, dropout_cuda.cuh and bench_cuda.cu (REV at or after 232e3b5) against the
-# working tree's, with the same flags, AB_RUNS runs of each in alternation from 2^16 elements
-# (DROPOUT_BENCH_MIN_LOG2 changes it), compared cell by cell with the base's own spread
-# (bench/cuda_ab.py); the report to $$OUT, else $(BENCH_OUT), as cuda-ab-vs-<rev>.md.
+# make bench-cuda-ab REV="<rev> ..." [AB_RUNS=3]: the speed guard on a GPU: bench_cuda built
+# from each REV's dropout.h, dropout_cuda.cuh and bench_cuda.cu (REV at or after 232e3b5)
+# against the working tree's, with the same flags, AB_RUNS rounds of every base and then the
+# working tree's, in rotation, from 2^16 elements (DROPOUT_BENCH_MIN_LOG2 and _MAX_LOG2 change
+# the sizes), compared cell by cell with each base's own spread (bench/cuda_ab.py); a report
+# per REV to $$OUT, else $(BENCH_OUT), as cuda-ab-vs-<rev>.md. Several revisions place a step
+# in one run (a GPU is lent for minutes). The bases are kept in build/cuda/ab/<rev>/ and
+# built once (in parallel): `make bench-cuda-ab-bases REV=... NVCC_ARCH=-arch=sm_90` builds
+# them on a machine without a GPU, to carry over; rm -rf build/cuda/ab builds them again.
 AB_RUNS ?= 3
-.PHONY: bench-cuda-ab
-bench-cuda-ab: build/cuda/bench_cuda
-	@rm -rf build/cuda/ab && mkdir -p build/cuda/ab $(if $(OUT),$(OUT),$(BENCH_OUT))
-	@for f in dropout.h dropout_v0.h dropout_cuda.cuh dropout_cuda_v0.cuh bench/bench_cuda.cu; do \
-	   git show $(or $(REV),HEAD):$$f >build/cuda/ab/$$(basename $$f) 2>/dev/null || rm -f build/cuda/ab/$$(basename $$f); done
-	$(NVCC) $(NVFLAGS) build/cuda/ab/bench_cuda.cu -o build/cuda/ab/bench_cuda_base
-	@rev=$$(git rev-parse --short $(or $(REV),HEAD)); out=$(if $(OUT),$(OUT),$(BENCH_OUT))/cuda-ab-vs-$$rev.md; \
+AB_DIR = build/cuda/ab
+AB_FILES = dropout.h dropout_v0.h dropout_cuda.cuh dropout_cuda_v0.cuh bench/bench_cuda.cu
+.PHONY: bench-cuda-ab bench-cuda-ab-bases
+bench-cuda-ab-bases:
+	@mkdir -p $(AB_DIR); pids=""; \
+	for rev in $(or $(REV),HEAD); do \
+	   sha=$$(git rev-parse --short "$$rev") || exit 1; d=$(AB_DIR)/$$sha; \
+	   [ -x $$d/bench_cuda_base ] && continue; mkdir -p $$d; \
+	   for f in $(AB_FILES); do git show $$sha:$$f >$$d/$$(basename $$f) 2>/dev/null || rm -f $$d/$$(basename $$f); done; \
+	   echo "$(NVCC) $(NVFLAGS) $$d/bench_cuda.cu -o $$d/bench_cuda_base"; \
+	   $(NVCC) $(NVFLAGS) $$d/bench_cuda.cu -o $$d/bench_cuda_base & pids="$$pids $$!"; \
+	done; rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
+
+bench-cuda-ab: build/cuda/bench_cuda bench-cuda-ab-bases
+	@mkdir -p $(if $(OUT),$(OUT),$(BENCH_OUT)); \
 	if ./build/cuda/bench_cuda /dev/null 2>&1 | grep -q '^SKIP'; then echo "SKIP bench-cuda-ab: no CUDA device"; exit 0; fi; \
+	shas=""; for rev in $(or $(REV),HEAD); do shas="$$shas $$(git rev-parse --short "$$rev")"; done; \
+	rm -f $(AB_DIR)/new*.csv; for sha in $$shas; do rm -f $(AB_DIR)/$$sha/run*.csv; done; \
 	for r in $$(seq $(AB_RUNS)); do \
-	   DROPOUT_BENCH_MIN_LOG2=$${DROPOUT_BENCH_MIN_LOG2:-16} ./build/cuda/ab/bench_cuda_base build/cuda/ab/base$$r.csv >/dev/null || exit 1; \
-	   DROPOUT_BENCH_MIN_LOG2=$${DROPOUT_BENCH_MIN_LOG2:-16} ./build/cuda/bench_cuda build/cuda/ab/new$$r.csv >/dev/null || exit 1; \
+	   for sha in $$shas; do \
+	      DROPOUT_BENCH_MIN_LOG2=$${DROPOUT_BENCH_MIN_LOG2:-16} ./$(AB_DIR)/$$sha/bench_cuda_base $(AB_DIR)/$$sha/run$$r.csv >/dev/null || exit 1; \
+	   done; \
+	   DROPOUT_BENCH_MIN_LOG2=$${DROPOUT_BENCH_MIN_LOG2:-16} ./build/cuda/bench_cuda $(AB_DIR)/new$$r.csv >/dev/null || exit 1; \
 	done; \
+	for sha in $$shas; do out=$(if $(OUT),$(OUT),$(BENCH_OUT))/cuda-ab-vs-$$sha.md; \
 	{ echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); device: $$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"; \
-	  echo "- A = $$rev, B = the working tree ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h dropout_cuda.cuh || echo ' + changes')); $(NVCC) $(NVFLAGS)"; echo; \
-	  python3 bench/cuda_ab.py --rev $$rev --base build/cuda/ab/base*.csv --new build/cuda/ab/new*.csv; } | tee $$out; \
-	echo "saved $$out"
+	  echo "- A = $$sha, B = the working tree ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h dropout_cuda.cuh || echo ' + changes')); $(NVCC) $(NVFLAGS); in rotation:$$shas, then B"; echo; \
+	  python3 bench/cuda_ab.py --rev $$sha --base $(AB_DIR)/$$sha/run*.csv --new $(AB_DIR)/new*.csv; } | tee $$out; \
+	echo "saved $$out"; done
 
 # the Python package's CUDA half and dropout_opencl.h on the GPU's OpenCL driver (tests/gpu_peers.sh)
 gpu-peers:

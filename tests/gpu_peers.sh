@@ -25,7 +25,7 @@ ROOT=$(pwd)
 PARTS=" ${GPU_PEERS:-python opencl} "
 # ---- 1. Python ------------------------------------------------------------------------------
 if [ "${PARTS#* python }" = "$PARTS" ]; then
-   say "SKIP gpu python: not asked for (GPU_PEERS=$PARTS)"
+   say "SKIP gpu python: not asked for (GPU_PEERS=${GPU_PEERS:-})"
 elif ! "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" >/dev/null 2>&1; then
    say "SKIP gpu python: $PY cannot import torch or sees no CUDA device"
 else
@@ -59,7 +59,7 @@ for flags in "" "-I$CUDA_HOME/include -L$CUDA_HOME/lib64"; do
    if printf '%s\n' "$probe" | $CC -x c - $flags -o "$BUILD/opencl/probe" -lOpenCL >/dev/null 2>&1; then OCL="ok $flags"; break; fi
 done
 if [ "${PARTS#* opencl }" = "$PARTS" ]; then
-   say "SKIP gpu opencl: not asked for (GPU_PEERS=$PARTS)"
+   say "SKIP gpu opencl: not asked for (GPU_PEERS=${GPU_PEERS:-})"
 elif [ -z "$OCL" ]; then
    say "SKIP gpu opencl: no CL/cl.h and libOpenCL here or in $CUDA_HOME (apt-get install ocl-icd-opencl-dev opencl-c-headers)"
 else
