@@ -2675,7 +2675,10 @@ static cl_mem dropout_opencl__root(cl_mem m, size_t *off)
    as the buffers' bytes have: two sub-buffers of one buffer that overlap are refused. A
    buffer made with CL_MEM_USE_HOST_PTR gets its host address: two such buffers over
    overlapping host memory share bytes too (the fake addresses, from 2^57 up, are past any
-   host's user space) */
+   host's user space). A 32-bit host has no such room: there the distinct buffers lie end
+   to end from 4 KiB up, each over its whole CL_MEM_SIZE, so that no two share an address
+   whatever their sizes (fixed slots 2^28 bytes apart had made a buffer past 256 MiB run
+   into the next one's: two buffers refused as overlapping). */
 /* the host memory under a root buffer made with CL_MEM_USE_HOST_PTR, else NULL */
 static char *dropout_opencl__host_ptr(cl_mem root)
 {
@@ -2687,6 +2690,30 @@ static char *dropout_opencl__host_ptr(cl_mem root)
    return (char *)host;
 }
 
+static size_t dropout_opencl__root_size(cl_mem root)
+{
+   size_t size = 0;
+   return clGetMemObjectInfo(root, CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS ? size : 0;
+}
+
+/* The 32-bit host's layout (above): where the buffers of t, each at most once, start;
+   whether they fit below 4 GiB */
+static int dropout_opencl__bases32(const dropout_opencl_tensors *t, cl_mem roots[5], uintptr_t bases[5])
+{
+   const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
+   const uint64_t room = (uint64_t)(uintptr_t)-1;
+   uint64_t at = 4096u;
+   size_t unused = 0;
+   int i, k;
+   for (i = 0; i < 5; ++i) {
+      roots[i] = all[i] ? dropout_opencl__root(all[i], &unused) : NULL;
+      bases[i] = (uintptr_t)at;
+      for (k = 0; k < i; ++k) if (roots[k] == roots[i]) roots[i] = NULL;   /* (counted once, at its first) */
+      if (roots[i]) at += dropout_opencl__root_size(roots[i]) + 64u;
+   }
+   return at <= room;
+}
+
 static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, size_t off)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
@@ -2696,12 +2723,19 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
    int i;
    if (!m) return NULL;
    root = dropout_opencl__root(m, &off);
-   if (sizeof(void *) >= 8) {
+   if (sizeof(void *) < 8) {
+      cl_mem roots[5];
+      uintptr_t bases[5];
+      (void)dropout_opencl__bases32(t, roots, bases);   /* (that they fit: dropout_opencl__run) */
+      for (i = 0; i < 5; ++i) if (roots[i] == root) return (void *)(bases[i] + off);
+      return NULL;
+   }
+   {
       char *host = dropout_opencl__host_ptr(root);
       if (host) return host + off;
    }
    for (i = 0; i < 5; ++i) if (dropout_opencl__root(all[i], &unused) == root) { slot = (uintptr_t)i + 1u; break; }
-   return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 57 : 28)) + off);
+   return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 57 : 0)) + off);   /* (a 32-bit build compiles it too) */
 }
 
 /* A 32-bit host has no room for the made-up addresses beside real ones, so there
@@ -2811,8 +2845,13 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    rc = dropout_opencl__queue_ok(ctx, q, "dropout_opencl_run");
    if (rc) return rc;
    if (sizeof(void *) < 8) {
+      cl_mem roots[5];
+      uintptr_t bases[5];
       rc = dropout_opencl__host_overlap32(ctx, t);
       if (rc) return rc;
+      if (!dropout_opencl__bases32(t, roots, bases))
+         return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_BOUNDS, "dropout_opencl_run: on a 32-bit host the call's distinct "
+                                     "buffers may hold 4 GiB less 4 KiB in all (their CL_MEM_SIZE); these hold more");
    }
    ht.out = dropout_opencl__addr(t, t->out, t->out_offset);
    ht.mask = (uint8_t *)dropout_opencl__addr(t, t->mask, t->mask_offset);

@@ -2,7 +2,8 @@
    on a 64-bit and a 32-bit host (gcc -m32: there is no 32-bit OpenCL driver here, so the
    OpenCL calls the checks make are this file's stand-ins; the library's own code is what
    runs). On a 32-bit host two such buffers over overlapping host memory were taken as two
-   buffers: the output written while an input over the same bytes was read. */
+   buffers: the output written while an input over the same bytes was read; and two device
+   buffers past 256 MiB could be refused as overlapping. */
 #define CL_TARGET_OPENCL_VERSION 120
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_OPENCL_IMPLEMENTATION
@@ -105,5 +106,20 @@ int main(void)
    rc = run(&in, 0, &in, &n);
    if (rc == 0 && n > 0) printf("PASS opencl host pointers (%d-bit host): in place in one buffer runs\n", bits);
    else { printf("FAIL opencl host pointers (%d-bit host): in place: rc %d\n", bits, rc); fail = 1; }
+   /* Buffers on the device alone, past 256 MiB: on a 32-bit host each once had 2^28 bytes
+      of made-up addresses, so that `out` read 2^29 + 8 bytes in ran into `in`'s and the
+      two were refused as overlapping. */
+   {
+      struct mockmem big = { CL_MEM_READ_WRITE, (size_t)1 << 30, NULL, NULL }, small = { CL_MEM_READ_WRITE, 4000, NULL, NULL };
+      struct mockmem huge = { CL_MEM_READ_WRITE, (size_t)3 << 30, NULL, NULL }, large = { CL_MEM_READ_WRITE, (size_t)3 << 29, NULL, NULL };
+      rc = run(&big, ((size_t)1 << 29) + 8u, &small, &n);
+      if (rc == 0 && n > 0) printf("PASS opencl device buffers (%d-bit host): out at 512 MiB + 8 into a 1 GiB buffer beside another runs\n", bits);
+      else { printf("FAIL opencl device buffers (%d-bit host): out at 512 MiB + 8 into a 1 GiB buffer: rc %d\n", bits, rc); fail = 1; }
+      /* 3 + 1.5 GiB: no room for both below 4 GiB on a 32-bit host, refused there by name */
+      rc = run(&huge, (size_t)1 << 31, &large, &n);
+      if (bits < 64 ? rc == DROPOUT_ERR_OPENCL_BOUNDS && n == 0 : rc == 0 && n > 0)
+         printf("PASS opencl device buffers (%d-bit host): 3 GiB beside 1.5 GiB %s\n", bits, bits < 64 ? "refused (more than 4 GiB of addresses)" : "runs");
+      else { printf("FAIL opencl device buffers (%d-bit host): 3 GiB beside 1.5 GiB: rc %d, %d kernels\n", bits, rc, n); fail = 1; }
+   }
    return fail;
 }
