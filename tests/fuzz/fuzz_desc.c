@@ -394,7 +394,7 @@ static void fuzz_short(bytes *in, const dropout_rule *good, dropout_key key)
       if (k == 0) rule.threshold += 1u + u8(in) % 3u;
       else if (k == 1) rule.scale_f64 *= 1.0 + (double)(u8(in) + 1u) * 1e-16;
       else if (k == 2) rule.scale_f32 *= 3.0f;
-      else rule.bits = rule.bits == 8 ? 16 : 8;
+      else if (rule.threshold != 0) rule.bits = rule.bits == 8 ? 16 : 8;   /* (p = 0 is the same rule at every width) */
       edited = memcmp(&rule, good, sizeof rule) != 0;
    }
    /* what the call must say, in the order the header checks: rule, count, range */
