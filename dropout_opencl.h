@@ -2696,25 +2696,28 @@ static size_t dropout_opencl__root_size(cl_mem root)
    return clGetMemObjectInfo(root, CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS ? size : 0;
 }
 
-/* The 32-bit host's layout (above): where the buffers of t, each at most once, start;
-   whether they fit below 4 GiB */
-static int dropout_opencl__bases32(const dropout_opencl_tensors *t, cl_mem roots[5], uintptr_t bases[5])
+/* The 32-bit host's layout (above), made once a run: the distinct buffers of t (each at
+   most once, at its first) and where each starts */
+typedef struct dropout_opencl__fake32 { cl_mem root[5]; uintptr_t base[5]; } dropout_opencl__fake32;
+
+/* 0 when t's buffers do not fit below 4 GiB */
+static int dropout_opencl__layout32(const dropout_opencl_tensors *t, dropout_opencl__fake32 *f)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
-   const uint64_t room = (uint64_t)(uintptr_t)-1;
    uint64_t at = 4096u;
    size_t unused = 0;
    int i, k;
    for (i = 0; i < 5; ++i) {
-      roots[i] = all[i] ? dropout_opencl__root(all[i], &unused) : NULL;
-      bases[i] = (uintptr_t)at;
-      for (k = 0; k < i; ++k) if (roots[k] == roots[i]) roots[i] = NULL;   /* (counted once, at its first) */
-      if (roots[i]) at += dropout_opencl__root_size(roots[i]) + 64u;
+      f->root[i] = all[i] ? dropout_opencl__root(all[i], &unused) : NULL;
+      f->base[i] = (uintptr_t)at;
+      for (k = 0; k < i; ++k) if (f->root[k] == f->root[i]) f->root[i] = NULL;
+      if (f->root[i]) at += dropout_opencl__root_size(f->root[i]) + 64u;
    }
-   return at <= room;
+   return at <= (uint64_t)(uintptr_t)-1;
 }
 
-static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, size_t off)
+/* m's made-up address at off; f: the 32-bit host's layout (not read on a 64-bit one) */
+static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, size_t off, const dropout_opencl__fake32 *f)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
    uintptr_t slot = 0;
@@ -2724,10 +2727,7 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
    if (!m) return NULL;
    root = dropout_opencl__root(m, &off);
    if (sizeof(void *) < 8) {
-      cl_mem roots[5];
-      uintptr_t bases[5];
-      (void)dropout_opencl__bases32(t, roots, bases);   /* (that they fit: dropout_opencl__run) */
-      for (i = 0; i < 5; ++i) if (roots[i] == root) return (void *)(bases[i] + off);
+      for (i = 0; i < 5; ++i) if (f->root[i] == root) return (void *)(f->base[i] + off);
       return NULL;
    }
    {
@@ -2831,6 +2831,7 @@ static int dropout_opencl__queue_ok(dropout_opencl *ctx, cl_command_queue q, con
 static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const dropout_opencl_tensors *t, cl_command_queue q)
 {
    dropout_tensors ht;
+   dropout_opencl__fake32 fake32;
    dropout_opencl__call c;
    dropout_opencl__launch mask_launch, op_launch;
    dropout_job j;
@@ -2844,20 +2845,19 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    if (!q) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_run: the queue is NULL");
    rc = dropout_opencl__queue_ok(ctx, q, "dropout_opencl_run");
    if (rc) return rc;
+   memset(&fake32, 0, sizeof fake32);
    if (sizeof(void *) < 8) {
-      cl_mem roots[5];
-      uintptr_t bases[5];
       rc = dropout_opencl__host_overlap32(ctx, t);
       if (rc) return rc;
-      if (!dropout_opencl__bases32(t, roots, bases))
+      if (!dropout_opencl__layout32(t, &fake32))
          return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_BOUNDS, "dropout_opencl_run: on a 32-bit host the call's distinct "
                                      "buffers may hold 4 GiB less 4 KiB in all (their CL_MEM_SIZE); these hold more");
    }
-   ht.out = dropout_opencl__addr(t, t->out, t->out_offset);
-   ht.mask = (uint8_t *)dropout_opencl__addr(t, t->mask, t->mask_offset);
-   ht.in = dropout_opencl__addr(t, t->in, t->in_offset);
-   ht.bias = dropout_opencl__addr(t, t->bias, t->bias_offset);
-   ht.residual = dropout_opencl__addr(t, t->residual, t->residual_offset);
+   ht.out = dropout_opencl__addr(t, t->out, t->out_offset, &fake32);
+   ht.mask = (uint8_t *)dropout_opencl__addr(t, t->mask, t->mask_offset, &fake32);
+   ht.in = dropout_opencl__addr(t, t->in, t->in_offset, &fake32);
+   ht.bias = dropout_opencl__addr(t, t->bias, t->bias_offset, &fake32);
+   ht.residual = dropout_opencl__addr(t, t->residual, t->residual_offset, &fake32);
    rc = dropout__lower(d, &ht, &j, 0, 1);   /* whether the plan may draw: after this file's checks; the mask's size: below */
    if (rc) {
       snprintf(ctx->message, sizeof ctx->message, "%s", dropout_strerror(rc));
