@@ -2748,9 +2748,8 @@ static int dropout_opencl__host_range(cl_mem m, char **lo, size_t *size)
 {
    size_t unused = 0;
    cl_mem root = dropout_opencl__root(m, &unused);
-   *size = 0;
    *lo = dropout_opencl__host_ptr(root);
-   if (!*lo || clGetMemObjectInfo(root, CL_MEM_SIZE, sizeof *size, size, NULL) != CL_SUCCESS) return 0;
+   *size = *lo ? dropout_opencl__root_size(root) : 0;
    return *size > 0;
 }
 
