@@ -14,13 +14,26 @@
  * Errors: every argument is checked before an output is made, and a refusal is an error
  * with an identifier (dropouth:badP, dropouth:badSeed, ...) whose message names the
  * argument. A call that errors returns nothing; inputs are never written.
+ *
+ * The package's .m files send the command with their protocol number, "forward/2": a
+ * gateway built from another checkout (an old build still on the path after an update)
+ * takes other arguments or checks other things, so a mismatch either way is an error
+ * (dropouth:staleBuild, via matlab/dropouth_rethrow.m for 0.9.0's gateway), never a call
+ * served by the wrong build.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mex.h"
+
+/* Raise it whenever a command's arguments, outputs or checks change, and with it the "/N"
+ * of every command in matlab/+dropouth/ (the octave tests fail on any file left behind). */
+#ifndef DH_PROTOCOL   /* (a test builds another number, as an old build would be) */
+#define DH_PROTOCOL 2
+#endif
 
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -122,7 +135,7 @@ static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, co
                : "must be a uint64 or a double: integer arithmetic in another class saturates at "
                  "its intmax, where a counter stops and draws one mask again and again; give uint64(v)";
    } else if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && dh_uint(a, 0, &v, &why)) {
-      if (!(k == mxUINT64_CLASS && v == UINT64_MAX && strcmp(name, "Position") == 0)) return v;
+      if (!(k == mxUINT64_CLASS && v == UINT64_MAX && strstr(name, "Position") != NULL)) return v;
       why = "is intmax('uint64'), the stream's last position, where uint64 addition stops "
             "(pos + numel(x) stays there: the same mask at every later step); no call starts there";
    }
@@ -149,7 +162,7 @@ static double dh_p(const dh_cmd *c, const mxArray *a)
    p = mxIsSingle(a) ? (double)*(const float *)mxGetData(a) : *(const double *)mxGetData(a);
    if (!(p >= 0.0 && p <= 1.0)) {
       if (p != p) snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got NaN", c->name);
-      else snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got %g", c->name, p);
+      else snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got %.17g", c->name, p);
       dh_fail("dropouth:badP", dh_msg);
    }
    return p;
@@ -227,6 +240,25 @@ static int dh_name(const mxArray *a, char *name, mwSize size)
    return mxIsChar(a) && mxGetString(a, name, size) == 0 && strlen(name) == (size_t)mxGetNumberOfElements(a);
 }
 
+/* a draw width: 8, 16 or 32 as a double or an integer class (a single 16 is refused as a
+ * single Seed is, so the message says the class) */
+static int dh_bits(const dh_cmd *c, const mxArray *a, const char *name, const char *id)
+{
+   uint64_t b = 0;
+   const char *why = "";
+   mxClassID k = mxGetClassID(a);
+   if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS &&
+       dh_uint(a, 0, &b, &why) && (b == 8 || b == 16 || b == 32))
+      return (int)b;
+   snprintf(dh_msg, sizeof dh_msg, "%s: %s must be 8, 16 or 32, a double or an integer class (the draw "
+            "width; leave it out for the narrowest that honours p)%s%s%s", c->name, name,
+            dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS ? "" : " (got a ",
+            dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS ? "" : mxGetClassName(a),
+            dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS ? "" : ")");
+   dh_fail(id, dh_msg);
+   return 0;
+}
+
 /* Names are matched whole and case-insensitively; a name given twice takes its last value,
  * as MATLAB's inputParser does, so `f(x, p, defaults{:}, 'Position', pos)` overrides. */
 static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts *o)
@@ -268,15 +300,7 @@ static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts 
          o->pos = dh_coord(c, a[i + 1], "Position", "dropouth:badPosition");
          o->have_pos = 1;
       } else if (dh_is(name, "Bits") && c->takes_p) {
-         uint64_t b = 0;
-         const char *why = "";
-         if (!dh_real_numeric(a[i + 1]) || mxGetNumberOfElements(a[i + 1]) != 1 ||
-             !dh_uint(a[i + 1], 0, &b, &why) || (b != 8 && b != 16 && b != 32)) {
-            snprintf(dh_msg, sizeof dh_msg, "%s: Bits must be 8, 16 or 32 (the draw width; leave it "
-                     "out for the narrowest that honours p)", c->name);
-            dh_fail("dropouth:badBits", dh_msg);
-         }
-         o->bits = (int)b;
+         o->bits = dh_bits(c, a[i + 1], "Bits", "dropouth:badBits");
       } else {
          snprintf(dh_msg, sizeof dh_msg, "%s: unknown option '%s' (the options are %s)", c->name, name,
                   c->takes_p ? "'Seed', 'Stream', 'Position', 'Bits'" : "'Seed', 'Stream', 'Position'");
@@ -337,6 +361,8 @@ static mwSize *dh_size(const dh_cmd *c, const mxArray *a, mwSize *ndim)
          ok = f >= 0.0f && f < 18446744073709551616.0f && (float)(uint64_t)f == f;   /* below 2^64: a cast that holds */
          if (ok) v = (uint64_t)f;
          else why = f < 0.0f ? "is negative" : f != f ? "is NaN" : f >= 18446744073709551616.0f ? "" : "is not an integer";
+      } else if (mxIsDouble(a) && ((const double *)mxGetData(a))[k] >= 9007199254740992.0) {
+         ok = 0;   /* 2^53 or more, Inf: no array has that many elements (dh_uint's hint is the Seed's) */
       } else {
          ok = dh_uint(a, k, &v, &why);
       }
@@ -359,7 +385,8 @@ static size_t dh_numel(const dh_cmd *c, const mwSize *dims, mwSize ndim)
    for (k = 0; k < ndim; ++k) {
       size_t d = (size_t)dims[k];
       if (d != 0 && total > SIZE_MAX / 8 / d) {
-         snprintf(dh_msg, sizeof dh_msg, "%s: sz has more elements than memory can hold", c->name);
+         snprintf(dh_msg, sizeof dh_msg, "%s: sz has more elements than an array of doubles can "
+                  "have (its bytes would pass SIZE_MAX)", c->name);
          dh_fail("dropouth:badSize", dh_msg);
       }
       total *= d;
@@ -412,6 +439,93 @@ static void dh_nargs(const dh_cmd *c, int nrhs, int least, int nlhs, int most_ou
    }
 }
 
+/* ---- the forward's plan: its coordinates, for the backward ---------------------------- */
+
+/* [y, mask, next, plan] = dropouth.forward(...) gives plan; dropouth.backward(dy, plan)
+ * takes the coordinates from it, so a backward cannot be handed the next step's position
+ * (next), another width or another class of p by retyping them, and a dy of another size
+ * than the forward's x (a transpose: the same numel, other positions) is refused. */
+static const char *const dh_plan_fields[6] = { "Seed", "Stream", "Position", "P", "Bits", "Size" };
+
+static mxArray *dh_uint64_scalar(uint64_t v)
+{
+   mxArray *a = mxCreateNumericMatrix(1, 1, mxUINT64_CLASS, mxREAL);
+   *(uint64_t *)mxGetData(a) = v;
+   return a;
+}
+
+static mxArray *dh_plan_make(const mxArray *x, const mxArray *p, const dh_opts *o, int bits)
+{
+   mxArray *plan = mxCreateStructMatrix(1, 1, 6, (const char **)dh_plan_fields);
+   mwSize k, nd = mxGetNumberOfDimensions(x);
+   mxArray *size = mxCreateDoubleMatrix(1, nd, mxREAL);
+   for (k = 0; k < nd; ++k) mxGetPr(size)[k] = (double)mxGetDimensions(x)[k];
+   mxSetField(plan, 0, "Seed", dh_uint64_scalar(o->seed));
+   mxSetField(plan, 0, "Stream", dh_uint64_scalar(o->stream));
+   mxSetField(plan, 0, "Position", dh_uint64_scalar(o->pos));
+   mxSetField(plan, 0, "P", mxDuplicateArray(p));   /* as given: a single p is another rule */
+   mxSetField(plan, 0, "Bits", mxCreateDoubleScalar((double)bits));
+   mxSetField(plan, 0, "Size", size);
+   return plan;
+}
+
+static void dh_dims_text(char *buf, size_t len, const mwSize *d, mwSize nd)
+{
+   mwSize k;
+   size_t at = 0;
+   buf[0] = 0;
+   for (k = 0; k < nd && at + 24 < len; ++k)
+      at += (size_t)snprintf(buf + at, len - at, k ? "x%lu" : "%lu", (unsigned long)d[k]);
+}
+
+/* dy and the plan: the options and p from the plan's fields, each checked as the options
+ * are (a plan edited by hand gets the same refusals), and dy's size against plan.Size */
+static double dh_plan_read(const dh_cmd *c, const mxArray *plan, const mxArray *dy, dh_opts *o)
+{
+   const mxArray *f[6], *sz;
+   mwSize k, nd = mxGetNumberOfDimensions(dy);
+   int i, same;
+   double p;
+   if (mxGetNumberOfElements(plan) != 1 || mxGetNumberOfFields(plan) != 6)
+      dh_fail("dropouth:badPlan", "dropouth.backward: plan must be the fourth output of dropouth.forward, "
+              "[y, mask, next, plan] = dropouth.forward(...) (a 1x1 struct of Seed, Stream, Position, P, Bits, Size)");
+   for (i = 0; i < 6; ++i) {
+      f[i] = mxGetField(plan, 0, dh_plan_fields[i]);
+      if (!f[i]) {
+         snprintf(dh_msg, sizeof dh_msg, "dropouth.backward: plan has no field '%s': give the fourth "
+                  "output of dropouth.forward unchanged", dh_plan_fields[i]);
+         dh_fail("dropouth:badPlan", dh_msg);
+      }
+   }
+   o->seed = dh_coord(c, f[0], "plan.Seed", "dropouth:badPlan");
+   o->stream = dh_coord(c, f[1], "plan.Stream", "dropouth:badPlan");
+   o->pos = dh_coord(c, f[2], "plan.Position", "dropouth:badPlan");
+   o->have_seed = o->have_pos = 1;
+   o->cls = mxDOUBLE_CLASS;
+   p = dh_p(c, f[3]);
+   o->bits = dh_bits(c, f[4], "plan.Bits", "dropouth:badPlan");
+   sz = f[5];
+   same = mxIsDouble(sz) && !mxIsComplex(sz) && !mxIsSparse(sz) && mxGetM(sz) == 1 && mxGetN(sz) == (size_t)nd;
+   for (k = 0; same && k < nd; ++k) same = mxGetPr(sz)[k] == (double)mxGetDimensions(dy)[k];
+   if (!same) {
+      char got[128], want[128] = "?";
+      dh_dims_text(got, sizeof got, mxGetDimensions(dy), nd);
+      if (mxIsDouble(sz) && !mxIsComplex(sz) && !mxIsSparse(sz) && mxGetM(sz) == 1) {
+         mwSize w = (mwSize)mxGetN(sz), d[32];
+         for (k = 0; k < w && k < 32; ++k) {
+            double v = mxGetPr(sz)[k];
+            d[k] = v >= 0.0 && v < 1e18 ? (mwSize)v : 0;
+         }
+         dh_dims_text(want, sizeof want, d, w < 32 ? w : 32);
+      }
+      snprintf(dh_msg, sizeof dh_msg, "dropouth.backward: dy is %s, the forward's x was %s (plan.Size): "
+               "element k of dy takes the draw of x(k), so dy must have x's size (not a transpose or a "
+               "reshape)", got, want);
+      dh_fail("dropouth:badDy", dh_msg);
+   }
+   return p;
+}
+
 /* forward and backward: y (or dx) of x's class and size; forward's mask is logical */
 static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs, int fwd)
 {
@@ -422,13 +536,23 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
    dropout_plan plan;
    size_t n;
    uint8_t *packed = NULL;
-   int single, err;
-   dh_nargs(c, nrhs, 2, nlhs, fwd ? 3 : 1);
+   int single, err, bits;
+   /* the backward's other form: dropouth.backward(dy, plan) */
+   const int planned = !fwd && nrhs >= 2 && mxIsStruct(prhs[1]);
+   dh_nargs(c, nrhs, 2, nlhs, fwd ? 4 : 1);
    x = prhs[0];
    dh_data(c, x);
-   p = dh_p(c, prhs[1]);
-   dh_options(c, nrhs - 2, prhs + 2, &o);
-   rule = dh_rule(c, p, o.bits ? o.bits : dh_default_bits(p), o.bits != 0);
+   if (planned) {
+      if (nrhs > 2)
+         dh_fail("dropouth:badArgs", "dropouth.backward: with a plan, give no options: the plan holds the "
+                 "forward's Seed, Stream, Position, p and Bits");
+      p = dh_plan_read(c, prhs[1], x, &o);
+   } else {
+      p = dh_p(c, prhs[1]);
+      dh_options(c, nrhs - 2, prhs + 2, &o);
+   }
+   bits = o.bits ? o.bits : dh_default_bits(p);
+   rule = dh_rule(c, p, bits, o.bits != 0);
    n = mxGetNumberOfElements(x);
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
                                dropout_pos_make(o.pos), (uint64_t)n));
@@ -456,10 +580,8 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
       dh_unpack(packed, mxGetLogicals(plhs[1]), n);
       mxFree(packed);
    }
-   if (fwd && nlhs > 2) {
-      plhs[2] = mxCreateNumericMatrix(1, 1, mxUINT64_CLASS, mxREAL);
-      *(uint64_t *)mxGetData(plhs[2]) = o.pos + (uint64_t)n;
-   }
+   if (fwd && nlhs > 2) plhs[2] = dh_uint64_scalar(o.pos + (uint64_t)n);
+   if (fwd && nlhs > 3) plhs[3] = dh_plan_make(x, prhs[1], &o, bits);
 }
 
 static void dh_mask(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
@@ -536,15 +658,10 @@ static void dh_realised(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
    p = dh_p(c, prhs[0]);
    for (i = 1; i < nrhs; i += 2) {
       char name[32];
-      uint64_t b = 0;
-      const char *why = "";
       if (!dh_name(prhs[i], name, sizeof name) || !dh_is(name, "Bits") ||
           i + 1 >= nrhs)
          dh_fail("dropouth:badOption", "dropouth.realised_p: the one option is 'Bits', b");
-      if (!dh_real_numeric(prhs[i + 1]) || mxGetNumberOfElements(prhs[i + 1]) != 1 ||
-          !dh_uint(prhs[i + 1], 0, &b, &why) || (b != 8 && b != 16 && b != 32))
-         dh_fail("dropouth:badBits", "dropouth.realised_p: Bits must be 8, 16 or 32");
-      bits = (int)b;
+      bits = dh_bits(c, prhs[i + 1], "Bits", "dropouth:badBits");
    }
    rule = dh_rule(c, p, bits ? bits : dh_default_bits(p), bits != 0);
    if (!bits) bits = dh_default_bits(p);
@@ -554,17 +671,29 @@ static void dh_realised(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-   char cmd[16];
+   char cmd[24], *slash;
    const mxArray **a = prhs + 1;
    if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], cmd, sizeof cmd) != 0)
       dh_fail("dropouth:badCommand", "dropouth_mex is the gateway of the +dropouth package: "
               "call dropouth.forward, dropouth.backward, dropouth.mask, ... (help dropouth)");
-   if (strcmp(cmd, "forward") == 0) dh_dropout(&dh_forward_cmd, nlhs, plhs, nrhs - 1, a, 1);
-   else if (strcmp(cmd, "backward") == 0) dh_dropout(&dh_backward_cmd, nlhs, plhs, nrhs - 1, a, 0);
-   else if (strcmp(cmd, "mask") == 0) dh_mask(nlhs, plhs, nrhs - 1, a);
-   else if (strcmp(cmd, "stream_u32") == 0) dh_fill(&dh_u32_cmd, nlhs, plhs, nrhs - 1, a);
-   else if (strcmp(cmd, "uniform") == 0) dh_fill(&dh_uniform_cmd, nlhs, plhs, nrhs - 1, a);
-   else if (strcmp(cmd, "realised_p") == 0) dh_realised(nlhs, plhs, nrhs - 1, a);
+   /* "forward/2": the command and the protocol of the .m file that sent it (0.9.0's sent
+    * "forward" alone) */
+   slash = strchr(cmd, '/');
+   if (!slash || strtol(slash + 1, NULL, 10) != DH_PROTOCOL) {
+      snprintf(dh_msg, sizeof dh_msg, "this gateway (built for the package's protocol %d) and the "
+               "+dropouth files that called it (%s) come from different versions: run dropouth_build "
+               "(or make octave) in the checkout whose matlab/ folder is on the path", DH_PROTOCOL,
+               slash ? slash + 1 : "no protocol: 0.9.0");
+      dh_fail("dropouth:staleBuild", dh_msg);
+   }
+   *slash = 0;
+   nrhs -= 1;   /* the command's own arguments, a[0 .. nrhs - 1] */
+   if (strcmp(cmd, "forward") == 0) dh_dropout(&dh_forward_cmd, nlhs, plhs, nrhs, a, 1);
+   else if (strcmp(cmd, "backward") == 0) dh_dropout(&dh_backward_cmd, nlhs, plhs, nrhs, a, 0);
+   else if (strcmp(cmd, "mask") == 0) dh_mask(nlhs, plhs, nrhs, a);
+   else if (strcmp(cmd, "stream_u32") == 0) dh_fill(&dh_u32_cmd, nlhs, plhs, nrhs, a);
+   else if (strcmp(cmd, "uniform") == 0) dh_fill(&dh_uniform_cmd, nlhs, plhs, nrhs, a);
+   else if (strcmp(cmd, "realised_p") == 0) dh_realised(nlhs, plhs, nrhs, a);
    else if (strcmp(cmd, "version") == 0) plhs[0] = mxCreateString(DROPOUT_VERSION_STRING);
    else dh_fail("dropouth:badCommand", "dropouth_mex: unknown command (call the dropouth.* functions)");
 }

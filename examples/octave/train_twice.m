@@ -74,17 +74,17 @@ function L = train(X, Y, o, kind, monitor)
       x = X(idx, :); t = T(idx, :);
       % forward
       z1 = x * W1 + b1; h1 = max(z1, 0);
-      [d1, k1] = drop(h1, o.p, kind, o.seed, 1, pos(1));
+      [d1, s1] = drop(h1, o.p, kind, o.seed, 1, pos(1));
       z2 = d1 * W2 + b2; h2 = max(z2, 0);
-      [d2, k2] = drop(h2, o.p, kind, o.seed, 2, pos(2));
+      [d2, s2] = drop(h2, o.p, kind, o.seed, 2, pos(2));
       z3 = d2 * W3 + b3;
       e = exp(z3 - max(z3, [], 2));
       dz3 = (e ./ sum(e, 2) - t) / o.batch;        % softmax cross-entropy
       % backward
       dW3 = d2' * dz3; db3 = sum(dz3, 1);
-      dz2 = undrop(dz3 * W3', o.p, kind, o.seed, 2, pos(2), k2) .* (z2 > 0);
+      dz2 = undrop(dz3 * W3', o.p, kind, s2) .* (z2 > 0);
       dW2 = d1' * dz2; db2 = sum(dz2, 1);
-      dz1 = undrop(dz2 * W2', o.p, kind, o.seed, 1, pos(1), k1) .* (z1 > 0);
+      dz1 = undrop(dz2 * W2', o.p, kind, s1) .* (z1 > 0);
       dW1 = x' * dz1; db1 = sum(dz1, 1);
       pos = pos + uint64([numel(h1) numel(h2)]);   % the next step draws new positions
       W1 = W1 - o.lr * dW1; b1 = b1 - o.lr * db1;
@@ -100,21 +100,22 @@ function L = train(X, Y, o, kind, monitor)
   L = {W1; b1; W2; b2; W3; b3};
 end
 
-function [y, keep] = drop(h, p, kind, seed, layer, pos)
+% saved: what the backward needs. dropouth: the forward's plan, its coordinates (six
+% numbers, not the mask); rand: the mask itself.
+function [y, saved] = drop(h, p, kind, seed, layer, pos)
   if strcmp(kind, 'dropouth')
-    y = dropouth.forward(h, p, 'Seed', seed, 'Stream', layer, 'Position', pos);
-    keep = [];                                     % nothing to keep: backward rebuilds it
+    [y, ~, ~, saved] = dropouth.forward(h, p, 'Seed', seed, 'Stream', layer, 'Position', pos);
   else
-    keep = rand(size(h)) >= p;
-    y = h .* keep / (1 - p);
+    saved = rand(size(h)) >= p;
+    y = h .* saved / (1 - p);
   end
 end
 
-function dh = undrop(dy, p, kind, seed, layer, pos, keep)
+function dh = undrop(dy, p, kind, saved)
   if strcmp(kind, 'dropouth')
-    dh = dropouth.backward(dy, p, 'Seed', seed, 'Stream', layer, 'Position', pos);
+    dh = dropouth.backward(dy, saved);             % the plan's mask, rebuilt; dy must be h's size
   else
-    dh = dy .* keep / (1 - p);
+    dh = dy .* saved / (1 - p);
   end
 end
 

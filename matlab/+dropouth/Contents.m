@@ -4,6 +4,8 @@
 % in MATLAB, Octave, C, Python (NumPy, PyTorch), CUDA, OpenCL and the browser.
 %
 %   [y, mask] = dropouth.forward(x, p, 'Seed', s, 'Position', pos)  dropout; mask optional
+%   [y, mask, next, plan] = dropouth.forward(...)                    and the next position, the plan
+%   dx   = dropouth.backward(dy, plan)                               its gradient, from the forward's plan
 %   dx   = dropouth.backward(dy, p, 'Seed', s, 'Position', pos)     its gradient, mask rebuilt
 %   mask = dropouth.mask(sz, p, 'Seed', s, 'Position', pos)         the keep decisions alone
 %   w    = dropouth.stream_u32(sz, 'Seed', s, 'Position', pos)      raw Philox4x32-10 words

@@ -1,4 +1,4 @@
-function [y, mask, next] = forward(x, p, varargin)
+function [y, mask, next, plan] = forward(x, p, varargin)
 %FORWARD  Dropout with dropout.h's mask: the same bits in MATLAB, Octave, C, Python, CUDA.
 %   [Y, MASK] = dropouth.forward(X, P, 'Seed', S, 'Position', POS) drops each element of X
 %   with probability P and scales the kept ones by 1/Q, Q the keep probability the draws
@@ -20,6 +20,10 @@ function [y, mask, next] = forward(x, p, varargin)
 %   [Y, MASK, NEXT] = dropouth.forward(...) also returns NEXT = POS + numel(X) as a uint64:
 %   give it as the layer's 'Position' at the next step (the same position again is the
 %   same mask again), and keep POS for the backward.
+%   [Y, MASK, NEXT, PLAN] = dropouth.forward(...) also returns PLAN, the call's coordinates
+%   (a struct: Seed, Stream, Position, P as given, Bits as drawn, Size of X), for the
+%   backward: dropouth.backward(DY, PLAN) rebuilds this call's mask with nothing retyped,
+%   and refuses a DY of another size than X. ([Y, ~, NEXT, PLAN] if the mask is not needed.)
 %   A position is one draw of the call's width (a 32-bit draw is a stream word, an 8-bit
 %   one a quarter of a word), so NEXT counts this width: a layer whose width changes (a P
 %   that changes under the default 'Bits') keeps one 'Bits' or takes a new 'Stream', else
@@ -44,17 +48,25 @@ function [y, mask, next] = forward(x, p, varargin)
 %      [y, keep] = dropouth.forward(x, 0.5, 'Seed', 42, 'Position', 0);
 %      dx = dropouth.backward(ones(4, 3, 'single'), 0.5, 'Seed', 42, 'Position', 0);
 %      isequal(dx ~= 0, keep)     % 1: the same mask, rebuilt
+%      [y, ~, next, plan] = dropouth.forward(x, 0.5, 'Seed', 42, 'Position', 0);
+%      dx = dropouth.backward(ones(4, 3, 'single'), plan);   % the same, from the plan
 %
 %   See also dropouth.backward, dropouth.mask, dropouth.realised_p, dropouth.uniform.
   if nargin < 2, error('dropouth:badArgs', 'dropouth.forward: needs x and p (help dropouth.forward)'); end
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
-  if nargout < 2
-    y = dropouth_mex('forward', x, p, varargin{:});
-  elseif nargout < 3
-    [y, mask] = dropouth_mex('forward', x, p, varargin{:});
-  else
-    [y, mask, next] = dropouth_mex('forward', x, p, varargin{:});
+  try
+    if nargout < 2
+      y = dropouth_mex('forward/2', x, p, varargin{:});
+    elseif nargout < 3
+      [y, mask] = dropouth_mex('forward/2', x, p, varargin{:});
+    elseif nargout < 4
+      [y, mask, next] = dropouth_mex('forward/2', x, p, varargin{:});
+    else
+      [y, mask, next, plan] = dropouth_mex('forward/2', x, p, varargin{:});
+    end
+  catch err
+    dropouth_rethrow(err);
   end
 end

@@ -16,5 +16,9 @@ function keep = mask(sz, p, varargin)
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
-  keep = dropouth_mex('mask', sz, p, varargin{:});
+  try
+    keep = dropouth_mex('mask/2', sz, p, varargin{:});
+  catch err
+    dropouth_rethrow(err);
+  end
 end

@@ -13,5 +13,9 @@ function [q, bits] = realised_p(p, varargin)
   for k = 1:numel(varargin)                   % "Bits" (a string) as 'Bits'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
-  [q, bits] = dropouth_mex('realised_p', p, varargin{:});
+  try
+    [q, bits] = dropouth_mex('realised_p/2', p, varargin{:});
+  catch err
+    dropouth_rethrow(err);
+  end
 end

@@ -10,5 +10,9 @@ function w = stream_u32(sz, varargin)
   for k = 1:numel(varargin)                   % "Seed" (a string) as 'Seed'
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
-  w = dropouth_mex('stream_u32', sz, varargin{:});
+  try
+    w = dropouth_mex('stream_u32/2', sz, varargin{:});
+  catch err
+    dropouth_rethrow(err);
+  end
 end

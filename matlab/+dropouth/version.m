@@ -1,5 +1,9 @@
 function v = version()
 %VERSION  The version of dropout.h this binding was built with (DROPOUT_VERSION_STRING).
 %   v = dropouth.version()
-  v = dropouth_mex('version');
+  try
+    v = dropouth_mex('version/2');
+  catch err
+    dropouth_rethrow(err);
+  end
 end

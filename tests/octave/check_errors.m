@@ -72,7 +72,25 @@ function check_errors()
     @() dropouth.realised_p(0.5, ['Bits' char(0)], 8),       'dropouth:badOption', 'Bits'
     @() dropouth.mask(single([2.5 2]), 0.5, c{:}),           'dropouth:badSize', 'sz(1)'
     @() dropouth.mask(single([-1 2]), 0.5, c{:}),            'dropouth:badSize', 'negative'
-    @() dropouth_mex('nope'),                                'dropouth:badCommand', 'dropouth'
+    @() dropouth_mex('forward', x, 0.5, c{:}),               'dropouth:staleBuild', 'no protocol: 0.9.0'
+    @() dropouth_mex('forward/1', x, 0.5, c{:}),             'dropouth:staleBuild', 'run dropouth_build'
+    @() dropouth_mex(2, 'forward', x, 0.5, c{:}),            'dropouth:badCommand', 'dropouth.forward'
+    @() dropouth_mex('nope/2'),                              'dropouth:badCommand', 'unknown command'
+    @() dropouth.forward(x, 1 + eps, c{:}),                  'dropouth:badP', '1.0000000000000002'
+    @() dropouth.mask([2 Inf], 0.5, c{:}),                   'dropouth:badSize', 'sz(2) is too large'
+    @() dropouth.forward(x, 0.5, c{:}, 'Bits', single(16)),  'dropouth:badBits', 'got a single'
+    @() dropouth.realised_p(0.5, 'Bits', single(16)),        'dropouth:badBits', 'got a single'
+    @() dropouth.backward(permute(x, [2 1 3]), plan_of(x)),  'dropouth:badDy', 'dy is 3x2x4, the forward''s x was 2x3x4'
+    @() dropouth.backward(x(:), plan_of(x)),                 'dropouth:badDy', 'dy is 24x1'
+    @() dropouth.backward(x, plan_of(x), 'Seed', 1),         'dropouth:badArgs', 'no options'
+    @() dropouth.backward(x, struct('Seed', 1)),             'dropouth:badPlan', 'fourth output'
+    @() dropouth.backward(x, [plan_of(x) plan_of(x)]),       'dropouth:badPlan', '1x1 struct'
+    @() dropouth.backward(x, plan_with(x, 'Size', [])),      'dropouth:badDy', 'plan.Size'
+    @() dropouth.backward(x, plan_with(x, 'Position', -1)),  'dropouth:badPlan', 'plan.Position is negative'
+    @() dropouth.backward(x, plan_with(x, 'Seed', int8(1))), 'dropouth:badPlan', 'plan.Seed'
+    @() dropouth.backward(x, plan_with(x, 'Bits', 12)),      'dropouth:badPlan', 'plan.Bits'
+    @() dropouth.backward(x, plan_with(x, 'P', 2)),          'dropouth:badP', 'p must be in [0, 1]'
+    @() dropouth.backward(x, rmfield(plan_of(x), 'Bits')),   'dropouth:badPlan', 'fourth output'
     @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', intmax('uint32')), 'dropouth:badPosition', 'saturates'
     @() dropouth.mask([2 2], 0.5, 'Seed', 1, 'Position', intmax('int16')), 'dropouth:badPosition', 'saturates'
     @() dropouth.stream_u32([2 2], 'Seed', 1, 'Position', intmax('uint8')), 'dropouth:badPosition', 'uint64'
@@ -137,6 +155,31 @@ function check_errors()
     printf('FAIL octave next position: next %s (%s), then %s\n', num2str(double(nx)), class(nx), num2str(double(nx2)));
   end
 
+  % the forward's plan: the backward from it is the backward given the same options, for a
+  % double and a single p, the default and an explicit width, a 3-D x and an empty one; and
+  % the plan holds what the forward drew with (the position of this call, not the next)
+  cases = {0.3, {}; single(0.3), {}; 0.1, {'Bits', 32}; 0.5, {'Stream', uint64(3)}; 1e-4, {}};
+  plan_ok = true;
+  for k = 1:rows(cases)
+    for xs = {x, zeros(0, 3), reshape(1:30, 5, 1, 6)}
+      opts = [{'Seed', uint64(11), 'Position', uint64(40)}, cases{k, 2}];
+      [~, ~, nx, pl] = dropouth.forward(xs{1}, cases{k, 1}, opts{:});
+      a = dropouth.backward(2 * xs{1} + 1, pl);
+      b = dropouth.backward(2 * xs{1} + 1, cases{k, 1}, opts{:});
+      plan_ok = plan_ok && isequal(typecast(a(:), 'uint8'), typecast(b(:), 'uint8')) && isequal(size(a), size(xs{1})) ...
+                && pl.Position == uint64(40) && nx == uint64(40 + numel(xs{1})) && strcmp(class(pl.P), class(cases{k, 1})) ...
+                && isequal(pl.Size, size(xs{1}));
+    end
+  end
+  [~, ~, ~, pl] = dropouth.forward(x, 0.3, c{:});
+  [~, ~, ~, pl8] = dropouth.forward(x, 0.5, c{:});
+  plan_ok = plan_ok && pl.Bits == 16 && pl8.Bits == 8;
+  if plan_ok
+    printf('PASS octave plan: dropouth.backward(dy, plan) equals the backward given the forward''s options (%d p and widths, 3 shapes), plan.Position is the call''s own\n', rows(cases));
+  else
+    printf('FAIL octave plan: the backward from the forward''s plan differs from the one given its options\n');
+  end
+
   % the edges of the integers: 2^53 - 1 as a double is that uint64; 2^64 - 1 is a seed
   a = dropouth.stream_u32([1 3], 'Seed', 2^53 - 1, 'Position', 2^53 - 1);
   b = dropouth.stream_u32([1 3], 'Seed', uint64(9007199254740991), 'Position', bitshift(uint64(1), 53) - 1);
@@ -199,4 +242,15 @@ end
 function y = dropouth_next(x, pos)
 % the three-output forward at a position where pos + numel(x) = 2^64: no next position
   [y, ~, ~] = dropouth.forward(x, 0.5, 'Seed', 1, 'Position', pos);
+end
+
+function plan = plan_of(x)
+% the forward's plan for x (the backward's other form takes it)
+  [~, ~, ~, plan] = dropouth.forward(x, 0.5, 'Seed', 1, 'Position', 0);
+end
+
+function plan = plan_with(x, field, value)
+% a plan edited by hand: the backward checks its fields as it checks the options
+  plan = plan_of(x);
+  plan.(field) = value;
 end

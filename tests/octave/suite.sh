@@ -94,5 +94,25 @@ else
       else
          say "FAIL octave example PNG: no PNG at $OCT/demo/learnables_diff.png (see $oct_out)"
       fi
+
+      # a gateway of another version on the path (0.9.0's calling convention, or another
+      # protocol number): each package call is refused as a stale build, never served
+      mkdir -p "$OCT/old" "$OCT/p1"
+      build octave_old_gateway mkoctfile --mex tests/octave/old_gateway.c -o "$OCT/old/dropouth_mex.mex"
+      build octave_p1_gateway mkoctfile --mex -DDH_PROTOCOL=1 -I. matlab/dropouth_mex.c -o "$OCT/p1/dropouth_mex.mex"
+      for oct_g in old p1; do
+         oct_got=$(octave-cli --norc --no-history --quiet --eval "addpath('$PWD/matlab'); addpath('$oct_abs/$oct_g');
+            r = {};
+            for f = {@() dropouth.forward(ones(3), 0.5, 'Seed', 1, 'Position', 0), @() dropouth.mask(3, 0.5, 'Seed', 1, 'Position', 0), @() dropouth.version()}
+              try, f{1}(); r{end + 1} = 'served'; catch e, r{end + 1} = e.identifier; end
+            end
+            printf('%s\n', strjoin(r, ' '));" 2>&1 | tail -n 1)
+         case $oct_g in old) oct_gw="0.9.0's gateway";; *) oct_gw="a gateway of protocol 1";; esac
+         if [ "$oct_got" = "dropouth:staleBuild dropouth:staleBuild dropouth:staleBuild" ]; then
+            say "PASS octave stale gateway: $oct_gw on the path: forward, mask and version raise dropouth:staleBuild"
+         else
+            say "FAIL octave stale gateway: $oct_gw on the path: forward, mask, version gave: $oct_got"
+         fi
+      done
    fi
 fi
