@@ -50,7 +50,7 @@ TOLERANCE = 1e-3     # default_bits: relative error allowed on p (and on 1 - p)
 
 # ---- the rule ------------------------------------------------------------------------------
 def _check_p(p):
-    if isinstance(p, bool) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
+    if _lib.is_bool(p) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
         raise TypeError("p must be a number in [0, 1], got %r" % (p,))
     p = float(p)
     if not 0.0 <= p <= 1.0:     # also NaN: the library's own message
@@ -76,7 +76,7 @@ def default_bits(p):
 
 def _width(bits):
     """A draw width given by the caller: 8, 16 or 32, as an int."""
-    if isinstance(bits, bool) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32):
+    if _lib.is_bool(bits) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32):
         raise ValueError("bits must be 8, 16 or 32 (or None for the default), got %r" % (bits,))
     return bits.__index__()
 
@@ -181,7 +181,7 @@ class Generator(object):
 
 def _position(v, name="position"):
     """A generator's next position: an integer in [0, 2^64] (2^64: every position handed out)."""
-    if isinstance(v, bool) or not hasattr(v, "__index__"):
+    if _lib.is_bool(v) or not hasattr(v, "__index__"):
         raise TypeError("%s must be an integer in [0, 2^64], got %r" % (name, v))
     v = v.__index__()
     if not 0 <= v <= U64:

@@ -117,9 +117,16 @@ def check(rc, lib=None):
     raise ValueError("dropout.h: %s (code %d)" % (msg, rc))
 
 
+def is_bool(v):
+    """True, False, and their NumPy and torch forms (np.True_, a 0-d bool array or tensor), which
+    have __index__ and __float__ and would pass as 1 and 0: a flag or a boolean selection mask
+    given as a seed, a position, a sample index or p would draw another mask, silently."""
+    return isinstance(v, bool) or str(getattr(v, "dtype", "")) in ("bool", "torch.bool")
+
+
 def u64(name, v):
     """A stream coordinate: an integer in [0, 2^64). ctypes would silently wrap anything else."""
-    if isinstance(v, bool) or not hasattr(v, "__index__"):
+    if is_bool(v) or not hasattr(v, "__index__"):
         raise TypeError("%s must be an integer in [0, 2^64), got %r" % (name, v))
     v = v.__index__()
     if not 0 <= v < U64:

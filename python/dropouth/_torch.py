@@ -185,6 +185,10 @@ def _runs(samples, batch, per_sample):
             raise TypeError("samples must be a 1-D integer tensor or a sequence of integers, got %s of shape %s"
                             % (samples.dtype, tuple(samples.shape)))
         samples = samples.tolist()
+    elif _lib.is_bool(samples):
+        # a boolean selection mask has __index__ elements (np.True_ is 1): rows would take samples 0 and 1
+        raise TypeError("samples must be the batch's global sample indices, got a boolean %s (a selection "
+                        "mask: its indices are numpy.flatnonzero(m) or m.nonzero())" % type(samples).__name__)
     elif isinstance(samples, (collections.abc.Set, collections.abc.Mapping)) or not (
             hasattr(samples, "__len__") and hasattr(samples, "__getitem__")):
         # a set's order is its hashing's, not the batch's: rows would take other samples' masks
@@ -457,7 +461,7 @@ def _check_group(name, dp):
 
 def _check_batch_dim(name, d):
     """An int (operator.index): 1.9, True or "1" would be taken as 1 silently."""
-    if isinstance(d, bool) or not hasattr(d, "__index__"):
+    if _lib.is_bool(d) or not hasattr(d, "__index__"):
         raise TypeError("%s must be an int, got %r" % (name, d))
     return d.__index__()
 

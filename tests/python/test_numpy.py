@@ -380,7 +380,15 @@ def test_errors():
         "no coordinates": expect(TypeError, dropouth.forward, x, 0.5),
         "seed without pos": expect(TypeError, dropouth.mask, 10, 0.5, seed=3),
         "float seed": expect(TypeError, dropouth.mask, 10, 0.5, seed=1.5, pos=0),
+        # NumPy's booleans have __index__ and __float__: taken, they were seed 1, position 0, p = 1
+        "seed=np.True_": expect(TypeError, dropouth.mask, 10, 0.5, seed=np.True_, pos=0),
+        "pos=np.array(False)": expect(TypeError, dropouth.mask, 10, 0.5, seed=1, pos=np.array(False)),
+        "stream=np.True_": expect(TypeError, dropouth.mask, 10, 0.5, seed=1, stream=np.True_, pos=0),
+        "p=np.True_": expect(TypeError, dropouth.mask, 10, np.True_, **c),
+        "bits=np.int8(8) is taken, bits=np.True_ not": expect(ValueError, dropouth.mask, 10, 0.5, bits=np.True_, **c),
+        "Generator(np.True_)": expect(TypeError, dropouth.Generator, np.True_),
     }
+    dropouth.mask(10, 0.5, bits=np.int8(8), **c)   # an integer of NumPy's is an integer
     g = dropouth.Generator(1, stream=5)
     types["stream= beside generator="] = expect(TypeError, dropouth.mask, 64, 0.5, generator=g, stream=7)
     packed = dropouth.mask(100, 0.5, seed=1, pos=0)

@@ -579,7 +579,11 @@ def test_samples():
                           ([2 ** 63, 0, 1, 2], ValueError, "past 2^64"),
                           ([0, 1, 1, 2], ValueError, "twice"), (torch.tensor([0.0, 1, 2, 3]), TypeError, "integer"),
                           ({3, 0, 1, 2}, TypeError, "ordered"), ({0: 0, 1: 1, 2: 2, 3: 3}, TypeError, "ordered"),
-                          (iter([0, 1, 2, 3]), TypeError, "ordered")):
+                          (iter([0, 1, 2, 3]), TypeError, "ordered"),
+                          # a boolean selection mask: its elements index as 1 and 0
+                          (np.array([True, False, True, True]), TypeError, "boolean"),
+                          ([torch.tensor(True), 0, 2, 3], TypeError, "samples[0]"),
+                          ([np.True_, 0, 2, 3], TypeError, "samples[0]")):
         msg = raises(exc, lambda: layer(torch.ones(4, 3), samples=bad))
         report("samples=%s: %s: %s" % (bad, exc.__name__, msg), msg is not None and why in msg)
     x = torch.randn(8, 6, requires_grad=True)
@@ -721,8 +725,13 @@ def test_manners():
            abs(first - 0.1 * n) < 6 * sd and abs(after - 0.9 * n) < 6 * sd and abs(after_f - 0.9 * n) < 6 * sd)
     dropouth.dropout(torch.ones(4), 1.0)
     dropouth.dropout(torch.ones(4), 0.25, bits=8)
-    report("p=True and bits=8.0 are refused after calls with p=1.0 and bits=8 (nothing found under an equal key)",
+    report("p=True, p=torch.tensor(True), seed=np.True_, Dropout(stream=np.True_, batch_dim=np.True_) and bits=8.0 "
+           "are refused after calls with p=1.0 and bits=8 (nothing found under an equal key)",
            raises(TypeError, lambda: dropouth.dropout(torch.ones(4), True)) is not None
+           and raises(TypeError, lambda: dropouth.dropout(torch.ones(4), torch.tensor(True))) is not None
+           and raises(TypeError, lambda: dropouth.dropout(torch.ones(4), 0.5, seed=np.True_, pos=0)) is not None
+           and raises(TypeError, lambda: dropouth.Dropout(0.5, stream=np.True_)) is not None
+           and raises(TypeError, lambda: dropouth.Dropout(0.5, batch_dim=np.True_)) is not None
            and raises(ValueError, lambda: dropouth.dropout(torch.ones(4), 0.25, bits=8.0)) is not None)
 
     xs = torch.randn(40)
