@@ -459,7 +459,7 @@ static mxArray *dh_plan_make(const mxArray *x, const mxArray *p, const dh_opts *
    mxArray *plan = mxCreateStructMatrix(1, 1, 6, (const char **)dh_plan_fields);
    mwSize k, nd = mxGetNumberOfDimensions(x);
    mxArray *size = mxCreateDoubleMatrix(1, nd, mxREAL);
-   for (k = 0; k < nd; ++k) mxGetPr(size)[k] = (double)mxGetDimensions(x)[k];
+   for (k = 0; k < nd; ++k) ((double *)mxGetData(size))[k] = (double)mxGetDimensions(x)[k];
    mxSetField(plan, 0, "Seed", dh_uint64_scalar(o->seed));
    mxSetField(plan, 0, "Stream", dh_uint64_scalar(o->stream));
    mxSetField(plan, 0, "Position", dh_uint64_scalar(o->pos));
@@ -506,14 +506,14 @@ static double dh_plan_read(const dh_cmd *c, const mxArray *plan, const mxArray *
    o->bits = dh_bits(c, f[4], "plan.Bits", "dropouth:badPlan");
    sz = f[5];
    same = mxIsDouble(sz) && !mxIsComplex(sz) && !mxIsSparse(sz) && mxGetM(sz) == 1 && mxGetN(sz) == (size_t)nd;
-   for (k = 0; same && k < nd; ++k) same = mxGetPr(sz)[k] == (double)mxGetDimensions(dy)[k];
+   for (k = 0; same && k < nd; ++k) same = ((const double *)mxGetData(sz))[k] == (double)mxGetDimensions(dy)[k];
    if (!same) {
       char got[128], want[128] = "?";
       dh_dims_text(got, sizeof got, mxGetDimensions(dy), nd);
       if (mxIsDouble(sz) && !mxIsComplex(sz) && !mxIsSparse(sz) && mxGetM(sz) == 1) {
          mwSize w = (mwSize)mxGetN(sz), d[32];
          for (k = 0; k < w && k < 32; ++k) {
-            double v = mxGetPr(sz)[k];
+            double v = ((const double *)mxGetData(sz))[k];
             d[k] = v >= 0.0 && v < 1e18 ? (mwSize)v : 0;
          }
          dh_dims_text(want, sizeof want, d, w < 32 ? w : 32);
@@ -681,9 +681,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
    slash = strchr(cmd, '/');
    if (!slash || strtol(slash + 1, NULL, 10) != DH_PROTOCOL) {
       snprintf(dh_msg, sizeof dh_msg, "this gateway (built for the package's protocol %d) and the "
-               "+dropouth files that called it (%s) come from different versions: run dropouth_build "
+               "+dropouth files that called it (%s%s) come from different versions: run dropouth_build "
                "(or make octave) in the checkout whose matlab/ folder is on the path", DH_PROTOCOL,
-               slash ? slash + 1 : "no protocol: 0.9.0");
+               slash ? "protocol " : "no protocol: 0.9.0", slash ? slash + 1 : "");
       dh_fail("dropouth:staleBuild", dh_msg);
    }
    *slash = 0;
