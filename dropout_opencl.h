@@ -2672,13 +2672,13 @@ static cl_mem dropout_opencl__root(cl_mem m, size_t *off)
 
 /* a fake host address for each distinct buffer (sub-buffers at their offset in their
    parent), so that dropout.h's own checks (NULL, overlap, in-place) see the same relations
-   as the buffers' bytes have: two sub-buffers of one buffer that overlap are refused. A
-   buffer made with CL_MEM_USE_HOST_PTR gets its host address: two such buffers over
-   overlapping host memory share bytes too (the fake addresses, from 2^57 up, are past any
-   host's user space). A 32-bit host has no such room: there the distinct buffers lie end
-   to end from 4 KiB up, each over its whole CL_MEM_SIZE, so that no two share an address
-   whatever their sizes (fixed slots 2^28 bytes apart had made a buffer past 256 MiB run
-   into the next one's: two buffers refused as overlapping). */
+   as the buffers' bytes have: one cl_mem in place, or parts of one buffer apart. (Two
+   cl_mem objects over shared memory, one written, never get here: dropout_opencl__aliases
+   refuses them.) On a 64-bit host buffer k's addresses start at k * 2^57; a 32-bit host
+   has no such room: there the distinct buffers lie end to end from 4 KiB up, each over its
+   whole CL_MEM_SIZE, so that no two share an address whatever their sizes (fixed slots 2^28
+   bytes apart had made a buffer past 256 MiB run into the next one's: two buffers refused
+   as overlapping). */
 /* the host memory under a root buffer made with CL_MEM_USE_HOST_PTR, else NULL */
 static char *dropout_opencl__host_ptr(cl_mem root)
 {
@@ -2730,47 +2730,54 @@ static void *dropout_opencl__addr(const dropout_opencl_tensors *t, cl_mem m, siz
       for (i = 0; i < 5; ++i) if (f->root[i] == root) return (void *)(f->base[i] + off);
       return NULL;
    }
-   {
-      char *host = dropout_opencl__host_ptr(root);
-      if (host) return host + off;
-   }
    for (i = 0; i < 5; ++i) if (dropout_opencl__root(all[i], &unused) == root) { slot = (uintptr_t)i + 1u; break; }
    return (void *)(slot * ((uintptr_t)1 << (sizeof(void *) >= 8 ? 57 : 0)) + off);   /* (a 32-bit build compiles it too) */
 }
 
-/* A 32-bit host has no room for the made-up addresses beside real ones, so there
-   dropout_opencl__addr does not look at CL_MEM_USE_HOST_PTR memory, and two such buffers
-   over overlapping host memory would pass as two buffers (an output written while an
-   input over the same bytes is read). So on a 32-bit host two distinct buffers whose
-   host memory overlaps, one of them the output or the mask, are refused whole, whatever
-   parts the call touches. */
-static int dropout_opencl__host_range(cl_mem m, char **lo, size_t *size)
+/* Two cl_mem objects over shared memory, one of them written by the call. OpenCL leaves
+   reading or writing a buffer and one of its sub-buffers in one command undefined, and the
+   same for two sub-buffers of one buffer that overlap (clCreateSubBuffer: only reading both
+   is defined); and commands on two buffers made over overlapping host memory
+   (CL_MEM_USE_HOST_PTR, clCreateBuffer). A driver that keeps a device copy per cl_mem runs
+   such a call on two copies: the output right in one and stale in the other, which a
+   shared-memory driver (PoCL) never shows. So the call is refused whatever bytes it
+   touches, in place included: in place is one cl_mem as `in` and `out`. Reads alone (an
+   input and a residual over one buffer) and sub-buffers apart from each other pass. */
+static int dropout_opencl__shared(cl_mem a, cl_mem b, const char **why)
 {
-   size_t unused = 0;
-   cl_mem root = dropout_opencl__root(m, &unused);
-   *lo = dropout_opencl__host_ptr(root);
-   *size = *lo ? dropout_opencl__root_size(root) : 0;
-   return *size > 0;
+   size_t oa = 0, ob = 0, sa, sb;
+   cl_mem ra = dropout_opencl__root(a, &oa), rb = dropout_opencl__root(b, &ob);
+   char *ha, *hb;
+   sa = dropout_opencl__root_size(a);
+   sb = dropout_opencl__root_size(b);
+   if (ra == rb) {
+      if (a == ra || b == rb) { *why = "a buffer and its sub-buffer"; return 1; }
+      if (oa < ob + sb && ob < oa + sa) { *why = "two overlapping sub-buffers of one buffer"; return 1; }
+      return 0;
+   }
+   ha = dropout_opencl__host_ptr(ra);
+   hb = dropout_opencl__host_ptr(rb);
+   if (ha && hb && ha + oa < hb + ob + sb && hb + ob < ha + oa + sa) {
+      *why = "two buffers over overlapping host memory (CL_MEM_USE_HOST_PTR)";
+      return 1;
+   }
+   return 0;
 }
 
-static int dropout_opencl__host_overlap32(dropout_opencl *ctx, const dropout_opencl_tensors *t)
+static int dropout_opencl__aliases(dropout_opencl *ctx, const dropout_opencl_tensors *t)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
    const char *names[5] = { "out", "mask", "in", "bias", "residual" };
-   size_t unused = 0, sa, sb;
-   char *a = NULL, *b = NULL;
+   const char *why = "";
    int i, k;
-   for (i = 0; i < 2; ++i) {   /* the buffers a call may write */
-      if (!all[i] || !dropout_opencl__host_range(all[i], &a, &sa)) continue;
-      for (k = 0; k < 5; ++k) {
-         if (k == i || !all[k] || dropout_opencl__root(all[k], &unused) == dropout_opencl__root(all[i], &unused)) continue;
-         if (dropout_opencl__host_range(all[k], &b, &sb) && a < b + sb && b < a + sa) {
-            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: buffers `%s` and `%s` are two buffers over overlapping "
-                     "host memory (CL_MEM_USE_HOST_PTR); on a 32-bit host such buffers are refused whole", names[i], names[k]);
+   for (i = 0; i < 2; ++i)   /* the buffers a call may write, against every other operand */
+      for (k = i + 1; k < 5; ++k)
+         if (all[i] && all[k] && all[i] != all[k] && dropout_opencl__shared(all[i], all[k], &why)) {
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: `%s` and `%s` are %s: OpenCL leaves a "
+                     "command that writes one and reads or writes the other undefined (in place: pass one cl_mem "
+                     "as both)", names[i], names[k], why);
             return DROPOUT_ERR_OVERLAP;
          }
-      }
-   }
    return DROPOUT_OK;
 }
 
@@ -2845,9 +2852,9 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    rc = dropout_opencl__queue_ok(ctx, q, "dropout_opencl_run");
    if (rc) return rc;
    memset(&fake32, 0, sizeof fake32);
+   rc = dropout_opencl__aliases(ctx, t);
+   if (rc) return rc;
    if (sizeof(void *) < 8) {
-      rc = dropout_opencl__host_overlap32(ctx, t);
-      if (rc) return rc;
       if (!dropout_opencl__layout32(t, &fake32))
          return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_BOUNDS, "dropout_opencl_run: on a 32-bit host the call's distinct "
                                      "buffers may hold 4 GiB less 4 KiB in all (their CL_MEM_SIZE); these hold more");

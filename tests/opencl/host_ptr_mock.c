@@ -1,9 +1,10 @@
 /* host_ptr_mock.c - dropout_opencl_run's host-side checks of CL_MEM_USE_HOST_PTR buffers,
    on a 64-bit and a 32-bit host (gcc -m32: there is no 32-bit OpenCL driver here, so the
    OpenCL calls the checks make are this file's stand-ins; the library's own code is what
-   runs). On a 32-bit host two such buffers over overlapping host memory were taken as two
-   buffers: the output written while an input over the same bytes was read; and two device
-   buffers past 256 MiB could be refused as overlapping. */
+   runs). Two such buffers over overlapping host memory, one written, are refused on any
+   host (OpenCL leaves commands on them undefined; on a 32-bit host they were once taken as
+   two buffers: the output written while an input over the same bytes was read); and two
+   device buffers past 256 MiB could be refused as overlapping on a 32-bit host. */
 #define CL_TARGET_OPENCL_VERSION 120
 #define DROPOUT_IMPLEMENTATION
 #define DROPOUT_OPENCL_IMPLEMENTATION
