@@ -394,6 +394,12 @@
   // name must not pass for an op or a dtype
   const table = (entries) => Object.freeze(Object.assign(Object.create(null), entries));
   const own = (t, key) => typeof key === 'string' && Object.prototype.hasOwnProperty.call(t, key);
+  // a value as a message shows it, with its kind where that is the trouble (a Symbol in a
+  // template literal throws; 5n and '5' would print as 5; 1.7e18 is an integer, past 2^53)
+  const show = (v) => typeof v === 'bigint' ? `${v}n (a BigInt)`
+    : typeof v === 'string' ? `${JSON.stringify(v)} (a string)`
+    : typeof v === 'number' ? (Number.isInteger(v) && !Number.isSafeInteger(v) ? `${v} (a Number past 2^53, where not every integer is one: give a BigInt)` : `${v}`)
+    : typeof v === 'symbol' || typeof v === 'function' ? `a ${typeof v}` : v === null ? 'null' : typeof v === 'object' ? `an ${Object.prototype.toString.call(v).slice(8, -1)}` : String(v);
   const OPS = table({ mask: 0, forward: 1, backward: 1, apply_mask: 2 });
   const DTYPES = table({ f32: 0, f16: 1, bf16: 2 });
   const BYTES = table({ f32: 4, f16: 2, bf16: 2 });
@@ -414,7 +420,9 @@
      first wider width that honours it; { quantised: true } accepts the width's p as
      dropout_rule_init_quantised does (still refusing 0 or 1 for a p inside (0, 1)). */
   function rule(p, bits, options) {
-    if (bits !== 8 && bits !== 16 && bits !== 32) fail('DROPOUT_ERR_BITS', `bits: ${bits} is not 8, 16 or 32`);
+    if (bits !== 8 && bits !== 16 && bits !== 32) fail('DROPOUT_ERR_BITS', `bits: ${show(bits)} is not 8, 16 or 32`);
+    // (a boolean, as record() insists: { quantised: 'no' } would otherwise be the loose rule)
+    if (options && options.quantised != null && typeof options.quantised !== 'boolean') fail('DROPOUT_ERR_ARG', `quantised: ${show(options.quantised)} is not true or false`);
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail('DROPOUT_ERR_P', `p: ${typeof p === 'number' ? p : `a ${typeof p}`} is not a number in [0, 1]`);
     const strict = !(options && options.quantised);
     const tOf = (b) => Math.floor(p * 2 ** b + 0.5);
@@ -447,7 +455,7 @@
     let b;
     if (typeof v === 'bigint') b = v;
     else if (Number.isSafeInteger(v)) b = BigInt(v);
-    else fail('DROPOUT_ERR_ARG', `${name}: ${v} is not an integer (a BigInt, or a Number below 2^53)`);
+    else fail('DROPOUT_ERR_ARG', `${name}: ${show(v)} is not an integer (a BigInt, or a Number below 2^53)`);
     if (b < 0n || b >= TWO64) fail('DROPOUT_ERR_ARG', `${name}: ${b} is outside [0, 2^64)`);
     return b;
   }
@@ -521,9 +529,10 @@
   function positionStridesOf(s, shape, bc) {
     const rank = shape.length;
     if (!Array.isArray(s) || s.length !== rank) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: ${rank} strides are needed, one per dim`);
-    // (a dim of one element or none never steps: its stride is not used, and may be any)
+    // (a dim of one element or none never steps: its stride is not used, and may be any
+    // whole Number below 2^53; BigInts are not taken here)
     s.forEach((v, i) => {
-      if (!Number.isSafeInteger(v) || v < 0) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${v} is not a whole number`);
+      if (!Number.isSafeInteger(v) || v < 0) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${show(v)} is not a whole Number below 2^53`);
       if (shape[i] > 1 && v > 0xFFFFFFFF) fail('DROPOUT_ERR_POSITION_STRIDES', `positionStrides: stride ${i} = ${v} of a dim of ${shape[i]} elements is not below 2^32 (this kernel's mask index is a u32)`);
     });
     if (bc) fail('DROPOUT_ERR_BROADCAST', 'broadcast: not with positionStrides (a zero position stride is the broadcast)');
@@ -555,7 +564,7 @@
     if (!Array.isArray(shape)) fail('DROPOUT_ERR_RANK', `shape: an array of 1 .. 8 dims is needed (got ${shape === null || typeof shape !== 'object' ? typeof shape : shape.constructor ? shape.constructor.name : 'an object'})`);
     if (shape.length < 1 || shape.length > 8) fail('DROPOUT_ERR_RANK', `shape: rank ${shape.length} is not 1 .. 8`);
     const rank = shape.length;
-    shape.forEach((d, i) => { if (!Number.isSafeInteger(d) || d < 0) fail('DROPOUT_ERR_ARG', `shape: dim ${i} = ${d} is not a whole number`); });
+    shape.forEach((d, i) => { if (!Number.isSafeInteger(d) || d < 0) fail('DROPOUT_ERR_ARG', `shape: dim ${i} = ${show(d)} is not a whole number`); });
     const bc = call.broadcast === undefined ? 0 : call.broadcast;
     if (!Number.isInteger(bc) || bc < 0) fail('DROPOUT_ERR_BROADCAST', `broadcast: ${bc} is not a bit set`);
     // (compared, not shifted: >> keeps a Number's low 32 bits, and 2^32 + 1 would pass as 1)
@@ -584,7 +593,7 @@
       // limits it nor compares it (in place), and the kernel gets 0 for it
       a.forEach((v, i) => {
         if (!Number.isSafeInteger(v) || (shape[i] > 1 && Math.abs(v) >= 2 ** 31)) {
-          fail('DROPOUT_ERR_STRIDE', `strides.${name}: stride ${i} = ${v} is not an integer below 2^31 in magnitude`);
+          fail('DROPOUT_ERR_STRIDE', `strides.${name}: stride ${i} = ${show(v)} is not an integer below 2^31 in magnitude (a dim of one element: below 2^53)`);
         }
       });
       return a.map((v, i) => (shape[i] > 1 ? v : 0));
@@ -609,7 +618,7 @@
     const offsets = call.offsets || {};
     const off = (name) => {
       const v = offsets[name] === undefined ? 0 : offsets[name];
-      if (!Number.isSafeInteger(v) || v < 0 || v > 0xFFFFFFFF) fail('DROPOUT_ERR_STRIDE', `offsets.${name}: ${v} is not an element index below 2^32`);
+      if (!Number.isSafeInteger(v) || v < 0 || v > 0xFFFFFFFF) fail('DROPOUT_ERR_STRIDE', `offsets.${name}: ${show(v)} is not an element index below 2^32`);
       return v;
     };
     return {
@@ -671,7 +680,11 @@
     }));
     const maxGroups = device.limits.maxComputeWorkgroupsPerDimension;
     const maxBinding = device.limits.maxStorageBufferBindingSize;
-    const width = Math.max(1, Math.min(maxGroups, (options && options.gridWidth) || maxGroups));
+    // (a whole number: 2.5 made the grid's rows from 2.5 and dispatched 2 a row, silently
+    // leaving the last elements unwritten)
+    const gw = options && options.gridWidth;
+    if (gw != null && !(Number.isSafeInteger(gw) && gw >= 1)) fail('DROPOUT_ERR_ARG', `gridWidth: ${show(gw)} is not a whole number >= 1`);
+    const width = Math.max(1, Math.min(maxGroups, gw || maxGroups));
     // small buffers bound where a call has no such operand: one per binding, since WebGPU
     // refuses one buffer bound twice where either binding is writable
     const spares = [];
@@ -682,7 +695,7 @@
       if (!call || typeof call !== 'object') fail('DROPOUT_ERR_NULL', 'call: an object of the call\'s parameters is required');
       call = withoutNulls(call);
       const op = call.op;
-      if (!own(OPS, op)) fail('DROPOUT_ERR_OP', `op: '${op}' is not one of ${Object.keys(OPS).join(', ')}`);
+      if (!own(OPS, op)) fail('DROPOUT_ERR_OP', `op: ${show(op)} is not one of ${Object.keys(OPS).join(', ')}`);
       checkKeys(call, op);
       const dtype = call.dtype === undefined && op === 'mask' ? 'f32' : call.dtype;
       if (!own(DTYPES, dtype)) fail('DROPOUT_ERR_DTYPE', `dtype: '${dtype}' is not one of f32, f16, bf16 (WGSL has no f64)`);
@@ -694,7 +707,7 @@
       if (call.pos === undefined) fail('DROPOUT_ERR_ARG', 'pos: required (the same pos twice is the same mask twice: advance it by count each step, or give each layer its own stream)');
       const pos = u64('pos', call.pos);
       const count = call.count;
-      if (!Number.isSafeInteger(count) || count < 0 || count > 0xFFFFFFFF) fail('DROPOUT_ERR_ARG', `count: ${count} is not an integer in [0, 2^32)`);
+      if (!Number.isSafeInteger(count) || count < 0 || count > 0xFFFFFFFF) fail('DROPOUT_ERR_ARG', `count: ${show(count)} is not a Number holding an integer in [0, 2^32)`);
       if (pos + BigInt(count) > TWO64) fail('DROPOUT_ERR_RANGE', `pos + count: positions ${pos} .. ${pos + BigInt(count) - 1n} run past 2^64 - 1`);
       const view = call.shape !== undefined || call.broadcast || call.positionStrides != null || call.strides || call.offsets ? viewOf(call, count) : null;
       // backward takes dx / dy (only: checkKeys refuses its y / x); they are y / x
@@ -779,10 +792,36 @@
       return b;
     };
 
+    /* What WebGPU refuses while a call is recorded (an encoder already finished, or with a
+       pass of the caller's still open: nothing of the call would run) is an error of the
+       device, not of record(): each record runs in a validation error scope, and the next
+       dw.submit rejects, before it submits anything, if one reported an error. The error is
+       also handed on as the device's uncapturederror event where the platform can make one
+       (the scope caught it: without that, code that submits with device.queue.submit would
+       see nothing at all). */
+    let recorded = Promise.resolve(), recordError = null;
     function record(encoder, call) {
+      if (!encoder || typeof encoder.beginComputePass !== 'function')
+        fail('DROPOUT_ERR_NULL', `encoder: a GPUCommandEncoder is required (got ${show(encoder)})`);
       const c = prepare(call);
-      if (c.view) return recordView(encoder, c, call.op);
-      if (c.count === 0) return;
+      if (c.view || c.count > 0) {
+        device.pushErrorScope('validation');
+        try {
+          if (c.view) recordView(encoder, c, call.op);
+          else recordPlain(encoder, c, call.op);
+        } finally {
+          const p = device.popErrorScope().then((e) => {
+            if (!e) return;
+            if (!recordError) recordError = e;
+            if (typeof GPUUncapturedErrorEvent === 'function' && typeof device.dispatchEvent === 'function')
+              device.dispatchEvent(new GPUUncapturedErrorEvent('uncapturederror', { error: e }));
+          });
+          recorded = Promise.all([recorded, p]);
+        }
+      }
+    }
+
+    function recordPlain(encoder, c, opName) {
       const ub = uniformBuffer(c.uniforms);
       const bind = device.createBindGroup({
         layout,
@@ -793,7 +832,7 @@
           { binding: 3, resource: { buffer: c.mask } },
         ],
       });
-      const pass = encoder.beginComputePass({ label: 'dropout.h ' + call.op });
+      const pass = encoder.beginComputePass({ label: 'dropout.h ' + opName });
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, bind);
       pass.dispatchWorkgroups(c.groups[0], c.groups[1]);
@@ -857,6 +896,12 @@
        device: what record() cannot see) as a DropoutWebGPUError instead of only an
        uncapturederror event: nothing of a refused command buffer ran. */
     async function submit(commandBuffers) {
+      await recorded;
+      if (recordError) {
+        const e = recordError;
+        recordError = null;
+        fail('DROPOUT_ERR_ARG', `record: WebGPU refused a call while it was recorded (an encoder already finished, or a pass of yours left open?), so it would not run; nothing was submitted: ${e.message.split('\n')[0]}`);
+      }
       device.pushErrorScope('validation');
       device.queue.submit(commandBuffers);
       const e = await device.popErrorScope();

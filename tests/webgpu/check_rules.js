@@ -21,9 +21,18 @@ for (const line of lines) {
   const want = verdict === 'ok' ? `ok ${a} ${b}` : `err ${a}`;
   if (got !== want) bad.push(`p = ${p}, ${bits}-bit: dropout.h ${want}, dropout_webgpu.js ${got}`);
 }
+// options.quantised is a boolean, as a call's is: 'no' (truthy) took the width's p, silently
+for (const q of ['no', 1, 'false']) {
+  try {
+    dw.rule(0.1, 8, { quantised: q });
+    bad.push(`rule(0.1, 8, { quantised: ${JSON.stringify(q)} }) was not refused`);
+  } catch (e) {
+    if (e.code !== 'DROPOUT_ERR_ARG' || !e.message.includes('quantised:')) bad.push(`quantised ${JSON.stringify(q)}: ${e.code} ${e.message}`);
+  }
+}
 if (bad.length) {
   console.log(`FAIL webgpu[rule]: ${bad.length} of ${lines.length} (p, bits) differ from dropout_rule_init: ${bad.slice(0, 3).join('; ')}`);
   process.exitCode = 1;
 } else {
-  console.log(`PASS webgpu[rule]: dropoutWebGPU.rule gives dropout_rule_init's threshold, float scale or refusal for all ${lines.length} (p, bits)`);
+  console.log(`PASS webgpu[rule]: dropoutWebGPU.rule gives dropout_rule_init's threshold, float scale or refusal for all ${lines.length} (p, bits); a quantised option that is not a boolean is refused`);
 }

@@ -181,6 +181,16 @@
         if (e.code !== code || !e.message.includes(arg + ':') || (words && !e.message.includes(words))) bad.push(`${what}: ${e.code} "${e.message}"`);
       }
     }
+    // no encoder, or a compute pass in its place: refused by name (was a bare TypeError)
+    for (const [what, e] of [['no encoder', undefined], ['a compute pass as the encoder', enc.beginComputePass()]]) {
+      try {
+        dw.record(e, ok);
+        bad.push(`${what}: no error`);
+      } catch (err) {
+        if (err.code !== 'DROPOUT_ERR_NULL' || !err.message.includes('encoder:')) bad.push(`${what}: ${err.code} "${err.message}"`);
+      }
+      if (e) e.end();
+    }
     // a key set to null asks for nothing, as undefined does (an encoder of its own, not submitted)
     try {
       dw.record(device.createCommandEncoder(), Object.assign({}, ok, {
@@ -271,6 +281,55 @@
     }, true);
     if ((await readBack(other)).some((v) => v !== 0xA5)) bad.push('a refused command buffer ran its copy');
     await trySubmit('a good forward after a refused one', (enc) => dw.record(enc, Object.assign({}, call, { pos: 64n })), false);
+    // recorded into an encoder already finished: WebGPU refuses it as it is recorded (the
+    // call never runs); the next dw.submit rejects, naming record, and submits nothing; the
+    // error goes on to the device's uncapturederror listeners (where the platform has
+    // GPUUncapturedErrorEvent). On a device of its own: the harness fails on any error seen
+    // by its own device's listener.
+    {
+      const dev = await newDevice(), dwf = create(dev);
+      const fb = (size) => dev.createBuffer({ size, usage: STORAGE | COPY_DST | COPY_SRC });
+      const fx = fb(256), fy = fb(256), fother = fb(256);
+      let heard = 0;
+      dev.addEventListener('uncapturederror', () => { ++heard; });
+      dev.queue.writeBuffer(fx, 0, new Float32Array(64).fill(1.5));
+      dev.queue.writeBuffer(fy, 0, canary);
+      dev.queue.writeBuffer(fother, 0, canary);
+      const enc = dev.createCommandEncoder();
+      enc.copyBufferToBuffer(fx, 0, fother, 0, 256);
+      const cb = enc.finish();
+      dwf.record(enc, Object.assign({}, call, { x: fx, y: fy }));
+      try {
+        await dwf.submit([cb]);
+        bad.push('a forward recorded into a finished encoder: dw.submit resolved');
+      } catch (e) {
+        if (e.name !== 'DropoutWebGPUError' || !e.message.includes('record:')) bad.push(`a forward recorded into a finished encoder: ${e.name} ${e.code} "${e.message}"`);
+      }
+      const back = async (buf) => {
+        const r = dev.createBuffer({ size: buf.size, usage: MAP_READ | COPY_DST });
+        const e = dev.createCommandEncoder();
+        e.copyBufferToBuffer(buf, 0, r, 0, buf.size);
+        dev.queue.submit([e.finish()]);
+        await r.mapAsync(MAP_READ);
+        const a = new Uint8Array(r.getMappedRange()).slice();
+        r.unmap();
+        return a;
+      };
+      if ((await back(fy)).some((v) => v !== 0xA5)) bad.push('a forward recorded into a finished encoder wrote y');
+      if ((await back(fother)).some((v) => v !== 0xA5)) bad.push('the refused submit ran its command buffer');
+      if (typeof GPUUncapturedErrorEvent === 'function' && heard === 0) bad.push('the record error did not reach uncapturederror');
+      const enc2 = dev.createCommandEncoder();
+      dwf.record(enc2, Object.assign({}, call, { x: fx, y: fy, pos: 64n }));
+      try { await dwf.submit([enc2.finish()]); } catch (e) { bad.push(`a good forward after a refused record: ${e.code} "${e.message}"`); }
+      dev.destroy();
+    }
+    // a grid width that is not a whole number (2.5 left the last elements unwritten)
+    try {
+      create(device, { gridWidth: 2.5 });
+      bad.push('gridWidth 2.5: no error');
+    } catch (e) {
+      if (e.code !== 'DROPOUT_ERR_ARG' || !e.message.includes('gridWidth:')) bad.push(`gridWidth 2.5: ${e.code} "${e.message}"`);
+    }
     [x, y, other].forEach((buf) => buf.destroy());
     // a lost device (destroyed here; a GPU reset or a driver crash in a browser) reports no
     // validation error: dw.submit must still say that nothing ran
@@ -289,7 +348,7 @@
         bad.push(`a forward on a lost device: ${e.name} ${e.code} "${e.message}"`);
       }
     }
-    return { n: 4, bad };
+    return { n: 7, bad };
   }
 
   return { parseCase, runCase, refusals, submits };

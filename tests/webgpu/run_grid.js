@@ -118,7 +118,7 @@ async function inBrowser() {
     const sub = await page.evaluate(() => gridCase.submits(window.device, window.dw,
       async () => (await navigator.gpu.requestAdapter()).requestDevice(), dropoutWebGPU.create));
     if (sub.bad.length) say(`FAIL ${tag}: submit]: ${sub.bad.join('; ')}`);
-    else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer and one on a lost device with a DropoutWebGPUError, none of it run`);
+    else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer, one on a lost device and a call recorded into a finished encoder with a DropoutWebGPUError, none of it run; a fractional gridWidth refused`);
     await page.close();
     for (const pc of pageCases) {
       if (pc.startsWith('usage:')) {            // docs/WEBGPU.md's usage snippet, as a page
@@ -201,7 +201,7 @@ async function inDawn() {
     : await globalThis.vulkan.requestAdapter()).requestDevice();
   const sub = await gridCase.submits(device, dw, another, dropoutWebGPU.create);
   if (sub.bad.length) say(`FAIL ${tag}: submit]: ${sub.bad.join('; ')}`);
-  else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer and one on a lost device with a DropoutWebGPUError, none of it run`);
+  else say(`PASS ${tag}: submit]: dw.submit resolves for good command buffers and rejects one using a destroyed buffer, one on a lost device and a call recorded into a finished encoder with a DropoutWebGPUError, none of it run; a fractional gridWidth refused`);
   if (err) say(`FAIL ${tag}: validation]: ${err}`);
 }
 
