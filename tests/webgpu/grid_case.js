@@ -248,11 +248,11 @@
     device.queue.writeBuffer(y, 0, canary);
     device.queue.writeBuffer(other, 0, canary);
     const call = { op: 'forward', dtype: 'f32', p: 0.5, bits: 8, seed: 1n, stream: 2n, pos: 0n, count: 64, y, x };
-    const readBack = async (buf) => {
-      const r = device.createBuffer({ size: buf.size, usage: MAP_READ | COPY_DST });
-      const e = device.createCommandEncoder();
+    const readBack = async (buf, dev = device) => {
+      const r = dev.createBuffer({ size: buf.size, usage: MAP_READ | COPY_DST });
+      const e = dev.createCommandEncoder();
       e.copyBufferToBuffer(buf, 0, r, 0, buf.size);
-      device.queue.submit([e.finish()]);
+      dev.queue.submit([e.finish()]);
       await r.mapAsync(MAP_READ);
       const a = new Uint8Array(r.getMappedRange()).slice();
       r.unmap(); r.destroy();
@@ -305,18 +305,8 @@
       } catch (e) {
         if (e.name !== 'DropoutWebGPUError' || !e.message.includes('record:')) bad.push(`a forward recorded into a finished encoder: ${e.name} ${e.code} "${e.message}"`);
       }
-      const back = async (buf) => {
-        const r = dev.createBuffer({ size: buf.size, usage: MAP_READ | COPY_DST });
-        const e = dev.createCommandEncoder();
-        e.copyBufferToBuffer(buf, 0, r, 0, buf.size);
-        dev.queue.submit([e.finish()]);
-        await r.mapAsync(MAP_READ);
-        const a = new Uint8Array(r.getMappedRange()).slice();
-        r.unmap();
-        return a;
-      };
-      if ((await back(fy)).some((v) => v !== 0xA5)) bad.push('a forward recorded into a finished encoder wrote y');
-      if ((await back(fother)).some((v) => v !== 0xA5)) bad.push('the refused submit ran its command buffer');
+      if ((await readBack(fy, dev)).some((v) => v !== 0xA5)) bad.push('a forward recorded into a finished encoder wrote y');
+      if ((await readBack(fother, dev)).some((v) => v !== 0xA5)) bad.push('the refused submit ran its command buffer');
       if (typeof GPUUncapturedErrorEvent === 'function' && heard === 0) bad.push('the record error did not reach uncapturederror');
       const enc2 = dev.createCommandEncoder();
       dwf.record(enc2, Object.assign({}, call, { x: fx, y: fy, pos: 64n }));
