@@ -246,15 +246,12 @@ static int dh_bits(const dh_cmd *c, const mxArray *a, const char *name, const ch
 {
    uint64_t b = 0;
    const char *why = "";
-   mxClassID k = mxGetClassID(a);
-   if (dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS &&
-       dh_uint(a, 0, &b, &why) && (b == 8 || b == 16 || b == 32))
-      return (int)b;
+   char got[64] = "";
+   const int kind_ok = dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && mxGetClassID(a) != mxSINGLE_CLASS;
+   if (kind_ok && dh_uint(a, 0, &b, &why) && (b == 8 || b == 16 || b == 32)) return (int)b;
+   if (!kind_ok) snprintf(got, sizeof got, " (got a %s)", mxGetClassName(a));
    snprintf(dh_msg, sizeof dh_msg, "%s: %s must be 8, 16 or 32, a double or an integer class (the draw "
-            "width; leave it out for the narrowest that honours p)%s%s%s", c->name, name,
-            dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS ? "" : " (got a ",
-            dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS ? "" : mxGetClassName(a),
-            dh_real_numeric(a) && mxGetNumberOfElements(a) == 1 && k != mxSINGLE_CLASS ? "" : ")");
+            "width; leave it out for the narrowest that honours p)%s", c->name, name, got);
    dh_fail(id, dh_msg);
    return 0;
 }
