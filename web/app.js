@@ -54,11 +54,20 @@
     const seed = parseU64($('seed').value, 'seed');
     const stream = parseU64($('stream').value, 'stream');
     const pos = parseU64($('pos').value, 'position');
-    const bits = Number($('bits').value);
     const p = Number($('p').value);
     if ($('p').value.trim() === '' || !(p >= 0 && p <= 1)) throw new Error('p: a number from 0 to 1');
     if (pos + BigInt(N) > (1n << 64n)) throw new Error(`position: the ${N}-element mask must end before 2^64`);
-    return { seed, stream, pos, bits, p, k: Number($('k').value) };
+    return { seed, stream, pos, bits: chosen('bits', 'draw width'), p, k: chosen('k', 'chunks k') };
+  }
+  // A select's value, one of its options: a value from the address that it does not offer
+  // (?bits=12) leaves the select blank, whose Number('') would be 0 draws or chunks.
+  function chosen(id, what) {
+    const el = $(id), offered = Array.from(el.options, (o) => o.value);
+    if (!offered.includes(el.value)) {
+      const asked = params.has(id) ? ` (the address asked for ${JSON.stringify(params.get(id))})` : '';
+      throw new Error(`${what}: one of ${offered.join(', ')}${asked}`);
+    }
+    return Number(el.value);
   }
   function applyParams() {
     for (const id of ['seed', 'stream', 'pos', 'p', 'bits', 'k']) {
@@ -66,6 +75,8 @@
     }
     $('p-range').value = $('p').value;
   }
+  // section 5 (webgpu.js) reads the same inputs through the same checks
+  window.DropoutPage = { readInputs };
 
   // ---- 1. the contract, one position
   function showTrace(v) {
@@ -290,7 +301,7 @@
       for (const name of ['kept_chunked', 'digest_chunked']) setCheck(name, '\u2013');
       noMask($('mask-chunked'));
       $('chunk-verdict').className = 'decision refused';
-      $('chunk-verdict').textContent = 'No mask to cut: p is refused at this width.';
+      $('chunk-verdict').textContent = `No mask to cut: ${text()}`;
       $('chunk-list').textContent = '';
       return;
     }
@@ -326,16 +337,20 @@
       const err = $('input-error');
       try {
         const v = readInputs();
-        for (const id of ['seed', 'stream', 'pos', 'p']) $(id).removeAttribute('aria-invalid');
+        for (const id of ['seed', 'stream', 'pos', 'p', 'bits', 'k']) $(id).removeAttribute('aria-invalid');
         err.textContent = '';
         showTrace(v);
         const r = showRule(v);
         const d = showMask(v, r);
         showChunks(v, d);
+        delete document.body.dataset.stale;
         document.body.dataset.ready = '1';
       } catch (e) {
-        err.textContent = e.message;
-        const id = { seed: 'seed', stream: 'stream', position: 'pos', p: 'p' }[e.message.split(':')[0]];
+        // the sections below still hold the last valid inputs' results: say so, and grey them
+        const shown = document.body.dataset.ready ? ' The sections below still show the last valid inputs.' : '';
+        err.textContent = e.message + (shown ? '.' + shown : '');
+        if (shown) document.body.dataset.stale = '1';
+        const id = { seed: 'seed', stream: 'stream', position: 'pos', p: 'p', 'draw width': 'bits', 'chunks k': 'k' }[e.message.split(':')[0]];
         if (id) $(id).setAttribute('aria-invalid', 'true');
       }
     });

@@ -7,7 +7,9 @@
    native build, and tests/web/suite.sh requires the page to show exactly those. The calls
    are the 1.0 interface's (a rule, a plan, its slices) and the building blocks.
 
-   64-bit arguments (seed, stream, position) are wasm i64: JavaScript passes BigInts. */
+   64-bit arguments (seed, stream, position) are wasm i64: JavaScript passes BigInts, which
+   the call takes modulo 2^64 (2n ** 64n arrives as 0, -1n as 2^64 - 1): check the range
+   before calling, as app.js's parseU64 does. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 
@@ -39,13 +41,21 @@ static uint64_t wd_fnv(const uint8_t *b, size_t n)
 /* ---- messages ------------------------------------------------------------------------- */
 static char wd_text[256];
 WD_EXPORT("wd_text") char *wd_text_ptr(void) { return wd_text; }
-WD_EXPORT("wd_strerror") int wd_strerror(int code)
+static int wd_say(const char *s)
 {
-   const char *s = dropout_strerror(code);
    int i = 0;
    while (s[i] && i < (int)sizeof wd_text - 1) { wd_text[i] = s[i]; ++i; }
    wd_text[i] = 0;
    return i;
+}
+WD_EXPORT("wd_strerror") int wd_strerror(int code) { return wd_say(dropout_strerror(code)); }
+
+/* Every refusal leaves its own message: a code returned without one would show the last
+   call's text (the version string, another refusal) as this one's reason. */
+static int wd_refuse(int code, const char *why)
+{
+   wd_say(why);
+   return code;
 }
 
 /* ---- the rule ------------------------------------------------------------------------
@@ -80,8 +90,8 @@ WD_EXPORT("wd_trace") int wd_trace(uint64_t seed, uint64_t stream, uint64_t pos,
    dropout_rule rule;
    dropout_plan plan;
    int err;
-   if (bits != 8 && bits != 16 && bits != 32) return DROPOUT_ERR_BITS;
-   if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;
+   if (bits != 8 && bits != 16 && bits != 32) return wd_refuse(DROPOUT_ERR_BITS, "bits: 8, 16 or 32");
+   if (!(p >= 0.0 && p <= 1.0)) return wd_refuse(DROPOUT_ERR_P, "p: a number from 0 to 1");
    per = 128u / (unsigned)bits;
    block = pos / per;
    lane = (unsigned)(pos % per);
@@ -127,8 +137,8 @@ WD_EXPORT("wd_rule") int wd_rule(double p, int bits)
 {
    dropout_rule r, made;
    double two_b;
-   if (bits != 8 && bits != 16 && bits != 32) return DROPOUT_ERR_BITS;
-   if (!(p >= 0.0 && p <= 1.0)) return DROPOUT_ERR_P;
+   if (bits != 8 && bits != 16 && bits != 32) return wd_refuse(DROPOUT_ERR_BITS, "bits: 8, 16 or 32");
+   if (!(p >= 0.0 && p <= 1.0)) return wd_refuse(DROPOUT_ERR_P, "p: a number from 0 to 1");
    made = dropout_rule_make(p, bits);
    two_b = (double)((uint64_t)1 << bits);
    wd_u32[0] = (uint32_t)made.threshold;
@@ -158,7 +168,7 @@ static int wd_plan(dropout_plan *plan, int n, double p, int bits, uint64_t seed,
 {
    dropout_rule rule;
    int err;
-   if (n < 1 || n > WD_MASK_MAX) return DROPOUT_ERR_ARG;
+   if (n < 1 || n > WD_MASK_MAX) return wd_refuse(DROPOUT_ERR_ARG, "n: from 1 to 65536 elements");
    err = wd_make_rule(&rule, p, bits);
    if (err) return err;
    err = dropout_plan_at(plan, &rule, dropout_key_make(seed, stream), dropout_pos_make(pos), (uint64_t)n);
@@ -186,7 +196,7 @@ WD_EXPORT("wd_mask_chunks") int wd_mask_chunks(int n, int k, double p, int bits,
    uint64_t h;
    int i, err = wd_plan(&whole, n, p, bits, seed, stream, pos);
    if (err) return err;
-   if (k < 1 || k > 32) return DROPOUT_ERR_ARG;
+   if (k < 1 || k > 32) return wd_refuse(DROPOUT_ERR_ARG, "k: from 1 to 32 chunks");
    for (i = 0; i < ((n + 7) / 8); ++i) wd_mask_chunked[i] = 0xA5;   /* no stale bits survive */
    for (i = 0; i <= k; ++i) wd_u32[3 + i] = (uint32_t)(((int64_t)n * i / k) & ~7);
    wd_u32[3 + k] = (uint32_t)n;
@@ -203,14 +213,7 @@ WD_EXPORT("wd_mask_chunks") int wd_mask_chunks(int n, int k, double p, int bits,
    return 0;
 }
 
-WD_EXPORT("wd_version") int wd_version(void)
-{
-   const char *s = DROPOUT_VERSION_STRING;
-   int i = 0;
-   while (s[i] && i < (int)sizeof wd_text - 1) { wd_text[i] = s[i]; ++i; }
-   wd_text[i] = 0;
-   return i;
-}
+WD_EXPORT("wd_version") int wd_version(void) { return wd_say(DROPOUT_VERSION_STRING); }
 
 /* ---- 5. WebGPU: the forward the page's WebGPU section compares with the GPU's -----------
    wd_forward_f32: the plan of n elements at (seed, stream, pos), y = forward(x) with its

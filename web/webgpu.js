@@ -40,10 +40,16 @@
     return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
   }
 
-  function inputs() {                       // the page's inputs (section "Inputs")
-    const big = (id) => BigInt($(id).value.trim().replace(/_/g, ''));
-    const v = { seed: big('seed'), stream: big('stream'), pos: big('pos'), bits: Number($('bits').value), p: Number($('p').value) };
-    if (v.pos + BigInt(N) > 1n << 64n) v.pos = (1n << 64n) - BigInt(N);
+  // The page's inputs (section "Inputs"), through app.js's own checks: a field the page
+  // refuses is refused here too, never read as 0. This section's call is N elements, more
+  // than the page's pictures, so a position the page takes may end past 2^64 here: refused,
+  // not moved.
+  function inputs() {
+    if (!window.DropoutPage) throw new Error('app.js did not load');
+    const v = window.DropoutPage.readInputs();
+    if (v.pos + BigInt(N) > 1n << 64n) {
+      throw new Error(`position: this section's ${N}-element call must end before 2^64 (position at most ${(1n << 64n) - BigInt(N)})`);
+    }
     return v;
   }
 
@@ -81,8 +87,7 @@
     return best;
   }
 
-  async function run() {
-    const v = inputs();
+  async function run(v) {
     const U = GPUBufferUsage;
     // WebAssembly: dropout.h's forward with its mask
     const fx = new Uint32Array(wasm.memory.buffer, wasm.wd_fx(), N);
@@ -157,8 +162,16 @@
     const go = async () => {
       $('gpu-go').disabled = true;
       say('gpu-verdict', 'Running\u2026', 'decision');
+      say('gpu-detail', '');                  // no line of an earlier run stays beside this one's verdict
+      say('gpu-speed', '');
+      let v;
       try {
-        await run();
+        v = inputs();
+      } catch (e) {
+        say('gpu-verdict', `Not run: ${e.message}.`, 'decision refused');
+      }
+      try {
+        if (v) await run(v);
       } catch (e) {
         say('gpu-verdict', 'WebGPU failed: ' + e.message, 'decision dropped');
       }

@@ -119,6 +119,43 @@ async function unlabelled(page) {
       await page.close();
     }
 
+    // inputs the page refuses: a select value from the address that the select does not
+    // offer (0.9.0 read it as 0-bit draws or 0 chunks and drew nonsense, quoting the version
+    // string as the library's message), and a field typed wrong after valid inputs (the
+    // results below stay, greyed and said to be the last valid inputs')
+    {
+      const bad = [];
+      for (const [query, want] of [['bits=12', /^draw width: one of 8, 16, 32 \(the address asked for "12"\)/],
+                                   ['k=6', /^chunks k: one of 1, 2, 3, 4, 5, 8, 16 \(the address asked for "6"\)/]]) {
+        const page = await browser.newPage();
+        page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+        await page.goto(url + 'index.html?' + query + '&nogpu', { waitUntil: 'load' });
+        await page.waitForFunction(() => document.getElementById('input-error').textContent !== '', { timeout: 20000 })
+          .catch(() => {});
+        const msg = await page.$eval('#input-error', (el) => el.textContent);
+        const drawn = await page.evaluate(() => document.body.dataset.ready === '1');
+        if (!want.test(msg) || drawn) bad.push(`?${query}: "${msg}"${drawn ? ', and the sections were drawn' : ''}`);
+        await page.close();
+      }
+      const page = await open('nogpu');
+      await page.click('#seed', { clickCount: 3 });
+      await page.keyboard.type('12349x');
+      await page.waitForFunction(() => document.body.dataset.stale === '1', { timeout: 5000 }).catch(() => {});
+      const msg = await page.$eval('#input-error', (el) => el.textContent);
+      const stale = await page.evaluate(() => document.body.dataset.stale === '1' &&
+        getComputedStyle(document.getElementById('rule')).opacity < 1);
+      if (!stale || !/^seed: .*The sections below still show the last valid inputs\.$/.test(msg)) bad.push(`seed 12349x: "${msg}", greyed ${stale}`);
+      await page.click('#seed', { clickCount: 3 });
+      await page.keyboard.type('12349');
+      await page.waitForFunction(() => !document.body.dataset.stale, { timeout: 5000 }).catch(() => {});
+      if (await page.evaluate(() => document.body.dataset.stale === '1' || document.getElementById('input-error').textContent !== '')) {
+        bad.push('seed 12349 again: still marked stale');
+      }
+      await page.close();
+      if (bad.length) say(`FAIL web[refused inputs]: ${bad.join('; ')}`);
+      else say('PASS web[refused inputs]: ?bits=12 and ?k=6 refused by name (nothing drawn); a seed typed wrong greys the last results and says so, typed right clears it');
+    }
+
     // keyboard: Tab reaches the controls in order, and every control has a label
     {
       const page = await open('');

@@ -75,6 +75,10 @@ else
             set -- $wg_q
             wg_pages="$wg_pages seed=$1&stream=$2&pos=$3&p=$4&bits=$5=$("$wg_dir/native_grid" --page "$@")"
          done
+         # and two it must not run: an empty seed, and a position the page's pictures take
+         # (2^64 - 4096) whose 65536 elements here would pass 2^64
+         wg_pages="$wg_pages seed=&stream=0&pos=0&p=0.3&bits=16=refused:seed"
+         wg_pages="$wg_pages seed=1&stream=0&pos=18446744073709547520&p=0.3&bits=16=refused:position"
       else
          say "FAIL webgpu[page section 5]: make web: $(tail -c 400 "$wg_dir/make-web.log" | tr '\n' ' ')"
       fi
