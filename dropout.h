@@ -1466,9 +1466,9 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
 DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);
 /* `rank` position strides (set the shape first; NULL = the default again): element
    (i_0, .., i_r-1) draws plan->pos + sum i_d * strides[d] instead of its row-major index,
-   and the plan's count is their span, 1 + sum (dim_d - 1) * strides[d]. For a slice of a
-   larger tensor whose mask is the whole's: tensor parallel's columns [c0, c1) of a (B, W)
-   activation are shape {B, c1 - c0}, position strides {W, 1} and the plan
+   and the plan's count is their span, 1 + sum (dim_d - 1) * strides[d] (0 with a zero dim).
+   For a slice of a larger tensor whose mask is the whole's: tensor parallel's columns
+   [c0, c1) of a (B, W) activation are shape {B, c1 - c0}, position strides {W, 1} and the plan
    dropout_plan_slice(&whole, c0, (B - 1) * W + (c1 - c0)), set with dropout_desc_set_plan
    each step (dropout_desc_new_step refuses it: DROPOUT_ERR_POSITION_STRIDES). A zero
    stride shares draws, as a broadcast dim (not with dropout_desc_set_broadcast:
@@ -6137,7 +6137,9 @@ DROPOUTDEF int dropout_desc_ran(dropout_desc *d)
 {
    int err = dropout__desc_ok(d);
    if (err) return err;
-   d->dropout__unrun &= ~15u;   /* its strides were used: a shape set now resets them (to be set again: bits 32 ..) */
+   /* its strides were used: a shape set now resets them (to be set again: bits 32 ..). Stored
+      only when it changes, so a backward's runs, which may share d across threads, only read d */
+   if (d->dropout__unrun & 15u) d->dropout__unrun &= ~15u;
    if (dropout__op_of(d->dropout__op).step && !d->dropout__dev_pos) {
       d->dropout__drawn = 1;
       dropout__at_put(&d->dropout__last, &d->dropout__plan, (int)d->dropout__plan.units);

@@ -53,6 +53,10 @@ static inline int dropout_parallel_plan_ok(const dropout_plan *plan, size_t n, s
    dropout_plan whole;
    int err;
    if (!plan) return DROPOUT_ERR_NULL_PLAN;
+   /* the library's own check of a plan of dropout draws, in its order: a plan of normals
+      (GAUSSIAN, NOISE) is DROPOUT_ERR_PLAN_UNITS before any count or buffer is looked at */
+   err = dropout_mask(plan, 0, NULL);
+   if (err && err != DROPOUT_ERR_COUNT) return err;
    err = dropout_plan_slice(plan, 0, plan->count, &whole);
    if (err) return err;
    if ((uint64_t)n > (uint64_t)PTRDIFF_MAX / es) return DROPOUT_ERR_SIZE;

@@ -1,6 +1,6 @@
 # The 1.0 interface (dropout.h 0.9.0): the new calls against the 0.1.0 ones, strided views, errors, rules, FPU modes, guards.
 # Oracle: byte equality with the 0.1.0 calls (DROPOUT_V0_API) and with contiguous copies; exhaustive integer-vs-double rules; canaries; compiler exit codes and messages.
-# Needs: $CC; optional g++/clang++ (strict C++ flags), gcc/clang (-ffast-math guards), aarch64-linux-gnu-gcc + qemu-aarch64 (FPCR test).
+# Needs: $CC; optional g++/clang++ (strict C++ flags), gcc/clang (-ffast-math guards), aarch64-linux-gnu-gcc + qemu-aarch64 (FPCR test), clang or gcc with ThreadSanitizer (the shared backward descriptor).
 ABUILD=$BUILD/api
 mkdir -p "$ABUILD"
 
@@ -29,6 +29,33 @@ if command -v clang >/dev/null 2>&1 && printf 'int main(void){return 0;}\n' >"$A
    done
 else
    say "SKIP api sanitizers: clang with the ASan/UBSan runtime not found (apt-get install clang)"
+fi
+
+# one backward descriptor run by two threads at once (docs/API.md "Threads": allowed) under
+# ThreadSanitizer: a run that stores into the shared descriptor is a report, and fails it
+api_tsan=""
+for api_cc in clang gcc; do
+   command -v $api_cc >/dev/null 2>&1 || continue
+   printf 'int main(void){return 0;}\n' >"$ABUILD/tsan.c"
+   if $api_cc -fsanitize=thread -pthread "$ABUILD/tsan.c" -o "$ABUILD/tsan" 2>/dev/null && "$ABUILD/tsan" 2>/dev/null; then
+      api_tsan=$api_cc; break
+   fi
+done
+if [ -n "$api_tsan" ]; then
+   if $api_tsan -std=c99 -O1 -g -fsanitize=thread -pthread $WARN -I. -Itests tests/api/desc_threads.c -o "$ABUILD/desc_threads" \
+         2>"$ABUILD/desc_threads.build.log"; then
+      TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$ABUILD/desc_threads" >"$ABUILD/desc_threads.out" 2>&1
+      api_rc=$?
+      if [ $api_rc -eq 0 ] && grep -q '^PASS' "$ABUILD/desc_threads.out"; then
+         say "$(grep -m1 '^PASS' "$ABUILD/desc_threads.out") (ThreadSanitizer quiet, $api_tsan)"
+      else
+         say "FAIL api threads (ThreadSanitizer, $api_tsan, exit $api_rc): $(grep -m1 -E 'WARNING|^FAIL' "$ABUILD/desc_threads.out" | head -c 300)"
+      fi
+   else
+      say "FAIL build api desc_threads: $(head -c 300 "$ABUILD/desc_threads.build.log" | tr '\n' ' ')"
+   fi
+else
+   say "SKIP api threads: no compiler here runs -fsanitize=thread programs (clang or gcc with libtsan)"
 fi
 
 # the FPCR half of the FPU test, on AArch64 under qemu

@@ -103,6 +103,22 @@ static void fill_inputs(void)
       CHECK(dropout_apply_mask_##T##_mt(&rule, 100, Y[1], NULL, X, 3) == DROPOUT_ERR_NULL_MASK, "NULL mask"); \
       CHECK(dropout_forward_##T##_mt(NULL, &rule, NULL, 100, Y[1], NULL, X, 2) == DROPOUT_ERR_NULL_GEN, "NULL g"); \
       CHECK(!memcmp(Y[1], untouched, sizeof untouched), "an erroring call wrote output");  \
+      {  /* a GAUSSIAN layer's plan (normals): the library refuses it before the count and  \
+            the pointers, and so must the helpers, whatever else is wrong with the call */    \
+         dropout_plan nm;                                                                 \
+         dropout_plan_at_normals(&nm, &rule, dropout_key_make(1, 0), dropout_pos_make(0), 0); \
+         CHECK(dropout_replay_##T##_mt(&nm, 0, Y[1], NULL, X, 2) == DROPOUT_ERR_PLAN_UNITS &&  \
+               dropout_backward_##T##_mt(&nm, 0, Y[1], X, 2) == DROPOUT_ERR_PLAN_UNITS,       \
+               "an empty normals plan: not the library's PLAN_UNITS");                     \
+         dropout_plan_at_normals(&nm, &rule, dropout_key_make(1, 0), dropout_pos_make(0), 100); \
+         CHECK(dropout_replay_##T##_mt(&nm, 64, Y[1], NULL, X, 2) == DROPOUT_ERR_PLAN_UNITS && \
+               dropout_replay_##T##_mt(&nm, 100, NULL, NULL, X, 2) == DROPOUT_ERR_PLAN_UNITS && \
+               dropout_backward_##T##_mt(&nm, 100, Y[1] + 30, Y[1], 3) == DROPOUT_ERR_PLAN_UNITS, \
+               "a normals plan with a wrong count, a NULL y or an overlap: not PLAN_UNITS first"); \
+         CHECK(dropout_replay_##T(&nm, 64, Y[1], NULL, X) == DROPOUT_ERR_PLAN_UNITS,          \
+               "the library's own code for a normals plan is not PLAN_UNITS");             \
+      }                                                                                   \
+      CHECK(!memcmp(Y[1], untouched, sizeof untouched), "a normals plan wrote output");    \
       /* an output partly over its input: refused before any slice writes (a short last  \
          slice alone would pass, and had written) */                                      \
       dropout_plan_at(&plan, &rule, dropout_key_make(1, 0), dropout_pos_make(0), 200);    \
@@ -112,7 +128,7 @@ static void fill_inputs(void)
             dropout_apply_mask_##T##_mt(&rule, 200, Y[1] + 1, mk[1], Y[1], 4) == DROPOUT_ERR_OVERLAP, \
             "an output partly over its input, or the mask inside the output: not refused"); \
       CHECK(!memcmp(Y[1], untouched, sizeof untouched), "an overlapping call wrote output"); \
-      case_end("parallel " NAME ": bad arguments (overlaps too) return the library's codes, nothing written"); \
+      case_end("parallel " NAME ": bad arguments (overlaps, a normals plan too) return the library's codes, nothing written"); \
    } while (0)
 
 int main(void)
