@@ -67,14 +67,16 @@ done
 
 # A snippet's output quoted right after it (a blank line, then lines indented by 4 spaces)
 # must be what it printed, line for line up to spacing; a quoted "..." stands for lines left
-# out. (A quote after some prose, like section 1's, is not checked.)
+# out. So is a quote after one line of prose that ends with a colon (section 1's "It prints
+# (...):"); a quote after a longer paragraph is not checked.
 awk -v dir="$tut_dir" '
    /^<!-- snippet: [a-z0-9_]+ -->$/ { name = $3; next }
    /^```c$/ && name != "" { grab = 1; next }
-   grab && /^```$/ { grab = 0; last = name; state = 1; name = ""; next }
+   grab && /^```$/ { grab = 0; last = name; state = 1; quoted = 0; name = ""; next }
    grab { next }
-   state == 1 && /^$/ { state = 2; next }
-   state == 2 && /^    / { print > (dir "/" last ".quoted"); next }
+   (state == 1 || state == 3) && /^$/ { state = 2; next }
+   state == 2 && /^    / { print > (dir "/" last ".quoted"); quoted = 1; next }
+   state == 2 && !quoted && /^[^ ].*:$/ { state = 3; next }
    { state = 0; name = "" }' docs/TUTORIAL.md
 for q in "$tut_dir"/*.quoted; do
    [ -e "$q" ] || continue
