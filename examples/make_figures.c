@@ -147,7 +147,11 @@ static void check_wiring(void)
    int trial, r, ok1 = 1, ok10 = 1;
    for (trial = 0; trial < 1000; ++trial) {
       uint32_t w[8], c[4], k[2], lib[4];
-      dropout_fill_u32(dropout_key_make(99, 5), dropout_pos_make(8u * (uint64_t)trial), w, 8);
+      int err = dropout_fill_u32(dropout_key_make(99, 5), dropout_pos_make(8u * (uint64_t)trial), w, 8);
+      if (err) {   /* w was not written: no comparison below would mean anything */
+         report(0, "figures: the wiring check's counters and keys (dropout_fill_u32)", dropout_strerror(err));
+         return;
+      }
       c[0] = w[0]; c[1] = w[1]; c[2] = w[2]; c[3] = w[3]; k[0] = w[4]; k[1] = w[5];
       dropout_philox4x32_rounds(1, c, k, lib);
       table_round(c, k);
@@ -311,7 +315,7 @@ static int figure_selftest(const char *dir)
 {
    plot_img im;
    uint32_t *noise;
-   int x, y, err = 0;
+   int x, y, err = 0, rc;
    const size_t npix = 333 * 97;
    im.w = 333; im.h = 97;
    im.rgb = (uint8_t *)malloc(npix * 3);
@@ -326,7 +330,13 @@ static int figure_selftest(const char *dir)
    img_text(&im, 120, 12, "png.h self-test: !\"#$%&'()*+,-./0-9:;<=>?@A-Z[\\]^_`a-z{|}~", 1, 0xffffff, 0);
    img_text(&im, 120, 40, "gjpqy 0.123", 3, 0x000000, 0);
    err |= write_png(dir, "selftest_pattern.png", &im, 1);
-   dropout_fill_u32(dropout_key_make(5, 5), dropout_pos_make(0), noise, npix);
+   rc = dropout_fill_u32(dropout_key_make(5, 5), dropout_pos_make(0), noise, npix);
+   if (rc) {   /* noise was not written: the picture would be malloc's leftovers */
+      printf("FAIL figures: dropout_fill_u32: %s\n", dropout_strerror(rc));
+      free(im.rgb);
+      free(noise);
+      return -1;
+   }
    memcpy(im.rgb, noise, npix * 3);
    err |= write_png(dir, "selftest_noise.png", &im, 1);
    /* the top half's random rows again below: matches 30050 bytes back, near the 32 KiB

@@ -72,9 +72,10 @@ static inline int slice(int n, int part, int parts) { return (int)((long long)n 
    ------------------------------------------------------------------------------------ */
 
 /* d = n points (xbuf (n, IN), ybuf (n)); point i uses the 5 uniforms at stream positions
-   first_word + 5i .. first_word + 5i + 4 of (data_seed, STREAM_DATA). */
-static inline void make_spirals(Dataset *d, float *xbuf, int *ybuf, int n, float noise,
-                                uint64_t data_seed, uint64_t first_word)
+   first_word + 5i .. first_word + 5i + 4 of (data_seed, STREAM_DATA). Returns dropout.h's
+   code: not 0 (positions past the stream's end) leaves d unusable. */
+static inline int make_spirals(Dataset *d, float *xbuf, int *ybuf, int n, float noise,
+                               uint64_t data_seed, uint64_t first_word)
 {
    int i;
    d->n = n;
@@ -82,8 +83,9 @@ static inline void make_spirals(Dataset *d, float *xbuf, int *ybuf, int n, float
    d->y = ybuf;
    for (i = 0; i < n; ++i) {
       float u[5], t, angle, radius, nx, ny;
-      dropout_fill_uniform_f32(dropout_key_make(data_seed, STREAM_DATA),
-                               dropout_pos_make(first_word + 5u * (uint64_t)i), u, 5);
+      int err = dropout_fill_uniform_f32(dropout_key_make(data_seed, STREAM_DATA),
+                                         dropout_pos_make(first_word + 5u * (uint64_t)i), u, 5);
+      if (err) return err;   /* u was not written: no point from it */
       ybuf[i] = i & 1;
       t = add_rn(0.1f, mul_rn(0.9f, u[0]));               /* distance along the arm */
       angle = add_rn(mul_rn(t, 9.42477796f), ybuf[i] ? 3.14159274f : 0.0f);   /* 1.5 turns */
@@ -94,6 +96,7 @@ static inline void make_spirals(Dataset *d, float *xbuf, int *ybuf, int n, float
       xbuf[2 * i + 0] = add_rn(mul_rn(radius, cos_rn(angle)), nx);
       xbuf[2 * i + 1] = add_rn(mul_rn(radius, sin_rn(angle)), ny);
    }
+   return DROPOUT_OK;
 }
 
 /* perm (n) = a permutation of 0..n-1 for this epoch: Fisher-Yates driven by the seed's
@@ -252,8 +255,9 @@ static inline Tensors tensors_view(float *flat, int H)
    return t;
 }
 
-/* flat (param_count(H)): weights uniform in +-sqrt(3/fan_in) (He-like), biases 0. */
-static inline void init_params(float *flat, int H, uint64_t seed)
+/* flat (param_count(H)): weights uniform in +-sqrt(3/fan_in) (He-like), biases 0. Returns
+   dropout.h's code: not 0 leaves the weights unusable. */
+static inline int init_params(float *flat, int H, uint64_t seed)
 {
    Tensors t = tensors_view(flat, H);
    struct { float *w; int fan_in, n; } layer[3];
@@ -266,12 +270,14 @@ static inline void init_params(float *flat, int H, uint64_t seed)
    for (k = 0; k < np; ++k) flat[k] = 0.0f;
    for (l = 0; l < 3; ++l) {
       float a = div_rn(1.7320508f, sqrt_rn((float)layer[l].fan_in));   /* sqrt(3/fan_in) */
-      dropout_fill_uniform_f32(dropout_key_make(seed, STREAM_INIT), dropout_pos_make(word),
-                               layer[l].w, (size_t)layer[l].n);
+      int err = dropout_fill_uniform_f32(dropout_key_make(seed, STREAM_INIT), dropout_pos_make(word),
+                                         layer[l].w, (size_t)layer[l].n);
+      if (err) return err;   /* the layer's weights were not written */
       word += (uint64_t)layer[l].n;
       for (i = 0; i < layer[l].n; ++i)
          layer[l].w[i] = mul_rn(a, sub_rn(mul_rn(2.0f, layer[l].w[i]), 1.0f));
    }
+   return DROPOUT_OK;
 }
 
 /* FNV-1a over the bytes of the parameters: one number that names the exact weights. */

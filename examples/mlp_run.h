@@ -120,7 +120,8 @@ static inline void *train_worker(void *arg)
    dropout_gen gen;
    float *logits_all = NULL;
    int epoch, step = 0;
-   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
+   /* refused only for a NULL g, so never here; looked at all the same (a refusal fails the run) */
+   if (dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT))) r->failed = 1;
    if (tid == 0) {
       int most = r->train->n > r->test->n ? r->train->n : r->test->n;
       logits_all = (float *)malloc((size_t)(most * CLASSES) * sizeof(float));
@@ -216,7 +217,8 @@ static inline void run_init(Run *r, const Config *c, const Dataset *train, const
    r->curve.test_loss = r->curve.epoch + 3 * (E + 1);
    r->curve.train_acc = r->curve.epoch + 4 * (E + 1);
    r->curve.test_acc = r->curve.epoch + 5 * (E + 1);
-   init_params(r->params, c->hidden, c->seed);
+   err = init_params(r->params, c->hidden, c->seed);
+   if (err) { fprintf(stderr, "initial weights: %s\n", dropout_strerror(err)); exit(2); }
    err = mlp_dropout_rules(r->rule, c);
    if (err) { fprintf(stderr, "dropout p = %g, %d-bit draws: %s\n", c->p, c->bits, dropout_strerror(err)); exit(2); }
 }

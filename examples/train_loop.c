@@ -53,34 +53,37 @@ static dropout_rule rule1, rule2;
 static float x_train[N_TRAIN][IN], y_train[N_TRAIN], x_test[N_TEST][IN], y_test[N_TEST];
 
 /* The data: x uniform in [-1, 1)^4, y = x0 x1 + x2 / 2 - x3 (uniforms from dropout.h's raw
-   stream, stream 9 of seed 2024, so no other generator is needed). */
-static void make_data(void)
+   stream, stream 9 of seed 2024, so no other generator is needed). Returns dropout.h's code. */
+static int make_data(void)
 {
    float u[IN];
-   int i, k;
+   int i, k, err;
    for (i = 0; i < N_TRAIN + N_TEST; ++i) {
       float *x = i < N_TRAIN ? x_train[i] : x_test[i - N_TRAIN];
       float *y = i < N_TRAIN ? &y_train[i] : &y_test[i - N_TRAIN];
-      dropout_fill_uniform_f32(dropout_key_make(2024, 9), dropout_pos_make((uint64_t)i * IN), u, IN);
+      if ((err = dropout_fill_uniform_f32(dropout_key_make(2024, 9), dropout_pos_make((uint64_t)i * IN), u, IN)))
+         return err;   /* u was not written */
       for (k = 0; k < IN; ++k) x[k] = 2.0f * u[k] - 1.0f;
       *y = x[0] * x[1] + 0.5f * x[2] - x[3];
    }
+   return 0;
 }
 
-static void init(State *s, uint64_t seed)
+/* returns dropout.h's code: not 0 leaves s unusable */
+static int init(State *s, uint64_t seed)
 {
    float u[H * H];
-   int i;
+   int i, err;
    memset(s, 0, sizeof *s);
    /* initial weights from another stream of the same seed: uniform in +-sqrt(3/fan_in) */
    const dropout_key init_key = dropout_key_make(seed, 1);
-   dropout_fill_uniform_f32(init_key, dropout_pos_make(0), u, IN * H);
+   if ((err = dropout_fill_uniform_f32(init_key, dropout_pos_make(0), u, IN * H))) return err;
    for (i = 0; i < IN * H; ++i) s->m.w1[i] = (2.0f * u[i] - 1.0f) * 0.8660254f;
-   dropout_fill_uniform_f32(init_key, dropout_pos_make(IN * H), u, H * H);
+   if ((err = dropout_fill_uniform_f32(init_key, dropout_pos_make(IN * H), u, H * H))) return err;
    for (i = 0; i < H * H; ++i) s->m.w2[i] = (2.0f * u[i] - 1.0f) * 0.30618622f;
-   dropout_fill_uniform_f32(init_key, dropout_pos_make(IN * H + H * H), u, H);
+   if ((err = dropout_fill_uniform_f32(init_key, dropout_pos_make(IN * H + H * H), u, H))) return err;
    for (i = 0; i < H; ++i) s->m.w3[i] = (2.0f * u[i] - 1.0f) * 0.30618622f;
-   dropout_gen_init(&s->gen, dropout_key_make(seed, 0));   /* DROPOUT 1: stream 0 of the seed is dropout's */
+   return dropout_gen_init(&s->gen, dropout_key_make(seed, 0));   /* DROPOUT 1: stream 0 of the seed is dropout's */
 }
 
 /* out (rows, OC) = relu?(in (rows, C) @ w (C, OC) + b) */
@@ -231,6 +234,14 @@ static int load(const char *path, State *s)
    return ok && dropout_gen_resume(&s->gen, key, next, (dropout_units)units) == DROPOUT_OK ? 0 : -1;
 }
 
+/* A refused call writes nothing: going on would train on zeros or an unmade generator.
+   So each code is looked at; this says which call failed and why. */
+static int failed(const char *what, int err)
+{
+   if (err) printf("FAIL train_loop: %s: %s\n", what, dropout_strerror(err));
+   return err != 0;
+}
+
 static uint64_t fnv1a(const void *p, size_t n)   /* one number that names the exact weights */
 {
    const unsigned char *b = (const unsigned char *)p;
@@ -249,7 +260,7 @@ int main(int argc, char **argv)
       else if (!strcmp(argv[i], "--ckpt") && i + 1 < argc) ckpt = argv[++i];
       else { fprintf(stderr, "usage: %s [--check] [--ckpt PATH]\n", argv[0]); return 2; }
    }
-   make_data();
+   if (failed("the data", make_data())) return 1;
    /* DROPOUT 1: the rules; a p that 16-bit draws cannot realise would be refused here */
    if (dropout_rule_init(&rule1, P_DROP, BITS) || dropout_rule_init(&rule2, P_DROP, BITS)) {
       printf("FAIL train_loop: p = %g is refused with %d-bit draws\n", P_DROP, (int)BITS);
@@ -257,7 +268,7 @@ int main(int argc, char **argv)
    }
 
    /* 1. the unbroken run */
-   init(&whole, 7);
+   if (failed("init", init(&whole, 7))) return 1;
    printf("held-out mean squared error (no dropout at evaluation), dropout p = %.1f:\n", P_DROP);
    printf("  step %4ld: %.4f\n", whole.step, (double)test_loss(&whole.m));
    while (whole.step < STEPS) {
@@ -273,7 +284,7 @@ int main(int argc, char **argv)
    }
 
    /* 2. the same run, stopped half way, saved, forgotten, and resumed from the file */
-   init(&part, 7);
+   if (failed("init", init(&part, 7))) return 1;
    if (train_to(&part, STEPS / 2)) return 1;
    if (save(ckpt, &part)) { printf("FAIL train_loop: cannot write %s\n", ckpt); return 1; }
    memset(&part, 0xff, sizeof part);   /* nothing of the first half survives in memory */
@@ -283,7 +294,7 @@ int main(int argc, char **argv)
    /* 3. the classic mistake: weights restored, generator made afresh (position 0), so the
       second half replays the first half's masks */
    if (load(ckpt, &forgot)) return 1;
-   dropout_gen_init(&forgot.gen, dropout_key_make(7, 0));
+   if (failed("dropout_gen_init", dropout_gen_init(&forgot.gen, dropout_key_make(7, 0)))) return 1;
    if (train_to(&forgot, STEPS)) return 1;
 
    same = !memcmp(&whole.m, &resumed.m, sizeof whole.m) && whole.gen.next == resumed.gen.next;

@@ -358,7 +358,7 @@ int main(int argc, char **argv)
    Options o;
    Dataset train, test;
    float *xbuf;
-   int *ybuf, i, all_ok = 1;
+   int *ybuf, i, all_ok = 1, rc;
    Run plain, drop, again, threaded, other;
    double t0 = now_seconds();
    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -393,8 +393,9 @@ int main(int argc, char **argv)
    ybuf = (int *)malloc((size_t)(o.n_train + o.n_test) * sizeof(int));
    if (!xbuf || !ybuf) return 1;
    /* the data has its own seed: every run below sees the same points */
-   make_spirals(&train, xbuf, ybuf, o.n_train, o.noise, 42, 0);
-   make_spirals(&test, xbuf + o.n_train * IN, ybuf + o.n_train, o.n_test, o.noise, 42, 1u << 20);
+   rc = make_spirals(&train, xbuf, ybuf, o.n_train, o.noise, 42, 0);
+   if (!rc) rc = make_spirals(&test, xbuf + o.n_train * IN, ybuf + o.n_train, o.n_test, o.noise, 42, 1u << 20);
+   if (rc) { fprintf(stderr, "the data: %s\n", dropout_strerror(rc)); return 1; }
    printf("two noisy spirals: %d training points, %d held-out points\n", o.n_train, o.n_test);
    if (o.cfg.print_every)
       printf("each epoch line: batch loss = the mean loss of the epoch's minibatches as they were\n"

@@ -147,7 +147,7 @@ static void train_gpu(const Config *c, const Dataset *train, const float *init, 
    int epoch, at, step = 0;
    Tensors Pt, G;
    size_t fb = sizeof(float);
-   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
+   DROPOUT_CHECK(dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT)));
    CUDA_CHECK(cudaMalloc((void **)&d_params, (size_t)P * fb));
    CUDA_CHECK(cudaMalloc((void **)&d_grads, (size_t)P * fb));
    CUDA_CHECK(cudaMalloc((void **)&d_m, (size_t)P * fb));
@@ -234,8 +234,8 @@ int main(int argc, char **argv)
    c.hidden = 64; c.batch = 25; c.epochs = 300; c.threads = 1; c.eval_every = 1000000;
    c.print_every = 0; c.p = 0.3; c.bits = 16; c.seed = 1; c.lr = 0.01f;
    if (argc == 3 && !strcmp(argv[1], "--epochs")) c.epochs = atoi(argv[2]);
-   make_spirals(&train, xbuf, ybuf, 200, 0.3f, 42, 0);
-   make_spirals(&test, xbuf + 2 * 200, ybuf + 200, 200, 0.3f, 42, 1u << 20);
+   DROPOUT_CHECK(make_spirals(&train, xbuf, ybuf, 200, 0.3f, 42, 0));
+   DROPOUT_CHECK(make_spirals(&test, xbuf + 2 * 200, ybuf + 200, 200, 0.3f, 42, 1u << 20));
 
    run_init(&start, &c, &train, &test);   /* initial weights, untouched */
    run_init(&cpu, &c, &train, &test);

@@ -88,8 +88,8 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
    dropout_gen gen;
    Timing tm = {0.0, 0.0};
    double t0 = now_seconds();
-   int epoch, step = 0;
-   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
+   int epoch, step = 0, err = dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
+   if (err) die(rk, dropout_strerror(err));
    if (!blocks || !counts) die(rk, "out of memory");
    /* MPI counts and displacements are ints: the gather below counts floats, up to all the
       blocks' partials of a batch */
@@ -227,7 +227,7 @@ int main(int argc, char **argv)
    Ranks rk = {0, 1, 0};
    Dataset train, test;
    float xbuf[(200 + 1000) * IN], *logits;
-   int ybuf[200 + 1000], q;
+   int ybuf[200 + 1000], q, err;
    Run r;
    Timing tm;
    uint64_t h;
@@ -255,8 +255,9 @@ int main(int argc, char **argv)
    if (!o.serial) { fprintf(stderr, "built without MPI (-DTRAIN_MLP_NO_MPI): use --serial\n"); return 2; }
 #endif
    /* the data of `make demo`: every rank generates all of it, from its own seed */
-   make_spirals(&train, xbuf, ybuf, 200, 0.3f, 42, 0);
-   make_spirals(&test, xbuf + 200 * IN, ybuf + 200, 1000, 0.3f, 42, 1u << 20);
+   err = make_spirals(&train, xbuf, ybuf, 200, 0.3f, 42, 0);
+   if (!err) err = make_spirals(&test, xbuf + 200 * IN, ybuf + 200, 1000, 0.3f, 42, 1u << 20);
+   if (err) die(&rk, dropout_strerror(err));
    run_init(&r, &o.cfg, &train, &test);
    tm = train_data_parallel(&r, &o, &rk);
    h = hash_params(r.params, r.n_params);

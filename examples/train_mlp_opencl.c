@@ -92,8 +92,8 @@ static void train_opencl(Device *dev, Run *r)
    const Config *c = &r->cfg;
    const int H = c->hidden, n = r->train->n;
    dropout_gen gen;
-   int epoch, step = 0;
-   dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
+   int epoch, step = 0, rc = dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT));
+   if (rc) { printf("FAIL train_mlp_opencl: dropout_gen_init: %s\n", dropout_strerror(rc)); exit(1); }
    for (epoch = 0; epoch < c->epochs; ++epoch) {
       int at;
       shuffle(r->perm, n, c->seed, epoch);
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
    Dataset train, test;
    Run cpu, gpu;
    float xbuf[2 * 2 * 200];
-   int ybuf[2 * 200], ok;
+   int ybuf[2 * 200], ok, rc;
    Device dev;
    cl_int err;
    uint64_t hc, hg;
@@ -149,8 +149,9 @@ int main(int argc, char **argv)
    c.hidden = 64; c.batch = 25; c.epochs = 300; c.threads = 1; c.eval_every = 1000000;
    c.print_every = 0; c.p = 0.3; c.bits = 16; c.seed = 1; c.lr = 0.01f;
    if (argc == 3 && !strcmp(argv[1], "--epochs")) c.epochs = atoi(argv[2]);
-   make_spirals(&train, xbuf, ybuf, 200, 0.3f, 42, 0);
-   make_spirals(&test, xbuf + 2 * 200, ybuf + 200, 200, 0.3f, 42, 1u << 20);
+   rc = make_spirals(&train, xbuf, ybuf, 200, 0.3f, 42, 0);
+   if (!rc) rc = make_spirals(&test, xbuf + 2 * 200, ybuf + 200, 200, 0.3f, 42, 1u << 20);
+   if (rc) { printf("FAIL train_mlp_opencl: the data: %s\n", dropout_strerror(rc)); return 1; }
 
    run_init(&cpu, &c, &train, &test);
    run_init(&gpu, &c, &train, &test);   /* the same initial weights */
