@@ -429,7 +429,9 @@ extern "C" {
    X(DROPOUT_ERR_STRIDES_STALE, -50,   /* d's strides were set for an earlier shape, which a later set_shape reset */ \
      "strides / position strides: set for an earlier shape of d, and dropout_desc_set_shape reset them to the default (a view reshaped for a smaller batch would run contiguous, writing elements outside it); d runs once each the op uses is set again for this shape: dropout_desc_set_strides(d, which, strides) / dropout_desc_set_position_strides(d, strides), or NULL for the default on purpose") \
    X(DROPOUT_ERR_MASK_BYTES, -51,      /* a mask with position strides spanning more positions than elements, its size not stated; or a size below what the op reads or writes */ \
-     "mask: with position strides a mask holds one bit a position of the whole span (dropout_desc_positions), more than one an element, so d needs its size first: dropout_desc_set_mask_bytes(d, bytes); or the size stated is below the span's (positions + 7) / 8 bytes")
+     "mask: with position strides a mask holds one bit a position of the whole span (dropout_desc_positions), more than one an element, so d needs its size first: dropout_desc_set_mask_bytes(d, bytes); or the size stated is below the span's (positions + 7) / 8 bytes") \
+   X(DROPOUT_ERR_ALIGN, -52,           /* dropout_cuda.cuh: a tensor's pointer not aligned to its element type */ \
+     "out / in / bias / residual (a GPU call's): a pointer not aligned to its element type (a float * 2 bytes into a buffer); a GPU's load of it faults and ends the CUDA context (cudaErrorMisalignedAddress), so nothing is launched: cudaMalloc's buffers and whole-element offsets into them are aligned")
 
 #define DROPOUT__ERROR_ENUM(name, value, message) name = value,
 enum {

@@ -32,9 +32,10 @@
       same codes) before launching, and return DROPOUT_ERR_CUDA_BASE - (int)cudaError_t
       when a launch fails (cudaGetLastError right after it). They do not synchronise:
       data errors cannot happen after the checks, so there is nothing to wait for.
-      Pointers are device pointers aligned to their element type. Any other alignment and
-      any position (also a block start mid-Philox-block) give the same result; 16-byte
-      aligned buffers move as 16-byte vectors (see DROPOUT_CUDA_WARP).
+      Pointers are device pointers aligned to their element type (one that is not is
+      refused, DROPOUT_ERR_ALIGN: its load would end the CUDA context). Beyond that, any
+      alignment and any position (also a block start mid-Philox-block) give the same
+      result; 16-byte aligned buffers move as 16-byte vectors (see DROPOUT_CUDA_WARP).
 
       f16 and bf16 are __half and __nv_bfloat16 in the interface and handled as their
       uint16_t bit patterns. On sm_80 and later two halves at a time go through the
@@ -86,10 +87,10 @@
       that would reach 2^64 at 2^64 - 1 rather than wrap to step 0's masks.
       A step's forward (dropout_cuda_forward_*, _bias_dropout_add_* with a generator) on
       a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
-      once, at capture. A run with the plan's own coordinates (dropout_cuda_run without
-      device coordinates, dropout_cuda_replay_*) captured into a graph draws those
-      positions at every replay of the graph, unchecked (no host code runs then): a
-      forward's graph takes device coordinates.
+      once, at capture. So is dropout_cuda_run of an op that draws a step's mask with the
+      plan's own coordinates (no device coordinates): every replay would draw them again.
+      The replay calls (dropout_cuda_replay_*, _mask) and the backward ops are accepted
+      and, as they say, read the same positions at every replay of the graph.
 
    BUILD FLAGS
       Any: --use_fast_math, -ftz=true, -prec-div=false, -prec-sqrt=false and -fmad change
@@ -1336,12 +1337,28 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
 }
 
 /* The launches of a lowered job (dropout_cuda__prepare decides them). */
+/* Whether every tensor pointer of j is aligned to its element type: a misaligned load on
+   the GPU is a sticky error that ends the CUDA context (the CPU's loads do not fault), so it
+   is refused before anything is launched, as misaligned device coordinates are. */
+static int dropout_cuda__aligned(const void *out, const void *in, const void *bias, const void *residual, size_t es)
+{
+   return (((uintptr_t)out | (uintptr_t)in | (uintptr_t)bias | (uintptr_t)residual) & (uintptr_t)(es - 1u)) == 0;
+}
+
+static int dropout_cuda__job_aligned(const dropout_job *j)
+{
+   return dropout_cuda__aligned(j->out, j->in, j->bias, j->residual, dropout__esize[(int)j->dtype - 1])
+             ? DROPOUT_OK : DROPOUT_ERR_ALIGN;
+}
+
 static int dropout_cuda__execute_job(const dropout_job *j, cudaStream_t cs)
 {
    dropout_cuda__sargs s;
    dropout_cuda__args m;
    int op = dropout_cuda__op_of(j->op), dtype = dropout_cuda__dtype_of(j->dtype);
-   int err, fast = dropout_cuda__prepare(j, &s, &m);
+   int err = dropout_cuda__job_aligned(j), fast;
+   if (err) return err;
+   fast = dropout_cuda__prepare(j, &s, &m);
    s.a.warp = m.warp = (DROPOUT_CUDA_WARP) != 0;
    if (fast) return dropout_cuda__launch(&s.a, op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : dtype, op, 0, 0, cs);
    if (m.mask_out) {
@@ -1360,6 +1377,7 @@ static int dropout_cuda__fill(int op, void *out, size_t n, uint64_t seed, uint64
       the output, the range */
    if ((uint64_t)n > (uint64_t)PTRDIFF_MAX / (op == DROPOUT_CUDA__FILL_UF64 ? 8u : 4u)) return DROPOUT_ERR_SIZE;
    if (n > 0 && !out) return DROPOUT_ERR_NULL_OUTPUT;
+   if (n > 0 && !dropout_cuda__aligned(out, NULL, NULL, NULL, op == DROPOUT_CUDA__FILL_UF64 ? 8u : 4u)) return DROPOUT_ERR_ALIGN;
    if (n > 0 && (uint64_t)(n - 1) > UINT64_MAX - first) return DROPOUT_ERR_RANGE;
    if (op == DROPOUT_CUDA__FILL_UF64 && n > 0 && first + (uint64_t)(n - 1) > (UINT64_MAX >> 1))
       return DROPOUT_ERR_RANGE;
@@ -1424,6 +1442,7 @@ static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g
    dropout_job j;
    int err = dropout__step_plan(g, rule, n, &p);
    if (!err) err = dropout_cuda__short_job(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, &j);
+   if (!err) err = dropout_cuda__job_aligned(&j);   /* the arguments' checks, then the stream's */
    if (!err) err = dropout_cuda__not_capturing(cs);
    if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
@@ -1460,6 +1479,11 @@ DROPOUT_CUDADEF int dropout_cuda_run(dropout_desc *d, const dropout_tensors *t, 
 {
    dropout_job j;
    int err = dropout_lower(d, t, &j);
+   if (!err) err = dropout_cuda__job_aligned(&j);
+   /* a step's mask from the plan's own coordinates, captured into a CUDA graph, would be
+      drawn again at every replay: last step's mask, with no error (the descriptor's rule is
+      one draw a plan). Device coordinates are the graph's way (dropout_desc_set_device_coords) */
+   if (!err && dropout__op_of(j.op).step && !j.dev_pos) err = dropout_cuda__not_capturing(cs);
    if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
    (void)dropout_desc_ran(d);   /* launched: a step's mask is drawn (as dropout_run) */

@@ -261,33 +261,56 @@ static dropout_cuda_philox_state dropout_cuda_v0__by_value(uint64_t seed, uint64
    return st;
 }
 
-/* A descriptor of op on the plan, run with st's device coordinates where it has them. */
+/* Whether cs is being captured into a CUDA graph (0 when the query fails: the run that
+   follows reports that error; an error someone else left pending is left for them). */
+static int dropout_cuda_v0__capturing(cudaStream_t cs)
+{
+   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+   if (dropout_cuda_v0__pending() != DROPOUT_OK) return 0;
+   if (cudaStreamIsCapturing(cs, &capture) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+   }
+   return capture != cudaStreamCaptureStatusNone;
+}
+
+/* A descriptor of op on the plan, run with st's device coordinates where it has them.
+   0.1.0's by-value calls captured into a CUDA graph drew their coordinates again at every
+   replay, by design (the _state calls are the graph's way); dropout_cuda_run refuses a
+   plan's own coordinates under capture (DROPOUT_ERR_CAPTURE: for 1.0 code that is last
+   step's mask again), so there they travel as device coordinates holding the same values. */
 static int dropout_cuda_v0__run_state(dropout_desc *d, const dropout_tensors *t, uint64_t n,
                                       dropout_cuda_philox_state st, cudaStream_t cs)
 {
    uint64_t *slot = NULL;
    int err;
-   if (st.seed_ptr || st.offset_ptr) {
+   if (st.seed_ptr || st.offset_ptr || dropout_cuda_v0__capturing(cs)) {
       const uint64_t *dev_seed = st.seed_ptr, *dev_pos = st.offset_ptr;
-      if (!dev_seed || !dev_pos) {   /* 1.0 reads both from device memory: give it the other */
+      if (!dev_seed || !dev_pos) {   /* 1.0 reads both from device memory: give it the others */
          cudaError_t e;
          /* a by-value offset becomes a device position, which never hands out 2^64 - 1 */
          if (!dev_pos && n > UINT64_MAX - st.offset) return dropout_v0__code(DROPOUT_ERR_RANGE);
          /* someone else's pending error first (left for them), then this call's own
-            allocation and launch, whose errors are returned and not left pending */
+            allocation and launches, whose errors are returned and not left pending */
          if ((err = dropout_cuda_v0__pending()) != DROPOUT_OK) return err;
-         e = cudaMallocAsync((void **)&slot, sizeof *slot, cs);
+         e = cudaMallocAsync((void **)&slot, 2 * sizeof *slot, cs);   /* [0] seed, [1] position */
          if (e != cudaSuccess) {
             (void)cudaGetLastError();
             return DROPOUT_ERR_CUDA_BASE - (int)e;
          }
-         dropout_cuda_v0__put_kernel<<<1, 1, 0, cs>>>(slot, dev_seed ? st.offset : st.seed);
-         if ((err = dropout_cuda_v0__launched()) != DROPOUT_OK) {
+         if (!dev_seed) dropout_cuda_v0__put_kernel<<<1, 1, 0, cs>>>(slot, st.seed);
+         err = dropout_cuda_v0__launched();
+         if (!err && !dev_pos) {
+            dropout_cuda_v0__put_kernel<<<1, 1, 0, cs>>>(slot + 1, st.offset);
+            err = dropout_cuda_v0__launched();
+         }
+         if (err) {
             (void)cudaFreeAsync(slot, cs);
             (void)cudaGetLastError();
             return err;
          }
-         if (!dev_seed) dev_seed = slot; else dev_pos = slot;
+         if (!dev_seed) dev_seed = slot;
+         if (!dev_pos) dev_pos = slot + 1;
       }
       err = dropout_desc_set_device_coords(d, dev_seed, dev_pos);
       if (!err) err = dropout_cuda_run(d, t, cs);
@@ -434,7 +457,7 @@ static int dropout_cuda_v0__bcast(dropout_dtype dt, dropout_op op, void *y, uint
    if (!err) err = dropout_desc_set_broadcast(&d, shape->broadcast);
    if (err) return dropout_v0__code(err);
    t.out = y; t.mask = mask; t.in = x; t.bias = NULL; t.residual = NULL;
-   return dropout_v0__code(dropout_cuda_run(&d, &t, cs));
+   return dropout_cuda_v0__run_state(&d, &t, (uint64_t)np, dropout_cuda_v0__by_value(seed, offset), cs);
 }
 
 /* Gaussian dropout (param p) and noise (param sigma): param, range, pointers */
@@ -467,7 +490,7 @@ static int dropout_cuda_v0__normal(dropout_dtype dt, dropout_op op, void *y, con
    if (!err && op == DROPOUT_OP_NOISE) err = dropout_desc_set_sigma(&d, param);
    if (err) return dropout_v0__code(err);
    t.out = y; t.mask = NULL; t.in = x; t.bias = NULL; t.residual = NULL;
-   return dropout_v0__code(dropout_cuda_run(&d, &t, cs));
+   return dropout_cuda_v0__run_state(&d, &t, (uint64_t)n, dropout_cuda_v0__by_value(seed, offset), cs);
 }
 
 extern "C" {

@@ -287,6 +287,25 @@ static void test_launchers(void)
       CU(cudaStreamEndCapture(cs, &graph));
       if (ok && (rc != DROPOUT_ERR_CAPTURE || g.next != 0)) { ok = 0; snprintf(why, sizeof why, "a step under capture: %d, g at %llu", rc, (unsigned long long)g.next); }
       cudaGraphDestroy(graph);
+      {   /* the descriptor's forward with the plan's own coordinates under capture: every
+             replay would draw them again, so refused (0.9.0 launched it), the plan not
+             spent; its backward, which reads the plan as often as it runs, is captured */
+         dropout_desc f;
+         dropout_tensors tf = {};
+         int rb;
+         tf.out = dy; tf.in = dx;
+         dropout_desc_init(&f, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+         CU(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+         rc = dropout_cuda_run(&f, &tf, cs);
+         rb = dropout_desc_set_op(&f, DROPOUT_OP_BACKWARD);
+         if (!rb) rb = dropout_cuda_run(&f, &tf, cs);
+         CU(cudaStreamEndCapture(cs, &graph));
+         cudaGraphDestroy(graph);
+         if (ok && (rc != DROPOUT_ERR_CAPTURE || rb != 0)) { ok = 0; snprintf(why, sizeof why, "dropout_cuda_run under capture: forward %d, backward %d", rc, rb); }
+         rc = dropout_desc_set_op(&f, DROPOUT_OP_FORWARD);
+         if (!rc) rc = dropout_cuda_run(&f, &tf, cs);   /* outside capture: the plan is still unspent */
+         if (ok && rc != 0) { ok = 0; snprintf(why, sizeof why, "the forward refused under capture, run after it: %d", rc); }
+      }
       /* a descriptor's forward: its plan draws once (then PLAN_RAN), as on the CPU */
       dropout_desc d, copy;
       dropout_tensors t = {};
@@ -308,7 +327,7 @@ static void test_launchers(void)
       rc = dropout_cuda__launch(&a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 1, 2048, 0);
       if (rc > DROPOUT_ERR_CUDA_BASE) { ok = 0; snprintf(why, sizeof why, "bad launch returned %d", rc); }
    }
-   report("launchers check before launching (dropout.h's codes); a step from a generator == the replay of its plan, refused under graph capture; a descriptor's forward draws its plan once; CUDA errors map to codes", ok, why);
+   report("launchers check before launching (dropout.h's codes); a step from a generator == the replay of its plan, refused under graph capture (and a descriptor's forward without device coordinates); a descriptor's forward draws its plan once; CUDA errors map to codes", ok, why);
    cudaFree(dx); cudaFree(dy);
 }
 

@@ -265,10 +265,40 @@ static void test_refusals(void)
       if (!rc) rc = dropout_cuda_run(&copy, &t, 0);
       CHECK(rc == DROPOUT_ERR_DESC_MOVED, "cuda_run of a copied forward descriptor: %d", rc);
    }
+   {  /* a tensor pointer off its element's alignment: a GPU's load of it faults and ends the
+         CUDA context (0.9.0 launched it), so it is refused before anything is launched */
+      float *off2 = (float *)(uintptr_t)((1u << 20) + 2);   /* 2 bytes into a float (apart from fake) */
+      double *off4 = (double *)(uintptr_t)((1u << 21) + 4);   /* 4 bytes into a double */
+      dropout_plan p1;
+      dropout_gen g;
+      dropout_desc d;
+      dropout_tensors t;
+      dropout_gen_init(&g, key);
+      CHECK(dropout_plan_at(&p1, &r, key, dropout_pos_make(0), 256) == DROPOUT_OK, "a plan of 256");
+      rc = dropout_cuda_replay_f32(&p1, 256, off2, NULL, fake, 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN, "replay_f32 into a y 2 bytes off: %d", rc);
+      rc = dropout_cuda_backward_f32(&p1, 256, fake, off2, 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN, "backward_f32 from a dy 2 bytes off: %d", rc);
+      rc = dropout_cuda_forward_f64(&g, &r, NULL, 256, off4, NULL, (const double *)fake, 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN && g.next == 0, "forward_f64 into a y 4 bytes off: %d, g at %llu", rc, (unsigned long long)g.next);
+      rc = dropout_cuda_replay_f16(&p1, 256, (__half *)fake, NULL, (const __half *)(uintptr_t)((1u << 22) + 1), 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN, "replay_f16 from an x 1 byte off: %d", rc);
+      rc = dropout_cuda_bias_dropout_add_replay_f32(&p1, 256, 64, fake, NULL, fake, off2, fake, 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN, "bias_dropout_add_replay with a bias 2 bytes off: %d", rc);
+      rc = dropout_cuda_fill_u32(key, dropout_pos_make(0), (uint32_t *)(uintptr_t)((1u << 20) + 2), 16, 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN, "fill_u32 into words 2 bytes off: %d", rc);
+      rc = dropout_cuda_fill_uniform_f64(key, dropout_pos_make(0), off4, 16, 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN, "fill_uniform_f64 into doubles 4 bytes off: %d", rc);
+      memset(&t, 0, sizeof t);
+      t.out = fake; t.in = off2;
+      rc = dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &p1);
+      if (!rc) rc = dropout_cuda_run(&d, &t, 0);
+      CHECK(rc == DROPOUT_ERR_ALIGN, "cuda_run of a forward from an x 2 bytes off: %d", rc);
+   }
    rc = dropout_cuda_advance(pos, pos, 1, 0);
    CHECK(rc == DROPOUT_ERR_OVERLAP, "advance with dev_saved == dev_pos: %d", rc);
    CHECK(strstr(dropout_cuda_strerror(-2003), "OpenCL") != NULL, "dropout_cuda_strerror(-2003): %s", dropout_cuda_strerror(-2003));
-   case_end("cuda refusals before any launch: fills whose bytes wrap, a count no buffer holds or not the plan's, a copied generator, a copied descriptor's forward, NULLs in the CPU's order (g not moved), advance onto itself");
+   case_end("cuda refusals before any launch: fills whose bytes wrap, a count no buffer holds or not the plan's, a copied generator, a copied descriptor's forward, NULLs in the CPU's order (g not moved), tensors off their element's alignment, advance onto itself");
 }
 
 int main(int argc, char **argv)
