@@ -55,21 +55,22 @@ TW_EXPORT("tw_init") int tw_init(int which, double p, int bits, uint64_t seed)
    int err;
    if (which < 0 || which > 1) return DROPOUT_ERR_ARG;
    /* the data has its own seed: both runs see the same points (as in the demo) */
-   make_spirals(&tw_train, tw_x, tw_y, TW_TRAIN, 0.3f, 42, 0);
-   make_spirals(&tw_test, tw_x + TW_TRAIN * IN, tw_y + TW_TRAIN, TW_TEST, 0.3f, 42, 1u << 20);
+   err = make_spirals(&tw_train, tw_x, tw_y, TW_TRAIN, 0.3f, 42, 0);
+   if (!err) err = make_spirals(&tw_test, tw_x + TW_TRAIN * IN, tw_y + TW_TRAIN, TW_TEST, 0.3f, 42, 1u << 20);
+   if (err) return err;
    r = &tw_runs[which];
    memset(r, 0, sizeof *r);
    r->cfg.hidden = TW_H; r->cfg.batch = TW_B; r->cfg.threads = 1;
    r->cfg.p = p; r->cfg.bits = bits; r->cfg.seed = seed; r->cfg.lr = 0.01f;
    err = mlp_dropout_rules(r->rule, &r->cfg);   /* refuses a p the width cannot realise */
    if (err) return err;
-   dropout_gen_init(&r->gen, dropout_key_make(seed, STREAM_DROPOUT));
+   err = dropout_gen_init(&r->gen, dropout_key_make(seed, STREAM_DROPOUT));
+   if (err) return err;
    r->act.x = r->x; r->act.y = r->y;
    r->act.h1 = r->h1; r->act.d1 = r->d1; r->act.h2 = r->h2; r->act.d2 = r->d2;
    r->act.logits = r->logits; r->act.dlogits = r->dlogits; r->act.losses = r->losses;
    r->act.g1 = r->g1; r->act.g2 = r->g2;
-   init_params(r->params, TW_H, seed);
-   return 0;
+   return init_params(r->params, TW_H, seed);
 }
 
 /* One epoch of run `which`, as the demo's train_worker does it with one thread.

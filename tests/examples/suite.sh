@@ -11,8 +11,8 @@
 #  4. docs/img/ equals what `make figures` makes now (so it cannot go stale), every
 #     picture docs/TUTORIAL.md links exists, the demo's PNGs decode and shrink, and
 #     loss.svg's title states what its curves do;
-#  5. a lint: no example (examples/*.c, *.h, *.cu) and no C block of docs/TUTORIAL.md or
-#     README.md calls an int-returning function of dropout.h, dropout_opencl.h or
+#  5. a lint: no example (examples/*.c, *.h, *.cu, and the page's web/*.c) and no C block of
+#     docs/TUTORIAL.md or README.md calls an int-returning function of dropout.h, dropout_opencl.h or
 #     dropout_cuda.cuh as a bare statement, its code thrown away.
 # Names start with ex_ because this file is sourced into run.sh's shell.
 
@@ -196,10 +196,10 @@ if [ -n "$ex_absent" ]; then
 elif [ "$ex_got" != "$ex_want" ]; then
    say "FAIL lint: its probe flags [$ex_got] instead of [$ex_want]"
 else
-   ex_hits=$(awk "$ex_lint" "$ex_names" examples/*.c examples/*.h examples/*.cu docs/TUTORIAL.md README.md | sed 's/$/;/' | tr '\n' ' ')
+   ex_hits=$(awk "$ex_lint" "$ex_names" examples/*.c examples/*.h examples/*.cu web/*.c docs/TUTORIAL.md README.md | sed 's/$/;/' | tr '\n' ' ')
    ex_hits=${ex_hits%; }
    if [ -z "$ex_hits" ]; then
-      say "PASS lint: no example, TUTORIAL.md or README.md C block calls one of the $(wc -l <"$ex_names" | tr -d ' ') int-returning library functions as a bare statement"
+      say "PASS lint: no example (the page's C included), TUTORIAL.md or README.md C block calls one of the $(wc -l <"$ex_names" | tr -d ' ') int-returning library functions as a bare statement"
    else
       say "FAIL lint: a library call's code thrown away (a bare statement: check it, or cast it to (void) saying why it cannot fail): $ex_hits"
    fi
