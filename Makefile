@@ -26,7 +26,6 @@
 #   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 #   make bench-fpu-check  what the per-call FPU mode check costs; writes build/fpu_check.txt
 #   make octave / demo-octave   the MATLAB/Octave binding, matlab/ (see its section below)
-#   make demo-opencl / bench-opencl / opencl-embed   dropout_opencl.h (see its section below)
 CC ?= cc
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror
 CFLAGS ?= -std=c99 -O2 $(WARN)
