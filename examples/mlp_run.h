@@ -107,7 +107,9 @@ static inline void evaluate(Run *r, const Dataset *d, double *loss, double *acc,
    mlp_evaluate(loss, acc, logits, r->eval, r->params, r->cfg.hidden, d);
 }
 
-typedef struct Worker { Run *run; int tid; } Worker;
+/* failed is each thread's own: several threads writing one flag of the Run would race
+   (gathered into r->failed once they are joined) */
+typedef struct Worker { Run *run; int tid; int failed; } Worker;
 
 static inline void *train_worker(void *arg)
 {
@@ -121,7 +123,7 @@ static inline void *train_worker(void *arg)
    float *logits_all = NULL;
    int epoch, step = 0;
    /* refused only for a NULL g, so never here; looked at all the same (a refusal fails the run) */
-   if (dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT))) r->failed = 1;
+   if (dropout_gen_init(&gen, dropout_key_make(c->seed, STREAM_DROPOUT))) wk->failed = 1;
    if (tid == 0) {
       int most = r->train->n > r->test->n ? r->train->n : r->test->n;
       logits_all = (float *)malloc((size_t)(most * CLASSES) * sizeof(float));
@@ -139,7 +141,7 @@ static inline void *train_worker(void *arg)
              /* phase 1: this thread's rows of the batch */
              mlp_step_rows(&r->act, c, r->params, r->train, r->perm + at, B, plan,
                            slice(B, tid, nt), slice(B, tid + 1, nt)))
-            r->failed = 1;
+            wk->failed = 1;
          barrier_wait(&r->bar);
 
          /* phase 2: weight gradients, summed over all B rows; thread tid owns a slice
@@ -237,10 +239,11 @@ static inline void run_train(Run *r)
    int t, nt = r->cfg.threads;
    double t0 = now_seconds();
    barrier_init(&r->bar, nt);
-   for (t = 0; t < nt; ++t) { wk[t].run = r; wk[t].tid = t; }
+   for (t = 0; t < nt; ++t) { wk[t].run = r; wk[t].tid = t; wk[t].failed = 0; }
    for (t = 1; t < nt; ++t) pthread_create(&th[t], NULL, train_worker, &wk[t]);
    train_worker(&wk[0]);
    for (t = 1; t < nt; ++t) pthread_join(th[t], NULL);
+   for (t = 0; t < nt; ++t) r->failed |= wk[t].failed;
    barrier_destroy(&r->bar);
    r->seconds = now_seconds() - t0;
 }
