@@ -262,10 +262,9 @@ int main(int argc, char **argv)
    }
    if (failed("the data", make_data())) return 1;
    /* DROPOUT 1: the rules; a p that 16-bit draws cannot realise would be refused here */
-   if (dropout_rule_init(&rule1, P_DROP, BITS) || dropout_rule_init(&rule2, P_DROP, BITS)) {
-      printf("FAIL train_loop: p = %g is refused with %d-bit draws\n", P_DROP, (int)BITS);
+   if (failed("the rules", dropout_rule_init(&rule1, P_DROP, BITS)) ||
+       failed("the rules", dropout_rule_init(&rule2, P_DROP, BITS)))
       return 1;
-   }
 
    /* 1. the unbroken run */
    if (failed("init", init(&whole, 7))) return 1;

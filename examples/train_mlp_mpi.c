@@ -105,7 +105,7 @@ static Timing train_data_parallel(Run *r, const Options *o, const Ranks *rk)
          double t1;
          int k, q;
          size_t j;
-         if (mlp_step_plans(plan, &gen, r->rule, B, c->hidden)) die(rk, "dropout plan failed");
+         if ((err = mlp_step_plans(plan, &gen, r->rule, B, c->hidden)) != DROPOUT_OK) die(rk, dropout_strerror(err));
          ++step;
          if (rk->rank == o->fail_rank && step == o->fail_step) {
             fprintf(stderr, "train_mlp_mpi: rank %d: --fail-at: crashing at step %d\n", rk->rank, step);

@@ -100,7 +100,10 @@ static void train_opencl(Device *dev, Run *r)
       for (at = 0; at < n; at += c->batch) {
          const int B = n - at < c->batch ? n - at : c->batch;
          dropout_plan plan[2];
-         if (mlp_step_plans(plan, &gen, r->rule, B, H)) { printf("FAIL train_mlp_opencl: mlp_step_plans\n"); exit(1); }
+         if ((rc = mlp_step_plans(plan, &gen, r->rule, B, H)) != DROPOUT_OK) {
+            printf("FAIL train_mlp_opencl: the step's plans: %s\n", dropout_strerror(rc));
+            exit(1);
+         }
          step_rows_opencl(dev, &r->act, c, r->params, r->train, r->perm + at, B, plan);
          mlp_step_grads(r->grads, &r->act, H, 0, B, 0, 1);
          mlp_step_adam(r->params, r->adam_m, r->adam_v, r->grads, 0, r->n_params, adam_step(c->lr, ++step));
