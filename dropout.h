@@ -335,7 +335,7 @@ extern "C" {
    X(DROPOUT_ERR_BITS, -3,             /* the draw width is not 8, 16 or 32 */ \
      "bits: the draw width must be DROPOUT_BITS_8, _16 or _32") \
    X(DROPOUT_ERR_RANGE, -4,            /* positions run past the stream's 2^64 */ \
-     "positions: first + count runs past the end of the stream (2^64 positions), or count does not fit size_t") \
+     "positions: first + count runs past the end of the stream (2^64 positions; 2^63 uniform doubles; a generator never hands out position 2^64 - 1), or count does not fit size_t") \
    X(DROPOUT_ERR_ARG, -5,              /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */ \
      "an argument is out of its domain (a 0.1.0 call's; dropout_opencl_set_launch: local_size)") \
    X(DROPOUT_ERR_P_NEEDS_16, -6,       /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */ \
@@ -354,14 +354,14 @@ extern "C" {
      "rank: must be 1 .. DROPOUT_MAX_RANK (8)") \
    X(DROPOUT_ERR_BROADCAST, -13,       /* a broadcast bit at or past the rank */ \
      "broadcast: a bit at or past the rank is set, or broadcast dims and position strides both (a zero position stride is the broadcast)") \
-   X(DROPOUT_ERR_SIGMA, -14,           /* sigma NaN, negative or infinite; or NOISE without sigma */ \
-     "sigma: must be finite and >= 0 (and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE)") \
+   X(DROPOUT_ERR_SIGMA, -14,           /* sigma NaN, negative or infinite as a float; or NOISE without sigma */ \
+     "sigma: must be >= 0 and below 2^128 - 2^103 (from there it is infinite as a float), and set with dropout_desc_set_sigma for DROPOUT_OP_NOISE") \
    X(DROPOUT_ERR_SHAPE_OVERFLOW, -15,  /* the shape's element count overflows size_t */ \
      "shape: the element count overflows size_t, or its bytes pass PTRDIFF_MAX") \
    X(DROPOUT_ERR_SHAPE_COUNT, -16,     /* the shape draws a number of positions other than plan->count */ \
      "shape: it draws a number of positions other than plan->count") \
    X(DROPOUT_ERR_STRIDE, -17,          /* an output stride is zero, or the strides' extent overflows */ \
-     "strides: an output stride is zero, or the strides (or n elements of a short call's buffers) reach past the address space") \
+     "strides: an output stride is zero, or the strides (or n elements of a fused short call's buffers) reach past the address space") \
    X(DROPOUT_ERR_OVERLAP, -18,         /* two output elements share memory, or an output partly overlaps an input */ \
      "an output overlaps what the call reads or writes elsewhere: y/dx/out partly overlaps x/dy/in, the residual, the bias or the mask, a mask written overlaps an input, or device coordinates lie in what the call writes (in place is the same pointer with the same strides); or, with strides set, two output elements share memory") \
    X(DROPOUT_ERR_OP, -19,              /* not a dropout_op, or the op does not take this setting / tensor */ \
@@ -1468,7 +1468,8 @@ DROPOUTDEF int dropout_desc_set_strides(dropout_desc *d, dropout_operand which, 
 DROPOUTDEF int dropout_desc_set_broadcast(dropout_desc *d, unsigned dims);
 /* `rank` position strides (set the shape first; NULL = the default again): element
    (i_0, .., i_r-1) draws plan->pos + sum i_d * strides[d] instead of its row-major index,
-   and the plan's count is their span, 1 + sum (dim_d - 1) * strides[d] (0 with a zero dim).
+   and the plan's count is their span, 1 + sum (dim_d - 1) * strides[d] (0 when a dim of 0
+   elements has a non-zero stride; a zero stride shares draws, as below).
    For a slice of a larger tensor whose mask is the whole's: tensor parallel's columns
    [c0, c1) of a (B, W) activation are shape {B, c1 - c0}, position strides {W, 1} and the plan
    dropout_plan_slice(&whole, c0, (B - 1) * W + (c1 - c0)), set with dropout_desc_set_plan
@@ -4813,14 +4814,16 @@ DROPOUT__INLINE int dropout__short(int dtype, const dropout_plan *plan, size_t n
    return DROPOUT_OK;
 }
 
-/* The plan a step's forward would reserve from g, or the code that refuses it. */
-static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, size_t n, dropout_plan *p)
+/* The plan a step's forward would reserve from g, or the code that refuses it. n is checked
+   against the buffers' element size es before g's range, so a count no buffer holds is
+   DROPOUT_ERR_SIZE wherever g stands (not RANGE near 2^64). */
+static int dropout__step_plan(const dropout_gen *g, const dropout_rule *rule, size_t n, size_t es, dropout_plan *p)
 {
    int err = dropout__gen_check(g);
    if (err) return err;
    err = dropout__rule_check(rule);
    if (err) return err;
-   if (!dropout__count_ok((uint64_t)n, 1)) return DROPOUT_ERR_SIZE;
+   if (!dropout__count_ok((uint64_t)n, es)) return DROPOUT_ERR_SIZE;
    err = dropout__gen_first(g, rule->bits, (uint64_t)n, &p->pos);
    if (err) return err;
    p->rule = *rule;
@@ -4834,7 +4837,7 @@ DROPOUT__INLINE int dropout__forward(int dtype, dropout_gen *g, const dropout_ru
                             void *y, uint8_t *mask, const void *x)
 {
    dropout_plan p;
-   int err = dropout__step_plan(g, rule, n, &p);
+   int err = dropout__step_plan(g, rule, n, dropout__esize[dtype], &p);
    if (!err) err = dropout__short(dtype, &p, n, y, mask, x, 1);   /* p: made and checked just now */
    if (err) return err;
    dropout__gen_take(g, p.rule.bits, p.pos, p.count);
@@ -6292,7 +6295,7 @@ static int dropout__forward_bda(int dtype, dropout_gen *g, const dropout_rule *r
                                 void *y, uint8_t *mask, const void *x, const void *bias, const void *residual)
 {
    dropout_plan p;
-   int err = dropout__step_plan(g, rule, n, &p);
+   int err = dropout__step_plan(g, rule, n, dropout__esize[dtype], &p);
    if (!err) err = dropout__short_bda(dtype, &p, n, bias_len, y, mask, x, bias, residual);
    if (err) return err;
    dropout__gen_take(g, p.rule.bits, p.pos, p.count);

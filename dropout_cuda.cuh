@@ -1440,7 +1440,7 @@ static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g
 {
    dropout_plan p;
    dropout_job j;
-   int err = dropout__step_plan(g, rule, n, &p);
+   int err = dropout__step_plan(g, rule, n, op == DROPOUT_OP_MASK ? 1u : dropout__esize[(int)dtype - 1], &p);
    if (!err) err = dropout_cuda__short_job(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, &j);
    if (!err) err = dropout_cuda__job_aligned(&j);   /* the arguments' checks, then the stream's */
    if (!err) err = dropout_cuda__not_capturing(cs);

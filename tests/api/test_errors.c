@@ -113,6 +113,14 @@ static void case_codes(void)
    EXPECT(dropout_forward_f32(&g, &rule, &p1, (size_t)(int)-16, y, m, x), DROPOUT_ERR_SIZE);
    EXPECT(dropout_forward_f32(&g, &rule, &p1, N, y, m, NULL), DROPOUT_ERR_NULL_INPUT);
    CHECK(g.next == 0, "forward moved the generator on error");
+   {  /* a count no f32 buffer holds is SIZE (it names n) wherever the generator stands:
+         0.9.0 said RANGE once g was near 2^64, as if the positions were the mistake */
+      dropout_gen near;
+      dropout_gen_resume(&near, dropout_key_make(1, 1), UINT64_MAX - 11, DROPOUT_UNITS_8);
+      EXPECT(dropout_forward_f32(&near, &rule, &p1, (size_t)PTRDIFF_MAX / 4 + 1, y, m, x), DROPOUT_ERR_SIZE);
+      EXPECT(dropout_bias_dropout_add_f32(&near, &rule, &p1, (size_t)PTRDIFF_MAX / 4 + 1, 1, y, m, x, r, r), DROPOUT_ERR_SIZE);
+      CHECK(near.next == UINT64_MAX - 11, "a refused forward moved a generator near 2^64");
+   }
    EXPECT(dropout_fill_u32(dropout_key_make(0, 0), dropout_pos_make(0), (uint32_t *)(void *)y, (size_t)-16), DROPOUT_ERR_SIZE);
    EXPECT(dropout_replay_f32(&plan, N, y + 1, m, y), DROPOUT_ERR_OVERLAP);          /* partly in place */
    EXPECT(dropout_replay_f32(&plan, N, y, (uint8_t *)(void *)(y + 4), x), DROPOUT_ERR_OVERLAP);   /* mask inside y */
