@@ -1336,10 +1336,10 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
    return dropout_cuda__launched();
 }
 
-/* The launches of a lowered job (dropout_cuda__prepare decides them). */
 /* Whether every tensor pointer of j is aligned to its element type: a misaligned load on
    the GPU is a sticky error that ends the CUDA context (the CPU's loads do not fault), so it
-   is refused before anything is launched, as misaligned device coordinates are. */
+   is refused before anything is launched, as misaligned device coordinates are. The callers
+   that query the stream first (a capture) check it before that query too. */
 static int dropout_cuda__aligned(const void *out, const void *in, const void *bias, const void *residual, size_t es)
 {
    return (((uintptr_t)out | (uintptr_t)in | (uintptr_t)bias | (uintptr_t)residual) & (uintptr_t)(es - 1u)) == 0;
@@ -1351,6 +1351,7 @@ static int dropout_cuda__job_aligned(const dropout_job *j)
              ? DROPOUT_OK : DROPOUT_ERR_ALIGN;
 }
 
+/* The launches of a lowered job (dropout_cuda__prepare decides them). */
 static int dropout_cuda__execute_job(const dropout_job *j, cudaStream_t cs)
 {
    dropout_cuda__sargs s;
