@@ -83,7 +83,8 @@
       of one kind as the other's (the host generator steps past them; a device counter
       cannot). A device position, like a generator, never hands out the last position,
       2^64 - 1: a run whose device position would take it there or past writes nothing
-      (no code can come back from a kernel), and dropout_cuda_advance leaves a position
+      (no code can come back from a kernel; APPLY_MASK, which reads no position, writes as
+      ever), and dropout_cuda_advance leaves a position
       that would reach 2^64 at 2^64 - 1 rather than wrap to step 0's masks.
       A step's forward (dropout_cuda_forward_*, _bias_dropout_add_* with a generator) on
       a stream being captured is refused (DROPOUT_ERR_CAPTURE): its generator would move
@@ -1052,6 +1053,10 @@ DROPOUT_CUDA__HOST int dropout_cuda__prepare(const dropout_job *j, dropout_cuda_
    s->a.n = j->positions;
    s->a.seed = j->seed; s->a.stream = j->stream; s->a.offset = j->pos;
    s->a.seed_ptr = j->dev_seed; s->a.offset_ptr = j->dev_pos;
+   /* the backward from a stored mask reads no position, so none can run past the stream's
+      end: its device coordinates are not read and it always writes (the guard below is for
+      the ops that draw) */
+   if (j->op == DROPOUT_OP_APPLY_MASK) { s->a.seed_ptr = NULL; s->a.offset_ptr = NULL; }
    s->alpha = j->alpha;
    s->sigma = j->sigma; s->copy = j->copy; s->accumulate = j->accumulate;
    dropout_cuda__geom_of(&s->g, j);

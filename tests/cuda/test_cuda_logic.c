@@ -563,9 +563,10 @@ static void test_descriptor(void)
          rc = dropout_lower(&dd, &tv, &job);
          CHECK(rc == 0, "dropout_lower: %s", dropout_strerror(rc));
          if (emulate_job(&job, nts[g], (int)(g & 1u))) ++fast; else ++strided;
-         if (job.dev_pos && c.positions > 0 && c.positions > UINT64_MAX - c.off) {
+         if (job.dev_pos && c.op != DROPOUT_OP_APPLY_MASK && c.positions > 0 && c.positions > UINT64_MAX - c.off) {
             /* a device position never hands out 2^64 - 1 (dropout_cuda_advance parks a
-               wrapping one there): nothing written */
+               wrapping one there): nothing written, but by the backward from a stored mask,
+               which reads no position (written as on the CPU) */
             dev_end += g == 0;
             CHECK(memcmp(s_got, s_y0, sizeof s_got) == 0 && memcmp(s_mgot, s_m0, sizeof s_mgot) == 0,
                   "gpu path %s op %d: a device position ending at 2^64 - 1 wrote", dt_name(c.dt), (int)c.op);
@@ -774,7 +775,44 @@ static void test_runtime_state(void)
    memset(y, 0, sizeof y);
    run_grid(a, DROPOUT_CUDA__F32, DROPOUT_CUDA__DROP, 4, 0);
    CHECK(memcmp(y, w, sizeof y) == 0, "a plan ending at 2^64 - 1 is not the CPU's");
-   case_end("emulated run-time seed/offset pointers; past 2^64, or a device position's 2^64 - 1, nothing written");
+   {  /* the backward from a stored mask reads no position: a layer's device coordinates near
+         2^64 (or parked at 2^64 - 1 by dropout_cuda_advance) must not stop it writing
+         (0.9.0 wrote nothing and returned 0) */
+      static uint8_t keep[300 / 8 + 1];
+      static const uint64_t coords[2] = {7, UINT64_MAX - 10};
+      dropout_rule r;
+      dropout_plan p;
+      dropout_desc d;
+      dropout_tensors t;
+      dropout_job j;
+      int rc, k, bad = 0;
+      memset(keep, 0x5A, sizeof keep);
+      memset(&t, 0, sizeof t);
+      t.out = y; t.mask = keep; t.in = x;
+      rc = dropout_rule_init(&r, 0.25, DROPOUT_BITS_8);
+      if (!rc) rc = dropout_plan_at(&p, &r, dropout_key_make(1, 2), dropout_pos_make(0), 300);
+      if (!rc) rc = dropout_desc_init(&d, DROPOUT_OP_APPLY_MASK, DROPOUT_DTYPE_F32, &p);
+      if (!rc) rc = dropout_apply_mask_f32(&r, 300, w, keep, x);   /* the CPU's */
+      for (k = 0; k < 2 && !rc; ++k) {   /* contiguous, then a strided view (2 x 150, reversed rows) */
+         static const size_t dims[2] = {2, 150};
+         static const ptrdiff_t flip[2] = {-150, 1};
+         if (k == 1) {
+            rc = dropout_desc_set_shape(&d, 2, dims);
+            if (!rc) rc = dropout_desc_set_strides(&d, DROPOUT_OPERAND_OUT, flip);
+            t.out = y + 150;
+         }
+         if (!rc) rc = dropout_desc_set_device_coords(&d, &coords[0], &coords[1]);
+         if (!rc) rc = dropout_lower(&d, &t, &j);
+         memset(y, 0, sizeof y);
+         if (!rc) emulate_job(&j, 4, 0);
+         for (i = 0; i < 300 && !rc; ++i) {
+            const int at = k == 1 ? (i < 150 ? 150 + i : i - 150) : i;   /* element i of the view */
+            if (memcmp(&y[at], &w[i], sizeof w[i])) ++bad;
+         }
+      }
+      CHECK(rc == 0 && bad == 0, "apply_mask with device coordinates near 2^64: rc %d, %d of 300 elements not the CPU's", rc, bad);
+   }
+   case_end("emulated run-time seed/offset pointers; past 2^64, or a device position's 2^64 - 1, nothing written (a backward from a stored mask, which reads none, written)");
 }
 
 /* Position strides (dropout_desc_set_position_strides): tensor parallel's column slices of a
