@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -333,11 +335,23 @@ static int picture_diffs(const char *path, const float *ref, const float *const 
    return svg_close(f);
 }
 
+/* mkdir -p: each folder of the path in turn, with mkdir(2) (a shell command built from the
+   path broke on a quote in it, and ran whatever followed) */
 static void make_dir(const char *dir)
 {
-   char cmd[512];
-   snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-   if (system(cmd) != 0) fprintf(stderr, "warning: could not create %s\n", dir);
+   char path[512];
+   size_t i, n = strlen(dir);
+   if (n == 0 || n >= sizeof path) { fprintf(stderr, "warning: could not create %s\n", dir); return; }
+   memcpy(path, dir, n + 1);
+   for (i = 1; i <= n; ++i) {
+      if (path[i] != '/' && path[i] != '\0') continue;
+      path[i] = '\0';
+      if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+         fprintf(stderr, "warning: could not create %s: %s\n", path, strerror(errno));
+         return;
+      }
+      path[i] = dir[i];
+   }
 }
 
 /* --- main --------------------------------------------------------------------------- */
