@@ -1343,8 +1343,9 @@ static int dropout_cuda__strided_launch(const dropout_cuda__sargs *s, int dtype,
 
 /* Whether every tensor pointer of j is aligned to its element type: a misaligned load on
    the GPU is a sticky error that ends the CUDA context (the CPU's loads do not fault), so it
-   is refused before anything is launched, as misaligned device coordinates are. The callers
-   that query the stream first (a capture) check it before that query too. */
+   is refused before anything is launched, as misaligned device coordinates are: checked
+   where a job is lowered (dropout_cuda__short_job, dropout_cuda_run), before any query of
+   the stream. */
 static int dropout_cuda__aligned(const void *out, const void *in, const void *bias, const void *residual, size_t es)
 {
    return (((uintptr_t)out | (uintptr_t)in | (uintptr_t)bias | (uintptr_t)residual) & (uintptr_t)(es - 1u)) == 0;
@@ -1362,9 +1363,7 @@ static int dropout_cuda__execute_job(const dropout_job *j, cudaStream_t cs)
    dropout_cuda__sargs s;
    dropout_cuda__args m;
    int op = dropout_cuda__op_of(j->op), dtype = dropout_cuda__dtype_of(j->dtype);
-   int err = dropout_cuda__job_aligned(j), fast;
-   if (err) return err;
-   fast = dropout_cuda__prepare(j, &s, &m);
+   int err, fast = dropout_cuda__prepare(j, &s, &m);
    s.a.warp = m.warp = (DROPOUT_CUDA_WARP) != 0;
    if (fast) return dropout_cuda__launch(&s.a, op == DROPOUT_CUDA__MASK ? DROPOUT_CUDA__F32 : dtype, op, 0, 0, cs);
    if (m.mask_out) {
@@ -1406,7 +1405,8 @@ static int dropout_cuda__short_job(dropout_op op, dropout_dtype dtype, const dro
    if (!err && op == DROPOUT_OP_BIAS_DROPOUT_ADD) err = dropout_desc_set_bias_len(&d, bias_len);
    if (err) return err;
    t.out = out; t.mask = mask; t.in = in; t.bias = bias; t.residual = residual;
-   return dropout_lower(&d, &t, j);
+   err = dropout_lower(&d, &t, j);
+   return err ? err : dropout_cuda__job_aligned(j);
 }
 
 static int dropout_cuda__short(dropout_op op, dropout_dtype dtype, const dropout_plan *plan, size_t n, size_t bias_len,
@@ -1448,8 +1448,7 @@ static int dropout_cuda__step(dropout_op op, dropout_dtype dtype, dropout_gen *g
    dropout_job j;
    int err = dropout__step_plan(g, rule, n, op == DROPOUT_OP_MASK ? 1u : dropout__esize[(int)dtype - 1], &p);
    if (!err) err = dropout_cuda__short_job(op, dtype, &p, n, bias_len, out, mask, in, bias, residual, &j);
-   if (!err) err = dropout_cuda__job_aligned(&j);   /* the arguments' checks, then the stream's */
-   if (!err) err = dropout_cuda__not_capturing(cs);
+   if (!err) err = dropout_cuda__not_capturing(cs);   /* the arguments' checks, then the stream's */
    if (!err) err = dropout_cuda__execute_job(&j, cs);
    if (err) return err;
    dropout__gen_take(g, p.rule.bits, p.pos, p.count);
