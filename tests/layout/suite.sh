@@ -56,6 +56,26 @@ for lo_d in tests/*/; do
 done
 if [ -z "$lo_norow" ]; then say "PASS layout: tests/README.md has a row for every area"
 else say "FAIL layout: tests/README.md has no row for:$lo_norow"; fi
+# each area's row names every file and folder of the area (a reader looks there first for what
+# a file is for), by its name or by a glob the row writes (`*.expected`, compile_fail's `*.c`)
+lo_unnamed=""
+for lo_d in tests/*/; do
+   lo_a=$(basename "$lo_d")
+   lo_row=$(grep -E "^\| *\`?$lo_a/?\`? *\|" tests/README.md 2>/dev/null | head -n 1)
+   [ -n "$lo_row" ] || continue
+   lo_globs=$(printf '%s\n' "$lo_row" | grep -oE '\*\.[A-Za-z0-9]+' | sort -u)
+   for lo_f in $(printf '%s\n' "$lo_files" | sed -n "s|^tests/$lo_a/\([^/]*\).*|\1|p" | sort -u); do
+      case $lo_row in *"$lo_f"*) continue ;; esac
+      lo_hit=""
+      for lo_g in $lo_globs; do
+         # shellcheck disable=SC2254 # the glob is the row's, matched on purpose
+         case $lo_f in $lo_g) lo_hit=1 ;; esac
+      done
+      [ -n "$lo_hit" ] || lo_unnamed="$lo_unnamed tests/$lo_a/$lo_f"
+   done
+done
+if [ -z "$lo_unnamed" ]; then say "PASS layout: each area's row of tests/README.md names every file of the area"
+else say "FAIL layout: tests/README.md's rows do not name:$lo_unnamed (add each to its area's row)"; fi
 lo_gone=""
 for lo_doc in README.md docs/*.md tests/README.md Makefile .ci/run; do
    [ -f "$lo_doc" ] || continue
