@@ -399,7 +399,7 @@
   const show = (v) => typeof v === 'bigint' ? `${v}n (a BigInt)`
     : typeof v === 'string' ? `${JSON.stringify(v)} (a string)`
     : typeof v === 'number' ? (Number.isInteger(v) && !Number.isSafeInteger(v) ? `${v} (a Number past 2^53, where not every integer is one: give a BigInt)` : `${v}`)
-    : typeof v === 'symbol' || typeof v === 'function' ? `a ${typeof v}` : v === null ? 'null' : typeof v === 'object' ? `an ${Object.prototype.toString.call(v).slice(8, -1)}` : String(v);
+    : typeof v === 'symbol' || typeof v === 'function' ? `a ${typeof v}` : v === null ? 'null' : v === undefined ? 'undefined (not given)' : typeof v === 'object' ? `an ${Object.prototype.toString.call(v).slice(8, -1)}` : String(v);
   const OPS = table({ mask: 0, forward: 1, backward: 1, apply_mask: 2 });
   const DTYPES = table({ f32: 0, f16: 1, bf16: 2 });
   const BYTES = table({ f32: 4, f16: 2, bf16: 2 });
@@ -423,7 +423,7 @@
     if (bits !== 8 && bits !== 16 && bits !== 32) fail('DROPOUT_ERR_BITS', `bits: ${show(bits)} is not 8, 16 or 32`);
     // (a boolean, as record() insists: { quantised: 'no' } would otherwise be the loose rule)
     if (options && options.quantised != null && typeof options.quantised !== 'boolean') fail('DROPOUT_ERR_ARG', `quantised: ${show(options.quantised)} is not true or false`);
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail('DROPOUT_ERR_P', `p: ${typeof p === 'number' ? p : `a ${typeof p}`} is not a number in [0, 1]`);
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail('DROPOUT_ERR_P', `p: ${show(p)} is not a number in [0, 1]`);
     const strict = !(options && options.quantised);
     const tOf = (b) => Math.floor(p * 2 ** b + 0.5);
     const serves = (b) => {
@@ -566,7 +566,7 @@
     const rank = shape.length;
     shape.forEach((d, i) => { if (!Number.isSafeInteger(d) || d < 0) fail('DROPOUT_ERR_ARG', `shape: dim ${i} = ${show(d)} is not a whole number`); });
     const bc = call.broadcast === undefined ? 0 : call.broadcast;
-    if (!Number.isInteger(bc) || bc < 0) fail('DROPOUT_ERR_BROADCAST', `broadcast: ${bc} is not a bit set`);
+    if (!Number.isInteger(bc) || bc < 0) fail('DROPOUT_ERR_BROADCAST', `broadcast: ${show(bc)} is not a bit set`);
     // (compared, not shifted: >> keeps a Number's low 32 bits, and 2^32 + 1 would pass as 1)
     if (bc >= 2 ** rank) fail('DROPOUT_ERR_BROADCAST', `broadcast: bit ${bc.toString(2).length - 1} is at or past the rank ${rank}`);
     const numel = shape.reduce((a, d) => a * d, 1);
@@ -698,9 +698,9 @@
       if (!own(OPS, op)) fail('DROPOUT_ERR_OP', `op: ${show(op)} is not one of ${Object.keys(OPS).join(', ')}`);
       checkKeys(call, op);
       const dtype = call.dtype === undefined && op === 'mask' ? 'f32' : call.dtype;
-      if (!own(DTYPES, dtype)) fail('DROPOUT_ERR_DTYPE', `dtype: '${dtype}' is not one of f32, f16, bf16 (WGSL has no f64)`);
+      if (!own(DTYPES, dtype)) fail('DROPOUT_ERR_DTYPE', `dtype: ${show(dtype)} is not one of f32, f16, bf16 (WGSL has no f64)`);
       // (a boolean: `quantised: 'yes'` would otherwise be the strict rule, silently)
-      if (call.quantised != null && typeof call.quantised !== 'boolean') fail('DROPOUT_ERR_ARG', `quantised: ${call.quantised} is not true or false`);
+      if (call.quantised != null && typeof call.quantised !== 'boolean') fail('DROPOUT_ERR_ARG', `quantised: ${show(call.quantised)} is not true or false`);
       const r = rule(call.p, call.bits, { quantised: call.quantised === true });
       const seed = u64('seed', call.seed), stream = u64('stream', call.stream);
       // no default position: a loop that forgot to advance it would draw one mask every step
@@ -816,7 +816,8 @@
             if (typeof GPUUncapturedErrorEvent === 'function' && typeof device.dispatchEvent === 'function')
               device.dispatchEvent(new GPUUncapturedErrorEvent('uncapturederror', { error: e }));
           });
-          recorded = Promise.all([recorded, p]);
+          // (.then: Promise.all's value holds the one before it, and so every record's, forever)
+          recorded = Promise.all([recorded, p]).then(() => {});
         }
       }
     }
@@ -892,15 +893,16 @@
       }
     }
 
-    /* Submit command buffers and report WebGPU's refusal (a destroyed buffer, one of another
-       device: what record() cannot see) as a DropoutWebGPUError instead of only an
+    /* Submit command buffers and report WebGPU's refusal (a destroyed buffer, what record()
+       cannot see; a call recorded while a pass of the caller's was open, which WebGPU reports
+       at finish(), not in record()'s error scope) as a DropoutWebGPUError instead of only an
        uncapturederror event: nothing of a refused command buffer ran. */
     async function submit(commandBuffers) {
       await recorded;
       if (recordError) {
         const e = recordError;
         recordError = null;
-        fail('DROPOUT_ERR_ARG', `record: WebGPU refused a call while it was recorded (an encoder already finished, or a pass of yours left open?), so it would not run; nothing was submitted: ${e.message.split('\n')[0]}`);
+        fail('DROPOUT_ERR_ARG', `record: WebGPU refused a call while it was recorded (a buffer of another device, or an encoder already finished), so it would not run; nothing was submitted: ${e.message.split('\n')[0]}`);
       }
       device.pushErrorScope('validation');
       device.queue.submit(commandBuffers);

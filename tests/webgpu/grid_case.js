@@ -166,6 +166,14 @@
       ['strides an array', { shape: [16], strides: [[2]] }, 'DROPOUT_ERR_STRIDE', 'strides', '{ y'],
       ['offsets a number', { offsets: 4 }, 'DROPOUT_ERR_STRIDE', 'offsets', '{ y'],
       ['quantised 1 (not a boolean)', { quantised: 1 }, 'DROPOUT_ERR_ARG', 'quantised'],
+      // the message says what was given (1n and '1' printed as 1, an absent p as "a undefined",
+      // and a Symbol threw a bare TypeError while the message was built)
+      ['broadcast 1n', { shape: [4, 4], count: 4, broadcast: 1n }, 'DROPOUT_ERR_BROADCAST', 'broadcast', 'BigInt'],
+      ["broadcast '1'", { shape: [4, 4], count: 4, broadcast: '1' }, 'DROPOUT_ERR_BROADCAST', 'broadcast', 'string'],
+      ['broadcast a Symbol', { shape: [4, 4], count: 4, broadcast: Symbol('b') }, 'DROPOUT_ERR_BROADCAST', 'broadcast', 'symbol'],
+      ['dtype a Symbol', { dtype: Symbol('f32') }, 'DROPOUT_ERR_DTYPE', 'dtype', 'symbol'],
+      ['quantised a Symbol', { quantised: Symbol('q') }, 'DROPOUT_ERR_ARG', 'quantised', 'symbol'],
+      ['p left out', { p: undefined }, 'DROPOUT_ERR_P', 'p', 'not given'],
       // a buffer still mapped (the 5th entry: words the message must hold)
       ['y mapped', { y: ym }, 'DROPOUT_ERR_ARG', 'y', 'mapped'],
       ['x mapped', { x: xm }, 'DROPOUT_ERR_ARG', 'x', 'mapped'],
@@ -311,6 +319,33 @@
       const enc2 = dev.createCommandEncoder();
       dwf.record(enc2, Object.assign({}, call, { x: fx, y: fy, pos: 64n }));
       try { await dwf.submit([enc2.finish()]); } catch (e) { bad.push(`a good forward after a refused record: ${e.code} "${e.message}"`); }
+      const good = await readBack(fy, dev);
+      // x a buffer of another device: WebGPU refuses it as it is recorded (not at submit), and
+      // the message names that cause rather than guessing at others
+      const enc3 = dev.createCommandEncoder();
+      dwf.record(enc3, Object.assign({}, call, { x, y: fy, pos: 128n }));
+      try {
+        await dwf.submit([enc3.finish()]);
+        bad.push('a forward reading a buffer of another device: dw.submit resolved');
+      } catch (e) {
+        if (e.name !== 'DropoutWebGPUError' || !e.message.includes('record:') || !e.message.includes('another device')) {
+          bad.push(`a forward reading a buffer of another device: ${e.name} ${e.code} "${e.message}"`);
+        }
+      }
+      // recorded while a pass of the caller's is open: WebGPU marks the encoder invalid and
+      // says so at finish(), outside record()'s scope; dw.submit rejects the command buffer
+      const enc4 = dev.createCommandEncoder();
+      const open = enc4.beginComputePass();
+      dwf.record(enc4, Object.assign({}, call, { x: fx, y: fy, pos: 192n }));
+      open.end();
+      try {
+        await dwf.submit([enc4.finish()]);
+        bad.push('a forward recorded while a pass was open: dw.submit resolved');
+      } catch (e) {
+        if (e.name !== 'DropoutWebGPUError' || !e.message.includes('submit:')) bad.push(`a forward recorded while a pass was open: ${e.name} ${e.code} "${e.message}"`);
+      }
+      const after = await readBack(fy, dev);
+      if (after.some((v, k) => v !== good[k])) bad.push('a refused forward (another device\'s buffer, or an open pass) wrote y');
       dev.destroy();
     }
     // a grid width that is not a whole number (2.5 left the last elements unwritten)
@@ -338,7 +373,7 @@
         bad.push(`a forward on a lost device: ${e.name} ${e.code} "${e.message}"`);
       }
     }
-    return { n: 7, bad };
+    return { n: 9, bad };
   }
 
   return { parseCase, runCase, refusals, submits };

@@ -5,6 +5,7 @@
 
 wg_dir=$BUILD/webgpu
 mkdir -p "$wg_dir"
+rm -f "$wg_dir/chromium.out" "$wg_dir/dawn.out"   # (the docs check below reads this run's)
 wg_have() { command -v "$1" >/dev/null 2>&1; }
 
 # ---- one source of truth: the WGSL in dropout_webgpu.js is webgpu/kernels.wgsl with
@@ -125,4 +126,13 @@ else
          say "FAIL webgpu[dawn]: exit $wg_rc: $(tail -c 400 "$wg_dir/dawn.out" | tr '\n' ' ')"
       fi
    fi
+fi
+
+# ---- docs/WEBGPU.md's "Tested on" counts are this run's (its refusal count had stayed at 56
+# while the grid grew to 61)
+wg_said=$(grep -ohE '[0-9]+ bad calls throw' "$wg_dir/chromium.out" "$wg_dir/dawn.out" 2>/dev/null | head -n 1 | cut -d' ' -f1)
+if [ -n "$wg_said" ]; then
+   wg_doc=$(tr '\n' ' ' <docs/WEBGPU.md | grep -oE '[0-9]+ refusals' | head -n 1 | cut -d' ' -f1)
+   if [ "$wg_doc" = "$wg_said" ]; then say "PASS webgpu[docs]: docs/WEBGPU.md's $wg_doc refusals are the ones this run made"
+   else say "FAIL webgpu[docs]: docs/WEBGPU.md says ${wg_doc:-no count of} refusals, this run made $wg_said (update its \"Tested on\")"; fi
 fi
