@@ -75,8 +75,11 @@ def default_bits(p):
 
 
 def _width(bits):
-    """A draw width given by the caller: 8, 16 or 32, as an int."""
-    if _lib.is_bool(bits) or not hasattr(bits, "__index__") or bits.__index__() not in (8, 16, 32):
+    """A draw width given by the caller: 8, 16 or 32, as an int (a boolean, 8.0 or '8' is the
+    wrong kind of thing, a TypeError; another integer, a ValueError)."""
+    if _lib.is_bool(bits) or not hasattr(bits, "__index__"):
+        raise TypeError("bits must be an integer, 8, 16 or 32 (or None for the default), got %r" % (bits,))
+    if bits.__index__() not in (8, 16, 32):
         raise ValueError("bits must be 8, 16 or 32 (or None for the default), got %r" % (bits,))
     return bits.__index__()
 
@@ -122,8 +125,16 @@ class Generator(object):
 
     @property
     def bits(self):
-        """The width `position` counts (the width handed out last); None: nothing handed out yet."""
+        """The width `position` counts (the width handed out last); None: nothing handed out yet.
+        Set by hand with `position` (8, 16 or 32, checked here; None with a position past 0 is
+        refused at the next call)."""
         return self._bits
+
+    @bits.setter
+    def bits(self, value):
+        value = None if value is None else _width(value)
+        with self._lock:
+            self._bits = value
 
     def __repr__(self):
         return "dropouth.Generator(seed=%d, stream=%d, position=%d, bits=%r)" % (

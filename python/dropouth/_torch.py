@@ -149,8 +149,9 @@ def _rule(p, bits):
 def _check_inplace(x):
     """torch's refusals of an in-place write to x, before anything is taken or written (a
     refused call leaves x as it was, as torch's dropout_ does). A call recorded in the graph on
-    a tensor that is not a view: torch's one refusal there, the leaf; a view there is written
-    by a copy (_run), which torch checks first. Any other call: an in-place copy of x onto
+    a tensor that is not a view: torch's one refusal there, the leaf (a view made in no_grad
+    mode is one too), raised by the in-place copy below in torch's own words; a view there is
+    written by a copy (_run), which torch checks first. Any other call: an in-place copy of x onto
     itself in the caller's grad mode, which torch checks as it checks any in-place op
     (inference tensors, views made in no_grad mode) and which writes nothing (ATen returns
     at once); it also bumps x's version, so a graph that saved x notices the write. An expanded
@@ -161,8 +162,8 @@ def _check_inplace(x):
             raise ValueError("input: in place on a tensor whose elements share memory (stride 0 along dim %d, "
                              "an expanded tensor): write to a copy (.clone()) or use inplace=False" % d)
     if torch.is_grad_enabled() and x.requires_grad:
-        if x.is_leaf:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        if x.is_leaf:   # torch's refusal in its own words: a leaf, or a view made in no_grad mode
+            x.copy_(x)
     else:
         x.copy_(x)
 
@@ -251,9 +252,12 @@ def _apply(out, x, coords):
         xs, os_ = x, out
         if n >= 0 and (len(runs) > 1 or n != (x.shape[perm[0]] if perm else 1)):
             xs, os_ = x.narrow(perm[0], first, n), out.narrow(perm[0], first, n)
-        dims = [xs.shape[d] for d in perm]
-        ost = [os_.stride(d) for d in perm]
-        ist = [xs.stride(d) for d in perm]
+        # dims of one element draw nothing (their index is always 0): left out, as the library
+        # would leave them, so that torch's many-dim tensors (past its 64-dim view) pass too
+        live = [d for d in perm if xs.shape[d] != 1] or perm[:1]
+        dims = [xs.shape[d] for d in live]
+        ost = [os_.stride(d) for d in live]
+        ist = [xs.stride(d) for d in live]
         if cs is None:
             _lib.run(_lib.OP_FORWARD, dtype, p, bits, seed, stream, pos, dims, ost, ist,
                      os_.data_ptr(), None, xs.data_ptr())
@@ -289,6 +293,9 @@ class DropoutFunction(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, dy):
+        # unpacked, as nn.Dropout unpacks its mask: torch checks a recomputed tensor only where it
+        # is read, and a block ending in this call (x + drop(f(x))) would otherwise pass
+        _ = ctx.saved_tensors
         if torch.is_grad_enabled():      # create_graph=True: the backward is recorded (double backward)
             return DropoutFunction.apply(dy, ctx.coords, False), None, None
         dx = torch.empty_like(dy)

@@ -302,10 +302,15 @@ def test_chunks_and_streams():
     g = dropouth.Generator(4, 1)
     g.position = 10
     refused.append(expect(TypeError, dropouth.mask, 4, 0.5, generator=g))
-    ok_c &= all(m is not None for m in refused) and "width" in (refused[0] or "") and g.position == 10
+    # its width set by hand too (docs/PYTHON.md: its fields may be set by hand; .bits had no setter)
+    refused += [expect(ValueError, setattr, g, "bits", 12), expect(TypeError, setattr, g, "bits", True)]
+    g.bits = 16
+    if not np.array_equal(dropouth.mask(64, 0.5, bits=16, generator=g), dropouth.mask(64, 0.5, bits=16, generator=dropouth.Generator(4, 1, 10, 16))):
+        ok_c, why_c = False, "position 10 and bits 16 set by hand: not the mask of Generator(4, 1, 10, 16)"
+    ok_c &= all(m is not None for m in refused) and "width" in (refused[0] or "") and g.position == 10 + 64
     report("a Generator's checkpoint is seed, stream, position and bits: resumed (by numbers or pickle), every width "
            "continues as the unbroken one; a position past 0 without its width (the constructor, a 0.9 pickle, set by "
-           "hand, reserve without bits) raises", ok_c, why_c or repr(refused))
+           "hand, reserve without bits) raises; position and bits set by hand resume", ok_c, why_c or repr(refused))
     w = dropouth.stream_u32(1000, seed=5, stream=6, pos=2 ** 62 + 3)
     u32 = dropouth.uniform_f32(1000, seed=5, stream=6, pos=2 ** 62 + 3)
     u64 = dropouth.uniform_f64(500, seed=5, stream=6, pos=77)
@@ -385,7 +390,11 @@ def test_errors():
         "pos=np.array(False)": expect(TypeError, dropouth.mask, 10, 0.5, seed=1, pos=np.array(False)),
         "stream=np.True_": expect(TypeError, dropouth.mask, 10, 0.5, seed=1, stream=np.True_, pos=0),
         "p=np.True_": expect(TypeError, dropouth.mask, 10, np.True_, **c),
-        "bits=np.int8(8) is taken, bits=np.True_ not": expect(ValueError, dropouth.mask, 10, 0.5, bits=np.True_, **c),
+        "bits=np.int8(8) is taken, bits=np.True_ not": expect(TypeError, dropouth.mask, 10, 0.5, bits=np.True_, **c),
+        "bits=True": expect(TypeError, dropouth.mask, 10, 0.5, bits=True, **c),
+        "bits=8.0": expect(TypeError, dropouth.mask, 10, 0.5, bits=8.0, **c),
+        "bits='8'": expect(TypeError, dropouth.mask, 10, 0.5, bits="8", **c),
+        "Generator(1, bits=True)": expect(TypeError, dropouth.Generator, 1, 0, 0, True),
         "Generator(np.True_)": expect(TypeError, dropouth.Generator, np.True_),
     }
     dropouth.mask(10, 0.5, bits=np.int8(8), **c)   # an integer of NumPy's is an integer

@@ -225,6 +225,19 @@ def test_checkpoint():
         msg = raises(RuntimeError, lambda: y.square().sum().backward())
         report("checkpoint (non-reentrant), %s: model.eval() before the backward raises (the "
                "recomputation would skip the dropout): %s" % (kind, (msg or "no error")[:60]), msg is not None)
+    # the same with the dropout last in the block (x + drop(f(x))): torch checks a recomputed tensor
+    # only where a backward reads it, so dropouth's backward reads its token as nn.Dropout reads
+    # its mask (before, it ran, with the training gradient here: right by chance, unlike nn.Dropout)
+    for kind in KINDS:
+        torch.manual_seed(0)
+        drop = dropouth.Dropout if kind == "dropouth" else torch.nn.Dropout
+        net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), drop(0.5))
+        x = torch.randn(3, 4, requires_grad=True)
+        y = tcp.checkpoint(lambda h: h + net(h), x, use_reentrant=False)
+        net.eval()
+        msg = raises(RuntimeError, lambda: y.square().sum().backward())
+        report("checkpoint (non-reentrant), %s last in the block: model.eval() before the backward raises: %s"
+               % (kind, (msg or "no error")[:60]), msg is not None)
     # where nn.Dropout saves nothing (p = 0: it returns its input) the layer saves nothing either:
     # model.eval() there changes nothing, and the backward runs for both, as without checkpointing
     for kind in KINDS:
@@ -608,6 +621,14 @@ def test_samples():
     state = torch.get_rng_state()
     layer(torch.ones(0, 8))
     report("without samples= an empty tensor takes nothing, as nn.Dropout", torch.equal(state, torch.get_rng_state()))
+    # a tensor of more dims than the library's view takes (70, most of one element), on the strided
+    # path (samples=; it raised after taking torch's value): the mask of its flat twin
+    xs = torch.randn([2, 33] + [1] * 68)
+    torch.manual_seed(5)
+    many = layer(xs, samples=[1, 0])
+    torch.manual_seed(5)
+    flat = layer(xs.reshape(2, 33), samples=[1, 0])
+    report("samples= on a tensor of 70 dims (68 of one element): the mask of its 2-dim twin", same(many.reshape(2, 33), flat))
 # ---- row: second-order gradients ----------------------------------------------------------
 def test_autograd():
     x = torch.randn(6, 5, dtype=torch.float64, requires_grad=True)
@@ -701,6 +722,11 @@ def test_manners():
                    and untouched(make, lambda v: dropouth.Dropout(0.5, inplace=True)(v)))]
     report("in place where torch refuses it (%s): RuntimeError, the tensor unchanged, nothing taken from torch's "
            "generator" % ", ".join(cases), not why, "written or drawn: %s" % why)
+    # in torch's words: a view made under no_grad had the leaf's message
+    said = {name: (raises(RuntimeError, lambda: dropouth.Dropout(0.5, inplace=True)(make())),
+                   raises(RuntimeError, lambda: torch.nn.Dropout(0.5, inplace=True)(make()))) for name, make in cases.items()}
+    report("in place where torch refuses it: dropouth's message is nn.Dropout's", all(a == b for a, b in said.values()),
+           "; ".join("%s: %r against %r" % (k, (a or "")[:70], (b or "")[:70]) for k, (a, b) in said.items() if a != b))
     leaf = torch.randn(6, 50, requires_grad=True)
     h = leaf * 1.0
     torch.manual_seed(6)
@@ -732,7 +758,7 @@ def test_manners():
            and raises(TypeError, lambda: dropouth.dropout(torch.ones(4), 0.5, seed=np.True_, pos=0)) is not None
            and raises(TypeError, lambda: dropouth.Dropout(0.5, stream=np.True_)) is not None
            and raises(TypeError, lambda: dropouth.Dropout(0.5, batch_dim=np.True_)) is not None
-           and raises(ValueError, lambda: dropouth.dropout(torch.ones(4), 0.25, bits=8.0)) is not None)
+           and raises(TypeError, lambda: dropouth.dropout(torch.ones(4), 0.25, bits=8.0)) is not None)
 
     xs = torch.randn(40)
     why = ""
