@@ -578,7 +578,7 @@ build/octave/dropouth_mex.mex: matlab/dropouth_mex.c dropout.h
 	mkoctfile --mex -I. matlab/dropouth_mex.c -o $@
 
 demo-octave: build/octave/dropouth_mex.mex
-	$(OCTAVE) --norc --no-history --quiet --eval "addpath('matlab', 'build/octave', 'examples/octave'); train_twice('build/demo-octave')"
+	$(OCTAVE) --norc --no-history --quiet --eval "addpath('build/octave', 'matlab', 'examples/octave'); train_twice('build/demo-octave')"
 
 # --- dropout_webgpu.js: dropout.h on WebGPU (WGSL) ---------------------------------------
 #   make webgpu-embed  rewrite the WGSL in dropout_webgpu.js from webgpu/kernels.wgsl and

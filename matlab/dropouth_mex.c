@@ -149,21 +149,26 @@ static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, co
    return 0;
 }
 
-static double dh_p(const dh_cmd *c, const mxArray *a)
+static void dh_dims_text(char *buf, size_t len, const mwSize *d, mwSize nd);
+
+/* p, or a plan's P (name "plan.P", id dropouth:badPlan: a field edited by hand) */
+static double dh_p(const dh_cmd *c, const mxArray *a, const char *name, const char *id)
 {
    double p;
    if (!(mxIsDouble(a) || mxIsSingle(a)) || mxIsComplex(a) || mxIsSparse(a) ||
        mxGetNumberOfElements(a) != 1) {
-      snprintf(dh_msg, sizeof dh_msg, "%s: p must be a real double or single scalar in [0, 1] "
-               "(got a %s%s)", c->name, mxIsComplex(a) ? "complex " : (mxIsSparse(a) ? "sparse " : ""),
+      char size[96];   /* the size where that is the trouble: [0.1 0.2] is a double */
+      dh_dims_text(size, sizeof size, mxGetDimensions(a), mxGetNumberOfDimensions(a));
+      snprintf(dh_msg, sizeof dh_msg, "%s: %s must be a real double or single scalar in [0, 1] "
+               "(got a %s %s%s)", c->name, name, size, mxIsComplex(a) ? "complex " : (mxIsSparse(a) ? "sparse " : ""),
                mxGetClassName(a));
-      dh_fail("dropouth:badP", dh_msg);
+      dh_fail(id, dh_msg);
    }
    p = mxIsSingle(a) ? (double)*(const float *)mxGetData(a) : *(const double *)mxGetData(a);
    if (!(p >= 0.0 && p <= 1.0)) {
-      if (p != p) snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got NaN", c->name);
-      else snprintf(dh_msg, sizeof dh_msg, "%s: p must be in [0, 1], got %.17g", c->name, p);
-      dh_fail("dropouth:badP", dh_msg);
+      if (p != p) snprintf(dh_msg, sizeof dh_msg, "%s: %s must be in [0, 1], got NaN", c->name, name);
+      else snprintf(dh_msg, sizeof dh_msg, "%s: %s must be in [0, 1], got %.17g", c->name, name, p);
+      dh_fail(id, dh_msg);
    }
    return p;
 }
@@ -208,9 +213,9 @@ static dropout_rule dh_rule(const dh_cmd *c, double p, int bits, int explicit_bi
       dh_fail("dropouth:pNeedsMoreBits", dh_msg);
    }
    if (err == DROPOUT_ERR_P_UNREALISABLE) {
-      snprintf(dh_msg, sizeof dh_msg, "%s: p = %.17g is too close to %s (%s below about 2^-26): even "
-               "32-bit draws realise it more than 1%% off (use p = %d exactly)", c->name, p,
-               p < 0.5 ? "0" : "1", p < 0.5 ? "p" : "1 - p", p < 0.5 ? 0 : 1);
+      snprintf(dh_msg, sizeof dh_msg, "%s: p = %.17g is too close to %s: even 32-bit draws realise it "
+               "more than 1%% off (%s of 50 * 2^-32, about 1.2e-8, or more is always realised within 1%%; "
+               "use p = %d exactly)", c->name, p, p < 0.5 ? "0" : "1", p < 0.5 ? "a p" : "a 1 - p", p < 0.5 ? 0 : 1);
       dh_fail("dropouth:badP", dh_msg);
    }
    if (err != DROPOUT_OK) {
@@ -499,7 +504,7 @@ static double dh_plan_read(const dh_cmd *c, const mxArray *plan, const mxArray *
    o->pos = dh_coord(c, f[2], "plan.Position", "dropouth:badPlan");
    o->have_seed = o->have_pos = 1;
    o->cls = mxDOUBLE_CLASS;
-   p = dh_p(c, f[3]);
+   p = dh_p(c, f[3], "plan.P", "dropouth:badPlan");
    o->bits = dh_bits(c, f[4], "plan.Bits", "dropouth:badPlan");
    sz = f[5];
    same = mxIsDouble(sz) && !mxIsComplex(sz) && !mxIsSparse(sz) && mxGetM(sz) == 1 && mxGetN(sz) == (size_t)nd;
@@ -545,10 +550,18 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
                  "forward's Seed, Stream, Position, p and Bits");
       p = dh_plan_read(c, prhs[1], x, &o);
    } else {
-      p = dh_p(c, prhs[1]);
+      p = dh_p(c, prhs[1], "p", "dropouth:badP");
       dh_options(c, nrhs - 2, prhs + 2, &o);
    }
    bits = o.bits ? o.bits : dh_default_bits(p);
+   if (planned) {   /* P and Bits that no forward hands out together: the plan was edited */
+      int e = dropout_rule_init(&rule, p, (dropout_bits)bits);
+      if (e != DROPOUT_OK) {
+         snprintf(dh_msg, sizeof dh_msg, "dropouth.backward: plan.P = %.17g with plan.Bits = %d is no plan "
+                  "dropouth.forward hands out (%s): give its fourth output unchanged", p, bits, dropout_strerror(e));
+         dh_fail("dropouth:badPlan", dh_msg);
+      }
+   }
    rule = dh_rule(c, p, bits, o.bits != 0);
    n = mxGetNumberOfElements(x);
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
@@ -594,7 +607,7 @@ static void dh_mask(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
    dh_nargs(c, nrhs, 2, nlhs, 1);
    dims = dh_size(c, prhs[0], &ndim);
    n = dh_numel(c, dims, ndim);
-   p = dh_p(c, prhs[1]);
+   p = dh_p(c, prhs[1], "p", "dropouth:badP");
    dh_options(c, nrhs - 2, prhs + 2, &o);
    rule = dh_rule(c, p, o.bits ? o.bits : dh_default_bits(p), o.bits != 0);
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
@@ -652,7 +665,7 @@ static void dh_realised(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs
    int i, bits = 0;
    dropout_rule rule;
    dh_nargs(c, nrhs, 1, nlhs, 2);
-   p = dh_p(c, prhs[0]);
+   p = dh_p(c, prhs[0], "p", "dropouth:badP");
    for (i = 1; i < nrhs; i += 2) {
       char name[32];
       if (!dh_name(prhs[i], name, sizeof name) || !dh_is(name, "Bits") ||

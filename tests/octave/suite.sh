@@ -114,5 +114,22 @@ else
             say "FAIL octave stale gateway: $oct_gw on the path: forward, mask, version gave: $oct_got"
          fi
       done
+      # the refusal names the file that was called: a fresh build elsewhere on the path loses
+      # to an old one found first, and "run make octave" alone then changed nothing
+      oct_got=$(octave-cli --norc --no-history --quiet --eval "addpath('$PWD/matlab'); addpath('$oct_abs/p1');
+         try, dropouth.mask(3, 0.5, 'Seed', 1, 'Position', 0); catch e, disp(e.message); end" 2>&1 | tail -n 1)
+      case $oct_got in
+         *"$oct_abs/p1/dropouth_mex.mex"*) say "PASS octave stale gateway: the refusal names the gateway called ($OCT/p1/dropouth_mex.mex)" ;;
+         *) say "FAIL octave stale gateway: the refusal does not name $OCT/p1/dropouth_mex.mex: $oct_got" ;;
+      esac
+      # no gateway at all (the package on the path, never built): said, with the way to build it
+      mkdir -p "$OCT/nogw"
+      rm -rf "$OCT/nogw/+dropouth" && cp -r matlab/+dropouth matlab/dropouth_rethrow.m "$OCT/nogw/"
+      oct_got=$(octave-cli --norc --no-history --quiet --eval "addpath('$oct_abs/nogw');
+         try, dropouth.forward(ones(3), 0.5, 'Seed', 1, 'Position', 0); catch e, printf('%s %s\n', e.identifier, e.message); end" 2>&1 | tail -n 1)
+      case $oct_got in
+         "dropouth:notBuilt "*dropouth_build*) say "PASS octave not built: the package without its gateway raises dropouth:notBuilt, naming dropouth_build" ;;
+         *) say "FAIL octave not built: the package without its gateway gave: $oct_got" ;;
+      esac
    fi
 fi
