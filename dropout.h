@@ -343,7 +343,7 @@ extern "C" {
    X(DROPOUT_ERR_P_NEEDS_32, -7,       /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */ \
      "p: 8- and 16-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_32, or dropout_rule_init_quantised to accept the quantised p") \
    X(DROPOUT_ERR_P_UNREALISABLE, -8,   /* ... that even 32-bit draws realise as 0 or 1 */ \
-     "p: even 32-bit draws realise this p or 1 - p more than 1% off (p or 1 - p below about 2^-26); dropout_rule_init_quantised accepts the 32-bit p unless it is 0 or 1") \
+     "p: even 32-bit draws realise this p or 1 - p more than 1% off (only some below 50 * 2^-32, about 1.2e-8, are); dropout_rule_init_quantised accepts the 32-bit p unless it is 0 or 1") \
    X(DROPOUT_ERR_THRESHOLD, -9,        /* threshold past 2^bits */ \
      "threshold: must be at most 2^bits") \
    X(DROPOUT_ERR_RULE, -10,            /* a dropout_rule that dropout_rule_init did not make (bits, threshold) */ \
@@ -756,7 +756,8 @@ DROPOUT_HD uint16_t dropout_accumulate_bf16(uint16_t acc, uint16_t g)
    Refused when the width realises p or 1 - p more than 1% off, e.g. p = 0.1 at 8 bits
    (26 / 256 = 0.1016, +1.6%): the code names the narrowest width that honours p
    (DROPOUT_ERR_P_NEEDS_16 / _NEEDS_32), or DROPOUT_ERR_P_UNREALISABLE when even 32 bits
-   do not (p or 1 - p below about 2^-26). p = 0 and p = 1 are exact at any width. */
+   do not (some p or 1 - p below 50 * 2^-32, about 1.2e-8: 32 bits realise every p within
+   2^-33). p = 0 and p = 1 are exact at any width. */
 DROPOUTDEF int dropout_rule_init(dropout_rule *r, double p, dropout_bits bits);
 /* The same, accepting the width's quantised p however far from p it is (0.1.0 and 0.9
    behaviour: p = 0.1 at 8 bits is 0.1016); a p in (0, 1) realised as 0 or 1 is still
