@@ -1,6 +1,6 @@
 # covers: the variants (docs/SPEC.md "Variants"): accuracy, and the same bits under FMA contraction
-# oracle: libm and long double (variants_ref.c); one digest equal over compilers and flags
-# needs: cc, libm; optional gcc, clang, g++ (else SKIP)
+# oracle: libm and long double (variants_ref.c); the text of docs/SPEC.md computed in Python (spec_oracle.py); one digest equal over compilers and flags
+# needs: cc, libm; optional gcc, clang, g++, /usr/bin/python3 with numpy (else SKIP)
 # tests/variants/test_variants.c is run by the runner (the rule); this suite adds:
 #  1. tests/variants/variants_ref.c against libm/long double (needs -lm, so it is not a test_*.c).
 #  2. tests/variants/variants_digest.c under several compilers and flag sets, FMA contraction
@@ -15,6 +15,22 @@ if $CC -std=c99 -O2 $WARN -I. -Itests tests/variants/variants_ref.c -o "$VBUILD/
    run_prog variants_ref "$VBUILD/variants_ref"
 else
    say "FAIL build variants_ref: $(head -c 600 "$VBUILD/variants_ref.build.log" | tr '\n' ' ')"
+fi
+
+# 3. tests/variants/spec_oracle.py: V.2, V.3, V.4 and section 12 computed from docs/SPEC.md's text
+#    alone (Python, NumPy's IEEE conversions), against tests/variants/spec_oracle.c's library calls
+if ! /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1; then
+   say "SKIP variants spec oracle: /usr/bin/python3 with numpy not found (Debian: python3-numpy)"
+elif $CC -std=c99 -O2 $WARN -I. -Itests tests/variants/spec_oracle.c -o "$VBUILD/spec_oracle" \
+      2>"$VBUILD/spec_oracle.build.log"; then
+   /usr/bin/python3 tests/variants/spec_oracle.py "$VBUILD/spec_oracle" >"$VBUILD/spec_oracle.out" 2>&1
+   spec_rc=$?
+   grep -E '^(PASS|FAIL) ' "$VBUILD/spec_oracle.out" | while IFS= read -r spec_line; do say "$spec_line"; done
+   if [ $spec_rc -ne 0 ] && ! grep -q '^FAIL ' "$VBUILD/spec_oracle.out"; then
+      say "FAIL variants spec oracle: exit $spec_rc: $(tail -c 400 "$VBUILD/spec_oracle.out" | tr '\n' ' ')"
+   fi
+else
+   say "FAIL build spec_oracle: $(head -c 600 "$VBUILD/spec_oracle.build.log" | tr '\n' ' ')"
 fi
 
 variants_digest_ref=""
