@@ -6,6 +6,7 @@
                             f64 and f32, nine p at each width, inputs with -0, subnormals, 1e300
      spec_oracle fused      one line per element: dropout_bias_dropout_add_replay_* of f32, f64,
                             f16 and bf16, p = 0, 0.1, 0.5, 0.9, 1 at each width
+     spec_oracle gen        one line per call: a generator handing out random kinds and counts
    Lines: the inputs, the output and the keep bit in hex, as spec_oracle.py reads them. */
 #define DROPOUT_IMPLEMENTATION
 #include <stdio.h>
@@ -124,11 +125,47 @@ static int fused(void)
    return 0;
 }
 
+/* a generator handing out positions of random kinds and counts (section 8), from 0 and from
+   near 2^64 (dropout_gen_resume): one line per call, "kind count rc pos next units" */
+static int gen(void)
+{
+   static const int kinds[4] = { 8, 16, 32, -1 };
+   dropout_rule r[3];
+   int start, i;
+   for (i = 0; i < 3; ++i)
+      if (dropout_rule_init(&r[i], 0.5, (dropout_bits)(8 << i))) return 1;
+   for (start = 0; start < 2; ++start) {
+      dropout_gen g;
+      if (dropout_gen_init(&g, dropout_key_make(5, 6))) return 1;
+      for (i = 0; i < 400; ++i) {
+         int kind = kinds[rnd() % 4];
+         uint64_t u = rnd(), count = (u >> 8) % (u & 1 ? 7 : 100000);
+         dropout_plan plan;
+         int rc;
+         if (start == 1 && i % 25 == 0) {   /* near the top: refusals past 2^64 - 1 */
+            uint64_t next = UINT64_MAX - (rnd() % 300);
+            int was = kinds[rnd() % 4];
+            if (was == -1) next &= ~(uint64_t)1;
+            if (dropout_gen_resume(&g, dropout_key_make(5, 6), next, (dropout_units)was)) return 1;
+            printf("resume %llu %d\n", (unsigned long long)next, was);
+         }
+         if (start == 1) count = rnd() % 200;
+         memset(&plan, 0, sizeof plan);
+         rc = kind == -1 ? dropout_gen_plan_normals(&g, &r[0], count, &plan)
+                         : dropout_gen_plan(&g, &r[kind == 8 ? 0 : kind == 16 ? 1 : 2], count, &plan);
+         printf("%d %llu %d %llu %llu %d\n", kind, (unsigned long long)count, rc, (unsigned long long)plan.pos,
+                (unsigned long long)g.next, (int)g.units);
+      }
+   }
+   return 0;
+}
+
 int main(int argc, char **argv)
 {
    if (argc == 2 && strcmp(argv[1], "normals") == 0) return normals();
    if (argc == 2 && strcmp(argv[1], "variants") == 0) return variants();
    if (argc == 2 && strcmp(argv[1], "fused") == 0) return fused();
-   fprintf(stderr, "usage: spec_oracle normals|variants|fused\n");
+   if (argc == 2 && strcmp(argv[1], "gen") == 0) return gen();
+   fprintf(stderr, "usage: spec_oracle normals|variants|fused|gen\n");
    return 2;
 }

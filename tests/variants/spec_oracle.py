@@ -8,6 +8,8 @@ library's side):
             keep bits of sections 1-4 (Philox, the draws of each width, the threshold)
   fused     section 12: f32 and f16/bf16 through one correctly rounded fma (exact rationals
             here), f64 as two roundings, dropped elements as the residual's bits
+  gen       section 8: where a generator's next plan starts after another kind, and its
+            refusals past 2^64 - 1
 
 Nothing here reads dropout.h: where this file and the library disagree, one of them or the
 text is wrong. Usage: spec_oracle.py PATH_TO_spec_oracle_BINARY; one PASS/FAIL line a part."""
@@ -281,6 +283,37 @@ def check_fused():
         "p = 0, 0.1, 0.5, 0.9, 1 at each width, and their keep bits, bit for bit" % n, bad[:3])
 
 
+# ---- section 8: the generator's positions across kinds -------------------------------------------
+def check_gen():
+    out = subprocess.run([DRIVER, "gen"], capture_output=True, check=True, text=True).stdout.split("\n")
+    top = 2 ** 64
+    nxt, units, bad, n, refused = 0, 0, [], 0, 0
+    for line in filter(None, out):
+        f_ = line.split()
+        if f_[0] == "resume":
+            nxt, units = int(f_[1]), int(f_[2])
+            continue
+        kind, count, rc, pos, g_next, g_units = (int(v) for v in f_)
+        if units in (0, kind):
+            f = nxt
+        else:
+            w = -(-nxt // 2 * 2) if units == -1 else -(-nxt * units // 32)   # words handed out
+            if -1 in (kind, units):
+                w += w % 2
+            f = w if kind == -1 else w * 32 // kind
+        ok = f < top and f + count < top
+        want = (0, f, f + count, kind) if ok else (-4, 0, nxt, units)
+        n += 1
+        refused += not ok
+        if (rc, pos, g_next, g_units) != want:
+            bad.append("%s: want rc, pos, next, units %s" % (line, want))
+        if ok:
+            nxt, units = f + count, kind
+    say(n > 0 and not bad, "section 8 generator from the text: %d calls of random kinds (8/16/32-bit draws, normals) "
+        "and counts, from 0 and resumed near 2^64 (%d refused, moving nothing): each plan's first position and the "
+        "generator after it" % (n, refused), bad[:3])
+
+
 failed = 0
 
 
@@ -293,4 +326,5 @@ def say(ok, what, bad=()):
 check_normals()
 check_variants()
 check_fused()
+check_gen()
 sys.exit(1 if failed else 0)

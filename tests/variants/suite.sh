@@ -17,7 +17,7 @@ else
    say "FAIL build variants_ref: $(head -c 600 "$VBUILD/variants_ref.build.log" | tr '\n' ' ')"
 fi
 
-# 3. tests/variants/spec_oracle.py: V.2, V.3, V.4 and section 12 computed from docs/SPEC.md's text
+# 3. tests/variants/spec_oracle.py: sections 8 and 12, V.2, V.3 and V.4 computed from docs/SPEC.md's text
 #    alone (Python, NumPy's IEEE conversions), against tests/variants/spec_oracle.c's library calls
 if ! /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1; then
    say "SKIP variants spec oracle: /usr/bin/python3 with numpy not found (Debian: python3-numpy)"
