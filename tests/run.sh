@@ -67,9 +67,7 @@ run_one_area() {
 # another reads, so they run in a subshell beside the others: one at a time, each into its
 # own output and result files, shown in order as they finish. On two cores one lane left a
 # core idle for the last five minutes. TEST_LANES=1: every area in this shell, in name order.
-# (variants runs in the first lane, before cuda's wait for nvcc: with it here, this lane ran
-# 40 s past the other on two cores, one of them idle)
-run_side="docs examples fuzz mpi octave opencl python tutorial v0 web webgpu"
+run_side="docs examples fuzz mpi octave opencl python tutorial v0 variants web webgpu"
 # cuda goes last in its lane: it waits for nvcc's builds, the longest of the background
 # ones, and the areas after it would otherwise run with the second lane done and a core idle
 run_main=""; run_lane=""; run_last=""
