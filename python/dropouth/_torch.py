@@ -161,10 +161,9 @@ def _check_inplace(x):
         if x.stride(d) == 0 and x.shape[d] > 1:
             raise ValueError("input: in place on a tensor whose elements share memory (stride 0 along dim %d, "
                              "an expanded tensor): write to a copy (.clone()) or use inplace=False" % d)
-    if torch.is_grad_enabled() and x.requires_grad:
-        if x.is_leaf:   # torch's refusal in its own words: a leaf, or a view made in no_grad mode
-            x.copy_(x)
-    else:
+    # recorded on a tensor in the graph that is not a leaf: the copy (_run) is torch's check;
+    # anything else gets torch's own refusal in its words (a leaf, a view made in no_grad mode)
+    if not (torch.is_grad_enabled() and x.requires_grad and not x.is_leaf):
         x.copy_(x)
 
 
