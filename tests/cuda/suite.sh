@@ -64,8 +64,11 @@ if [ "$nv_state" = building ] || [ "$nv_state" = reused ]; then
    # flush subnormals (mul.ftz.f32, ...), -prec-div=false and -prec-sqrt=false approximate;
    # none may be in the library's kernels, whose float operations are IEEE's under any flags
    nv_fmp=""
-   # (a build of one arch keeps its PTX without the arch in the name)
-   for nv_f in test_cuda.compute_75 test_cuda.compute_90 test_cuda_run test_cuda_v0 variants_cuda dropouth_cuda_lib; do
+   # (a build of one arch keeps its PTX without the arch in the name; the programs whose
+   # device code stops at the front end, nv_front, leave none: their kernels are test_cuda's)
+   nv_fl="test_cuda.compute_75 test_cuda.compute_90 test_cuda_v0"
+   [ "$nv_fn" = frontend ] || nv_fl="$nv_fl test_cuda_run variants_cuda dropouth_cuda_lib"
+   for nv_f in $nv_fl; do
       if [ -f "$nv_dir/keep/$nv_f.ptx" ]; then nv_fmp="$nv_fmp $nv_dir/keep/$nv_f.ptx"
       else say "FAIL cuda fast-math: no $nv_f.ptx in $nv_dir/keep"; fi
    done
@@ -74,8 +77,24 @@ if [ "$nv_state" = building ] || [ "$nv_state" = reused ]; then
    if [ -n "$nv_fm" ]; then
       say "FAIL cuda fast-math: a program built with --use_fast_math holds a flushing or approximate instruction: $nv_fm"
    else
-      say "PASS cuda fast-math: the library's kernels built with --use_fast_math hold no flushing or approximate instruction (PTX of the 1.0 and 0.1 calls, the variants, the Python package's library; compute_75 and compute_90)"
+      say "PASS cuda fast-math: the library's kernels built with --use_fast_math hold no flushing or approximate instruction (PTX of the kernel build, compute_75 and compute_90, and of the 0.1 calls' program)"
    fi
+fi
+# What lets the programs of nv_front (tests/cuda/start.sh) stop their device code at the
+# front end: their kernels are test_cuda's. A macro set before dropout_cuda.cuh could make
+# other kernels (bench_cuda's block sizes do), so before that include each of these files,
+# and test_cuda.cu itself, holds system headers and the two implementation switches alone.
+nv_bad=""
+for nv_f in tests/cuda/test_cuda.cu tests/cuda/test_cuda_run.cu tests/cuda/variants_cuda.cu python/dropouth_cuda_lib.cu; do
+   nv_pre=$(awk '/^[ \t]*#[ \t]*include[ \t]*"(\.\.\/)?dropout_cuda\.cuh"/ { found = 1; exit }
+                 /^[ \t]*#/ && !/^#include <[A-Za-z0-9_\/.]+>$/ && !/^#define DROPOUT_(CUDA_)?IMPLEMENTATION$/ { print }
+                 END { if (!found) print "(no #include \"dropout_cuda.cuh\")" }' "$nv_f")
+   [ -z "$nv_pre" ] || nv_bad="$nv_bad $nv_f: $(printf '%s' "$nv_pre" | head -n 1);"
+done
+if [ -z "$nv_bad" ]; then
+   say "PASS cuda kernels: test_cuda_run, variants_cuda and the Python library set nothing before dropout_cuda.cuh, as test_cuda does (their kernels are the kernel build's)"
+else
+   say "FAIL cuda kernels: a line before dropout_cuda.cuh may change the kernels, so tests/cuda/start.sh's front-end builds would miss them:$nv_bad"
 fi
 
 # the refusals every CUDA call makes before it touches a GPU: they run without one
