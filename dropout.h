@@ -221,14 +221,22 @@ typedef ulong uint64_t;
 /* C++ users who build with -Wold-style-cast, -Wzero-as-null-pointer-constant or
    -Wuseless-cast (-Werror): the header is C99 first, and its casts are C casts (a cast
    that is needed on one target is useless on another: size_t is uint64_t on LP64 only),
-   so inside the header, and there only, these three are off; the user's own code after
-   the include is checked as before (push / pop; tests/api/suite.sh builds it so). */
+   so inside the header, and there only, these three are off; and clang's
+   -Wreserved-identifier and -Wreserved-macro-identifier (in -Weverything), since C++
+   reserves every name with "__" in it, where C leaves dropout__ names to the header. The
+   user's own code after the include is checked as before (push / pop; tests/api/suite.sh
+   builds it so). */
 #if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wold-style-cast"
 #pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
 #if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuseless-cast"
+#elif defined(__has_warning)
+#if __has_warning("-Wreserved-identifier") && __has_warning("-Wreserved-macro-identifier")
+#pragma GCC diagnostic ignored "-Wreserved-identifier"
+#pragma GCC diagnostic ignored "-Wreserved-macro-identifier"
+#endif
 #endif
 #endif
 
@@ -1660,6 +1668,11 @@ static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h
 #pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
 #if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuseless-cast"
+#elif defined(__has_warning)
+#if __has_warning("-Wreserved-identifier") && __has_warning("-Wreserved-macro-identifier")
+#pragma GCC diagnostic ignored "-Wreserved-identifier"
+#pragma GCC diagnostic ignored "-Wreserved-macro-identifier"
+#endif
 #endif
 #endif
 

@@ -98,6 +98,22 @@
 #endif
 #endif
 
+/* C++ users' strict warnings (-Wold-style-cast and the others dropout.h names) are off
+   in this header's own code, as in dropout.h's, and on again after it (push / pop) */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#elif defined(__has_warning)
+#if __has_warning("-Wreserved-identifier") && __has_warning("-Wreserved-macro-identifier")
+#pragma GCC diagnostic ignored "-Wreserved-identifier"
+#pragma GCC diagnostic ignored "-Wreserved-macro-identifier"
+#endif
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -206,6 +222,9 @@ DROPOUT_OPENCLDEF const char *const *dropout_opencl_source(size_t *lines);
 #ifdef __cplusplus
 }
 #endif
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#pragma GCC diagnostic pop
+#endif
 
 #endif /* DROPOUT_OPENCL_H_INCLUDED */
 
@@ -220,6 +239,21 @@ DROPOUT_OPENCLDEF const char *const *dropout_opencl_source(size_t *lines);
 #include <stdio.h>    /* snprintf: the messages */
 #include <stdlib.h>   /* malloc, free: the build log */
 #include <string.h>
+
+/* (the strict C++ warnings off here too, as in the declarations above) */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+#pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuseless-cast"
+#elif defined(__has_warning)
+#if __has_warning("-Wreserved-identifier") && __has_warning("-Wreserved-macro-identifier")
+#pragma GCC diagnostic ignored "-Wreserved-identifier"
+#pragma GCC diagnostic ignored "-Wreserved-macro-identifier"
+#endif
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -475,14 +509,22 @@ static const char *const dropout_opencl__program[] = {
    "/* C++ users who build with -Wold-style-cast, -Wzero-as-null-pointer-constant or\n",
    "   -Wuseless-cast (-Werror): the header is C99 first, and its casts are C casts (a cast\n",
    "   that is needed on one target is useless on another: size_t is uint64_t on LP64 only),\n",
-   "   so inside the header, and there only, these three are off; the user's own code after\n",
-   "   the include is checked as before (push / pop; tests/api/suite.sh builds it so). */\n",
+   "   so inside the header, and there only, these three are off; and clang's\n",
+   "   -Wreserved-identifier and -Wreserved-macro-identifier (in -Weverything), since C++\n",
+   "   reserves every name with \"__\" in it, where C leaves dropout__ names to the header. The\n",
+   "   user's own code after the include is checked as before (push / pop; tests/api/suite.sh\n",
+   "   builds it so). */\n",
    "#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)\n",
    "#pragma GCC diagnostic push\n",
    "#pragma GCC diagnostic ignored \"-Wold-style-cast\"\n",
    "#pragma GCC diagnostic ignored \"-Wzero-as-null-pointer-constant\"\n",
    "#if !defined(__clang__)\n",
    "#pragma GCC diagnostic ignored \"-Wuseless-cast\"\n",
+   "#elif defined(__has_warning)\n",
+   "#if __has_warning(\"-Wreserved-identifier\") && __has_warning(\"-Wreserved-macro-identifier\")\n",
+   "#pragma GCC diagnostic ignored \"-Wreserved-identifier\"\n",
+   "#pragma GCC diagnostic ignored \"-Wreserved-macro-identifier\"\n",
+   "#endif\n",
    "#endif\n",
    "#endif\n",
    "\n",
@@ -3074,6 +3116,9 @@ DROPOUT_OPENCLDEF int dropout_opencl_fill_normal_f32(dropout_opencl *ctx, dropou
 
 #ifdef __cplusplus
 }
+#endif
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#pragma GCC diagnostic pop
 #endif
 
 #endif /* DROPOUT_OPENCL_IMPLEMENTATION_DONE */

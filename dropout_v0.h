@@ -81,16 +81,21 @@
 #define DROPOUT_DEPRECATED(message)
 #endif
 #endif
-#define DROPOUT_V0__USE(call) DROPOUT_DEPRECATED("0.1 call: use " call " (CHANGELOG.md, 'Moving a 0.1 call')")
-
 #if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wold-style-cast"
 #pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
 #if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuseless-cast"
+#elif defined(__has_warning)
+#if __has_warning("-Wreserved-identifier") && __has_warning("-Wreserved-macro-identifier")
+#pragma GCC diagnostic ignored "-Wreserved-identifier"
+#pragma GCC diagnostic ignored "-Wreserved-macro-identifier"
 #endif
 #endif
+#endif
+
+#define DROPOUT_V0__USE(call) DROPOUT_DEPRECATED("0.1 call: use " call " (CHANGELOG.md, 'Moving a 0.1 call')")
 
 #ifdef __cplusplus
 extern "C" {
@@ -304,7 +309,6 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 /*   helpers of both implementations (this file's and dropout_cuda_v0.cuh's)           */
 /* ==================================================================================== */
 #if (defined(DROPOUT_IMPLEMENTATION) || defined(DROPOUT_CUDA_IMPLEMENTATION)) && !defined(DROPOUT_V0__HELPERS_DONE)
-#define DROPOUT_V0__HELPERS_DONE
 
 #if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #pragma GCC diagnostic push
@@ -312,8 +316,14 @@ DROPOUTDEF int dropout_noise_forward_bf16(uint16_t *y, const uint16_t *x, size_t
 #pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
 #if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuseless-cast"
+#elif defined(__has_warning)
+#if __has_warning("-Wreserved-identifier") && __has_warning("-Wreserved-macro-identifier")
+#pragma GCC diagnostic ignored "-Wreserved-identifier"
+#pragma GCC diagnostic ignored "-Wreserved-macro-identifier"
 #endif
 #endif
+#endif
+#define DROPOUT_V0__HELPERS_DONE
 
 /* Gaussian dropout's and noise's parameter (the 0.1 order of checks: before the range and
    the pointers): p in [0, 1); sigma >= 0 and finite once rounded to float, as it is applied
@@ -431,6 +441,11 @@ static int dropout_v0__shape_check(const dropout_shape *shape, size_t *numel, si
 #pragma GCC diagnostic ignored "-Wzero-as-null-pointer-constant"
 #if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuseless-cast"
+#elif defined(__has_warning)
+#if __has_warning("-Wreserved-identifier") && __has_warning("-Wreserved-macro-identifier")
+#pragma GCC diagnostic ignored "-Wreserved-identifier"
+#pragma GCC diagnostic ignored "-Wreserved-macro-identifier"
+#endif
 #endif
 #endif
 

@@ -126,15 +126,29 @@ else
    say "PASS api v0: a 0.1.0 call does not compile without DROPOUT_V0_API"
 fi
 
-# strict C++ users: the header (declarations, and the implementation too) is clean under
-# clang++ -Wold-style-cast -Wzero-as-null-pointer-constant and g++ -Wuseless-cast, -Werror
+# strict C++ users: the headers (declarations, and the implementations too) are clean under
+# clang++ -Wold-style-cast -Wzero-as-null-pointer-constant (and, where clang has them,
+# -Wreserved-identifier -Wreserved-macro-identifier: C++ reserves every name with "__",
+# dropout__ ones too) and g++ -Wuseless-cast, -Werror; dropout_opencl.h too where the
+# OpenCL headers are installed
 printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\nint main(void) { return 0; }\n' >"$ABUILD/impl.cpp"
 printf '#include "dropout.h"\nint main(void) { return 0; }\n' >"$ABUILD/plain.cpp"
-for api_x in "clang++ -Wold-style-cast -Wzero-as-null-pointer-constant" "g++ -Wuseless-cast -Wold-style-cast -Wzero-as-null-pointer-constant"; do
+printf '#define DROPOUT_IMPLEMENTATION\n#define DROPOUT_OPENCL_IMPLEMENTATION\n#include "dropout_opencl.h"\nint main(void) { return 0; }\n' >"$ABUILD/ocl_impl.cpp"
+printf '#include "dropout_opencl.h"\nint main(void) { return 0; }\n' >"$ABUILD/ocl_plain.cpp"
+api_files="plain impl"
+if printf '#include <CL/cl.h>\n' | ${CXX:-c++} -x c++ -fsyntax-only - >/dev/null 2>&1; then api_files="$api_files ocl_plain ocl_impl"
+else say "SKIP api c++ strict [dropout_opencl.h]: no OpenCL headers (apt-get install opencl-c-headers)"; fi
+api_reserved=""
+if command -v clang++ >/dev/null 2>&1 &&
+   printf 'int x;\n' | clang++ -x c++ -Wreserved-identifier -Wreserved-macro-identifier -Werror -fsyntax-only - >/dev/null 2>&1; then
+   api_reserved=" -Wreserved-identifier -Wreserved-macro-identifier"
+fi
+for api_x in "clang++ -Wold-style-cast -Wzero-as-null-pointer-constant$api_reserved" "g++ -Wuseless-cast -Wold-style-cast -Wzero-as-null-pointer-constant"; do
    api_cc=${api_x%% *}
    if ! command -v "$api_cc" >/dev/null 2>&1; then say "SKIP api c++ strict [$api_x]: no $api_cc"; continue; fi
-   for api_f in plain impl; do
+   for api_f in $api_files; do
       for api_v0 in "" "-DDROPOUT_V0_API"; do
+         case $api_f-$api_v0 in ocl_*-?*) continue ;; esac   # (the 0.1 calls: dropout.h's alone)
          if $api_x -std=c++11 -Wall -Wextra -Wpedantic -Werror $api_v0 -I. -c "$ABUILD/$api_f.cpp" -o "$ABUILD/strict.o" \
                >"$ABUILD/strict.log" 2>&1; then
             say "PASS api c++ strict [$api_x $api_v0, $api_f]"
@@ -143,11 +157,23 @@ for api_x in "clang++ -Wold-style-cast -Wzero-as-null-pointer-constant" "g++ -Wu
          fi
       done
    done
-   # the warnings are off inside the header only: a C cast of the user's own is still caught
-   printf '#include "dropout.h"\nint user_cast(double d) { return (int)d; }\n' >"$ABUILD/after.cpp"
-   if $api_x -std=c++11 -Werror -I. -c "$ABUILD/after.cpp" -o "$ABUILD/strict.o" >"$ABUILD/strict.log" 2>&1; then
-      say "FAIL api c++ strict [$api_x]: the user's own old-style cast after the include was not reported"
-   else
-      say "PASS api c++ strict [$api_x]: the user's own old-style cast after the include is still reported"
-   fi
+   # the warnings are off inside the headers only: a C cast of the user's own (and a name
+   # of the user's with "__", where that warning is on) is still caught
+   for api_h in dropout.h dropout_opencl.h; do
+      case $api_h in dropout_opencl.h) case " $api_files " in *" ocl_plain "*) ;; *) continue ;; esac ;; esac
+      printf '#include "%s"\nint user_cast(double d) { return (int)d; }\n' "$api_h" >"$ABUILD/after.cpp"
+      if $api_x -std=c++11 -Werror -I. -c "$ABUILD/after.cpp" -o "$ABUILD/strict.o" >"$ABUILD/strict.log" 2>&1; then
+         say "FAIL api c++ strict [$api_x]: the user's own old-style cast after $api_h was not reported"
+      else
+         say "PASS api c++ strict [$api_x]: the user's own old-style cast after $api_h is still reported"
+      fi
+   done
+   case $api_x in *-Wreserved-identifier*)
+      printf '#include "dropout.h"\nint user__count;\n' >"$ABUILD/after.cpp"
+      if $api_x -std=c++11 -Werror -I. -c "$ABUILD/after.cpp" -o "$ABUILD/strict.o" >"$ABUILD/strict.log" 2>&1; then
+         say "FAIL api c++ strict [$api_x]: the user's own reserved name (user__count) after the include was not reported"
+      else
+         say "PASS api c++ strict [$api_x]: the user's own reserved name (user__count) after the include is still reported"
+      fi ;;
+   esac
 done
