@@ -6,10 +6,11 @@
 #  2. nvcc compiles every kernel to PTX for compute_75 (before the paired f16/bf16
 #     conversions) and compute_90 (with them; sm_80 compiles the same source as sm_90) with
 #     warnings as errors (tests/cuda/test_cuda.cu instantiates them all), and for sm_90:
-#     tests/cuda/variants_cuda.cu, tests/cuda/test_cuda_run.cu (dropout_cuda_run against dropout_run),
 #     tests/cuda/test_cuda_v0.cu (a 0.1.0 program under DROPOUT_V0_API), the trainer
-#     (examples/train_mlp_cuda.cu), the Python library (python/dropouth_cuda_lib.cu) and
-#     the benchmarks (bench_cuda, matmul_cost_cuda);
+#     (examples/train_mlp_cuda.cu) and the benchmarks (bench_cuda, matmul_cost_cuda);
+#     tests/cuda/variants_cuda.cu, tests/cuda/test_cuda_run.cu (dropout_cuda_run against
+#     dropout_run) and the Python library (python/dropouth_cuda_lib.cu), whose kernels are
+#     test_cuda's, with their device code through nvcc's front end (start.sh says why);
 #  3. test_cuda_run's refusals, which need no GPU (every call refuses before it launches);
 #     without a GPU, the trainer run to its SKIP line;
 #     bench/torch_cuda.py parses; bench/cuda_ab.py (make bench-cuda-ab) on made-up runs.
