@@ -345,7 +345,7 @@ extern "C" {
    X(DROPOUT_ERR_RANGE, -4,            /* positions run past the stream's 2^64 */ \
      "positions: first + count runs past the end of the stream (2^64 positions; 2^63 uniform doubles; a generator never hands out position 2^64 - 1), or count does not fit size_t") \
    X(DROPOUT_ERR_ARG, -5,              /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */ \
-     "an argument is out of its domain (a 0.1.0 call's; dropout_opencl_set_launch: local_size)") \
+     "an argument is out of its domain (a 0.1.0 call's; dropout_opencl_set_launch: local_size; dropout_opencl_init: flags)") \
    X(DROPOUT_ERR_P_NEEDS_16, -6,       /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */ \
      "p: 8-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_16 (or 32), or dropout_rule_init_quantised to accept the 8-bit p") \
    X(DROPOUT_ERR_P_NEEDS_32, -7,       /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */ \
@@ -1755,8 +1755,10 @@ DROPOUTDEF const char *dropout_strerror(int code)
    switch (code) {
    DROPOUT__ERRORS(DROPOUT__ERROR_CASE)
    default:   /* the GPU headers' codes: dropout_cuda_strerror and dropout_opencl_strerror name them */
-      if (code <= -2000)
-         return "an OpenCL call failed (dropout_opencl.h: the code is DROPOUT_ERR_OPENCL_BASE + its cl_int)";
+      if (code < -2000)   /* (-2000 would be CL_SUCCESS's: no call returns it) */
+         return "an OpenCL call failed, or dropout_opencl.h refused a buffer, queue or device with OpenCL's code for it "
+                "(the code is DROPOUT_ERR_OPENCL_BASE + that cl_int)";
+      if (code == -2000) return "unknown dropout error code";
       if (code <= -901 && code >= -906)
          return "dropout_opencl.h's own error of this code (dropout_opencl_strerror names it)";
       if (code <= DROPOUT_ERR_CUDA_BASE)

@@ -135,8 +135,8 @@ extern "C" {
      "dropout_opencl: a data buffer's byte offset is not a multiple of its element size") \
    X(DROPOUT_ERR_OPENCL_BOUNDS, -905,    /* a buffer is smaller than its offset plus what the call touches */ \
      "dropout_opencl: a buffer is smaller than its offset plus the bytes the call touches") \
-   X(DROPOUT_ERR_OPENCL_CTX, -906,       /* ctx is NULL or was not made by dropout_opencl_init */ \
-     "dropout_opencl: ctx is NULL or not initialised by dropout_opencl_init")
+   X(DROPOUT_ERR_OPENCL_CTX, -906,       /* ctx is NULL, was not made by dropout_opencl_init, or is a copy of one */ \
+     "dropout_opencl: ctx is NULL, not initialised by dropout_opencl_init, or a copy of one (made at another address; its kernels are the original's)")
 
 #define DROPOUT_OPENCL__ERROR_ENUM(name, value, message) name = value,
 enum {
@@ -162,6 +162,8 @@ enum { DROPOUT_OPENCL__DTYPES = 0 DROPOUT__DTYPES(DROPOUT_OPENCL__PLUS_ONE) };
 /* One program per (context, device); fields are read-only for the caller. */
 typedef struct dropout_opencl {
    unsigned magic;
+   const struct dropout_opencl *self;   /* where init made it: a copy (its kernels are the
+                                           original's, which release frees) is refused */
    cl_context context;
    cl_device_id device;
    cl_program program;
@@ -633,7 +635,7 @@ static const char *const dropout_opencl__program[] = {
    "   X(DROPOUT_ERR_RANGE, -4,            /* positions run past the stream's 2^64 */ \\\n",
    "     \"positions: first + count runs past the end of the stream (2^64 positions; 2^63 uniform doubles; a generator never hands out position 2^64 - 1), or count does not fit size_t\") \\\n",
    "   X(DROPOUT_ERR_ARG, -5,              /* 0.1.0 calls (DROPOUT_V0_API): another argument is out of its domain */ \\\n",
-   "     \"an argument is out of its domain (a 0.1.0 call's; dropout_opencl_set_launch: local_size)\") \\\n",
+   "     \"an argument is out of its domain (a 0.1.0 call's; dropout_opencl_set_launch: local_size; dropout_opencl_init: flags)\") \\\n",
    "   X(DROPOUT_ERR_P_NEEDS_16, -6,       /* p in (0, 1) that 8-bit draws realise as 0 or 1; 16 bits serve */ \\\n",
    "     \"p: 8-bit draws realise this p or 1 - p more than 1% off (or as 0 or 1); use DROPOUT_BITS_16 (or 32), or dropout_rule_init_quantised to accept the 8-bit p\") \\\n",
    "   X(DROPOUT_ERR_P_NEEDS_32, -7,       /* ... that 8- and 16-bit draws realise as 0 or 1; 32 bits serve */ \\\n",
@@ -2356,6 +2358,8 @@ static int dropout_opencl__cl(dropout_opencl *ctx, cl_int err, const char *what)
    return DROPOUT_ERR_OPENCL_BASE + (int)err;
 }
 
+static int dropout_opencl__ctx_ok(dropout_opencl *ctx);   /* (the checks, below) */
+
 static int dropout_opencl__fail(dropout_opencl *ctx, int code, const char *text)
 {
    snprintf(ctx->message, sizeof ctx->message, "%s", text);
@@ -2369,8 +2373,9 @@ DROPOUT_OPENCLDEF const char *dropout_opencl_strerror(int code)
    DROPOUT_OPENCL__ERRORS(DROPOUT_OPENCL__ERROR_CASE)
    default: break;
    }
-   if (code <= DROPOUT_ERR_OPENCL_BASE + 100 && code < DROPOUT_ERR_OPENCL_BASE + 1)
-      return "dropout_opencl: an OpenCL call failed (the code is DROPOUT_ERR_OPENCL_BASE + its cl_int; ctx->message names the call)";
+   if (code < DROPOUT_ERR_OPENCL_BASE)   /* (CL_* errors are negative; BASE + CL_SUCCESS is never returned) */
+      return "dropout_opencl: an OpenCL call failed, or the call refused a buffer, queue or device with OpenCL's code for "
+             "it (the code is DROPOUT_ERR_OPENCL_BASE + that cl_int; ctx->message says which)";
    return dropout_strerror(code);
 #undef DROPOUT_OPENCL__ERROR_CASE
 }
@@ -2378,7 +2383,7 @@ DROPOUT_OPENCLDEF const char *dropout_opencl_strerror(int code)
 DROPOUT_OPENCLDEF void dropout_opencl_release(dropout_opencl *ctx)
 {
    int k;
-   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return;
+   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC || ctx->self != ctx) return;   /* (a copy owns nothing) */
    for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k)
       if (ctx->kernel[k]) clReleaseKernel(ctx->kernel[k]);
    if (ctx->program) clReleaseProgram(ctx->program);
@@ -2440,6 +2445,25 @@ DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context contex
    if (!ctx) return DROPOUT_ERR_OPENCL_CTX;
    memset(ctx, 0, sizeof *ctx);
    if (!context || !device) return dropout_opencl__fail(ctx, DROPOUT_ERR_NULL, "dropout_opencl_init: context or device is NULL");
+   if (flags & ~(unsigned)(DROPOUT_OPENCL_WITHOUT_FP64 | DROPOUT_OPENCL_WITHOUT_DENORM)) {
+      snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_init: flags 0x%x has bits that are no "
+               "DROPOUT_OPENCL_WITHOUT_* (pass 0)", flags);
+      return DROPOUT_ERR_ARG;
+   }
+   {   /* the program is built for the context's devices: one outside it fails the build, "no log" */
+      cl_device_id devs[64];
+      size_t bytes = 0, i, found = 0;
+      cl_int e = clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof devs, devs, &bytes);
+      if (e == CL_SUCCESS) {
+         for (i = 0; i < bytes / sizeof devs[0]; ++i) found |= devs[i] == device;
+         if (!found) {
+            char name[128] = "(unnamed)";
+            clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_init: device (%s) is not one of the context's devices", name);
+            return DROPOUT_ERR_OPENCL_BASE + CL_INVALID_DEVICE;
+         }
+      }   /* (a context of more than 64 devices: left to the build) */
+   }
    ctx->context = context;
    ctx->device = device;
    err = clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof ctx->device_name - 1, ctx->device_name, NULL);
@@ -2477,6 +2501,7 @@ DROPOUT_OPENCLDEF int dropout_opencl_init(dropout_opencl *ctx, cl_context contex
                                             (const char **)dropout_opencl_source(&lines), NULL, &err);
    if (err != CL_SUCCESS) return dropout_opencl__cl(ctx, err, "clCreateProgramWithSource");
    ctx->magic = DROPOUT_OPENCL__MAGIC;   /* from here on release() cleans up */
+   ctx->self = ctx;
    options = ctx->fp64 ? "-DDROPOUT_OPENCL_FP64" : "";
    err = clBuildProgram(ctx->program, 1, &device, options, NULL, NULL);
    if (err != CL_SUCCESS) {
@@ -2515,7 +2540,7 @@ DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t loca
 {
    size_t limit = 0, k_limit;
    int k;
-   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return DROPOUT_ERR_OPENCL_CTX;
+   if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
    if (local_size) {
       limit = local_size;
       for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k) {
@@ -2534,7 +2559,7 @@ DROPOUT_OPENCLDEF int dropout_opencl_set_launch(dropout_opencl *ctx, size_t loca
 DROPOUT_OPENCLDEF int dropout_opencl_set_direct(dropout_opencl *ctx, int direct)
 {
    cl_device_type type = 0;
-   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return DROPOUT_ERR_OPENCL_CTX;
+   if (!dropout_opencl__ctx_ok(ctx)) return DROPOUT_ERR_OPENCL_CTX;
    if (direct < 0) {
       clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
       direct = (type & CL_DEVICE_TYPE_CPU) != 0;
@@ -2649,9 +2674,16 @@ static int dropout_opencl__args_elem(dropout_opencl *ctx, const dropout_opencl__
 
 /* ---- checks ------------------------------------------------------------------------- */
 
+/* a live ctx at the address init made it at: a copy shares the original's program and
+   kernels, which the original's release frees (a run on the copy then set arguments on
+   released kernels: a crash), so a copy is refused and its message says so */
 static int dropout_opencl__ctx_ok(dropout_opencl *ctx)
 {
-   return ctx && ctx->magic == DROPOUT_OPENCL__MAGIC;
+   if (!ctx || ctx->magic != DROPOUT_OPENCL__MAGIC) return 0;
+   if (ctx->self == ctx) return 1;
+   snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: ctx is a copy of a dropout_opencl (made at another address); "
+            "its kernels are the original's, which dropout_opencl_release frees: use the original, or init one where it stays");
+   return 0;
 }
 
 /* buffer b must hold bytes [off + lo, off + hi) (hi > lo; lo may be negative for negative
@@ -2810,7 +2842,9 @@ static int dropout_opencl__shared(cl_mem a, cl_mem b, const char **why)
    return 0;
 }
 
-static int dropout_opencl__aliases(dropout_opencl *ctx, const dropout_opencl_tensors *t)
+/* mask_written: the op writes the mask (the op list's MOUT); a stored mask (APPLY_MASK's) is
+   read alone, and may share memory with the other inputs as they may with each other */
+static int dropout_opencl__aliases(dropout_opencl *ctx, const dropout_opencl_tensors *t, int mask_written)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
    const char *names[5] = { "out", "mask", "in", "bias", "residual" };
@@ -2818,7 +2852,7 @@ static int dropout_opencl__aliases(dropout_opencl *ctx, const dropout_opencl_ten
    int i, k;
    for (i = 0; i < 2; ++i)   /* the buffers a call may write, against every other operand */
       for (k = i + 1; k < 5; ++k)
-         if (all[i] && all[k] && all[i] != all[k] && dropout_opencl__shared(all[i], all[k], &why)) {
+         if ((i == 0 || mask_written) && all[i] && all[k] && all[i] != all[k] && dropout_opencl__shared(all[i], all[k], &why)) {
             snprintf(ctx->message, sizeof ctx->message, "dropout_opencl_run: `%s` and `%s` are %s: OpenCL leaves a "
                      "command that writes one and reads or writes the other undefined (in place: pass one cl_mem "
                      "as both)", names[i], names[k], why);
@@ -2898,8 +2932,22 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    rc = dropout_opencl__queue_ok(ctx, q, "dropout_opencl_run");
    if (rc) return rc;
    memset(&fake32, 0, sizeof fake32);
-   rc = dropout_opencl__aliases(ctx, t);
+   rc = dropout_opencl__aliases(ctx, t, dropout__op_of(d->dropout__op).mask_out);
    if (rc) return rc;
+   {   /* an offset past its buffer's end (a negative one stored in a size_t, say) is out of
+          bounds whatever the call touches: refused here, before the made-up addresses
+          below, where it would wrap into another buffer's or to NULL (other codes) */
+      const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
+      const size_t offs[5] = { t->out_offset, t->mask_offset, t->in_offset, t->bias_offset, t->residual_offset };
+      const char *names[5] = { "out", "mask", "in", "bias", "residual" };
+      size_t size;
+      for (dd = 0; dd < 5; ++dd)
+         if (all[dd] && clGetMemObjectInfo(all[dd], CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS && offs[dd] > size) {
+            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` has %lu bytes; its offset %lu is past its end",
+                     names[dd], (unsigned long)size, (unsigned long)offs[dd]);
+            return DROPOUT_ERR_OPENCL_BOUNDS;
+         }
+   }
    if (sizeof(void *) < 8) {
       if (!dropout_opencl__layout32(t, &fake32))
          return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_BOUNDS, "dropout_opencl_run: on a 32-bit host the call's distinct "

@@ -7,7 +7,8 @@
                              flushed), nothing is written, the mask op still runs
      build_checks two_devices  a context of two devices (PoCL: POCL_DEVICES="pthread
                              basic"): a call on the other device's queue is refused,
-                             nothing written (PoCL aborted the process at the enqueue)
+                             nothing written (PoCL aborted the process at the enqueue);
+                             init with a device outside its context is refused
    Prints PASS / FAIL / SKIP lines (tests/opencl/suite.sh runs it). */
 #define CL_TARGET_OPENCL_VERSION 120
 #define DROPOUT_IMPLEMENTATION
@@ -98,6 +99,16 @@ int main(int argc, char **argv)
          printf("PASS opencl build checks [two_devices]: a call on another device's queue of ctx's context is refused (%d), nothing written\n", rc);
       else { printf("FAIL opencl build checks [two_devices]: rc %d (%s)\n", rc, g_ocl.message); g_fail = 1; }
       clReleaseCommandQueue(other);
+      {   /* a ctx for a device its context does not hold: named, not "the program did not build" */
+         dropout_opencl alone;
+         cl_context one = clCreateContext(NULL, 1u, dev, NULL, NULL, &err);
+         rc = err == CL_SUCCESS ? dropout_opencl_init(&alone, one, dev[1], 0) : -1;
+         if (rc == DROPOUT_ERR_OPENCL_BASE + CL_INVALID_DEVICE && strstr(alone.message, "not one of the context's devices"))
+            printf("PASS opencl build checks [two_devices]: init with a device outside the context is refused (%d), naming the device\n", rc);
+         else { printf("FAIL opencl build checks [two_devices]: init with a device outside the context: rc %d (%s)\n", rc, rc == -1 ? "no context" : alone.message); g_fail = 1; }
+         if (rc == DROPOUT_OK) dropout_opencl_release(&alone);
+         if (err == CL_SUCCESS) clReleaseContext(one);
+      }
    } else if (!strcmp(mode, "flushing") && !(g_ocl.flushed & 1)) {
       printf("SKIP opencl build checks [flushing]: the build kept subnormals (%s; POCL_EXTRA_BUILD_FLAGS is PoCL's)\n", g_ocl.device_name);
    } else {

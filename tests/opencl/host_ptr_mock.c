@@ -25,6 +25,7 @@
 #define clReleaseMemObject mock_ReleaseMemObject
 #define clReleaseCommandQueue mock_ReleaseCommandQueue
 #define clGetCommandQueueInfo mock_GetCommandQueueInfo
+#define clGetContextInfo mock_GetContextInfo
 #include <CL/cl.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,7 @@ cl_int mock_EnqueueReadBuffer(cl_command_queue a, cl_mem b, cl_bool c, size_t d,
 cl_int mock_ReleaseMemObject(cl_mem a) { (void)a; return 0; }
 cl_int mock_ReleaseCommandQueue(cl_command_queue a) { (void)a; return 0; }
 cl_int mock_GetCommandQueueInfo(cl_command_queue a, cl_command_queue_info b, size_t c, void *d, size_t *e) { (void)a; (void)b; (void)c; (void)d; (void)e; return -1; }
+cl_int mock_GetContextInfo(cl_context a, cl_context_info b, size_t c, void *d, size_t *e) { (void)a; (void)b; (void)c; (void)d; (void)e; return -1; }
 #include "dropout_opencl.h"
 
 
@@ -75,7 +77,7 @@ static int run(struct mockmem *out, size_t out_offset, struct mockmem *in, int *
    dropout_opencl_tensors t;
    int k, rc;
    memset(&o, 0, sizeof o);
-   o.magic = DROPOUT_OPENCL__MAGIC;
+   o.magic = DROPOUT_OPENCL__MAGIC; o.self = &o;
    o.context = out->ctx = in->ctx = (cl_context)(void *)&fakectx;
    for (k = 0; k < DROPOUT_OPENCL__KERNELS; ++k) o.kernel[k] = (cl_kernel)(void *)&fakekernel;
    o.fp32_exact = o.fp64 = 1; o.local_size = 64; o.max_groups = 16; o.direct = 1;

@@ -178,7 +178,7 @@ static int run_case(const Case *c)
    memset(&out, 0, sizeof out); memset(&in, 0, sizeof in); memset(&res, 0, sizeof res);
    memset(&bias, 0, sizeof bias); memset(&mask, 0, sizeof mask);
    g_why[0] = 0;
-   if (dropout_rule_init(&rule, c->p, (dropout_bits)c->bits)) return 1;   /* not a case */
+   if (dropout_rule_init(&rule, c->p, (dropout_bits)c->bits)) return 2;   /* not a case: counted apart */
    {
       /* the plan's count is the positions the shape draws */
       size_t pcount = 1;
@@ -186,23 +186,23 @@ static int run_case(const Case *c)
       if (c->pstrided)   /* their span */
          for (pcount = 1, w = 0; w < c->rank; ++w) pcount += (size_t)c->pstrides[w] * (c->dims[w] - 1u);
       if ((c->op == DROPOUT_OP_GAUSSIAN || c->op == DROPOUT_OP_NOISE ? dropout_plan_at_normals : dropout_plan_at)(
-             &plan, &rule, dropout_key_make(c->seed, c->stream), dropout_pos_make(c->pos), pcount)) return 1;
+             &plan, &rule, dropout_key_make(c->seed, c->stream), dropout_pos_make(c->pos), pcount)) return 2;
    }
-   if (dropout_desc_init(&d, (dropout_op)c->op, (dropout_dtype)c->dtype, &plan)) return 1;
+   if (dropout_desc_init(&d, (dropout_op)c->op, (dropout_dtype)c->dtype, &plan)) return 2;
    if (c->rank != 1 || c->dims[0] != plan.count) {
       if (c->op == DROPOUT_OP_BIAS_DROPOUT_ADD && c->rank == 2 && !c->broadcast && !c->strided[0] && !c->strided[1] && !c->strided[2]) {
-         if (dropout_desc_set_bias_len(&d, c->dims[1])) return 1;
-      } else if (dropout_desc_set_shape(&d, c->rank, c->dims)) return 1;
+         if (dropout_desc_set_bias_len(&d, c->dims[1])) return 2;
+      } else if (dropout_desc_set_shape(&d, c->rank, c->dims)) return 2;
    } else if (c->op == DROPOUT_OP_BIAS_DROPOUT_ADD) {
-      if (dropout_desc_set_bias_len(&d, c->dims[0])) return 1;
+      if (dropout_desc_set_bias_len(&d, c->dims[0])) return 2;
    }
    for (w = 0; w < 3; ++w)
-      if (c->strided[w] && dropout_desc_set_strides(&d, (dropout_operand)w, c->strides[w])) return 1;
-   if (c->broadcast && dropout_desc_set_broadcast(&d, c->broadcast)) return 1;
+      if (c->strided[w] && dropout_desc_set_strides(&d, (dropout_operand)w, c->strides[w])) return 2;
+   if (c->broadcast && dropout_desc_set_broadcast(&d, c->broadcast)) return 2;
    if (c->pstrided && dropout_desc_set_position_strides(&d, c->pstrides)) { snprintf(g_why, sizeof g_why, "position strides refused"); return 0; }
-   if (c->pstrided && dropout_desc_set_mask_bytes(&d, (size_t)((plan.count + 7u) / 8u))) return 1;   /* the mask holds the span */
-   if (c->grad && dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE)) return 1;
-   if (c->op == DROPOUT_OP_NOISE && dropout_desc_set_sigma(&d, c->sigma)) return 1;
+   if (c->pstrided && dropout_desc_set_mask_bytes(&d, (size_t)((plan.count + 7u) / 8u))) return 2;   /* the mask holds the span */
+   if (c->grad && dropout_desc_set_grad(&d, DROPOUT_GRAD_ACCUMULATE)) return 2;
+   if (c->op == DROPOUT_OP_NOISE && dropout_desc_set_sigma(&d, c->sigma)) return 2;
    dropout_desc_positions(&d, &positions);
 
    for (w = 0; w < 3; ++w) extent(c, w, &lo[w], &hi[w]);
@@ -287,18 +287,25 @@ static int run_case(const Case *c)
 }
 
 /* a group of cases: one PASS line with the count, or FAIL with the first difference */
-typedef struct Tally { const char *name; long cases, bad; char first[700]; } Tally;
+/* a group of cases: one PASS line with the count, or FAIL with the first difference.
+   run_case's 2: the drawn case is none (a p the width cannot realise, a setter's refusal of
+   a combination): counted apart and said, never counted as a pass */
+typedef struct Tally { const char *name; long cases, bad, none; char first[700]; } Tally;
 
-static void tally(Tally *t, int ok)
+static void tally(Tally *t, int r)
 {
+   if (r == 2) { ++t->none; return; }
    ++t->cases;
-   if (!ok && t->bad++ == 0) snprintf(t->first, sizeof t->first, "%s", g_why);
+   if (!r && t->bad++ == 0) snprintf(t->first, sizeof t->first, "%s", g_why);
 }
 
 static void report(const Tally *t)
 {
+   char none[96] = "";
+   if (t->none) snprintf(none, sizeof none, "; %ld more drawn were no case (a p or a combination refused), not run", t->none);
    if (t->bad) { printf("FAIL opencl %s: %ld of %ld cases differ; first: %s\n", t->name, t->bad, t->cases, t->first); g_fail = 1; }
-   else printf("PASS opencl %s (%ld cases, bit for bit with the CPU)\n", t->name, t->cases);
+   else if (!t->cases) { printf("FAIL opencl %s: no case ran%s\n", t->name, none); g_fail = 1; }
+   else printf("PASS opencl %s (%ld cases, bit for bit with the CPU%s)\n", t->name, t->cases, none);
 }
 
 static const double g_ps[] = { 0.0, 1.0, 0.5, 0.1, 1.0 / 3.0, 0.9, 0.999, 0.0625 };
@@ -412,10 +419,11 @@ static void views(int op, int dtype)
          }
       }
       for (w = 0; w < 3; ++w) {
-         /* a permutation of the dims with gaps, some flipped; inputs may be zero-stride */
+         /* a permutation of the dims with gaps, some flipped; inputs may be zero-stride (the
+            residual's, w = 2, only where the op takes one: other ops refuse its strides) */
          int perm[DROPOUT_MAX_RANK], i;
          int64_t span = 1;
-         if (rnd() % 3u == 0) continue;
+         if (rnd() % 3u == 0 || (w == 2 && op != DROPOUT_OP_BIAS_DROPOUT_ADD)) continue;
          c.strided[w] = 1;
          for (i = 0; i < c.rank; ++i) perm[i] = i;
          for (i = c.rank - 1; i > 0; --i) { int j = (int)(rnd() % (uint64_t)(i + 1)), tmp = perm[i]; perm[i] = perm[j]; perm[j] = tmp; }
@@ -810,6 +818,105 @@ static void refusals(void)
    buf_free(&x); buf_free(&y); buf_free(&m);
 }
 
+/* ---- what a user can get wrong around a run (each once refused with another code, or
+   crashed) -------------------------------------------------------------------------------- */
+/* a copy of the ctx (its kernels are the original's, which release frees: a run on the copy
+   after that crashed) is refused and releases nothing; unknown init flags are refused; an
+   offset past its buffer's end (a negative one in a size_t) is BOUNDS, not NULL or OVERLAP;
+   apply_mask's stored mask over the same memory as its input (both only read) runs, as
+   dropout_run takes it, with dropout_run's bytes; strerror says a refusal with an OpenCL
+   code is one */
+static void user_mistakes(void)
+{
+   enum { N = 64 };
+   dropout_rule rule;
+   dropout_plan plan;
+   dropout_desc d;
+   dropout_opencl_tensors t;
+   dropout_opencl copy, unknown;
+   Buf x, y;
+   size_t at = 0;
+   int rc, ok = 1;
+   char why[800] = "";
+   float yh[N];
+   dropout_rule_init(&rule, 0.5, DROPOUT_BITS_16);
+   dropout_plan_at(&plan, &rule, dropout_key_make(11, 3), dropout_pos_make(5), N);
+   dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+   buf_make(&x, N * 4); buf_make(&y, N * 4);
+   memset(&t, 0, sizeof t); t.out = y.m; t.in = x.m;
+   /* the copy: refused, its message says so; its release leaves the original running */
+   copy = g_ocl;
+   rc = dropout_opencl_run(&copy, &d, &t, g_q);
+   if (rc != DROPOUT_ERR_OPENCL_CTX || !strstr(copy.message, "copy")) { ok = 0; snprintf(why, sizeof why, "a copy of the ctx: %d (%s)", rc, copy.message); }
+   if (ok && (dropout_opencl_set_launch(&copy, 32, 0) != DROPOUT_ERR_OPENCL_CTX || dropout_opencl_set_direct(&copy, 1) != DROPOUT_ERR_OPENCL_CTX)) {
+      ok = 0; snprintf(why, sizeof why, "a copy of the ctx: set_launch or set_direct accepted");
+   }
+   dropout_opencl_release(&copy);
+   if (ok && (rc = dropout_opencl_run(&g_ocl, &d, &t, g_q)) != DROPOUT_OK) { ok = 0; snprintf(why, sizeof why, "the original after its copy's release: %d (%s)", rc, g_ocl.message); }
+   clFinish(g_q);
+   /* unknown flags */
+   if (ok && ((rc = dropout_opencl_init(&unknown, g_ctx, g_dev, 0x10080u)) != DROPOUT_ERR_ARG || !strstr(unknown.message, "flags"))) {
+      ok = 0; snprintf(why, sizeof why, "init with flags 0x10080: %d", rc);
+      if (rc == DROPOUT_OK) dropout_opencl_release(&unknown);
+   }
+   /* offsets past the end, nothing written */
+   {
+      const size_t bad[3] = { (size_t)0 - 4u, (size_t)1 << 40, (size_t)0 - ((size_t)1 << 57) };
+      int w, k;
+      buf_upload(&y);
+      for (w = 0; ok && w < 2; ++w)
+         for (k = 0; ok && k < 3; ++k) {
+            memset(&t, 0, sizeof t); t.out = y.m; t.in = x.m;
+            if (w) t.in_offset = bad[k]; else t.out_offset = bad[k];
+            rc = dropout_opencl_run(&g_ocl, &d, &t, g_q);
+            if (rc != DROPOUT_ERR_OPENCL_BOUNDS || !strstr(g_ocl.message, "past its end")) {
+               ok = 0; snprintf(why, sizeof why, "%s_offset %zu: %d (%s)", w ? "in" : "out", bad[k], rc, g_ocl.message);
+            }
+         }
+      clFinish(g_q);
+      if (ok && !buf_same(&y, &at)) { ok = 0; snprintf(why, sizeof why, "a refused offset wrote y (byte %zu)", at); }
+   }
+   /* apply_mask: the mask a sub-buffer of in's buffer, past in's elements (both only read) */
+   if (ok) {
+      cl_uint bits = 0;
+      size_t a, i;
+      cl_int e;
+      cl_buffer_region r;
+      cl_mem whole, sub;
+      static unsigned char host[4096 + 256];
+      dropout_desc da;
+      dropout_tensors ht;
+      clGetDeviceInfo(g_dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof bits, &bits, NULL);
+      a = bits / 8u ? bits / 8u : 1u;
+      r.origin = ((N * 4 + a - 1) / a) * a; r.size = N / 8;
+      for (i = 0; i < sizeof host; ++i) host[i] = (unsigned char)(i * 37u + 11u);
+      for (i = 0; i < N; ++i) { float v = (float)i - 20.5f; memcpy(host + 4 * i, &v, 4); }
+      whole = clCreateBuffer(g_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r.origin + r.size, host, &e);
+      sub = e == CL_SUCCESS ? clCreateSubBuffer(whole, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &r, &e) : NULL;
+      if (e != CL_SUCCESS || r.origin + r.size > sizeof host) { ok = 0; snprintf(why, sizeof why, "apply_mask alias: buffers: %d", (int)e); }
+      else {
+         dropout_desc_init(&da, DROPOUT_OP_APPLY_MASK, DROPOUT_DTYPE_F32, &plan);
+         memset(&t, 0, sizeof t); t.out = y.m; t.in = whole; t.mask = sub;
+         rc = dropout_opencl_run(&g_ocl, &da, &t, g_q);
+         memset(&ht, 0, sizeof ht); ht.out = yh; ht.in = host; ht.mask = host + r.origin;
+         if (rc != DROPOUT_OK || dropout_run(&da, &ht) != DROPOUT_OK) { ok = 0; snprintf(why, sizeof why, "apply_mask, mask a sub-buffer of in: %d (%s)", rc, g_ocl.message); }
+         else {
+            clEnqueueReadBuffer(g_q, y.m, CL_TRUE, 0, N * 4, y.back, 0, NULL, NULL);
+            if (memcmp(y.back, yh, N * 4)) { ok = 0; snprintf(why, sizeof why, "apply_mask, mask a sub-buffer of in: not dropout_run's bytes"); }
+         }
+      }
+      if (sub) clReleaseMemObject(sub);
+      if (whole) clReleaseMemObject(whole);
+   }
+   if (ok && (!strstr(dropout_opencl_strerror(DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT), "refused") ||
+              strstr(dropout_opencl_strerror(DROPOUT_ERR_OPENCL_BASE), "OpenCL call"))) {
+      ok = 0; snprintf(why, sizeof why, "strerror of an OpenCL code: '%s'", dropout_opencl_strerror(DROPOUT_ERR_OPENCL_BASE + CL_INVALID_CONTEXT));
+   }
+   if (ok) printf("PASS opencl user mistakes: a copy of the ctx refused (its release frees nothing), unknown init flags refused, offsets past their buffer BOUNDS (nothing written), apply_mask's mask over its input's memory runs with dropout_run's bytes\n");
+   else { printf("FAIL opencl user mistakes: %s\n", why); g_fail = 1; }
+   buf_free(&x); buf_free(&y);
+}
+
 /* ---- buffers over host memory (CL_MEM_USE_HOST_PTR) --------------------------------------- */
 /* two buffers made over overlapping host memory share bytes, as two sub-buffers do: an output
    partly over its input, or a mask over the output, is refused as dropout_run refuses the
@@ -1086,6 +1193,7 @@ int main(int argc, char **argv)
    }
    fills();
    refusals();
+   user_mistakes();
    host_aliases();
    access_flags();
    without_fp64();
