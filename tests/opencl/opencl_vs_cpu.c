@@ -914,6 +914,35 @@ static void user_mistakes(void)
    }
    if (ok) printf("PASS opencl user mistakes: a copy of the ctx refused (its release frees nothing), unknown init flags refused, offsets past their buffer BOUNDS (nothing written), apply_mask's mask over its input's memory runs with dropout_run's bytes\n");
    else { printf("FAIL opencl user mistakes: %s\n", why); g_fail = 1; }
+   /* a queue of a sub-device of ctx's device (clCreateSubDevices) runs ctx's program: taken,
+      with dropout_run's bytes */
+   {
+      cl_device_partition_property props[] = { CL_DEVICE_PARTITION_EQUALLY, 1, 0 };
+      cl_device_id sub[64];
+      cl_uint nsub = 0;
+      cl_int e = clCreateSubDevices(g_dev, props, 64, sub, &nsub);
+      if (e != CL_SUCCESS || nsub == 0) printf("SKIP opencl sub-device queue: the device makes no sub-devices (%d)\n", (int)e);
+      else {
+         cl_command_queue qs = clCreateCommandQueue(g_ctx, sub[0], 0, &e);
+         dropout_tensors ht;
+         float xh[N];
+         size_t i;
+         cl_uint k;
+         for (i = 0; i < N; ++i) xh[i] = (float)i * 0.37f - 10.0f;
+         clEnqueueWriteBuffer(g_q, x.m, CL_TRUE, 0, N * 4, xh, 0, NULL, NULL);
+         dropout_desc_init(&d, DROPOUT_OP_FORWARD, DROPOUT_DTYPE_F32, &plan);
+         memset(&t, 0, sizeof t); t.out = y.m; t.in = x.m;
+         rc = e == CL_SUCCESS ? dropout_opencl_run(&g_ocl, &d, &t, qs) : (int)e;
+         if (rc == DROPOUT_OK) clEnqueueReadBuffer(qs, y.m, CL_TRUE, 0, N * 4, y.back, 0, NULL, NULL);
+         dropout_desc_replay(&d);
+         memset(&ht, 0, sizeof ht); ht.out = yh; ht.in = xh;
+         if (rc != DROPOUT_OK || dropout_run(&d, &ht) != DROPOUT_OK || memcmp(y.back, yh, N * 4))
+            { printf("FAIL opencl sub-device queue: rc %d (%s), or not dropout_run's bytes\n", rc, g_ocl.message); g_fail = 1; }
+         else printf("PASS opencl sub-device queue: a queue of a sub-device of ctx's device runs, with dropout_run's bytes\n");
+         if (e == CL_SUCCESS) clReleaseCommandQueue(qs);
+         for (k = 0; k < nsub; ++k) clReleaseDevice(sub[k]);
+      }
+   }
    buf_free(&x); buf_free(&y);
 }
 
