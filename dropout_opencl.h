@@ -2842,12 +2842,15 @@ static int dropout_opencl__shared(cl_mem a, cl_mem b, const char **why)
    return 0;
 }
 
+/* dropout_opencl_tensors' buffers by name, in the order of the checks' arrays below */
+static const char *const dropout_opencl__names[5] = { "out", "mask", "in", "bias", "residual" };
+
 /* mask_written: the op writes the mask (the op list's MOUT); a stored mask (APPLY_MASK's) is
    read alone, and may share memory with the other inputs as they may with each other */
 static int dropout_opencl__aliases(dropout_opencl *ctx, const dropout_opencl_tensors *t, int mask_written)
 {
    const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
-   const char *names[5] = { "out", "mask", "in", "bias", "residual" };
+   const char *const *names = dropout_opencl__names;
    const char *why = "";
    int i, k;
    for (i = 0; i < 2; ++i)   /* the buffers a call may write, against every other operand */
@@ -2858,6 +2861,24 @@ static int dropout_opencl__aliases(dropout_opencl *ctx, const dropout_opencl_ten
                      "as both)", names[i], names[k], why);
             return DROPOUT_ERR_OVERLAP;
          }
+   return DROPOUT_OK;
+}
+
+/* an offset past its buffer's end (a negative one stored in a size_t, say) is out of bounds
+   whatever the call touches: refused before the made-up addresses (dropout_opencl__addr),
+   where it would wrap into another buffer's or to NULL and draw other codes */
+static int dropout_opencl__offsets(dropout_opencl *ctx, const dropout_opencl_tensors *t)
+{
+   const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
+   const size_t offs[5] = { t->out_offset, t->mask_offset, t->in_offset, t->bias_offset, t->residual_offset };
+   size_t size;
+   int i;
+   for (i = 0; i < 5; ++i)
+      if (all[i] && clGetMemObjectInfo(all[i], CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS && offs[i] > size) {
+         snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` has %lu bytes; its offset %lu is past its end",
+                  dropout_opencl__names[i], (unsigned long)size, (unsigned long)offs[i]);
+         return DROPOUT_ERR_OPENCL_BOUNDS;
+      }
    return DROPOUT_OK;
 }
 
@@ -2934,20 +2955,8 @@ static int dropout_opencl__run(dropout_opencl *ctx, const dropout_desc *d, const
    memset(&fake32, 0, sizeof fake32);
    rc = dropout_opencl__aliases(ctx, t, dropout__op_of(d->dropout__op).mask_out);
    if (rc) return rc;
-   {   /* an offset past its buffer's end (a negative one stored in a size_t, say) is out of
-          bounds whatever the call touches: refused here, before the made-up addresses
-          below, where it would wrap into another buffer's or to NULL (other codes) */
-      const cl_mem all[5] = { t->out, t->mask, t->in, t->bias, t->residual };
-      const size_t offs[5] = { t->out_offset, t->mask_offset, t->in_offset, t->bias_offset, t->residual_offset };
-      const char *names[5] = { "out", "mask", "in", "bias", "residual" };
-      size_t size;
-      for (dd = 0; dd < 5; ++dd)
-         if (all[dd] && clGetMemObjectInfo(all[dd], CL_MEM_SIZE, sizeof size, &size, NULL) == CL_SUCCESS && offs[dd] > size) {
-            snprintf(ctx->message, sizeof ctx->message, "dropout_opencl: buffer `%s` has %lu bytes; its offset %lu is past its end",
-                     names[dd], (unsigned long)size, (unsigned long)offs[dd]);
-            return DROPOUT_ERR_OPENCL_BOUNDS;
-         }
-   }
+   rc = dropout_opencl__offsets(ctx, t);
+   if (rc) return rc;
    if (sizeof(void *) < 8) {
       if (!dropout_opencl__layout32(t, &fake32))
          return dropout_opencl__fail(ctx, DROPOUT_ERR_OPENCL_BOUNDS, "dropout_opencl_run: on a 32-bit host the call's distinct "
