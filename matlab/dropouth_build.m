@@ -18,15 +18,21 @@ function out = dropouth_build(outdir)
   clear('dropouth_mex');
   if exist('OCTAVE_VERSION', 'builtin')
     out = fullfile(outdir, 'dropouth_mex.mex');
-    % Octave 7's mkoctfile does not quote -o when it links: a folder with a space in its
-    % name fails there, so link in outdir under a plain relative name
-    here_now = pwd;  cd(outdir);
-    try
-      [msg, status] = mkoctfile('--mex', ['-I' root], src, '-o', 'dropouth_mex.mex');
-    catch e
-      cd(here_now);  rethrow(e);
+    if ~any(outdir == ' ')
+      [msg, status] = mkoctfile('--mex', ['-I' root], src, '-o', out);
+    else
+      % Octave 7's mkoctfile does not quote -o when it links: a folder with a space in its
+      % name fails there, so link in outdir under a plain relative name. (Only then: from
+      % outdir a relative folder on the path, addpath('matlab'), is not found, and Octave
+      % warns that it removes it, though it finds it again back here.)
+      here_now = pwd;  cd(outdir);
+      try
+        [msg, status] = mkoctfile('--mex', ['-I' root], src, '-o', 'dropouth_mex.mex');
+      catch e
+        cd(here_now);  rethrow(e);
+      end
+      cd(here_now);
     end
-    cd(here_now);
     if status ~= 0, error('dropouth:build', 'mkoctfile failed:\n%s', msg); end
   else
     mex(['-I' root], src, '-outdir', outdir);

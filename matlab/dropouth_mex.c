@@ -15,7 +15,7 @@
  * with an identifier (dropouth:badP, dropouth:badSeed, ...) whose message names the
  * argument. A call that errors returns nothing; inputs are never written.
  *
- * The package's .m files send the command with their protocol number, "forward/2": a
+ * The package's .m files send the command with their protocol number, "forward/3": a
  * gateway built from another checkout (an old build still on the path after an update)
  * takes other arguments or checks other things, so a mismatch either way is an error
  * (dropouth:staleBuild, via matlab/dropouth_rethrow.m for 0.9.0's gateway), never a call
@@ -32,7 +32,7 @@
 /* Raise it whenever a command's arguments, outputs or checks change, and with it the "/N"
  * of every command in matlab/+dropouth/ (the octave tests fail on any file left behind). */
 #ifndef DH_PROTOCOL   /* (a test builds another number, as an old build would be) */
-#define DH_PROTOCOL 2
+#define DH_PROTOCOL 3
 #endif
 
 #define DROPOUT_IMPLEMENTATION
@@ -61,6 +61,8 @@ typedef struct dh_cmd {
 
 typedef struct dh_opts {
    int have_seed, have_pos, bits;    /* bits 0: the default width for p */
+   int pos_bits;                     /* 0: pos counts this call's draws; 8, 16, 32: a forward's
+                                        next gave it, counting draws of that width (dh_position) */
    uint64_t seed, stream, pos;
    mxClassID cls;                    /* uniform's class */
 } dh_opts;
@@ -150,6 +152,7 @@ static uint64_t dh_coord(const dh_cmd *c, const mxArray *a, const char *name, co
 }
 
 static void dh_dims_text(char *buf, size_t len, const mwSize *d, mwSize nd);
+static mxArray *dh_uint64_scalar(uint64_t v);
 
 /* p, or a plan's P (name "plan.P", id dropouth:badPlan: a field edited by hand) */
 static double dh_p(const dh_cmd *c, const mxArray *a, const char *name, const char *id)
@@ -261,6 +264,72 @@ static int dh_bits(const dh_cmd *c, const mxArray *a, const char *name, const ch
    return 0;
 }
 
+/* ---- a forward's next: a position with its width ------------------------------------- */
+
+/* A position counts draws of its call's width (an 8-bit draw is a quarter of a stream word),
+ * so a bare number handed from a call of one width to a call of another reads other words
+ * than it meant: one counter passed through layers of p = 0.5 (8-bit draws) and p = 0.3
+ * (16-bit) on one stream read, at each 8-bit call, words a 16-bit call had used. So the
+ * forward's next is a struct that carries its width: next.Position counts draws of
+ * next.Bits, and a call of another width given it as 'Position' starts at its first
+ * position past every word those draws reached, as dropout_gen_plan does when a
+ * generator's width changes (and Python's dropouth.Generator). */
+static const char *const dh_next_fields[2] = { "Position", "Bits" };
+
+static mxArray *dh_next_make(uint64_t pos, int bits)
+{
+   mxArray *next = mxCreateStructMatrix(1, 1, 2, (const char **)dh_next_fields);
+   mxSetField(next, 0, "Position", dh_uint64_scalar(pos));
+   mxSetField(next, 0, "Bits", mxCreateDoubleScalar((double)bits));
+   return next;
+}
+
+static void dh_next_read(const dh_cmd *c, const mxArray *a, dh_opts *o)
+{
+   const mxArray *f[2];
+   int i;
+   if (!c->takes_p) {   /* the raw stream and the uniforms count words (or pairs): no draws */
+      snprintf(dh_msg, sizeof dh_msg, "%s: Position must be a number here: a forward's next counts "
+               "dropout draws, this call counts stream words%s", c->name,
+               c->takes_class ? " (a double uniform two of them)" : "");
+      dh_fail("dropouth:badPosition", dh_msg);
+   }
+   if (mxGetNumberOfElements(a) != 1 || mxGetNumberOfFields(a) != 2) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: a struct Position must be a forward's next, [y, mask, next] = "
+               "dropouth.forward(...) (a 1x1 struct of Position and Bits)", c->name);
+      dh_fail("dropouth:badPosition", dh_msg);
+   }
+   for (i = 0; i < 2; ++i) {
+      f[i] = mxGetField(a, 0, dh_next_fields[i]);
+      if (!f[i]) {
+         snprintf(dh_msg, sizeof dh_msg, "%s: Position, a struct, has no field '%s': give a forward's "
+                  "next unchanged", c->name, dh_next_fields[i]);
+         dh_fail("dropouth:badPosition", dh_msg);
+      }
+   }
+   o->pos = dh_coord(c, f[0], "next.Position", "dropouth:badPosition");
+   o->pos_bits = dh_bits(c, f[1], "next.Bits", "dropouth:badPosition");
+}
+
+/* The call's position in its own width (bits): a next of another width moves on to the first
+ * position of this width past every word its draws reached */
+static void dh_position(const dh_cmd *c, dh_opts *o, int bits)
+{
+   uint64_t word, per;
+   if (!o->pos_bits || o->pos_bits == bits) return;
+   per = (uint64_t)(32 / o->pos_bits);                       /* next's draws a word */
+   word = o->pos / per + (o->pos % per != 0);                /* the first word none reached */
+   per = (uint64_t)(32 / bits);                              /* this call's draws a word */
+   if (word > UINT64_MAX / per) {
+      snprintf(dh_msg, sizeof dh_msg, "%s: next (position %llu of %d-bit draws) leaves no %d-bit "
+               "position in the stream (2^64 draws of each width): use another 'Stream'", c->name,
+               (unsigned long long)o->pos, o->pos_bits, bits);
+      dh_fail("dropouth:badPosition", dh_msg);
+   }
+   o->pos = word * per;
+   o->pos_bits = bits;
+}
+
 /* Names are matched whole and case-insensitively; a name given twice takes its last value,
  * as MATLAB's inputParser does, so `f(x, p, defaults{:}, 'Position', pos)` overrides. */
 static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts *o)
@@ -268,7 +337,7 @@ static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts 
    int i = 0;
    char name[32];
    o->have_seed = o->have_pos = 0;
-   o->bits = 0;
+   o->bits = o->pos_bits = 0;
    o->seed = o->stream = o->pos = 0;
    o->cls = mxDOUBLE_CLASS;
    if (c->takes_class && n > 0 && dh_name(a[0], name, sizeof name) &&
@@ -299,7 +368,9 @@ static void dh_options(const dh_cmd *c, int n, const mxArray *const *a, dh_opts 
       } else if (dh_is(name, "Stream")) {
          o->stream = dh_coord(c, a[i + 1], "Stream", "dropouth:badStream");
       } else if (dh_is(name, "Position")) {
-         o->pos = dh_coord(c, a[i + 1], "Position", "dropouth:badPosition");
+         o->pos_bits = 0;
+         if (mxIsStruct(a[i + 1])) dh_next_read(c, a[i + 1], o);
+         else o->pos = dh_coord(c, a[i + 1], "Position", "dropouth:badPosition");
          o->have_pos = 1;
       } else if (dh_is(name, "Bits") && c->takes_p) {
          o->bits = dh_bits(c, a[i + 1], "Bits", "dropouth:badBits");
@@ -503,6 +574,7 @@ static double dh_plan_read(const dh_cmd *c, const mxArray *plan, const mxArray *
    o->stream = dh_coord(c, f[1], "plan.Stream", "dropouth:badPlan");
    o->pos = dh_coord(c, f[2], "plan.Position", "dropouth:badPlan");
    o->have_seed = o->have_pos = 1;
+   o->pos_bits = 0;
    o->cls = mxDOUBLE_CLASS;
    p = dh_p(c, f[3], "plan.P", "dropouth:badPlan");
    o->bits = dh_bits(c, f[4], "plan.Bits", "dropouth:badPlan");
@@ -563,11 +635,13 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
       }
    }
    rule = dh_rule(c, p, bits, o.bits != 0);
+   dh_position(c, &o, bits);
    n = mxGetNumberOfElements(x);
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
                                dropout_pos_make(o.pos), (uint64_t)n));
-   /* the forward's third output is where this layer's next call starts, so a training loop
-    * need not keep the count itself (the same position twice is the same mask again) */
+   /* the forward's third output is where this layer's next call starts, with its width
+    * (dh_next_make), so a training loop need not keep the count itself (the same position
+    * twice is the same mask again) */
    if (fwd && nlhs > 2 && (uint64_t)n > UINT64_MAX - o.pos) {
       snprintf(dh_msg, sizeof dh_msg, "%s: this call uses the stream's last position: there is no "
                "next position to return (use another 'Stream')", c->name);
@@ -590,7 +664,7 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
       dh_unpack(packed, mxGetLogicals(plhs[1]), n);
       mxFree(packed);
    }
-   if (fwd && nlhs > 2) plhs[2] = dh_uint64_scalar(o.pos + (uint64_t)n);
+   if (fwd && nlhs > 2) plhs[2] = dh_next_make(o.pos + (uint64_t)n, bits);
    if (fwd && nlhs > 3) plhs[3] = dh_plan_make(x, prhs[1], &o, bits);
 }
 
@@ -610,6 +684,7 @@ static void dh_mask(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
    p = dh_p(c, prhs[1], "p", "dropouth:badP");
    dh_options(c, nrhs - 2, prhs + 2, &o);
    rule = dh_rule(c, p, o.bits ? o.bits : dh_default_bits(p), o.bits != 0);
+   dh_position(c, &o, o.bits ? o.bits : dh_default_bits(p));
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
                                dropout_pos_make(o.pos), (uint64_t)n));
    plhs[0] = mxCreateLogicalArray(ndim, dims);
@@ -686,7 +761,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
    if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetString(prhs[0], cmd, sizeof cmd) != 0)
       dh_fail("dropouth:badCommand", "dropouth_mex is the gateway of the +dropouth package: "
               "call dropouth.forward, dropouth.backward, dropouth.mask, ... (help dropouth)");
-   /* "forward/2": the command and the protocol of the .m file that sent it (0.9.0's sent
+   /* "forward/3": the command and the protocol of the .m file that sent it (0.9.0's sent
     * "forward" alone) */
    slash = strchr(cmd, '/');
    if (!slash || strtol(slash + 1, NULL, 10) != DH_PROTOCOL) {

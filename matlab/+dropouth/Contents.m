@@ -13,6 +13,7 @@
 %   [q, bits] = dropouth.realised_p(p)                              the p the draws realise
 %   v    = dropouth.version()                                       the header's version
 %
-% Options: 'Seed' and 'Position' (required), 'Stream' (default 0), 'Bits' (8, 16, 32).
+% Options: 'Seed' and 'Position' (required; a number, or a forward's next), 'Stream'
+% (default 0), 'Bits' (8, 16, 32).
 % x(k) takes stream position pos + k - 1 (linear index, column-major).
 % Build the MEX gateway once with dropouth_build; docs/MATLAB.md in the repository.

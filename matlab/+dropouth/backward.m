@@ -6,7 +6,8 @@ function dx = backward(dy, p, varargin)
 %   dropped one. No mask is stored between forward and backward: the coordinates rebuild
 %   it, bit for bit. Give the options the forward call had (Seed, Stream, Position, Bits);
 %   DY has the size of the forward's X, single or double. Nothing here can tell that they
-%   are the forward's: NEXT in place of POS, another Bits or a single P rebuild another mask.
+%   are the forward's: the forward's own NEXT in place of POS, another Bits or a single P
+%   rebuild another mask. (POS may be the NEXT the forward was given: it moves as there.)
 %
 %   DX = dropouth.backward(DY, PLAN), PLAN the fourth output of dropouth.forward
 %   ([Y, MASK, NEXT, PLAN] = dropouth.forward(...)), takes them from the forward itself:
@@ -27,7 +28,7 @@ function dx = backward(dy, p, varargin)
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
   try
-    dx = dropouth_mex('backward/2', dy, p, varargin{:});
+    dx = dropouth_mex('backward/3', dy, p, varargin{:});
   catch err
     dropouth_rethrow(err);
   end

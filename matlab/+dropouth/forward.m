@@ -15,19 +15,22 @@ function [y, mask, next, plan] = forward(x, p, varargin)
 %   Name-value options (names are case-insensitive):
 %   'Seed'      the seed, an integer in [0, 2^64) (required)
 %   'Stream'    the stream number, an integer in [0, 2^64) (default 0): one per layer
-%   'Position'  the first stream position, an integer in [0, 2^64) (required); the next
-%               call of a layer starts at POS + numel(X), which NEXT returns
-%   [Y, MASK, NEXT] = dropouth.forward(...) also returns NEXT = POS + numel(X) as a uint64:
-%   give it as the layer's 'Position' at the next step (the same position again is the
-%   same mask again), and keep POS for the backward.
+%   'Position'  the first stream position, an integer in [0, 2^64) (required), or a
+%               forward's NEXT; the next call of a layer starts at POS + numel(X)
+%   [Y, MASK, NEXT] = dropouth.forward(...) also returns NEXT, a struct: NEXT.Position =
+%   POS + numel(X) (a uint64) and NEXT.Bits, the width it counts. Give NEXT itself as the
+%   layer's 'Position' at the next step (the same position again is the same mask again),
+%   and keep POS for the backward.
 %   [Y, MASK, NEXT, PLAN] = dropouth.forward(...) also returns PLAN, the call's coordinates
 %   (a struct: Seed, Stream, Position, P as given, Bits as drawn, Size of X), for the
 %   backward: dropouth.backward(DY, PLAN) rebuilds this call's mask with nothing retyped,
 %   and refuses a DY of another size than X. ([Y, ~, NEXT, PLAN] if the mask is not needed.)
 %   A position is one draw of the call's width (a 32-bit draw is a stream word, an 8-bit
-%   one a quarter of a word), so NEXT counts this width: a layer whose width changes (a P
-%   that changes under the default 'Bits') keeps one 'Bits' or takes a new 'Stream', else
-%   its later draws read words its earlier ones used.
+%   one a quarter of a word), so NEXT carries its width: a call of another width given
+%   NEXT (a P that changes under the default 'Bits', or one NEXT passed from layer to
+%   layer) starts past every word the draws before it reached, as C's dropout_gen_plan
+%   does. A number carries no width: a counter kept by hand through calls of different
+%   widths reads words an earlier call used (keep one per width, or take NEXT).
 %   'Bits'      draw width 8, 16 or 32 (default: the narrowest whose realised p is within
 %               0.1% of P, as the Python package chooses, else 32); a width that would
 %               realise P or 1 - P as 0 or more than 1% off is an error
@@ -58,13 +61,13 @@ function [y, mask, next, plan] = forward(x, p, varargin)
   end
   try
     if nargout < 2
-      y = dropouth_mex('forward/2', x, p, varargin{:});
+      y = dropouth_mex('forward/3', x, p, varargin{:});
     elseif nargout < 3
-      [y, mask] = dropouth_mex('forward/2', x, p, varargin{:});
+      [y, mask] = dropouth_mex('forward/3', x, p, varargin{:});
     elseif nargout < 4
-      [y, mask, next] = dropouth_mex('forward/2', x, p, varargin{:});
+      [y, mask, next] = dropouth_mex('forward/3', x, p, varargin{:});
     else
-      [y, mask, next, plan] = dropouth_mex('forward/2', x, p, varargin{:});
+      [y, mask, next, plan] = dropouth_mex('forward/3', x, p, varargin{:});
     end
   catch err
     dropouth_rethrow(err);

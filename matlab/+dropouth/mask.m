@@ -5,7 +5,8 @@ function keep = mask(sz, p, varargin)
 %   size vector as zeros(SZ) takes it: [M N ...]; a scalar N means N-by-N (as zeros(N)),
 %   so a column of N elements is [N 1]. KEEP(k) takes stream position POS + k - 1.
 %
-%   Options: 'Seed', 'Stream', 'Position', 'Bits', as in dropouth.forward.
+%   Options: 'Seed', 'Stream', 'Position' (a number or a forward's NEXT), 'Bits', as in
+%   dropouth.forward.
 %
 %   Example:
 %      keep = dropouth.mask([8 64], 0.5, 'Seed', 2024, 'Position', 0);
@@ -17,7 +18,7 @@ function keep = mask(sz, p, varargin)
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
   try
-    keep = dropouth_mex('mask/2', sz, p, varargin{:});
+    keep = dropouth_mex('mask/3', sz, p, varargin{:});
   catch err
     dropouth_rethrow(err);
   end

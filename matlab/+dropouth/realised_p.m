@@ -14,7 +14,7 @@ function [q, bits] = realised_p(p, varargin)
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
   try
-    [q, bits] = dropouth_mex('realised_p/2', p, varargin{:});
+    [q, bits] = dropouth_mex('realised_p/3', p, varargin{:});
   catch err
     dropouth_rethrow(err);
   end

@@ -11,7 +11,7 @@ function w = stream_u32(sz, varargin)
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
   try
-    w = dropouth_mex('stream_u32/2', sz, varargin{:});
+    w = dropouth_mex('stream_u32/3', sz, varargin{:});
   catch err
     dropouth_rethrow(err);
   end

@@ -16,7 +16,7 @@ function u = uniform(sz, varargin)
     if isstring(varargin{k}), varargin{k} = char(varargin{k}); end
   end
   try
-    u = dropouth_mex('uniform/2', sz, varargin{:});
+    u = dropouth_mex('uniform/3', sz, varargin{:});
   catch err
     dropouth_rethrow(err);
   end

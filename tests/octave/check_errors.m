@@ -75,7 +75,13 @@ function check_errors()
     @() dropouth_mex('forward', x, 0.5, c{:}),               'dropouth:staleBuild', 'no protocol: 0.9.0'
     @() dropouth_mex('forward/1', x, 0.5, c{:}),             'dropouth:staleBuild', 'run dropouth_build'
     @() dropouth_mex(2, 'forward', x, 0.5, c{:}),            'dropouth:badCommand', 'dropouth.forward'
-    @() dropouth_mex('nope/2'),                              'dropouth:badCommand', 'unknown command'
+    @() dropouth_mex('nope/3'),                              'dropouth:badCommand', 'unknown command'
+    @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', struct('Position', uint64(4))), 'dropouth:badPosition', 'Position and Bits'
+    @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', struct('Position', 4, 'Width', 8)), 'dropouth:badPosition', 'no field ''Bits'''
+    @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', struct('Position', 4, 'Bits', 7)), 'dropouth:badPosition', 'next.Bits'
+    @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', struct('Position', -4, 'Bits', 8)), 'dropouth:badPosition', 'next.Position'
+    @() dropouth.forward(x, 0.5, 'Seed', 1, 'Position', struct('Position', big - 1, 'Bits', 32)), 'dropouth:badPosition', 'no 8-bit position'
+    @() dropouth.stream_u32(3, 'Seed', 1, 'Position', struct('Position', 4, 'Bits', 8)), 'dropouth:badPosition', 'stream words'
     @() dropouth.forward(x, 1 + eps, c{:}),                  'dropouth:badP', '1.0000000000000002'
     @() dropouth.mask([2 Inf], 0.5, c{:}),                   'dropouth:badSize', 'sz(2) is too large'
     @() dropouth.forward(x, 0.5, c{:}, 'Bits', single(16)),  'dropouth:badBits', 'got a single'
@@ -149,14 +155,38 @@ function check_errors()
     printf('FAIL octave spellings: these differ from the plain call: %s\n', strjoin(bad_same, '; '));
   end
 
-  % the forward's third output: where the layer's next call starts, as a uint64; the
-  % next step from it draws another mask, the same position again the same one
+  % the forward's third output: where the layer's next call starts, with the width it counts;
+  % the next step from it draws another mask, the same position again the same one
   [y1, ~, nx] = dropouth.forward(x, 0.5, 'Seed', 5, 'Position', uint64(7));
   [y2, ~, nx2] = dropouth.forward(x, 0.5, 'Seed', 5, 'Position', nx);
-  if isa(nx, 'uint64') && nx == uint64(31) && nx2 == uint64(55) && isequal(y1, ref) && ~isequal(y2, y1)
-    printf('PASS octave next position: [y, mask, next] gives next = pos + numel(x) as a uint64 (7 + 24 = 31), and the step from it draws another mask\n');
+  if isstruct(nx) && isequal(fieldnames(nx), {'Position'; 'Bits'}) && isa(nx.Position, 'uint64') ...
+     && nx.Position == uint64(31) && nx.Bits == 8 && nx2.Position == uint64(55) && isequal(y1, ref) && ~isequal(y2, y1)
+    printf('PASS octave next position: [y, mask, next] gives next.Position = pos + numel(x) as a uint64 (7 + 24 = 31) and next.Bits = 8, and the step from it draws another mask\n');
   else
-    printf('FAIL octave next position: next %s (%s), then %s\n', num2str(double(nx)), class(nx), num2str(double(nx2)));
+    printf('FAIL octave next position: next %s, then %s\n', disp_next(nx), disp_next(nx2));
+  end
+
+  % one next passed through calls of other widths on one stream (p = 0.5 draws 8 bits, p = 0.3
+  % 16): each call starts past every word the calls before it drew, at the positions a C
+  % generator (dropout_gen_plan) and Python's dropouth.Generator hand out for these widths
+  % in this order (0, 2048, 12288, 8192), and its bits are the call's at that position given
+  % as a number. A bare number would have read, at the second 8-bit call, the words of the
+  % first 16-bit one.
+  n = 4096; nx = uint64(0); got = []; words = zeros(0, 2); same = true;
+  for pk = [0.5 0.3 0.5 0.3]
+    [y, ~, nxt, pl] = dropouth.forward(ones(1, n), pk, 'Seed', 7, 'Position', nx);
+    same = same && isequal(y, dropouth.forward(ones(1, n), pk, 'Seed', 7, 'Position', pl.Position));
+    same = same && isequal(y, dropouth.backward(ones(1, n), pk, 'Seed', 7, 'Position', nx));
+    got(end + 1) = double(pl.Position);
+    words(end + 1, :) = double(pl.Position) * pl.Bits / 32 + [0, n * pl.Bits / 32];   % [first, end) word
+    nx = nxt;
+  end
+  w = sortrows(words);
+  if isequal(got, [0 2048 12288 8192]) && all(w(2:end, 1) >= w(1:end - 1, 2)) && same
+    printf('PASS octave next across widths: a next handed from 8-bit to 16-bit draws and back starts past every word drawn (positions 0 2048 12288 8192, as dropout_gen_plan), with the bits of those positions; the backward from next rebuilds them\n');
+  else
+    printf('FAIL octave next across widths: positions %s (expected 0 2048 12288 8192), words disjoint %d, same bits %d\n', ...
+           mat2str(got), all(w(2:end, 1) >= w(1:end - 1, 2)), same);
   end
 
   % the forward's plan: the backward from it is the backward given the same options, for a
@@ -171,7 +201,7 @@ function check_errors()
       a = dropouth.backward(2 * xs{1} + 1, pl);
       b = dropouth.backward(2 * xs{1} + 1, cases{k, 1}, opts{:});
       plan_ok = plan_ok && isequal(typecast(a(:), 'uint8'), typecast(b(:), 'uint8')) && isequal(size(a), size(xs{1})) ...
-                && pl.Position == uint64(40) && nx == uint64(40 + numel(xs{1})) && strcmp(class(pl.P), class(cases{k, 1})) ...
+                && pl.Position == uint64(40) && nx.Position == uint64(40 + numel(xs{1})) && strcmp(class(pl.P), class(cases{k, 1})) ...
                 && isequal(pl.Size, size(xs{1}));
     end
   end
@@ -257,4 +287,13 @@ function plan = plan_with(x, field, value)
 % a plan edited by hand: the backward checks its fields as it checks the options
   plan = plan_of(x);
   plan.(field) = value;
+end
+
+function t = disp_next(nx)
+% a next for a FAIL line, whatever it is
+  if isstruct(nx) && isfield(nx, 'Position') && isfield(nx, 'Bits')
+    t = sprintf('{Position %s, Bits %g}', sprintf('%u', nx.Position), double(nx.Bits));
+  else
+    t = sprintf('a %s', class(nx));
+  end
 end

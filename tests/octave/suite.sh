@@ -97,17 +97,17 @@ else
 
       # a gateway of another version on the path (0.9.0's calling convention, or another
       # protocol number): each package call is refused as a stale build, never served
-      mkdir -p "$OCT/old" "$OCT/p1"
+      mkdir -p "$OCT/old" "$OCT/p2"
       build octave_old_gateway mkoctfile --mex tests/octave/old_gateway.c -o "$OCT/old/dropouth_mex.mex"
-      build octave_p1_gateway mkoctfile --mex -DDH_PROTOCOL=1 -I. matlab/dropouth_mex.c -o "$OCT/p1/dropouth_mex.mex"
-      for oct_g in old p1; do
+      build octave_p2_gateway mkoctfile --mex -DDH_PROTOCOL=2 -I. matlab/dropouth_mex.c -o "$OCT/p2/dropouth_mex.mex"
+      for oct_g in old p2; do
          oct_got=$(octave-cli --norc --no-history --quiet --eval "addpath('$PWD/matlab'); addpath('$oct_abs/$oct_g');
             r = {};
             for f = {@() dropouth.forward(ones(3), 0.5, 'Seed', 1, 'Position', 0), @() dropouth.mask(3, 0.5, 'Seed', 1, 'Position', 0), @() dropouth.version()}
               try, f{1}(); r{end + 1} = 'served'; catch e, r{end + 1} = e.identifier; end
             end
             printf('%s\n', strjoin(r, ' '));" 2>&1 | tail -n 1)
-         case $oct_g in old) oct_gw="0.9.0's gateway";; *) oct_gw="a gateway of protocol 1";; esac
+         case $oct_g in old) oct_gw="0.9.0's gateway";; *) oct_gw="a gateway of protocol 2 (before next carried its width)";; esac
          if [ "$oct_got" = "dropouth:staleBuild dropouth:staleBuild dropouth:staleBuild" ]; then
             say "PASS octave stale gateway: $oct_gw on the path: forward, mask and version raise dropouth:staleBuild"
          else
@@ -116,11 +116,11 @@ else
       done
       # the refusal names the file that was called: a fresh build elsewhere on the path loses
       # to an old one found first, and "run make octave" alone then changed nothing
-      oct_got=$(octave-cli --norc --no-history --quiet --eval "addpath('$PWD/matlab'); addpath('$oct_abs/p1');
+      oct_got=$(octave-cli --norc --no-history --quiet --eval "addpath('$PWD/matlab'); addpath('$oct_abs/p2');
          try, dropouth.mask(3, 0.5, 'Seed', 1, 'Position', 0); catch e, disp(e.message); end" 2>&1 | tail -n 1)
       case $oct_got in
-         *"$oct_abs/p1/dropouth_mex.mex"*) say "PASS octave stale gateway: the refusal names the gateway called ($OCT/p1/dropouth_mex.mex)" ;;
-         *) say "FAIL octave stale gateway: the refusal does not name $OCT/p1/dropouth_mex.mex: $oct_got" ;;
+         *"$oct_abs/p2/dropouth_mex.mex"*) say "PASS octave stale gateway: the refusal names the gateway called ($OCT/p2/dropouth_mex.mex)" ;;
+         *) say "FAIL octave stale gateway: the refusal does not name $OCT/p2/dropouth_mex.mex: $oct_got" ;;
       esac
       # no gateway at all (the package on the path, never built): said, with the way to build it
       mkdir -p "$OCT/nogw"
