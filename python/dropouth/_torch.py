@@ -169,7 +169,7 @@ def _check_inplace(x):
 
 # ---- samples: where each sample's positions start ------------------------------------------
 class _SampleRuns(list):
-    """The runs of a call with samples= (a rank's share of a global batch), and the elements
+    """The runs of a call with samples= (a rank's share of a global batch), and the positions
     of one sample, which every rank knows even when its share is empty."""
 
     def __init__(self, runs, per_sample):
@@ -177,9 +177,11 @@ class _SampleRuns(list):
         self.per_sample = per_sample
 
 
-def _runs(samples, batch, per_sample):
+def _runs(samples, batch, per_sample, stride):
     """The global sample indices of a local batch as runs (local first, first position, length):
-    local sample i is global sample samples[i] and draws positions samples[i] * per_sample on."""
+    local sample i is global sample samples[i] and draws positions samples[i] * stride on, its
+    per_sample elements one after the other (stride >= per_sample). Consecutive samples make
+    one run only where they are consecutive positions too (stride == per_sample)."""
     if isinstance(samples, torch.Tensor):
         if samples.dtype.is_floating_point or samples.dtype == torch.bool or samples.dim() != 1:
             raise TypeError("samples must be a 1-D integer tensor or a sequence of integers, got %s of shape %s"
@@ -204,14 +206,14 @@ def _runs(samples, batch, per_sample):
     for i, g in enumerate(samples):
         if g < 0 or g >= 1 << 64:
             raise ValueError("samples[%d] must be an integer in [0, 2^64), got %d" % (i, g))
-        if runs and g == runs[-1][1] + runs[-1][2]:
+        if runs and g == runs[-1][1] + runs[-1][2] and stride == per_sample:
             runs[-1][2] += 1
         else:
             runs.append([i, g, 1])
-    if runs and max(g + n for _, g, n in runs) * per_sample > 1 << 64:
-        raise ValueError("samples: global sample %d times %d elements a sample runs past 2^64 positions"
-                         % (max(samples), per_sample))
-    return [(i, g * per_sample, n) for i, g, n in runs]
+    if runs and max(samples) * stride + per_sample > 1 << 64:
+        raise ValueError("samples: global sample %d times %d positions a sample runs past 2^64 positions"
+                         % (max(samples), stride))
+    return [(i, g * stride, n) for i, g, n in runs]
 
 
 # ---- the library call ----------------------------------------------------------------------
@@ -377,17 +379,33 @@ def _order(ndim, batch_dim):
 _WHOLE = [(0, 0, -1)]   # one run of every sample from position 0 (its length is not used)
 
 
-def _positions(x, perm, samples):
+def _positions(x, perm, samples, positions_per_sample=None):
     """[(local first sample, first position, samples)] for a call: one run from position 0, or the
-    runs of the named global samples."""
+    runs of the named global samples, each positions_per_sample apart (default: the elements of a
+    local sample).
+
+    Why the option: global sample j draws from j * (positions a sample) on, under one key on
+    every rank. Where the ranks' samples differ in size (each rank pads its batch to its own
+    longest sequence) the default, each rank's own size, lays the ranks' samples over each other,
+    and where they overlap their masks are the same bits. A size every rank is given (the longest
+    padding any rank uses, or a bound on it) keeps every sample's positions apart."""
     if samples is None:
+        if positions_per_sample is not None:
+            raise TypeError("positions_per_sample= spaces the samples named by samples=; give samples= too")
         return [(0, 0, x.shape[perm[0]] if perm else 1)]
     if not perm:
         raise ValueError("samples= needs a tensor with a batch dim (this one is 0-dimensional)")
     per_sample = 1
     for d in perm[1:]:
         per_sample *= x.shape[d]
-    return _SampleRuns(_runs(samples, x.shape[perm[0]], per_sample), per_sample)
+    stride = per_sample
+    if positions_per_sample is not None:
+        stride = _lib.u64("positions_per_sample", positions_per_sample)
+        if stride < per_sample:
+            raise ValueError("positions_per_sample=%d is less than the %d elements of a local sample: samples "
+                             "would share positions (give the elements of a sample at the longest padding any "
+                             "rank uses, or a bound on it)" % (stride, per_sample))
+    return _SampleRuns(_runs(samples, x.shape[perm[0]], per_sample, stride), stride)
 
 
 def _fx_proxy(x):
@@ -395,7 +413,7 @@ def _fx_proxy(x):
 
 
 def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, pos=None, bits=None,
-            samples=None, generator=None, data_parallel=None):
+            samples=None, positions_per_sample=None, generator=None, data_parallel=None):
     """torch.nn.functional.dropout's arguments and behaviour. Coordinates: by default one value
     from torch's generator of the input's device (exact under activation checkpointing, as
     F.dropout), or explicit seed= and pos= (element i in row-major order draws position pos + i;
@@ -404,10 +422,13 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
     samples= names the global sample index of each row (dim 0) for data parallelism: under
     torch.distributed (more than one process) a call from torch's generator without it raises,
     as the layer does, unless data_parallel=False (each rank from its own generator).
+    positions_per_sample= (with samples=): the positions each global sample takes, the same on
+    every rank (default: the elements of a local sample, which ranks that pad their batches to
+    lengths of their own do not share: give the longest padding's, or a bound).
     Differentiable to any order; any strided tensor (a view gets its contiguous copy's bits)."""
     if _fx_proxy(input):   # torch.fx: one call_function node, run at each call of the traced module
-        kw = dict(seed=seed, stream=stream, pos=pos, bits=bits, samples=samples, generator=generator,
-                  data_parallel=data_parallel)
+        kw = dict(seed=seed, stream=stream, pos=pos, bits=bits, samples=samples,
+                  positions_per_sample=positions_per_sample, generator=generator, data_parallel=data_parallel)
         return input.tracer.create_proxy("call_function", dropout, (input, p, training, inplace), kw)
     if isinstance(generator, torch.Generator):
         raise TypeError("generator=: a torch.Generator is not taken: a call draws from torch's default "
@@ -430,16 +451,16 @@ def dropout(input, p=0.5, training=True, inplace=False, *, seed=None, stream=0, 
     if seed is None and pos is None:
         if samples is None:
             _refuse_unplaced(data_parallel, "dropouth.dropout")
-        runs = _positions(input, perm, samples)
+        runs = _positions(input, perm, samples, positions_per_sample)
         if inplace:
             _check_inplace(input)
         seed = None   # taken by _run
     elif seed is None or pos is None:
         raise TypeError("give both seed= and pos= (explicit coordinates), or neither (torch's generator)")
     else:
-        if samples is not None:
-            raise TypeError("samples= places the samples of a call from torch's generator; with explicit "
-                            "coordinates give pos= alone")
+        if samples is not None or positions_per_sample is not None:
+            raise TypeError("samples= (and positions_per_sample=) place the samples of a call from torch's "
+                            "generator; with explicit coordinates give pos= alone")
         seed, pos = _lib.u64("seed", seed), _lib.u64("pos", pos)
         runs = [(0, pos, input.shape[0] if input.dim() else 1)]
         if inplace:
@@ -516,6 +537,11 @@ class Dropout(torch.nn.Dropout):
     batch_dim); global sample j draws positions j * (elements a sample) on, so each gets the mask
     one process holding the whole batch gives it, whatever the sampler or the local batch sizes.
     Under data parallelism (a group of more than one process) samples= is required.
+    ``layer(x, samples=idx, positions_per_sample=n)``: sample j draws from j * n on instead, n the
+    same on every rank: where ranks pad their batches to lengths of their own, the elements of a
+    sample differ between ranks and the default would lay their samples over each other (the
+    same bits where they overlap); n the elements of a sample at the longest padding any rank
+    uses (or a bound) keeps them apart.
     """
 
     def __init__(self, p=0.5, inplace=False, *, stream=0, bits=None, batch_dim=0, data_parallel=None, seed=None):
@@ -529,7 +555,7 @@ class Dropout(torch.nn.Dropout):
         _check_group("data_parallel", data_parallel)
         self.data_parallel = data_parallel
 
-    def forward(self, input, samples=None):
+    def forward(self, input, samples=None, positions_per_sample=None):
         if type(input) is not torch.Tensor and _fx_proxy(input):
             # torch.fx tracing: one call_module node, as for nn.Dropout (a leaf); the traced
             # module calls this layer when it runs
@@ -540,6 +566,8 @@ class Dropout(torch.nn.Dropout):
                                 "path to call; trace a module that holds it (the layer is one call_module "
                                 "node there), or dropouth.dropout as a function")
             kw = {} if samples is None else {"samples": samples}
+            if positions_per_sample is not None:
+                kw["positions_per_sample"] = positions_per_sample
             return tracer.create_proxy("call_module", path, (input,), kw)
         if not self.training:
             return input
@@ -551,10 +579,12 @@ class Dropout(torch.nn.Dropout):
         perm = _order(input.dim(), _check_batch_dim("layer.batch_dim", self.batch_dim))
         _check_group("layer.data_parallel", self.data_parallel)
         if samples is None:
+            if positions_per_sample is not None:
+                raise TypeError("positions_per_sample= spaces the samples named by samples=; give samples= too")
             _refuse_unplaced(self.data_parallel, "dropouth.Dropout")
             runs = _WHOLE
         else:
-            runs = _positions(input, perm, samples)
+            runs = _positions(input, perm, samples, positions_per_sample)
         if self.inplace:
             _check_inplace(input)
         return _run(input, (p, bits, None, stream, runs, perm), self.inplace)

@@ -629,6 +629,39 @@ def test_samples():
     torch.manual_seed(5)
     flat = layer(xs.reshape(2, 33), samples=[1, 0])
     report("samples= on a tensor of 70 dims (68 of one element): the mask of its 2-dim twin", same(many.reshape(2, 33), flat))
+    # ranks that pad their batches to lengths of their own: rank 0's samples are 12 x 16, rank
+    # 1's 5 x 16, the same torch generator state on both. Placed by their own sizes, rank 1's
+    # global sample 1 starts at position 80, inside rank 0's global sample 0: the same bits there
+    # (the control, which shows the check can fail). positions_per_sample = 12 * 16, the longest
+    # padding's, keeps every sample apart, and each real element gets the mask of one process
+    # holding the batch padded to 12.
+    torch.manual_seed(3)
+    state = torch.get_rng_state()
+    whole = layer(torch.ones(4, 12, 16))
+
+    def rank(idx, t, pps, functional=False):
+        torch.set_rng_state(state)
+        h = torch.ones(len(idx), t, 16)
+        if functional:
+            return dropouth.dropout(h, 0.5, samples=idx, positions_per_sample=pps, data_parallel=False)
+        return layer(h, samples=idx, positions_per_sample=pps)
+    r0, r1 = rank([0, 2], 12, None), rank([1, 3], 5, None)
+    overlap = same(r1[0].flatten(), r0[0].flatten()[80:160])
+    r0, r1, f1 = rank([0, 2], 12, 12 * 16), rank([1, 3], 5, 12 * 16), rank([1, 3], 5, 12 * 16, True)
+    r1b = rank([3, 1], 5, 200)
+    report("samples= with ranks padded to 12 and 5 tokens: placed by their own sizes they overlap (rank 1's sample 1 "
+           "is rank 0's sample 0 from element 80: %s); positions_per_sample=12*16 gives each real token its "
+           "one-process mask (layer and functional form) and samples no shared position" % overlap,
+           overlap and same(r0, whole[[0, 2]]) and same(r1, whole[[1, 3], :5]) and same(f1, r1)
+           and not same(r1b[1], r1[0]))
+    for kw, exc, why in (({"samples": [0, 1], "positions_per_sample": 11}, ValueError, "less than the 12 elements"),
+                         ({"positions_per_sample": 12}, TypeError, "give samples= too"),
+                         ({"samples": [0, 1], "positions_per_sample": -1}, ValueError, "positions_per_sample"),
+                         ({"samples": [2 ** 60, 0], "positions_per_sample": 16}, ValueError, "past 2^64")):
+        msg = raises(exc, lambda: layer(torch.ones(2, 3, 4), **kw))
+        report("layer(x, %s): %s: %s" % (kw, exc.__name__, msg), msg is not None and why in msg)
+    msg = raises(TypeError, lambda: dropouth.dropout(torch.ones(2, 3), 0.5, seed=1, pos=0, positions_per_sample=3))
+    report("explicit coordinates with positions_per_sample=: TypeError: %s" % msg, msg is not None and "pos= alone" in msg)
 # ---- row: second-order gradients ----------------------------------------------------------
 def test_autograd():
     x = torch.randn(6, 5, dtype=torch.float64, requires_grad=True)
