@@ -460,6 +460,44 @@
     return b;
   }
 
+  /* A generator: positions for a training loop, as dropout_gen_plan hands them out in C. A
+     position counts draws of its call's width (a 16-bit draw is half a stream word), so a
+     loop that moves pos on by count itself reads words again when the width changes (a p
+     that changes, or one counter for layers of different widths). plan(count, bits) gives
+     the first of count fresh positions of that width: the next after the last plan's where
+     the width is the same, else the first past every word handed out. Its seed, stream,
+     position and bits are the state to save; generator(seed, stream, { position, bits })
+     resumes it (a position past 0 comes with its width: what else would it count?). */
+  function generator(seed, stream, options) {
+    const key = { seed: u64('seed', seed), stream: u64('stream', stream) };
+    const o = options == null ? {} : options;
+    if (typeof o !== 'object') fail('DROPOUT_ERR_ARG', `options: ${show(o)} is not an object of position and bits`);
+    let position = o.position == null ? 0n : u64('position', o.position);
+    let width = o.bits == null ? null : o.bits;
+    if (width !== null && width !== 8 && width !== 16 && width !== 32) fail('DROPOUT_ERR_BITS', `bits: ${show(width)} is not 8, 16 or 32`);
+    if (position > 0n && width === null) fail('DROPOUT_ERR_ARG', `position: ${position} counts draws of a width: give the bits it counts too (the saved generator's bits)`);
+    function plan(count, bits) {
+      if (bits !== 8 && bits !== 16 && bits !== 32) fail('DROPOUT_ERR_BITS', `bits: ${show(bits)} is not 8, 16 or 32`);
+      if (!Number.isSafeInteger(count) || count < 0 || count > 0xFFFFFFFF) fail('DROPOUT_ERR_ARG', `count: ${show(count)} is not a Number holding an integer in [0, 2^32)`);
+      let at = position;
+      if (width !== null && width !== bits) {
+        const was = BigInt(32 / width), per = BigInt(32 / bits);   // draws a word
+        at = (at + was - 1n) / was * per;                          // past every word handed out
+      }
+      if (at + BigInt(count) > TWO64 - 1n) fail('DROPOUT_ERR_RANGE', `the generator has no ${count} ${bits}-bit positions left (2^64 - 1 in all)`);
+      position = at + BigInt(count);
+      width = bits;
+      return { seed: key.seed, stream: key.stream, pos: at, count, bits };
+    }
+    return {
+      plan,
+      get seed() { return key.seed; },
+      get stream() { return key.stream; },
+      get position() { return position; },
+      get bits() { return width; },
+    };
+  }
+
   /* A buffer the call binds whole: checked here rather than refused by WebGPU at submit
      (which would reject the caller's whole command buffer): its usage, size, a size in
      4-byte words (a storage binding's rule) and the device's binding limit. A missing one
@@ -917,5 +955,5 @@
     return { record, submit, device };
   }
 
-  return { WGSL, create, rule, DropoutWebGPUError, VERSION: '0.9.0' };
+  return { WGSL, create, rule, generator, DropoutWebGPUError, VERSION: '0.9.0' };
 }));

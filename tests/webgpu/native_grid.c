@@ -6,6 +6,7 @@
           native_grid --page SEED STREAM POS P BITS   (the teaching page's digest, below)
           native_grid --usage                         (what docs/WEBGPU.md's snippet prints)
           native_grid --rules                         (dropout_rule_init's verdicts)
+          native_grid --gen                           (dropout_gen_plan's positions)
    DIR/grid.txt, one line a case:
       id op dtype bits p seed stream pos count in_place with_mask data_bytes mask_bytes view
    where view is - (contiguous) or shape:broadcast:y strides:x strides:y offset:x offset
@@ -454,6 +455,39 @@ static int rules(void)
    return 0;
 }
 
+/* native_grid --gen: the positions dropout_gen_plan hands out for a fixed run of (count,
+   bits), from 0 and from a generator resumed near the stream's end, one line each: "START
+   START_BITS COUNT BITS POS" or "... err CODE" (START and START_BITS: the run's first state;
+   tests/webgpu/check_gen.js asks dropoutWebGPU.generator the same). The widths change in
+   every order, with counts that end inside a word and counts of 0. */
+static int gen_runs(void)
+{
+   static const uint64_t starts[][2] = { { 0, 0 }, { 5, 8 }, { 3, 16 }, { UINT64_C(0x3ffffffffffffff0), 32 },
+                                        { UINT64_C(0xffffffffffffffc0), 8 }, { UINT64_C(0xffffffffffffff00), 16 } };
+   static const uint32_t counts[] = { 4096, 3, 0, 1, 7, 65, 4097, 2, 15 };
+   size_t s, k;
+   uint32_t lcg = 12345u;
+   for (s = 0; s < sizeof starts / sizeof starts[0]; ++s) {
+      dropout_gen g;
+      const dropout_units u = (dropout_units)starts[s][1];   /* 0 (none), 8, 16, 32: the enum's values */
+      if (dropout_gen_resume(&g, dropout_key_make(7, 3), starts[s][0], u)) return 1;
+      for (k = 0; k < 24; ++k) {
+         const int bits = 8 << ((lcg >> 16) % 3u);
+         const uint32_t count = counts[(lcg >> 8) % (sizeof counts / sizeof counts[0])];
+         dropout_rule r;
+         dropout_plan plan;
+         int err;
+         lcg = lcg * 1103515245u + 12345u;
+         if (dropout_rule_init(&r, 0.5, (dropout_bits)bits)) return 1;
+         err = dropout_gen_plan(&g, &r, count, &plan);
+         if (err) printf("%llu %d %u %d err %d\n", (unsigned long long)starts[s][0], (int)starts[s][1], count, bits, err);
+         else printf("%llu %d %u %d %llu\n", (unsigned long long)starts[s][0], (int)starts[s][1], count, bits,
+                     (unsigned long long)plan.pos);
+      }
+   }
+   return 0;
+}
+
 /* native_grid --usage: what docs/WEBGPU.md's usage snippet prints (the same call in C) */
 static int usage_line(void)
 {
@@ -486,6 +520,7 @@ int main(int argc, char **argv)
    if (argc == 7 && strcmp(argv[1], "--page") == 0) return page_digest(argv + 1);
    if (argc == 2 && strcmp(argv[1], "--usage") == 0) return usage_line();
    if (argc == 2 && strcmp(argv[1], "--rules") == 0) return rules();
+   if (argc == 2 && strcmp(argv[1], "--gen") == 0) return gen_runs();
    if (argc != 2) {
       fprintf(stderr, "usage: %s DIR | --page SEED STREAM POS P BITS\n", argv[0]);
       return 2;

@@ -1,4 +1,4 @@
-# covers: dropout_webgpu.js - forward (with and without the mask), backward, mask, apply_mask in f32, f16, bf16 at every draw width, odd positions and the last before 2^64, sizes around the workgroup, NaN/Inf/-0/subnormal inputs, in place; its refusals (a mapped buffer, and keys an op does not take, among them) and dw.submit (a command buffer WebGPU refuses); its WGSL is current with dropout.h; the teaching page's WebGPU section
+# covers: dropout_webgpu.js - its generator's positions (dropout_gen_plan's); forward (with and without the mask), backward, mask, apply_mask in f32, f16, bf16 at every draw width, odd positions and the last before 2^64, sizes around the workgroup, NaN/Inf/-0/subnormal inputs, in place; its refusals (a mapped buffer, and keys an op does not take, among them) and dw.submit (a command buffer WebGPU refuses); its WGSL is current with dropout.h; the teaching page's WebGPU section
 # oracle: tests/webgpu/native_grid.c, the same calls through a native build of dropout.h, byte for byte (canary bytes past each call included); the same for docs/WEBGPU.md's usage snippet and the page's digest
 # needs: node; chromium with a WebGPU adapter (Debian's 156 exposes SwiftShader with --enable-unsafe-webgpu) and puppeteer-core in build/web-test/; optionally the npm package webgpu (Dawn) with a Vulkan driver; each missing piece is a SKIP
 # Sourced by tests/run.sh (say, build, $CC, $BUILD, $CFLAGS_TEST). Names start with wg_.
@@ -30,12 +30,17 @@ if [ -x "$wg_dir/native_grid" ]; then
    fi
 fi
 
-# ---- the host side: dropoutWebGPU.rule against dropout_rule_init (node only)
+# ---- the host side: dropoutWebGPU.rule against dropout_rule_init, and .generator against
+# dropout_gen_plan (node only)
 if [ -n "$wg_grid" ] && wg_have node; then
    "$wg_dir/native_grid" --rules >"$wg_dir/rules.txt"
    node tests/webgpu/check_rules.js "$wg_dir/rules.txt" >"$wg_dir/rules.out" 2>&1
    grep -E '^(PASS|FAIL|SKIP) ' "$wg_dir/rules.out" | while IFS= read -r wg_line; do say "$wg_line"; done
    grep -qE '^(PASS|FAIL) ' "$wg_dir/rules.out" || say "FAIL webgpu[rule]: $(head -c 400 "$wg_dir/rules.out")"
+   "$wg_dir/native_grid" --gen >"$wg_dir/gen.txt"
+   node tests/webgpu/check_gen.js "$wg_dir/gen.txt" >"$wg_dir/gen.out" 2>&1
+   grep -E '^(PASS|FAIL|SKIP) ' "$wg_dir/gen.out" | while IFS= read -r wg_line; do say "$wg_line"; done
+   grep -qE '^(PASS|FAIL) ' "$wg_dir/gen.out" || say "FAIL webgpu[generator]: $(head -c 400 "$wg_dir/gen.out")"
 fi
 
 wg_chromium=""
