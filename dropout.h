@@ -240,6 +240,24 @@ typedef ulong uint64_t;
 #endif
 #endif
 
+/* clang defines no macro for -fassociative-math, -freciprocal-math, -fno-signed-zeros,
+   -funsafe-math-optimizations or -fapprox-func, nor for -ffast-math -fno-finite-math-only,
+   which has them all: alpha dropout's f64 output drifted 1 ulp there, every call returning
+   0. So the header's own code is compiled in clang's precise mode (float_control, clang 11
+   on; Apple's clang 13 on), whatever the command line says: the same object code as
+   without such flags, and their semantics undone where they are given. The rest of the
+   file that includes it keeps its flags. (gcc says which flags are on: the implementation
+   refuses them below.) clang 14 takes the pragma on x86, s390x and POWER only (elsewhere
+   it warns that it ignores it: armhf, aarch64, riscv64, wasm32), so there only. */
+#if defined(__clang__) && !defined(__CUDACC__) && !defined(__OPENCL_C_VERSION__) && \
+    ((defined(__apple_build_version__) && __clang_major__ >= 13) || (!defined(__apple_build_version__) && __clang_major__ >= 11)) && \
+    (defined(__x86_64__) || defined(__i386__) || defined(__s390x__) || defined(__powerpc__) || defined(__powerpc64__))
+#define DROPOUT__FLOAT_CONTROL 1
+#endif
+#if defined(DROPOUT__FLOAT_CONTROL)
+#pragma float_control(precise, on, push)
+#endif
+
 #define DROPOUT_VERSION_MAJOR 0
 #define DROPOUT_VERSION_MINOR 9
 #define DROPOUT_VERSION_PATCH 0
@@ -1625,6 +1643,9 @@ static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h
 #pragma GCC diagnostic pop
 #endif
 
+#if defined(DROPOUT__FLOAT_CONTROL)
+#pragma float_control(pop)
+#endif
 #endif /* DROPOUT_H_INCLUDED */
 
 /* ==================================================================================== */
@@ -1634,6 +1655,9 @@ static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h
 #ifdef DROPOUT_IMPLEMENTATION
 #ifndef DROPOUT_IMPLEMENTATION_DONE
 #define DROPOUT_IMPLEMENTATION_DONE
+#if defined(DROPOUT__FLOAT_CONTROL)   /* clang's precise mode (above), for the implementation */
+#pragma float_control(precise, on, push)
+#endif
 /* Options that let the compiler change float results (each would change bits that every
    other build agrees on, silently): refused where the implementation is compiled, like
    excess precision. A file that only includes the declarations is not affected (the
@@ -1641,8 +1665,8 @@ static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h
    functions from a fast-math file instead). gcc says which of them are on through these
    macros (-ffast-math sets several); clang 14 defines only __FAST_MATH__ and
    __FINITE_MATH_ONLY__, so clang's -fassociative-math, -fno-signed-zeros,
-   -freciprocal-math and -funsafe-math-optimizations cannot be seen here: do not build
-   the implementation file with them (docs/API.md, "Fast-math"). */
+   -freciprocal-math and -funsafe-math-optimizations cannot be seen here: its precise mode
+   (DROPOUT__FLOAT_CONTROL, at the top) undoes them (docs/API.md, "Fast-math"). */
 #if defined(__FAST_MATH__)
 #error "dropout.h's implementation must not be built with -ffast-math (it reassociates, flushes subnormals and assumes no NaN/Inf, which changes the bits): build the one file that defines DROPOUT_IMPLEMENTATION without -ffast-math / -Ofast, or add -fno-fast-math after it; other files may use -ffast-math"
 #endif
@@ -1675,6 +1699,14 @@ static int *const dropout__link_check __attribute__((used, unused)) = &dropout_h
 #endif
 #endif
 #endif
+
+/* -fsingle-precision-constant (gcc, clang; common on microcontrollers with a float FPU)
+   makes every unsuffixed constant a float: the normals' constants lost their digits and
+   Gaussian dropout, noise and alpha dropout changed bits, silently but for two warnings
+   that do not say so. No macro says it; a double constant that a float cannot hold does:
+   with the flag, this array's size is negative and the build stops here, at this name. */
+typedef char dropout__build_the_implementation_without_fsingle_precision_constant
+   [(uint64_t)16777217.0 == UINT64_C(16777217) ? 1 : -1];
 
 /* DROPOUT_V0_API, the implementation compiled after the declarations: the 0.1 names that
    dropout_v0.h gave would rename the 1.0 definitions; it lifts them (and gives them back
@@ -6344,6 +6376,9 @@ DROPOUT__DTYPES(DROPOUT__BDA_CALLS)
 #if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
 #pragma GCC diagnostic pop
 #endif
+#if defined(DROPOUT__FLOAT_CONTROL)
+#pragma float_control(pop)
+#endif
 #endif /* DROPOUT_IMPLEMENTATION_DONE */
 #endif /* DROPOUT_IMPLEMENTATION */
 
@@ -6355,7 +6390,13 @@ DROPOUT__DTYPES(DROPOUT__BDA_CALLS)
 #error "DROPOUT_V0_API: the 0.1.0 calls live in dropout_v0.h; put it beside dropout.h (or move the calls to 1.0: CHANGELOG.md)"
 #endif
 #endif
+#if defined(DROPOUT__FLOAT_CONTROL)   /* clang's precise mode (at the top), for the 0.1 calls too */
+#pragma float_control(precise, on, push)
+#endif
 #include "dropout_v0.h"
+#if defined(DROPOUT__FLOAT_CONTROL)
+#pragma float_control(pop)
+#endif
 #endif
 
 /*

@@ -118,6 +118,53 @@ for api_g in "gcc -ffast-math|-ffast-math" "gcc -Ofast|-ffast-math" "gcc -ffinit
    fi
 done
 
+# -fsingle-precision-constant (no macro: every unsuffixed constant a float; the normals'
+# bits changed) stops the implementation at the array of negative size that names it
+if command -v gcc >/dev/null 2>&1; then
+   if gcc -fsingle-precision-constant -I. -fsyntax-only "$ABUILD/plain.c" >"$ABUILD/guard.log" 2>&1; then
+      say "FAIL api guard [gcc -fsingle-precision-constant]: the implementation built"
+   elif grep -q 'dropout__build_the_implementation_without_fsingle_precision_constant' "$ABUILD/guard.log"; then
+      say "PASS api guard [gcc -fsingle-precision-constant]: the implementation is refused, at a name that says why"
+   else
+      say "FAIL api guard [gcc -fsingle-precision-constant]: failed otherwise: $(head -c 300 "$ABUILD/guard.log" | tr '\n' ' ')"
+   fi
+else
+   say "SKIP api guard [gcc -fsingle-precision-constant]: no gcc"
+fi
+
+# clang's fast-math parts that define no macro (-ffast-math -fno-finite-math-only has them
+# all; -funsafe-math-optimizations): the header's code is in clang's precise mode, so the
+# implementation built with them (its 0.1 calls too) gives tests/xarch/digest.c's hashes of
+# a plain build, the rest of digest.c built plain in a file of its own (under those flags
+# digest.c's own float loops would change: that is the user's code). The header before
+# the precise mode changed the alpha and fused hashes here.
+if command -v clang >/dev/null 2>&1; then
+   printf '#define DROPOUT_V0_API\n#define DROPOUT_DISABLE_DEPRECATE_WARNINGS\n#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\n' >"$ABUILD/xd_impl.c"
+   if clang -std=c99 -O1 -I. -DXD_IMPLEMENTATION_ELSEWHERE -c tests/xarch/digest.c -o "$ABUILD/xd_user.o" 2>"$ABUILD/xd.log" &&
+      clang -std=c99 -O1 -I. -c "$ABUILD/xd_impl.c" -o "$ABUILD/xd_impl.o" 2>>"$ABUILD/xd.log" &&
+      clang "$ABUILD/xd_user.o" "$ABUILD/xd_impl.o" -o "$ABUILD/xd_plain" -lm 2>>"$ABUILD/xd.log"; then
+      api_ref=$("$ABUILD/xd_plain" | tr '\n' ' ')
+      for api_f in "-ffast-math -fno-finite-math-only" "-funsafe-math-optimizations"; do
+         # shellcheck disable=SC2086 # api_f is a flag list
+         if clang -std=c99 -O1 $api_f -I. -c "$ABUILD/xd_impl.c" -o "$ABUILD/xd_impl_f.o" 2>"$ABUILD/xd.log" &&
+            clang "$ABUILD/xd_user.o" "$ABUILD/xd_impl_f.o" -o "$ABUILD/xd_fast" -lm 2>>"$ABUILD/xd.log"; then
+            api_got=$("$ABUILD/xd_fast" | tr '\n' ' ')
+            if [ "$api_got" = "$api_ref" ]; then
+               say "PASS api guard [clang $api_f]: no macro to refuse, and the implementation built with it gives every hash of the plain build (${api_ref##*total })"
+            else
+               say "FAIL api guard [clang $api_f]: the implementation built with it gives other bits: $api_got (plain: $api_ref)"
+            fi
+         else
+            say "FAIL api guard [clang $api_f]: the implementation does not build: $(head -c 300 "$ABUILD/xd.log" | tr '\n' ' ')"
+         fi
+      done
+   else
+      say "FAIL build api digest (clang, plain): $(head -c 300 "$ABUILD/xd.log" | tr '\n' ' ')"
+   fi
+else
+   say "SKIP api guard [clang's fast-math parts]: no clang"
+fi
+
 # without DROPOUT_V0_API the 0.1.0 calls are gone (and with it they build: the tests/*.c)
 printf '#include "dropout.h"\nint f(float *y, const float *x, size_t n) { return dropout_forward_f32(y, NULL, x, n, 0.1, 8, 1234, 0, 0); }\n' >"$ABUILD/v0_gone.c"
 if $CC -std=c99 $WARN -I. -fsyntax-only "$ABUILD/v0_gone.c" >"$ABUILD/v0_gone.log" 2>&1; then

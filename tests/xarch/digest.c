@@ -11,7 +11,9 @@
    Cortex-M (XD_SEMIHOSTING, with tests/xarch/cortex_m.ld). Exit status 0 = ran to the end. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
+#ifndef XD_IMPLEMENTATION_ELSEWHERE   /* tests/api builds it in a file of its own, under other flags */
 #define DROPOUT_IMPLEMENTATION
+#endif
 #include "dropout.h"
 
 /* ---- output ------------------------------------------------------------------------ */
