@@ -793,6 +793,15 @@ DROPOUTDEF int dropout_rule_init_quantised(dropout_rule *r, double p, dropout_bi
    arithmetic only: no double code is linked (microcontrollers without a double FPU).
    Gives the same scale_f32 and scale_f64, bit for bit, as dropout_rule_init. */
 DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits);
+/* A p where the threshold goes, dropout_rule_init_threshold(&r, 0.1, DROPOUT_BITS_16), was
+   converted to threshold 0 (p = 0: nothing dropped, every call returning 0; gcc and g++ say
+   nothing). The call is a macro that takes an integer threshold only: `% 1` of a float is a
+   compile error ("invalid operands"), in C and C++; the operand of sizeof is not evaluated,
+   so the threshold is evaluated once. (The function itself: (dropout_rule_init_threshold).) */
+#if !defined(__OPENCL_C_VERSION__)
+#define dropout_rule_init_threshold(r, threshold, bits) \
+   dropout_rule_init_threshold((r), (threshold) + 0 * sizeof((threshold) % 1), (bits))
+#endif
 /* The realised p = threshold / 2^bits (-1 for a rule whose fields disagree). */
 DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
 
@@ -4523,7 +4532,7 @@ static int dropout__width_serves(double p, int bits, int strict)
    rounded again to 24 bits (scale_f32): exactly what dropout_rule_make's double
    arithmetic gives (its q = 1 - t / 2^bits is exact, 1 / q rounds once), here by long
    division on integers, so that no double code is linked. */
-DROPOUTDEF int dropout_rule_init_threshold(dropout_rule *r, uint64_t threshold, dropout_bits bits)
+DROPOUTDEF int (dropout_rule_init_threshold)(dropout_rule *r, uint64_t threshold, dropout_bits bits)
 {
    int b = (int)bits;
    uint64_t n, den, q = 0, rem = 1;
