@@ -311,23 +311,23 @@ static void dh_next_read(const dh_cmd *c, const mxArray *a, dh_opts *o)
    o->pos_bits = dh_bits(c, f[1], "next.Bits", "dropouth:badPosition");
 }
 
-/* The call's position in its own width (bits): a next of another width moves on to the first
- * position of this width past every word its draws reached */
-static void dh_position(const dh_cmd *c, dh_opts *o, int bits)
+/* The call's position in its own width: a next of another width moves on as a C generator
+ * does when its width changes (dropout_gen_plan: the first position past every word handed
+ * out), by asking one resumed at next for an empty plan of this call's rule */
+static void dh_position(const dh_cmd *c, dh_opts *o, const dropout_rule *rule)
 {
-   uint64_t word, per;
-   if (!o->pos_bits || o->pos_bits == bits) return;
-   per = (uint64_t)(32 / o->pos_bits);                       /* next's draws a word */
-   word = o->pos / per + (o->pos % per != 0);                /* the first word none reached */
-   per = (uint64_t)(32 / bits);                              /* this call's draws a word */
-   if (word > UINT64_MAX / per) {
+   dropout_gen g;
+   dropout_plan first;
+   if (!o->pos_bits || o->pos_bits == rule->bits) return;
+   if (dropout_gen_resume(&g, dropout_key_make(o->seed, o->stream), o->pos, (dropout_units)o->pos_bits) != DROPOUT_OK ||
+       dropout_gen_plan(&g, rule, 0, &first) != DROPOUT_OK) {
       snprintf(dh_msg, sizeof dh_msg, "%s: next (position %llu of %d-bit draws) leaves no %d-bit "
                "position in the stream (2^64 draws of each width): use another 'Stream'", c->name,
-               (unsigned long long)o->pos, o->pos_bits, bits);
+               (unsigned long long)o->pos, o->pos_bits, rule->bits);
       dh_fail("dropouth:badPosition", dh_msg);
    }
-   o->pos = word * per;
-   o->pos_bits = bits;
+   o->pos = first.pos;
+   o->pos_bits = rule->bits;
 }
 
 /* Names are matched whole and case-insensitively; a name given twice takes its last value,
@@ -635,7 +635,7 @@ static void dh_dropout(const dh_cmd *c, int nlhs, mxArray **plhs, int nrhs, cons
       }
    }
    rule = dh_rule(c, p, bits, o.bits != 0);
-   dh_position(c, &o, bits);
+   dh_position(c, &o, &rule);
    n = mxGetNumberOfElements(x);
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
                                dropout_pos_make(o.pos), (uint64_t)n));
@@ -684,7 +684,7 @@ static void dh_mask(int nlhs, mxArray **plhs, int nrhs, const mxArray **prhs)
    p = dh_p(c, prhs[1], "p", "dropouth:badP");
    dh_options(c, nrhs - 2, prhs + 2, &o);
    rule = dh_rule(c, p, o.bits ? o.bits : dh_default_bits(p), o.bits != 0);
-   dh_position(c, &o, o.bits ? o.bits : dh_default_bits(p));
+   dh_position(c, &o, &rule);
    dh_check(c, dropout_plan_at(&plan, &rule, dropout_key_make(o.seed, o.stream),
                                dropout_pos_make(o.pos), (uint64_t)n));
    plhs[0] = mxCreateLogicalArray(ndim, dims);
