@@ -468,6 +468,14 @@ enum {
 };
 #undef DROPOUT__ERROR_ENUM
 
+/* Every public enum has a private member of this value, so that it is an int under any
+   flag. A file built with -fshort-enums (arm-none-eabi's default, where enums take the
+   fewest bytes that hold their values) would otherwise lay out dropout_gen, dropout_desc
+   and dropout_job other than an implementation built without it, and no compiler says so:
+   the implementation then writes past a shorter job and reads the fields at the wrong
+   offsets. No call takes or returns these members. */
+#define DROPOUT__ENUM_AS_INT 0x7fffffff
+
 /* Stream coordinates, as types of their own, so that they cannot be passed in each
    other's place: a key {seed, stream} names a stream; a position is the index of a draw
    in it, counted in draws of the call's width. */
@@ -491,7 +499,9 @@ DROPOUT_HD dropout_pos dropout_pos_make(uint64_t index)
 
 /* The draw width: a dropout decision compares an 8-, 16- or 32-bit slice of the stream
    with the threshold. Wider draws realise p more finely and use more of the stream. */
-typedef enum dropout_bits { DROPOUT_BITS_8 = 8, DROPOUT_BITS_16 = 16, DROPOUT_BITS_32 = 32 } dropout_bits;
+typedef enum dropout_bits {
+   DROPOUT_BITS_8 = 8, DROPOUT_BITS_16 = 16, DROPOUT_BITS_32 = 32, DROPOUT__BITS_AS_INT = DROPOUT__ENUM_AS_INT
+} dropout_bits;
 
 /* f16 and bf16 buffers: distinct types, so one cannot be passed for the other. The bits
    are IEEE binary16 / bfloat16 (the same memory as __half / __nv_bfloat16). */
@@ -601,6 +611,14 @@ DROPOUT_HD dropout_rule dropout_rule_make(double p, int bits)
    r.scale_f32 = (float)r.scale_f64;
    return r;
 }
+/* p and bits swapped, dropout_rule_make(16, 0.1), compiled silently as threshold 16 of
+   bits 0 (each element kept scaled by -1/15). The call is a macro that takes an integer
+   bits only: `% 1` of a float is a compile error ("invalid operands"), in C, C++ and CUDA;
+   the operand of sizeof is not evaluated, and bits keeps its type (no conversion warning).
+   (The function itself: (dropout_rule_make).) dropout_alpha_rule_make the same. */
+#if !defined(__OPENCL_C_VERSION__)
+#define dropout_rule_make(p, bits) dropout_rule_make((p), ((void)sizeof((bits) % 1), (bits)))
+#endif
 
 DROPOUT_HD int dropout_keep(uint32_t draw, dropout_rule r)
 {
@@ -811,7 +829,7 @@ DROPOUTDEF double dropout_rule_p(const dropout_rule *r);
    (next 0). Pinned values: a checkpoint stores them. */
 typedef enum dropout_units {
    DROPOUT_UNITS_NONE = 0, DROPOUT_UNITS_8 = 8, DROPOUT_UNITS_16 = 16, DROPOUT_UNITS_32 = 32,
-   DROPOUT_UNITS_NORMALS = -1
+   DROPOUT_UNITS_NORMALS = -1, DROPOUT__UNITS_AS_INT = DROPOUT__ENUM_AS_INT
 } dropout_units;
 
 /* A checkpointable generator: a key, the next unused position and what it counts (plain
@@ -1173,6 +1191,9 @@ DROPOUT_HD dropout_alpha_rule dropout_alpha_rule_make(double p, int bits)
 {
    return dropout_alpha_rule_of(dropout_rule_make(p, bits));
 }
+#if !defined(__OPENCL_C_VERSION__)
+#define dropout_alpha_rule_make(p, bits) dropout_alpha_rule_make((p), ((void)sizeof((bits) % 1), (bits)))
+#endif
 
 /* One element forward: t = 0 copies x; t = 2^bits gives +0; else (v + c) * a. */
 DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r)
@@ -1398,6 +1419,7 @@ typedef enum dropout_op {
 #define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) DROPOUT_OP_##N = V,
    DROPOUT__OPS(DROPOUT__OP_ENUM)
 #undef DROPOUT__OP_ENUM
+   DROPOUT__OP_AS_INT = DROPOUT__ENUM_AS_INT
 } dropout_op;
 
 /* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, K)
@@ -1423,7 +1445,9 @@ typedef enum dropout_op {
    X(BF16, 4, bf16, dropout_bf16, 2, __nv_bfloat16,  H)
 
 #define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_DTYPE_##NAME = value,
-typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */
+typedef enum dropout_dtype {   /* DROPOUT_DTYPE_F32 = 1 .. */
+   DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) DROPOUT__DTYPE_AS_INT = DROPOUT__ENUM_AS_INT
+} dropout_dtype;
 #undef DROPOUT__DTYPE_ENUM
 
 /* The op's name in the list ("forward", "bias_dropout_add", ...); NULL for a value that is
@@ -1435,16 +1459,20 @@ DROPOUTDEF const char *dropout_op_name(dropout_op op);
    normal draw per element (GAUSSIAN, NOISE), FUSED bias-dropout-add. */
 typedef enum dropout_op_class {
    DROPOUT_CLASS_PLAIN = 1, DROPOUT_CLASS_MASK = 2, DROPOUT_CLASS_ALPHA = 3, DROPOUT_CLASS_NORMAL = 4,
-   DROPOUT_CLASS_FUSED = 5
+   DROPOUT_CLASS_FUSED = 5, DROPOUT__CLASS_AS_INT = DROPOUT__ENUM_AS_INT
 } dropout_op_class;
 
 /* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along
    the last dim; the mask is always packed in logical (mask-shape) row-major order. */
-typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, DROPOUT_OPERAND_RESIDUAL = 2 } dropout_operand;
+typedef enum dropout_operand {
+   DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, DROPOUT_OPERAND_RESIDUAL = 2, DROPOUT__OPERAND_AS_INT = DROPOUT__ENUM_AS_INT
+} dropout_operand;
 
 /* Gradients (BACKWARD, ALPHA_BACKWARD, APPLY_MASK, GAUSSIAN): overwrite dx (default), or
    add into it: dx = dx + g, one rounding in the dtype (f16/bf16: the sum in float). */
-typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;
+typedef enum dropout_grad {
+   DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1, DROPOUT__GRAD_AS_INT = DROPOUT__ENUM_AS_INT
+} dropout_grad;
 
 /* Private fields: use the functions below. */
 /* dropout__unrun's bits for strides a later shape reset: operand w's, and the position strides' */
@@ -5114,7 +5142,8 @@ static int dropout__op_ok(int op) { return dropout__op_of(op).ok; }
 
 DROPOUTDEF const char *dropout_op_name(dropout_op op)
 {
-   switch (op) {
+   unsigned v = op;   /* any value: the enum's private member is no op (-Wswitch-enum) */
+   switch (v) {
 #define DROPOUT__OP_NAME(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return S;
    DROPOUT__OPS(DROPOUT__OP_NAME)
 #undef DROPOUT__OP_NAME

@@ -977,7 +977,8 @@ DROPOUT_HD void dropout_cuda__strided_body(const dropout_cuda__sargs *s, int dty
 /* The kernels' op for each dropout_op: the op list's CUDA column. */
 DROPOUT_CUDA__HOST int dropout_cuda__op_of(dropout_op op)
 {
-   switch (op) {
+   unsigned v = op;   /* any value: the enum's private member is no op (-Wswitch-enum) */
+   switch (v) {
 #define DROPOUT_CUDA__OP(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_CUDA__##CU;
    DROPOUT__OPS(DROPOUT_CUDA__OP)
 #undef DROPOUT_CUDA__OP
@@ -987,7 +988,8 @@ DROPOUT_CUDA__HOST int dropout_cuda__op_of(dropout_op op)
 
 DROPOUT_CUDA__HOST int dropout_cuda__dtype_of(dropout_dtype dtype)
 {
-   switch (dtype) {
+   unsigned v = dtype;   /* any value, as dropout_cuda__op_of */
+   switch (v) {
 #define DROPOUT_CUDA__DTYPE_OF(NAME, value, sfx, T, size, CUDA_T, K) case DROPOUT_DTYPE_##NAME: return DROPOUT_CUDA__##NAME;
    DROPOUT__DTYPES(DROPOUT_CUDA__DTYPE_OF)
 #undef DROPOUT_CUDA__DTYPE_OF

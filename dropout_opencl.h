@@ -758,6 +758,14 @@ static const char *const dropout_opencl__program[] = {
    "};\n",
    "#undef DROPOUT__ERROR_ENUM\n",
    "\n",
+   "/* Every public enum has a private member of this value, so that it is an int under any\n",
+   "   flag. A file built with -fshort-enums (arm-none-eabi's default, where enums take the\n",
+   "   fewest bytes that hold their values) would otherwise lay out dropout_gen, dropout_desc\n",
+   "   and dropout_job other than an implementation built without it, and no compiler says so:\n",
+   "   the implementation then writes past a shorter job and reads the fields at the wrong\n",
+   "   offsets. No call takes or returns these members. */\n",
+   "#define DROPOUT__ENUM_AS_INT 0x7fffffff\n",
+   "\n",
    "/* Stream coordinates, as types of their own, so that they cannot be passed in each\n",
    "   other's place: a key {seed, stream} names a stream; a position is the index of a draw\n",
    "   in it, counted in draws of the call's width. */\n",
@@ -781,7 +789,9 @@ static const char *const dropout_opencl__program[] = {
    "\n",
    "/* The draw width: a dropout decision compares an 8-, 16- or 32-bit slice of the stream\n",
    "   with the threshold. Wider draws realise p more finely and use more of the stream. */\n",
-   "typedef enum dropout_bits { DROPOUT_BITS_8 = 8, DROPOUT_BITS_16 = 16, DROPOUT_BITS_32 = 32 } dropout_bits;\n",
+   "typedef enum dropout_bits {\n",
+   "   DROPOUT_BITS_8 = 8, DROPOUT_BITS_16 = 16, DROPOUT_BITS_32 = 32, DROPOUT__BITS_AS_INT = DROPOUT__ENUM_AS_INT\n",
+   "} dropout_bits;\n",
    "\n",
    "/* f16 and bf16 buffers: distinct types, so one cannot be passed for the other. The bits\n",
    "   are IEEE binary16 / bfloat16 (the same memory as __half / __nv_bfloat16). */\n",
@@ -891,6 +901,14 @@ static const char *const dropout_opencl__program[] = {
    "   r.scale_f32 = (float)r.scale_f64;\n",
    "   return r;\n",
    "}\n",
+   "/* p and bits swapped, dropout_rule_make(16, 0.1), compiled silently as threshold 16 of\n",
+   "   bits 0 (each element kept scaled by -1/15). The call is a macro that takes an integer\n",
+   "   bits only: `% 1` of a float is a compile error (\"invalid operands\"), in C, C++ and CUDA;\n",
+   "   the operand of sizeof is not evaluated, and bits keeps its type (no conversion warning).\n",
+   "   (The function itself: (dropout_rule_make).) dropout_alpha_rule_make the same. */\n",
+   "#if !defined(__OPENCL_C_VERSION__)\n",
+   "#define dropout_rule_make(p, bits) dropout_rule_make((p), ((void)sizeof((bits) % 1), (bits)))\n",
+   "#endif\n",
    "\n",
    "DROPOUT_HD int dropout_keep(uint32_t draw, dropout_rule r)\n",
    "{\n",
@@ -1101,7 +1119,7 @@ static const char *const dropout_opencl__program[] = {
    "   (next 0). Pinned values: a checkpoint stores them. */\n",
    "typedef enum dropout_units {\n",
    "   DROPOUT_UNITS_NONE = 0, DROPOUT_UNITS_8 = 8, DROPOUT_UNITS_16 = 16, DROPOUT_UNITS_32 = 32,\n",
-   "   DROPOUT_UNITS_NORMALS = -1\n",
+   "   DROPOUT_UNITS_NORMALS = -1, DROPOUT__UNITS_AS_INT = DROPOUT__ENUM_AS_INT\n",
    "} dropout_units;\n",
    "\n",
    "/* A checkpointable generator: a key, the next unused position and what it counts (plain\n",
@@ -1463,6 +1481,9 @@ static const char *const dropout_opencl__program[] = {
    "{\n",
    "   return dropout_alpha_rule_of(dropout_rule_make(p, bits));\n",
    "}\n",
+   "#if !defined(__OPENCL_C_VERSION__)\n",
+   "#define dropout_alpha_rule_make(p, bits) dropout_alpha_rule_make((p), ((void)sizeof((bits) % 1), (bits)))\n",
+   "#endif\n",
    "\n",
    "/* One element forward: t = 0 copies x; t = 2^bits gives +0; else (v + c) * a. */\n",
    "DROPOUT_HD float dropout_alpha_apply_f32(float x, int keep, dropout_alpha_rule r)\n",
@@ -1688,6 +1709,7 @@ static const char *const dropout_opencl__program[] = {
    "#define DROPOUT__OP_ENUM(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) DROPOUT_OP_##N = V,\n",
    "   DROPOUT__OPS(DROPOUT__OP_ENUM)\n",
    "#undef DROPOUT__OP_ENUM\n",
+   "   DROPOUT__OP_AS_INT = DROPOUT__ENUM_AS_INT\n",
    "} dropout_op;\n",
    "\n",
    "/* The dtypes, one row each, in value order (1, 2, ...): X(NAME, value, sfx, T, size, CUDA_T, K)\n",
@@ -1713,7 +1735,9 @@ static const char *const dropout_opencl__program[] = {
    "   X(BF16, 4, bf16, dropout_bf16, 2, __nv_bfloat16,  H)\n",
    "\n",
    "#define DROPOUT__DTYPE_ENUM(NAME, value, sfx, T, size, CUDA_T, K) DROPOUT_DTYPE_##NAME = value,\n",
-   "typedef enum dropout_dtype { DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) } dropout_dtype;   /* DROPOUT_DTYPE_F32 = 1 .. */\n",
+   "typedef enum dropout_dtype {   /* DROPOUT_DTYPE_F32 = 1 .. */\n",
+   "   DROPOUT__DTYPES(DROPOUT__DTYPE_ENUM) DROPOUT__DTYPE_AS_INT = DROPOUT__ENUM_AS_INT\n",
+   "} dropout_dtype;\n",
    "#undef DROPOUT__DTYPE_ENUM\n",
    "\n",
    "/* The op's name in the list (\"forward\", \"bias_dropout_add\", ...); NULL for a value that is\n",
@@ -1725,16 +1749,20 @@ static const char *const dropout_opencl__program[] = {
    "   normal draw per element (GAUSSIAN, NOISE), FUSED bias-dropout-add. */\n",
    "typedef enum dropout_op_class {\n",
    "   DROPOUT_CLASS_PLAIN = 1, DROPOUT_CLASS_MASK = 2, DROPOUT_CLASS_ALPHA = 3, DROPOUT_CLASS_NORMAL = 4,\n",
-   "   DROPOUT_CLASS_FUSED = 5\n",
+   "   DROPOUT_CLASS_FUSED = 5, DROPOUT__CLASS_AS_INT = DROPOUT__ENUM_AS_INT\n",
    "} dropout_op_class;\n",
    "\n",
    "/* OUT = y or dx, IN = x or dy, RESIDUAL (bias-dropout-add). bias is 1-D contiguous along\n",
    "   the last dim; the mask is always packed in logical (mask-shape) row-major order. */\n",
-   "typedef enum dropout_operand { DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, DROPOUT_OPERAND_RESIDUAL = 2 } dropout_operand;\n",
+   "typedef enum dropout_operand {\n",
+   "   DROPOUT_OPERAND_OUT = 0, DROPOUT_OPERAND_IN = 1, DROPOUT_OPERAND_RESIDUAL = 2, DROPOUT__OPERAND_AS_INT = DROPOUT__ENUM_AS_INT\n",
+   "} dropout_operand;\n",
    "\n",
    "/* Gradients (BACKWARD, ALPHA_BACKWARD, APPLY_MASK, GAUSSIAN): overwrite dx (default), or\n",
    "   add into it: dx = dx + g, one rounding in the dtype (f16/bf16: the sum in float). */\n",
-   "typedef enum dropout_grad { DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1 } dropout_grad;\n",
+   "typedef enum dropout_grad {\n",
+   "   DROPOUT_GRAD_OVERWRITE = 0, DROPOUT_GRAD_ACCUMULATE = 1, DROPOUT__GRAD_AS_INT = DROPOUT__ENUM_AS_INT\n",
+   "} dropout_grad;\n",
    "\n",
    "/* Private fields: use the functions below. */\n",
    "/* dropout__unrun's bits for strides a later shape reset: operand w's, and the position strides' */\n",
@@ -2916,7 +2944,8 @@ static int dropout_opencl__offsets(dropout_opencl *ctx, const dropout_opencl_ten
    and CLF64 columns. */
 static int dropout_opencl__kop(dropout_op op)
 {
-   switch (op) {
+   unsigned v = op;   /* any value: the enum's private member is no op (-Wswitch-enum) */
+   switch (v) {
 #define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return DROPOUT_OPENCL__##CL;
    DROPOUT__OPS(DROPOUT_OPENCL__OP)
 #undef DROPOUT_OPENCL__OP
@@ -2926,7 +2955,8 @@ static int dropout_opencl__kop(dropout_op op)
 
 static int dropout_opencl__op_fp64(dropout_op op)
 {
-   switch (op) {
+   unsigned v = op;
+   switch (v) {
 #define DROPOUT_OPENCL__OP(N, V, S, IN, MOUT, MIN, GRAD, STEP, C, F64, CU, CL) case DROPOUT_OP_##N: return F64;
    DROPOUT__OPS(DROPOUT_OPENCL__OP)
 #undef DROPOUT_OPENCL__OP
