@@ -111,7 +111,9 @@
       that is one register read per call (make bench-fpu-check).
 
    PORTABILITY AND FREESTANDING USE
-      C99 or later, or C++11 (C89 stops at an #error). Needs FLT_EVAL_METHOD == 0, i.e.
+      C99 or later, or C++11 (C89 stops at an #error). Needs an int of 32 bits or more
+      and IEEE binary32/binary64 float and double (AVR and MSP430 stop at an #error that
+      says so). Needs FLT_EVAL_METHOD == 0, i.e.
       float and double operations rounded to their own precision: 32-bit x86 needs
       -msse2 -mfpmath=sse (the x87 FPU rounds a double product twice), s390x GNU mode
       or -fexcess-precision=fast; other settings stop at an #error that says so.
@@ -188,6 +190,22 @@
 #if defined(__FLT_EVAL_METHOD__) && !defined(__CUDA_ARCH__) && \
     !(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == 16 || __FLT_EVAL_METHOD__ == 32)
 #error "dropout.h needs FLT_EVAL_METHOD == 0: on 32-bit x86 compile with -msse2 -mfpmath=sse (x87 rounds twice); on s390x with -std=gnu99/gnu11 or -fexcess-precision=fast"
+#endif
+/* The stream and the rules are written for an int of 32 bits or more (a 16-bit int
+   makes the shifts of 16 and more undefined and narrows the products) and for IEEE
+   binary32 float and binary64 double (the thresholds, the f64 scales, the normals). A
+   16-bit-int target (AVR, MSP430) or a 32-bit double (avr-gcc's default) had stopped at
+   unrelated typedefs of negative size in the implementation, and a file with the
+   declarations alone compiled, its building blocks computing other rules: refuse both,
+   with the reason. (The predefined macros of gcc and clang; a compiler without them is
+   taken at its word. OpenCL C and CUDA's device side are the kernels' own business.) */
+#if !defined(__OPENCL_C_VERSION__) && !defined(__CUDA_ARCH__)
+#if defined(__SIZEOF_INT__) && __SIZEOF_INT__ < 4
+#error "dropout.h needs an int of 32 bits or more: this target's int has 16 (AVR, MSP430); the Philox and the rules are written for 32-bit int arithmetic"
+#endif
+#if (defined(__DBL_MANT_DIG__) && __DBL_MANT_DIG__ != 53) || (defined(__FLT_MANT_DIG__) && __FLT_MANT_DIG__ != 24)
+#error "dropout.h needs IEEE binary32 float and binary64 double (DBL_MANT_DIG 53): this target's double is another format (avr-gcc's double is 32 bits; avr-gcc 10 on takes -mdouble=64)"
+#endif
 #endif
 
 /* The fast-math guards are in the implementation section (a file with the declarations

@@ -1,4 +1,4 @@
-# covers: the same bits on every instruction set and byte order (10 targets), two refusals
+# covers: the same bits on every instruction set and byte order (10 targets), three refusals
 # oracle: the host build's digests of tests/xarch/digest.c, line for line
 # needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
 # tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
@@ -11,7 +11,8 @@
 #   -mbulk-memory, which lowers the path's memcpy calls to memory.copy), Cortex-M4 with no
 #   libc (arm-none-eabi-gcc -Os, semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU.
 # And two builds that must refuse with the fix in the message: i386 x87 (gcc -m32) and
-# s390x in strict ISO C, both FLT_EVAL_METHOD != 0 (float or double evaluated wider).
+# s390x in strict ISO C, both FLT_EVAL_METHOD != 0 (float or double evaluated wider); and
+# AVR (avr-gcc: a 16-bit int, a 32-bit double), the declarations alone too.
 # A missing cross compiler, libc or emulator is a SKIP line (.ci/run installs them).
 # The builds start in tests/xarch/start.sh (run.sh sources it early). Names start with xa_.
 
@@ -131,6 +132,26 @@ if xa_have arm-none-eabi-gcc && xa_have arm-none-eabi-nm; then
    done
 else
    say "SKIP xarch[cortex-m4 flash]: no arm-none-eabi-gcc (apt-get install gcc-arm-none-eabi)"
+fi
+
+# ---- a 16-bit int and a 32-bit double (AVR: avr-gcc 5.4's defaults): refused, a file with
+# the declarations alone as the implementation, by the #errors that say why (a declarations
+# file had compiled, its building blocks making rules in 24-bit arithmetic: p = 0.3 at 32
+# bits gave threshold 1288490240, not 1288490189)
+if xa_have avr-gcc; then
+   printf '#include "dropout.h"\nint f(void);\nint f(void) { return dropout_keep(5, dropout_rule_make(0.5, 16)); }\n' >"$xa_dir/avr_decls.c"
+   for xa_avr in avr_decls.c mcu_fb.c; do
+      xa_src=$xa_dir/$xa_avr; [ "$xa_avr" = mcu_fb.c ] && xa_src=tests/xarch/mcu_fb.c
+      if avr-gcc -mmcu=atmega2560 -Os -std=c99 -I. -Itests -c "$xa_src" -o "$xa_dir/avr.o" >"$xa_dir/avr.log" 2>&1; then
+         say "FAIL xarch[avr $xa_avr]: built for a 16-bit int and a 32-bit double"
+      elif grep -q 'needs an int of 32 bits' "$xa_dir/avr.log" && grep -q 'binary64 double' "$xa_dir/avr.log"; then
+         say "PASS xarch[avr $xa_avr]: refused, the messages name the 16-bit int and the 32-bit double"
+      else
+         say "FAIL xarch[avr $xa_avr]: failed without the #errors: $(head -c 400 "$xa_dir/avr.log" | tr '\n' ' ')"
+      fi
+   done
+else
+   say "SKIP xarch[avr]: no avr-gcc (apt-get install gcc-avr avr-libc)"
 fi
 
 # ---- what a user's strict flags meet: under C89 the first error says "C99";
