@@ -71,6 +71,13 @@
                               a build for Zen 3 (-march=znver3, or native on one), 0
                               elsewhere (measured: bench/results/simd-design-notes.md).
                               Same bits.
+      DROPOUT_ROW_CHUNK       elements per chunk of a row the descriptor's walker gathers
+                              (strided views, a mask row not starting on a byte, alpha,
+                              normal and fused ops): its two buffers of that many doubles
+                              are most of dropout_run's stack, about 4 of its 5.8 KB on a
+                              Cortex-M4 at the default 256. A multiple of 64, at least 64
+                              (64: dropout_run takes 2.7 KB there, for small stacks).
+                              Same bits.
 
    SIMD
       The vector path is chosen when the implementation is compiled, from the compiler's
@@ -122,12 +129,13 @@
       wasm32 (scalar and SIMD128) and a Cortex-M4 (soft float and FPv4-SP), NaN payloads of the variants and
       the fused op aside (docs/SPEC.md).
       Freestanding (no libc: microcontrollers, wasm32 -nostdlib, kernels): the header
-      includes only stddef.h and stdint.h (and assert.h where it exists, see
+      includes only stddef.h, stdint.h and float.h (and assert.h where it exists, see
       DROPOUT_ASSERT), calls no libc or libm function and allocates nothing. Provide
       nothing beyond what GCC and Clang expect of any freestanding target: their runtime
       library (libgcc / compiler-rt: soft-float and 64-bit helpers where the CPU lacks
-      them) and memset/memcpy, which a compiler may call for plain C loops (seen: clang
-      -Os on wasm32; -O2 there and arm-none-eabi-gcc -Os need none) and which the x86,
+      them) and memset/memcpy, which a compiler may call for plain C loops and struct
+      copies (seen: clang -Os on wasm32, arm-none-eabi-gcc on a Cortex-M0/M0+; -O2 on
+      wasm32 and arm-none-eabi-gcc -Os from the M3 up need none) and which the x86,
       NEON and WebAssembly SIMD paths call (on wasm32, clang -mbulk-memory makes them the
       memory.copy instruction). On a Cortex-M4 (-Os), a step's forward + backward f32 with a
       constant rule (DROPOUT_RULE_THRESHOLD: no soft double is linked) take 2.0 KB of flash
@@ -232,8 +240,11 @@ typedef ushort uint16_t;
 typedef uint uint32_t;
 typedef ulong uint64_t;
 #else
-#include <stddef.h>   /* both freestanding headers: no libc needed */
+#include <stddef.h>   /* freestanding headers: no libc needed */
 #include <stdint.h>
+#if !defined(__OPENCL_C_VERSION__)   /* (OpenCL C has DBL_MAX and DBL_MIN built in) */
+#include <float.h>    /* DBL_MAX, DBL_MIN: gcc's carry an L, which -fsingle-precision-constant leaves as they are */
+#endif
 #endif
 
 /* C++ users who build with -Wold-style-cast, -Wzero-as-null-pointer-constant or
@@ -493,6 +504,18 @@ enum {
    the implementation then writes past a shorter job and reads the fields at the wrong
    offsets. No call takes or returns these members. */
 #define DROPOUT__ENUM_AS_INT 0x7fffffff
+
+/* The same for packing: -fpack-struct (or #pragma pack(1) or (2) around the include) in
+   one file and not in the implementation's lays dropout_plan, dropout_desc and dropout_job
+   out with fewer bytes (dropout_desc 392 against 408 on a Cortex-M4), and
+   dropout_desc_init wrote past a descriptor that file declared, every call returning 0.
+   Such a file stops at this typedef. (-fpack-struct=4 leaves this probe as it is and is
+   not caught: build every file that includes the header with the same packing.) */
+#if !defined(__OPENCL_C_VERSION__)   /* (the kernels' structs are the host's business) */
+struct dropout__layout_probe { uint8_t c; uint32_t x; };
+typedef char dropout__every_file_needs_the_natural_struct_layout_not_fpack_struct
+   [offsetof(struct dropout__layout_probe, x) == 4 ? 1 : -1];
+#endif
 
 /* Stream coordinates, as types of their own, so that they cannot be passed in each
    other's place: a key {seed, stream} names a stream; a position is the index of a draw
@@ -1154,6 +1177,21 @@ DROPOUT_HD double dropout__mul_split(double x, double k)
    return (x * k1 + x * k2) + x * k3;
 }
 
+/* The double constants of the inline code, as integers divided exactly: no floating
+   constant, so that gcc's -fsingle-precision-constant (common on microcontrollers with a
+   float FPU; it makes every unsuffixed floating constant a float) cannot narrow them in a
+   file that calls these building blocks (it had changed 187 of 1000 normals and the alpha
+   rule there, and the implementation refuses it). DROPOUT__EXACT(n, k) = n / 2^k, exact
+   for n < 2^53; DROPOUT__RATIO(a, b) = a / b rounded once, as the compiler folds 1.0 / b. */
+#if defined(__cplusplus)   /* (DROPOUT_SELU_ALPHA_PRIME is public: no C cast in a C++ file) */
+#define DROPOUT__RATIO(a, b) (static_cast<double>(a) / static_cast<double>(b))
+#define DROPOUT__POW2(k) (static_cast<uint64_t>(1) << (k))
+#else
+#define DROPOUT__RATIO(a, b) ((double)(a) / (double)(b))
+#define DROPOUT__POW2(k) ((uint64_t)1 << (k))
+#endif
+#define DROPOUT__EXACT(n, k) DROPOUT__RATIO(n, DROPOUT__POW2(k))
+
 /* sqrt(x) for x >= 0 in double, no libm: a bit-level first guess (relative error < 6.1%)
    and six Newton steps y = 0.5 * (y + x / y) (a division, an addition and an exact
    halving: nothing to contract). Within 1 ulp of the true root (tested); 0 for x <= 0
@@ -1163,8 +1201,9 @@ DROPOUT_HD double dropout__sqrt_f64(double x)
    double y, scale = 1.0;
    int i;
    if (!(x > 0.0)) return 0.0;
-   if (x > 1.7976931348623157e308) return x;
-   if (x < 2.2250738585072014e-308) { x *= 3.2451855365842673e32; scale = 5.5511151231257827e-17; } /* 2^108, 2^-54 */
+   if (x > DBL_MAX) return x;
+   /* (2^108 and 2^-54 are floats too: exact under -fsingle-precision-constant) */
+   if (x < DBL_MIN) { x *= 3.2451855365842673e32; scale = 5.5511151231257827e-17; } /* 2^108, 2^-54 */
    y = dropout__f64_from_bits((dropout__f64_bits(x) >> 1) + ((uint64_t)0x3FF0000000000000u >> 1));
    for (i = 0; i < 6; ++i) y = 0.5 * (y + x / y);
    return y * scale;
@@ -1172,7 +1211,7 @@ DROPOUT_HD double dropout__sqrt_f64(double x)
 
 /* -- Alpha dropout ------------------------------------------------------------------ */
 
-#define DROPOUT_SELU_ALPHA_PRIME (-1.7580993408473766)   /* -scale * alpha of SELU */
+#define DROPOUT_SELU_ALPHA_PRIME (-DROPOUT__EXACT(7917775536320560u, 52))   /* -scale * alpha of SELU, -1.7580993408473766 */
 
 /* Dropped elements take alpha'; then y = (v + c) * a, v = kept ? x : alpha', with the
    realised P = t / 2^bits: a = ((1-P)(1 + P alpha'^2))^-1/2, c = -alpha' P (so that
@@ -1271,9 +1310,9 @@ DROPOUT_HD uint16_t dropout_alpha_grad_bf16(uint16_t dy, int keep, dropout_alpha
    u = (w0 + 1) 2^-32 in (0, 1], angle = 2 pi w1 2^-32; even q gives r cos, odd q r sin,
    r = sqrt(-2 ln u) <= 6.6604. Float-accurate; docs/SPEC.md has the exact operations. */
 
-#define DROPOUT__LN2 0.6931471805599453
-#define DROPOUT__SQRT2 1.4142135623730951
-#define DROPOUT__PI_2_30 1.4629180792671596e-09    /* (pi / 2) * 2^-30 */
+#define DROPOUT__LN2 DROPOUT__EXACT(6243314768165359u, 53)       /* 0.6931471805599453 */
+#define DROPOUT__SQRT2 DROPOUT__EXACT(6369051672525773u, 52)     /* 1.4142135623730951 */
+#define DROPOUT__PI_2_30 (DROPOUT__EXACT(7074237752028440u, 52) / (double)DROPOUT__POW2(30))   /* (pi / 2) * 2^-30 */
 
 /* ln((w0 + 1) 2^-32) in double, <= 0. */
 DROPOUT_HD double dropout__log_u(uint32_t w0)
@@ -1288,10 +1327,10 @@ DROPOUT_HD double dropout__log_u(uint32_t w0)
    s = (f - 1.0) / (f + 1.0);                    /* f - 1 and f + 1 exact */
    sd = dropout__f64_of(dropout__f32_of(s));      /* s rounded to float */
    zd = dropout__f64_of(dropout__madd(sd, sd, 0.0));
-   h = dropout__madd((double)(float)(1.0 / 11.0), zd, 1.0 / 9.0);
-   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 7.0);
-   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 5.0);
-   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 3.0);
+   h = dropout__madd((double)(float)DROPOUT__RATIO(1, 11), zd, DROPOUT__RATIO(1, 9));
+   h = dropout__madd(dropout__f64_of(h), zd, DROPOUT__RATIO(1, 7));
+   h = dropout__madd(dropout__f64_of(h), zd, DROPOUT__RATIO(1, 5));
+   h = dropout__madd(dropout__f64_of(h), zd, DROPOUT__RATIO(1, 3));
    h = dropout__madd(dropout__f64_of(h), zd, 1.0);
    lnf = 2.0 * (sd * dropout__f64_of(h));         /* exact */
    ed = (double)(e - 32);                         /* -32 .. 0 */
@@ -1304,18 +1343,18 @@ DROPOUT_HD double dropout__log_u(uint32_t w0)
    and x^10. */
 DROPOUT_HD float dropout__sin_poly(double xd, double zd)
 {
-   float h = dropout__madd((double)(float)(1.0 / 362880.0), zd, -1.0 / 5040.0);
-   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 120.0);
-   h = dropout__madd(dropout__f64_of(h), zd, -1.0 / 6.0);
+   float h = dropout__madd((double)(float)DROPOUT__RATIO(1, 362880), zd, -DROPOUT__RATIO(1, 5040));
+   h = dropout__madd(dropout__f64_of(h), zd, DROPOUT__RATIO(1, 120));
+   h = dropout__madd(dropout__f64_of(h), zd, -DROPOUT__RATIO(1, 6));
    h = dropout__madd(dropout__f64_of(h), zd, 1.0);
    return dropout__madd(xd, dropout__f64_of(h), 0.0);
 }
 
 DROPOUT_HD float dropout__cos_poly(double zd)
 {
-   float h = dropout__madd((double)(float)(-1.0 / 3628800.0), zd, 1.0 / 40320.0);
-   h = dropout__madd(dropout__f64_of(h), zd, -1.0 / 720.0);
-   h = dropout__madd(dropout__f64_of(h), zd, 1.0 / 24.0);
+   float h = dropout__madd((double)(float)-DROPOUT__RATIO(1, 3628800), zd, DROPOUT__RATIO(1, 40320));
+   h = dropout__madd(dropout__f64_of(h), zd, -DROPOUT__RATIO(1, 720));
+   h = dropout__madd(dropout__f64_of(h), zd, DROPOUT__RATIO(1, 24));
    h = dropout__madd(dropout__f64_of(h), zd, -0.5);
    return dropout__madd(dropout__f64_of(h), zd, 1.0);
 }
@@ -5135,7 +5174,13 @@ DROPOUTDEF uint32_t dropout_stream_u32(dropout_key key, dropout_pos pos)
 /* NOISE's sigma (set_sigma and the run): >= 0, and finite as the float it is applied as,
    RN32(sigma) (SPEC V.4): from FLT_MAX + half an ulp (0x1.ffffffp+127) up that is +inf */
 #define DROPOUT__SIGMA_OK(s) ((s) >= 0.0 && (s) < 3.4028235677973366e38)
-#define DROPOUT__ROW_CHUNK 256             /* elements per chunk of a row (keep bits, gathered data) */
+#if !defined(DROPOUT_ROW_CHUNK)
+#define DROPOUT_ROW_CHUNK 256
+#endif
+#if DROPOUT_ROW_CHUNK < 64 || DROPOUT_ROW_CHUNK % 64 != 0
+#error "DROPOUT_ROW_CHUNK must be a multiple of 64, at least 64 (the walker's chunks start on mask bytes and keep words)"
+#endif
+#define DROPOUT__ROW_CHUNK DROPOUT_ROW_CHUNK   /* elements per chunk of a row (keep bits, gathered data) */
 
 /* The operands the walker moves through: by dropout_operand, then the bias. */
 enum { DROPOUT__W_OUT = 0, DROPOUT__W_IN = 1, DROPOUT__W_RES = 2, DROPOUT__W_BIAS = 3, DROPOUT__NW = 4 };

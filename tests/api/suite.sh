@@ -148,6 +148,62 @@ else
    say "SKIP api guard [gcc -fsingle-precision-constant]: no gcc"
 fi
 
+# DROPOUT_ROW_CHUNK (the walker's chunk, for small stacks) changes no bit: rows of 1001
+# elements through every chunked path, at the default 256 and at 64 and 128
+if $CC $CFLAGS_TEST -I. tests/api/row_chunk.c -o "$ABUILD/row_chunk" -lm 2>"$ABUILD/row_chunk.build.log" &&
+      "$ABUILD/row_chunk" >"$ABUILD/row_chunk.256" 2>&1; then
+   api_rc_ok=1
+   for api_ch in 64 128; do
+      if $CC $CFLAGS_TEST -DDROPOUT_ROW_CHUNK=$api_ch -I. tests/api/row_chunk.c -o "$ABUILD/row_chunk_$api_ch" -lm \
+            2>>"$ABUILD/row_chunk.build.log" && "$ABUILD/row_chunk_$api_ch" >"$ABUILD/row_chunk.$api_ch" 2>&1 &&
+         cmp -s "$ABUILD/row_chunk.256" "$ABUILD/row_chunk.$api_ch"; then :
+      else
+         api_rc_ok=0
+         say "FAIL api DROPOUT_ROW_CHUNK=$api_ch: other bits than the default's: $(diff "$ABUILD/row_chunk.256" "$ABUILD/row_chunk.$api_ch" 2>&1 | head -3 | tr '\n' ' ')"
+      fi
+   done
+   if [ $api_rc_ok = 1 ] && ! grep -v ': rc 0 ' "$ABUILD/row_chunk.256" | grep -vq '^cases '; then
+      say "PASS api DROPOUT_ROW_CHUNK: 64 and 128 give the default's bits, $(tail -1 "$ABUILD/row_chunk.256") of rows longer than a chunk"
+   elif [ $api_rc_ok = 1 ]; then
+      say "FAIL api DROPOUT_ROW_CHUNK: a case returned an error: $(grep -v ': rc 0 ' "$ABUILD/row_chunk.256" | head -2 | tr '\n' ' ')"
+   fi
+else
+   say "FAIL build api row_chunk: $(head -c 600 "$ABUILD/row_chunk.build.log" | tr '\n' ' ')"
+fi
+
+# -fpack-struct or #pragma pack(1) around the include, in any file: the public structs would
+# be shorter than the implementation's (dropout_desc_init wrote past a descriptor), so the
+# file stops at the typedef that names the flag
+printf '#include "dropout.h"\nint f(void);\nint f(void) { return 0; }\n' >"$ABUILD/pack.c"
+printf '#pragma pack(push, 1)\n#include "dropout.h"\n#pragma pack(pop)\n' >"$ABUILD/pack_pragma.c"
+for api_g in "gcc -fpack-struct|pack.c" "clang -fpack-struct|pack.c" "g++ -x c++ -std=c++11 -fpack-struct|pack.c" "gcc|pack_pragma.c" "clang|pack_pragma.c"; do
+   api_cmd=${api_g%%|*}; api_file=${api_g#*|}; api_cc=${api_cmd%% *}
+   if ! command -v "$api_cc" >/dev/null 2>&1; then say "SKIP api guard [$api_cmd $api_file]: no $api_cc"; continue; fi
+   # shellcheck disable=SC2086 # api_cmd is a command and its flags
+   if $api_cmd -I. -fsyntax-only "$ABUILD/$api_file" >"$ABUILD/pack.log" 2>&1; then
+      say "FAIL api guard [$api_cmd $api_file]: a packed file built"
+   elif grep -q 'dropout__every_file_needs_the_natural_struct_layout_not_fpack_struct' "$ABUILD/pack.log"; then
+      say "PASS api guard [$api_cmd $api_file]: refused, at a name that says why"
+   else
+      say "FAIL api guard [$api_cmd $api_file]: failed otherwise: $(head -c 300 "$ABUILD/pack.log" | tr '\n' ' ')"
+   fi
+done
+
+# -fsingle-precision-constant in a user's file (the implementation refuses it): the inline
+# building blocks compiled there give a plain file's bits (their double constants are
+# integers divided exactly); before, the alpha rule and some normals changed
+if command -v gcc >/dev/null 2>&1; then
+   if gcc -std=c99 -O2 -I. -Itests/api -c tests/api/spc_ref.c -o "$ABUILD/spc_ref.o" 2>"$ABUILD/spc.build.log" &&
+         gcc -std=c99 -O2 -fsingle-precision-constant -I. -Itests/api tests/api/spc_user.c "$ABUILD/spc_ref.o" \
+            -o "$ABUILD/spc_user" -lm 2>>"$ABUILD/spc.build.log"; then
+      run_prog api_spc_user "$ABUILD/spc_user"
+   else
+      say "FAIL build api spc_user: $(head -c 600 "$ABUILD/spc.build.log" | tr '\n' ' ')"
+   fi
+else
+   say "SKIP api -fsingle-precision-constant user file: no gcc"
+fi
+
 # clang's fast-math parts that define no macro (-ffast-math -fno-finite-math-only has them
 # all; -funsafe-math-optimizations): the header's code is in clang's precise mode, so the
 # implementation built with them (its 0.1 calls too) gives tests/xarch/digest.c's hashes of
