@@ -134,6 +134,35 @@ else
    say "SKIP xarch[cortex-m4 flash]: no arm-none-eabi-gcc (apt-get install gcc-arm-none-eabi)"
 fi
 
+# ---- stack on a Cortex-M4 (-Os, soft float): tests/xarch/mcu_stack.c paints the stack and
+# counts what each call overwrote, at the default DROPOUT_ROW_CHUNK and at 64 (README's
+# figures). Held: a short forward or backward to 0.5 KB, fill_uniform to 1.5 KB; at 64, the
+# descriptor's runs and the fused short call to 3.5 KB (5.8-6.0 KB at the default).
+if xa_have arm-none-eabi-gcc && xa_have qemu-system-arm; then
+   for xa_ch in 256 64; do
+      xa_t="xarch[cortex-m4 stack, DROPOUT_ROW_CHUNK=$xa_ch]"
+      # shellcheck disable=SC2086 # xa_m4 is a flag list
+      if arm-none-eabi-gcc -mcpu=cortex-m4 $xa_m4 -DDROPOUT_ROW_CHUNK=$xa_ch tests/xarch/mcu_stack.c -lgcc \
+            -o "$xa_dir/mcu_stack_$xa_ch.elf" >"$xa_dir/mcu_stack.log" 2>&1; then
+         xa_runner mcu_stack qemu-system-arm "$xa_dir/mcu_stack_$xa_ch.elf" >"$xa_dir/mcu_stack_$xa_ch.out" 2>&1
+         xa_over=$(awk -v ch=$xa_ch 'NF == 3 { max = 1e9
+               if ($1 == "forward_f32" || $1 == "backward_f32") max = 512
+               else if ($1 == "fill_uniform_f32") max = 1536
+               else if (ch == 64 && ($1 ~ /^run_/ || $1 == "bias_dropout_add_f32")) max = 3584
+               if ($2 > max || $3 != 0) printf "%s %s bytes (rc %s, at most %d); ", $1, $2, $3, max }' "$xa_dir/mcu_stack_$xa_ch.out")
+         xa_list=$(awk 'NF == 3 { printf "%s%s %s", sep, $1, $2; sep = ", " }' "$xa_dir/mcu_stack_$xa_ch.out")
+         if [ "$(grep -c . "$xa_dir/mcu_stack_$xa_ch.out")" -ne 9 ]; then
+            say "FAIL $xa_t: $(head -c 300 "$xa_dir/mcu_stack_$xa_ch.out" | tr '\n' ' ')"
+         elif [ -n "$xa_over" ]; then say "FAIL $xa_t: $xa_over"
+         else say "PASS $xa_t: bytes of stack: $xa_list"; fi
+      else
+         say "FAIL $xa_t: $(head -c 400 "$xa_dir/mcu_stack.log" | tr '\n' ' ')"
+      fi
+   done
+else
+   say "SKIP xarch[cortex-m4 stack]: no arm-none-eabi-gcc or qemu-system-arm (apt-get install gcc-arm-none-eabi qemu-system-arm)"
+fi
+
 # ---- a 16-bit int and a 32-bit double (AVR: avr-gcc 5.4's defaults): refused, a file with
 # the declarations alone as the implementation, by the #errors that say why (a declarations
 # file had compiled, its building blocks making rules in 24-bit arithmetic: p = 0.3 at 32
