@@ -1,6 +1,6 @@
 /* row_chunk.c - the descriptor walker's outputs, one FNV-1a hash a case, for rows longer
    than any chunk (1001 elements): tests/api/suite.sh builds it at the default
-   DROPOUT_ROW_CHUNK (256) and at 64 and 128, and every line must be the same (the option
+   DROPOUT_ROW_CHUNK (256) and at 64, and every line must be the same (the option
    changes the walker's stack, never a bit). The cases take each chunked path: a strided
    input and output (plain ops, a gradient added), a mask row that starts inside a byte,
    alpha, Gaussian, noise and the fused op over a strided view, f32, f64, f16 and bf16. */
