@@ -10,13 +10,7 @@
 #define MS_PAINT 32768u   /* bytes painted below the caller's frame */
 #define MS_N 1037u        /* elements: not a multiple of 64 or 8 */
 
-static int ms_semihost(int op, const void *arg)
-{
-   register int r0 __asm__("r0") = op;
-   register const void *r1 __asm__("r1") = arg;
-   __asm__ volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
-   return r0;
-}
+#include "xarch/cortex_m.h"   /* xd_semihost, and the start-up that runs main */
 
 /* "name bytes rc\n" through SYS_WRITE0, no C library */
 static void ms_report(const char *name, unsigned long bytes, int rc)
@@ -35,7 +29,7 @@ static void ms_report(const char *name, unsigned long bytes, int rc)
    while (k) line[n++] = digits[--k];
    line[n++] = '\n';
    line[n] = 0;
-   ms_semihost(0x04, line);
+   xd_semihost(0x04, line);
 }
 
 static volatile unsigned char *ms_low;
@@ -95,7 +89,6 @@ static const struct { const char *name; int (*call)(void); } ms_calls[] = {
    { "run_forward", ms_run_forward }, { "run_alpha_forward", ms_run_alpha }, { "run_gaussian", ms_run_gaussian }
 };
 
-int main(void);
 int main(void)
 {
    unsigned i;
@@ -110,15 +103,4 @@ int main(void)
       bad |= rc;
    }
    return bad != 0;
-}
-
-extern char xd_stack_top[];   /* tests/xarch/cortex_m.ld */
-void xd_reset(void);
-struct ms_vector_table { void *stack_top; void (*reset)(void); };
-__attribute__((section(".vectors"), used)) static const struct ms_vector_table ms_vectors = { xd_stack_top, xd_reset };
-void xd_reset(void)
-{
-   /* SYS_EXIT: ADP_Stopped_ApplicationExit (0x20026) makes qemu exit with status 0 */
-   ms_semihost(0x18, (const void *)(main() == 0 ? 0x20026 : 0x20023));
-   for (;;) { }
 }
