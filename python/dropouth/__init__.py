@@ -52,6 +52,14 @@ TOLERANCE = 1e-3     # default_bits: relative error allowed on p (and on 1 - p)
 def _check_p(p):
     if _lib.is_bool(p) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
         raise TypeError("p must be a number in [0, 1], got %r" % (p,))
+    # float() would take these with at most a warning, and C, Octave and torch refuse them:
+    # an array of one element (np.array([0.5]), torch.tensor([0.5])), and a complex number,
+    # whose imaginary part float() drops (NumPy's complex scalars have __float__)
+    if getattr(p, "ndim", 0) != 0:
+        raise TypeError("p must be a number in [0, 1], got an array of shape %s (give its element)" % (tuple(p.shape),))
+    dt = getattr(p, "dtype", None)
+    if getattr(dt, "kind", "") == "c" or getattr(dt, "is_complex", False):
+        raise TypeError("p must be a real number in [0, 1], got the complex %r" % (p,))
     p = float(p)
     if not 0.0 <= p <= 1.0:     # also NaN: the library's own message
         _lib.threshold(p, 32)
@@ -179,24 +187,31 @@ class Generator(object):
                 # another width: its first position past every word handed out
                 was, per = 32 // self._bits, 32 // bits
                 position = -(-position // was) * per
-                if position > U64:
-                    raise ValueError("the generator has no %d-bit positions left (2^64 in all)" % bits)
-            if count > U64 - position:
-                raise ValueError("the generator has %d positions left, %d asked for (2^64 in all)"
-                                 % (U64 - position, count))
+                if position > _LAST:
+                    raise ValueError("the generator has no %d-bit positions left (2^64 - 1 in all)" % bits)
+            if count > _LAST - position:
+                raise ValueError("the generator has %d positions left, %d asked for (2^64 - 1 in all)"
+                                 % (_LAST - position, count))
             self.position = position + count
             if bits is not None:
                 self._bits = bits
         return seed, stream, position
 
 
+# A generator's next position is at most 2^64 - 1, so it never hands out position 2^64 - 1,
+# as C's dropout_gen_plan (docs/SPEC.md section 8): C's next is a uint64_t, and a Python
+# generator's state must be one that dropout_gen_resume takes (explicit coordinates, pos=,
+# may still reach 2^64 - 1)
+_LAST = U64 - 1
+
+
 def _position(v, name="position"):
-    """A generator's next position: an integer in [0, 2^64] (2^64: every position handed out)."""
+    """A generator's next position: an integer in [0, 2^64 - 1] (2^64 - 1: every position handed out)."""
     if _lib.is_bool(v) or not hasattr(v, "__index__"):
-        raise TypeError("%s must be an integer in [0, 2^64], got %r" % (name, v))
+        raise TypeError("%s must be an integer in [0, 2^64 - 1], got %r" % (name, v))
     v = v.__index__()
-    if not 0 <= v <= U64:
-        raise ValueError("%s must be an integer in [0, 2^64], got %d" % (name, v))
+    if not 0 <= v <= _LAST:
+        raise ValueError("%s must be an integer in [0, 2^64 - 1], got %d" % (name, v))
     return v
 
 

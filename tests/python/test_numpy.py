@@ -396,7 +396,12 @@ def test_errors():
         "bits='8'": expect(TypeError, dropouth.mask, 10, 0.5, bits="8", **c),
         "Generator(1, bits=True)": expect(TypeError, dropouth.Generator, 1, 0, 0, True),
         "Generator(np.True_)": expect(TypeError, dropouth.Generator, np.True_),
+        # float() takes these (a ComplexWarning, or the one element): C and Octave refuse them
+        "p np.complex64(0.5+0.25j)": expect(TypeError, dropouth.mask, 10, np.complex64(0.5 + 0.25j), **c),
+        "p np.array([[0.5]])": expect(TypeError, dropouth.mask, 10, np.array([[0.5]]), **c),
     }
+    dropouth.mask(10, np.float32(0.5), **c)   # a real NumPy scalar and a 0-d array are numbers
+    dropouth.mask(10, np.array(0.5), **c)
     dropouth.mask(10, 0.5, bits=np.int8(8), **c)   # an integer of NumPy's is an integer
     g = dropouth.Generator(1, stream=5)
     types["stream= beside generator="] = expect(TypeError, dropouth.mask, 64, 0.5, generator=g, stream=7)
@@ -412,15 +417,23 @@ def test_errors():
         types["Generator.%s = %r, then a call" % (field, v)] = expect(exc, dropouth.mask, 4, 0.5, generator=g)
     bad = [k for k, v in list(value.items()) + list(types.items()) if v is None]
     report("bad input raises ValueError (p, bits that cannot honour p, range) or TypeError (array type, uint16 "
-           "unnamed, no coordinates, stream= beside a generator, unpack_mask's n and bytes, a Generator's fields set "
+           "unnamed, a complex or one-element-array p, no coordinates, stream= beside a generator, unpack_mask's n and bytes, a Generator's fields set "
            "by hand)", not bad, "not raised as expected: %s" % bad)
     import copy
     import pickle
-    g = dropouth.Generator(1, position=2 ** 64 - 1, bits=8)
-    g.reserve(1)
+    # the end of the stream, as C's dropout_gen_plan: a generator never hands out position
+    # 2^64 - 1 (its next position is a uint64_t), so 2^64 - 2 is the last
+    g = dropouth.Generator(1, position=2 ** 64 - 3, bits=32)
+    end = [expect(ValueError, g.reserve, 3), g.position, g.reserve(2), g.position,
+           expect(ValueError, g.reserve, 1), g.position, g.reserve(0)]
     back = pickle.loads(pickle.dumps(g))
-    report("a Generator that has handed out every position (position 2^64) pickles; it then refuses a call",
-           back.position == 2 ** 64 and expect(ValueError, dropouth.mask, 1, 0.5, generator=back) is not None)
+    report("a Generator at 2^64 - 3 refuses 3 positions (moving nothing), hands out 2, 2^64 - 3 and 2^64 - 2, then "
+           "refuses a call, as C's dropout_gen_plan; it pickles; position 2^64 is refused; a width change past the "
+           "end raises", end[0] is not None and end[1:4] == [2 ** 64 - 3, 2 ** 64 - 3, 2 ** 64 - 1]
+           and end[4] is not None and end[5:] == [2 ** 64 - 1, 2 ** 64 - 1] and back.position == 2 ** 64 - 1
+           and expect(ValueError, dropouth.mask, 1, 0.5, bits=32, generator=back) is not None
+           and expect(ValueError, dropouth.Generator, 1, 0, 2 ** 64, 32) is not None
+           and expect(ValueError, dropouth.Generator(1, 0, 2 ** 64 - 2, 32).reserve, 1, 8) is not None, repr(end))
     g = dropouth.Generator(1, position=40, bits=8)
     copied = [expect(TypeError, copy.copy, g), expect(TypeError, copy.deepcopy, g),
               expect(TypeError, copy.deepcopy, {"model": [g]})]
