@@ -78,7 +78,7 @@ IFS=$xa_old_ifs
 if xa_have gcc && xa_probe gcc -m32; then
    gcc $xa_cflags -m32 -mfpmath=387 -c $xa_src -o "$xa_dir/x87.o" >"$xa_dir/x87.build.log" 2>&1 &
    xa_pid_x87=$!
-else xa_pid_x87=""; say "SKIP xarch[i386-x87]: gcc -m32 cannot build here (apt-get install gcc-multilib)"; fi
+else xa_pid_x87=""; say "SKIP xarch[i386-x87]: gcc -m32 cannot build here (apt-get install gcc-12-multilib: gcc-multilib conflicts with the cross compilers)"; fi
 if xa_have s390x-linux-gnu-gcc; then
    s390x-linux-gnu-gcc $xa_cflags -c $xa_src -o "$xa_dir/s390x-iso.o" >"$xa_dir/s390x-iso.build.log" 2>&1 &
    xa_pid_s390x_iso=$!
