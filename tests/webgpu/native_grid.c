@@ -273,7 +273,8 @@ static void emit_view(vcase c)
    fputc(':', index_file);
    list(index_file, c.xs, NULL, c.rank);
    fprintf(index_file, ":%zu:%zu:", c.yoff, c.xoff);
-   for (d = 0; d < c.rank; ++d) fprintf(index_file, c.pstrided ? "%s%llu" : "", d ? "," : "", (unsigned long long)c.ps[d]);
+   if (c.pstrided)
+      for (d = 0; d < c.rank; ++d) fprintf(index_file, "%s%llu", d ? "," : "", (unsigned long long)c.ps[d]);
    fprintf(index_file, "%s\n", c.pstrided ? "" : "-");
    if (c.op != OP_MASK) {
       if (!c.in_place) put(out_dir, id, "x", x, data_bytes);
