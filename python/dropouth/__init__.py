@@ -52,7 +52,7 @@ TOLERANCE = 1e-3     # default_bits: relative error allowed on p (and on 1 - p)
 def _check_p(p):
     if _lib.is_bool(p) or not isinstance(p, (int, float)) and not hasattr(p, "__float__"):
         raise TypeError("p must be a number in [0, 1], got %r" % (p,))
-    # float() would take these with at most a warning, and C, Octave and torch refuse them:
+    # float() would take these with at most a warning, and Octave's gateway refuses them:
     # an array of one element (np.array([0.5]), torch.tensor([0.5])), and a complex number,
     # whose imaginary part float() drops (NumPy's complex scalars have __float__)
     if getattr(p, "ndim", 0) != 0:

@@ -396,7 +396,7 @@ def test_errors():
         "bits='8'": expect(TypeError, dropouth.mask, 10, 0.5, bits="8", **c),
         "Generator(1, bits=True)": expect(TypeError, dropouth.Generator, 1, 0, 0, True),
         "Generator(np.True_)": expect(TypeError, dropouth.Generator, np.True_),
-        # float() takes these (a ComplexWarning, or the one element): C and Octave refuse them
+        # float() takes these (a ComplexWarning, or the one element): Octave's gateway refuses them
         "p np.complex64(0.5+0.25j)": expect(TypeError, dropouth.mask, 10, np.complex64(0.5 + 0.25j), **c),
         "p np.array([[0.5]])": expect(TypeError, dropouth.mask, 10, np.array([[0.5]]), **c),
     }
