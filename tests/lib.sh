@@ -11,6 +11,11 @@
 #   tally                 the closing lines; the last is "N passed, M failed, K skipped"
 #   $CC  $WARN  $CFLAGS_TEST (= -std=c99 -O2 $WARN)  $BUILD (outputs: $BUILD/<area>/)
 # C tests include "dropout.h" and "check.h", built with -I. -Itests from the repository root.
+# Tools' output is read in the C locale, whatever the user's: awk and printf write 0.5 and not
+# 0,5, and compilers' messages are searched for their English words (under LANG=de_DE.UTF-8
+# two docs checks had read "1,000000"). The C programs under test print the same in any
+# locale: none calls setlocale.
+LC_ALL=C; export LC_ALL
 CC=${CC:-cc}
 BUILD=${BUILD:-build/tests}
 WARN="-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror"
