@@ -1,6 +1,6 @@
-# covers: the same bits on every instruction set and byte order (10 targets), three refusals
+# covers: the same bits on every instruction set, byte order and data model (12 targets), three refusals
 # oracle: the host build's digests of tests/xarch/digest.c, line for line
-# needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld (else SKIP)
+# needs: cc; optional cross compilers, qemu-user, qemu-system-arm, node, clang+lld, MinGW-w64, wine (else SKIP)
 # tests/xarch/digest.c (the whole API on fixed inputs, one hash per group) is built for
 # this host and for other ISAs and byte orders, each run natively where this kernel can
 # (i386 on most x86-64 kernels, aarch64 on an Arm host) and under its qemu-user emulator
@@ -9,7 +9,9 @@
 #   float returned in x87's st(0) would quiet a signalling NaN), s390x (big-endian), riscv64,
 #   wasm32 (clang -nostdlib, run by node; scalar, and the SIMD128 path with -msimd128
 #   -mbulk-memory, which lowers the path's memcpy calls to memory.copy), Cortex-M4 with no
-#   libc (arm-none-eabi-gcc -Os, semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU.
+#   libc (arm-none-eabi-gcc -Os, semihosting under qemu-system-arm -M mps2-an386), soft float and single-precision FPU,
+#   Windows x64 (MinGW-w64: LLP64, the Windows calling convention; SSE2 and -march=x86-64-v3),
+#   run under wine where it is installed.
 # And two builds that must refuse with the fix in the message: i386 x87 (gcc -m32) and
 # s390x in strict ISO C, both FLT_EVAL_METHOD != 0 (float or double evaluated wider); and
 # AVR (avr-gcc: a 16-bit int, a 32-bit double), the declarations alone too.
@@ -24,6 +26,9 @@ xa_runner() {
       -|native) "$3" ;;
       node) node tests/xarch/run_wasm.js "$3" ;;
       qemu-system-arm) timeout 300 qemu-system-arm $xa_qemu_m4 "$3" 2>&1 ;;
+      wine)   # a Windows program's text-mode stdout ends its lines with \r\n
+         WINEPREFIX=$xa_dir/wine WINEDEBUG=-all timeout 300 "$xa_wine" "$3" >"$3.crlf" 2>&1 </dev/null
+         xa_wrc=$?; tr -d '\r' <"$3.crlf"; return $xa_wrc ;;
       *) timeout 300 "$2" "$3" ;;
    esac
 }
@@ -38,6 +43,18 @@ for xa_t in $xa_ok; do
    fi
    case $xa_run in
       -|native|node) ;;
+      wine)
+         if [ -z "$xa_wine" ]; then
+            say "SKIP xarch[$xa_n] run: built (MinGW-w64, -Werror); no wine here to run a Windows program (apt-get install wine64)"; continue
+         fi
+         if [ -n "$xa_pid_wineboot" ]; then
+            wait "$xa_pid_wineboot"; xa_wineboot_rc=$?; xa_pid_wineboot=""
+         fi
+         if [ "${xa_wineboot_rc:-0}" -ne 0 ]; then
+            say "SKIP xarch[$xa_n] run: built; wine could not make its prefix here: $(tail -c 300 "$xa_dir/wineboot.log" | tr '\n' ' ')"; continue
+         fi
+         case $xa_n in *-avx2) if ! grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+            say "SKIP xarch[$xa_n] run: built; this CPU has no AVX2"; continue; fi ;; esac ;;
       *) if ! xa_have "$xa_run"; then
             say "SKIP xarch[$xa_n] run: this kernel cannot run its programs and $xa_run is not installed (apt-get install qemu-user / qemu-system-arm)"; continue
          fi ;;
