@@ -29,9 +29,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <errno.h>
+#if defined(_WIN32)   /* MinGW-w64 (its winpthreads gives mlp_run.h's POSIX threads) */
+#include <direct.h>   /* _mkdir */
+#define train_mkdir(path) _mkdir(path)
+/* Windows sets NUMBER_OF_PROCESSORS for every process (windows.h's macros, IN among them,
+   would clash with mlp_model.h's names) */
+static long train_cpus(void) { const char *n = getenv("NUMBER_OF_PROCESSORS"); return n ? atol(n) : 1; }
+#else
+#include <unistd.h>
 #include <sys/stat.h>
+#define train_mkdir(path) mkdir(path, 0777)
+static long train_cpus(void) { return sysconf(_SC_NPROCESSORS_ONLN); }
+#endif
 
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -346,7 +356,7 @@ static void make_dir(const char *dir)
    for (i = 1; i <= n; ++i) {
       if (path[i] != '/' && path[i] != '\0') continue;
       path[i] = '\0';
-      if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+      if (train_mkdir(path) != 0 && errno != EEXIST) {
          fprintf(stderr, "warning: could not create %s: %s\n", path, strerror(errno));
          return;
       }
@@ -375,7 +385,7 @@ int main(int argc, char **argv)
    int *ybuf, i, all_ok = 1, rc;
    Run plain, drop, again, threaded, other;
    double t0 = now_seconds();
-   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+   long ncpu = train_cpus();
    memset(&o, 0, sizeof o);
    o.cfg.hidden = 64; o.cfg.batch = 25; o.cfg.epochs = 300; o.cfg.threads = 1;
    o.cfg.eval_every = 5; o.cfg.print_every = 20; o.cfg.p = 0.3; o.cfg.bits = 16;

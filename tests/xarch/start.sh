@@ -82,12 +82,17 @@ IFS=$xa_old_ifs
 # 670 MB, and each prefix as much again under $xa_dir): there the Windows builds are checked
 # as builds, and their runs SKIP. The prefix is made now, beside the builds (some 9 s).
 xa_wine=$(command -v wine64 || command -v wine || { [ -x /usr/lib/wine/wine64 ] && echo /usr/lib/wine/wine64; })
-xa_pid_wineboot=""
+xa_pid_wineboot=""; xa_pid_wintrain=""
 case " $xa_ok" in
    *:wine*) if [ -n "$xa_wine" ]; then
                WINEPREFIX=$xa_dir/wine WINEDEBUG=-all "$xa_wine" wineboot --init >"$xa_dir/wineboot.log" 2>&1 </dev/null &
                xa_pid_wineboot=$!
-            fi ;;
+            fi
+            # and make demo's trainer as a Windows program (linked statically: its POSIX
+            # threads are MinGW-w64's winpthreads, which no Windows machine has as a DLL)
+            x86_64-w64-mingw32-gcc -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp.c -static -lpthread -lm \
+               -o "$xa_dir/win64-train_mlp.exe" >"$xa_dir/win64-train_mlp.build.log" 2>&1 &
+            xa_pid_wintrain=$! ;;
 esac
 
 # the two builds that must refuse: the message must carry the fix

@@ -33,6 +33,14 @@ xa_runner() {
    esac
 }
 
+# xa_wine_ready: start.sh's wineboot made wine's prefix (waited for once)
+xa_wine_ready() {
+   if [ -n "$xa_pid_wineboot" ]; then
+      wait "$xa_pid_wineboot"; xa_wineboot_rc=$?; xa_pid_wineboot=""
+   fi
+   [ "${xa_wineboot_rc:-0}" -eq 0 ]
+}
+
 # ---- wait for each build, run it, compare with the host (the host comes first)
 xa_host=""
 for xa_t in $xa_ok; do
@@ -47,10 +55,7 @@ for xa_t in $xa_ok; do
          if [ -z "$xa_wine" ]; then
             say "SKIP xarch[$xa_n] run: built (MinGW-w64, -Werror); no wine here to run a Windows program (apt-get install wine64)"; continue
          fi
-         if [ -n "$xa_pid_wineboot" ]; then
-            wait "$xa_pid_wineboot"; xa_wineboot_rc=$?; xa_pid_wineboot=""
-         fi
-         if [ "${xa_wineboot_rc:-0}" -ne 0 ]; then
+         if ! xa_wine_ready; then
             say "SKIP xarch[$xa_n] run: built; wine could not make its prefix here: $(tail -c 300 "$xa_dir/wineboot.log" | tr '\n' ' ')"; continue
          fi
          case $xa_n in *-avx2) if ! grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
@@ -81,6 +86,47 @@ for xa_t in $xa_ok; do
       say "FAIL xarch[$xa_n]: differs from the host in: $(diff "$xa_host" "$xa_dir/$xa_n.out" | sed -n 's/^> \([a-z]*\) .*/\1/p' | tr '\n' ' ')"
    fi
 done
+
+# ---- make demo as a Windows program: its weights hash and its five pictures (docs/img/
+# holds them, as make demo writes them; the text ones written with Windows' \r\n)
+# xa_win_demo: run it under wine in $xa_dir/win64-demo and say what it gave
+xa_win_demo() {
+   rm -rf "$xa_dir/win64-demo"; mkdir -p "$xa_dir/win64-demo"
+   (cd "$xa_dir/win64-demo" && WINEPREFIX=$xa_dir/wine WINEDEBUG=-all timeout 300 "$xa_wine" ../win64-train_mlp.exe \
+      --threads 2 --out pictures </dev/null >train_mlp.crlf 2>&1)
+   xa_rc=$?
+   tr -d '\r' <"$xa_dir/win64-demo/train_mlp.crlf" >"$xa_dir/win64-demo/train_mlp.out"
+   xa_diff=""
+   for xa_f in boundary.png masks.png loss.csv loss.svg weight_diff.svg; do
+      case $xa_f in
+         *.png) cmp -s "$xa_dir/win64-demo/pictures/$xa_f" "docs/img/$xa_f" || xa_diff="$xa_diff $xa_f" ;;
+         *) tr -d '\r' <"$xa_dir/win64-demo/pictures/$xa_f" 2>/dev/null | cmp -s - "docs/img/$xa_f" || xa_diff="$xa_diff $xa_f" ;;
+      esac
+   done
+   if [ $xa_rc -ne 0 ] || ! grep -q '^  REPRODUCIBLE' "$xa_dir/win64-demo/train_mlp.out"; then
+      say "FAIL xarch[win64 demo]: exit $xa_rc: $(tail -c 300 "$xa_dir/win64-demo/train_mlp.out" | tr '\n' ' ')"
+   elif ! grep -q '^  same seed, run again: *e950157a793eac0e vs e950157a793eac0e' "$xa_dir/win64-demo/train_mlp.out"; then
+      say "FAIL xarch[win64 demo]: the dropout run's weights hash is not make demo's e950157a793eac0e"
+   elif [ -n "$xa_diff" ]; then
+      say "FAIL xarch[win64 demo]: pictures that differ from docs/img/:$xa_diff"
+   else
+      say "PASS xarch[win64 demo]: make demo's weights hash e950157a793eac0e and its five pictures, as a Windows program under wine"
+   fi
+}
+if [ -n "$xa_pid_wintrain" ]; then
+   if ! wait "$xa_pid_wintrain"; then
+      say "FAIL xarch[win64 demo] build: $(head -c 600 "$xa_dir/win64-train_mlp.build.log" | tr '\n' ' ')"
+   else
+      say "BUILD ok win64-train_mlp"
+      if [ -z "$xa_wine" ]; then
+         say "SKIP xarch[win64 demo] run: built (MinGW-w64, -Werror, static); no wine here (apt-get install wine64)"
+      elif ! xa_wine_ready; then
+         say "SKIP xarch[win64 demo] run: built; wine could not make its prefix here: $(tail -c 300 "$xa_dir/wineboot.log" | tr '\n' ' ')"
+      else
+         xa_win_demo
+      fi
+   fi
+fi
 
 # ---- the refusals
 if [ -n "$xa_pid_x87" ]; then
