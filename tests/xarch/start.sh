@@ -83,9 +83,10 @@ IFS=$xa_old_ifs
 # as builds, and their runs SKIP. The prefix is made now, beside the builds (some 9 s).
 xa_wine=$(command -v wine64 || command -v wine || { [ -x /usr/lib/wine/wine64 ] && echo /usr/lib/wine/wine64; })
 xa_pid_wineboot=""; xa_pid_wintrain=""
+xa_wineprefix=$(cd "$xa_dir" && pwd)/wine   # wine takes an absolute path only
 case " $xa_ok" in
    *:wine*) if [ -n "$xa_wine" ]; then
-               WINEPREFIX=$xa_dir/wine WINEDEBUG=-all "$xa_wine" wineboot --init >"$xa_dir/wineboot.log" 2>&1 </dev/null &
+               WINEPREFIX=$xa_wineprefix WINEDEBUG=-all "$xa_wine" wineboot --init >"$xa_dir/wineboot.log" 2>&1 </dev/null &
                xa_pid_wineboot=$!
             fi
             # and make demo's trainer as a Windows program (linked statically: its POSIX

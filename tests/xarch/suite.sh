@@ -27,7 +27,7 @@ xa_runner() {
       node) node tests/xarch/run_wasm.js "$3" ;;
       qemu-system-arm) timeout 300 qemu-system-arm $xa_qemu_m4 "$3" 2>&1 ;;
       wine)   # a Windows program's text-mode stdout ends its lines with \r\n
-         WINEPREFIX=$xa_dir/wine WINEDEBUG=-all timeout 300 "$xa_wine" "$3" >"$3.crlf" 2>&1 </dev/null
+         WINEPREFIX=$xa_wineprefix WINEDEBUG=-all timeout 300 "$xa_wine" "$3" >"$3.crlf" 2>&1 </dev/null
          xa_wrc=$?; tr -d '\r' <"$3.crlf"; return $xa_wrc ;;
       *) timeout 300 "$2" "$3" ;;
    esac
@@ -92,7 +92,7 @@ done
 # xa_win_demo: run it under wine in $xa_dir/win64-demo and say what it gave
 xa_win_demo() {
    rm -rf "$xa_dir/win64-demo"; mkdir -p "$xa_dir/win64-demo"
-   (cd "$xa_dir/win64-demo" && WINEPREFIX=$xa_dir/wine WINEDEBUG=-all timeout 300 "$xa_wine" ../win64-train_mlp.exe \
+   (cd "$xa_dir/win64-demo" && WINEPREFIX=$xa_wineprefix WINEDEBUG=-all timeout 300 "$xa_wine" ../win64-train_mlp.exe \
       --threads 2 --out pictures </dev/null >train_mlp.crlf 2>&1)
    xa_rc=$?
    tr -d '\r' <"$xa_dir/win64-demo/train_mlp.crlf" >"$xa_dir/win64-demo/train_mlp.out"
