@@ -78,9 +78,9 @@ EOF
 done
 IFS=$xa_old_ifs
 
-# Windows programs run under wine where it is installed. .ci/run does not install it (about
-# 670 MB, and each prefix as much again under $xa_dir): there the Windows builds are checked
-# as builds, and their runs SKIP. The prefix is made now, beside the builds (some 9 s).
+# Windows programs run under wine where it is installed (.ci/run installs it; without it the
+# Windows builds are checked as builds and their runs SKIP). Its prefix, some 700 MB under
+# $xa_dir, is made now, beside the builds (about 9 s).
 xa_wine=$(command -v wine64 || command -v wine || { [ -x /usr/lib/wine/wine64 ] && echo /usr/lib/wine/wine64; })
 xa_pid_wineboot=""; xa_pid_wintrain=""
 xa_wineprefix=$(cd "$xa_dir" && pwd)/wine   # wine takes an absolute path only

@@ -128,6 +128,12 @@ if [ -n "$xa_pid_wintrain" ]; then
    fi
 fi
 
+# wine's server outlives its last program by a few seconds: stopped now, so that the run
+# leaves no process behind
+if [ -n "$xa_wine" ] && [ -d "$xa_wineprefix" ]; then
+   WINEPREFIX=$xa_wineprefix "$(dirname "$xa_wine")/wineserver" -k >/dev/null 2>&1
+fi
+
 # ---- the refusals
 if [ -n "$xa_pid_x87" ]; then
    if wait "$xa_pid_x87"; then say "FAIL xarch[i386-x87]: gcc -m32 -mfpmath=387 built the header (f64 drifts by an ulp there)"
