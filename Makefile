@@ -20,6 +20,7 @@
 #   make same-code  REV's dropout.h (default HEAD) against this one: the same code? (builds only)
 #   make bench-ceiling  the in-cache forward's own instructions with its data in L1: how
 #                   close the overlap could get to Philox alone if memory cost nothing
+#                   (CEILING_LOG2=15: 2^15 elements instead of 2^16, for a 512 KiB L2)
 #   PUBLISH=1    the bench targets write to bench/results/ instead (the files README cites)
 #   make web     the teaching page (web/): a static site in build/web/, the header built for
 #                WebAssembly; make serve serves it on 127.0.0.1 (PORT=8000)
@@ -287,12 +288,13 @@ bench-ab-calls:
 # overlap run from the header's own functions on 8 chunks that stay in L1, beside Philox
 # alone and the library's real forward in L2, in one process; then bench/ops_ceiling.c, the
 # same for the mask alone, both backwards and the fused op. Prints two tables.
+CEILING_LOG2 ?= 16
 bench-ceiling:
 	@mkdir -p build
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -I. bench/overlap_ceiling.c -o build/overlap_ceiling
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -I. bench/ops_ceiling.c -o build/ops_ceiling
-	./build/overlap_ceiling
-	./build/ops_ceiling
+	./build/overlap_ceiling 2000 $(CEILING_LOG2)
+	./build/ops_ceiling 1000 $(CEILING_LOG2)
 
 # --- GPU (dropout_cuda.cuh); need nvcc and a CUDA device ---------------------------------
 #   make gpu        the whole GPU session in one command: prints date, device and driver;

@@ -2,7 +2,7 @@
    against ceilings made of their own instructions, as overlap_ceiling.c does for the
    forward. Not a test: nothing is asserted.
 
-   Each op on 2^16 elements (in L2), p = 0.1, against the larger of what its instructions
+   Each op on 2^16 elements (in L2; the second argument sets the power of two), p = 0.1, against the larger of what its instructions
    need with the data in L1 (the core's execution units) and what its data alone needs in
    L2 (the L2 traffic), both from the header's own functions:
    - mask alone: the steps' Philox calls, keep words and mask stores (in L1);
@@ -19,7 +19,7 @@
    data out of L2, and the first run puts it back.
    Uses the header's private functions (dropout__*), so it follows the header's revision.
    build: cc -std=c99 -O3 -march=native -I. bench/ops_ceiling.c -o build/ops_ceiling
-   run:   ./build/ops_ceiling [rounds = 1000] */
+   run:   ./build/ops_ceiling [rounds = 1000] [log2 of the elements = 16] */
 #define _POSIX_C_SOURCE 200809L
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -149,7 +149,8 @@ static void ops_call(int k, int d, const dropout_plan *plan, size_t n, void *y, 
 int main(int argc, char **argv)
 {
    const int rounds = argc > 1 ? atoi(argv[1]) : 1000;
-   const size_t n = (size_t)1 << 16;
+   const int lg = argc > 2 ? atoi(argv[2]) : 16;
+   const size_t n = (size_t)1 << (lg >= 14 && lg <= 20 ? lg : 16);
    static const unsigned widths[3] = {8, 16, 32};
    static const char *dname[3] = {"f32", "bf16", "f16"};
    static const ops_steps_fn steps[3][3] = {{ops_mask_f32, ops_fwd_f32, ops_fused_f32},
@@ -161,7 +162,7 @@ int main(int argc, char **argv)
    static uint64_t kb[DROPOUT__GROUP_MAX];
    float *l1[4];      /* the L1 cases' y, x, bias, residual (f32), in ops_l1 */
    uint16_t *l1h[4];  /* (bf16, f16) */
-   float *big[4];                              /* the 2^16-element y, x, bias (COLS), residual */
+   float *big[4];                              /* the 2^lg-element y, x, bias (COLS), residual */
    uint16_t *bigh[4];
    char *p1[2][4], *p2[2][4];                  /* the same as bytes: [0] f32, [1] bf16 and f16 */
    uint8_t *mask = (uint8_t *)malloc(n / 8);
@@ -169,6 +170,10 @@ int main(int argc, char **argv)
    uint32_t ks[20];
    size_t i;
    int a, d, bi, k, r;
+   if (rounds < 1 || lg < 14 || lg > 20) {
+      fprintf(stderr, "usage: ops_ceiling [rounds >= 1] [log2 of the elements, 14 to 20]\n");
+      return 2;
+   }
    for (a = 0; a < 4; ++a) {   /* normal numbers in every dtype (a NaN would take the scalar loop) */
       l1[a] = (float *)(void *)(ops_l1 + (size_t)a * OPS_L1_SPAN);
       l1h[a] = (uint16_t *)(void *)(ops_l1 + (size_t)(4 + a) * OPS_L1_SPAN);
@@ -191,8 +196,8 @@ int main(int argc, char **argv)
    }
    for (i = 0; i < DROPOUT__GROUP_MAX; ++i) kb[i] = 0x5555aaaa3333ccccull * (i + 1);
    dropout__key_schedule(42, ks);
-   printf("path %s, best of %d rounds, ns per 64 elements; 2^16 elements (L2), p = 0.1; the ceiling of a call:"
-          " the larger of its steps in L1 and its data alone in L2\n\n", DROPOUT__SIMD_NAME, rounds);
+   printf("path %s, best of %d rounds, ns per 64 elements; 2^%d elements (L2), p = 0.1; the ceiling of a call:"
+          " the larger of its steps in L1 and its data alone in L2\n\n", DROPOUT__SIMD_NAME, rounds, lg);
    printf("| dtype | bits | mask alone / its steps in L1 | backward / max(forward's steps in L1, data in L2) |"
           " backward from the mask / data in L2 | fused op / max(its steps + mask in L1, its data in L2) | fused op"
           " takes its overlap |\n|---|---:|---|---|---|---|:---:|\n");

@@ -9,9 +9,9 @@
    what the core's execution units need for the instruction mix, with no wait on L2.
    Beside it, in the same run: the Philox calls alone, Philox + keep words, the data alone
    (in L1), the fused steps with the mask stores the forward + mask makes (8 bytes a
-   window, in L1), the data alone on 2^16 elements from malloc (in L2: the same apply loop
+   window, in L1), the data alone on 2^16 elements (or the second argument's power of two) from malloc (in L2: the same apply loop
    over the whole buffers, no Philox), and the library's real forward, without and with
-   the mask, on those 2^16 elements.
+   the mask, on those elements.
 
    The ceiling of an in-L2 call with these instructions is the larger of the fused steps
    in L1 (the core's execution units; with the mask stores for forward + mask) and the
@@ -24,7 +24,8 @@
 
    Uses the header's private functions (dropout__*), so it follows the header's revision.
    build: cc -std=c99 -O3 -march=native -I. bench/overlap_ceiling.c -o build/overlap_ceiling
-   run:   taskset -c 1 ./build/overlap_ceiling [rounds = 2000] */
+   run:   taskset -c 1 ./build/overlap_ceiling [rounds = 2000] [log2 of the elements = 16]
+          (15 on a core whose L2 is 512 KiB: 2^16 f32 elements are 256 KiB of x and as much of y) */
 #define _POSIX_C_SOURCE 200809L
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -117,7 +118,8 @@ enum { C_FILL = M_COUNT, C_DATA_L2, C_FWD_NOMASK, C_FWD, C_COUNT };
 int main(int argc, char **argv)
 {
    const int rounds = argc > 1 ? atoi(argv[1]) : 2000;
-   const size_t n = (size_t)1 << 16;   /* the public calls' elements: in L2 */
+   const int lg = argc > 2 ? atoi(argv[2]) : 16;
+   const size_t n = (size_t)1 << (lg >= 14 && lg <= 20 ? lg : 16);   /* the public calls' elements: in L2 */
    static const unsigned widths[3] = {8, 16, 32};
    static const char *dname[3] = {"f32", "bf16", "f16"};
    static const oc_f32_fn f32_fns[M_COUNT] = {oc_philox_f32, oc_keep_f32, oc_data_f32, oc_fused_f32, oc_fused_mask_f32};
@@ -135,6 +137,10 @@ int main(int argc, char **argv)
    uint32_t ks[20];
    size_t i;
    int d, b, c, r;
+   if (rounds < 1 || lg < 14 || lg > 20) {
+      fprintf(stderr, "usage: overlap_ceiling [rounds >= 1] [log2 of the elements, 14 to 20]\n");
+      return 2;
+   }
    if (!x || !y || !x16 || !y16 || !w || !mask) return 1;
    for (i = 0; i < n; ++i) {
       x[i] = (float)(i % 1000) * 0.001f - 0.5f;
@@ -149,9 +155,9 @@ int main(int argc, char **argv)
    printf("path %s, best of %d rounds, ns per 64 elements; in brackets, over Philox alone (fill_u32)\n\n",
           DROPOUT__SIMD_NAME, rounds);
    printf("| dtype | bits | Philox alone (fill_u32) | the step's Philox calls | + keep words | data in L1 |"
-          " fused in L1 | fused + mask stores in L1 | data in L2 | forward, 2^16 (L2) | forward + mask, 2^16 (L2) |"
+          " fused in L1 | fused + mask stores in L1 | data in L2 | forward, 2^%d (L2) | forward + mask, 2^%d (L2) |"
           " forward / max(fused, data in L2) | forward + mask / max(fused + mask stores, data in L2) |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", lg, lg);
    for (d = 0; d < 3; ++d)
       for (b = 0; b < 3; ++b) {
          const unsigned bits = widths[b];
