@@ -2,9 +2,10 @@
    against ceilings made of their own instructions, as overlap_ceiling.c does for the
    forward. Not a test: nothing is asserted.
 
-   Each op on 2^16 elements (in L2; the second argument sets the power of two), p = 0.1, against the larger of what its instructions
-   need with the data in L1 (the core's execution units) and what its data alone needs in
-   L2 (the L2 traffic), both from the header's own functions:
+   Each op on 2^16 elements (in L2; the second argument sets the power), p = 0.1, against
+   the larger of what its instructions need with the data in L1 (the core's execution
+   units) and what its data alone needs in L2 (the L2 traffic), both from the header's own
+   functions:
    - mask alone: the steps' Philox calls, keep words and mask stores (in L1);
    - backward without a mask (it draws the mask again): the forward's steps, the data
      between the Philox rounds in L1 (it runs the same code), and its data alone in L2;
@@ -146,11 +147,16 @@ static void ops_call(int k, int d, const dropout_plan *plan, size_t n, void *y, 
    }
 }
 
+static int ops_main(int rounds, int lg);
 int main(int argc, char **argv)
 {
-   const int rounds = argc > 1 ? atoi(argv[1]) : 1000;
-   const int lg = argc > 2 ? atoi(argv[2]) : 16;
-   const size_t n = (size_t)1 << (lg >= 14 && lg <= 20 ? lg : 16);
+   int rounds = 1000, lg;
+   return ceiling_args(argc, argv, "ops_ceiling", &rounds, &lg) ? 2 : ops_main(rounds, lg);
+}
+
+static int ops_main(int rounds, int lg)
+{
+   const size_t n = (size_t)1 << lg;
    static const unsigned widths[3] = {8, 16, 32};
    static const char *dname[3] = {"f32", "bf16", "f16"};
    static const ops_steps_fn steps[3][3] = {{ops_mask_f32, ops_fwd_f32, ops_fused_f32},
@@ -170,10 +176,6 @@ int main(int argc, char **argv)
    uint32_t ks[20];
    size_t i;
    int a, d, bi, k, r;
-   if (rounds < 1 || lg < 14 || lg > 20) {
-      fprintf(stderr, "usage: ops_ceiling [rounds >= 1] [log2 of the elements, 14 to 20]\n");
-      return 2;
-   }
    for (a = 0; a < 4; ++a) {   /* normal numbers in every dtype (a NaN would take the scalar loop) */
       l1[a] = (float *)(void *)(ops_l1 + (size_t)a * OPS_L1_SPAN);
       l1h[a] = (uint16_t *)(void *)(ops_l1 + (size_t)(4 + a) * OPS_L1_SPAN);

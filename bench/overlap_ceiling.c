@@ -9,9 +9,9 @@
    what the core's execution units need for the instruction mix, with no wait on L2.
    Beside it, in the same run: the Philox calls alone, Philox + keep words, the data alone
    (in L1), the fused steps with the mask stores the forward + mask makes (8 bytes a
-   window, in L1), the data alone on 2^16 elements (or the second argument's power of two) from malloc (in L2: the same apply loop
-   over the whole buffers, no Philox), and the library's real forward, without and with
-   the mask, on those elements.
+   window, in L1), the data alone on 2^16 elements (the second argument sets the power)
+   from malloc (in L2: the same apply loop over the whole buffers, no Philox), and the
+   library's real forward, without and with the mask, on those elements.
 
    The ceiling of an in-L2 call with these instructions is the larger of the fused steps
    in L1 (the core's execution units; with the mask stores for forward + mask) and the
@@ -115,11 +115,16 @@ typedef void (*oc_u16_fn)(const uint32_t *, unsigned, uint32_t *, uint64_t *, ui
 /* the public calls of the same row, timed per 64 of their n elements */
 enum { C_FILL = M_COUNT, C_DATA_L2, C_FWD_NOMASK, C_FWD, C_COUNT };
 
+static int oc_main(int rounds, int lg);
 int main(int argc, char **argv)
 {
-   const int rounds = argc > 1 ? atoi(argv[1]) : 2000;
-   const int lg = argc > 2 ? atoi(argv[2]) : 16;
-   const size_t n = (size_t)1 << (lg >= 14 && lg <= 20 ? lg : 16);   /* the public calls' elements: in L2 */
+   int rounds = 2000, lg;
+   return ceiling_args(argc, argv, "overlap_ceiling", &rounds, &lg) ? 2 : oc_main(rounds, lg);
+}
+
+static int oc_main(int rounds, int lg)
+{
+   const size_t n = (size_t)1 << lg;   /* the public calls' elements: in L2 */
    static const unsigned widths[3] = {8, 16, 32};
    static const char *dname[3] = {"f32", "bf16", "f16"};
    static const oc_f32_fn f32_fns[M_COUNT] = {oc_philox_f32, oc_keep_f32, oc_data_f32, oc_fused_f32, oc_fused_mask_f32};
@@ -137,10 +142,6 @@ int main(int argc, char **argv)
    uint32_t ks[20];
    size_t i;
    int d, b, c, r;
-   if (rounds < 1 || lg < 14 || lg > 20) {
-      fprintf(stderr, "usage: overlap_ceiling [rounds >= 1] [log2 of the elements, 14 to 20]\n");
-      return 2;
-   }
    if (!x || !y || !x16 || !y16 || !w || !mask) return 1;
    for (i = 0; i < n; ++i) {
       x[i] = (float)(i % 1000) * 0.001f - 0.5f;
