@@ -59,7 +59,10 @@
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
-                              the cache; 0 = always, SIZE_MAX = never. Same bits.
+                              the cache; 0 = always, SIZE_MAX = never. Left unset, the
+                              AVX2 build (GCC, Clang) on AMD family 26 (Zen 5) streams
+                              only the backward from a stored mask (measured: plain
+                              stores faster there for the rest). Same bits.
       DROPOUT_STREAM_PREFETCH  x86 AVX-512 and AVX2: 1 = a call that streams its stores asks
                               for the next step's x before that step's Philox, 0 = not.
                               Default 1 with AVX-512, 0 with AVX2: which pays depends on
@@ -3606,6 +3609,47 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
    on the CPU measured (bench/results/simd-design-notes.md). */
 #ifndef DROPOUT_STREAM_STORE_BYTES
 #define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
+#if defined(DROPOUT__SIMD_AVX2) && defined(__GNUC__)
+#define DROPOUT__NT_ASKS_CPU 1
+#endif
+#endif
+
+/* The default's one exception, per core, both sides measured. On AMD's Zen 5 (family 26)
+   the AVX2 build's 32-byte streaming stores, which fill a line in two pieces, lost to plain
+   stores at 2^24 elements: its own wall y = x * s 0.74 of the speed, and every call that
+   makes its mask took 0.68-1.06 of the time with plain stores (f32, bf16, f16; 1 and 2
+   threads; four runs), while on Zen 3, Zen 4 and an Intel Xeon family 6 model 207 the same
+   build streams in 0.68-0.75 of the time of plain stores there. The backward from a stored
+   mask (no Philox to hide the read for ownership behind) kept streaming faster on Zen 5
+   (f32 1.00-1.50 of the time with plain stores, f16 0.89-1.06), and so did the AVX-512 build's f32 calls, whose
+   stores are whole lines. So where DROPOUT_STREAM_STORE_BYTES is not set, the AVX2 build
+   asks the CPU (cpuid, once: under a hypervisor it takes microseconds) and its calls that
+   make their mask stream nothing on that family (bench/results/zen5-amd-epyc-f26m2.md).
+   The bits are the same either way. */
+#if defined(DROPOUT__NT_ASKS_CPU)
+#include <cpuid.h>
+/* the family of cpuid leaf 1's eax (the extended family counts from base family 15) */
+static inline unsigned dropout__x86_family(unsigned eax)
+{
+   const unsigned base = (eax >> 8) & 0xFu;
+   return base == 0xFu ? base + ((eax >> 20) & 0xFFu) : base;
+}
+static size_t dropout__nt_from(int philox)
+{
+   static int core;   /* 0: not asked yet; 1: the default; 2: Zen 5, no streaming stores */
+   int c = __atomic_load_n(&core, __ATOMIC_RELAXED);   /* (threads that race store the same) */
+   if (c == 0) {
+      unsigned a, b, x, d;
+      c = 1;
+      if (__get_cpuid(0, &a, &b, &x, &d) && b == 0x68747541u && d == 0x69746E65u && x == 0x444D4163u /* AuthenticAMD */
+          && __get_cpuid(1, &a, &b, &x, &d) && dropout__x86_family(a) == 26u)
+         c = 2;
+      __atomic_store_n(&core, c, __ATOMIC_RELAXED);
+   }
+   return c == 2 && philox ? SIZE_MAX : (size_t)(DROPOUT_STREAM_STORE_BYTES);
+}
+#else
+#define dropout__nt_from(philox) ((void)(philox), (size_t)(DROPOUT_STREAM_STORE_BYTES))
 #endif
 
 /* f64, 64 elements, t > 0: y = kept ? x * scale : +0 (the product in double); nt:
@@ -3967,10 +4011,10 @@ static inline void dropout__keep_step(const dropout__keep_src *ks, const uint32_
    aligned as y no split loads). */
 typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
 
-static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r)
+static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r, int philox)
 {
    dropout__stores st;
-   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(philox);   /* a variable: 0 gives no warning */
    st.nt = 0;
    st.h = 0;
    if (DROPOUT__STREAMS && y && r->threshold != 0 && n * es >= nt_from && n >= DROPOUT__CHUNK) {   /* a shift needs a whole chunk */
@@ -4286,7 +4330,7 @@ static void dropout__run_simd(int dtype, void *y, uint8_t *mask_out, const void 
    /* DROPOUT__GROUP windows a step, a constant (finer steps, or a step size known only
       at run time, were slower in cache) */
    const unsigned step = DROPOUT__GROUP;
-   const dropout__stores st = dropout__stores_choose(y, n, es, r);
+   const dropout__stores st = dropout__stores_choose(y, n, es, r, mask_in == NULL);
    dropout__keep_src ks;
    uint64_t win[DROPOUT__GROUP + 1];  /* the keep bits' windows (ks) */
    uint64_t kb[DROPOUT__GROUP + 1];   /* kb[1 ..]: the step's keep words; kb[0]: the step before's last */
@@ -4338,7 +4382,7 @@ static int dropout__run_mask_simd(int dtype, void *y, const void *x, const uint8
 {
    static const size_t size[4] = {4, 8, 2, 2};   /* bytes per element, by dtype */
    const size_t es = size[dtype], full = n & ~(size_t)(DROPOUT__CHUNK - 1), vb = DROPOUT__W * 4u;
-   const dropout__stores st = dropout__stores_choose(y, n, es, r);
+   const dropout__stores st = dropout__stores_choose(y, n, es, r, 0);
    const size_t mis = (size_t)((uintptr_t)y % vb);
    size_t c, h = 0;
    if (r->threshold == 0 || st.nt != 0 || st.h != 0) return 0;
@@ -4385,7 +4429,7 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
    unsigned skip = (unsigned)(word & 3u);
    int nt = 0;
    uint32_t ks[20];
-   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(1);   /* a variable: 0 gives no warning */
    if (DROPOUT__STREAMS && n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
    dropout__key_schedule(seed, ks);
    if (DROPOUT__WORDS_WIDE && !nt && skip == 0) i = dropout__words_wide(ks, stream, &block, out, n);
@@ -4438,7 +4482,7 @@ typedef char dropout__group_is_whole_calls[(DROPOUT__GROUP * 4) % DROPOUT__VB ==
    dropout__nt_mode's 1 or 2; else 0. */
 static inline int dropout__fused_nt(int dtype, size_t bytes, const void *p)
 {
-   const size_t nt_from = (size_t)(DROPOUT_STREAM_STORE_BYTES);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(1);   /* a variable: 0 gives no warning */
    (void)dtype;
    return DROPOUT__STREAMS && DROPOUT__FUSED_NT_TAKES(dtype) && bytes >= nt_from ? dropout__nt_mode(p) : 0;
 }

@@ -152,6 +152,26 @@ if [ "$(uname -m)" = x86_64 ]; then
    done
 fi
 
+# The streaming-store threshold the library chooses when the program leaves it: with the
+# AVX2 path on AMD family 26 (Zen 5) the calls that make their mask take plain stores;
+# everything else streams from 16 MiB. The oracle is /proc/cpuinfo, not the header's cpuid.
+if [ "$(uname -m)" = x86_64 ]; then
+   simd_zen5=0
+   if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null && grep -q '^cpu family[[:space:]]*: 26$' /proc/cpuinfo; then simd_zen5=1; fi
+   for simd_n in "avx2:-march=x86-64-v3" "avx512bw:-mavx512f -mavx512bw" "sse2:-march=x86-64"; do
+      simd_f=${simd_n%%:*}; simd_t="simd nt default[${simd_n#*:}]"
+      if ! "$CC" -std=c99 -O2 $WARN ${simd_n#*:} -I. tests/simd/nt_default.c -o "$BUILD/nt_default_$simd_f" 2>"$BUILD/nt_default.log"; then
+         say "FAIL build $simd_t: $(head -c 300 "$BUILD/nt_default.log" | tr '\n' ' ')"
+      elif ! simd_flag "$simd_f"; then
+         say "SKIP $simd_t run: this CPU has no $simd_f (built)"
+      elif "$BUILD/nt_default_$simd_f" $simd_zen5 >"$BUILD/nt_default.out" 2>&1; then
+         say "PASS $simd_t: $(grep -c '^PASS' "$BUILD/nt_default.out") checks (AMD family 26: $simd_zen5)"
+      else
+         say "FAIL $simd_t: $(grep -v '^PASS' "$BUILD/nt_default.out" | head -c 400 | tr '\n' ' ')"
+      fi
+   done
+fi
+
 # Debug builds (-O0). There gcc's intrinsics are macros, expanded in the user's file, where
 # the user's warnings apply to them: gcc's -O0 _mm512_cvtps_ph passed its mask as -1, a
 # -Wsign-conversion error under -Werror in every AVX-512 debug build. The front end's
