@@ -3615,17 +3615,17 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
 #endif
 
 /* The default's one exception, per core, both sides measured. On AMD's Zen 5 (family 26)
-   the AVX2 build's 32-byte streaming stores, which fill a line in two pieces, lost to plain
-   stores at 2^24 elements: its own wall y = x * s 0.74 of the speed, and every call that
-   makes its mask took 0.68-1.06 of the time with plain stores (f32, bf16, f16; 1 and 2
-   threads; four runs), while on Zen 3, Zen 4 and an Intel Xeon family 6 model 207 the same
-   build streams in 0.68-0.75 of the time of plain stores there. The backward from a stored
-   mask (no Philox to hide the read for ownership behind) kept streaming faster on Zen 5
-   (f32 1.00-1.50 of the time with plain stores, f16 0.89-1.06), and so did the AVX-512 build's f32 calls, whose
-   stores are whole lines. So where DROPOUT_STREAM_STORE_BYTES is not set, the AVX2 build
-   asks the CPU (cpuid, once: under a hypervisor it takes microseconds) and its calls that
-   make their mask stream nothing on that family (bench/results/zen5-amd-epyc-f26m2.md).
-   The bits are the same either way. */
+   the AVX2 build's 32-byte streaming stores lost to plain stores at 2^24 elements: its own
+   wall y = x * s 0.74 of the speed, and every call that makes its mask took 0.68-1.06 of
+   the time with plain stores (f32, bf16, f16; 1 and 2 threads; four runs; an f64 forward
+   0.81), while on Zen 3, Zen 4 and an Intel Xeon family 6 model 207 the same build streams
+   in 0.68-0.75 of the time of plain stores there. The backward from a stored mask (no
+   Philox to hide the read for ownership behind) kept streaming faster on Zen 5 (f32
+   1.00-1.50 of the time with plain stores, f16 0.89-1.06), and so did the AVX-512 build's
+   f32 calls, whose stores are whole lines. So where DROPOUT_STREAM_STORE_BYTES is not set,
+   the AVX2 build asks the CPU (cpuid, once: under a hypervisor it takes microseconds) and
+   its calls that make their mask stream nothing on that family
+   (bench/results/zen5-amd-epyc-f26m2.md). The bits are the same either way. */
 #if defined(DROPOUT__NT_ASKS_CPU)
 #include <cpuid.h>
 /* the family of cpuid leaf 1's eax (the extended family counts from base family 15) */
