@@ -4,25 +4,18 @@
    they measured faster; every other call, build and CPU streams from 16 MiB of output.
    argv[1]: 1 where /proc/cpuinfo names AuthenticAMD family 26 (the oracle is the kernel's
    reading of the CPU, not the header's cpuid), else 0. Also the family the header decodes
-   from known cpuid leaf-1 words. Prints PASS/FAIL lines; exits 1 on a FAIL. */
+   from known cpuid leaf-1 words. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
+#include "check.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-
-static int fails;
-
-static void expect(const char *what, size_t got, size_t want)
-{
-   printf("%s %s: %zu (want %zu)\n", got == want ? "PASS" : "FAIL", what, got, want);
-   if (got != want) fails++;
-}
 
 int main(int argc, char **argv)
 {
    const int zen5 = argc > 1 && atoi(argv[1]) == 1;
    const size_t dflt = (size_t)16 << 20;
+   size_t want = dflt;
 #if defined(DROPOUT__NT_ASKS_CPU)
    static const struct { unsigned eax, family; const char *cpu; } known[] = {
       { 0x00B00F21u, 26, "AMD EPYC family 26 model 2 (Zen 5)" },
@@ -34,17 +27,19 @@ int main(int argc, char **argv)
       { 0x000906EAu, 6, "Intel family 6 model 158" },
    };
    unsigned i;
-   for (i = 0; i < sizeof known / sizeof known[0]; ++i) {
-      char what[96];
-      snprintf(what, sizeof what, "the family of %s", known[i].cpu);
-      expect(what, dropout__x86_family(known[i].eax), known[i].family);
-   }
-   expect("threshold of a call that makes its mask", dropout__nt_from(1), zen5 ? SIZE_MAX : dflt);
+   for (i = 0; i < sizeof known / sizeof known[0]; ++i)
+      CHECK(dropout__x86_family(known[i].eax) == known[i].family, "%s: family %u, want %u", known[i].cpu,
+            dropout__x86_family(known[i].eax), known[i].family);
+   case_end("nt default [" DROPOUT__SIMD_NAME "]: the cpuid family of seven known CPUs");
+   if (zen5) want = SIZE_MAX;
 #else
    (void)zen5;   /* this build never asks the CPU */
-   expect("threshold of a call that makes its mask", dropout__nt_from(1), dflt);
 #endif
-   expect("threshold of the backward from a stored mask", dropout__nt_from(0), dflt);
-   expect("the same, asked again", dropout__nt_from(1), dropout__nt_from(1));
-   return fails != 0;
+   CHECK(dropout__nt_from(1) == want, "got %zu, want %zu", dropout__nt_from(1), want);
+   CHECK(dropout__nt_from(1) == want, "asked again: got %zu, want %zu", dropout__nt_from(1), want);
+   case_end(zen5 ? "nt default [" DROPOUT__SIMD_NAME "]: the threshold of a call that makes its mask, AMD family 26"
+                 : "nt default [" DROPOUT__SIMD_NAME "]: the threshold of a call that makes its mask, other CPUs");
+   CHECK(dropout__nt_from(0) == dflt, "got %zu, want %zu", dropout__nt_from(0), dflt);
+   case_end("nt default [" DROPOUT__SIMD_NAME "]: the threshold of the backward from a stored mask");
+   return check_exit();
 }

@@ -159,16 +159,11 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_zen5=0
    if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null && grep -q '^cpu family[[:space:]]*: 26$' /proc/cpuinfo; then simd_zen5=1; fi
    for simd_n in "avx2:-march=x86-64-v3" "avx512bw:-mavx512f -mavx512bw" "sse2:-march=x86-64"; do
-      simd_f=${simd_n%%:*}; simd_t="simd nt default[${simd_n#*:}]"
-      if ! "$CC" -std=c99 -O2 $WARN ${simd_n#*:} -I. tests/simd/nt_default.c -o "$BUILD/nt_default_$simd_f" 2>"$BUILD/nt_default.log"; then
-         say "FAIL build $simd_t: $(head -c 300 "$BUILD/nt_default.log" | tr '\n' ' ')"
-      elif ! simd_flag "$simd_f"; then
-         say "SKIP $simd_t run: this CPU has no $simd_f (built)"
-      elif "$BUILD/nt_default_$simd_f" $simd_zen5 >"$BUILD/nt_default.out" 2>&1; then
-         say "PASS $simd_t: $(grep -c '^PASS' "$BUILD/nt_default.out") checks (AMD family 26: $simd_zen5)"
-      else
-         say "FAIL $simd_t: $(grep -v '^PASS' "$BUILD/nt_default.out" | head -c 400 | tr '\n' ' ')"
-      fi
+      simd_f=${simd_n%%:*}
+      build "nt_default_$simd_f" "$CC" -std=c99 -O2 $WARN ${simd_n#*:} -I. -Itests tests/simd/nt_default.c -o "$BUILD/nt_default_$simd_f"
+      if [ ! -x "$BUILD/nt_default_$simd_f" ]; then :
+      elif simd_flag "$simd_f"; then run_prog "nt_default_$simd_f" "$BUILD/nt_default_$simd_f" $simd_zen5
+      else say "SKIP simd nt default[${simd_n#*:}] run: this CPU has no $simd_f (built)"; fi
    done
 fi
 
