@@ -59,10 +59,13 @@
       DROPOUT_STREAM_STORE_BYTES  x86: outputs of at least this many bytes (default 16 MiB,
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
-                              the cache; 0 = always, SIZE_MAX = never. Left unset, the
-                              AVX2 build (GCC, Clang) on AMD family 26 (Zen 5) streams
-                              only the backward from a stored mask (measured: plain
-                              stores faster there for the rest). Same bits.
+                              the cache; 0 = always, SIZE_MAX = never. Left unset, on
+                              AMD family 26 (Zen 5) the AVX2 build (GCC, Clang) streams
+                              only the backward from a stored mask, and the AVX-512
+                              build that and the calls whose element has more bytes
+                              than its draw (f32 at 8 and 16 bits, bf16 and f16 at 8,
+                              f64): measured, plain stores were faster there for the
+                              rest. Same bits.
       DROPOUT_STREAM_PREFETCH  x86 AVX-512 and AVX2: 1 = a call that streams its stores asks
                               for the next step's x before that step's Philox, 0 = not.
                               Default 1 with AVX-512, 0 with AVX2: which pays depends on
@@ -3611,6 +3614,10 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
 #define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
 #if defined(DROPOUT__SIMD_AVX2) && defined(__GNUC__)
 #define DROPOUT__NT_ASKS_CPU 1
+#define DROPOUT__NT_PLAIN_ZEN5(es, bits) ((bits) != 0u)
+#elif defined(DROPOUT__SIMD_AVX512) && defined(__GNUC__)
+#define DROPOUT__NT_ASKS_CPU 1
+#define DROPOUT__NT_PLAIN_ZEN5(es, bits) ((bits) != 0u && (es) * 8u <= (bits))
 #endif
 #endif
 
@@ -3621,11 +3628,17 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
    0.81), while on Zen 3, Zen 4 and an Intel Xeon family 6 model 207 the same build streams
    in 0.68-0.75 of the time of plain stores there. The backward from a stored mask (no
    Philox to hide the read for ownership behind) kept streaming faster on Zen 5 (f32
-   1.00-1.50 of the time with plain stores, f16 0.89-1.06), and so did the AVX-512 build's
-   f32 calls, whose stores are whole lines. So where DROPOUT_STREAM_STORE_BYTES is not set,
-   the AVX2 build asks the CPU (cpuid, once: under a hypervisor it takes microseconds) and
-   its calls that make their mask stream nothing on that family
-   (bench/results/zen5-amd-epyc-f26m2.md). The bits are the same either way. */
+   1.00-1.50 of the time with plain stores, f16 0.89-1.06). The AVX-512 build's 64-byte
+   streaming stores, whole lines, split the calls there by their share of Philox: where an
+   element's bytes are at most its draw's (bf16 and f16 at 16 and 32 bits, f32 at 32, the
+   fill), the call is Philox-bound and took 0.66-0.96 of the time with plain stores; where
+   they are more (f32 at 8 and 16 bits, bf16 and f16 at 8), it is bound by memory, whose
+   traffic the read for ownership adds to, and took up to 2.6x the time. So where
+   DROPOUT_STREAM_STORE_BYTES is not set, the AVX2 and AVX-512 builds ask the CPU (cpuid,
+   once: under a hypervisor it takes microseconds), and on that family the AVX2 build's
+   calls that make their mask, and the AVX-512 build's whose elements are at most their
+   draws' bytes, stream nothing (bench/results/zen5-amd-epyc-f26m2.md). The bits are the
+   same either way. */
 #if defined(DROPOUT__NT_ASKS_CPU)
 #include <cpuid.h>
 /* the family of cpuid leaf 1's eax (the extended family counts from base family 15) */
@@ -3634,10 +3647,13 @@ static inline unsigned dropout__x86_family(unsigned eax)
    const unsigned base = (eax >> 8) & 0xFu;
    return base == 0xFu ? base + ((eax >> 20) & 0xFFu) : base;
 }
-static size_t dropout__nt_from(int philox)
+/* From how many bytes of output a call of es-byte elements streams its stores: bits, the
+   width of the draws it makes (0: it reads its mask). */
+static size_t dropout__nt_from(size_t es, unsigned bits)
 {
-   static int core;   /* 0: not asked yet; 1: the default; 2: Zen 5, no streaming stores */
+   static int core;   /* 0: not asked yet; 1: the default; 2: Zen 5 */
    int c = __atomic_load_n(&core, __ATOMIC_RELAXED);   /* (threads that race store the same) */
+   (void)es;   /* (the AVX2 build's rule does not read it) */
    if (c == 0) {
       unsigned a, b, x, d;
       c = 1;
@@ -3646,10 +3662,11 @@ static size_t dropout__nt_from(int philox)
          c = 2;
       __atomic_store_n(&core, c, __ATOMIC_RELAXED);
    }
-   return c == 2 && philox ? SIZE_MAX : (size_t)(DROPOUT_STREAM_STORE_BYTES);
+   if (c == 2 && DROPOUT__NT_PLAIN_ZEN5(es, bits)) return SIZE_MAX;
+   return (size_t)(DROPOUT_STREAM_STORE_BYTES);
 }
 #else
-#define dropout__nt_from(philox) ((void)(philox), (size_t)(DROPOUT_STREAM_STORE_BYTES))
+#define dropout__nt_from(es, bits) ((void)(es), (void)(bits), (size_t)(DROPOUT_STREAM_STORE_BYTES))
 #endif
 
 /* f64, 64 elements, t > 0: y = kept ? x * scale : +0 (the product in double); nt:
@@ -4014,7 +4031,7 @@ typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
 static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r, int philox)
 {
    dropout__stores st;
-   const size_t nt_from = dropout__nt_from(philox);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(es, philox ? (unsigned)r->bits : 0u);   /* a variable: 0 gives no warning */
    st.nt = 0;
    st.h = 0;
    if (DROPOUT__STREAMS && y && r->threshold != 0 && n * es >= nt_from && n >= DROPOUT__CHUNK) {   /* a shift needs a whole chunk */
@@ -4429,7 +4446,7 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
    unsigned skip = (unsigned)(word & 3u);
    int nt = 0;
    uint32_t ks[20];
-   const size_t nt_from = dropout__nt_from(1);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(4u, 32u);   /* a variable: 0 gives no warning */
    if (DROPOUT__STREAMS && n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
    dropout__key_schedule(seed, ks);
    if (DROPOUT__WORDS_WIDE && !nt && skip == 0) i = dropout__words_wide(ks, stream, &block, out, n);
@@ -4479,16 +4496,16 @@ typedef char dropout__group_is_whole_calls[(DROPOUT__GROUP * 4) % DROPOUT__VB ==
 #if defined(dropout__v_fma)
 /* The fused op's store policy: a large output (bytes of it) streams its stores, as the
    forward's does, where y (p) is aligned for them (its 64-element groups then are too):
-   dropout__nt_mode's 1 or 2; else 0. */
-static inline int dropout__fused_nt(int dtype, size_t bytes, const void *p)
+   dropout__nt_mode's 1 or 2; else 0. bits: the rule's draw width. */
+static inline int dropout__fused_nt(int dtype, size_t bytes, const void *p, unsigned bits)
 {
-   const size_t nt_from = dropout__nt_from(1);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(dtype == DROPOUT__F32 ? 4u : 2u, bits);   /* a variable: 0 gives no warning */
    (void)dtype;
    return DROPOUT__STREAMS && DROPOUT__FUSED_NT_TAKES(dtype) && bytes >= nt_from ? dropout__nt_mode(p) : 0;
 }
 #define dropout__fused_sfence() dropout__v_sfence()
 #else
-#define dropout__fused_nt(dtype, bytes, p) 0
+#define dropout__fused_nt(dtype, bytes, p, bits) 0
 #define dropout__fused_sfence() ((void)0)
 #endif
 #if !defined(DROPOUT__FUSED_SIMD)   /* no vector fma: the fused op's scalar loop does it all */
@@ -5752,7 +5769,7 @@ static void dropout__fused_row(const dropout_job *j, int dt, char *o, const char
       const size_t n = len - at < DROPOUT__FUSED_SPAN ? len - at : DROPOUT__FUSED_SPAN;
       const uint64_t m = m0 + at;
       const uint8_t *mk = kb;
-      const int nt = dropout__fused_nt(dt, j->numel * es, o + at * es);
+      const int nt = dropout__fused_nt(dt, j->numel * es, o + at * es, (unsigned)j->rule.bits);
       size_t done;
       if (j->mask_out && m % 8u == 0) mk = j->mask_out + m / 8u;
       else if (j->mask_out) dropout__bits_copy(kb, j->mask_out, m, n);
@@ -5873,7 +5890,7 @@ static int dropout__fused_flat(const dropout_job *j)
        j->pos % 64u || j->rule.threshold == 0 || n < 2u * DROPOUT__GROUP * DROPOUT__CHUNK ||
        (w0 * per) >> 32 != ((w0 + n / 64u) * per) >> 32)   /* the blocks' high word changes */
       return 0;
-   nt = dropout__fused_nt(dt, n * es, j->out);   /* (every chunk is aligned as y is) */
+   nt = dropout__fused_nt(dt, n * es, j->out, (unsigned)j->rule.bits);   /* (every chunk is aligned as y is) */
    done = (dt == DROPOUT__F32 ? dropout__fused_overlap_f32 : dt == DROPOUT__BF16 ? dropout__fused_overlap_bf16
                               : dropout__fused_overlap_f16)(j->out, j->mask_out, j->in, j->bias, cols, j->residual,
                                                             n - n % 64u, &j->rule, j->seed, j->stream, j->pos, nt);

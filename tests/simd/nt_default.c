@@ -1,10 +1,12 @@
 /* nt_default.c - the streaming-store threshold of a build that leaves
-   DROPOUT_STREAM_STORE_BYTES to the library (tests/simd/suite.sh). Calls that make their
-   mask in the AVX2 build on AMD family 26 (Zen 5) take plain stores at every size, where
-   they measured faster; every other call, build and CPU streams from 16 MiB of output.
-   argv[1]: 1 where /proc/cpuinfo names AuthenticAMD family 26 (the oracle is the kernel's
-   reading of the CPU, not the header's cpuid), else 0. Also the family the header decodes
-   from known cpuid leaf-1 words. */
+   DROPOUT_STREAM_STORE_BYTES to the library (tests/simd/suite.sh). On AMD family 26
+   (Zen 5), where both sides were measured, calls that make their mask take plain stores at
+   every size: in the AVX2 build all of them, in the AVX-512 build those whose element has
+   at most the bytes of its draw (bf16 and f16 at 16 and 32 bits, f32 at 32, the fill).
+   Every other call, build and CPU streams from 16 MiB of output. argv[1]: 1 where
+   /proc/cpuinfo names AuthenticAMD family 26 (the oracle is the kernel's reading of the
+   CPU, not the header's cpuid), else 0. Also the family the header decodes from known
+   cpuid leaf-1 words. */
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
 #include "check.h"
@@ -31,15 +33,33 @@ int main(int argc, char **argv)
       CHECK(dropout__x86_family(known[i].eax) == known[i].family, "%s: family %u, want %u", known[i].cpu,
             dropout__x86_family(known[i].eax), known[i].family);
    case_end("nt default [" DROPOUT__SIMD_NAME "]: the cpuid family of seven known CPUs");
-   if (zen5) want = SIZE_MAX;
 #else
    (void)zen5;   /* this build never asks the CPU */
 #endif
-   CHECK(dropout__nt_from(1) == want, "got %zu, want %zu", dropout__nt_from(1), want);
-   CHECK(dropout__nt_from(1) == want, "asked again: got %zu, want %zu", dropout__nt_from(1), want);
-   case_end(zen5 ? "nt default [" DROPOUT__SIMD_NAME "]: the threshold of a call that makes its mask, AMD family 26"
-                 : "nt default [" DROPOUT__SIMD_NAME "]: the threshold of a call that makes its mask, other CPUs");
-   CHECK(dropout__nt_from(0) == dflt, "got %zu, want %zu", dropout__nt_from(0), dflt);
-   case_end("nt default [" DROPOUT__SIMD_NAME "]: the threshold of the backward from a stored mask");
+   {
+      /* (element bytes, draw bits; 0: the backward from a stored mask, which draws none) and
+         whether the AVX2 and the AVX-512 build stream nothing there on family 26 */
+      static const struct { unsigned es, bits; int avx2, avx512; const char *call; } calls[] = {
+         { 4, 8, 1, 0, "f32 at 8 bits" },   { 4, 16, 1, 0, "f32 at 16 bits" }, { 4, 32, 1, 1, "f32 at 32 bits, the fill" },
+         { 2, 8, 1, 0, "bf16/f16 at 8 bits" }, { 2, 16, 1, 1, "bf16/f16 at 16 bits" }, { 2, 32, 1, 1, "bf16/f16 at 32 bits" },
+         { 8, 32, 1, 0, "f64 at 32 bits" }, { 4, 0, 0, 0, "f32 from a stored mask" }, { 2, 0, 0, 0, "bf16/f16 from a stored mask" },
+      };
+      unsigned c;
+      for (c = 0; c < sizeof calls / sizeof calls[0]; ++c) {
+         int plain = 0;
+#if defined(DROPOUT__NT_ASKS_CPU) && defined(DROPOUT__SIMD_AVX512)
+         plain = zen5 && calls[c].avx512;
+#elif defined(DROPOUT__NT_ASKS_CPU)
+         plain = zen5 && calls[c].avx2;
+#endif
+         want = plain ? SIZE_MAX : dflt;
+         CHECK(dropout__nt_from(calls[c].es, calls[c].bits) == want, "%s: got %zu, want %zu", calls[c].call,
+               dropout__nt_from(calls[c].es, calls[c].bits), want);
+         CHECK(dropout__nt_from(calls[c].es, calls[c].bits) == want, "%s, asked again: got %zu, want %zu", calls[c].call,
+               dropout__nt_from(calls[c].es, calls[c].bits), want);
+      }
+      case_end(zen5 ? "nt default [" DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, AMD family 26"
+                    : "nt default [" DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, other CPUs");
+   }
    return check_exit();
 }
