@@ -3614,10 +3614,8 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
 #define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
 #if defined(DROPOUT__SIMD_AVX2) && defined(__GNUC__)
 #define DROPOUT__NT_ASKS_CPU 1
-#define DROPOUT__NT_PLAIN_ZEN5(es, bits) ((bits) != 0u)
 #elif defined(DROPOUT__SIMD_AVX512) && defined(__GNUC__)
 #define DROPOUT__NT_ASKS_CPU 1
-#define DROPOUT__NT_PLAIN_ZEN5(es, bits) ((bits) != 0u && (es) * 8u <= (bits))
 #endif
 #endif
 
@@ -3647,13 +3645,11 @@ static inline unsigned dropout__x86_family(unsigned eax)
    const unsigned base = (eax >> 8) & 0xFu;
    return base == 0xFu ? base + ((eax >> 20) & 0xFFu) : base;
 }
-/* From how many bytes of output a call of es-byte elements streams its stores: bits, the
-   width of the draws it makes (0: it reads its mask). */
-static size_t dropout__nt_from(size_t es, unsigned bits)
+/* 1 on AMD family 26, else 0: asked once */
+static inline int dropout__zen5(void)
 {
-   static int core;   /* 0: not asked yet; 1: the default; 2: Zen 5 */
+   static int core;   /* 0: not asked yet; 1: another CPU; 2: Zen 5 */
    int c = __atomic_load_n(&core, __ATOMIC_RELAXED);   /* (threads that race store the same) */
-   (void)es;   /* (the AVX2 build's rule does not read it) */
    if (c == 0) {
       unsigned a, b, x, d;
       c = 1;
@@ -3662,11 +3658,27 @@ static size_t dropout__nt_from(size_t es, unsigned bits)
          c = 2;
       __atomic_store_n(&core, c, __ATOMIC_RELAXED);
    }
-   if (c == 2 && DROPOUT__NT_PLAIN_ZEN5(es, bits)) return SIZE_MAX;
-   return (size_t)(DROPOUT_STREAM_STORE_BYTES);
+   return c == 2;
 }
+#endif
+/* dropout__nt_from(es, philox, bits): from how many bytes of output a call streams its
+   stores; es: its element's bytes, philox: whether it makes its mask, bits: the draws'
+   width. One function a build, out of line (it is cold: one call a call), so that the AVX2
+   build's code is what it was before the AVX-512 build asked too. */
+#if defined(DROPOUT__NT_ASKS_CPU) && defined(DROPOUT__SIMD_AVX2)
+__attribute__((noinline)) static size_t dropout__nt_from_philox(int philox)   /* AVX2: every call that makes its mask */
+{
+   return dropout__zen5() && philox ? SIZE_MAX : (size_t)(DROPOUT_STREAM_STORE_BYTES);
+}
+#define dropout__nt_from(es, philox, bits) ((void)(es), (void)(bits), dropout__nt_from_philox(philox))
+#elif defined(DROPOUT__NT_ASKS_CPU)
+__attribute__((noinline)) static size_t dropout__nt_from_share(size_t es, unsigned bits)   /* AVX-512: by the share of Philox */
+{
+   return dropout__zen5() && bits != 0u && es * 8u <= bits ? SIZE_MAX : (size_t)(DROPOUT_STREAM_STORE_BYTES);
+}
+#define dropout__nt_from(es, philox, bits) dropout__nt_from_share(es, (philox) ? (unsigned)(bits) : 0u)
 #else
-#define dropout__nt_from(es, bits) ((void)(es), (void)(bits), (size_t)(DROPOUT_STREAM_STORE_BYTES))
+#define dropout__nt_from(es, philox, bits) ((void)(es), (void)(philox), (void)(bits), (size_t)(DROPOUT_STREAM_STORE_BYTES))
 #endif
 
 /* f64, 64 elements, t > 0: y = kept ? x * scale : +0 (the product in double); nt:
@@ -4031,7 +4043,7 @@ typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
 static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r, int philox)
 {
    dropout__stores st;
-   const size_t nt_from = dropout__nt_from(es, philox ? (unsigned)r->bits : 0u);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(es, philox, r->bits);   /* a variable: 0 gives no warning */
    st.nt = 0;
    st.h = 0;
    if (DROPOUT__STREAMS && y && r->threshold != 0 && n * es >= nt_from && n >= DROPOUT__CHUNK) {   /* a shift needs a whole chunk */
@@ -4446,7 +4458,7 @@ static void dropout__words_simd(uint32_t *out, size_t n, uint64_t seed, uint64_t
    unsigned skip = (unsigned)(word & 3u);
    int nt = 0;
    uint32_t ks[20];
-   const size_t nt_from = dropout__nt_from(4u, 32u);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(4u, 1, 32u);   /* a variable: 0 gives no warning */
    if (DROPOUT__STREAMS && n * 4u >= nt_from) nt = dropout__nt_mode(out - skip);
    dropout__key_schedule(seed, ks);
    if (DROPOUT__WORDS_WIDE && !nt && skip == 0) i = dropout__words_wide(ks, stream, &block, out, n);
@@ -4499,7 +4511,7 @@ typedef char dropout__group_is_whole_calls[(DROPOUT__GROUP * 4) % DROPOUT__VB ==
    dropout__nt_mode's 1 or 2; else 0. bits: the rule's draw width. */
 static inline int dropout__fused_nt(int dtype, size_t bytes, const void *p, unsigned bits)
 {
-   const size_t nt_from = dropout__nt_from(dtype == DROPOUT__F32 ? 4u : 2u, bits);   /* a variable: 0 gives no warning */
+   const size_t nt_from = dropout__nt_from(dtype == DROPOUT__F32 ? 4u : 2u, 1, bits);   /* a variable: 0 gives no warning */
    (void)dtype;
    return DROPOUT__STREAMS && DROPOUT__FUSED_NT_TAKES(dtype) && bytes >= nt_from ? dropout__nt_mode(p) : 0;
 }

@@ -53,10 +53,10 @@ int main(int argc, char **argv)
          plain = zen5 && calls[c].avx2;
 #endif
          want = plain ? SIZE_MAX : dflt;
-         CHECK(dropout__nt_from(calls[c].es, calls[c].bits) == want, "%s: got %zu, want %zu", calls[c].call,
-               dropout__nt_from(calls[c].es, calls[c].bits), want);
-         CHECK(dropout__nt_from(calls[c].es, calls[c].bits) == want, "%s, asked again: got %zu, want %zu", calls[c].call,
-               dropout__nt_from(calls[c].es, calls[c].bits), want);
+         CHECK(dropout__nt_from(calls[c].es, calls[c].bits != 0, calls[c].bits) == want, "%s: got %zu, want %zu", calls[c].call,
+               dropout__nt_from(calls[c].es, calls[c].bits != 0, calls[c].bits), want);
+         CHECK(dropout__nt_from(calls[c].es, calls[c].bits != 0, calls[c].bits) == want, "%s, asked again: got %zu, want %zu", calls[c].call,
+               dropout__nt_from(calls[c].es, calls[c].bits != 0, calls[c].bits), want);
       }
       case_end(zen5 ? "nt default [" DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, AMD family 26"
                     : "nt default [" DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, other CPUs");
