@@ -60,12 +60,12 @@
                               about where a last-level cache stops keeping y for the
                               next layer) are written with streaming stores, which skip
                               the cache; 0 = always, SIZE_MAX = never. Left unset, on
-                              AMD family 26 (Zen 5) the AVX2 build (GCC, Clang) streams
-                              only the backward from a stored mask, and the AVX-512
-                              build that and the calls whose element has more bytes
-                              than its draw (f32 at 8 and 16 bits, bf16 and f16 at 8,
-                              f64): measured, plain stores were faster there for the
-                              rest. Same bits.
+                              AMD family 26 (Zen 5) the AVX2 build (GCC, Clang) and
+                              gcc's SSE builds stream only the backward from a stored
+                              mask, and gcc's AVX-512 build that and the calls whose
+                              element has more bytes than its draw (f32 at 8 and 16
+                              bits, bf16 and f16 at 8, f64): measured, plain stores
+                              were faster there for the rest. Same bits.
       DROPOUT_STREAM_PREFETCH  x86 AVX-512 and AVX2: 1 = a call that streams its stores asks
                               for the next step's x before that step's Philox, 0 = not.
                               Default 1 with AVX-512, 0 with AVX2: which pays depends on
@@ -3614,8 +3614,8 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
 #define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
 #if defined(DROPOUT__SIMD_AVX2) && defined(__GNUC__)
 #define DROPOUT__NT_ASKS_CPU 1
-#elif defined(DROPOUT__SIMD_AVX512) && defined(__GNUC__)
-#define DROPOUT__NT_ASKS_CPU 1
+#elif (defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_SSE)) && defined(__GNUC__) && !defined(__clang__)
+#define DROPOUT__NT_ASKS_CPU 1   /* gcc: clang's code for these calls is slower with plain stores (below) */
 #endif
 #endif
 
@@ -3631,12 +3631,18 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
    element's bytes are at most its draw's (bf16 and f16 at 16 and 32 bits, f32 at 32, the
    fill), the call is Philox-bound and took 0.66-0.96 of the time with plain stores; where
    they are more (f32 at 8 and 16 bits, bf16 and f16 at 8), it is bound by memory, whose
-   traffic the read for ownership adds to, and took up to 2.6x the time. So where
-   DROPOUT_STREAM_STORE_BYTES is not set, the AVX2 and AVX-512 builds ask the CPU (cpuid,
-   once: under a hypervisor it takes microseconds), and on that family the AVX2 build's
-   calls that make their mask, and the AVX-512 build's whose elements are at most their
-   draws' bytes, stream nothing (bench/results/zen5-amd-epyc-f26m2.md). The bits are the
-   same either way. */
+   traffic the read for ownership adds to, and took up to 2.6x the time. The SSE2 and
+   SSE4.1 builds, whose Philox is the slowest, are Philox-bound in every call that makes
+   its mask: f32 0.75-0.90 of the time with plain stores, the fill 0.82-0.90 (bf16, f16
+   and the fused op as before). Those two are gcc's code: clang 14's SSE2 f32 calls took
+   1.15-1.42x the time with plain stores, and its AVX-512 f32 calls at 32-bit draws 2.2x
+   (62 ns per 64 elements, against gcc's 16-18), so clang's AVX-512 and SSE builds stream
+   as elsewhere; its AVX2 build gained as gcc's (0.76-1.0). So where
+   DROPOUT_STREAM_STORE_BYTES is not set, those builds ask the CPU (cpuid, once: under a
+   hypervisor it takes microseconds), and on that family the AVX2 and SSE builds' calls
+   that make their mask, and the AVX-512 build's whose elements are at most their draws'
+   bytes, stream nothing (bench/results/zen5-amd-epyc-f26m2.md). The bits are the same
+   either way. */
 #if defined(DROPOUT__NT_ASKS_CPU)
 #include <cpuid.h>
 /* the family of cpuid leaf 1's eax (the extended family counts from base family 15) */
@@ -3663,10 +3669,11 @@ static inline int dropout__zen5(void)
 #endif
 /* dropout__nt_from(es, philox, bits): from how many bytes of output a call streams its
    stores; es: its element's bytes, philox: whether it makes its mask, bits: the draws'
-   width. One function a build, out of line (it is cold: one call a call), so that the AVX2
-   build's code is what it was before the AVX-512 build asked too. */
-#if defined(DROPOUT__NT_ASKS_CPU) && defined(DROPOUT__SIMD_AVX2)
-__attribute__((noinline)) static size_t dropout__nt_from_philox(int philox)   /* AVX2: every call that makes its mask */
+   width. One function a build, out of line (it is cold: one call a call): inlined, the
+   question moved gcc's code for the calls around it (the AVX2 build's f32 cells 1.05-1.15x
+   slower; an SSE2 build that asked inline, 1.07-1.58x). */
+#if defined(DROPOUT__NT_ASKS_CPU) && (defined(DROPOUT__SIMD_AVX2) || defined(DROPOUT__SIMD_SSE))
+__attribute__((noinline)) static size_t dropout__nt_from_philox(int philox)   /* AVX2, SSE: every call that makes its mask */
 {
    return dropout__zen5() && philox ? SIZE_MAX : (size_t)(DROPOUT_STREAM_STORE_BYTES);
 }
