@@ -188,8 +188,11 @@ bench-isa:
 # $(BENCH_OUT)/ab-<model>-<path><AB_TAG>-vs-<rev>.md (PUBLISH=1: bench/results/). The cells it flags
 # are timed again from three fresh copies of the binary and appended (bench/ab/recheck.sh:
 # on a VM, byte-identical copies read one streamed cell 1.00 to 1.50 apart); AB_RECHECK=0
-# leaves that out.
+# leaves that out. AB_B_CFLAGS: flags for B alone, to time a setting against the header
+# as it is (REV=HEAD AB_B_CFLAGS=-DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX: plain stores
+# at every size against the default policy).
 AB_BASE = 7bc1106
+AB_B_CFLAGS ?=
 POS ?= 0
 AB_ARGS ?=
 bench-ab:
@@ -197,14 +200,14 @@ bench-ab:
 	@# a revision with the 0.1 calls in dropout_v0.h (after 0.9.0) needs it beside its dropout.h
 	@git show $(or $(REV),$(AB_BASE)):dropout_v0.h >build/ab/base/dropout_v0.h 2>/dev/null || rm -f build/ab/base/dropout_v0.h
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A $$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/base/dropout.h && echo -DAB_API_1) -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_a.o
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -DAB_API_1 -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -DAB_API_1 $(AB_B_CFLAGS) -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE $$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/base/dropout.h && echo -DAB_API_1) -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o
 	for v in a b c; do objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_$$v.o || exit 1; done
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o build/ab/grid_c.o -o build/ab/ab_grid
 	@rev=$$(git rev-parse --short $(or $(REV),$(AB_BASE))); out=$(BENCH_OUT)/ab-$(or $(BENCH_MODEL),unknown)-$$(./build/ab/ab_grid --path)$(AB_TAG)-vs-$$rev.md; \
 	{ echo "# make bench-ab: $(or $(REV),$(AB_BASE)) ($$rev) against the working tree"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL)), $$(nproc) cores"; \
-	  echo "- A = $(or $(REV),$(AB_BASE)):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP); grid options: $(AB_ARGS)"; echo; \
+	  echo "- A = $(or $(REV),$(AB_BASE)):dropout.h, B = the working tree's ($$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- dropout.h || echo ' + changes')); $(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP); grid options: $(AB_ARGS)$(if $(AB_B_CFLAGS),; B built with $(AB_B_CFLAGS))"; echo; \
 	  ./build/ab/ab_grid -p $(POS) $(AB_ARGS); } | tee $$out; \
 	if [ "$(AB_RECHECK)" != 0 ] && grep -q 'above the spread: [^n]' $$out; then \
 	  { echo; echo "### The flagged cells again, from fresh copies of the grid binary (bench/ab/recheck.sh)"; echo; \

@@ -152,9 +152,10 @@ if [ "$(uname -m)" = x86_64 ]; then
    done
 fi
 
-# The streaming-store threshold the library chooses when the program leaves it: with the
-# AVX2 path on AMD family 26 (Zen 5) the calls that make their mask take plain stores;
-# everything else streams from 16 MiB. The oracle is /proc/cpuinfo, not the header's cpuid.
+# The streaming-store threshold the library chooses when the program leaves it: on AMD
+# family 26 (Zen 5) the AVX2 and gcc's SSE paths' calls that make their mask, and gcc's
+# AVX-512 path's whose element has at most its draw's bytes, take plain stores; everything
+# else streams from 16 MiB. The oracle is /proc/cpuinfo, not the header's cpuid.
 if [ "$(uname -m)" = x86_64 ]; then
    simd_zen5=0
    if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null && grep -q '^cpu family[[:space:]]*: 26$' /proc/cpuinfo; then simd_zen5=1; fi
