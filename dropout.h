@@ -62,8 +62,8 @@
                               the cache; 0 = always, SIZE_MAX = never. Left unset, on
                               AMD family 26 (Zen 5) the AVX2 build (GCC, Clang) and
                               gcc's SSE builds stream only the backward from a stored
-                              mask, and gcc's AVX-512 build that and the calls whose
-                              element has more bytes than its draw (f32 at 8 and 16
+                              mask, and the AVX-512 build (GCC, Clang) that and the calls
+                              whose element has more bytes than its draw (f32 at 8 and 16
                               bits, bf16 and f16 at 8, f64): measured, plain stores
                               were faster there for the rest. Same bits.
       DROPOUT_STREAM_PREFETCH  x86 AVX-512 and AVX2: 1 = a call that streams its stores asks
@@ -3636,7 +3636,9 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
 #define DROPOUT_STREAM_STORE_BYTES ((size_t)16 << 20)
 #if defined(DROPOUT__SIMD_AVX2) && defined(__GNUC__)
 #define DROPOUT__NT_ASKS_CPU 1
-#elif (defined(DROPOUT__SIMD_AVX512) || defined(DROPOUT__SIMD_SSE)) && defined(__GNUC__) && !defined(__clang__)
+#elif defined(DROPOUT__SIMD_AVX512) && defined(__GNUC__)
+#define DROPOUT__NT_ASKS_CPU 1
+#elif defined(DROPOUT__SIMD_SSE) && defined(__GNUC__) && !defined(__clang__)
 #define DROPOUT__NT_ASKS_CPU 1   /* gcc: clang's code for these calls is slower with plain stores (below) */
 #endif
 #endif
@@ -3656,10 +3658,10 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
    traffic the read for ownership adds to, and took up to 2.6x the time. The SSE2 and
    SSE4.1 builds, whose Philox is the slowest, are Philox-bound in every call that makes
    its mask: f32 0.75-0.90 of the time with plain stores, the fill 0.82-0.90 (bf16, f16
-   and the fused op as before). Those two are gcc's code: clang 14's SSE2 f32 calls took
-   1.15-1.42x the time with plain stores, and its AVX-512 f32 calls at 32-bit draws 2.2x
-   (62 ns per 64 elements, against gcc's 16-18), so clang's AVX-512 and SSE builds stream
-   as elsewhere; its AVX2 build gained as gcc's (0.76-1.0). So where
+   and the fused op as before). Those are gcc's code: clang 14's SSE2 f32 calls took
+   1.15-1.42x the time with plain stores, so clang's SSE builds stream as elsewhere; its
+   AVX2 build gained as gcc's (0.76-1.0), and so did its AVX-512 build (0.74-0.97) once its
+   f32 chunks loaded whole vectors (dropout__apply64_f32). So where
    DROPOUT_STREAM_STORE_BYTES is not set, those builds ask the CPU (cpuid, once: under a
    hypervisor it takes microseconds), and on that family the AVX2 and SSE builds' calls
    that make their mask, and the AVX-512 build's whose elements are at most their draws'

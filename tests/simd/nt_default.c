@@ -1,9 +1,9 @@
 /* nt_default.c - the streaming-store threshold of a build that leaves
    DROPOUT_STREAM_STORE_BYTES to the library (tests/simd/suite.sh). On AMD family 26
    (Zen 5), where both sides were measured, calls that make their mask take plain stores at
-   every size: in the AVX2 build (gcc, clang) and gcc's SSE builds all of them, in gcc's
-   AVX-512 build those whose element has at most the bytes of its draw (bf16 and f16 at 16
-   and 32 bits, f32 at 32, the fill); clang's SSE and AVX-512 builds never ask.
+   every size: in the AVX2 build (gcc, clang) and gcc's SSE builds all of them, in the
+   AVX-512 build (gcc, clang) those whose element has at most the bytes of its draw (bf16
+   and f16 at 16 and 32 bits, f32 at 32, the fill); clang's SSE builds never ask.
    Every other call, build and CPU streams from 16 MiB of output. argv[1]: 1 where
    /proc/cpuinfo names AuthenticAMD family 26 (the oracle is the kernel's reading of the
    CPU, not the header's cpuid), else 0. Also the family the header decodes from known
@@ -13,6 +13,12 @@
 #include "check.h"
 
 #include <stdlib.h>
+
+#if defined(__clang__)
+#define NT_CC "clang "
+#else
+#define NT_CC ""
+#endif
 
 int main(int argc, char **argv)
 {
@@ -33,7 +39,7 @@ int main(int argc, char **argv)
    for (i = 0; i < sizeof known / sizeof known[0]; ++i)
       CHECK(dropout__x86_family(known[i].eax) == known[i].family, "%s: family %u, want %u", known[i].cpu,
             dropout__x86_family(known[i].eax), known[i].family);
-   case_end("nt default [" DROPOUT__SIMD_NAME "]: the cpuid family of seven known CPUs");
+   case_end("nt default [" NT_CC DROPOUT__SIMD_NAME "]: the cpuid family of seven known CPUs");
 #else
    (void)zen5;   /* this build never asks the CPU */
 #endif
@@ -60,8 +66,8 @@ int main(int argc, char **argv)
          CHECK(dropout__nt_from(calls[c].es, calls[c].bits != 0, calls[c].bits) == want, "%s, asked again: got %zu, want %zu", calls[c].call,
                dropout__nt_from(calls[c].es, calls[c].bits != 0, calls[c].bits), want);
       }
-      case_end(zen5 ? "nt default [" DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, AMD family 26"
-                    : "nt default [" DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, other CPUs");
+      case_end(zen5 ? "nt default [" NT_CC DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, AMD family 26"
+                    : "nt default [" NT_CC DROPOUT__SIMD_NAME "]: the threshold of nine kinds of call, other CPUs");
    }
    return check_exit();
 }

@@ -153,18 +153,25 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 
 # The streaming-store threshold the library chooses when the program leaves it: on AMD
-# family 26 (Zen 5) the AVX2 and gcc's SSE paths' calls that make their mask, and gcc's
+# family 26 (Zen 5) the AVX2 and gcc's SSE paths' calls that make their mask, and the
 # AVX-512 path's whose element has at most its draw's bytes, take plain stores; everything
-# else streams from 16 MiB. The oracle is /proc/cpuinfo, not the header's cpuid.
+# else streams from 16 MiB. Each build with $CC and, where it is here, clang (whose SSE
+# builds never ask). The oracle is /proc/cpuinfo, not the header's cpuid.
 if [ "$(uname -m)" = x86_64 ]; then
    simd_zen5=0
    if grep -q '^vendor_id.*AuthenticAMD' /proc/cpuinfo 2>/dev/null && grep -q '^cpu family[[:space:]]*: 26$' /proc/cpuinfo; then simd_zen5=1; fi
-   for simd_n in "avx2:-march=x86-64-v3" "avx512bw:-mavx512f -mavx512bw" "sse2:-march=x86-64"; do
-      simd_f=${simd_n%%:*}
-      build "nt_default_$simd_f" "$CC" -std=c99 -O2 $WARN ${simd_n#*:} -I. -Itests tests/simd/nt_default.c -o "$BUILD/nt_default_$simd_f"
-      if [ ! -x "$BUILD/nt_default_$simd_f" ]; then :
-      elif simd_flag "$simd_f"; then run_prog "nt_default_$simd_f" "$BUILD/nt_default_$simd_f" $simd_zen5
-      else say "SKIP simd nt default[${simd_n#*:}] run: this CPU has no $simd_f (built)"; fi
+   simd_ccs=$CC
+   if command -v clang >/dev/null 2>&1; then simd_ccs="$CC clang"
+   else say "SKIP simd nt default[clang]: clang not found (apt-get install clang)"; fi
+   for simd_c in $simd_ccs; do
+      for simd_n in "avx2:-march=x86-64-v3" "avx512bw:-mavx512f -mavx512bw" "sse2:-march=x86-64"; do
+         simd_f=${simd_n%%:*}
+         simd_b="nt_default_${simd_f}_$(basename "$simd_c")"
+         build "$simd_b" "$simd_c" -std=c99 -O2 $WARN ${simd_n#*:} -I. -Itests tests/simd/nt_default.c -o "$BUILD/$simd_b"
+         if [ ! -x "$BUILD/$simd_b" ]; then :
+         elif simd_flag "$simd_f"; then run_prog "$simd_b" "$BUILD/$simd_b" $simd_zen5
+         else say "SKIP simd nt default[$simd_c ${simd_n#*:}] run: this CPU has no $simd_f (built)"; fi
+      done
    done
 fi
 
