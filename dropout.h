@@ -2466,6 +2466,9 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    with it 0.73-0.81 of their time, in L2 0.78-0.87 (Zen 5). The other cells ran 1.06-1.23x
    slower streamed with the request, so they go without. */
 #define DROPOUT__FUSED_ROUNDS 1
+#if defined(__clang__)
+#define DROPOUT__FUSED_LATER 1   /* its chunks' NaN groups made after the rounds: see dropout__blocks_fused */
+#endif
 #define DROPOUT__FUSED_OVERLAP_TAKES(dtype, bits) 1
 #define DROPOUT__FUSED_PREFETCHES(dtype, bits) ((dtype) == DROPOUT__F32 && (bits) == 8)
 /* The overlap's steps at 32-bit draws: six chains a call and 12 windows a step (4 calls of
@@ -3827,8 +3830,19 @@ static void dropout__fused_lanes(int dtype, void *y, const void *x, const void *
    }
 }
 
+/* 64 elements of the fused op. A group with a NaN is made by the scalar loop: at once, or,
+   in clang's AVX-512 build (DROPOUT__FUSED_LATER) where later is given, not here: its bit
+   (g / DROPOUT__FUSED_GROUP) is set in *later, for dropout__blocks_fused to make after its
+   Philox rounds. */
+#if defined(DROPOUT__FUSED_LATER)
+#define DROPOUT__LATER_PARAM , unsigned *later
+#define DROPOUT__LATER_NONE , NULL
+#else
+#define DROPOUT__LATER_PARAM
+#define DROPOUT__LATER_NONE
+#endif
 static inline void dropout__fused64(int dtype, void *y, const void *x, const void *b, const void *res,
-                                    uint64_t keep, const dropout_rule *r, int nt)
+                                    uint64_t keep, const dropout_rule *r, int nt DROPOUT__LATER_PARAM)
 {
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
    dropout__v s, out[DROPOUT__FUSED_GROUP / DROPOUT__W];
@@ -3853,6 +3867,10 @@ static inline void dropout__fused64(int dtype, void *y, const void *x, const voi
                                     dropout__v_load_u16((const uint16_t *)(const void *)((const char *)res + o)));
       }
       if (dropout__v_nan_any(any)) {
+#if defined(DROPOUT__FUSED_LATER)
+         if (later) *later |= 1u << (g / DROPOUT__FUSED_GROUP);
+         else
+#endif
          dropout__fused_lanes(dtype, y, x, b, res, g, keep, r);
          continue;
       }
@@ -3876,7 +3894,7 @@ static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void 
 #define DROPOUT__FUSED_LOOP(dt)                                                                    \
    for (; n - i >= 64u; i += 64u)                                                                   \
       dropout__fused64(dt, (char *)y + i * es, (const char *)x + i * es, (const char *)b + i * es,  \
-                       (const char *)res + i * es, dropout__load_mask64(kb + i / 8u), r, nt)
+                       (const char *)res + i * es, dropout__load_mask64(kb + i / 8u), r, nt DROPOUT__LATER_NONE)
    if (dtype == DROPOUT__F32) DROPOUT__FUSED_LOOP(DROPOUT__F32);
    else if (dtype == DROPOUT__BF16) DROPOUT__FUSED_LOOP(DROPOUT__BF16);
    else if (dtype == DROPOUT__F16) DROPOUT__FUSED_LOOP(DROPOUT__F16);
@@ -3897,6 +3915,17 @@ static size_t dropout__fused_simd(int dtype, void *y, const void *x, const void 
    keep[c]. */
 #define DROPOUT__FUSED_OVERLAP 1
 #if defined(DROPOUT__FUSED_ROUNDS)
+/* Clang: a chunk's groups with a NaN are made after the rounds (dropout__fused64's later,
+   bit c * groups + g of later), and every chunk is pinned between its rounds. The scalar
+   loop is a call, which clobbers every vector register: in its place between the rounds
+   clang saved the chains around it on the hot path (f16 pinned: 1.05-1.5x slower, so it
+   had gone unpinned, its rounds all first); made later, clang's fused f16 took 0.75-0.82
+   of the time. gcc keeps the call in place: there the later groups made its f16 and f32
+   8-bit cells 1.07-1.19x slower (Zen 5), and it interleaves as written anyway. */
+#if defined(DROPOUT__FUSED_LATER)
+/* a call's chunks (at most a step's) times their NaN groups: bits of an unsigned */
+typedef char dropout__fused_later_fits[(64 / DROPOUT__FUSED_GROUP) * DROPOUT__GROUP <= 32 ? 1 : -1];
+#endif
 DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            char *y, const char *x, const char *const *bp, const char *res,
                                            const uint64_t *keep, unsigned nc, const dropout_rule *r, int nt)
@@ -3904,15 +3933,26 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
    /* the blocks share their high word: dropout__fused_overlap is taken only then */
    DROPOUT__CHAINS_START01(ks, stream, block);
    const size_t es = dtype == DROPOUT__F32 ? 4u : 2u;
-   /* not f16's: its chunks' NaN fallback calls out of line (dropout__fused_lanes), and a
-      call clobbers every vector register, so clang then saved the chains around it on
-      the hot path too: 1.05-1.5x slower pinned (Zen 5); unpinned its rounds go first */
-#define DROPOUT__FUSED_PIN() do { if (dtype != DROPOUT__F16) DROPOUT__PIN_ON(DROPOUT__CHAINS); } while (0)
+#if defined(DROPOUT__FUSED_LATER)
+   enum { groups = 64 / DROPOUT__FUSED_GROUP };   /* the bits fit: dropout__fused_later_fits */
+   unsigned later = 0, c, g;
+#define DROPOUT__FUSED_AT(c)                                                                                 \
+   do {                                                                                                     \
+      if ((c) < nc) {                                                                                       \
+         unsigned l_ = 0;                                                                                   \
+         dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es,      \
+                          keep[c], r, nt, &l_);                                                             \
+         later |= l_ << ((c) * groups);                                                                     \
+      }                                                                                                     \
+   } while (0)
+#else
 #define DROPOUT__FUSED_AT(c)                                                                                 \
    do {                                                                                                     \
       if ((c) < nc)                                                                                         \
-         dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es, keep[c], r, nt); \
+         dropout__fused64(dtype, y + 64u * (c) * es, x + 64u * (c) * es, bp[c], res + 64u * (c) * es, keep[c], r, nt DROPOUT__LATER_NONE); \
    } while (0)
+#endif
+#define DROPOUT__FUSED_PIN() DROPOUT__PIN_ON(DROPOUT__CHAINS)
    DROPOUT__FUSED_AT(0); DROPOUT__FUSED_PIN();
    DROPOUT__ROUND(2); DROPOUT__FUSED_AT(1); DROPOUT__FUSED_PIN();
    DROPOUT__ROUND(3); DROPOUT__FUSED_AT(2); DROPOUT__FUSED_PIN();
@@ -3925,6 +3965,13 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
 #undef DROPOUT__FUSED_AT
 #undef DROPOUT__FUSED_PIN
    DROPOUT__CHAINS(DROPOUT__CHAIN_STORE)
+#if defined(DROPOUT__FUSED_LATER)
+   for (c = 0; later != 0u; ++c, later >>= groups)
+      for (g = 0; g < groups; ++g)
+         if (later >> g & 1u)
+            dropout__fused_lanes(dtype, y + 64u * c * es, x + 64u * c * es, bp[c], res + 64u * c * es,
+                                 g * DROPOUT__FUSED_GROUP, keep[c], r);
+#endif
 }
 #else
 DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
@@ -3935,7 +3982,7 @@ DROPOUT__INLINE void dropout__blocks_fused(const uint32_t *ks, uint64_t stream, 
    unsigned c;
    dropout__blocks_simd(ks, stream, block, out);
    for (c = 0; c < nc; ++c)
-      dropout__fused64(dtype, y + 64u * c * es, x + 64u * c * es, bp[c], res + 64u * c * es, keep[c], r, nt);
+      dropout__fused64(dtype, y + 64u * c * es, x + 64u * c * es, bp[c], res + 64u * c * es, keep[c], r, nt DROPOUT__LATER_NONE);
 }
 #endif
 
@@ -3974,7 +4021,7 @@ DROPOUT__INLINE size_t dropout__fused_overlap_body(int dtype, void *y, uint8_t *
          for (c = 0; c < DROPOUT__GROUP; ++c) dropout__store_mask64(mask_out + at / 8u + 8u * c, kb[c]);
       if (g + 1 == steps) {
          for (c = 0; c < DROPOUT__GROUP; ++c)
-            dropout__fused64(dtype, yo + 64u * c * es, xi + 64u * c * es, bp[c], ri + 64u * c * es, kb[c], r, nt);
+            dropout__fused64(dtype, yo + 64u * c * es, xi + 64u * c * es, bp[c], ri + 64u * c * es, kb[c], r, nt DROPOUT__LATER_NONE);
          break;
       }
       if (DROPOUT__FUSED_PREFETCHES(dtype, r->bits)) {   /* the next step's x and residual */
