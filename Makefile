@@ -179,8 +179,8 @@ bench-isa:
 # (B) against REV's (A; default the pinned baseline, 0.1.0's CPU code) over the whole grid
 # in one process (bench/ab/grid.c): draw widths 8/16/32; forward with and without the mask,
 # the mask alone, both backwards, the fused op; f32, bf16, f16; in L2 and streamed; 1 and 2
-# threads. Per cell the ratio B/A and A'/A, A's header built again at other addresses (the
-# spread to read B/A against: the moment's noise and placement). Any
+# threads. Per cell the ratio B/A, and A'/A and B'/B: each header built again at other
+# addresses (the spreads to read B/A against: the moment's noise and placement). Any
 # revision from 0.1.0 on can be A (the grid uses the 0.1.0 calls). AB_ARGS: grid.c's
 # options (-s l2|mem, -t 1|2, -f cell, -r/-R rounds, -L log2 n streamed, -a 16: arrays as
 # malloc aligns them); the streamed block is 2^24 elements, or up to 2^26 where f32 x and y
@@ -202,8 +202,9 @@ bench-ab:
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=A $$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/base/dropout.h && echo -DAB_API_1) -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_a.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=B -DAB_API_1 $(AB_B_CFLAGS) -I. -c bench/ab/grid_variant.c -o build/ab/grid_b.o
 	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=C -DAB_MOVE $$(grep -q "define DROPOUT_RULE_THRESHOLD" build/ab/base/dropout.h && echo -DAB_API_1) -Ibuild/ab/base -c bench/ab/grid_variant.c -o build/ab/grid_c.o
-	for v in a b c; do objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_$$v.o || exit 1; done
-	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o build/ab/grid_c.o -o build/ab/ab_grid
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(WARN) -DVNAME=D -DAB_MOVE -DAB_API_1 $(AB_B_CFLAGS) -I. -c bench/ab/grid_variant.c -o build/ab/grid_d.o
+	for v in a b c d; do objcopy -w --keep-global-symbol='ab_grid_*' build/ab/grid_$$v.o || exit 1; done
+	$(CC) -std=c99 -O3 $(BENCH_ARCH) $(BENCH_OMP) $(WARN) bench/ab/grid.c build/ab/grid_a.o build/ab/grid_b.o build/ab/grid_c.o build/ab/grid_d.o -o build/ab/ab_grid
 	@rev=$$(git rev-parse --short $(or $(REV),$(AB_BASE))); out=$(BENCH_OUT)/ab-$(or $(BENCH_MODEL),unknown)-$$(./build/ab/ab_grid --path)$(AB_TAG)-vs-$$rev.md; \
 	{ echo "# make bench-ab: $(or $(REV),$(AB_BASE)) ($$rev) against the working tree"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL)), $$(nproc) cores"; \
@@ -241,7 +242,8 @@ bench-ab-wasm:
 	$(WASI_CC) -DVNAME=A $$api -DDROPOUT_STATIC -Ibuild/ab/wasm/base -c bench/ab/grid_variant.c -o build/ab/wasm/a.o; \
 	$(WASI_CC) -DVNAME=B -DAB_API_1 -DDROPOUT_STATIC -I. -c bench/ab/grid_variant.c -o build/ab/wasm/b.o; \
 	$(WASI_CC) -DVNAME=C $$api -DDROPOUT_STATIC -Ibuild/ab/wasm/base -c bench/ab/grid_variant.c -o build/ab/wasm/c.o; \
-	$(WASI_CC) bench/ab/grid.c build/ab/wasm/a.o build/ab/wasm/b.o build/ab/wasm/c.o -o build/ab/wasm/grid.wasm
+	$(WASI_CC) -DVNAME=D -DAB_API_1 -DDROPOUT_STATIC -I. -c bench/ab/grid_variant.c -o build/ab/wasm/d.o; \
+	$(WASI_CC) bench/ab/grid.c build/ab/wasm/a.o build/ab/wasm/b.o build/ab/wasm/c.o build/ab/wasm/d.o -o build/ab/wasm/grid.wasm
 	@rev=$$(git rev-parse --short $(or $(REV),HEAD)); out=$(BENCH_OUT)/ab-wasm-node$$(node --version | tr -d v | cut -d. -f1)-on-$(or $(BENCH_MODEL),unknown)-vs-$$rev.md; \
 	{ echo "# make bench-ab-wasm: $(or $(REV),HEAD) ($$rev) against the working tree, as WebAssembly"; echo; \
 	  echo "- date: $$(date -u '+%Y-%m-%d %H:%M UTC'); node $$(node --version) (V8 $$(node -p process.versions.v8)); CPU: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) ($(BENCH_MODEL))"; \

@@ -3,14 +3,15 @@
    the mask alone, both backwards (mask-free, from the stored mask), the fused
    bias-dropout-add; f32, bf16, f16; in L2 and streamed (out of cache); one thread and two.
 
-   How it judges a change on a shared, noisy machine: each cell runs A, B and A' call by
+   How it judges a change on a shared, noisy machine: each cell runs A, B, A' and B' call by
    call in alternation, round after round (the order rotates each round), and keeps each
-   one's best time. A' is A's header built once more with its code moved (a pad before the
-   header: every function at another address) and called 208 bytes further down the stack:
-   the same instructions in another place. B/A is the change; A'/A is the spread to read it
-   against: the noise of the moment and what placement alone does (on Zen 5 a hot loop that
-   did not change an instruction measured up to 8% apart in two builds). A B/A inside the
-   spread is no change.
+   one's best time. A' and B' are A's and B's headers built once more with their code moved
+   (a pad before the header: every function at another address) and called 208 bytes
+   further down the stack: the same instructions in another place. B/A is the change; A'/A
+   and B'/B are the spreads to read it against: the noise of the moment and what placement
+   alone does (on Zen 5 a hot loop that did not change an instruction measured up to 8%
+   apart in two builds, and the same plain-store code out of cache 1.4-2.1x apart in three
+   places). A B/A inside either spread is no change.
    Also the walls, y = x * s over the same arrays (streaming stores out of cache, plain in
    L2; 4-byte and 2-byte elements), and each forward's share of its wall (wall / call: 1.0
    runs at the wall). Not a test: nothing is asserted.
@@ -46,10 +47,11 @@ static const char *dt_name[] = {"f32", "bf16", "f16"};
 AB_DECL(A)
 AB_DECL(B)
 AB_DECL(C)
+AB_DECL(D)
 
 #define COLS 1024   /* the fused op's row length */
 
-typedef struct cell { int op, dt, bits; double best[3]; } cell;
+typedef struct cell { int op, dt, bits; double best[4]; } cell;   /* A, B, A', B' */
 
 static float *xf, *yf, *rf, *bias_f;
 static uint16_t *xb, *xh, *yh, *rb, *rh, *bias_b, *bias_h;
@@ -66,14 +68,14 @@ static double now(void)
 }
 
 /* one thread's part of a call: elements lo .. hi - 1, a call at its own position; v: 0 A,
-   1 B, 2 A's header built again with its code and stack moved (C) */
+   1 B, 2 A's header built again with its code and stack moved (C, A'), 3 B's so (D, B') */
 static void part_of(const cell *c, int v, size_t lo, size_t hi)
 {
    const size_t m = hi - lo;
    int (*call)(int, int, int, void *, uint8_t *, const void *, const void *, const void *, size_t, size_t, uint64_t) =
-      v == 1 ? ab_grid_callB : v == 2 ? ab_grid_callC : ab_grid_callA;
+      v == 1 ? ab_grid_callB : v == 2 ? ab_grid_callC : v == 3 ? ab_grid_callD : ab_grid_callA;
    if (c->op == OP_FILL) {
-      (v == 1 ? ab_grid_fillB : v == 2 ? ab_grid_fillC : ab_grid_fillA)(words + lo, m);
+      (v == 1 ? ab_grid_fillB : v == 2 ? ab_grid_fillC : v == 3 ? ab_grid_fillD : ab_grid_fillA)(words + lo, m);
    } else if (c->dt == DT_F32) {
       call(c->op, c->dt, c->bits, yf + lo, mask + lo / 8, xf + lo, bias_f, rf + lo, m, COLS, pos + lo);
    } else {
@@ -84,7 +86,7 @@ static void part_of(const cell *c, int v, size_t lo, size_t hi)
 }
 static void part(const cell *c, int v, size_t lo, size_t hi)
 {
-   if (v == 2) {   /* C's calls also run 208 bytes further down the stack */
+   if (v >= 2) {   /* A' and B' also run 208 bytes further down the stack */
       volatile unsigned char pad[208];
       pad[0] = 0;
       part_of(c, v, lo, hi);
@@ -221,23 +223,23 @@ static void grid(size_t n, int rounds, int streamed, const char *filter)
             snprintf(name, sizeof name, "%s %s %d", op_name[op], op == OP_MASK ? "-" : dt_name[dt], bitsv[b]);
             if (filter && !strstr(name, filter)) continue;
             cells[nc].op = op; cells[nc].dt = dt; cells[nc].bits = bitsv[b];
-            cells[nc].best[0] = cells[nc].best[1] = cells[nc].best[2] = 1e30;
+            cells[nc].best[0] = cells[nc].best[1] = cells[nc].best[2] = cells[nc].best[3] = 1e30;
             ++nc;
          }
    if (!filter || strstr("fill_u32", filter)) {
       cells[nc].op = OP_FILL; cells[nc].dt = DT_F32; cells[nc].bits = 32;
-      cells[nc].best[0] = cells[nc].best[1] = cells[nc].best[2] = 1e30;
+      cells[nc].best[0] = cells[nc].best[1] = cells[nc].best[2] = cells[nc].best[3] = 1e30;
       ++nc;
    }
    for (i = 0; i < nc; ++i)   /* warm */
-      for (v = 0; v < 3; ++v) time_call(&cells[i], v, n);
+      for (v = 0; v < 4; ++v) time_call(&cells[i], v, n);
    for (r = 0; r < rounds; ++r) {
       double t;
       if ((t = time_wall(n, 4, streamed)) < wall[0]) wall[0] = t;
       if ((t = time_wall(n, 2, streamed)) < wall[1]) wall[1] = t;
       for (i = 0; i < nc; ++i)
-         for (v = 0; v < 3; ++v) {
-            const int w = (v + r) % 3;   /* 0: A, 1: B, 2: A moved (C) */
+         for (v = 0; v < 4; ++v) {
+            const int w = (v + r) % 4;   /* 0: A, 1: B, 2: A moved (A'), 3: B moved (B') */
             if ((t = time_call(&cells[i], w, n)) < cells[i].best[w]) cells[i].best[w] = t;
          }
    }
@@ -250,7 +252,8 @@ static void grid(size_t n, int rounds, int streamed, const char *filter)
           nthreads, nthreads > 1 ? "s" : "", rounds);
    printf("Walls (y = x*s, %s stores): 4-byte %.2f, 2-byte %.2f ns per 64 elements.\n\n", streamed ? big_stores : "plain",
           wall[0] * per64, wall[1] * per64);
-   printf("| cell (op dtype bits) | A ns/64 | B ns/64 | **B/A** | A'/A (spread) | B at wall/call |\n|---|---:|---:|---:|---:|---:|\n");
+   printf("| cell (op dtype bits) | A ns/64 | B ns/64 | **B/A** | A'/A (spread) | B'/B (spread) | B at wall/call |\n"
+          "|---|---:|---:|---:|---:|---:|---:|\n");
    for (i = 0; i < nc; ++i) {
       const cell *c = &cells[i];
       const int fwd = c->op == OP_FWD_MASK || c->op == OP_FWD || c->op == OP_BWD || c->op == OP_BWD_MASK;
@@ -258,15 +261,16 @@ static void grid(size_t n, int rounds, int streamed, const char *filter)
       if (fwd) snprintf(share, sizeof share, "%.2f", wall[c->dt == DT_F32 ? 0 : 1] / c->best[1]);
       if (c->op == OP_FILL) printf("| fill_u32 (n words) |");
       else printf("| %s %s %d |", op_name[c->op], c->op == OP_MASK ? "-" : dt_name[c->dt], c->bits);
-      printf(" %.2f | %.2f | **%.3f** | %.3f | %s |\n", c->best[0] * per64, c->best[1] * per64, c->best[1] / c->best[0],
-             c->best[2] / c->best[0], share);
+      printf(" %.2f | %.2f | **%.3f** | %.3f | %.3f | %s |\n", c->best[0] * per64, c->best[1] * per64, c->best[1] / c->best[0],
+             c->best[2] / c->best[0], c->best[3] / c->best[1], share);
    }
-   /* the cells where B took more than 1.05x A's time, and by more than A's own spread */
+   /* the cells where B took more than 1.05x A's time, and by more than either one's own
+      spread (a cell whose A or B moves that much with its place is not read as a change) */
    printf("\nB/A above 1.05 and above the spread:");
    for (i = 0, v = 0; i < nc; ++i) {
       const cell *c = &cells[i];
-      const double ba = c->best[1] / c->best[0], sp = c->best[2] / c->best[0];
-      if (ba > 1.05 && ba > (sp > 1.0 ? sp : 1.0 / sp)) {
+      const double ba = c->best[1] / c->best[0], sa = c->best[2] / c->best[0], sb = c->best[3] / c->best[1];
+      if (ba > 1.05 && ba > (sa > 1.0 ? sa : 1.0 / sa) && ba > (sb > 1.0 ? sb : 1.0 / sb)) {
          if (c->op == OP_FILL) printf("%s fill_u32 (%.3f)", v++ ? "," : "", ba);   /* the name -f takes (recheck.sh) */
          else printf("%s %s %s %d (%.3f)", v++ ? "," : "", op_name[c->op], c->op == OP_MASK ? "-" : dt_name[c->dt], c->bits, ba);
       }
@@ -344,7 +348,7 @@ int main(int argc, char **argv)
    }
    for (i = 0; i < COLS; ++i) { bias_f[i] = 0.01f * (float)(i % 10); bias_b[i] = 0x3c00; bias_h[i] = 0x2000; }
    printf("A/B over the grid: p = 0.1, seed 42, stream 7, first position %llu (each thread's part a call at its own position).\n"
-          "Cells: op dtype draw-bits; ns per 64 elements; B/A < 1: B faster; A'/A: A timed twice, the spread.\n",
+          "Cells: op dtype draw-bits; ns per 64 elements; B/A < 1: B faster; A'/A and B'/B: each timed again in another place, the spreads.\n",
           (unsigned long long)pos);
    printf("SIMD path: A %s, B %s.", ab_grid_pathA(), ab_grid_pathB());
    if (misalign) printf(" Arrays %u bytes past a 64-byte boundary (-a).", (unsigned)misalign);

@@ -1,8 +1,8 @@
 /* grid_variant.c - one copy of dropout.h behind a suffix, for bench/ab/grid.c (`make bench-ab`).
 
-   Built against a revision's dropout.h (A), against the working tree's (B), and against
-   the revision's again with AB_MOVE (C: A's code at other addresses), with VNAME=A, B, C; objcopy then hides every symbol but ab_grid_* so that both link into
-   one program. A header with the 1.0 calls (the Makefile says so with AB_API_1) is timed
+   Built against a revision's dropout.h (A), against the working tree's (B), and both again
+   with AB_MOVE (C: A's code at other addresses, D: B's), with VNAME=A, B, C, D; objcopy
+   then hides every symbol but ab_grid_* so that all four link into one program. A header with the 1.0 calls (the Makefile says so with AB_API_1) is timed
    through them: a plan per call and its replay, as a step's chunks run. An older one
    (0.1.0, 0.9.0) through the 0.1.0 calls, which each of those has (0.9.0: DROPOUT_V0_API).
    The same elements, positions and bits either way. Compiled as a user's program
@@ -12,17 +12,19 @@
 #define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 spelling, which every older revision builds */
 #endif
 #define DROPOUT_IMPLEMENTATION
-#ifdef AB_MOVE
-/* A' (VNAME=C): the same header with every function at another address; 200 bytes of
-   code first (not a multiple of 64: the loops fall elsewhere in their cache lines) */
-void ab_grid_moveC(void);
-void ab_grid_moveC(void) { __asm__ volatile(".skip 200, 0x90"); }
-#endif
-#include "dropout.h"
 
 #define AB_CAT2(a, b) a##b
 #define AB_CAT(a, b) AB_CAT2(a, b)
 #define V(name) AB_CAT(name, VNAME)
+
+#ifdef AB_MOVE
+/* A' (VNAME=C) and B' (VNAME=D): the same header with every function at another address;
+   200 bytes of code first (not a multiple of 64: the loops fall elsewhere in their cache
+   lines) */
+void V(ab_grid_move)(void);
+void V(ab_grid_move)(void) { __asm__ volatile(".skip 200, 0x90"); }
+#endif
+#include "dropout.h"
 
 /* the grid's operations and dtypes (bench/ab/grid.c has the same numbers) */
 enum { OP_FWD_MASK, OP_FWD, OP_MASK, OP_BWD, OP_BWD_MASK, OP_FUSED };

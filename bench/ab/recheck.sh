@@ -6,8 +6,8 @@
 # B/A 1.00 to 1.50 for the same streamed cell (the same A and B objects at the same
 # addresses; only the file, and so the memory pages that hold its code, differed). A
 # cell that reads above 1.05 from every copy is the code; one that reads 1.0 from some
-# copy is where the binary happened to land. Prints, per flagged cell, each copy's B/A
-# and A'/A; appends nothing to TABLE (the caller does, if it wants to).
+# copy is where the binary happened to land. Prints, per flagged cell, each copy's B/A,
+# A'/A and B'/B; appends nothing to TABLE (the caller does, if it wants to).
 set -eu
 table=$1
 grid=$2
@@ -34,9 +34,9 @@ while IFS= read -r line; do
          i=1
          while [ "$i" -le "$copies" ]; do
             cp "$grid" "$tmp/grid$i"
-            # the cell's own row: B/A and A'/A (columns 5 and 6)
+            # the cell's own row: B/A, A'/A and B'/B (columns 5, 6 and 7)
             r=$("$tmp/grid$i" -s "$s" -t "$t" -f "$cell" -R 15 2>/dev/null |
-                awk -F'|' -v c="$cell" '{n=$2; gsub(/^ +| +$/, "", n)} n == c || n == c " (n words)" {gsub(/[* ]/, "", $5); gsub(/ /, "", $6); print $5 " (" $6 ")"}')
+                awk -F'|' -v c="$cell" '{n=$2; gsub(/^ +| +$/, "", n)} n == c || n == c " (n words)" {gsub(/[* ]/, "", $5); gsub(/ /, "", $6); gsub(/ /, "", $7); print $5 " (" $6 ", " $7 ")"}')
             printf ' %s |' "${r:-?}"
             i=$((i + 1))
          done
@@ -49,5 +49,5 @@ if [ "$found" = 0 ]; then
    echo "(no flagged cells)"
 else
    echo
-   echo "Each column: one fresh copy of the grid binary, the cell's B/A (A'/A in brackets), 15 rounds streamed, the table's rounds in L2."
+   echo "Each column: one fresh copy of the grid binary, the cell's B/A (A'/A, B'/B in brackets), 15 rounds streamed, the table's rounds in L2."
 fi
