@@ -2395,9 +2395,9 @@ DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t kee
    for (g = 0; g < 4; ++g) v[g] = _mm512_loadu_ps(x + 16 * g);
 #if defined(__clang__)
    /* whole loads: clang folds each load into its masked multiply, a load whose masked-off
-      lanes may not fault, which Zen 5 made 2.3x slower than a whole load out of L2 with
-      plain stores (its fill buffers, not the arithmetic: in L2 the same). gcc folds one
-      of the four and measured the same either way. */
+      lanes may not fault, which Zen 5 ran 1.3-3x slower than whole loads out of L2 with
+      plain stores (2^21 and 2^24 elements; in L2 about the same). gcc folds one of the
+      four and measured the same either way. */
    for (g = 0; g < 4; ++g) __asm__("" : "+v"(v[g]));
 #endif
    for (g = 0; g < 4; ++g)   /* zero-masking gives +0 in dropped lanes */
@@ -3388,10 +3388,10 @@ static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t 
    so that the write-combining buffers drain while Philox runs. */
 /* The chunks stay between the rounds where clang compiles them: clang 14 hoisted all the
    rounds (pure arithmetic on registers) above every chunk, so that its calls made the
-   whole Philox first and the data after, with no overlap, and its plain-store loops ran
-   1.4-4x slower than gcc's out of L2 (Zen 5). The pin, an empty statement that takes each
-   chain's multiplied words and may touch memory, orders them: a chunk's loads and stores
-   before it, the next round after it. gcc keeps the order as written; there it is empty. */
+   whole Philox first and the data after, with no overlap; pinned, its grid took 0.72-1.0
+   of the time (Zen 5). The pin, an empty statement that takes each chain's multiplied
+   words and may touch memory, orders them: a chunk's loads and stores before it, the next
+   round after it. gcc keeps the order as written; there it is empty. */
 #if defined(__clang__)
 #define DROPOUT__CHAIN_PIN(n, c) __asm__ __volatile__("" : "+v"(c##0), "+v"(c##2) : : "memory");
 #define DROPOUT__PIN_ON(chains) do { chains(DROPOUT__CHAIN_PIN) } while (0)
@@ -3662,7 +3662,8 @@ DROPOUT__INLINE dropout__v dropout__v_f32_to_bf16_num(dropout__v x)
    SSE4.1 builds, whose Philox is the slowest, are Philox-bound in every call that makes
    its mask: f32 0.75-0.90 of the time with plain stores, the fill 0.82-0.90 (bf16, f16
    and the fused op as before). Those are gcc's code: clang 14's SSE2 f32 calls took
-   1.15-1.42x the time with plain stores, so clang's SSE builds stream as elsewhere; its
+   1.15-1.42x the time with plain stores (a figure later found to hang on where the code
+   lands), so clang's SSE builds stream as elsewhere; its
    AVX2 build gained as gcc's (0.76-1.0), and so did its AVX-512 build (0.74-0.97) once its
    f32 chunks loaded whole vectors (dropout__apply64_f32). So where
    DROPOUT_STREAM_STORE_BYTES is not set, those builds ask the CPU (cpuid, once: under a
