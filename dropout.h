@@ -2395,7 +2395,7 @@ DROPOUT__INLINE void dropout__apply64_f32(float *y, const float *x, uint64_t kee
    for (g = 0; g < 4; ++g) v[g] = _mm512_loadu_ps(x + 16 * g);
 #if defined(__clang__)
    /* whole loads: clang folds each load into its masked multiply, a load whose masked-off
-      lanes may not fault, which Zen 5 ran 1.3-3x slower than whole loads out of L2 with
+      lanes may not fault, which Zen 5 ran 1.25-3x slower than whole loads out of L2 with
       plain stores (2^21 and 2^24 elements; in L2 about the same). gcc folds one of the
       four and measured the same either way. */
    for (g = 0; g < 4; ++g) __asm__("" : "+v"(v[g]));
