@@ -251,6 +251,19 @@ bench-ab-wasm:
 	  echo "- one thread (no threads in this build); the large block: plain stores, WebAssembly has no streaming ones"; echo; \
 	  node --no-warnings tests/simd/run_wasi.js build/ab/wasm/grid.wasm -t 1 $(AB_ARGS); } | tee $$out; echo "saved $$out"
 
+# make bench-places [REV=HEAD] [BENCH_ARCH=...] [AB_ARGS=...]: REV's dropout.h and the working
+# tree's, each at 12 places of its code (bench/ab/places.sh: the fastest, median and slowest
+# place of each cell, both sides in the same six binaries). The same code can run 1.4-2x
+# apart where it lands (Zen 5), and make bench-ab sees two places of each side. Writes
+# $(BENCH_OUT)/places-<model>-<arch>-vs-<rev>.md.
+.PHONY: bench-places
+bench-places:
+	@mkdir -p $(BENCH_OUT) build/ab/places
+	@rev=$$(git rev-parse --short $(or $(REV),HEAD)); \
+	 out=$(BENCH_OUT)/places-$(or $(BENCH_MODEL),unknown)-$(subst -march=,,$(or $(BENCH_ARCH),native))-vs-$$rev.md; \
+	 CC="$(CC)" WARN="$(WARN)" BENCH_ARCH="$(BENCH_ARCH)" BENCH_MODEL="$(BENCH_MODEL)" sh bench/ab/places.sh $(or $(REV),HEAD) $(AB_ARGS) | tee $$out; \
+	 echo "saved $$out"
+
 # make same-code [REV=HEAD]: does the working tree's dropout.h compile to REV's code, function
 # for function (bench/ab/same_code.sh: gcc and clang, each SIMD path)? The check for code
 # motion, which must move no bit and no nanosecond. Builds only; no timing.

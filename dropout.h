@@ -2709,6 +2709,17 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 #define DROPOUT__CHAINS(X) DROPOUT__WIDE(X)
 #define DROPOUT__STEP_WIDE 1
 #define DROPOUT__FEW_BLOCKS 1   /* and four chains for a call's few last blocks */
+/* A call whose plain stores miss the caches (DROPOUT__FAR) asks for the next step's y
+   lines, to write, before each step (dropout__far_prefetch). Without it the calls' time
+   hung on where the code landed (Zen 5, 2^24 elements, one thread): the f32 forward at
+   16-bit draws took 20-23 ns per 64 elements in most places and 36-40 in others, 1.5-2x
+   (8 and 32 bits alike), which make bench-places shows. Likely why: the six chains'
+   rounds store and reload words 1 and 3, stores leave the core in order, and each of the
+   data's plain stores waits on memory for its line. Four chains (nothing in memory)
+   were steady too, but 1.10-1.22x the time of the fast places at 16 and 32 bits; the
+   lines asked for, 1.08-1.11 at 8 bits, 1.03-1.08 at 16, 1.00-1.03 at 32, and 0.5-0.7
+   of the slow places' (bench/results/zen5-amd-epyc-f26m2.md). */
+#define DROPOUT__FAR_PREFETCH 1
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
                                            float scale, int nt)
@@ -3217,6 +3228,26 @@ DROPOUT__INLINE void dropout__stores_prefetch(const void *x, size_t at, size_t l
       size_t e, bytes = (size_t)DROPOUT__GROUP * DROPOUT__CHUNK * es;
       for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
    }
+}
+#endif
+#if defined(DROPOUT__FAR_PREFETCH)
+/* y's elements from .. to - 1 into the cache, owned, asked for before the step that
+   writes them runs: a call whose plain stores miss the caches (DROPOUT__FAR; the ISA
+   block says why). PREFETCHW asks for each line to write (CPUs without it, Intel's before
+   Broadwell, run it as a no-op). Against the fast places without it, the f32 forward at
+   16-bit draws took 1.03-1.08 of the time with it, 1.11-1.13 with prefetcht0 of the same
+   lines, 1.15 with prefetcht2, 1.18 with every second line and 1.13-1.15 with the step
+   after next (Zen 5). The compilers' intrinsic for it needs -mprfchw, so gcc and clang
+   take the instruction itself; elsewhere (MSVC) a prefetcht0. Always inlined (see above). */
+DROPOUT__INLINE void dropout__far_prefetch(const void *y, size_t from, size_t to, size_t es)
+{
+   const char *pf = (const char *)y + from * es;
+   size_t e, bytes = (to - from) * es;
+#if defined(__GNUC__)
+   for (e = 0; e < bytes; e += 64) __asm__ __volatile__("prefetchw %0" : : "m"(pf[e]));
+#else
+   for (e = 0; e < bytes; e += 64) _mm_prefetch(pf + e, _MM_HINT_T0);
+#endif
 }
 #endif
 
@@ -4125,7 +4156,23 @@ static inline void dropout__keep_step(const dropout__keep_src *ks, const uint32_
    dropout__nt_mode), plain ones below. The data grid is then shifted by h elements, so
    that the streamed stores start on an aligned y (whole-vector streams, and with x as
    aligned as y no split loads). */
-typedef struct dropout__stores { int nt; unsigned h; } dropout__stores;
+typedef struct dropout__stores {
+   int nt;
+   unsigned h;
+#if defined(DROPOUT__FAR_PREFETCH)
+   int far;   /* plain stores to an output past the caches: dropout__far_prefetch */
+#endif
+} dropout__stores;
+#if defined(DROPOUT__FAR_PREFETCH)
+#define DROPOUT__FAR(st) ((st).far)
+#define DROPOUT__STORES_PLAIN {0, 0, 0}
+#else
+#define DROPOUT__FAR(st) 0
+#define DROPOUT__STORES_PLAIN {0, 0}
+#endif
+/* from how many bytes of output a call's plain stores are taken to miss the caches:
+   DROPOUT_STREAM_STORE_BYTES's default, whatever the build sets it to */
+#define DROPOUT__FAR_BYTES ((size_t)16 << 20)
 
 static inline dropout__stores dropout__stores_choose(const void *y, size_t n, size_t es, const dropout_rule *r, int philox)
 {
@@ -4138,6 +4185,9 @@ static inline dropout__stores dropout__stores_choose(const void *y, size_t n, si
       if (mis % es == 0) st.h = (unsigned)(((DROPOUT__NT_ALIGN - mis) % DROPOUT__NT_ALIGN) / es);
       st.nt = dropout__nt_mode((const char *)y + (size_t)st.h * es);
    }
+#if defined(DROPOUT__FAR_PREFETCH)
+   st.far = !st.nt && y && r->threshold != 0 && n * es >= DROPOUT__FAR_BYTES;
+#endif
    return st;
 }
 
@@ -4306,6 +4356,12 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
       }
       /* (no prefetch for 2-byte data here: it slowed bf16 and f16) */
       dropout__stores_prefetch(x, DROPOUT__AT(first), (full - s - DROPOUT__AT(first)) / DROPOUT__CHUNK, es, es >= 4 ? st.nt : 0);
+#if defined(DROPOUT__FAR_PREFETCH)
+      if (DROPOUT__FAR(st)) {   /* the next step's y (plain stores, st.h = 0: its chunks at AT(c) of the next at) */
+         const size_t next = at + (size_t)group * DROPOUT__CHUNK - (within ? 64u : 0u);
+         dropout__far_prefetch(y, next, next + (size_t)group * DROPOUT__CHUNK, es);
+      }
+#endif
       for (b = 0; b < calls; ++b) {   /* call b applies the step's data chunks lo .. hi - 1 */
          /* (the first step's skipped chunks leave the call's last rounds without data,
             not its first: the call sees a count of chunks from round 0, as on a window
@@ -4354,7 +4410,7 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
    attr static size_t name(void *y, uint8_t *mask_out, const void *x, size_t full, const dropout_rule *r, \
                            dropout__stores st, uint64_t seed, uint64_t stream, uint64_t offset)          \
    {                                                                                                  \
-      const dropout__stores plain_ = {0, 0};                                                          \
+      const dropout__stores plain_ = DROPOUT__STORES_PLAIN;                                           \
       return dropout__run_overlap_body(dtype, y, mask_out, x, full, r, (plain) ? plain_ : st, seed,   \
                                        stream, offset, within, wide);                                 \
    }
@@ -4384,8 +4440,9 @@ DROPOUT__OVERLAP_FNS(DROPOUT__F16, f16, DROPOUT__OUTLINE, w_, 1)
    list rather than a function: so it is the same code where it was written inline. */
 #define DROPOUT__OVERLAP_ARGS (y, mask_out, x, wfull, r, st, seed, stream, offset)
 #define DROPOUT__OVERLAP_RUN(sfx)                                                                         \
-   (s ? (st.nt ? dropout__run_overlap_st_in_##sfx DROPOUT__OVERLAP_ARGS : dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS) \
-      : st.nt == 0 && st.h == 0 ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS                        \
+   (s ? (st.nt || DROPOUT__FAR(st) ? dropout__run_overlap_st_in_##sfx DROPOUT__OVERLAP_ARGS            \
+           : dropout__run_overlap_in_##sfx DROPOUT__OVERLAP_ARGS)                                         \
+      : st.nt == 0 && st.h == 0 && !DROPOUT__FAR(st) ? dropout__run_overlap_##sfx DROPOUT__OVERLAP_ARGS   \
       : dropout__run_overlap_st_##sfx DROPOUT__OVERLAP_ARGS)
 #if defined(DROPOUT__CHAINS_WIDE_STEP)
 #define DROPOUT__OVERLAP_RUN_W(sfx)                                                                       \

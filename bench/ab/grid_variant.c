@@ -19,10 +19,15 @@
 
 #ifdef AB_MOVE
 /* A' (VNAME=C) and B' (VNAME=D): the same header with every function at another address;
-   200 bytes of code first (not a multiple of 64: the loops fall elsewhere in their cache
-   lines) */
+   AB_MOVE_BYTES of code first, 200 unless bench/ab/places.sh says otherwise (not a
+   multiple of 64: the loops fall elsewhere in their cache lines) */
+#ifndef AB_MOVE_BYTES
+#define AB_MOVE_BYTES 200
+#endif
+#define AB_STR2(x) #x
+#define AB_STR(x) AB_STR2(x)
 void V(ab_grid_move)(void);
-void V(ab_grid_move)(void) { __asm__ volatile(".skip 200, 0x90"); }
+void V(ab_grid_move)(void) { __asm__ volatile(".skip " AB_STR(AB_MOVE_BYTES) ", 0x90"); }
 #endif
 #include "dropout.h"
 

@@ -57,6 +57,9 @@ if [ "$(uname -m)" = x86_64 ]; then
    # streaming stores for every call (threshold 0) and never (test_simd.c's own is 1 KiB)
    simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
    simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
+   # never streaming, with 16 MiB calls: the AVX2 overlap's plain stores that miss the
+   # caches, with the next step's y asked for ahead (test_simd.c's case_far)
+   simd_case avx2-stream-never avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX -DTEST_FAR
    # the prefetch of the next step's x in the AVX2 build (off by default)
    simd_case avx2-prefetch avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0 -DDROPOUT_STREAM_PREFETCH=1
    # the AVX2 f32 overlap with streamed stores (on by default in a build for Zen 3 only):

@@ -623,6 +623,43 @@ static void case_streaming(void)
    case_end(NAME(name));
 }
 
+/* A call whose plain stores miss the caches: 16 MiB of f32 output and more, in a build
+   that never streams (suite.sh builds this case with DROPOUT_STREAM_STORE_BYTES=SIZE_MAX
+   and TEST_FAR). The AVX2 build's f32 overlap then takes its functions for a run-time
+   store policy, which ask for each next step's y ahead (dropout__far_prefetch): every
+   draw width, on a window boundary and inside a window, in place, with the mask and the
+   backward from the seed. */
+#if defined(TEST_FAR)
+static void case_far(void)
+{
+   const size_t n = ((size_t)16 << 20) / 4 + 64 * 3 + 29;
+   float *x = (float *)malloc(n * 4), *y = (float *)malloc(n * 4), *z = (float *)malloc(n * 4);
+   uint8_t *mk = (uint8_t *)malloc(n / 8 + 1), *mz = (uint8_t *)malloc(n / 8 + 1);
+   int it;
+   if (!x || !y || !z || !mk || !mz) {
+      CHECK(0, "far calls: no memory for %zu elements", n);
+      free(x); free(y); free(z); free(mk); free(mz);
+      return;
+   }
+   for (it = 0; it < 4; ++it) {
+      const int bits = it == 3 ? 16 : 8 << it, inplace = it == 1;
+      const double p = it == 2 ? 0.5 : 0.1;
+      const uint64_t seed = rnd(), stream = rnd(), off = (rnd() >> 8 & ~(uint64_t)63) + (it & 1 ? 0u : 41u);
+      int err;
+      fill_data(T_F32, x, n);
+      model_forward(T_F32, z, mz, x, n, p, bits, seed, stream, off);
+      if (inplace) memcpy(y, x, n * 4);
+      err = lib_forward(T_F32, y, mk, inplace ? y : x, n, p, bits, seed, stream, off);
+      CHECK(err == 0 && memcmp(y, z, n * 4) == 0 && memcmp(mk, mz, (n + 7) / 8) == 0,
+            "far forward bits=%d off%%64=%u inplace=%d differs", bits, (unsigned)(off % 64), inplace);
+      err = lib_backward(T_F32, y, x, n, p, bits, seed, stream, off);
+      CHECK(err == 0 && memcmp(y, z, n * 4) == 0, "far backward bits=%d off%%64=%u differs", bits, (unsigned)(off % 64));
+   }
+   free(x); free(y); free(z); free(mk); free(mz);
+   case_end(NAME("far calls (16 MiB of f32, plain stores) == reference"));
+}
+#endif
+
 /* The fused op (SPEC 12), rows x cols, against its per-element definition. Where the
    path has a vector fma (AVX-512, AVX2 with FMA, NEON) whole groups of 64 run in vectors:
    rows longer than a group and shorter, a row's mask bits off a byte boundary, spans past
@@ -825,6 +862,9 @@ int main(void)
    case_counter_wrap();
    case_half_all();
    case_streaming();
+#if defined(TEST_FAR)
+   case_far();
+#endif
    case_fills();
    case_chunks();
    case_threads();
