@@ -4160,12 +4160,13 @@ typedef struct dropout__stores {
    int nt;
    unsigned h;
 #if defined(DROPOUT__FAR_PREFETCH)
-   int far;   /* plain stores to an output past the caches: dropout__far_prefetch */
+   int past;   /* plain stores to an output past the caches: dropout__far_prefetch (not
+                  "far": Windows' headers define far and near as empty macros) */
 #endif
 } dropout__stores;
 #if defined(DROPOUT__FAR_PREFETCH)
-#define DROPOUT__FAR(st) ((st).far)
-#define DROPOUT__STORES_PLAIN {0, 0, 0}
+#define DROPOUT__FAR(st) ((st).past)
+#define DROPOUT__STORES_PLAIN {0, 0, 0}   /* in cache: plain stores on the call's grid */
 #else
 #define DROPOUT__FAR(st) 0
 #define DROPOUT__STORES_PLAIN {0, 0}
@@ -4186,7 +4187,7 @@ static inline dropout__stores dropout__stores_choose(const void *y, size_t n, si
       st.nt = dropout__nt_mode((const char *)y + (size_t)st.h * es);
    }
 #if defined(DROPOUT__FAR_PREFETCH)
-   st.far = !st.nt && y && r->threshold != 0 && n * es >= DROPOUT__FAR_BYTES;
+   st.past = !st.nt && y && r->threshold != 0 && n * es >= DROPOUT__FAR_BYTES;
 #endif
    return st;
 }

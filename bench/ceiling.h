@@ -31,7 +31,7 @@ static double ceiling_max(double a, double b) { return a > b ? a : b; }
    in cache: DROPOUT__GROUP, or DROPOUT__GROUP_WIDE where the wide steps apply */
 static unsigned ceiling_group(int dtype, int bits)
 {
-   const dropout__stores in_cache = {0, 0};
+   const dropout__stores in_cache = DROPOUT__STORES_PLAIN;
    (void)in_cache; (void)dtype; (void)bits;   /* (without the wide steps, none is read) */
    return DROPOUT__WIDE_STEP_TAKES(dtype, bits, in_cache) ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP;
 }
