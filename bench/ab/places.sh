@@ -50,7 +50,7 @@ for pads in "200 200 200 200" "100 300 500 700" "8 24 40 56" "1000 2000 3000 400
                 sect, c, $4, bin, sect, c, $3 * $6, bin, sect, c, $4 * $7, bin
       }' >>"$dir/all.txt"
 done
-echo "# $(basename "$0"): $rev's dropout.h (A) and the working tree's (B), 12 places each; $CC -O3 $ARCH; grid options: $*"
+echo "# $(basename "$0"): $rev ($(git rev-parse --short "$rev"))'s dropout.h (A) and the working tree's (B), 12 places each; $CC -O3 $ARCH; grid options: $*"
 echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-) (${BENCH_MODEL:-unknown}), $(nproc) cores"
 echo "- B = $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- dropout.h || echo ' + changes')"
