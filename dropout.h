@@ -2710,15 +2710,16 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
 #define DROPOUT__STEP_WIDE 1
 #define DROPOUT__FEW_BLOCKS 1   /* and four chains for a call's few last blocks */
 /* A call whose plain stores miss the caches (DROPOUT__FAR) asks for the next step's y
-   lines, to write, before each step (dropout__far_prefetch). Without it the calls' time
+   lines, to write, before each step (dropout__far_prefetch); at 8-bit draws it takes four
+   chains instead (dropout__blocks_apply4). Without either the calls' time
    hung on where the code landed (Zen 5, 2^24 elements, one thread): the f32 forward at
    16-bit draws took 20-23 ns per 64 elements in most places and 36-40 in others, 1.5-2x
    (8 and 32 bits alike), which make bench-places shows. Likely why: the six chains'
    rounds store and reload words 1 and 3, stores leave the core in order, and each of the
    data's plain stores waits on memory for its line. Four chains (nothing in memory)
-   were steady too, but 1.10-1.22x the time of the fast places at 16 and 32 bits; the
-   lines asked for, 1.08-1.11 at 8 bits, 1.03-1.08 at 16, 1.00-1.03 at 32, and 0.5-0.7
-   of the slow places' (bench/results/zen5-amd-epyc-f26m2.md). */
+   were steady too: 0.91-1.06x the time of the fast places at 8 bits, but 1.10-1.22x at
+   16 and 32 bits; the lines asked for, 1.08-1.11 at 8 bits, 1.03-1.19 at 16, 1.00-1.09
+   at 32, and 0.5-0.7 of the slow places' (bench/results/zen5-amd-epyc-f26m2.md). */
 #define DROPOUT__FAR_PREFETCH 1
 DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
@@ -3408,6 +3409,20 @@ static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t 
       DROPOUT__ROUNDS29_ON(DROPOUT__CHAINS4);
       DROPOUT__CHAINS4(DROPOUT__CHAIN_STORE)
    }
+}
+#endif
+#if defined(DROPOUT__FAR_PREFETCH)
+/* dropout__blocks_apply on four chains (DROPOUT__VB4 blocks a call, nothing in memory):
+   the overlap's steps of a call at 8-bit draws whose plain stores miss the caches (the
+   AVX2 block says why) */
+typedef char dropout__far_four_is_whole_calls[(DROPOUT__GROUP * 4) % DROPOUT__VB4 == 0 ? 1 : -1];
+DROPOUT__INLINE void dropout__blocks_apply4(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
+                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
+                                            float scale, int nt)
+{
+   unsigned c;
+   dropout__blocks_simd4(ks, stream, block, out);
+   for (c = 0; c < nc; ++c) dropout__apply64(dtype, y, x, 64u * c, keep[c], scale, nt);
 }
 #endif
 
@@ -4304,7 +4319,12 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
                                                  const int wide)
 {
    const unsigned group = wide ? DROPOUT__GROUP_WIDE : DROPOUT__GROUP;   /* windows a step */
+#if defined(DROPOUT__FAR_PREFETCH)   /* 8-bit draws past the caches: four chains (the AVX2 block says why) */
+   const int four = !wide && DROPOUT__FAR(st) && r->bits == 8;
+   const unsigned vb = wide ? DROPOUT__VBS : four ? DROPOUT__VB4 : DROPOUT__VB;   /* blocks a call */
+#else
    const unsigned vb = wide ? DROPOUT__VBS : DROPOUT__VB;                  /* blocks a call */
+#endif
    const unsigned per = (unsigned)r->bits / 2u;                   /* blocks a window */
    const unsigned calls = group * per / vb;                       /* Philox calls a step */
    const uint32_t tm1 = (uint32_t)(r->threshold - 1u);
@@ -4325,6 +4345,9 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
    dropout__key_schedule(seed, ks);
    for (b = 0; b < calls; ++b)   /* (the wide calls: no chunks between the rounds) */
       if (wide) DROPOUT__BLOCKS_WIDE_STEP(ks, stream, w0 * per + b * vb, words + 4u * vb * b, dtype, y, x, dk, 0u, 0.0f, 0);
+#if defined(DROPOUT__FAR_PREFETCH)
+      else if (four) dropout__blocks_apply4(ks, stream, w0 * per + b * vb, words + 4u * vb * b, dtype, y, x, dk, 0u, 0.0f, 0);
+#endif
       else dropout__blocks_simd(ks, stream, w0 * per + b * DROPOUT__VB, words + 4u * DROPOUT__VB * b);
    kb[0] = 0;
    for (c = 0; c < group; ++c) kb[c + 1] = dropout__window_keep(words + c * 2u * (unsigned)r->bits, r->bits, tm1);
@@ -4358,7 +4381,7 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
       /* (no prefetch for 2-byte data here: it slowed bf16 and f16) */
       dropout__stores_prefetch(x, DROPOUT__AT(first), (full - s - DROPOUT__AT(first)) / DROPOUT__CHUNK, es, es >= 4 ? st.nt : 0);
 #if defined(DROPOUT__FAR_PREFETCH)
-      if (DROPOUT__FAR(st)) {   /* the next step's y (plain stores, st.h = 0: its chunks at AT(c) of the next at) */
+      if (DROPOUT__FAR(st) && !four) {   /* the next step's y (plain stores, st.h = 0: its chunks at AT(c) of the next at) */
          const size_t next = at + (size_t)group * DROPOUT__CHUNK - (within ? 64u : 0u);
          dropout__far_prefetch(y, next, next + (size_t)group * DROPOUT__CHUNK, es);
       }
@@ -4373,6 +4396,12 @@ DROPOUT__INLINE size_t dropout__run_overlap_body(int dtype, void *y, uint8_t *ma
             DROPOUT__BLOCKS_WIDE_STEP(ks, stream, (w0 + (g + 1) * group) * per + b * vb, words + 4u * vb * b, dtype,
                                       (char *)y + DROPOUT__AT(lo) * es, (const char *)x + DROPOUT__AT(lo) * es, dk + lo,
                                       hi > lo ? hi - lo : 0u, r->scale_f32, st.nt);
+#if defined(DROPOUT__FAR_PREFETCH)
+         else if (four)
+            dropout__blocks_apply4(ks, stream, (w0 + (g + 1) * group) * per + b * vb, words + 4u * vb * b, dtype,
+                                   (char *)y + DROPOUT__AT(lo) * es, (const char *)x + DROPOUT__AT(lo) * es, dk + lo,
+                                   hi > lo ? hi - lo : 0u, r->scale_f32, st.nt);
+#endif
          else
             dropout__blocks_apply(ks, stream, (w0 + (g + 1) * DROPOUT__GROUP) * per + b * DROPOUT__VB,
                                   words + 4u * DROPOUT__VB * b, dtype, (char *)y + DROPOUT__AT(lo) * es,

@@ -626,9 +626,10 @@ static void case_streaming(void)
 /* A call whose plain stores miss the caches: 16 MiB of f32 output and more, in a build
    that never streams (suite.sh builds this case with DROPOUT_STREAM_STORE_BYTES=SIZE_MAX
    and TEST_FAR). The AVX2 build's f32 overlap then takes its functions for a run-time
-   store policy, which ask for each next step's y ahead (dropout__far_prefetch): every
-   draw width, on a window boundary and inside a window, in place, with the mask and the
-   backward from the seed. */
+   store policy, which ask for each next step's y ahead (dropout__far_prefetch) or, at
+   8-bit draws, make the steps on four chains (dropout__blocks_apply4): every draw width,
+   on a window boundary and inside a window, in place, with the mask and the backward
+   from the seed. */
 #if defined(TEST_FAR)
 static void case_far(void)
 {
@@ -641,10 +642,11 @@ static void case_far(void)
       free(x); free(y); free(z); free(mk); free(mz);
       return;
    }
-   for (it = 0; it < 4; ++it) {
-      const int bits = it == 3 ? 16 : 8 << it, inplace = it == 1;
+   static const int bits_of[5] = {8, 16, 32, 16, 8}, within_of[5] = {1, 0, 1, 1, 0}, inplace_of[5] = {0, 1, 0, 0, 1};
+   for (it = 0; it < 5; ++it) {
+      const int bits = bits_of[it], inplace = inplace_of[it];
       const double p = it == 2 ? 0.5 : 0.1;
-      const uint64_t seed = rnd(), stream = rnd(), off = (rnd() >> 8 & ~(uint64_t)63) + (it & 1 ? 0u : 41u);
+      const uint64_t seed = rnd(), stream = rnd(), off = (rnd() >> 8 & ~(uint64_t)63) + (within_of[it] ? 41u : 0u);
       int err;
       fill_data(T_F32, x, n);
       model_forward(T_F32, z, mz, x, n, p, bits, seed, stream, off);
