@@ -2721,14 +2721,20 @@ DROPOUT__INLINE void dropout__apply64_bf16(uint16_t *y, const uint16_t *x, uint6
    16 and 32 bits; the lines asked for, 1.08-1.11 at 8 bits, 1.03-1.19 at 16, 1.00-1.09
    at 32, and 0.5-0.7 of the slow places' (bench/results/zen5-amd-epyc-f26m2.md). */
 #define DROPOUT__FAR_PREFETCH 1
-DROPOUT__INLINE void dropout__blocks_apply(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                           void *y, const void *x, const uint64_t *keep, unsigned nc,
-                                           float scale, int nt)
-{
-   unsigned c;
-   dropout__blocks_simd(ks, stream, block, out);
-   for (c = 0; c < nc; ++c) dropout__apply64(dtype, y, x, 64u * c, keep[c], scale, nt);
-}
+/* A step's Philox call and then its data chunks (no room for both between the rounds):
+   on the six chains, and on four (the far calls at 8-bit draws) */
+#define DROPOUT__BLOCKS_THEN_APPLY_FN(name, blocks)                                                      \
+   DROPOUT__INLINE void name(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype, \
+                             void *y, const void *x, const uint64_t *keep, unsigned nc, float scale, int nt) \
+   {                                                                                                    \
+      unsigned c;                                                                                       \
+      blocks(ks, stream, block, out);                                                                   \
+      for (c = 0; c < nc; ++c) dropout__apply64(dtype, y, x, 64u * c, keep[c], scale, nt);              \
+   }
+static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out);
+DROPOUT__BLOCKS_THEN_APPLY_FN(dropout__blocks_apply, dropout__blocks_simd)
+DROPOUT__BLOCKS_THEN_APPLY_FN(dropout__blocks_apply4, dropout__blocks_simd4)
+#undef DROPOUT__BLOCKS_THEN_APPLY_FN
 
 /* ==== the SSE2 / SSE4.1 block ========================================================= */
 #elif defined(DROPOUT__SIMD_SSE)
@@ -3412,18 +3418,9 @@ static void dropout__blocks_simd4(const uint32_t *ks, uint64_t stream, uint64_t 
 }
 #endif
 #if defined(DROPOUT__FAR_PREFETCH)
-/* dropout__blocks_apply on four chains (DROPOUT__VB4 blocks a call, nothing in memory):
-   the overlap's steps of a call at 8-bit draws whose plain stores miss the caches (the
-   AVX2 block says why) */
+/* the far calls' four-chain steps (dropout__blocks_apply4, in the AVX2 block) are whole
+   calls of DROPOUT__VB4 blocks at 8-bit draws */
 typedef char dropout__far_four_is_whole_calls[(DROPOUT__GROUP * 4) % DROPOUT__VB4 == 0 ? 1 : -1];
-DROPOUT__INLINE void dropout__blocks_apply4(const uint32_t *ks, uint64_t stream, uint64_t block, uint32_t *out, int dtype,
-                                            void *y, const void *x, const uint64_t *keep, unsigned nc,
-                                            float scale, int nt)
-{
-   unsigned c;
-   dropout__blocks_simd4(ks, stream, block, out);
-   for (c = 0; c < nc; ++c) dropout__apply64(dtype, y, x, 64u * c, keep[c], scale, nt);
-}
 #endif
 
 /* Philox blocks block .. block + DROPOUT__VB - 1 into out, as dropout__blocks_simd, with
