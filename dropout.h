@@ -4172,8 +4172,9 @@ typedef struct dropout__stores {
    int nt;
    unsigned h;
 #if defined(DROPOUT__FAR_PREFETCH)
-   int past;   /* plain stores to an output past the caches: dropout__far_prefetch (not
-                  "far": Windows' headers define far and near as empty macros) */
+   int past;   /* plain stores to an output past the caches: dropout__far_prefetch, or four
+                  chains at 8-bit draws (not "far": Windows' headers define far and near
+                  as empty macros) */
 #endif
 } dropout__stores;
 #if defined(DROPOUT__FAR_PREFETCH)
