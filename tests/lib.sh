@@ -58,11 +58,15 @@ build() {
 # (about 5 s of CPU) is done once a run, in $BUILD/shared/ (emptied by tests/run.sh).
 build_trainer() {
    mkdir -p "$BUILD/shared"
+   # the areas that call it may run at once (tests/run.sh's two workers): the first builds,
+   # the others wait for it (a mkdir lock)
+   until mkdir "$BUILD/shared/train_mlp.lock" 2>/dev/null; do sleep 1; done
    if [ ! -e "$BUILD/shared/train_mlp.rc" ]; then
       $CC -std=c99 -O2 $WARN -ffp-contract=off -I. examples/train_mlp.c -o "$BUILD/shared/train_mlp" \
          -lpthread -lm >"$BUILD/shared/train_mlp.build.log" 2>&1
       echo $? >"$BUILD/shared/train_mlp.rc"
    fi
+   rmdir "$BUILD/shared/train_mlp.lock"
    rm -f "$2"
    if [ "$(cat "$BUILD/shared/train_mlp.rc")" = 0 ] && cp "$BUILD/shared/train_mlp" "$2"; then say "BUILD ok $1"
    else say "FAIL build $1: $(head -c 600 "$BUILD/shared/train_mlp.build.log" | tr '\n' ' ')"; fi

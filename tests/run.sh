@@ -8,7 +8,7 @@
 # `$CC $CFLAGS_TEST -I. -Itests` and run; then tests/<area>/suite.sh, if there is one, is
 # sourced (with tests/lib.sh's say, build, run_prog, $CC, $BUILD, $WARN, $CFLAGS_TEST) and
 # runs everything else of the area. tests/layout/suite.sh fails on a file that looks like a
-# test (test_*, *_test.*) that neither way runs. The areas run on two lanes (run_side
+# test (test_*, *_test.*) that neither way runs. The areas run on two workers (run_pool
 # below); TEST_LANES=1 runs them in one, in name order.
 # Checks print PASS / FAIL / SKIP lines, builds "BUILD ok" lines, counted apart; the last
 # line is "N passed, M failed, K skipped". Exit status: 0 only when nothing failed.
@@ -62,56 +62,55 @@ run_one_area() {
    echo "    ($run_area: $(($(date +%s) - run_t0)) s)"
 }
 
-# The second lane: these areas wait for none of the background builds started above (cuda,
-# simd and xarch do, by process id, which only this shell can wait for), and none writes what
-# another reads, so they run in a subshell beside the others: one at a time, each into its
-# own output and result files, shown in order as they finish. On two cores one lane left a
-# core idle for the last five minutes. variants runs in the first lane: with nvcc's builds
-# about 55 s of CPU lighter, the second lane ran some 110 s past the first. TEST_LANES=1:
-# every area in this shell, in name order.
-run_side="docs examples fuzz mpi octave opencl python tutorial v0 web webgpu"
-# cuda goes last in its lane: it waits for nvcc's builds, the longest of the background
-# ones, and the areas after it would otherwise run with the second lane done and a core idle
-run_main=""; run_lane=""; run_last=""
-for run_area in $run_areas; do
-   case " $run_side " in
-      *" $run_area "*) run_lane="$run_lane $run_area" ;;
-      *) if [ "$run_area" = cuda ]; then run_last=cuda; else run_main="$run_main $run_area"; fi ;;
-   esac
+# Two workers: this shell and a subshell beside it. The areas that wait for the background
+# builds started above (cuda, simd and xarch: by process id, which only this shell can wait
+# for) run here; every other area is taken by whichever worker is free, one at a time, each
+# in a subshell of its own, into its own output and result files (shown here in
+# run_pool's order as they finish). A claim is a mkdir, which one worker alone wins. With the
+# areas split between two fixed lanes, one lane ran 80 s past the other, a core idle. No
+# area in the pool writes what another reads (tests/lib.sh's build_trainer, which four of
+# them share, takes a lock). TEST_LANES=1: every area in this shell, in name order.
+run_pinned="simd xarch cuda"
+# the pool, the longest areas first (the seconds each prints), so that the two workers end
+# together; an area not named here joins at the end
+run_longest="api python docs variants build opencl octave compile_fail web mpi tutorial webgpu examples fuzz v0 core layout"
+run_pool=""; run_here=""
+for run_area in $run_longest; do
+   run_has "$run_area" && run_pool="$run_pool $run_area"
 done
-run_main="$run_main $run_last"
-if [ "${TEST_LANES:-2}" = 1 ] || [ -z "${run_main# }" ] || [ -z "$run_lane" ]; then
-   run_main=$run_areas; run_lane=""
-fi
+for run_area in $run_areas; do
+   case " $run_pinned " in *" $run_area "*) run_here="$run_here $run_area"; continue ;; esac
+   case " $run_longest " in *" $run_area "*) ;; *) run_pool="$run_pool $run_area" ;; esac
+done
+run_lanes=2
+if [ "${TEST_LANES:-2}" = 1 ] || [ -z "${run_pool# }" ] || [ "$(echo $run_areas | wc -w)" -lt 2 ]; then run_lanes=1; fi
 rm -rf "$BUILD/shared"   # what tests/lib.sh builds once a run (build_trainer)
 run_lane_dir=$BUILD/lane
 rm -rf "$run_lane_dir"; mkdir -p "$run_lane_dir"
-if [ -n "$run_lane" ]; then
-   (
-      trap ': >"$run_lane_dir/.end"' EXIT   # also when a suite exits
-      for run_area in $run_lane; do
-         LOG=$run_lane_dir/$run_area.results; : >"$LOG"
-         run_one_area "$run_area" >"$run_lane_dir/$run_area.out" 2>&1 </dev/null
-         : >"$run_lane_dir/$run_area.done"
-      done
-   ) &
-fi
+
+# run_take AREA: claim it and run it in a subshell; .done says it ran to its end (a suite
+# that exits does not), .over that it is over either way
+run_take() {
+   mkdir "$run_lane_dir/$1.claim" 2>/dev/null || return 0
+   ( LOG=$run_lane_dir/$1.results; : >"$LOG"
+     run_one_area "$1"
+     : >"$run_lane_dir/$1.done" ) >"$run_lane_dir/$1.out" 2>&1 </dev/null
+   : >"$run_lane_dir/$1.over"
+}
+
 run_shown=""
-# run_show_lane [wait]: print the second lane's finished areas, in its order, and count
-# their results; with "wait", wait for each in turn
-run_show_lane() {
-   for run_a in $run_lane; do
+# run_show_pool [wait]: print the pool's finished areas, in its order, and count their
+# results; with "wait", wait for each in turn
+run_show_pool() {
+   for run_a in $run_pool; do
       case " $run_shown " in *" $run_a "*) continue ;; esac
-      if [ ! -e "$run_lane_dir/$run_a.done" ]; then
+      if [ ! -e "$run_lane_dir/$run_a.over" ]; then
          [ "${1:-}" = wait ] || return 0
-         while [ ! -e "$run_lane_dir/$run_a.done" ] && [ ! -e "$run_lane_dir/.end" ]; do sleep 1; done
-      fi
-      if [ ! -e "$run_lane_dir/$run_a.done" ]; then   # the lane ended inside this area
-         cat "$run_lane_dir/$run_a.out" 2>/dev/null; cat "$run_lane_dir/$run_a.results" >>"$LOG" 2>/dev/null
-         say "FAIL run.sh: area $run_a did not finish (its lane ended early: a suite that exits?)"
-         run_shown="$run_shown $run_a"; continue
+         while [ ! -e "$run_lane_dir/$run_a.over" ]; do sleep 1; done
       fi
       cat "$run_lane_dir/$run_a.out"; cat "$run_lane_dir/$run_a.results" >>"$LOG"
+      [ -e "$run_lane_dir/$run_a.done" ] ||
+         say "FAIL run.sh: area $run_a did not finish (a suite that exits?)"
       run_shown="$run_shown $run_a"
    done
 }
@@ -119,10 +118,29 @@ run_show_lane() {
 for run_src in $run_tests; do
    run_a=${run_src#tests/}; run_c_test "$run_src" "${run_a%%/*}"
 done
-for run_area in $run_main; do
-   run_one_area "$run_area"
-   run_show_lane
-done
-run_show_lane wait
+if [ $run_lanes = 1 ]; then
+   for run_area in $run_areas; do run_one_area "$run_area"; done
+   run_pool=""
+else
+   ( for run_area in $run_pool; do run_take "$run_area"; done ) &
+   # here: areas of the pool until the run is 300 s old, then simd and xarch, then the pool
+   # again, and cuda last (it waits for nvcc's builds, the longest of the background ones;
+   # the pool's last areas run beside it). simd starts its own dozen builds at once: not
+   # before the cross builds started with the run are done (some 20 compilers at once
+   # otherwise, near 400 MB of memory each for the AVX-512 ones)
+   run_t_start=$(date +%s); run_early=""
+   for run_area in $run_here; do [ "$run_area" = cuda ] || run_early="$run_early $run_area"; done
+   for run_area in $run_pool; do
+      if [ -n "$run_early" ] && [ $(($(date +%s) - run_t_start)) -ge 300 ]; then
+         for run_e in $run_early; do run_one_area "$run_e"; run_show_pool; done
+         run_early=""
+      fi
+      run_take "$run_area"
+      run_show_pool
+   done
+   for run_e in $run_early; do run_one_area "$run_e"; run_show_pool; done
+   case " $run_here " in *" cuda "*) run_one_area cuda ;; esac
+fi
+run_show_pool wait
 
 tally
