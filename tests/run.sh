@@ -15,6 +15,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . ./tests/lib.sh
+. ./tests/slots.sh   # at most TEST_SLOTS compilers at once (default: the CPU count + 1)
 
 # what to run: areas (every test_*.c and the suite) and single tests (one test_*.c).
 # Names here start with run_: the suites are sourced into this shell.

@@ -30,11 +30,13 @@ else
 fi
 
 # the descriptor's walker under ASan and UBSan (negative strides, broadcast, accumulate,
-# every error path): any report stops the program (-fno-sanitize-recover), which fails it
+# every error path): any report stops the program (-fno-sanitize-recover), which fails it.
+# DROPOUT_STATIC: a sanitizer sees the code that runs alone, so what the test never calls
+# need not be built (11 s of CPU instead of 14 for the three)
 if command -v clang >/dev/null 2>&1 && printf 'int main(void){return 0;}\n' >"$ABUILD/san.c" &&
       clang -fsanitize=address,undefined "$ABUILD/san.c" -o "$ABUILD/san" 2>/dev/null; then
    for api_t in test_strided test_errors test_plan; do
-      if clang -std=c99 -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests tests/api/$api_t.c \
+      if clang -std=c99 -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=all -DDROPOUT_STATIC -I. -Itests tests/api/$api_t.c \
             -o "$ABUILD/san_$api_t" 2>"$ABUILD/san_$api_t.build.log"; then
          "$ABUILD/san_$api_t" >"$ABUILD/san_$api_t.out" 2>&1
          if [ $? -eq 0 ] && ! grep -q '^FAIL' "$ABUILD/san_$api_t.out"; then say "PASS api sanitizers [$api_t]: ASan + UBSan quiet, every case passes"

@@ -67,11 +67,13 @@ for sb_c in clang gcc; do
       $sb_c -fsanitize=address,undefined "$sb_dir/san_probe.c" -o "$sb_dir/san_probe" 2>/dev/null &&
       "$sb_dir/san_probe"; then sb_san=$sb_c; break; fi
 done
+# (DROPOUT_STATIC: a sanitizer sees the code that runs alone, so the functions the test
+# never calls need not be built: 3 and 1.3 s of CPU instead of 6.6 and 6.3)
 if [ -n "$sb_san" ]; then
    for sb_t in test_dropout test_stream; do
       rm -f "$sb_dir/san_$sb_t"
       sb_bg "asan_ubsan_$sb_t" $sb_san -std=c99 -O1 -g1 $WARN -fsanitize=address,undefined -fno-sanitize-recover=all \
-         -fno-omit-frame-pointer -I. -Itests tests/core/$sb_t.c -o "$sb_dir/san_$sb_t"
+         -fno-omit-frame-pointer -DDROPOUT_STATIC -I. -Itests tests/core/$sb_t.c -o "$sb_dir/san_$sb_t"
    done
 fi
 
