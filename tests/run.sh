@@ -16,6 +16,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 . ./tests/lib.sh
 . ./tests/slots.sh   # at most TEST_SLOTS compilers at once (default: the CPU count + 1)
+run_t_start=$(date +%s)
 
 # what to run: areas (every test_*.c and the suite) and single tests (one test_*.c).
 # Names here start with run_: the suites are sourced into this shell.
@@ -60,7 +61,7 @@ run_one_area() {
    done
    if [ -f "tests/$run_area/suite.sh" ]; then . "./tests/$run_area/suite.sh"; fi
    # (so that a slow area shows in CI's log: make test should stay under ten minutes)
-   echo "    ($run_area: $(($(date +%s) - run_t0)) s)"
+   echo "    ($run_area: $(($(date +%s) - run_t0)) s, ending $(($(date +%s) - run_t_start)) s into the run)"
 }
 
 # Two workers: this shell and a subshell beside it. The areas that wait for the background
@@ -129,7 +130,7 @@ else
    # the pool's last areas run beside it). simd starts its own dozen builds at once: not
    # before the cross builds started with the run are done (some 20 compilers at once
    # otherwise, near 400 MB of memory each for the AVX-512 ones)
-   run_t_start=$(date +%s); run_early=""
+   run_early=""
    for run_area in $run_here; do [ "$run_area" = cuda ] || run_early="$run_early $run_area"; done
    for run_area in $run_pool; do
       if [ -n "$run_early" ] && [ $(($(date +%s) - run_t_start)) -ge 300 ]; then
