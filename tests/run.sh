@@ -127,9 +127,9 @@ else
    ( for run_area in $run_pool; do run_take "$run_area"; done ) &
    # here: areas of the pool until the run is 300 s old, then simd and xarch, then the pool
    # again, and cuda last (it waits for nvcc's builds, the longest of the background ones;
-   # the pool's last areas run beside it). simd starts its own dozen builds at once: not
-   # before the cross builds started with the run are done (some 20 compilers at once
-   # otherwise, near 400 MB of memory each for the AVX-512 ones)
+   # the pool's last areas run beside it). simd and xarch begin by waiting for the builds
+   # started with the run (the x86 matrix, the cross targets), which take the compile slots
+   # for the run's first minutes: this shell runs areas of the pool meanwhile
    run_early=""
    for run_area in $run_here; do [ "$run_area" = cuda ] || run_early="$run_early $run_area"; done
    for run_area in $run_pool; do
