@@ -10,10 +10,13 @@
 
 simd_flag() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
 
-# simd_case NAME CPUFLAG(or -) COMPILER FLAGS...: start building test_simd.c (in the
-# background: the builds take most of this suite's time, and two cores build two at once);
-# simd_finish then says each build's result in order and runs it where the CPU can
-simd_started=""
+# simd_case NAME CPUFLAG(or -, or front) COMPILER FLAGS...: start building test_simd.c (in
+# the background: the builds take most of this suite's time, and two cores build two at
+# once); simd_finish then says each build's result in order and runs it where the CPU can,
+# once with each of $simd_runs (test_simd.c's argument: the streaming threshold in bytes,
+# or max; unset, one run at its own 1 KiB), which simd_case takes and clears. CPUFLAG
+# front: the front end alone, never run (a compile-time threshold, for its warnings).
+simd_started=""; simd_runs=""
 # A build this CPU cannot run is made by the compiler's front end alone (-fsyntax-only: its
 # warnings under -Werror, about a second): on an AVX2 machine the full builds of the AVX-512
 # variants (one under ASan) cost make test CPU time for nothing it could run. The x86
@@ -26,21 +29,29 @@ simd_case() {
    rm -f "$BUILD/test_simd_$sname" "$BUILD/test_simd_$sname.rc"
    ( "$scc" -std=c99 -O2 $WARN "$@" $sonly -I. -Itests tests/simd/test_simd.c -o "$BUILD/test_simd_$sname" \
         >"$BUILD/test_simd_$sname.build.log" 2>&1; echo $? >"$BUILD/test_simd_$sname.rc" ) &
-   eval "simd_pid_$svar=\$!; simd_desc_$svar=\"\$scc \$* \$sonly\""
-   simd_started="$simd_started $sname:$sflag"
+   eval "simd_pid_$svar=\$!; simd_desc_$svar=\"\$scc \$* \$sonly\"; simd_runs_$svar=\$simd_runs"
+   simd_started="$simd_started $sname:$sflag"; simd_runs=""
 }
 simd_finish() {
    for scase in $simd_started; do
       sname=${scase%%:*}; sflag=${scase#*:}; svar=$(printf '%s' "$sname" | tr -c 'A-Za-z0-9' '_')
-      eval "wait \$simd_pid_$svar; sdesc=\$simd_desc_$svar"
+      eval "wait \$simd_pid_$svar; sdesc=\$simd_desc_$svar; sruns=\$simd_runs_$svar"
       if [ "$(cat "$BUILD/test_simd_$sname.rc" 2>/dev/null)" != 0 ]; then
          say "FAIL build simd[$sname]: $(head -c 600 "$BUILD/test_simd_$sname.build.log" | tr '\n' ' ')"
          continue
       fi
       say "PASS build simd[$sname] ($sdesc)"
-      if [ "$sflag" = - ] || simd_flag "$sflag"; then
-         echo "    simd[$sname]: running"
-         run_prog "test_simd_$sname" "$BUILD/test_simd_$sname"
+      if [ "$sflag" = front ]; then
+         continue
+      elif [ "$sflag" = - ] || simd_flag "$sflag"; then
+         if [ -z "$sruns" ]; then
+            echo "    simd[$sname]: running"
+            run_prog "test_simd_$sname" "$BUILD/test_simd_$sname"
+         fi
+         for srun in $sruns; do
+            echo "    simd[$sname]: running, DROPOUT_STREAM_STORE_BYTES $srun"
+            run_prog "test_simd_$sname-$srun" "$BUILD/test_simd_$sname" "$srun"
+         done
       else
          say "SKIP simd[$sname] run: this CPU has no $sflag (checked by the front end only)"
       fi
@@ -54,12 +65,14 @@ if [ "$(uname -m)" = x86_64 ]; then
    simd_case avx2-openmp avx2 "$CC" -mavx2 -fopenmp
    # x86-64-v3 (AVX2 with F16C, FMA, BMI2: what -march gives an AVX2 CPU): f16 through F16C
    simd_case avx2-v3 avx2 "$CC" -march=x86-64-v3
-   # streaming stores for every call (threshold 0) and never (test_simd.c's own is 1 KiB)
-   simd_case avx2-stream-always avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
-   simd_case sse2-stream-never sse2 "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
-   # never streaming, with 16 MiB calls: the AVX2 overlap's plain stores that miss the
-   # caches, with the next step's y asked for ahead (test_simd.c's case_far)
-   simd_case avx2-stream-never avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX -DTEST_FAR
+   # streaming stores for every call (threshold 0) and never (max; test_simd.c's own is
+   # 1 KiB), one build run twice: never streaming, with 16 MiB calls too (TEST_FAR:
+   # test_simd.c's case_far), the AVX2 overlap's plain stores that miss the caches, with the
+   # next step's y asked for ahead. The constants themselves: the front end, for warnings.
+   simd_runs="0 max"; simd_case avx2-stream avx2 "$CC" -mavx2 -DTEST_FAR
+   simd_case avx2-stream-always-front front "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0
+   simd_case avx2-stream-never-front front "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX -DTEST_FAR
+   simd_case sse2-stream-never-front front "$CC" -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX
    # the prefetch of the next step's x in the AVX2 build (off by default)
    simd_case avx2-prefetch avx2 "$CC" -mavx2 -DDROPOUT_STREAM_STORE_BYTES=0 -DDROPOUT_STREAM_PREFETCH=1
    # the AVX2 f32 overlap with streamed stores (on by default in a build for Zen 3 only):
@@ -68,7 +81,7 @@ if [ "$(uname -m)" = x86_64 ]; then
    # AVX-512 at test_simd.c's own threshold (calls from 1 KiB stream), under ASan and UBSan:
    # no bit check sees a load past a buffer's end or a shift out of range, these do (clang
    # -O1; any report stops the program, which fails it). The two sides of the threshold at
-   # gcc -O2 are the stream-always and stream-never builds below. -g1: line tables, all a
+   # gcc -O2 are the runs of the avx512-stream build below. -g1: line tables, all a
    # report needs (full -g took 43 s of CPU, -g1 32).
    if printf 'int main(void){return 0;}\n' >"$BUILD/simd_san.c" &&
          clang -fsanitize=address,undefined "$BUILD/simd_san.c" -o "$BUILD/simd_san" 2>/dev/null && "$BUILD/simd_san"; then
@@ -77,20 +90,28 @@ if [ "$(uname -m)" = x86_64 ]; then
    else
       say "SKIP simd[avx512-asan-ubsan]: clang with the ASan/UBSan runtime not found (apt-get install clang)"
    fi
-   # every call streams: the shifted data grid (y aligned to 64 bytes) with masks, in place,
-   # and the Philox/data overlap on that grid
-   simd_case avx512-stream-always avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=0
-   # never streams: every large aligned f32/bf16 call takes the overlap on the call's grid;
-   # and the AVX-512 prefetch switched off (it is a run-time test of that constant, asked
-   # only by streamed calls, so this build is where its off position compiles: no build of
-   # its own, whose bits could not differ)
-   simd_case avx512-stream-never avx512bw "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX -DDROPOUT_STREAM_PREFETCH=0
+   # one build, three runs: test_simd.c's own 1 KiB; 0, every call streams: the shifted data
+   # grid (y aligned to 64 bytes) with masks, in place, and the Philox/data overlap on that
+   # grid; max, none does: every large aligned f32/bf16 call takes the overlap on the call's
+   # grid. The constants themselves by the front end (their warnings), the second with the
+   # AVX-512 prefetch switched off (a run-time test of that constant, asked only by streamed
+   # calls, so only its compile could differ: no run of its own)
+   simd_runs="1024 0 max"; simd_case avx512-stream avx512bw "$CC" -mavx512f -mavx512bw
+   simd_case avx512-stream-always-front front "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=0
+   simd_case avx512-stream-never-front front "$CC" -mavx512f -mavx512bw -DDROPOUT_STREAM_STORE_BYTES=SIZE_MAX \
+      -DDROPOUT_STREAM_PREFETCH=0
    # AVX512_BF16: bf16 rounds with vcvtne2ps2bf16 (subnormal products by integers), gcc and clang
    simd_case avx512-bf16 avx512_bf16 "$CC" -mavx512f -mavx512bw -mavx512dq -mavx512bf16
    simd_case avx512-bf16-clang avx512_bf16 clang -mavx512f -mavx512bw -mavx512dq -mavx512bf16
 fi
 simd_case reference - "$CC" -DDROPOUT_NO_SIMD
 simd_finish
+# the rule's own build (tests/run.sh: the compiler's default, SSE2 on x86-64) again, never
+# streaming (its first run, at 1 KiB, said its build's result)
+if [ "$(uname -m)" = x86_64 ] && grep -qx "BUILD ok test_simd" "$LOG" && [ -x "$BUILD/simd/test_simd" ]; then
+   echo "    simd[default]: running, DROPOUT_STREAM_STORE_BYTES max"
+   run_prog test_simd-max "$BUILD/simd/test_simd" max
+fi
 
 # Every x86 path with explicit flags (not -march=native: that hid a g++ -Werror failure on
 # AVX-512 hosts), in C and C++, gcc, g++, clang and clang++, -O2 -Werror, whatever this CPU

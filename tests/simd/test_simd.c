@@ -12,11 +12,19 @@
    rule's edges (t = 0, t = 1, t = 2^bits - 1, t = 2^bits), modes 8/16/32, the 4 dtypes,
    in place and not, data with NaN payloads, signalling NaNs, Inf, subnormals, -0. */
 /* Streaming stores start at 1 KiB of output here (default 16 MiB), so that small calls
-   cross the threshold; tests/simd/suite.sh also builds with 0 (always) and SIZE_MAX (never). */
+   cross the threshold. The threshold is a variable, set by the program's argument
+   (`test_simd 0`: every call streams; `test_simd max`: none does), so that one build runs
+   its cases on each side: tests/simd/suite.sh runs its builds so. A build per threshold
+   had cost a compile each (5 to 15 s of CPU) for a run of about a second; the suite still
+   compiles the constants themselves (-DDROPOUT_STREAM_STORE_BYTES=0, =SIZE_MAX), for their
+   warnings. */
 #define DROPOUT_V0_API   /* written against the 0.1.0 calls: they must keep giving the same bits */
 #define DROPOUT_DISABLE_DEPRECATE_WARNINGS   /* the 0.1 calls (dropout_v0_*) are meant here */
+#include <stddef.h>
 #ifndef DROPOUT_STREAM_STORE_BYTES
-#define DROPOUT_STREAM_STORE_BYTES 1024
+#define TEST_NT_ARG 1
+static size_t test_nt_bytes = 1024;
+#define DROPOUT_STREAM_STORE_BYTES test_nt_bytes
 #endif
 #define DROPOUT_IMPLEMENTATION
 #include "dropout.h"
@@ -623,13 +631,12 @@ static void case_streaming(void)
    case_end(NAME(name));
 }
 
-/* A call whose plain stores miss the caches: 16 MiB of f32 output and more, in a build
-   that never streams (suite.sh builds this case with DROPOUT_STREAM_STORE_BYTES=SIZE_MAX
-   and TEST_FAR). The AVX2 build's f32 overlap then takes its functions for a run-time
-   store policy, which ask for each next step's y ahead (dropout__far_prefetch) or, at
-   8-bit draws, make the steps on four chains (dropout__blocks_apply4): every draw width,
-   on a window boundary and inside a window, in place, with the mask and the backward
-   from the seed. */
+/* A call whose plain stores miss the caches: 16 MiB of f32 output and more, in a run
+   that never streams (suite.sh builds this case with TEST_FAR and runs it with `max`).
+   The AVX2 build's f32 overlap then takes its functions for a run-time store policy,
+   which ask for each next step's y ahead (dropout__far_prefetch) or, at 8-bit draws, make
+   the steps on four chains (dropout__blocks_apply4): every draw width, on a window
+   boundary and inside a window, in place, with the mask and the backward from the seed. */
 #if defined(TEST_FAR)
 static void case_far(void)
 {
@@ -848,10 +855,15 @@ static void case_fused_shifted(void)
    case_end(NAME("fused bias-dropout-add f32, y 4 to 60 bytes past a 64-byte boundary, rows of 64 to 4160 == reference"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
    int t;
-   printf("    SIMD path compiled in: %s\n", DROPOUT__SIMD_NAME);
+#if defined(TEST_NT_ARG)
+   if (argc > 1) test_nt_bytes = strcmp(argv[1], "max") == 0 ? SIZE_MAX : (size_t)strtoull(argv[1], NULL, 10);
+#endif
+   (void)argc; (void)argv;
+   printf("    SIMD path compiled in: %s; DROPOUT_STREAM_STORE_BYTES %zu\n", DROPOUT__SIMD_NAME,
+          (size_t)DROPOUT_STREAM_STORE_BYTES);
 #ifdef DROPOUT__SIMD
    (void)case_skip;
    case_conversions();
@@ -864,8 +876,8 @@ int main(void)
    case_counter_wrap();
    case_half_all();
    case_streaming();
-#if defined(TEST_FAR)
-   case_far();
+#if defined(TEST_FAR)   /* in the run that never streams */
+   if (DROPOUT_STREAM_STORE_BYTES == SIZE_MAX) case_far();
 #endif
    case_fills();
    case_chunks();
