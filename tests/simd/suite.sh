@@ -25,8 +25,8 @@ simd_case() {
    sname=$1; sflag=$2; scc=$3; shift 3
    if ! command -v "$scc" >/dev/null 2>&1; then say "SKIP simd[$sname]: $scc not installed"; return; fi
    svar=$(printf '%s' "$sname" | tr -c 'A-Za-z0-9' '_')
-   sonly=""; [ "$sflag" = front ] && sonly=-fsyntax-only
-   [ "$sflag" = - ] || [ "$sflag" = front ] || simd_flag "$sflag" || sonly=-fsyntax-only
+   sonly=""
+   case $sflag in -) ;; front) sonly=-fsyntax-only ;; *) simd_flag "$sflag" || sonly=-fsyntax-only ;; esac
    rm -f "$BUILD/test_simd_$sname" "$BUILD/test_simd_$sname.rc"
    ( "$scc" -std=c99 -O2 $WARN "$@" $sonly -I. -Itests tests/simd/test_simd.c -o "$BUILD/test_simd_$sname" \
         >"$BUILD/test_simd_$sname.build.log" 2>&1; echo $? >"$BUILD/test_simd_$sname.rc" ) &
