@@ -1869,9 +1869,17 @@ DROPOUT__DTYPES(DROPOUT__DTYPE_IN_ORDER)   /* tables are indexed by value - 1; s
 
 /* Bodies written once for every dtype and inlined where the dtype is a constant, so that
    a program calling only the f32 functions links only f32 code (a Cortex-M4 build then
-   carries no soft double). */
+   carries no soft double). Forced only where the compiler optimises: a debug build (-O0)
+   folds no constant in an inlined copy, so the copies bought nothing there and cost the
+   compile (gcc's -O0 AVX-512 build took 12-14 s, with the bodies called 1.2 s: see
+   bench/results/compile-time-*). The same bits either way: no body returns a float (the
+   i386 case of DROPOUT_HD). */
 #if defined(__GNUC__) || defined(__clang__)
+#if defined(__OPTIMIZE__)
 #define DROPOUT__INLINE static inline __attribute__((always_inline))
+#else
+#define DROPOUT__INLINE static inline
+#endif
 #define DROPOUT__SIMD_ONLY static __attribute__((unused))   /* called by the SIMD paths alone */
 #elif defined(_MSC_VER)
 #define DROPOUT__INLINE static __forceinline

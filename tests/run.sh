@@ -126,22 +126,26 @@ if [ $run_lanes = 1 ]; then
 else
    ( for run_area in $run_pool; do run_take "$run_area"; done ) &
    # here: areas of the pool until the run is 300 s old, then simd and xarch, then the pool
-   # again, and cuda last (it waits for nvcc's builds, the longest of the background ones;
-   # the pool's last areas run beside it). simd and xarch begin by waiting for the builds
-   # started with the run (the x86 matrix, the cross targets), which take the compile slots
-   # for the run's first minutes: this shell runs areas of the pool meanwhile
-   run_early=""
-   for run_area in $run_here; do [ "$run_area" = cuda ] || run_early="$run_early $run_area"; done
+   # again, cuda among it once nvcc's builds (the longest of the background ones) are done,
+   # or last if the pool runs out first (it waits for them). simd and xarch begin by waiting
+   # for the builds started with the run (the x86 matrix, the cross targets), which take the
+   # compile slots for the run's first minutes: this shell runs areas of the pool meanwhile
+   run_early=""; run_cuda=""
+   for run_area in $run_here; do [ "$run_area" = cuda ] && run_cuda=1 || run_early="$run_early $run_area"; done
    for run_area in $run_pool; do
       if [ -n "$run_early" ] && [ $(($(date +%s) - run_t_start)) -ge 300 ]; then
          for run_e in $run_early; do run_one_area "$run_e"; run_show_pool; done
          run_early=""
       fi
+      # (cuda after the whole pool had run alone at the end, 15 s of one core's work)
+      if [ -n "$run_cuda" ] && [ -z "$run_early" ] && nv_done; then
+         run_one_area cuda; run_show_pool; run_cuda=""
+      fi
       run_take "$run_area"
       run_show_pool
    done
    for run_e in $run_early; do run_one_area "$run_e"; run_show_pool; done
-   case " $run_here " in *" cuda "*) run_one_area cuda ;; esac
+   [ -z "$run_cuda" ] || run_one_area cuda
 fi
 run_show_pool wait
 

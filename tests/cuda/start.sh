@@ -69,6 +69,15 @@ nv_lane() {
    done
 }
 
+# nv_done: true when nvcc's builds are over (none started, or every build of both lanes has
+# written its exit status): tests/run.sh then runs the cuda suite, which waits for them
+nv_done() {
+   [ "$nv_state" = building ] || return 0
+   for nv_n in $(printf '%s\n%s\n' "$nv_lane_a_list" "$nv_lane_b_list" | cut -d'|' -f1); do
+      [ -f "$nv_dir/$nv_n.rc" ] || return 1
+   done
+}
+
 if [ ! -x "$NVCC" ]; then nv_state=nonvcc
 elif ! command -v g++ >/dev/null 2>&1; then nv_state=nogxx
 else

@@ -203,9 +203,9 @@ fi
 # Debug builds (-O0). There gcc's intrinsics are macros, expanded in the user's file, where
 # the user's warnings apply to them: gcc's -O0 _mm512_cvtps_ph passed its mask as -1, a
 # -Wsign-conversion error under -Werror in every AVX-512 debug build. The front end's
-# warnings of every x86 path in four compilers (-fsyntax-only: about a second in all); where
-# the CPU runs it, the AVX-512 build in full, run against the DROPOUT_NO_SIMD digest (built
-# by tests/xarch/start.sh).
+# warnings of every x86 path in four compilers (-fsyntax-only: about a second in all); each
+# path the CPU runs in full, gcc and clang, run against the DROPOUT_NO_SIMD digest (built by
+# tests/xarch/start.sh).
 if [ "$(uname -m)" = x86_64 ]; then
    printf '#define DROPOUT_IMPLEMENTATION\n#include "dropout.h"\n' >"$BUILD/simd_debug.c"
    for simd_c in gcc g++ clang clang++; do
@@ -222,19 +222,33 @@ if [ "$(uname -m)" = x86_64 ]; then
       if [ -z "$simd_bad" ]; then say "PASS simd debug builds [$simd_c -O0]: $simd_n x86 paths, no warning (-Werror)"
       else say "FAIL simd debug builds [$simd_c -O0]:$simd_bad"; fi
    done
-   simd_t="simd-matrix[gcc -O0 -mavx512f -mavx512bw]"
-   if ! command -v gcc >/dev/null 2>&1; then say "SKIP $simd_t: no gcc"
-   elif ! simd_flag avx512bw; then
-      say "SKIP $simd_t: this CPU has no avx512bw (not built: the -O0 front-end builds above check its warnings)"
-   elif [ ! -x "$simd_mx/gcc-avx512-O0.bin" ]; then
-      say "FAIL build $simd_t: $(head -c 600 "$simd_mx/gcc-avx512-O0.build.log" | tr '\n' ' ')"
-   else
-      say "PASS build $simd_t"
-      if [ -z "$simd_ref" ]; then say "FAIL $simd_t: the DROPOUT_NO_SIMD digest did not build or run"
-      elif "$simd_mx/gcc-avx512-O0.bin" >"$simd_mx/gcc-avx512-O0.out" 2>&1 && cmp -s "$simd_ref" "$simd_mx/gcc-avx512-O0.out"; then
+   # the debug builds in full (tests/xarch/start.sh: each x86 path this CPU runs, gcc and
+   # clang), each against the DROPOUT_NO_SIMD digest
+   [ -n "${simd_o0:-}" ] || say "SKIP simd-matrix[-O0]: neither gcc nor clang here"
+   for simd_b in ${simd_o0:-}; do
+      simd_t="simd-matrix[${simd_b%-O0} -O0]"
+      if [ ! -x "$simd_mx/$simd_b.bin" ]; then
+         say "FAIL build $simd_t: $(head -c 600 "$simd_mx/$simd_b.build.log" | tr '\n' ' ')"
+      elif [ -z "$simd_ref" ]; then say "FAIL $simd_t: the DROPOUT_NO_SIMD digest did not build or run"
+      elif "$simd_mx/$simd_b.bin" >"$simd_mx/$simd_b.out" 2>&1 && cmp -s "$simd_ref" "$simd_mx/$simd_b.out"; then
          say "PASS $simd_t: whole-API digest equals DROPOUT_NO_SIMD's (a debug build)"
       else say "FAIL $simd_t: digest differs from DROPOUT_NO_SIMD's"; fi
-   fi
+   done
+   # what keeps those builds at a second or two: at -O0 the library's bodies are called,
+   # not forced into each caller (DROPOUT__INLINE), so each is a function of its own: the
+   # engine's on every path, the overlap's on AVX-512 (where its copies cost most)
+   simd_want="gcc-sse2-O0:dropout__engine_body gcc-avx512-O0:dropout__run_overlap_body"
+   simd_bad=""; simd_seen=""
+   for simd_w in $simd_want; do
+      simd_b=$simd_mx/${simd_w%%:*}.bin
+      [ -x "$simd_b" ] || continue
+      simd_seen="$simd_seen ${simd_w%%:*}"
+      nm "$simd_b" 2>/dev/null | grep -q " [tT] ${simd_w#*:}\$" || simd_bad="$simd_bad ${simd_w%%:*} has no ${simd_w#*:};"
+   done
+   if [ -z "$simd_seen" ]; then say "SKIP simd debug inlining: no gcc -O0 build here"
+   elif ! command -v nm >/dev/null 2>&1; then say "SKIP simd debug inlining: no nm (apt-get install binutils)"
+   elif [ -z "$simd_bad" ]; then say "PASS simd debug inlining: the bodies are functions of their own at -O0, not forced copies (${simd_seen# })"
+   else say "FAIL simd debug inlining: a body forced inline at -O0 again:$simd_bad"; fi
 fi
 
 # The opt-outs: with AVX-512 flags, DROPOUT_NO_AVX512 must take the AVX2 path and

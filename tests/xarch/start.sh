@@ -136,14 +136,22 @@ if [ "$(uname -m)" = x86_64 ]; then
          simd_pids="$simd_pids $!"
       done
    done
-   # a debug build of the AVX-512 path (gcc -O0, where gcc's intrinsics are macros expanded in
-   # this file, not functions), in full where the CPU runs it: tests/simd/suite.sh runs it
-   # against the same digest. Elsewhere it would only compile (19 s of CPU on two cores) what
-   # the suite's -O0 front-end builds already check, as test_simd.c's builds this CPU cannot
-   # run are made by the front end alone.
-   if command -v gcc >/dev/null 2>&1 && grep -qw avx512bw /proc/cpuinfo 2>/dev/null; then
-      gcc -std=c99 -O0 $WARN -mavx512f -mavx512bw -I. -Itests tests/xarch/digest.c -o "$simd_mx/gcc-avx512-O0.bin" \
-         >"$simd_mx/gcc-avx512-O0.build.log" 2>&1 &
-      simd_pids="$simd_pids $!"
-   fi
+   # debug builds (-O0) of every x86 path this CPU runs, gcc (whose intrinsics are macros
+   # expanded in this file there, not functions) and clang: tests/simd/suite.sh runs them
+   # against the same digest. A path the CPU cannot run is left to the suite's -O0
+   # front-end builds, as test_simd.c's builds this CPU cannot run are. About a second each:
+   # at -O0 the library calls its bodies instead of forcing a copy into each caller
+   # (DROPOUT__INLINE), which had taken gcc's AVX-512 build alone 20 s of CPU.
+   simd_o0=""   # the NAME-O0 of each build started, for the suite
+   for simd_c in gcc clang; do
+      command -v $simd_c >/dev/null 2>&1 || continue
+      for simd_p in $simd_x86; do
+         simd_n=${simd_p%%:*}; simd_f=$(echo "$simd_p" | cut -d: -f2 | tr , ' ')
+         grep -qw "${simd_p##*:}" /proc/cpuinfo 2>/dev/null || continue
+         # shellcheck disable=SC2086 # flag lists are split on purpose
+         $simd_c -std=c99 -O0 $WARN $simd_f -I. -Itests tests/xarch/digest.c -o "$simd_mx/$simd_c-$simd_n-O0.bin" \
+            >"$simd_mx/$simd_c-$simd_n-O0.build.log" 2>&1 &
+         simd_pids="$simd_pids $!"; simd_o0="$simd_o0 $simd_c-$simd_n-O0"
+      done
+   done
 fi
