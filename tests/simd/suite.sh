@@ -227,7 +227,10 @@ if [ "$(uname -m)" = x86_64 ]; then
    done
    # the debug builds in full (tests/xarch/start.sh: each x86 path this CPU runs, gcc and
    # clang), each against the DROPOUT_NO_SIMD digest
-   [ -n "${simd_o0:-}" ] || say "SKIP simd-matrix[-O0]: neither gcc nor clang here"
+   [ -n "${simd_o0:-}${simd_o0_no:-}" ] || say "SKIP simd-matrix[-O0]: neither gcc nor clang here"
+   for simd_b in ${simd_o0_no:-}; do
+      say "SKIP simd-matrix[${simd_b%%:*} -O0]: this CPU has no ${simd_b#*:} (not built: the -O0 front-end builds above check its warnings)"
+   done
    for simd_b in ${simd_o0:-}; do
       simd_t="simd-matrix[${simd_b%-O0} -O0]"
       if [ ! -x "$simd_mx/$simd_b.bin" ]; then

@@ -142,12 +142,14 @@ if [ "$(uname -m)" = x86_64 ]; then
    # front-end builds, as test_simd.c's builds this CPU cannot run are. About a second each:
    # at -O0 the library calls its bodies instead of forcing a copy into each caller
    # (DROPOUT__INLINE), which had taken gcc's AVX-512 build alone 20 s of CPU.
-   simd_o0=""   # the NAME-O0 of each build started, for the suite
+   simd_o0=""; simd_o0_no=""   # the NAME-O0 of each build started; COMPILER-PATH:FLAG of each not
    for simd_c in gcc clang; do
       command -v $simd_c >/dev/null 2>&1 || continue
       for simd_p in $simd_x86; do
          simd_n=${simd_p%%:*}; simd_f=$(echo "$simd_p" | cut -d: -f2 | tr , ' ')
-         grep -qw "${simd_p##*:}" /proc/cpuinfo 2>/dev/null || continue
+         if ! grep -qw "${simd_p##*:}" /proc/cpuinfo 2>/dev/null; then
+            simd_o0_no="$simd_o0_no $simd_c-$simd_n:${simd_p##*:}"; continue
+         fi
          # shellcheck disable=SC2086 # flag lists are split on purpose
          $simd_c -std=c99 -O0 $WARN $simd_f -I. -Itests tests/xarch/digest.c -o "$simd_mx/$simd_c-$simd_n-O0.bin" \
             >"$simd_mx/$simd_c-$simd_n-O0.build.log" 2>&1 &
